@@ -1,0 +1,36 @@
+# make run   : set up, build the graph from corpus/, serve it on http://127.0.0.1:5000
+# make test  : set up (Python and Debian packages), run the test suite
+# make bench : set up, run the benchmarks, write benchmarks/RESULTS.md
+VENV ?= .venv
+PY := $(VENV)/bin/python
+KG := $(VENV)/bin/kg
+HOST ?= 127.0.0.1
+PORT ?= 5000
+
+.PHONY: setup system-deps run build test bench clean
+
+setup: $(VENV)/.installed
+
+$(VENV)/.installed: setup.cfg pyproject.toml
+	python3 -m venv $(VENV)
+	$(PY) -m pip install -q --upgrade pip
+	$(PY) -m pip install -q -e '.[test,bench]'
+	touch $@
+
+system-deps:
+	bash scripts/install-system-deps.sh
+
+build: setup
+	$(KG) build
+
+run: setup
+	$(KG) serve --host $(HOST) --port $(PORT)
+
+test: setup system-deps
+	$(PY) -m pytest -n 2
+
+bench: setup system-deps
+	$(PY) benchmarks/run.py
+
+clean:
+	rm -rf data build *.egg-info .pytest_cache

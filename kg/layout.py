@@ -1,0 +1,111 @@
+"""Where a build lives under the data directory, and how a new build replaces the old.
+
+    data/
+      current -> builds/<id>        symlink, swapped atomically at the end of a build
+      builds/<id>/store/            Oxigraph store (RocksDB)
+      builds/<id>/kg.ttl kg.trig kg.nq kg.jsonld graph.html
+      builds/<id>/manifest.json     fingerprints of the documents, counts, timings
+      build.lock                    held while a build runs
+
+A build writes a new builds/<id>/ beside the current one and only then moves
+`current`; a build that fails or is killed leaves `current` untouched.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import time
+from pathlib import Path
+
+EXPORT_FILES = {"ttl": "kg.ttl", "trig": "kg.trig", "nq": "kg.nq", "jsonld": "kg.jsonld"}
+VIEW_FILE = "graph.html"
+MANIFEST_FILE = "manifest.json"
+STORE_DIR = "store"
+KEEP_BUILDS = 2
+
+
+def current_build(data_dir: Path) -> Path | None:
+    """The directory of the build `current` points at, or None before the first build."""
+    link = Path(data_dir) / "current"
+    try:
+        target = os.readlink(link)
+    except OSError:
+        return None
+    path = (link.parent / target).resolve()
+    return path if path.is_dir() else None
+
+
+def store_path(build: Path) -> Path:
+    return build / STORE_DIR
+
+
+def export_path(build: Path, fmt: str) -> Path:
+    return build / EXPORT_FILES[fmt]
+
+
+def new_build_dir(data_dir: Path) -> Path:
+    """A fresh, empty directory for a build under data/builds/."""
+    builds = Path(data_dir) / "builds"
+    builds.mkdir(parents=True, exist_ok=True)
+    stamp = time.strftime("%Y%m%dT%H%M%S", time.gmtime())
+    for n in range(1000):
+        path = builds / f"{stamp}-{os.getpid()}-{n}"
+        try:
+            path.mkdir()
+            return path
+        except FileExistsError:
+            continue
+    raise RuntimeError("could not create a build directory")
+
+
+def publish(data_dir: Path, build: Path) -> None:
+    """Point `current` at `build` in one atomic rename, then drop old builds."""
+    data_dir = Path(data_dir)
+    tmp = data_dir / f".current-{os.getpid()}"
+    if tmp.is_symlink() or tmp.exists():
+        tmp.unlink()
+    os.symlink(os.path.relpath(build, data_dir), tmp)
+    os.replace(tmp, data_dir / "current")
+    _fsync_dir(data_dir)
+    prune(data_dir)
+
+
+def prune(data_dir: Path, keep: int = KEEP_BUILDS) -> None:
+    """Remove builds other than the current one and the newest `keep`-1 before it,
+    and any unfinished build left by a killed process."""
+    builds = Path(data_dir) / "builds"
+    current = current_build(data_dir)
+    if not builds.is_dir() or current is None:
+        return
+    finished = sorted(
+        (p for p in builds.iterdir() if (p / MANIFEST_FILE).exists() and p != current),
+        key=lambda p: p.stat().st_mtime,
+    )
+    stale = finished[: max(0, len(finished) - (keep - 1))]
+    unfinished = [p for p in builds.iterdir() if not (p / MANIFEST_FILE).exists() and p != current]
+    for path in stale + [p for p in unfinished if _older_than(p, 3600) or not _owner_alive(p)]:
+        shutil.rmtree(path, ignore_errors=True)
+
+
+def _owner_alive(build: Path) -> bool:
+    try:
+        pid = int(build.name.split("-")[1])
+        os.kill(pid, 0)
+        return True
+    except (IndexError, ValueError, ProcessLookupError):
+        return False
+    except PermissionError:
+        return True
+
+
+def _older_than(path: Path, seconds: float) -> bool:
+    return time.time() - path.stat().st_mtime > seconds
+
+
+def _fsync_dir(path: Path) -> None:
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)

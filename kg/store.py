@@ -1,0 +1,164 @@
+"""The store: where the built graph lives and how it is queried.
+
+`GraphStore` is the small interface the rest of kg, the endpoint and the
+network view use. `EmbeddedStore` is the default, an Oxigraph store on disk;
+`kg.remote.RemoteStore` talks to any SPARQL 1.1 server.
+
+Queries see the union of all named graphs as their default graph unless the
+caller names default graphs. Results are serialized by the engine, never row
+by row in Python.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import IO, Iterable, Protocol, Sequence
+
+import pyoxigraph as ox
+
+from kg.errors import QueryError
+
+SPARQL_JSON = "application/sparql-results+json"
+
+RESULT_FORMATS: dict[str, ox.QueryResultsFormat] = {
+    SPARQL_JSON: ox.QueryResultsFormat.JSON,
+    "application/sparql-results+xml": ox.QueryResultsFormat.XML,
+    "text/csv": ox.QueryResultsFormat.CSV,
+    "text/tab-separated-values": ox.QueryResultsFormat.TSV,
+}
+GRAPH_FORMATS: dict[str, ox.RdfFormat] = {
+    "text/turtle": ox.RdfFormat.TURTLE,
+    "application/n-triples": ox.RdfFormat.N_TRIPLES,
+    "application/ld+json": ox.RdfFormat.JSON_LD,
+    "application/rdf+xml": ox.RdfFormat.RDF_XML,
+}
+DATASET_FORMATS: dict[str, ox.RdfFormat] = {
+    "ttl": ox.RdfFormat.TURTLE,
+    "trig": ox.RdfFormat.TRIG,
+    "nq": ox.RdfFormat.N_QUADS,
+    "nt": ox.RdfFormat.N_TRIPLES,
+    "jsonld": ox.RdfFormat.JSON_LD,
+}
+
+
+@dataclass(frozen=True)
+class Answer:
+    """A serialized query answer: `kind` is 'solutions', 'boolean' or 'graph'."""
+
+    kind: str
+    body: bytes
+    media_type: str
+
+
+class GraphStore(Protocol):
+    """What kg, api and viz need from a store."""
+
+    def query(
+        self,
+        sparql: str,
+        *,
+        solutions_type: str = SPARQL_JSON,
+        graph_type: str = "text/turtle",
+        default_graph_uris: Sequence[str] = (),
+        named_graph_uris: Sequence[str] = (),
+    ) -> Answer: ...
+
+    def select(self, sparql: str) -> list[dict[str, str]]: ...
+
+    def replace_graph(self, graph: str, ntriples: bytes) -> None: ...
+
+    def drop_graph(self, graph: str) -> None: ...
+
+    def graphs(self) -> list[str]: ...
+
+    def close(self) -> None: ...
+
+
+class EmbeddedStore:
+    """An Oxigraph store on disk (or in memory when `path` is None)."""
+
+    def __init__(self, path: Path | None = None, *, read_only: bool = False) -> None:
+        if path is None:
+            self._store = ox.Store()
+        elif read_only:
+            self._store = ox.Store.read_only(str(path))
+        else:
+            self._store = ox.Store(str(path))
+        self.path = path
+
+    @property
+    def oxigraph(self) -> ox.Store:
+        """The underlying pyoxigraph store, for bulk work inside kg."""
+        return self._store
+
+    def query(
+        self,
+        sparql: str,
+        *,
+        solutions_type: str = SPARQL_JSON,
+        graph_type: str = "text/turtle",
+        default_graph_uris: Sequence[str] = (),
+        named_graph_uris: Sequence[str] = (),
+    ) -> Answer:
+        result = self._run(sparql, default_graph_uris, named_graph_uris)
+        if isinstance(result, ox.QueryTriples):
+            return Answer("graph", result.serialize(format=GRAPH_FORMATS[graph_type]), graph_type)
+        body = result.serialize(format=RESULT_FORMATS[solutions_type])
+        kind = "boolean" if isinstance(result, ox.QueryBoolean) else "solutions"
+        return Answer(kind, body, solutions_type)
+
+    def select(self, sparql: str) -> list[dict[str, str]]:
+        """Rows of a small SELECT as {variable: lexical value}; unbound variables are absent."""
+        answer = self.query(sparql)
+        return rows_of(answer.body)
+
+    def _run(self, sparql: str, default_graph_uris: Sequence[str], named_graph_uris: Sequence[str]):
+        options: dict = {}
+        if default_graph_uris:
+            options["default_graph"] = [ox.NamedNode(u) for u in default_graph_uris]
+        else:
+            options["use_default_graph_as_union"] = True
+        if named_graph_uris:
+            options["named_graphs"] = [ox.NamedNode(u) for u in named_graph_uris]
+        try:
+            return self._store.query(sparql, **options)
+        except SyntaxError as exc:
+            raise QueryError(str(exc)) from exc
+
+    def replace_graph(self, graph: str, ntriples: bytes) -> None:
+        name = ox.NamedNode(graph)
+        self.drop_graph(graph)
+        self._store.load(ntriples, format=ox.RdfFormat.N_TRIPLES, to_graph=name)
+
+    def drop_graph(self, graph: str) -> None:
+        name = ox.NamedNode(graph)
+        if self._store.contains_named_graph(name):
+            self._store.remove_graph(name)
+
+    def graphs(self) -> list[str]:
+        return sorted(g.value for g in self._store.named_graphs() if isinstance(g, ox.NamedNode))
+
+    def dump(self, output: IO[bytes] | str | Path, fmt: str, prefixes: dict[str, str] | None = None) -> None:
+        """Write the whole dataset (or, for triple formats, the union of its graphs)."""
+        self._store.dump(str(output) if isinstance(output, Path) else output, DATASET_FORMATS[fmt], prefixes=prefixes)
+
+    def __len__(self) -> int:
+        return len(self._store)
+
+    def close(self) -> None:
+        """Release the store; RocksDB files are closed when the last reference goes."""
+        self._store = None
+
+
+def rows_of(sparql_json: bytes) -> list[dict[str, str]]:
+    """Parse SPARQL JSON results into {variable: value} rows (small results only)."""
+    data = json.loads(sparql_json)
+    if "boolean" in data:
+        return [{"boolean": str(data["boolean"]).lower()}]
+    return [{k: v["value"] for k, v in b.items()} for b in data["results"]["bindings"]]
+
+
+def as_iris(values: Iterable[str]) -> list[ox.NamedNode]:
+    return [ox.NamedNode(v) for v in values]
