@@ -4,6 +4,7 @@ the JSON error shape.
 
     KgError
     ├── InputError            bad corpus or annotation input (exit code 2)
+    │   ├── InputErrors       several InputErrors found together (one per line)
     │   ├── AnnotationError   a .ann line that is wrong; carries path, line, column
     │   ├── CorpusError       a missing, unreadable or non-UTF-8 file; metadata
     │   └── ConfigError       annotation.conf or aliases.toml that is wrong
@@ -44,6 +45,18 @@ class InputError(KgError):
             if self.column is not None:
                 where += f":{self.column}"
         return f"{where}: {self.reason}" if where else self.reason
+
+
+class InputErrors(InputError):
+    """Several input problems, reported together so that one run shows them all."""
+
+    def __init__(self, errors: list[InputError]) -> None:
+        self.errors = list(errors)
+        first = self.errors[0]
+        super().__init__(first.reason, first.path, first.line, first.column)
+
+    def _render(self) -> str:
+        return "\n".join(InputError._render(e) for e in self.errors)
 
 
 class AnnotationError(InputError):

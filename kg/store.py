@@ -65,6 +65,17 @@ class GraphStore(Protocol):
         named_graph_uris: Sequence[str] = (),
     ) -> Answer: ...
 
+    def query_into(
+        self,
+        output: IO[bytes],
+        sparql: str,
+        *,
+        solutions_type: str = SPARQL_JSON,
+        graph_type: str = "text/turtle",
+        default_graph_uris: Sequence[str] = (),
+        named_graph_uris: Sequence[str] = (),
+    ) -> tuple[str, str]: ...
+
     def select(self, sparql: str) -> list[dict[str, str]]: ...
 
     def replace_graph(self, graph: str, ntriples: bytes) -> None: ...
@@ -109,6 +120,26 @@ class EmbeddedStore:
         kind = "boolean" if isinstance(result, ox.QueryBoolean) else "solutions"
         return Answer(kind, body, solutions_type)
 
+    def query_into(
+        self,
+        output: IO[bytes],
+        sparql: str,
+        *,
+        solutions_type: str = SPARQL_JSON,
+        graph_type: str = "text/turtle",
+        default_graph_uris: Sequence[str] = (),
+        named_graph_uris: Sequence[str] = (),
+    ) -> tuple[str, str]:
+        """Serialize the answer into `output` while the engine evaluates; returns
+        (kind, media type). `output.write` may raise to stop the evaluation early:
+        the endpoint's row cap does so (added for api/, see api/execute.py)."""
+        result = self._run(sparql, default_graph_uris, named_graph_uris)
+        if isinstance(result, ox.QueryTriples):
+            result.serialize(output, format=GRAPH_FORMATS[graph_type])
+            return "graph", graph_type
+        result.serialize(output, format=RESULT_FORMATS[solutions_type])
+        return ("boolean" if isinstance(result, ox.QueryBoolean) else "solutions"), solutions_type
+
     def select(self, sparql: str) -> list[dict[str, str]]:
         """Rows of a small SELECT as {variable: lexical value}; unbound variables are absent."""
         answer = self.query(sparql)
@@ -136,6 +167,40 @@ class EmbeddedStore:
         name = ox.NamedNode(graph)
         if self._store.contains_named_graph(name):
             self._store.remove_graph(name)
+
+    def load_nquads(self, nquads: bytes) -> None:
+        """Add N-Quads (small or medium amounts, in one transaction)."""
+        if nquads:
+            self._store.load(nquads, format=ox.RdfFormat.N_QUADS)
+
+    def bulk_load_file(self, path: Path) -> None:
+        """Load a large N-Quads file as fast as Oxigraph can (not transactional: for new stores)."""
+        self._store.bulk_load(path=str(path), format=ox.RdfFormat.N_QUADS)
+
+    def drop_subjects(self, graph: str, subjects: Sequence[str]) -> None:
+        """Remove every triple of `graph` whose subject is one of `subjects`."""
+        name = ox.NamedNode(graph)
+        doomed = [q for s in subjects for q in self._store.quads_for_pattern(ox.NamedNode(s), None, None, name)]
+        for quad in doomed:
+            self._store.remove(quad)
+
+    def dump_graph(self, graph: str, *, subjects: Sequence[str] | None = None, fmt: str = "nq") -> str:
+        """One named graph (or the triples of some of its subjects) as N-Quads or N-Triples text."""
+        name = ox.NamedNode(graph)
+        if subjects is None:
+            quads = self._store.quads_for_pattern(None, None, None, name)
+        else:
+            quads = [q for s in subjects for q in self._store.quads_for_pattern(ox.NamedNode(s), None, None, name)]
+        if fmt == "nt":
+            return ox.serialize((q.triple for q in quads), format=ox.RdfFormat.N_TRIPLES).decode()
+        return ox.serialize(quads, format=ox.RdfFormat.N_QUADS).decode()
+
+    def backup(self, target: Path) -> None:
+        """Copy the store to `target` (hard links where possible): the start of an incremental build."""
+        self._store.backup(str(target))
+
+    def flush(self) -> None:
+        self._store.flush()
 
     def graphs(self) -> list[str]:
         return sorted(g.value for g in self._store.named_graphs() if isinstance(g, ox.NamedNode))

@@ -1,0 +1,344 @@
+"""`kg build`: corpus -> checked documents -> named graphs -> store -> exports.
+
+A build never touches the published one: it writes a new build directory and
+swaps `data/current` at the very end (kg.layout). When only some articles
+changed since the current build, it starts from a copy of the current store
+and replaces just their graphs and the entity records they touch; when
+nothing changed it does nothing. Documents are read and checked on every
+core when there are many.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import hashlib
+import json
+import os
+import time
+import warnings
+from concurrent.futures import ProcessPoolExecutor
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from importlib.metadata import entry_points
+from pathlib import Path
+from typing import Callable, Iterator
+
+from tqdm import tqdm
+
+from kg import __version__, layout
+from kg.conf import AnnotationConfig, load_config
+from kg.corpus import ALIASES_FILE, CONFIG_FILE, DocumentFiles, list_documents, read_document
+from kg.entities import rebuild_records
+from kg.errors import BuildLockedError, CorpusError, InputError, InputErrors, KgError
+from kg.export import write_exports
+from kg.graph import canonical_keys, document_nquads
+from kg.iris import ENTITIES_GRAPH, ONTOLOGY_GRAPH, graph_iri
+from kg.resolve import AliasTable, load_aliases
+from kg.store import EmbeddedStore
+from kg.validate import ONTOLOGY_FILE, SHAPES_FILE, validate_nquads
+
+PARALLEL_THRESHOLD = 200
+CHUNK = 32
+
+
+@dataclass
+class BuildReport:
+    """What a build did."""
+
+    mode: str  # "full", "incremental" or "unchanged"
+    documents: int
+    added: list[str] = field(default_factory=list)
+    changed: list[str] = field(default_factory=list)
+    removed: list[str] = field(default_factory=list)
+    quads: int = 0
+    entities: int = 0
+    seconds: float = 0.0
+    build_dir: Path | None = None
+
+    def summary(self) -> str:
+        if self.mode == "unchanged":
+            return f"nothing to do: {self.documents} documents unchanged since the last build ({self.seconds:.2f} s)"
+        what = (f"{len(self.added)} added, {len(self.changed)} changed, {len(self.removed)} removed"
+                if self.mode == "incremental" else f"{self.documents} documents")
+        return (f"{self.mode} build: {what}; {self.quads} quads, {self.entities} entity records "
+                f"updated, in {self.seconds:.2f} s -> {self.build_dir}")
+
+
+@dataclass(frozen=True)
+class _Inputs:
+    config: AnnotationConfig
+    aliases: AliasTable
+    fingerprint: str
+
+
+def build(corpus_dir: Path, data_dir: Path, *, store_url: str | None = None, progress: bool = False,
+          full: bool = False, validate: bool = True, workers: int | None = None) -> BuildReport:
+    """Build the graph of `corpus_dir` into `data_dir`; raises KgError subclasses on bad input."""
+    started = time.perf_counter()
+    corpus_dir, data_dir = Path(corpus_dir), Path(data_dir)
+    data_dir.mkdir(parents=True, exist_ok=True)
+    with _lock(data_dir):
+        inputs = _load_inputs(corpus_dir)
+        files = list_documents(corpus_dir)
+        _check_metadata_keys(files, inputs.aliases)
+        previous = _previous_manifest(data_dir)
+        plan = _plan(files, previous, inputs, full)
+        if plan is None:
+            return BuildReport("unchanged", len(files), seconds=time.perf_counter() - started)
+        report = _run(plan, files, inputs, data_dir, progress, validate, workers)
+        if store_url:
+            _push(report, store_url)
+        report.seconds = time.perf_counter() - started
+        return report
+
+
+@contextmanager
+def _lock(data_dir: Path) -> Iterator[None]:
+    with open(data_dir / "build.lock", "w") as handle:
+        try:
+            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError as exc:
+            raise BuildLockedError(f"another build is running on {data_dir}") from exc
+        yield
+
+
+def _load_inputs(corpus_dir: Path) -> _Inputs:
+    config = load_config(corpus_dir / CONFIG_FILE)
+    aliases = load_aliases(corpus_dir / ALIASES_FILE, config)
+    digest = hashlib.sha256(__version__.encode())
+    for path in (corpus_dir / CONFIG_FILE, corpus_dir / ALIASES_FILE, ONTOLOGY_FILE, SHAPES_FILE,
+                 *sorted(Path(__file__).parent.glob("*.py"))):
+        digest.update(path.read_bytes() if path.exists() else b"")
+    return _Inputs(config, aliases, digest.hexdigest())
+
+
+def _check_metadata_keys(files: list[DocumentFiles], aliases: AliasTable) -> None:
+    """Publisher and author keys must be in the alias table (they have no mention to name them)."""
+    for item in files:
+        if not item.meta.exists():
+            continue
+        try:
+            data = json.loads(item.meta.read_bytes())
+        except (ValueError, UnicodeDecodeError):
+            continue  # reported with its line when the document is read
+        for name in ("publisher", "author"):
+            key = data.get(name) if isinstance(data, dict) else None
+            if isinstance(key, str) and key not in aliases.entries:
+                raise CorpusError(f"{name} {key!r} is not in aliases.toml (expected a key of the alias table)", item.meta)
+
+
+def _previous_manifest(data_dir: Path) -> dict | None:
+    current = layout.current_build(data_dir)
+    if current is None:
+        return None
+    try:
+        return json.loads((current / layout.MANIFEST_FILE).read_text()) | {"_dir": str(current)}
+    except (OSError, ValueError):
+        return None
+
+
+@dataclass
+class _Plan:
+    mode: str
+    todo: list[DocumentFiles]
+    added: list[str]
+    changed: list[str]
+    removed: list[str]
+    fingerprints: dict[str, dict]
+    previous_dir: Path | None
+
+
+def _plan(files: list[DocumentFiles], previous: dict | None, inputs: _Inputs, full: bool) -> _Plan | None:
+    """What to (re)build; None when nothing changed."""
+    if full or previous is None or previous.get("inputs") != inputs.fingerprint:
+        prints = {f.slug: {"stat": f.stat_key(), "sha256": f.fingerprint()} for f in files}
+        return _Plan("full", files, [f.slug for f in files], [], [], prints, None)
+    old = previous.get("documents", {})
+    prints, todo, added, changed = {}, [], [], []
+    for item in files:
+        before = old.get(item.slug)
+        stat = item.stat_key()
+        if before and before["stat"] == stat:
+            prints[item.slug] = before
+            continue
+        digest = item.fingerprint()
+        prints[item.slug] = {"stat": stat, "sha256": digest}
+        if before and before["sha256"] == digest:
+            continue
+        todo.append(item)
+        (changed if before else added).append(item.slug)
+    removed = sorted(set(old) - {f.slug for f in files})
+    if not todo and not removed:
+        return None
+    return _Plan("incremental", todo, added, changed, removed, prints, Path(previous["_dir"]))
+
+
+def _run(plan: _Plan, files: list[DocumentFiles], inputs: _Inputs, data_dir: Path, progress: bool,
+         validate: bool, workers: int | None) -> BuildReport:
+    graphs = _read_all(plan.todo, inputs, progress, validate, workers)
+    build_dir = layout.new_build_dir(data_dir)
+    try:
+        report = _write_store(plan, graphs, inputs, build_dir, validate)
+        report.documents = len(files)
+        write_exports(build_dir)
+        _run_hooks(build_dir)
+        _write_manifest(build_dir, plan, inputs, report)
+    except BaseException:
+        import shutil
+        shutil.rmtree(build_dir, ignore_errors=True)
+        raise
+    layout.publish(data_dir, build_dir)
+    report.build_dir = build_dir
+    return report
+
+
+def _read_all(todo: list[DocumentFiles], inputs: _Inputs, progress: bool, validate: bool,
+              workers: int | None) -> dict[str, str]:
+    """N-Quads of every document to (re)build; every input error of every document is raised together."""
+    jobs = [(item, inputs.config, inputs.aliases, validate) for item in todo]
+    bar = tqdm(total=len(jobs), unit="doc", desc="reading", disable=not progress or len(jobs) < 2)
+    results: list[tuple[str, str | None, list]] = []
+    workers = workers or os.cpu_count() or 1
+    if len(jobs) >= PARALLEL_THRESHOLD and workers > 1:
+        with ProcessPoolExecutor(max_workers=workers) as pool:
+            for result in pool.map(_read_one, jobs, chunksize=CHUNK):
+                results.append(result)
+                bar.update()
+    else:
+        for job in jobs:
+            results.append(_read_one(job))
+            bar.update()
+    bar.close()
+    errors = [InputError(*e) for _, _, errs in results for e in errs]
+    if errors:
+        raise InputErrors(errors)
+    return {slug: nquads for slug, nquads, _ in results}
+
+
+def _read_one(job: tuple) -> tuple[str, str | None, list]:
+    """Read, check, resolve and translate one document (runs in a worker process)."""
+    item, config, aliases, validate = job
+    try:
+        doc = read_document(item, config)
+        nquads = document_nquads(doc, config, aliases)
+        if validate:
+            validate_nquads(nquads.encode())
+        return item.slug, nquads, []
+    except InputErrors as exc:
+        return item.slug, None, [_error_args(e) for e in exc.errors]
+    except InputError as exc:
+        return item.slug, None, [_error_args(exc)]
+    except KgError as exc:
+        return item.slug, None, [(f"{exc}", item.txt, None, None)]
+
+
+def _error_args(exc: InputError) -> tuple:
+    return (exc.reason, exc.path, exc.line, exc.column)
+
+
+def _write_store(plan: _Plan, graphs: dict[str, str], inputs: _Inputs, build_dir: Path,
+                 validate: bool) -> BuildReport:
+    store_dir = layout.store_path(build_dir)
+    if plan.mode == "full":
+        store = _fresh_store(store_dir, graphs)
+        touched = None
+    else:
+        EmbeddedStore(layout.store_path(plan.previous_dir), read_only=True).backup(store_dir)
+        store = EmbeddedStore(store_dir)
+        touched = _replace_documents(store, plan, graphs)
+    count = rebuild_records(store, inputs.config, inputs.aliases, touched)
+    if validate:
+        _validate_records(store, touched)
+    store.flush()
+    report = BuildReport(plan.mode, 0, plan.added, plan.changed, plan.removed, len(store), count)
+    store.close()
+    return report
+
+
+def _fresh_store(store_dir: Path, graphs: dict[str, str]) -> EmbeddedStore:
+    """A new store bulk-loaded from the ontology and every document graph."""
+    load_file = store_dir.parent / "load.nq"
+    with open(load_file, "w", encoding="utf-8") as out:
+        out.write(_ontology_nquads())
+        for slug in sorted(graphs):
+            out.write(graphs[slug])
+    store = EmbeddedStore(store_dir)
+    store.bulk_load_file(load_file)
+    load_file.unlink()
+    return store
+
+
+def _ontology_nquads() -> str:
+    import pyoxigraph as ox
+
+    quads = ox.parse(path=str(ONTOLOGY_FILE), format=ox.RdfFormat.TURTLE)
+    dataset = ox.Dataset(ox.Quad(q.subject, q.predicate, q.object, ox.NamedNode(ONTOLOGY_GRAPH)) for q in quads)
+    return ox.serialize(dataset, format=ox.RdfFormat.N_QUADS).decode()
+
+
+def _replace_documents(store: EmbeddedStore, plan: _Plan, graphs: dict[str, str]) -> set[str]:
+    """Swap the graphs of changed documents; returns the canonical keys whose records may change."""
+    touched: set[str] = set()
+    for slug in plan.changed + plan.removed:
+        old = store.dump_graph(graph_iri(slug))
+        touched |= canonical_keys(old)
+        store.drop_graph(graph_iri(slug))
+    for slug, nquads in graphs.items():
+        touched |= canonical_keys(nquads)
+        store.load_nquads(nquads.encode())
+    return touched
+
+
+def _validate_records(store: EmbeddedStore, touched: set[str] | None) -> None:
+    records = store.dump_graph(ENTITIES_GRAPH, subjects=None if touched is None else sorted(touched))
+    validate_nquads(records.encode())
+
+
+def _run_hooks(build_dir: Path) -> None:
+    """Extra outputs registered by other packages (the network view writes graph.html)."""
+    hooks: list[Callable] = []
+    for ep in entry_points(group="kg.build_hooks"):
+        try:
+            hooks.append(ep.load())
+        except ImportError as exc:  # an optional output whose package is not installed
+            warnings.warn(f"build hook {ep.name!r} not run: {exc}", stacklevel=2)
+    if not hooks:
+        return
+    store = EmbeddedStore(layout.store_path(build_dir), read_only=True)
+    try:
+        for hook in hooks:
+            hook(build_dir, store)
+    finally:
+        store.close()
+
+
+def _write_manifest(build_dir: Path, plan: _Plan, inputs: _Inputs, report: BuildReport) -> None:
+    manifest = {
+        "kg_version": __version__,
+        "built_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+        "mode": plan.mode,
+        "inputs": inputs.fingerprint,
+        "quads": report.quads,
+        "documents": plan.fingerprints,
+    }
+    (build_dir / layout.MANIFEST_FILE).write_text(json.dumps(manifest, indent=1, sort_keys=True))
+
+
+def _push(report: BuildReport, store_url: str) -> None:
+    """Send the graphs this build wrote to a remote SPARQL store (Graph Store Protocol)."""
+    from kg.remote import RemoteStore
+
+    remote = RemoteStore.from_url(store_url)
+    local = EmbeddedStore(layout.store_path(report.build_dir), read_only=True)
+    try:
+        names = local.graphs() if report.mode == "full" else (
+            [graph_iri(s) for s in report.added + report.changed] + [ENTITIES_GRAPH])
+        for name in names:
+            remote.replace_graph(name, local.dump_graph(name, fmt="nt").encode())
+        for slug in report.removed:
+            remote.drop_graph(graph_iri(slug))
+        if report.mode == "full":
+            for name in set(remote.graphs()) - set(local.graphs()):
+                remote.drop_graph(name)
+    finally:
+        local.close()

@@ -1,0 +1,188 @@
+"""The `kg` command: thin click commands over the library.
+
+Library errors are caught here, and only here, and become a message on
+stderr and an exit code: 2 for bad input or a bad query, 3 for a graph that
+breaks the shapes, 4 when another build holds the lock, 1 otherwise.
+Commands from other packages (`serve` from api, `viz` from viz) are found
+through the `kg.commands` entry-point group, so kg never imports them.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import sys
+from importlib.metadata import entry_points
+from pathlib import Path
+
+import click
+
+from kg import __version__, layout
+from kg.config import setting
+from kg.errors import KgError, StoreError
+from kg.export import FORMATS, copy_export
+from kg.store import EmbeddedStore, rows_of
+
+
+class KgCommandError(click.ClickException):
+    """A KgError on its way out, keeping the library's exit code."""
+
+    def __init__(self, error: KgError) -> None:
+        super().__init__(str(error))
+        self.exit_code = error.exit_code
+
+    def show(self, file=None) -> None:
+        click.echo(f"error: {self.message}", err=True)
+
+
+class KgGroup(click.Group):
+    """Maps KgError to exit codes and adds the commands other packages register."""
+
+    def invoke(self, ctx: click.Context):
+        try:
+            return super().invoke(ctx)
+        except KgError as exc:
+            raise KgCommandError(exc) from exc
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted(set(super().list_commands(ctx)) | {ep.name for ep in entry_points(group="kg.commands")})
+
+    def get_command(self, ctx: click.Context, name: str):
+        command = super().get_command(ctx, name)
+        if command is None:
+            for ep in entry_points(group="kg.commands"):
+                if ep.name == name:
+                    return ep.load()
+        return command
+
+
+data_option = click.option("--data", "data_dir", type=click.Path(file_okay=False, path_type=Path),
+                           default=lambda: setting("data"), show_default="data",
+                           help="Data directory holding the builds (env KG_DATA).")
+
+
+@click.group(cls=KgGroup)
+@click.version_option(__version__, prog_name="kg")
+def main() -> None:
+    """Build, query and export a knowledge graph from brat-annotated news."""
+
+
+@main.command()
+@click.option("--corpus", "corpus_dir", type=click.Path(file_okay=False, path_type=Path),
+              default=lambda: setting("corpus"), show_default="corpus",
+              help="Corpus directory (env KG_CORPUS).")
+@data_option
+@click.option("--store", "store_url", default=lambda: setting("store") or None,
+              help="Also push the graphs to this SPARQL 1.1 store (env KG_STORE).")
+@click.option("--full", is_flag=True, help="Rebuild everything, even documents that did not change.")
+@click.option("--no-validate", is_flag=True, help="Skip the SHACL validation of what is built.")
+@click.option("--workers", type=click.IntRange(1, 256), default=None,
+              help="Processes for reading documents (default: all cores, for 200 documents or more).")
+@click.option("--quiet", is_flag=True, help="No progress bar.")
+def build(corpus_dir: Path, data_dir: Path, store_url: str | None, full: bool, no_validate: bool,
+          workers: int | None, quiet: bool) -> None:
+    """Build the graph from the corpus: store, exports and view, swapped in at the end.
+
+    Unchanged documents are not rebuilt; when nothing changed, nothing is done.
+    """
+    from kg.build import build as run_build
+
+    report = run_build(corpus_dir, data_dir, store_url=store_url, progress=not quiet, full=full,
+                       validate=not no_validate, workers=workers)
+    click.echo(report.summary())
+
+
+@main.command()
+@click.option("--format", "fmt", type=click.Choice(FORMATS), default="ttl", show_default=True,
+              help="Serialization.")
+@click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="File to write (default: standard output).")
+@data_option
+def export(fmt: str, output: Path | None, data_dir: Path) -> None:
+    """Write the current graph as Turtle, TriG, N-Quads or JSON-LD."""
+    build_dir = layout.current_build(data_dir)
+    if output is None:
+        copy_export(build_dir, fmt, sys.stdout.buffer)
+        return
+    with open(output, "wb") as out:
+        copy_export(build_dir, fmt, out)
+    click.echo(f"wrote {output}", err=True)
+
+
+@main.command()
+@data_option
+def validate(data_dir: Path) -> None:
+    """Check the current graph against shapes.ttl and the ontology."""
+    from kg.validate import validate_nquads
+
+    store = _open(data_dir)
+    names = [g for g in store.graphs() if not g.endswith("/ontology")]
+    validate_nquads("".join(store.dump_graph(g) for g in names).encode())
+    click.echo(f"valid: {len(names)} graphs conform to shapes.ttl and use only declared terms")
+
+
+@main.command()
+@click.argument("sparql")
+@click.option("--format", "fmt", type=click.Choice(["table", "csv", "json"]), default="table",
+              show_default=True, help="Output for SELECT and ASK; CONSTRUCT and DESCRIBE print Turtle.")
+@data_option
+def query(sparql: str, fmt: str, data_dir: Path) -> None:
+    """Run a SPARQL query on the current graph (the default graph is the union of all graphs)."""
+    from kg.iris import PREFIXES
+
+    store = _open(data_dir)
+    prologue = "".join(f"PREFIX {p}: <{iri}>\n" for p, iri in PREFIXES.items())
+    answer = store.query(prologue + sparql)
+    if answer.kind == "graph" or fmt == "json":
+        sys.stdout.buffer.write(answer.body)
+        return
+    rows = rows_of(answer.body)
+    columns = json.loads(answer.body).get("head", {}).get("vars", ["boolean"])
+    if fmt == "csv":
+        writer = csv.writer(sys.stdout)
+        writer.writerow(columns)
+        writer.writerows([[row.get(c, "") for c in columns] for row in rows])
+    else:
+        click.echo(_table(columns, rows))
+
+
+@main.command()
+@data_option
+@click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")
+def stats(data_dir: Path, as_json: bool) -> None:
+    """Count documents, entities by type, relations, events and quads in the current graph."""
+    from kg.stats import graph_stats
+
+    counts = graph_stats(_open(data_dir))
+    if as_json:
+        click.echo(json.dumps(counts, indent=2, ensure_ascii=False))
+        return
+    for key, value in counts.items():
+        if isinstance(value, dict):
+            click.echo(f"{key}:")
+            for name, n in value.items():
+                click.echo(f"  {n:6d}  {name}")
+        else:
+            click.echo(f"{key}: {value}")
+
+
+def _open(data_dir: Path) -> EmbeddedStore:
+    build_dir = layout.current_build(data_dir)
+    if build_dir is None:
+        raise StoreError(f"no build in {data_dir} (expected `kg build` to have run)")
+    return EmbeddedStore(layout.store_path(build_dir), read_only=True)
+
+
+def _table(columns: list[str], rows: list[dict[str, str]], width: int = 60) -> str:
+    cells = [[_cell(row.get(c, ""), width) for c in columns] for row in rows]
+    sizes = [max([len(c)] + [len(r[i]) for r in cells]) for i, c in enumerate(columns)]
+    lines = ["  ".join(c.ljust(s) for c, s in zip(columns, sizes)),
+             "  ".join("-" * s for s in sizes)]
+    lines += ["  ".join(v.ljust(s) for v, s in zip(r, sizes)) for r in cells]
+    lines.append(f"({len(rows)} rows)")
+    return "\n".join(lines)
+
+
+def _cell(value: str, width: int) -> str:
+    value = " ".join(value.split())
+    return value if len(value) <= width else value[: width - 1] + "…"

@@ -1,0 +1,158 @@
+"""Entity records (the kgg:entities graph), recomputed from the mentions in the store.
+
+The store is the index: a record is a function of the mentions that denote
+the entity in every document graph, of the articles that name it as
+publisher or author, and of the alias table. A full build and an incremental
+one both call `rebuild_records`, so they cannot disagree.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections import Counter, defaultdict
+from dataclasses import dataclass, field
+from typing import Iterable
+
+from kg.conf import AnnotationConfig
+from kg.iris import ENTITIES_GRAPH, PREFIXES, RESOURCE, WIKIDATA, resource_iri
+from kg.nquads import QuadWriter, date_literal, integer, iri, literal
+from kg.resolve import AliasTable, normalize
+from kg.store import EmbeddedStore
+from kg.vocab import KGO
+
+RDF, RDFS, SKOS, OWL = PREFIXES["rdf"], PREFIXES["rdfs"], PREFIXES["skos"], PREFIXES["owl"]
+
+_MENTIONS = """
+PREFIX kgo: <{kgo}>
+PREFIX nif: <{nif}>
+SELECT ?e ?text ?type (COUNT(?m) AS ?n) WHERE {{
+  {values}
+  GRAPH ?g {{ ?m kgo:denotes ?e ; nif:anchorOf ?text ; kgo:annotationType ?type }}
+  FILTER(STRSTARTS(STR(?e), "{resource}"))
+}} GROUP BY ?e ?text ?type
+"""
+_REFERENCES = """
+PREFIX kgo: <{kgo}>
+SELECT DISTINCT ?e WHERE {{
+  {values}
+  GRAPH ?g {{ ?d kgo:publisher|kgo:author ?e }}
+}}
+"""
+
+
+@dataclass
+class Evidence:
+    """What the corpus says of one canonical entity."""
+
+    forms: Counter = field(default_factory=Counter)
+    types: Counter = field(default_factory=Counter)
+    referenced: bool = False
+
+
+def gather_evidence(store: EmbeddedStore, keys: Iterable[str] | None = None) -> dict[str, Evidence]:
+    """Mentions and references per canonical key, for every key or only `keys`."""
+    values = ""
+    if keys is not None:
+        keys = sorted(keys)
+        if not keys:
+            return {}
+        values = "VALUES ?e { " + " ".join(f"<{resource_iri(k)}>" for k in keys) + " }"
+    fill = dict(kgo=PREFIXES["kgo"], nif=PREFIXES["nif"], resource=RESOURCE, values=values)
+    evidence: dict[str, Evidence] = defaultdict(Evidence)
+    for row in store.select(_MENTIONS.format(**fill)):
+        item = evidence[row["e"][len(RESOURCE):]]
+        count = int(row["n"])
+        item.forms[row["text"]] += count
+        item.types[row["type"]] += count
+    for row in store.select(_REFERENCES.format(**fill)):
+        evidence[row["e"][len(RESOURCE):]].referenced = True
+    return dict(evidence)
+
+
+def rebuild_records(store: EmbeddedStore, config: AnnotationConfig, aliases: AliasTable,
+                    keys: Iterable[str] | None = None) -> int:
+    """Replace the records of `keys` (all when None) by ones computed from the store; returns how many."""
+    keys = None if keys is None else set(keys)
+    evidence = gather_evidence(store, keys)
+    _drop_records(store, keys)
+    out = QuadWriter(ENTITIES_GRAPH)
+    for key in sorted(evidence):
+        write_record(out, key, evidence[key], config, aliases)
+    store.load_nquads(out.text().encode())
+    return len(evidence)
+
+
+def _drop_records(store: EmbeddedStore, keys: set[str] | None) -> None:
+    if keys is None:
+        store.drop_graph(ENTITIES_GRAPH)
+        return
+    store.drop_subjects(ENTITIES_GRAPH, [resource_iri(k) for k in keys])
+
+
+def write_record(out: QuadWriter, key: str, evidence: Evidence, config: AnnotationConfig,
+                 aliases: AliasTable) -> None:
+    """The record of one entity: types, labels, links, mention count."""
+    node = resource_iri(key)
+    entry = aliases.entries.get(key)
+    family = key.split("/", 1)[0]
+    for class_name in _classes(_type_of(key, entry, evidence, config), config):
+        out.add(node, RDF + "type", iri(KGO[class_name]))
+    pref = _preferred_label(key, entry, evidence)
+    out.add(node, SKOS + "prefLabel", literal(pref))
+    out.add(node, RDFS + "label", literal(pref))
+    alternates = (set(evidence.forms) | set(entry.aliases if entry else ())) - {pref}
+    for label in alternates:
+        out.add(node, SKOS + "altLabel", literal(label))
+    hidden = set(entry.hidden if entry else ()) | {normalize(x) for x in alternates | {pref}}
+    for label in hidden - alternates - {pref} - {""}:
+        out.add(node, SKOS + "hiddenLabel", literal(label))
+    if entry and entry.wikidata:
+        out.add(node, OWL + "sameAs", iri(WIKIDATA + entry.wikidata))
+    if family == "date":
+        out.add(node, KGO.dateValue, date_literal(key.split("/", 1)[1]))
+    out.add(node, KGO.mentionCount, integer(sum(evidence.forms.values())))
+
+
+def _type_of(key: str, entry, evidence: Evidence, config: AnnotationConfig) -> str:
+    family = key.split("/", 1)[0]
+    if family == "role":
+        return "Role"
+    if entry is not None and entry.type != "Event":
+        return entry.type
+    if not evidence.types:
+        return {"person": "Person", "organization": "Organization", "place": "Place", "date": "Date",
+                "event": "Event"}.get(family, "Organization")
+    # The most specific of the annotated types; ties go to the most frequent, then the name.
+    ancestors = {a for t in evidence.types for a in config.ancestors(t)[1:]} if config else set()
+    candidates = [t for t in evidence.types if t not in ancestors]
+    return sorted(candidates, key=lambda t: (-evidence.types[t], t))[0]
+
+
+def _classes(type_: str, config: AnnotationConfig) -> list[str]:
+    if type_ in config.events:
+        return [type_, "Event"]
+    if type_ in config.parents:
+        return config.ancestors(type_)
+    return [type_]
+
+
+def _preferred_label(key: str, entry, evidence: Evidence) -> str:
+    if entry is not None:
+        return entry.label
+    family, rest = key.split("/", 1)
+    if family == "date":
+        return _date_label(rest)
+    if evidence.forms:
+        return sorted(evidence.forms, key=lambda f: (-evidence.forms[f], -len(f), f))[0]
+    return rest.replace("-", " ")
+
+
+def _date_label(value: str) -> str:
+    """'2019-02-23' -> '23 February 2019', '2019-02' -> 'February 2019'."""
+    parts = [int(p) for p in value.split("-")]
+    if len(parts) == 3:
+        day = dt.date(*parts)
+        return f"{day.day} {day:%B %Y}"
+    if len(parts) == 2:
+        return f"{dt.date(parts[0], parts[1], 1):%B %Y}"
+    return str(parts[0])

@@ -1,0 +1,268 @@
+"""Turn one checked, resolved document into its named graph (N-Quads text).
+
+What a document graph holds is described in docs/model.md: the article, the
+sentences that carry annotations, one node per mention, the facts stated by
+relations and events, and for every fact a kgo:Statement that names the
+document, the mentions and the sentences behind it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from kg import iris
+from kg.conf import AnnotationConfig
+from kg.iris import PREFIXES, document_iri, fragment_iri, graph_iri, local_iri, resource_iri, span_iri
+from kg.model import Document, Event, Relation, TextBound
+from kg.nquads import QuadWriter, boolean, date_literal, decimal, integer, iri, literal
+from kg.resolve import AliasTable, Resolution, resolve_document, resolve_event, resolve_role
+from kg.sentences import SentenceIndex
+from kg.vocab import KGO
+
+RDF, RDFS, SKOS, NIF = PREFIXES["rdf"], PREFIXES["rdfs"], PREFIXES["skos"], PREFIXES["nif"]
+DCTERMS, PROV, OWL = PREFIXES["dcterms"], PREFIXES["prov"], PREFIXES["owl"]
+TYPE = RDF + "type"
+QUOTE_LABEL_CHARS = 80
+MAX_EVIDENCE_SENTENCES = 3
+
+
+def property_name(annotation_name: str) -> str:
+    """Relation type, role or attribute name to its ontology property: MemberOf -> memberOf."""
+    return annotation_name[0].lower() + annotation_name[1:]
+
+
+@dataclass
+class _Context:
+    doc: Document
+    config: AnnotationConfig
+    aliases: AliasTable
+    out: QuadWriter
+    sentences: SentenceIndex
+    resolved: dict[str, Resolution]
+    doc_iri: str
+
+    def mention(self, tid: str) -> str:
+        return fragment_iri(self.doc.slug, tid)
+
+
+def document_nquads(doc: Document, config: AnnotationConfig, aliases: AliasTable) -> str:
+    """The document's named graph as sorted N-Quads."""
+    out = QuadWriter(graph_iri(doc.slug))
+    ctx = _Context(doc, config, aliases, out, SentenceIndex(doc.text), resolve_document(doc, config, aliases),
+                   document_iri(doc.slug))
+    _article(ctx)
+    for bound in doc.annotations.textbounds.values():
+        _mention(ctx, bound)
+    _local_things(ctx)
+    for relation in doc.annotations.relations:
+        _relation(ctx, relation)
+    for event in doc.annotations.events:
+        _event(ctx, event)
+    _normalizations_and_notes(ctx)
+    return out.text()
+
+
+def _article(ctx: _Context) -> None:
+    meta, add, doc = ctx.doc.metadata, ctx.out.add, ctx.doc_iri
+    add(doc, TYPE, iri(KGO.NewsArticle))
+    add(doc, DCTERMS + "title", literal(meta.title))
+    add(doc, NIF + "isString", literal(ctx.doc.text))
+    add(doc, KGO.sourceFile, literal(f"{ctx.doc.slug}.txt"))
+    if meta.publisher:
+        add(doc, KGO.publisher, iri(resource_iri(meta.publisher)))
+    if meta.author:
+        add(doc, KGO.author, iri(resource_iri(meta.author)))
+    if meta.date:
+        add(doc, DCTERMS + "date", date_literal(meta.date))
+    if meta.date_note:
+        add(doc, KGO.dateNote, literal(meta.date_note))
+
+
+def _sentence(ctx: _Context, begin: int, end: int) -> str:
+    node = span_iri(ctx.doc.slug, begin, end)
+    add = ctx.out.add
+    add(node, TYPE, iri(KGO.Sentence))
+    add(node, NIF + "beginIndex", integer(begin))
+    add(node, NIF + "endIndex", integer(end))
+    add(node, NIF + "anchorOf", literal(ctx.doc.text[begin:end]))
+    add(node, NIF + "referenceContext", iri(ctx.doc_iri))
+    return node
+
+
+def _evidence(ctx: _Context, bounds: list[TextBound]) -> list[str]:
+    """Sentences that state a fact: from the first to the last of its mentions (a few at most)."""
+    begin = min(b.begin for b in bounds)
+    end = max(b.end for b in bounds)
+    spans = ctx.sentences.covering(begin, end)
+    if len(spans) > MAX_EVIDENCE_SENTENCES:
+        spans = sorted({ctx.sentences.at(b.begin) for b in bounds}, key=lambda s: s.begin)
+    return [_sentence(ctx, s.begin, s.end) for s in spans]
+
+
+def _mention(ctx: _Context, bound: TextBound) -> None:
+    node, add = ctx.mention(bound.id), ctx.out.add
+    add(node, TYPE, iri(KGO.Mention))
+    add(node, NIF + "beginIndex", integer(bound.begin))
+    add(node, NIF + "endIndex", integer(bound.end))
+    add(node, NIF + "anchorOf", literal(bound.text))
+    add(node, NIF + "referenceContext", iri(ctx.doc_iri))
+    add(node, KGO.annotationType, literal(bound.type))
+    add(node, KGO.annotationId, literal(bound.id))
+    sentence = ctx.sentences.at(bound.begin)
+    add(node, KGO.sentence, iri(_sentence(ctx, sentence.begin, sentence.end)))
+    resolution = ctx.resolved.get(bound.id)
+    if resolution is not None:
+        add(node, KGO.denotes, iri(resolution.iri))
+        add(node, KGO.resolvedBy, literal(resolution.explanation))
+
+
+def _local_things(ctx: _Context) -> None:
+    """Records of things that live in this document only: figures, quotes, dates without value, unnamed."""
+    ann, add = ctx.doc.annotations, ctx.out.add
+    numbers = {n.target: n.ref for n in ann.normalizations if n.db == "Number"}
+    qualifiers = {a.target: a.value for a in ann.attributes if a.name == "Qualifier"}
+    done: set[str] = set()
+    for tid, resolution in sorted(ctx.resolved.items(), key=lambda item: _id_order(item[0])):
+        if resolution.key is not None or resolution.iri in done:
+            continue
+        done.add(resolution.iri)
+        bound = ann.textbounds[tid]
+        node = resolution.iri
+        for class_name in ctx.config.ancestors(bound.type):
+            add(node, TYPE, iri(KGO[class_name]))
+        label = _short(bound.text)
+        add(node, RDFS + "label", literal(label))
+        add(node, SKOS + "prefLabel", literal(label))
+        add(node, KGO.mention, iri(ctx.mention(tid)))
+        add(node, PROV + "wasDerivedFrom", iri(ctx.doc_iri))
+        if bound.type == "Quote":
+            add(node, KGO.quoteText, literal(bound.text))
+        if bound.type == "Figure" and tid in numbers:
+            add(node, KGO.value, decimal(numbers[tid]))
+        if tid in qualifiers:
+            add(node, KGO.qualifier, literal(qualifiers[tid]))
+        if resolution.rule.startswith("unnamed"):
+            add(node, KGO.unnamed, boolean(True))
+
+
+def _id_order(ann_id: str) -> tuple[int, str]:
+    digits = "".join(c for c in ann_id if c.isdigit())
+    return (int(digits) if digits else 0, ann_id)
+
+
+def _short(text: str) -> str:
+    return text if len(text) <= QUOTE_LABEL_CHARS else text[: QUOTE_LABEL_CHARS - 1].rstrip() + "…"
+
+
+def _statement(ctx: _Context, fragment: str, subject: str, predicate: str, obj: str,
+               subject_mention: TextBound | None, object_mention: TextBound | None) -> None:
+    """The fact and its provenance record."""
+    add = ctx.out.add
+    add(subject, predicate, iri(obj))
+    node = fragment_iri(ctx.doc.slug, fragment)
+    add(node, TYPE, iri(KGO.Statement))
+    add(node, RDF + "subject", iri(subject))
+    add(node, RDF + "predicate", iri(predicate))
+    add(node, RDF + "object", iri(obj))
+    add(node, PROV + "wasDerivedFrom", iri(ctx.doc_iri))
+    mentions = [m for m in (subject_mention, object_mention) if m is not None]
+    for sentence in _evidence(ctx, mentions):
+        add(node, KGO.evidence, iri(sentence))
+    if subject_mention is not None:
+        add(node, KGO.subjectMention, iri(ctx.mention(subject_mention.id)))
+    if object_mention is not None:
+        add(node, KGO.objectMention, iri(ctx.mention(object_mention.id)))
+
+
+def _relation(ctx: _Context, relation: Relation) -> None:
+    bounds = ctx.doc.annotations.textbounds
+    subject, obj = bounds[relation.arg1], bounds[relation.arg2]
+    _statement(ctx, relation.id, ctx.resolved[subject.id].iri, KGO[property_name(relation.type)],
+               ctx.resolved[obj.id].iri, subject, obj)
+
+
+def _event(ctx: _Context, event: Event) -> None:
+    if event.type == "Membership":
+        _membership(ctx, event)
+        return
+    ann, add = ctx.doc.annotations, ctx.out.add
+    trigger = ann.textbounds[event.trigger]
+    key = resolve_event(ctx.doc, event.id, event.trigger)
+    node = resource_iri(key) if key else local_iri(ctx.doc.slug, "event", event.id)
+    add(ctx.mention(trigger.id), KGO.denotes, iri(node))
+    add(ctx.mention(trigger.id), KGO.resolvedBy, literal(f"KG normalization: {key}" if key else "local"))
+    add(node, TYPE, iri(KGO[event.type]))
+    add(node, TYPE, iri(KGO.Event))
+    add(node, KGO.trigger, iri(ctx.mention(trigger.id)))
+    iso = {n.target: n.ref for n in ann.normalizations if n.db == "ISO8601"}
+    if not key:
+        add(node, SKOS + "prefLabel", literal(_event_label(ctx, event, trigger, iso)))
+        add(node, RDFS + "label", literal(_event_label(ctx, event, trigger, iso)))
+        add(node, PROV + "wasDerivedFrom", iri(ctx.doc_iri))
+    for attr in ann.attributes:
+        if attr.target == event.id and attr.value is None:
+            add(node, KGO[property_name(attr.name)], boolean(True))
+    seen: dict[str, int] = {}
+    for role, target in event.args:
+        seen[role] = seen.get(role, 0) + 1
+        arg = ann.textbounds[target]
+        _statement(ctx, f"{event.id}-{role}-{seen[role]}", node, KGO[property_name(role)],
+                   ctx.resolved[target].iri, trigger, arg)
+        if role == "Time" and target in iso:
+            add(node, KGO.date, date_literal(iso[target]))
+
+
+def _event_label(ctx: _Context, event: Event, trigger: TextBound, iso: dict[str, str]) -> str:
+    """A readable label for a document-local event: its type, its words and its date when known."""
+    dates = [iso[t] for role, t in event.args if role == "Time" and t in iso]
+    type_label = "".join(" " + c.lower() if c.isupper() else c for c in event.type).strip().capitalize()
+    suffix = f", {dates[0]}" if dates else ""
+    return f"{type_label}: “{_short(trigger.text)}”{suffix}"
+
+
+def _membership(ctx: _Context, event: Event) -> None:
+    """A Membership event: the n-ary membership node, plus memberOf and hasRole shortcuts."""
+    ann, add = ctx.doc.annotations, ctx.out.add
+    trigger = ann.textbounds[event.trigger]
+    node = local_iri(ctx.doc.slug, "membership", event.id)
+    role_key, rule = resolve_role(trigger.text, ctx.aliases)
+    role = resource_iri(role_key)
+    add(ctx.mention(trigger.id), KGO.denotes, iri(role))
+    add(ctx.mention(trigger.id), KGO.resolvedBy, literal(f"{rule}: {role_key}"))
+    add(node, TYPE, iri(KGO.Membership))
+    add(node, KGO.trigger, iri(ctx.mention(trigger.id)))
+    add(node, PROV + "wasDerivedFrom", iri(ctx.doc_iri))
+    _statement(ctx, f"{event.id}-role", node, KGO.role, role, None, trigger)
+    members = [ann.textbounds[t] for r, t in event.args if r == "Member"]
+    organizations = [ann.textbounds[t] for r, t in event.args if r == "Organization"]
+    for i, member in enumerate(members, start=1):
+        member_iri = ctx.resolved[member.id].iri
+        _statement(ctx, f"{event.id}-Member-{i}", node, KGO.member, member_iri, trigger, member)
+        _statement(ctx, f"{event.id}-hasRole-{i}", member_iri, KGO.hasRole, role, member, trigger)
+        for j, org in enumerate(organizations, start=1):
+            _statement(ctx, f"{event.id}-memberOf-{i}-{j}", member_iri, KGO.memberOf,
+                       ctx.resolved[org.id].iri, member, org)
+    for j, org in enumerate(organizations, start=1):
+        _statement(ctx, f"{event.id}-Organization-{j}", node, KGO.organization, ctx.resolved[org.id].iri,
+                   trigger, org)
+
+
+def _normalizations_and_notes(ctx: _Context) -> None:
+    ann, add = ctx.doc.annotations, ctx.out.add
+    for norm in ann.normalizations:
+        if norm.db == "Wikidata" and norm.target in ctx.resolved:
+            add(ctx.resolved[norm.target].iri, OWL + "sameAs", iri(iris.WIKIDATA + norm.ref))
+    for note in ann.notes:
+        if note.target in ann.textbounds:
+            add(ctx.mention(note.target), RDFS + "comment", literal(note.text))
+
+
+def canonical_keys(nquads: str) -> set[str]:
+    """Canonical keys a document graph refers to (mentions, metadata), read back from its N-Quads."""
+    keys = set()
+    prefix = "<" + iris.RESOURCE
+    for line in nquads.splitlines():
+        for term in line.split(" ")[:3:2]:
+            if term.startswith(prefix):
+                keys.add(term[len(prefix):-1])
+    return keys

@@ -1,0 +1,66 @@
+"""Check a built graph against shapes.ttl with pySHACL, and against the ontology:
+every class and predicate used must be declared in ontology.ttl."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from pathlib import Path
+
+import pyshacl
+import rdflib
+from rdflib import RDF, URIRef
+
+from kg.errors import ValidationError
+
+ROOT = Path(__file__).resolve().parent.parent
+ONTOLOGY_FILE = ROOT / "ontology.ttl"
+SHAPES_FILE = ROOT / "shapes.ttl"
+MAX_REPORTED = 20
+
+
+@lru_cache(maxsize=1)
+def shapes_graph() -> rdflib.Graph:
+    return rdflib.Graph().parse(SHAPES_FILE, format="turtle")
+
+
+@lru_cache(maxsize=1)
+def ontology_graph() -> rdflib.Graph:
+    return rdflib.Graph().parse(ONTOLOGY_FILE, format="turtle")
+
+
+def declared_terms() -> set[URIRef]:
+    """Every IRI ontology.ttl says something about: its classes, properties and the reused terms."""
+    return {s for s in ontology_graph().subjects() if isinstance(s, URIRef)}
+
+
+def check_shapes(data: rdflib.Graph) -> None:
+    """Raise ValidationError with pySHACL's findings when `data` breaks a shape."""
+    conforms, report, text = pyshacl.validate(data, shacl_graph=shapes_graph(), inference="none",
+                                              advanced=False, allow_warnings=True)
+    if not conforms:
+        raise ValidationError("the graph does not conform to shapes.ttl:\n" + _first_results(report, text))
+
+
+def check_declared(data: rdflib.Graph) -> None:
+    """Raise ValidationError when a predicate or class in `data` is not declared in ontology.ttl."""
+    declared = declared_terms() | {RDF.type}
+    used = set(data.predicates()) | set(data.objects(None, RDF.type))
+    missing = sorted(str(t) for t in used - declared if isinstance(t, URIRef))
+    if missing:
+        raise ValidationError("terms not declared in ontology.ttl: " + ", ".join(missing))
+
+
+def validate_nquads(nquads: bytes) -> None:
+    """Validate the union of the graphs in some N-Quads (shapes, then declared terms)."""
+    dataset = rdflib.Dataset()
+    dataset.parse(data=nquads, format="nquads")
+    union = rdflib.Graph()
+    for quad in dataset.quads((None, None, None, None)):
+        union.add(quad[:3])
+    check_shapes(union)
+    check_declared(union)
+
+
+def _first_results(report: rdflib.Graph, text: str) -> str:
+    lines = [line for line in text.splitlines() if line.strip()]
+    return "\n".join(lines[: MAX_REPORTED * 8])
