@@ -1,0 +1,41 @@
+"""`kg viz`: write the network view of the current build as one offline HTML file."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import click
+
+from kg.errors import KgError
+from viz.hooks import open_current_store, write_html
+
+
+@click.command("viz")
+@click.option("--data", "data_dir", type=click.Path(file_okay=False, path_type=Path), default=Path("data"),
+              show_default=True, help="Data directory holding the current build.")
+@click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="HTML file to write [default: DATA/graph.html].")
+@click.option("--focus", default=None, help="Only this entity or event (IRI, key such as person/juan-guaido, "
+              "or a name) and its neighbours.")
+@click.option("--depth", type=click.IntRange(min=0), default=1, show_default=True,
+              help="How many edges away from --focus to keep.")
+@click.option("--size", "size_by", type=click.Choice(["degree", "mentions"]), default="degree", show_default=True,
+              help="What node size shows.")
+def viz(data_dir: Path, output: Path | None, focus: str | None, depth: int, size_by: str) -> None:
+    """Write the interactive network view (one self-contained HTML file)."""
+    output = output or data_dir / "graph.html"
+    try:
+        store = open_current_store(data_dir)
+        try:
+            nodes = write_html(store, output, focus=focus, depth=depth, size_by=size_by)
+        finally:
+            store.close()
+    except KgError as exc:
+        click.echo(f"error: {exc}", err=True)
+        sys.exit(exc.exit_code)
+    click.echo(f"wrote {output} ({nodes} nodes)")
+
+
+if __name__ == "__main__":
+    viz()

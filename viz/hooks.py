@@ -1,0 +1,43 @@
+"""How the rest of kg reaches the view: the build hook and the file writer the CLI uses."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from kg.errors import StoreError
+from kg.layout import VIEW_FILE, current_build, store_path
+from kg.store import EmbeddedStore, GraphStore
+from viz.html import render
+from viz.network import focus_subgraph, load_graph, resolve_node
+
+
+def write_view(build_dir: Path, store: GraphStore) -> Path:
+    """Build hook (`kg.build_hooks`): write graph.html into the build directory."""
+    path = Path(build_dir) / VIEW_FILE
+    write_html(store, path)
+    return path
+
+
+def write_html(store: GraphStore, path: Path, *, focus: str | None = None, depth: int = 1,
+               size_by: str = "degree") -> int:
+    """Render the view of `store` (or of one node's neighbourhood) to `path`; returns the node count."""
+    graph = load_graph(store)
+    if focus is not None:
+        focus = resolve_node(graph, focus)
+        graph = focus_subgraph(graph, focus, depth)
+    html = render(graph, size_by=size_by, focus=focus, depth=depth)
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    tmp.write_text(html, encoding="utf-8")
+    os.replace(tmp, path)
+    return graph.number_of_nodes()
+
+
+def open_current_store(data_dir: Path) -> EmbeddedStore:
+    """The store of the current build, read-only."""
+    build = current_build(Path(data_dir))
+    if build is None:
+        raise StoreError(f"no build in {data_dir}: run `kg build` first")
+    return EmbeddedStore(store_path(build), read_only=True)

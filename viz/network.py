@@ -1,0 +1,226 @@
+"""Store -> networkx MultiDiGraph: the nodes, edges and provenance the view shows.
+
+Pure data: a handful of SPARQL queries through `GraphStore.select`, no HTML.
+Nodes are the entities (the annotation entity types of annotation.conf and
+their subclasses) and the events; edges are every IRI-valued triple between
+two nodes, one edge per (subject, predicate, object), carrying the sentences
+of every `kgo:Statement` that states it (docs/model.md).
+
+Graph-level attributes: `sentences` {iri: {"text", "doc"}}, `docs` {iri:
+{"title", "publisher", "date"}}, `labels` {class or predicate IRI: label}.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+
+import networkx as nx
+
+from kg.errors import InputError
+from kg.iris import ONTOLOGY, ONTOLOGY_GRAPH, PREFIXES, RESOURCE, fold
+from kg.store import GraphStore
+
+# Node families in priority order (a node of two families shows as the first).
+FAMILIES = ("Event", "Person", "Organization", "Place", "Date", "Figure", "Quote")
+
+RDF_TYPE = PREFIXES["rdf"] + "type"
+SKIP_EDGE_PREDICATES = {RDF_TYPE, PREFIXES["owl"] + "sameAs", PREFIXES["prov"] + "wasDerivedFrom"}
+LABEL_PREDICATES = {
+    PREFIXES["skos"] + "prefLabel": "pref",
+    PREFIXES["rdfs"] + "label": "label",
+    PREFIXES["skos"] + "altLabel": "alt",
+    PREFIXES["skos"] + "hiddenLabel": "hidden",
+    ONTOLOGY + "quoteText": "quote",
+    ONTOLOGY + "mentionCount": "mentions",
+}
+SAME_AS = PREFIXES["owl"] + "sameAs"
+WIKIDATA = PREFIXES["wd"]
+
+_PROLOGUE = "".join(f"PREFIX {p}: <{iri}>\n" for p, iri in PREFIXES.items())
+_NODE = (
+    "VALUES ?top { " + " ".join(f"kgo:{f}" for f in FAMILIES) + " }\n"
+    "  {vx} a ?cls . ?cls rdfs:subClassOf* ?top ."
+)
+
+
+def _node(var: str) -> str:
+    """SPARQL pattern binding `var` to a node of the view and ?top to its family class."""
+    return _NODE.replace("{vx}", var)
+
+
+def load_graph(store: GraphStore) -> nx.MultiDiGraph:
+    """Read the whole view graph from the store."""
+    graph = nx.MultiDiGraph(labels=ontology_labels(store))
+    _add_nodes(graph, store)
+    _add_node_literals(graph, store)
+    _add_edges(graph, store)
+    _add_provenance(graph, store)
+    return graph
+
+
+def ontology_labels(store: GraphStore) -> dict[str, str]:
+    """rdfs:label of every class and property in the ontology graph (English or plain first)."""
+    rows = store.select(_PROLOGUE + f"""
+        SELECT ?t ?label (LANG(?label) AS ?lang) WHERE {{
+          GRAPH <{ONTOLOGY_GRAPH}> {{ ?t rdfs:label ?label }} }}""")
+    labels: dict[str, str] = {}
+    for row in sorted(rows, key=lambda r: r.get("lang", "") not in ("", "en")):
+        labels.setdefault(row["t"], row["label"])
+    return labels
+
+
+def _add_nodes(graph: nx.MultiDiGraph, store: GraphStore) -> None:
+    rows = store.select(_PROLOGUE + f"SELECT DISTINCT ?x ?top ?cls WHERE {{ {_node('?x')} FILTER(isIRI(?x)) }}")
+    supers = _superclasses(store)
+    families: dict[str, set[str]] = defaultdict(set)
+    classes: dict[str, set[str]] = defaultdict(set)
+    for row in rows:
+        families[row["x"]].add(row["top"].removeprefix(ONTOLOGY))
+        classes[row["x"]].add(row["cls"])
+    labels = graph.graph["labels"]
+    for iri in sorted(families):
+        family = next(f for f in FAMILIES if f in families[iri])
+        types = _most_specific_first(classes[iri], supers)
+        graph.add_node(
+            iri, iri=iri, family=family, types=types,
+            type_labels=[labels.get(t) or local_name(t) for t in types],
+            label="", alt=[], hidden=[], wikidata=[], mentions=0, facts=[], mention_sentences=[],
+        )
+
+
+def _superclasses(store: GraphStore) -> dict[str, set[str]]:
+    rows = store.select(_PROLOGUE + "SELECT ?c ?s WHERE { ?c rdfs:subClassOf+ ?s FILTER(isIRI(?s)) }")
+    supers: dict[str, set[str]] = defaultdict(set)
+    for row in rows:
+        supers[row["c"]].add(row["s"])
+    return supers
+
+
+def _most_specific_first(types: set[str], supers: dict[str, set[str]]) -> list[str]:
+    """Classes ordered from the most specific (most ancestors) to the top class."""
+    return sorted(types, key=lambda t: (-len(supers.get(t, ())), t))
+
+
+def _add_node_literals(graph: nx.MultiDiGraph, store: GraphStore) -> None:
+    rows = store.select(_PROLOGUE + f"""
+        SELECT DISTINCT ?x ?p ?v WHERE {{ {_node('?x')}
+          ?x ?p ?v . FILTER(isLiteral(?v) || ?p = owl:sameAs) }}""")
+    labels = graph.graph["labels"]
+    found: dict[str, dict[str, list[str]]] = defaultdict(lambda: defaultdict(list))
+    for row in sorted(rows, key=lambda r: (r["x"], r["p"], r["v"])):
+        x, p, v = row["x"], row["p"], row["v"]
+        if x not in graph:
+            continue
+        kind = LABEL_PREDICATES.get(p)
+        if kind:
+            found[x][kind].append(v)
+        elif p == SAME_AS:
+            if v.startswith(WIKIDATA):
+                graph.nodes[x]["wikidata"].append(v.removeprefix(WIKIDATA))
+        else:
+            graph.nodes[x]["facts"].append((labels.get(p) or local_name(p), v))
+    for x, data in graph.nodes(data=True):
+        seen = found.get(x, {})
+        data["label"] = _first(seen, "pref", "label", "quote") or local_name(x)
+        data["alt"] = [a for a in seen.get("alt", []) if a != data["label"]]
+        data["hidden"] = seen.get("hidden", [])
+        data["mentions"] = max((int(float(v)) for v in seen.get("mentions", [])), default=0)
+        if seen.get("quote") and data["label"] != seen["quote"][0]:
+            data["facts"].append(("quote", seen["quote"][0]))
+
+
+def _first(seen: dict[str, list[str]], *kinds: str) -> str:
+    for kind in kinds:
+        if seen.get(kind):
+            return seen[kind][0]
+    return ""
+
+
+def _add_edges(graph: nx.MultiDiGraph, store: GraphStore) -> None:
+    rows = store.select(_PROLOGUE + f"""
+        SELECT DISTINCT ?s ?p ?o WHERE {{ {_node('?s')} ?s ?p ?o . FILTER(isIRI(?o)) }}""")
+    labels = graph.graph["labels"]
+    for row in sorted(rows, key=lambda r: (r["s"], r["p"], r["o"])):
+        s, p, o = row["s"], row["p"], row["o"]
+        if p in SKIP_EDGE_PREDICATES or o not in graph or s not in graph or graph.has_edge(s, o, key=p):
+            continue
+        graph.add_edge(s, o, key=p, predicate=p, label=labels.get(p) or local_name(p), evidence=[])
+
+
+def _add_provenance(graph: nx.MultiDiGraph, store: GraphStore) -> None:
+    """Attach statement evidence to edges, mention sentences to nodes, and the texts they cite."""
+    statements = store.select(_PROLOGUE + """
+        SELECT DISTINCT ?s ?p ?o ?sent WHERE {
+          ?st rdf:subject ?s ; rdf:predicate ?p ; rdf:object ?o ; kgo:evidence ?sent }""")
+    cited: set[str] = set()
+    for row in sorted(statements, key=lambda r: r["sent"]):
+        if graph.has_edge(row["s"], row["o"], key=row["p"]):
+            graph.edges[row["s"], row["o"], row["p"]]["evidence"].append(row["sent"])
+            cited.add(row["sent"])
+    mentions = store.select(_PROLOGUE + """
+        SELECT DISTINCT ?x ?sent WHERE { ?m kgo:denotes ?x ; kgo:sentence ?sent }""")
+    for row in sorted(mentions, key=lambda r: r["sent"]):
+        if row["x"] in graph:
+            graph.nodes[row["x"]]["mention_sentences"].append(row["sent"])
+            cited.add(row["sent"])
+    graph.graph["sentences"] = _sentences(store, cited)
+    graph.graph["docs"] = _documents(store)
+
+
+def _sentences(store: GraphStore, wanted: set[str]) -> dict[str, dict[str, str]]:
+    rows = store.select(_PROLOGUE + """
+        SELECT ?sent ?text ?doc WHERE { ?sent nif:anchorOf ?text ; nif:referenceContext ?doc .
+          FILTER NOT EXISTS { ?sent a kgo:Mention } }""")
+    return {r["sent"]: {"text": r["text"], "doc": r["doc"]} for r in rows if r["sent"] in wanted}
+
+
+def _documents(store: GraphStore) -> dict[str, dict[str, str]]:
+    rows = store.select(_PROLOGUE + """
+        SELECT ?doc ?title ?date ?publisher WHERE { ?doc a kgo:NewsArticle .
+          OPTIONAL { ?doc dcterms:title ?title }
+          OPTIONAL { ?doc dcterms:date ?date }
+          OPTIONAL { ?doc kgo:publisher ?pub . OPTIONAL { ?pub skos:prefLabel ?publisher } } }""")
+    docs: dict[str, dict[str, str]] = {}
+    for row in sorted(rows, key=lambda r: r["doc"]):
+        docs.setdefault(row["doc"], {
+            "title": row.get("title") or local_name(row["doc"]),
+            "date": row.get("date", ""),
+            "publisher": row.get("publisher", ""),
+        })
+    return docs
+
+
+def local_name(iri: str) -> str:
+    """The readable tail of an IRI: 'kgo:memberOf' -> 'member of', 'kgr:person/x' -> 'x'."""
+    tail = iri.rsplit("#", 1)[-1].rsplit("/", 1)[-1] or iri
+    spaced = "".join(" " + c.lower() if c.isupper() else c for c in tail).strip()
+    return spaced.replace("-", " ")
+
+
+def resolve_node(graph: nx.MultiDiGraph, ident: str) -> str:
+    """The node an identifier names: an IRI, a canonical key ('person/juan-guaido'),
+    a prefixed name ('kgr:person/juan-guaido'), or a label or alias (accents and case ignored)."""
+    prefix, _, rest = ident.partition(":")
+    candidates = [ident, RESOURCE + ident]
+    if prefix in PREFIXES and not rest.startswith("//"):
+        candidates.append(PREFIXES[prefix] + rest)
+    for candidate in candidates:
+        if candidate in graph:
+            return candidate
+    key = fold(ident).strip()
+    named = [n for n, d in graph.nodes(data=True)
+             if key in {fold(s) for s in [d["label"], *d["alt"], *d["hidden"]]}]
+    if len(named) == 1:
+        return named[0]
+    reason = "is ambiguous" if named else "names no entity or event of the graph"
+    raise InputError(f"focus {ident!r} {reason}")
+
+
+def focus_subgraph(graph: nx.MultiDiGraph, node: str, depth: int) -> nx.MultiDiGraph:
+    """`node` and every node within `depth` edges of it, ignoring edge direction."""
+    if depth < 0:
+        raise InputError(f"depth must be 0 or more, not {depth}")
+    keep = nx.single_source_shortest_path_length(graph.to_undirected(as_view=True), node, cutoff=depth)
+    sub = graph.subgraph(keep).copy()
+    sub.graph.update(graph.graph)
+    return sub
