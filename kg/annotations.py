@@ -45,9 +45,12 @@ class _Reader:
         self.equivs: list[Equiv] = []
         self.notes: list[Note] = []
         self.seen: dict[str, int] = {}
+        self.broken: set[str] = set()
+        self.current_id = ""
 
     def fail(self, line: int, message: str) -> None:
         self.errors.append(AnnotationError(message, self.path, line))
+        self.broken.add(self.current_id)
 
     def claim(self, ann_id: str, line: int) -> bool:
         if ann_id in self.seen:
@@ -63,8 +66,7 @@ def parse_ann(path: Path, ann_text: str, text: str, config: AnnotationConfig) ->
     for number, line in enumerate(ann_text.splitlines(), start=1):
         if line.strip():
             _read_line(reader, number, line)
-    if not reader.errors:
-        _check_references(reader)
+    _check_references(reader)
     if reader.errors:
         raise InputErrors(reader.errors)
     return Annotations(reader.textbounds, tuple(reader.relations), tuple(reader.events),
@@ -82,6 +84,7 @@ def _read_line(reader: _Reader, number: int, line: str) -> None:
     if kind != "*" and not re.fullmatch(_ID["A" if kind == "M" else kind], fields[0]):
         reader.fail(number, f"bad id {fields[0]!r} (expected {_ID['A' if kind == 'M' else kind]} followed by a tab)")
         return
+    reader.current_id = fields[0]
     handler(reader, number, fields)
 
 
@@ -230,24 +233,26 @@ def _check_references(reader: _Reader) -> None:
     for attr in reader.attributes:
         target_type = bounds[attr.target].type if attr.target in bounds else (
             events[attr.target].type if attr.target in events else None)
-        if target_type is None:
+        if target_type is None and attr.target not in reader.broken:
             reader.fail(attr.line, f"attribute {attr.name} refers to undefined id {attr.target} (expected a T or E id of this file)")
-        elif not config.matches(target_type, config.attributes[attr.name][0]):
+        elif target_type is not None and not config.matches(target_type, config.attributes[attr.name][0]):
             reader.fail(attr.line, f"attribute {attr.name} cannot apply to a {target_type} (expected {'|'.join(config.attributes[attr.name][0])})")
     for norm in reader.normalizations:
-        if norm.target not in bounds and norm.target not in events:
+        if norm.target not in bounds and norm.target not in events and norm.target not in reader.broken:
             reader.fail(norm.line, f"normalization refers to undefined id {norm.target} (expected a T or E id of this file)")
     for equiv in reader.equivs:
         for member in equiv.members:
-            if member not in bounds:
+            if member not in bounds and member not in reader.broken:
                 reader.fail(equiv.line, f"Equiv refers to undefined id {member} (expected T ids of this file)")
     for note in reader.notes:
-        if note.target not in reader.seen:
+        if note.target not in reader.seen and note.target not in reader.broken:
             reader.fail(note.line, f"note refers to undefined id {note.target} (expected an id of this file)")
 
 
 def _check_slot(reader: _Reader, line: int, slot: str, target: str, allowed: tuple[str, ...]) -> None:
     bound = reader.textbounds.get(target)
+    if target in reader.broken:
+        return  # its own line is already reported
     if bound is None:
         reader.fail(line, f"{slot} refers to undefined id {target} (expected a T id of this file)")
     elif not reader.config.matches(bound.type, allowed):
@@ -256,7 +261,9 @@ def _check_slot(reader: _Reader, line: int, slot: str, target: str, allowed: tup
 
 def _check_event(reader: _Reader, event: Event) -> None:
     trigger = reader.textbounds.get(event.trigger)
-    if trigger is None:
+    if event.trigger in reader.broken:
+        pass
+    elif trigger is None:
         reader.fail(event.line, f"event trigger refers to undefined id {event.trigger} (expected a T id of this file)")
     elif trigger.type != event.type:
         reader.fail(event.line, f"event {event.type} has trigger {event.trigger} of type {trigger.type} (expected a {event.type} span)")

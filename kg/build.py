@@ -198,8 +198,9 @@ def _read_all(todo: list[DocumentFiles], inputs: _Inputs, progress: bool, valida
     jobs = [(item, inputs.config, inputs.aliases, validate) for item in todo]
     bar = tqdm(total=len(jobs), unit="doc", desc="reading", disable=not progress or len(jobs) < 2)
     results: list[tuple[str, str | None, list]] = []
-    workers = workers or os.cpu_count() or 1
-    if len(jobs) >= PARALLEL_THRESHOLD and workers > 1:
+    if workers is None:
+        workers = (os.cpu_count() or 1) if len(jobs) >= PARALLEL_THRESHOLD else 1
+    if workers > 1 and len(jobs) > 1:
         with ProcessPoolExecutor(max_workers=workers) as pool:
             for result in pool.map(_read_one, jobs, chunksize=CHUNK):
                 results.append(result)

@@ -77,7 +77,7 @@ def main() -> None:
 @click.option("--full", is_flag=True, help="Rebuild everything, even documents that did not change.")
 @click.option("--no-validate", is_flag=True, help="Skip the SHACL validation of what is built.")
 @click.option("--workers", type=click.IntRange(1, 256), default=None,
-              help="Processes for reading documents (default: all cores, for 200 documents or more).")
+              help="Processes that read documents (default: every core when 200 or more documents change, else 1).")
 @click.option("--quiet", is_flag=True, help="No progress bar.")
 def build(corpus_dir: Path, data_dir: Path, store_url: str | None, full: bool, no_validate: bool,
           workers: int | None, quiet: bool) -> None:
@@ -131,8 +131,7 @@ def query(sparql: str, fmt: str, data_dir: Path) -> None:
     from kg.iris import PREFIXES
 
     store = _open(data_dir)
-    prologue = "".join(f"PREFIX {p}: <{iri}>\n" for p, iri in PREFIXES.items())
-    answer = store.query(prologue + sparql)
+    answer = store.query(sparql, prefixes=PREFIXES)
     if answer.kind == "graph" or fmt == "json":
         sys.stdout.buffer.write(answer.body)
         return

@@ -100,10 +100,11 @@ def write_record(out: QuadWriter, key: str, evidence: Evidence, config: Annotati
     pref = _preferred_label(key, entry, evidence)
     out.add(node, SKOS + "prefLabel", literal(pref))
     out.add(node, RDFS + "label", literal(pref))
-    alternates = (set(evidence.forms) | set(entry.aliases if entry else ())) - {pref}
+    misspellings = set(entry.hidden if entry else ())
+    alternates = (set(evidence.forms) | set(entry.aliases if entry else ())) - misspellings - {pref}
     for label in alternates:
         out.add(node, SKOS + "altLabel", literal(label))
-    hidden = set(entry.hidden if entry else ()) | {normalize(x) for x in alternates | {pref}}
+    hidden = misspellings | {normalize(x) for x in alternates | misspellings | {pref}}
     for label in hidden - alternates - {pref} - {""}:
         out.add(node, SKOS + "hiddenLabel", literal(label))
     if entry and entry.wikidata:

@@ -22,7 +22,7 @@ import re
 import threading
 import time
 from pathlib import Path
-from typing import IO, Sequence
+from typing import IO, Iterator, Sequence
 from urllib.parse import urlsplit, urlunsplit
 
 import requests
@@ -95,7 +95,7 @@ class RemoteStore:
             self._check(response)
             media_type = response.headers.get("Content-Type", "").split(";")[0].strip().lower()
             first = True
-            for chunk in response.iter_content(_CHUNK):
+            for chunk in self._iter(response):
                 if first:
                     kind = _kind(media_type, chunk)
                     first = False
@@ -122,16 +122,24 @@ class RemoteStore:
 
     def dump(self, output: IO[bytes] | str | Path, fmt: str, prefixes: dict[str, str] | None = None) -> None:
         """Write the whole dataset as the server gives it (Graph Store Protocol GET)."""
-        if self.gsp_url is None:
-            raise StoreError("this remote store has no Graph Store Protocol URL")
+        if isinstance(output, (str, Path)):
+            with open(output, "wb") as sink:
+                for chunk in self.dump_chunks(fmt):
+                    sink.write(chunk)
+        else:
+            for chunk in self.dump_chunks(fmt):
+                output.write(chunk)
+
+    def dump_chunks(self, fmt: str) -> Iterator[bytes]:
+        """The whole dataset as it arrives from the server, chunk by chunk."""
         headers = {"Accept": DATASET_TYPES[fmt]}
-        with self._request("GET", self.gsp_url, headers=headers, stream=True) as response:
+        with self._request("GET", self._gsp(), headers=headers, stream=True) as response:
             self._check(response)
-            if isinstance(output, (str, Path)):
-                with open(output, "wb") as sink:
-                    _copy(response, sink)
-            else:
-                _copy(response, output)
+            yield from self._iter(response)
+
+    def limit_time(self, seconds: float) -> None:
+        """Time limit of this thread's next requests (the endpoint's deadline)."""
+        self._local.timeout = seconds
 
     # -- writing -----------------------------------------------------------
 
@@ -175,6 +183,9 @@ class RemoteStore:
             raise StoreError("this remote store has no Graph Store Protocol URL")
         return self.gsp_url
 
+    def _timeout(self) -> float:
+        return getattr(self._local, "timeout", None) or self.timeout
+
     def _session(self) -> requests.Session:
         session = getattr(self._local, "session", None)
         if session is None:
@@ -183,11 +194,20 @@ class RemoteStore:
 
     def _request(self, method: str, url: str, **kwargs) -> requests.Response:
         try:
-            return self._session().request(method, url, timeout=self.timeout, **kwargs)
+            return self._session().request(method, url, timeout=self._timeout(), **kwargs)
         except requests.Timeout as exc:
-            raise RemoteTimeout(f"{url} did not answer within {self.timeout:g} s") from exc
+            raise RemoteTimeout(f"{url} did not answer within {self._timeout():g} s") from exc
         except requests.RequestException as exc:
             raise StoreError(f"cannot reach {url}: {exc}") from exc
+
+    def _iter(self, response: requests.Response) -> Iterator[bytes]:
+        """The body chunk by chunk; a stalled read becomes RemoteTimeout."""
+        try:
+            yield from response.iter_content(_CHUNK)
+        except requests.ConnectionError as exc:
+            if "timed out" in str(exc).lower():
+                raise RemoteTimeout(f"{response.url} stopped answering within {self._timeout():g} s") from exc
+            raise StoreError(f"{response.url}: connection lost: {exc}") from exc
 
     @staticmethod
     def _check(response: requests.Response) -> None:
@@ -206,9 +226,3 @@ def _kind(media_type: str, head: bytes) -> str:
     if _BOOLEAN.search(head[:400]) or head.strip() in (b"true", b"false"):
         return "boolean"
     return "solutions"
-
-
-def _copy(response: requests.Response, sink: IO[bytes]) -> None:
-    for chunk in response.iter_content(_CHUNK):
-        sink.write(chunk)
-

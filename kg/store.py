@@ -112,8 +112,10 @@ class EmbeddedStore:
         graph_type: str = "text/turtle",
         default_graph_uris: Sequence[str] = (),
         named_graph_uris: Sequence[str] = (),
+        prefixes: dict[str, str] | None = None,
     ) -> Answer:
-        result = self._run(sparql, default_graph_uris, named_graph_uris)
+        """Run a query; `prefixes` are declared without adding lines, so error positions stay true."""
+        result = self._run(sparql, default_graph_uris, named_graph_uris, prefixes)
         if isinstance(result, ox.QueryTriples):
             return Answer("graph", result.serialize(format=GRAPH_FORMATS[graph_type]), graph_type)
         body = result.serialize(format=RESULT_FORMATS[solutions_type])
@@ -145,8 +147,9 @@ class EmbeddedStore:
         answer = self.query(sparql)
         return rows_of(answer.body)
 
-    def _run(self, sparql: str, default_graph_uris: Sequence[str], named_graph_uris: Sequence[str]):
-        options: dict = {}
+    def _run(self, sparql: str, default_graph_uris: Sequence[str], named_graph_uris: Sequence[str],
+             prefixes: dict[str, str] | None = None):
+        options: dict = {"prefixes": prefixes} if prefixes else {}
         if default_graph_uris:
             options["default_graph"] = [ox.NamedNode(u) for u in default_graph_uris]
         else:

@@ -1,0 +1,153 @@
+"""The shipped corpus builds into a valid graph whose facts all trace back to sentences."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from kg import layout
+from kg.iris import PREFIXES
+from kg.store import EmbeddedStore
+from tests.helpers import CORPUS, run_kg
+
+PROLOGUE = "".join(f"PREFIX {p}: <{iri}>\n" for p, iri in PREFIXES.items())
+
+
+@pytest.fixture(scope="module")
+def store(shipped_data: Path) -> EmbeddedStore:
+    return EmbeddedStore(layout.store_path(layout.current_build(shipped_data)), read_only=True)
+
+
+def select(store: EmbeddedStore, query: str) -> list[dict[str, str]]:
+    return store.select(PROLOGUE + query)
+
+
+def test_kg_validate_accepts_the_shipped_build(shipped_data: Path) -> None:
+    result = run_kg("validate", "--data", str(shipped_data))
+    assert result.exit_code == 0, result.output
+    assert "conform to shapes.ttl" in result.stdout
+
+
+def test_every_spelling_of_guaido_is_one_person(store: EmbeddedStore) -> None:
+    rows = select(store, """SELECT DISTINCT ?e ?text WHERE {
+        ?m kgo:denotes ?e ; nif:anchorOf ?text ; kgo:annotationType "Person" .
+        FILTER(REGEX(?text, "^(Juan )?Gu(aid[oó]|iado)$")) }""")
+    texts = {r["text"] for r in rows}
+    assert {"Guaidó", "Guiado", "Juan Guaidó"} <= texts
+    assert {r["e"] for r in rows} == {PREFIXES["person"] + "juan-guaido"}
+
+
+def test_every_name_of_unhcr_is_one_agency(store: EmbeddedStore) -> None:
+    rows = select(store, """SELECT ?label WHERE { organization:unhcr skos:prefLabel|skos:altLabel ?label }""")
+    labels = {r["label"] for r in rows}
+    assert {"UNHCR", "United Nations High Commissioner for Refugees", "U.N. refugee agency"} <= labels
+    denoted = select(store, """SELECT DISTINCT ?text WHERE { ?m kgo:denotes organization:unhcr ; nif:anchorOf ?text }""")
+    assert len(denoted) >= 2
+
+
+def test_labels_keep_preferred_alternate_and_hidden_spellings(store: EmbeddedStore) -> None:
+    def labels(kind: str) -> set[str]:
+        return {r["l"] for r in select(store, f"SELECT ?l WHERE {{ person:juan-guaido skos:{kind} ?l }}")}
+
+    assert labels("prefLabel") == {"Juan Guaidó"}
+    assert {"Guaido", "Guaidó"} <= labels("altLabel")
+    assert {"Guiado", "guaido"} <= labels("hiddenLabel")
+
+
+def test_people_sharing_a_surname_are_not_merged(tmp_path: Path, tiny_copy: Path) -> None:
+    data = tmp_path / "data"
+    assert run_kg("build", "--corpus", str(tiny_copy), "--data", str(data), "--quiet").exit_code == 0
+    tiny = EmbeddedStore(layout.store_path(layout.current_build(data)), read_only=True)
+    rows = select(tiny, """SELECT ?text ?e ?why WHERE { ?m kgo:denotes ?e ; nif:anchorOf ?text ;
+        kgo:annotationType "Person" ; kgo:resolvedBy ?why }""")
+    by_text = {}
+    for row in rows:
+        by_text.setdefault(row["text"], set()).add(row["e"])
+    assert by_text["Pedro Ruiz"] == {PREFIXES["person"] + "pedro-ruiz"}
+    assert by_text["Ana Ruiz"] == {PREFIXES["person"] + "ana-ruiz"}
+    assert by_text["Ruiz"] == {PREFIXES["person"] + "ana-ruiz"}
+    assert {r["why"] for r in rows if r["text"] == "Ruiz"} == {"alias table: person/ana-ruiz"}
+    places = select(tiny, "SELECT DISTINCT ?e WHERE { ?m kgo:denotes ?e ; kgo:annotationType \"City\" }")
+    assert [r["e"] for r in places] == [PREFIXES["place"] + "cucuta"]
+
+
+def test_every_fact_has_a_statement_with_its_sentence(store: EmbeddedStore) -> None:
+    facts = select(store, """SELECT (COUNT(*) AS ?n) WHERE { GRAPH ?g { ?s ?p ?o }
+        ?p rdfs:subPropertyOf* ?top . VALUES ?top { kgo:memberOf kgo:saidBy kgo:reportedBy kgo:agent
+        kgo:participant kgo:patient kgo:place kgo:origin kgo:destination kgo:time kgo:locatedIn kgo:asOf
+        kgo:supports kgo:opposes kgo:recognizes kgo:subOrganizationOf kgo:member kgo:organization kgo:role
+        kgo:hasRole } }""")
+    unsupported = select(store, """SELECT ?g ?s ?p ?o WHERE { GRAPH ?g { ?s ?p ?o }
+        VALUES ?p { kgo:memberOf kgo:saidBy kgo:reportedBy kgo:agent kgo:participant kgo:patient kgo:place
+        kgo:origin kgo:destination kgo:time kgo:locatedIn kgo:asOf kgo:supports kgo:opposes kgo:recognizes
+        kgo:subOrganizationOf kgo:member kgo:organization kgo:role kgo:hasRole }
+        FILTER NOT EXISTS { GRAPH ?g { ?st rdf:subject ?s ; rdf:predicate ?p ; rdf:object ?o ;
+                                           kgo:evidence ?sentence } } }""")
+    assert int(facts[0]["n"]) > 300
+    assert unsupported == []
+
+
+def test_evidence_sentences_are_exact_slices_of_the_text(store: EmbeddedStore) -> None:
+    rows = select(store, """SELECT ?file ?b ?e ?text WHERE { ?st kgo:evidence ?s .
+        ?s nif:beginIndex ?b ; nif:endIndex ?e ; nif:anchorOf ?text ; nif:referenceContext ?d .
+        ?d kgo:sourceFile ?file }""")
+    texts = {}
+    assert len(rows) > 300
+    for row in rows:
+        text = texts.setdefault(row["file"], (CORPUS / row["file"]).read_text(encoding="utf-8"))
+        assert text[int(row["b"]):int(row["e"])] == row["text"]
+
+
+def test_figures_from_different_sources_are_kept_apart(store: EmbeddedStore) -> None:
+    rows = select(store, """SELECT ?value ?text ?source ?doc WHERE {
+        ?f a kgo:Figure ; kgo:value ?value ; rdfs:label ?text ; kgo:reportedBy ?s ; prov:wasDerivedFrom ?doc .
+        ?s skos:prefLabel ?source . FILTER(?value IN (1400, 1000, 100)) }""")
+    values = {float(r["value"]) for r in rows}
+    assert {1400.0, 1000.0, 100.0} <= values
+    docs_by_value = {}
+    for row in rows:
+        docs_by_value.setdefault(float(row["value"]), set()).add(row["doc"])
+    assert len(set().union(*docs_by_value.values())) >= 3
+
+
+def test_events_have_type_date_place_and_participants(store: EmbeddedStore) -> None:
+    rows = select(store, """SELECT ?event ?date ?place ?who WHERE {
+        ?event a kgo:Event ; kgo:date ?date ; kgo:agent|kgo:participant ?who .
+        OPTIONAL { ?event kgo:place|kgo:destination ?place }
+        FILTER(DATATYPE(?date) = xsd:date) } ORDER BY ?date""")
+    assert len(rows) >= 5
+    assert any(r.get("place") for r in rows)
+
+
+def test_kg_query_answers_who_the_quoted_people_work_for(shipped_data: Path) -> None:
+    query = """SELECT DISTINCT ?person ?org ?sentence WHERE {
+      GRAPH kgg:vice-defectors-trapped-in-colombia { ?q a kgo:Quote ; kgo:saidBy ?p }
+      ?st rdf:subject ?p ; rdf:predicate kgo:memberOf ; rdf:object ?o ; kgo:evidence/nif:anchorOf ?sentence .
+      ?p skos:prefLabel ?person . ?o skos:prefLabel ?org . }"""
+    result = run_kg("query", query, "--data", str(shipped_data), "--format", "json")
+    assert result.exit_code == 0, result.output
+    rows = json.loads(result.stdout)["results"]["bindings"]
+    people = {r["person"]["value"]: r["org"]["value"] for r in rows}
+    assert people.get("Geoff Ramsey") == "WOLA"
+    assert all(r["sentence"]["value"] for r in rows)
+
+
+def test_kg_query_reports_the_parser_position(shipped_data: Path) -> None:
+    result = run_kg("query", "SELECT ?x WHERE { ?x ?y }", "--data", str(shipped_data))
+    assert result.exit_code == 2
+    assert "error at 1:26: expected" in result.stderr
+
+
+def test_stats_counts_entities_relations_and_events(shipped_data: Path) -> None:
+    result = run_kg("stats", "--data", str(shipped_data), "--json")
+    counts = json.loads(result.stdout)
+    assert counts["documents"] == 4
+    assert counts["entities_by_type"]["person"] >= 15
+    assert counts["events"] >= 50 and counts["statements"] >= 300
+
+
+def test_manifest_records_every_document(shipped_data: Path) -> None:
+    manifest = json.loads((layout.current_build(shipped_data) / layout.MANIFEST_FILE).read_text())
+    assert sorted(manifest["documents"]) == sorted(p.stem for p in CORPUS.glob("*.txt"))

@@ -1,0 +1,133 @@
+"""Fixtures of the view's tests: the hand-written sample graph, its page, and headless Chromium
+with every request that does not go to this machine blocked."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from urllib.parse import urlsplit
+
+import pyoxigraph as ox
+import pytest
+
+from kg.store import EmbeddedStore
+from viz.hooks import write_html
+from viz.network import load_graph
+
+HERE = Path(__file__).resolve().parent
+SAMPLE = HERE / "sample.trig"
+ARTIFACTS = HERE.parent.parent / "test-artifacts"
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+LOOPBACK = {"127.0.0.1", "localhost", "[::1]", "::1"}
+TIMEOUT_MS = 15_000
+
+
+@pytest.fixture
+def sample_store() -> EmbeddedStore:
+    """An in-memory store holding tests/viz/sample.trig."""
+    store = EmbeddedStore()
+    store.oxigraph.load(path=str(SAMPLE), format=ox.RdfFormat.TRIG)
+    return store
+
+
+@pytest.fixture
+def sample_graph(sample_store):
+    return load_graph(sample_store)
+
+
+@pytest.fixture
+def sample_page(tmp_path: Path, sample_store) -> Path:
+    """The view of the sample graph written to a file."""
+    path = tmp_path / "graph.html"
+    write_html(sample_store, path)
+    return path
+
+
+@pytest.fixture(scope="session")
+def browser():
+    """Headless Debian Chromium through Playwright (never a downloaded browser)."""
+    if not CHROMIUM.exists():
+        if os.environ.get("CI") == "true":
+            pytest.fail(f"{CHROMIUM} is missing (install the Debian package chromium)")
+        pytest.skip(f"{CHROMIUM} is missing: install the Debian package chromium to run the browser tests")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as pw:
+        chromium = pw.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS, timeout=TIMEOUT_MS)
+        yield chromium
+        chromium.close()
+
+
+class Watched:
+    """A page plus what it did: console errors, uncaught errors, dialogs, blocked requests."""
+
+    def __init__(self, page):
+        self.page = page
+        self.errors: list[str] = []
+        self.dialogs: list[str] = []
+        self.blocked: list[str] = []
+        page.on("console", lambda m: self.errors.append(m.text) if m.type == "error" else None)
+        page.on("pageerror", lambda e: self.errors.append(str(e)))
+        page.on("dialog", self._dialog)
+        page.route("**/*", self._route)
+
+    def _dialog(self, dialog) -> None:
+        self.dialogs.append(dialog.message)
+        dialog.dismiss()
+
+    def _route(self, route) -> None:
+        parts = urlsplit(route.request.url)
+        if parts.scheme == "file" or (parts.scheme in ("http", "https") and parts.hostname in LOOPBACK):
+            route.continue_()
+        else:
+            self.blocked.append(route.request.url)
+            route.abort()
+
+    def open(self, url: str) -> None:
+        """Load a view and wait for its first drawn frame."""
+        self.page.goto(url, wait_until="load", timeout=TIMEOUT_MS)
+        self.page.wait_for_function("window.kgView && kgView.timings.firstDraw", timeout=TIMEOUT_MS)
+
+    def settle(self) -> None:
+        """Wait until physics has stopped, so node positions stay put."""
+        self.page.wait_for_function(
+            "!kgView.data.meta.physics || kgView.timings.stabilized !== undefined", timeout=TIMEOUT_MS)
+
+    def click_node(self, node_id: str) -> None:
+        """Click a node where it is drawn on the canvas."""
+        x, y = self.page.evaluate(
+            """id => { const p = network.getPositions([id])[id]; const d = network.canvasToDOM(p);
+                      const r = document.querySelector('#network canvas').getBoundingClientRect();
+                      return [r.left + d.x, r.top + d.y]; }""", node_id)
+        self.page.mouse.click(x, y)
+
+    def screenshot(self, name: str) -> Path:
+        ARTIFACTS.mkdir(exist_ok=True)
+        path = ARTIFACTS / name
+        self.page.screenshot(path=str(path))
+        return path
+
+
+def _watched_page(browser, bypass_csp: bool):
+    context = browser.new_context(viewport={"width": 1280, "height": 800}, bypass_csp=bypass_csp)
+    context.set_default_timeout(TIMEOUT_MS)
+    return context, Watched(context.new_page())
+
+
+@pytest.fixture
+def page(browser):
+    """A page that ignores the view's Content-Security-Policy, so that the escaping
+    alone is what keeps injected markup from running (and tests may poll with eval)."""
+    context, watched = _watched_page(browser, bypass_csp=True)
+    yield watched
+    context.close()
+
+
+@pytest.fixture
+def strict_page(browser):
+    """A page under the view's own Content-Security-Policy."""
+    context, watched = _watched_page(browser, bypass_csp=False)
+    yield watched
+    context.close()

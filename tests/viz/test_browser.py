@@ -1,0 +1,181 @@
+"""The view of the sample graph in headless Chromium: it draws, escapes, explains, searches,
+filters and focuses, with no request leaving the machine."""
+
+from __future__ import annotations
+
+import networkx as nx
+import pytest
+
+from kg.iris import RESOURCE
+
+pytestmark = pytest.mark.browser
+
+MORA = RESOURCE + "person/juan-carlos-mora"
+GUAIDO = RESOURCE + "person/juan-guaido"
+EVIL = RESOURCE + "person/evil"
+EVIL_LABEL = ("<script>window.__pwned=1</script><img src=x onerror=\"window.__pwned=2\"> "
+              "O'Brien & \"Co\"")
+NODE_COUNT = """PREFIX kgo: <https://kg.example.org/ontology#>
+SELECT (COUNT(DISTINCT ?x) AS ?n) WHERE {
+  VALUES ?c { kgo:Person kgo:Organization kgo:Place kgo:Date kgo:Figure kgo:Quote kgo:Event }
+  ?x a ?c }"""
+
+
+def test_renders_every_entity_and_event_without_errors(page, sample_page, sample_store):
+    page.open(sample_page.as_uri())
+    page.settle()
+    expected = int(sample_store.select(NODE_COUNT)[0]["n"])
+    assert page.page.evaluate("network.body.data.nodes.length") == expected == 11
+    assert page.page.evaluate("network.body.data.edges.length") == 9
+    assert page.page.evaluate("Object.keys(network.body.nodes).length") >= expected
+    assert page.errors == [] and page.blocked == [] and page.dialogs == []
+    page.screenshot("viz-sample.png")
+
+
+def test_view_runs_under_its_own_content_security_policy(strict_page, sample_page):
+    strict_page.page.goto(sample_page.as_uri(), wait_until="load")
+    for _ in range(100):  # polled from Python: the policy forbids the eval that wait_for_function uses
+        if strict_page.page.evaluate("!!(window.kgView && kgView.timings.firstDraw)"):
+            break
+        strict_page.page.wait_for_timeout(50)
+    assert strict_page.page.evaluate("network.body.data.nodes.length") == 11
+    assert strict_page.errors == [] and strict_page.blocked == []
+    blocked = strict_page.page.evaluate("""() => {
+        const s = document.createElement('script'); s.textContent = 'window.__injected = 1';
+        document.body.appendChild(s); return window.__injected === undefined; }""")
+    assert blocked, "the policy lets an inline script without the page's hash run"
+
+
+def test_labels_with_markup_render_as_text_and_nothing_runs(page, sample_page):
+    page.open(sample_page.as_uri())
+    page.settle()
+    page.click_node(EVIL)
+    panel = page.page.locator("#panel-body")
+    assert panel.locator("h2").text_content() == EVIL_LABEL
+    assert "<b onmouseover=window.__pwned=3>bold</b>" in panel.text_content()
+    page.page.mouse.move(5, 5)
+    page.click_node(EVIL)  # hover tooltip of the node
+    page.page.fill("#search", "script")
+    assert EVIL_LABEL in page.page.locator("#results").text_content()
+    page.page.locator("#panel-body .relation button.link").first.click()
+    assert page.page.evaluate("window.__pwned") is None
+    assert page.page.evaluate("document.querySelectorAll('img, b, i, em').length") == 0
+    assert page.page.evaluate("document.scripts.length") == 3
+    assert page.dialogs == [] and page.errors == [] and page.blocked == []
+
+
+def test_hover_shows_a_plain_text_summary(page, sample_page):
+    page.open(sample_page.as_uri())
+    page.settle()
+    x, y = page.page.evaluate(
+        """id => { const d = network.canvasToDOM(network.getPositions([id])[id]);
+                  const r = document.querySelector('#network canvas').getBoundingClientRect();
+                  return [r.left + d.x, r.top + d.y]; }""", EVIL)
+    page.page.mouse.move(x, y)
+    tooltip = page.page.locator("div.vis-tooltip")
+    tooltip.wait_for(state="visible")
+    assert tooltip.text_content().startswith(EVIL_LABEL)
+    assert page.page.evaluate("document.querySelectorAll('div.vis-tooltip *:not(br)').length") == 0
+    assert page.page.evaluate("window.__pwned") is None
+
+
+def test_clicking_a_node_shows_types_names_wikidata_relations_and_sources(page, sample_page):
+    page.open(sample_page.as_uri())
+    page.settle()
+    page.click_node(MORA)
+    panel = page.page.locator("#panel-body")
+    assert panel.locator("h2").text_content() == "Juan Carlos Mora"
+    assert panel.locator(".types").text_content() == "person"
+    assert panel.locator(".alt").text_content() == "Mora"
+    relations = panel.locator(".relation")
+    assert relations.count() == 3  # member of, agent of the defection, said by of the quote
+    member = panel.locator(".relation", has_text="member of Bolivarian National Guard")
+    quotes = member.locator("blockquote").all_text_contents()
+    assert quotes == ["Lt. Juan Carlos Mora of the National Guard fled to Cúcuta.",
+                      "Mora, of the Guard, spoke in Cúcuta, Colombia."]
+    assert member.locator("cite").all_text_contents() == [
+        "Soldiers <em>cross</em> the border — 2019-02-24", "A second report — 2019-03"]
+    page.click_node(RESOURCE + "place/venezuela")
+    link = panel.locator("a.wikidata")
+    assert link.text_content() == "Q717"
+    assert link.get_attribute("href") == "https://www.wikidata.org/wiki/Q717"
+    assert page.errors == [] and page.blocked == []
+
+
+def test_clicking_an_edge_shows_the_sentences_that_state_it(page, sample_page):
+    page.open(sample_page.as_uri())
+    page.settle()
+    edge = page.page.evaluate(
+        f"network.body.data.edges.get().find(e => e.from === '{GUAIDO}' && e.label === 'opposes').id")
+    x, y = page.page.evaluate(
+        """id => { const p = network.canvasToDOM(network.body.edges[id].edgeType.getPoint(0.5));
+                  const r = document.querySelector('#network canvas').getBoundingClientRect();
+                  return [r.left + p.x, r.top + p.y]; }""", edge)
+    page.page.mouse.click(x, y)
+    panel = page.page.locator("#panel-body")
+    assert panel.get_attribute("data-edge") == edge
+    assert panel.locator("h3").text_content() == "Stated in 1 sentence"
+    assert panel.locator("blockquote").text_content() == (
+        "\"We will not <i>go back</i>,\" said Mora; Guaidó opposes the <script>alert(1)</script> regime.")
+
+
+@pytest.mark.parametrize("query", ["Guaido", "guiado", "GUAIDÓ", "juan guai"])
+def test_search_finds_any_alias_ignoring_accents_and_case(page, sample_page, query):
+    page.open(sample_page.as_uri())
+    page.page.fill("#search", query)
+    results = page.page.locator("#results button")
+    assert results.first.get_attribute("data-node") == GUAIDO
+    results.first.click()
+    assert page.page.locator("#panel-body h2").text_content() == "Juan Guaidó"
+    assert page.page.evaluate("network.getSelectedNodes()") == [GUAIDO]
+
+
+def test_search_matches_only_what_contains_the_text(page, sample_page):
+    page.open(sample_page.as_uri())
+    page.page.fill("#search", "cucuta")
+    assert page.page.locator("#results button").evaluate_all("bs => bs.map(b => b.dataset.node)") == [
+        RESOURCE + "place/cucuta", "https://kg.example.org/doc/sample-article/event/E1"]
+    page.page.fill("#search", "zzz")
+    assert page.page.locator("#results").text_content() == "No match"
+
+
+def test_type_filters_hide_and_show_a_family(page, sample_page, sample_graph):
+    page.open(sample_page.as_uri())
+    people = {n for n, f in sample_graph.nodes(data="family") if f == "Person"}
+    page.page.locator("#legend input[value=Person]").uncheck()
+    visible = set(page.page.evaluate("kgView.state().visible"))
+    assert visible == set(sample_graph) - people
+    assert page.page.evaluate("network.body.data.nodes.get().filter(n => n.hidden).length") == len(people)
+    page.page.locator("#legend input[value=Person]").check()
+    assert set(page.page.evaluate("kgView.state().visible")) == set(sample_graph)
+
+
+@pytest.mark.parametrize("focus,depth", [("person/juan-carlos-mora", 1), ("kgr:place/cucuta", 2),
+                                         (GUAIDO, 0), ("Cucuta", 1)])
+def test_focus_from_url_shows_the_neighbourhood(page, sample_page, sample_graph, focus, depth):
+    page.open(f"{sample_page.as_uri()}?focus={focus}&depth={depth}")
+    state = page.page.evaluate("kgView.state()")
+    centre = state["focus"]["id"]
+    expected = nx.ego_graph(sample_graph.to_undirected(), centre, radius=depth)
+    assert set(state["visible"]) == set(expected)
+    assert page.page.locator("#panel-body h2").text_content() == sample_graph.nodes[centre]["label"]
+    assert page.errors == []
+
+
+def test_focus_button_and_show_all(page, sample_page, sample_graph):
+    page.open(sample_page.as_uri())
+    page.settle()
+    page.click_node(GUAIDO)
+    page.page.fill("#depth", "2")
+    page.page.click("#focus-btn")
+    expected = nx.ego_graph(sample_graph.to_undirected(), GUAIDO, radius=2)
+    assert set(page.page.evaluate("kgView.state().visible")) == set(expected)
+    assert "focus=" in page.page.url and "depth=2" in page.page.url
+    page.page.click("#unfocus-btn")
+    assert len(page.page.evaluate("kgView.state().visible")) == sample_graph.number_of_nodes()
+
+
+def test_unknown_focus_is_reported_not_fatal(page, sample_page):
+    page.open(f"{sample_page.as_uri()}?focus=nobody")
+    assert page.page.locator("#status").text_content() == "No entity or event named nobody"
+    assert page.errors == []
