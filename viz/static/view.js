@@ -69,6 +69,8 @@ var kgView = (function () {
   function openPanel() {
     var body = $("panel-body");
     while (body.firstChild) body.removeChild(body.firstChild);
+    delete body.dataset.node;
+    delete body.dataset.edge;
     $("panel").hidden = false;
     return body;
   }
