@@ -32,7 +32,7 @@ from kg.entities import rebuild_records
 from kg.errors import BuildLockedError, CorpusError, InputError, InputErrors, KgError
 from kg.export import write_exports
 from kg.graph import canonical_keys, document_nquads
-from kg.iris import ENTITIES_GRAPH, ONTOLOGY_GRAPH, graph_iri
+from kg.iris import ENTITIES_GRAPH, ONTOLOGY_GRAPH, graph_iri, resource_iri
 from kg.resolve import AliasTable, load_aliases
 from kg.store import EmbeddedStore
 from kg.validate import ONTOLOGY_FILE, SHAPES_FILE, validate_nquads
@@ -291,7 +291,8 @@ def _replace_documents(store: EmbeddedStore, plan: _Plan, graphs: dict[str, str]
 
 
 def _validate_records(store: EmbeddedStore, touched: set[str] | None) -> None:
-    records = store.dump_graph(ENTITIES_GRAPH, subjects=None if touched is None else sorted(touched))
+    subjects = None if touched is None else [resource_iri(k) for k in sorted(touched)]
+    records = store.dump_graph(ENTITIES_GRAPH, subjects=subjects)
     validate_nquads(records.encode())
 
 

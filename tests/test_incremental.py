@@ -1,0 +1,79 @@
+"""Incremental and parallel builds give exactly what a full, single-process build gives."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from kg.build import build
+from kg.iris import PREFIXES
+from tests.helpers import assert_same_quads, store_quads
+
+NPR = "npr-venezuelan-armed-forces-fled"
+
+
+def _full(corpus: Path, tmp_path: Path) -> set:
+    data = tmp_path / "full"
+    shutil.rmtree(data, ignore_errors=True)
+    build(corpus, data, full=True)
+    return store_quads(data)
+
+
+def _edit(corpus: Path) -> None:
+    ann = corpus / f"{NPR}.ann"
+    lines = [l for l in ann.read_text(encoding="utf-8").splitlines() if not l.startswith("R1\t")]
+    ann.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    meta = corpus / f"{NPR}.json"
+    meta.write_text(meta.read_text(encoding="utf-8").replace('"1,000 Venezuelan', '"One thousand Venezuelan'),
+                    encoding="utf-8")
+
+
+def _add(corpus: Path) -> None:
+    (corpus / "zz-new.txt").write_text("Harry Solano met Tamara Taraciuk in Bogota.\n", encoding="utf-8")
+    (corpus / "zz-new.ann").write_text(
+        "T1\tPerson 0 12\tHarry Solano\nT2\tPerson 17 32\tTamara Taraciuk\nT3\tCity 36 42\tBogota\n", encoding="utf-8")
+
+
+def _remove(corpus: Path) -> None:
+    for suffix in (".txt", ".ann", ".json"):
+        (corpus / f"{NPR}{suffix}").unlink()
+
+
+@pytest.mark.parametrize("change", [_edit, _add, _remove], ids=["edit", "add", "remove"])
+def test_incremental_build_equals_full_rebuild(corpus_copy: Path, tmp_path: Path, change) -> None:
+    data = tmp_path / "data"
+    build(corpus_copy, data)
+    change(corpus_copy)
+    report = build(corpus_copy, data)
+    assert report.mode == "incremental"
+    assert len(report.added) + len(report.changed) + len(report.removed) == 1
+    assert_same_quads(store_quads(data), _full(corpus_copy, tmp_path), f"incremental after {change.__name__}")
+
+
+def test_entity_mentioned_nowhere_disappears(corpus_copy: Path, tmp_path: Path) -> None:
+    data = tmp_path / "data"
+    build(corpus_copy, data)
+    solano = PREFIXES["person"] + "harry-solano"
+    assert any(q.subject.value == solano for q in store_quads(data))
+    _remove(corpus_copy)
+    build(corpus_copy, data)
+    assert not any(solano in (q.subject.value, getattr(q.object, "value", "")) for q in store_quads(data))
+
+
+def test_unchanged_corpus_does_nothing(corpus_copy: Path, tmp_path: Path) -> None:
+    data = tmp_path / "data"
+    first = build(corpus_copy, data)
+    for path in corpus_copy.glob("*.txt"):
+        path.touch()
+    again = build(corpus_copy, data)
+    assert again.mode == "unchanged" and again.build_dir is None
+    assert "nothing to do: 4 documents unchanged" in again.summary()
+    assert (data / "current").resolve() == first.build_dir.resolve()
+
+
+def test_parallel_build_equals_single_process(corpus_copy: Path, tmp_path: Path) -> None:
+    build(corpus_copy, tmp_path / "one", workers=1)
+    build(corpus_copy, tmp_path / "two", workers=2)
+    assert_same_quads(store_quads(tmp_path / "two"), store_quads(tmp_path / "one"), "parallel vs serial")
