@@ -131,3 +131,29 @@ def strict_page(browser):
     context, watched = _watched_page(browser, bypass_csp=False)
     yield watched
     context.close()
+
+
+def publish_sample(data_dir: Path, *, with_view: bool) -> Path:
+    """Make `data_dir` hold a current build whose store is the sample graph."""
+    from kg import layout
+    from viz.hooks import write_view
+
+    build = layout.new_build_dir(data_dir)
+    store = EmbeddedStore(layout.store_path(build))
+    store.oxigraph.load(path=str(SAMPLE), format=ox.RdfFormat.TRIG)
+    store.oxigraph.flush()
+    if with_view:
+        write_view(build, store)
+    store.close()
+    del store
+    (build / layout.MANIFEST_FILE).write_text("{}", encoding="utf-8")
+    layout.publish(data_dir, build)
+    return build
+
+
+@pytest.fixture
+def sample_data(tmp_path: Path) -> Path:
+    """A data directory whose current build is the sample graph, graph.html included."""
+    data = tmp_path / "data"
+    publish_sample(data, with_view=True)
+    return data

@@ -1,0 +1,71 @@
+"""`/graph`: the network view, the same page `kg build` writes as graph.html.
+
+With the embedded store the page is the current build's graph.html when the
+build hook wrote it, otherwise it is rendered once per build from the store.
+With a remote store it is rendered from the server's answers and kept for
+`REMOTE_TTL` seconds. `?focus=<id>&depth=N` is read by the page itself.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from pathlib import Path
+
+from flask import Blueprint, Response, current_app, g, send_file
+
+from kg import layout
+from viz.html import render
+from viz.network import load_graph
+
+bp = Blueprint("view", __name__)
+REMOTE_TTL = 60.0
+_cache: dict[str, tuple[float, str]] = {}
+_lock = threading.Lock()
+
+
+@bp.get("/graph")
+def graph() -> Response:
+    backend = current_app.extensions["kg"]
+    built = _built_page(backend)
+    if built is not None:
+        response = send_file(built, mimetype="text/html", max_age=0, etag=True, conditional=True)
+    else:
+        response = Response(_rendered_page(backend), mimetype="text/html")
+        response.headers["Cache-Control"] = "no-cache"
+    response.headers["X-Content-Type-Options"] = "nosniff"
+    response.headers["Referrer-Policy"] = "no-referrer"
+    return response
+
+
+def _built_page(backend) -> Path | None:
+    """graph.html of the current embedded build, when the build wrote one."""
+    if getattr(backend, "kind", "") != "embedded":
+        return None
+    path = backend.build() / layout.VIEW_FILE
+    return path if path.is_file() else None
+
+
+def _rendered_page(backend) -> str:
+    key = f"{backend.kind}:{backend.version()}"
+    ttl = REMOTE_TTL if backend.kind == "remote" else float("inf")
+    with _lock:
+        cached = _cache.get(key)
+    if cached and time.monotonic() - cached[0] < ttl:
+        return cached[1]
+    html = render(load_graph(_Selector(backend)))
+    with _lock:
+        _cache.clear()
+        _cache[key] = (time.monotonic(), html)
+    return html
+
+
+class _Selector:
+    """The one store method the view reads with, over the endpoint's backend and deadline."""
+
+    def __init__(self, backend) -> None:
+        self.backend = backend
+        self.deadline = getattr(g, "deadline", None) or time.monotonic() + 30.0
+
+    def select(self, sparql: str) -> list[dict[str, str]]:
+        return self.backend.select(sparql, self.deadline)

@@ -1,0 +1,54 @@
+"""`kg viz` on a data directory: the whole graph, a focus, and the errors a user can make."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+from tests.helpers import run_kg
+
+DATA_BLOCK = re.compile(r'<script type="application/json" id="kg-data">(.*?)</script>', re.S)
+
+
+def page_data(path: Path) -> dict:
+    return json.loads(DATA_BLOCK.search(path.read_text(encoding="utf-8")).group(1))
+
+
+def test_writes_the_whole_view_to_data_graph_html_by_default(sample_data: Path, monkeypatch):
+    monkeypatch.chdir(sample_data.parent)
+    result = run_kg("viz")
+    assert result.exit_code == 0, result.output
+    data = page_data(sample_data / "graph.html")
+    assert data["meta"]["nodes"] == len(data["nodes"]) == 11
+    assert "wrote data/graph.html (11 nodes)" in result.output
+
+
+def test_focus_and_depth_keep_the_neighbourhood_only(sample_data: Path, tmp_path: Path):
+    out = tmp_path / "cucuta.html"
+    result = run_kg("viz", "--data", str(sample_data), "-o", str(out), "--focus", "Cucuta", "--depth", "1")
+    assert result.exit_code == 0, result.output
+    data = page_data(out)
+    names = sorted(d["label"] for d in data["nodeDetails"].values())
+    assert names == ["Colombia", "Cúcuta", "Mora defects to Cúcuta"]
+    assert data["meta"]["focus"] == "https://kg.example.org/id/place/cucuta"
+
+
+def test_size_by_mentions(sample_data: Path, tmp_path: Path):
+    out = tmp_path / "m.html"
+    assert run_kg("viz", "--data", str(sample_data), "-o", str(out), "--size", "mentions").exit_code == 0
+    values = {n["id"].rsplit("/", 1)[-1]: n["value"] for n in page_data(out)["nodes"]}
+    assert values["juan-guaido"] == 3 and values["juan-carlos-mora"] == 2
+
+
+def test_unknown_focus_is_an_input_error(sample_data: Path, tmp_path: Path):
+    result = run_kg("viz", "--data", str(sample_data), "-o", str(tmp_path / "x.html"), "--focus", "nobody")
+    assert result.exit_code == 2
+    assert "focus 'nobody' names no entity or event" in result.output
+    assert not (tmp_path / "x.html").exists()
+
+
+def test_no_build_yet_says_what_to_do(tmp_path: Path):
+    result = run_kg("viz", "--data", str(tmp_path / "empty"))
+    assert result.exit_code == 1
+    assert "run `kg build` first" in result.output

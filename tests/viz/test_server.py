@@ -1,0 +1,75 @@
+"""`/graph` on a real HTTP server on 127.0.0.1: the build's own page, or one rendered from the store."""
+
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+
+import pytest
+import requests
+from werkzeug.serving import make_server
+
+from api import create_app
+from kg import layout
+from tests.viz.conftest import publish_sample
+from tests.viz.test_cli import DATA_BLOCK
+
+
+@pytest.fixture
+def serve():
+    """Start the endpoint on a free loopback port for a data directory; stopped after the test."""
+    servers = []
+
+    def start(data_dir: Path) -> str:
+        app = create_app({"DATA_DIR": str(data_dir), "WORKERS": 1, "QUERY_TIMEOUT": 20})
+        server = make_server("127.0.0.1", 0, app, threaded=True)
+        thread = threading.Thread(target=server.serve_forever, daemon=True)
+        thread.start()
+        servers.append((server, thread, app))
+        return f"http://127.0.0.1:{server.server_port}"
+
+    yield start
+    for server, thread, app in servers:
+        server.shutdown()
+        thread.join(timeout=10)
+        app.extensions["kg"].close()
+
+
+def test_serves_the_page_the_build_wrote(sample_data: Path, serve):
+    base = serve(sample_data)
+    response = requests.get(f"{base}/graph", timeout=30)
+    assert response.status_code == 200
+    assert response.headers["Content-Type"].startswith("text/html")
+    assert response.headers["X-Content-Type-Options"] == "nosniff"
+    built = layout.current_build(sample_data) / layout.VIEW_FILE
+    assert response.content == built.read_bytes()
+    again = requests.get(f"{base}/graph", headers={"If-None-Match": response.headers["ETag"]}, timeout=30)
+    assert again.status_code == 304
+
+
+def test_renders_from_the_store_when_the_build_has_no_page(tmp_path: Path, serve):
+    data = tmp_path / "data"
+    publish_sample(data, with_view=False)
+    base = serve(data)
+    response = requests.get(f"{base}/graph?focus=person/juan-guaido&depth=2", timeout=60)
+    assert response.status_code == 200
+    assert '"nodes":11' in DATA_BLOCK.search(response.text).group(1)
+    assert "<script>window.__pwned" not in response.text
+
+
+def test_no_build_is_a_503_in_the_api_error_shape(tmp_path: Path, serve):
+    base = serve(tmp_path / "nothing")
+    response = requests.get(f"{base}/graph", timeout=30)
+    assert response.status_code == 503
+    assert "kg build" in response.json()["error"]["detail"]
+
+
+@pytest.mark.browser
+def test_focus_link_on_the_server(sample_data: Path, serve, page, sample_graph):
+    base = serve(sample_data)
+    page.open(f"{base}/graph?focus=kgr:person/juan-carlos-mora&depth=1")
+    state = page.page.evaluate("kgView.state()")
+    assert state["focus"]["id"] == "https://kg.example.org/id/person/juan-carlos-mora"
+    expected = set(sample_graph.to_undirected().neighbors(state["focus"]["id"])) | {state["focus"]["id"]}
+    assert set(state["visible"]) == expected
+    assert page.errors == [] and page.blocked == []
