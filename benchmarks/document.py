@@ -55,6 +55,18 @@ class Document:
     _equiv: dict[str, list[str]] = field(default_factory=dict)
     mentions: int = 0
 
+    @classmethod
+    def resume(cls, slug: str, rng: random.Random, pool: Pool, text: str, ann: str) -> "Document":
+        """Continue an existing document: new text goes after `text`, new ids after those in `ann`
+        (`ann` of the result then holds only the new lines)."""
+        body = text[:-1] if text.endswith("\n") else text
+        doc = cls(slug, rng, pool, 2019, 6, parts=[body], pos=len(body))
+        for line in ann.splitlines():
+            ident = line.split("\t", 1)[0]
+            if ident[:1] in doc._count and ident[1:].isdigit():
+                doc._count[ident[0]] = max(doc._count[ident[0]], int(ident[1:]))
+        return doc
+
     # -- text -------------------------------------------------------------------
 
     def put(self, text: str) -> str:
@@ -237,15 +249,13 @@ class Document:
         return year, month, self.rng.randint(1, 28)
 
     def figure(self, noun: str) -> str:
-        """Write '[qualifier ]<number> <noun>'; the Figure span is the number and noun."""
-        if self.rng.random() < 0.6:
-            words, qualifier = self.rng.choice(QUALIFIERS)
-            self.put(words + " ")
-        else:
-            qualifier = None
+        """Write '[qualifier ]<number> <noun>'; the Figure span is the qualified number, as
+        annotators mark it ('more than 1,400'), with its value and Qualifier."""
+        words, qualifier = self.rng.choice(QUALIFIERS) if self.rng.random() < 0.6 else ("", None)
         value = self._number()
         shown = NUMBER_WORDS[value] if value in NUMBER_WORDS and self.rng.random() < 0.5 else f"{value:,}"
-        tid = self.span("Figure", f"{shown} {noun}")
+        tid = self.span("Figure", f"{words} {shown}" if words else shown)
+        self.put(f" {noun}")
         self.mentions += 1
         self.normalize(tid, f"Number:{value}", str(value))
         if qualifier:

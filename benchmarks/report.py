@@ -1,0 +1,129 @@
+"""Render a benchmark run as Markdown: the tables printed by `make bench` and saved as RESULTS.md."""
+
+from __future__ import annotations
+
+from benchmarks.results import SizeResult, Step, exponent, ratio, verdicts
+
+MARK = {True: "met", False: "**missed**", None: "not measured"}
+
+
+def seconds(value: float | None) -> str:
+    if value is None:
+        return "–"
+    if value < 10:
+        return f"{value:.2f} s"
+    if value < 100:
+        return f"{value:.1f} s"
+    return f"{value:,.0f} s"
+
+
+def memory(value: int | None) -> str:
+    if not value:
+        return "–"
+    return f"{value / 2**30:.2f} GiB" if value >= 2**30 else f"{value / 2**20:,.0f} MiB"
+
+
+def times(value: float | None) -> str:
+    return "–" if value is None else f"{value:.1f}x"
+
+
+def cell(step: Step, key: str | None = None) -> str:
+    """A step's seconds (or one of its detail timings), marked when projected or missing."""
+    value = step.detail.get(key) if key else step.seconds
+    if value is None:
+        return f"– ({step.note})" if step.note else "–"
+    text = seconds(value)
+    return f"~{text} (projected)" if step.projected else text
+
+
+def peak_cell(step: Step) -> str:
+    if step.peak is None:
+        return "–"
+    return f"~{memory(step.peak)} (projected)" if step.projected else memory(step.peak)
+
+
+def table(header: list[str], rows: list[list[str]]) -> str:
+    lines = ["| " + " | ".join(header) + " |", "|" + "|".join("---:" for _ in header) + "|"]
+    lines += ["| " + " | ".join(row) + " |" for row in rows]
+    return "\n".join(lines)
+
+
+def build_table(results: list[SizeResult]) -> str:
+    rows = []
+    for r in results:
+        build, bulk, rdf = r.step("build"), r.step("bulk_load"), r.step("rdflib")
+        rate = f"{r.quads / build.seconds:,.0f}" if r.quads and build.ok else "–"
+        rows.append([f"{r.docs:,}", f"{r.quads:,}" if r.quads else "–", cell(build), memory(build.peak), rate,
+                     cell(bulk), memory(bulk.peak), times(ratio(r.seconds("build"), r.seconds("bulk_load"))),
+                     cell(rdf, "parse_seconds"), peak_cell(rdf)])
+    return table(["documents", "quads", "`kg build`", "peak memory", "quads/s", "Oxigraph bulk_load (floor)",
+                  "floor peak", "build ÷ floor", "rdflib parse", "rdflib peak"], rows)
+
+
+def export_table(results: list[SizeResult]) -> str:
+    rows = []
+    for r in results:
+        ours, floor, rdf = r.step("kg_turtle"), r.step("oxigraph_dump"), r.step("rdflib")
+        rows.append([f"{r.docs:,}", cell(ours), cell(floor), times(ratio(r.seconds("kg_turtle"), r.seconds("oxigraph_dump"))),
+                     cell(rdf, "serialize_seconds"), memory(ours.detail.get("bytes"))])
+    return table(["documents", "kg Turtle export", "Oxigraph TriG dump (floor)", "kg ÷ floor",
+                  "rdflib Turtle serialize", "kg.ttl size"], rows)
+
+
+def incremental_table(results: list[SizeResult]) -> str:
+    rows = []
+    for r in results:
+        noop = r.step("noop")
+        said = "says nothing to do" if "nothing to do" in noop.detail.get("summary", "") else noop.detail.get("summary", "–")
+        rows.append([f"{r.docs:,}", cell(noop), said, cell(r.step("edit")), cell(r.step("add")),
+                     cell(r.step("remove")), memory(r.step("edit").peak)])
+    return table(["documents", "no-op rebuild", "no-op output", "edit 1 document", "add 1 document",
+                  "remove 1 document", "edit peak memory"], rows)
+
+
+def growth_table(results: list[SizeResult]) -> str:
+    rows = []
+    for a, b in zip(results, results[1:]):
+        ks = [exponent(a.docs, a.seconds(s), b.docs, b.seconds(s)) for s in ("build", "bulk_load", "kg_turtle", "edit")]
+        peak = exponent(a.docs, a.step("build").peak, b.docs, b.step("build").peak)
+        rows.append([f"{a.docs:,} → {b.docs:,}"] + ["–" if k is None else f"{k:.2f}" for k in ks + [peak]])
+    return table(["documents", "build time", "bulk_load time", "Turtle export time", "edit rebuild time",
+                  "build peak memory"], rows)
+
+
+def corpus_table(results: list[SizeResult]) -> str:
+    rows = []
+    for r in results:
+        s = r.shape
+        if s is None:
+            rows.append([f"{r.docs:,}"] + ["–"] * 7)
+            continue
+        rows.append([f"{r.docs:,}", seconds(r.generate_seconds), f"{s.characters / s.documents:,.0f}",
+                     f"{s.per_document('T'):.1f}", f"{s.per_document('R'):.1f}", f"{s.per_document('E'):.1f}",
+                     f"{len(s.surfaces):,}", f"{s.top_share():.0%}"])
+    return table(["documents", "generated in", "characters/doc", "mentions/doc", "relations/doc", "events/doc",
+                  "distinct entity spellings", "top-10 spellings' share"], rows)
+
+
+def render(machine: dict[str, str], results: list[SizeResult], companions: list[tuple[str, str]],
+           command: str) -> str:
+    """The whole report."""
+    parts = [
+        "# Benchmark results",
+        f"Written by `{command}` on {machine['date']}. How to read it: docs/benchmarks.md.",
+        "## Machine\n\n" + "\n".join(f"- {k}: {v}" for k, v in machine.items()),
+        "## Targets (issue 5), at the largest size\n\n"
+        + "\n".join(f"- {v.target}: {MARK[v.met]} ({v.figures})" for v in verdicts(results)),
+        "## Build, beside bulk-loading and parsing the same N-Quads\n\n" + build_table(results),
+        "## Turtle export\n\n" + export_table(results),
+        "## Rebuilds (incremental build)\n\n" + incremental_table(results),
+        "## Growth: k in cost ~ N^k between sizes (1.00 is linear)\n\n" + growth_table(results),
+        "## Corpus (benchmarks/generate.py)\n\n" + corpus_table(results),
+    ]
+    notes = [f"- {r.docs:,} documents, {name}: {step.note}" for r in results for name, step in r.steps.items()
+             if step.note and not step.projected]
+    if notes:
+        parts.append("## Notes\n\n" + "\n".join(notes))
+    for title, body in companions:
+        parts.append(f"## {title}\n\n{body.strip()}")
+    return "\n\n".join(parts) + "\n"

@@ -1,0 +1,111 @@
+"""What a benchmark run measured, per corpus size, and the targets of issue 5 checked against it."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+from benchmarks.check import Shape
+
+GIB = 2**30
+TARGET_BUILD_RATIO = 2.0       # kg build within 2x bare Oxigraph bulk_load
+TARGET_PEAK_BYTES = 2 * GIB    # under 2 GiB peak memory
+TARGET_EXPORT_RATIO = 3.0      # Turtle export within 3x Oxigraph's own serializer
+TARGET_NOOP_SECONDS = 1.0      # an unchanged corpus: nothing done in under a second
+LINEAR_EXPONENT = 1.15         # cost ~ N**k with k at most this counts as linear
+
+
+@dataclass
+class Step:
+    """One measured operation: seconds of wall time and peak memory, or why it has none."""
+
+    seconds: float | None = None
+    peak: int | None = None
+    detail: dict = field(default_factory=dict)
+    note: str = ""
+    projected: bool = False       # figures extrapolated from a smaller corpus, not measured
+
+    @property
+    def ok(self) -> bool:
+        return self.seconds is not None and not self.projected
+
+
+@dataclass
+class SizeResult:
+    """Everything measured for one corpus size."""
+
+    docs: int
+    generate_seconds: float | None = None
+    shape: Shape | None = None
+    problems: int = 0
+    quads: int | None = None
+    steps: dict[str, Step] = field(default_factory=dict)
+
+    def step(self, name: str) -> Step:
+        return self.steps.get(name, Step(note="not run"))
+
+    def seconds(self, name: str) -> float | None:
+        step = self.step(name)
+        return step.seconds if step.ok else None
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """One target: met or not, with the figures that say so."""
+
+    target: str
+    met: bool | None          # None: not measured
+    figures: str
+
+
+def ratio(a: float | None, b: float | None) -> float | None:
+    return a / b if a is not None and b else None
+
+
+def exponent(n1: int, t1: float | None, n2: int, t2: float | None) -> float | None:
+    """k in t ~ N**k between two sizes (1.0 is linear)."""
+    if not t1 or not t2 or n1 == n2:
+        return None
+    return math.log(t2 / t1) / math.log(n2 / n1)
+
+
+def verdicts(results: list[SizeResult]) -> list[Verdict]:
+    """The targets of issue 5, judged at the largest size measured."""
+    if not results:
+        return []
+    big = results[-1]
+    n = f"{big.docs:,} documents"
+    build_ratio = ratio(big.seconds("build"), big.seconds("bulk_load"))
+    export_ratio = ratio(big.seconds("kg_turtle"), big.seconds("oxigraph_dump"))
+    peak = big.step("build").peak
+    noop = big.seconds("noop")
+    out = [
+        Verdict(f"build {n} within {TARGET_BUILD_RATIO:g}x the bulk-load floor",
+                None if build_ratio is None else build_ratio <= TARGET_BUILD_RATIO,
+                "not measured" if build_ratio is None else f"{build_ratio:.1f}x"),
+        Verdict(f"build {n} under {TARGET_PEAK_BYTES / GIB:g} GiB peak memory",
+                None if peak is None else peak < TARGET_PEAK_BYTES,
+                "not measured" if peak is None else f"{peak / GIB:.2f} GiB"),
+        Verdict(f"Turtle export of {n} within {TARGET_EXPORT_RATIO:g}x Oxigraph's own serializer",
+                None if export_ratio is None else export_ratio <= TARGET_EXPORT_RATIO,
+                "not measured" if export_ratio is None else f"{export_ratio:.1f}x"),
+        Verdict(f"no-op rebuild of {n} under {TARGET_NOOP_SECONDS:g} s",
+                None if noop is None else noop < TARGET_NOOP_SECONDS,
+                "not measured" if noop is None else f"{noop:.2f} s"),
+    ]
+    out.append(_linearity(results))
+    return out
+
+
+def _linearity(results: list[SizeResult]) -> Verdict:
+    if len(results) < 2:
+        return Verdict("cost growing linearly with N", None, "needs two sizes")
+    a, b = results[-2], results[-1]
+    ks = {name: exponent(a.docs, a.seconds(name), b.docs, b.seconds(name))
+          for name in ("build", "kg_turtle")}
+    measured = {k: v for k, v in ks.items() if v is not None}
+    if not measured:
+        return Verdict("cost growing linearly with N", None, "not measured")
+    figures = ", ".join(f"{name} ~ N^{k:.2f}" for name, k in measured.items())
+    return Verdict(f"cost growing linearly with N ({a.docs:,} to {b.docs:,} documents)",
+                   all(k <= LINEAR_EXPONENT for k in measured.values()), figures)

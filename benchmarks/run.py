@@ -1,0 +1,218 @@
+"""Run every benchmark in one go, print the tables and write benchmarks/RESULTS.md.
+
+    python benchmarks/run.py               # N = 100, 1,000, 10,000 (what `make bench` runs)
+    python benchmarks/run.py --quick       # N = 20, 100: a smoke test in seconds
+
+For each N: generate a corpus, `kg build` it in a fresh data directory (a
+subprocess: wall time and peak memory of its process tree), then the floors
+on the N-Quads that build exported (bare Oxigraph bulk_load, rdflib parse),
+the Turtle exports (kg's, Oxigraph's own serializer, rdflib's), and the
+rebuilds: nothing changed, one document edited, added, removed. Then the
+endpoint and view benchmarks (bench_endpoint.py, bench_view.py) run on the
+largest graph, and their Markdown is appended. Work files live under
+data/bench/ (see docs/benchmarks.md).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shutil
+import sys
+from pathlib import Path
+
+if __package__ in (None, ""):
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from benchmarks import machine, measure, mutate, report
+from benchmarks.check import check_corpus
+from benchmarks.generate import Generator
+from benchmarks.results import SizeResult, Step
+from kg import layout
+
+HERE = Path(__file__).resolve().parent
+REPO = HERE.parent
+SIZES = (100, 1_000, 10_000)
+QUICK_SIZES = (20, 100)
+COMPANIONS = (("Endpoint query latencies", "bench_endpoint.py"), ("Network view", "bench_view.py"))
+
+
+class Runner:
+    """Runs the measurements of one benchmark session."""
+
+    def __init__(self, args: argparse.Namespace) -> None:
+        self.args = args
+        self.work: Path = args.work
+        self.python = sys.executable
+        self.kg = _kg_command()
+        self.rdflib_limit = min(args.rdflib_max_gib * 2**30, machine.available_memory() // 2 or 2**62)
+
+    def log(self, message: str) -> None:
+        if not self.args.silent:
+            print(f"[bench] {message}", file=sys.stderr, flush=True)
+
+    def measure(self, argv: list, timeout: float | None = None) -> measure.Measured:
+        return measure.run([str(a) for a in argv], timeout=timeout or self.args.timeout, cwd=REPO)
+
+    # -- one size -------------------------------------------------------------------------
+
+    def size(self, docs: int, earlier: list[SizeResult]) -> SizeResult:
+        result = SizeResult(docs)
+        corpus, data, scratch = (self.work / f"{kind}-{docs}" for kind in ("corpus", "data", "scratch"))
+        self.log(f"{docs:,} documents: generating {corpus}")
+        generated = self.measure([self.python, HERE / "generate.py", "--docs", docs, "--seed", self.args.seed,
+                                  "--out", corpus, "--force"]).check()
+        result.generate_seconds = generated.seconds
+        problems, result.shape = check_corpus(corpus)
+        result.problems = len(problems)
+        for path in (data, scratch):
+            shutil.rmtree(path, ignore_errors=True)
+        scratch.mkdir(parents=True)
+        self.log(f"{docs:,} documents: kg build")
+        result.steps["build"] = build = self.kg_build(corpus, data)
+        build_dir = layout.current_build(data)
+        if build.seconds is None or build_dir is None:
+            return result
+        result.quads = _quads(build_dir)
+        self.floors(result, build_dir, scratch, earlier)
+        shutil.rmtree(scratch, ignore_errors=True)
+        self.rebuilds(result, corpus, data)
+        return result
+
+    def kg_build(self, corpus: Path, data: Path) -> Step:
+        run = self.measure([*self.kg, "build", "--corpus", corpus, "--data", data, "--quiet"])
+        summary = run.stdout.strip().splitlines()[-1] if run.stdout.strip() else ""
+        if run.returncode != 0:
+            return Step(peak=run.peak_bytes, note=_failure(run))
+        return Step(run.seconds, run.peak_bytes, {"summary": summary})
+
+    def floor(self, operation: str, *paths: Path) -> Step:
+        run = self.measure([self.python, HERE / "floors.py", operation, *paths])
+        if run.returncode != 0:
+            return Step(peak=run.peak_bytes, note=_failure(run))
+        detail = json.loads(run.stdout.strip().splitlines()[-1])
+        return Step(detail.get("seconds", detail.get("parse_seconds")), run.peak_bytes, detail)
+
+    def floors(self, result: SizeResult, build_dir: Path, scratch: Path, earlier: list[SizeResult]) -> None:
+        nquads, store = layout.export_path(build_dir, "nq"), layout.store_path(build_dir)
+        self.log(f"{result.docs:,} documents: floors on {result.quads:,} quads")
+        result.steps["bulk_load"] = self.floor("bulk-load", nquads, scratch / "store")
+        shutil.rmtree(scratch / "store", ignore_errors=True)
+        result.steps["rdflib"] = self.rdflib(result, nquads, scratch, earlier)
+        result.steps["oxigraph_dump"] = self.floor("oxigraph-dump", store, scratch / "oxigraph.trig")
+        result.steps["kg_turtle"] = self.floor("kg-turtle", store, scratch / "kg.ttl")
+
+    def rdflib(self, result: SizeResult, nquads: Path, scratch: Path, earlier: list[SizeResult]) -> Step:
+        """rdflib on the same N-Quads, unless projected from a smaller run to need too much memory."""
+        measured = [r for r in earlier if r.step("rdflib").ok and r.quads]
+        if measured and result.quads:
+            last = measured[-1]
+            scale = result.quads / last.quads
+            step = last.step("rdflib")
+            projected_peak = int(step.peak * scale)
+            if projected_peak > self.rdflib_limit:
+                detail = {k: v * scale for k, v in step.detail.items() if k.endswith("seconds")}
+                return Step(detail.get("parse_seconds"), projected_peak, detail, projected=True,
+                            note=f"not run: projected from {last.docs:,} documents to need "
+                                 f"{report.memory(projected_peak)}, over the {report.memory(self.rdflib_limit)} limit")
+        step = self.floor("rdflib", nquads, scratch / "rdflib.ttl")
+        (scratch / "rdflib.ttl").unlink(missing_ok=True)
+        return step
+
+    def rebuilds(self, result: SizeResult, corpus: Path, data: Path) -> None:
+        """Nothing changed, then one document edited, one added, one removed: a build after each."""
+        self.log(f"{result.docs:,} documents: rebuilds")
+        result.steps["noop"] = self.kg_build(corpus, data)
+        generator = Generator(self.args.seed, result.docs)
+        slugs = sorted(p.stem for p in corpus.glob("*.txt"))
+        mutate.edit_document(corpus, slugs[len(slugs) // 2], generator)
+        result.steps["edit"] = self.kg_build(corpus, data)
+        mutate.add_document(corpus, generator, result.docs)
+        result.steps["add"] = self.kg_build(corpus, data)
+        mutate.remove_document(corpus, slugs[0])
+        result.steps["remove"] = self.kg_build(corpus, data)
+
+    # -- companions -----------------------------------------------------------------------
+
+    def companions(self, data: Path) -> list[tuple[str, str]]:
+        """Markdown from the endpoint and view benchmarks, run on the largest build."""
+        out = []
+        for title, script in COMPANIONS:
+            path = HERE / script
+            if not path.exists():
+                out.append((title, f"Not run: benchmarks/{script} does not exist yet."))
+                continue
+            self.log(f"{script} on {data}")
+            run = self.measure([self.python, path, "--data", data])
+            out.append((title, run.stdout if run.returncode == 0 else f"Failed: {_failure(run)}"))
+        return out
+
+
+def _kg_command() -> list[str]:
+    """The `kg` console script of this interpreter's environment."""
+    script = Path(sys.executable).parent / "kg"
+    if script.exists():
+        return [str(script)]
+    found = shutil.which("kg")
+    if found is None:
+        raise SystemExit("the kg command is not installed (expected `pip install -e .` in this environment)")
+    return [found]
+
+
+def _quads(build_dir: Path) -> int:
+    try:
+        return int(json.loads((build_dir / layout.MANIFEST_FILE).read_text())["quads"])
+    except (OSError, KeyError, ValueError):
+        with open(layout.export_path(build_dir, "nq"), "rb") as handle:
+            return sum(1 for _ in handle)
+
+
+def _failure(run: measure.Measured) -> str:
+    lines = [line for line in run.stderr.strip().splitlines() if line.strip()]
+    return f"exit {run.returncode}: {lines[-1] if lines else 'no message'}".replace("|", "/")
+
+
+def parse_args(argv: list[str] | None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="N = 20, 100 (a smoke test)")
+    parser.add_argument("--sizes", type=lambda s: tuple(int(x) for x in s.split(",")), default=None,
+                        help="comma-separated corpus sizes, e.g. 100,1000")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--work", type=Path, default=REPO / "data" / "bench", help="work directory")
+    parser.add_argument("--results", type=Path, default=None,
+                        help="Markdown file to write (default benchmarks/RESULTS.md; with --quick, "
+                             "data/bench/RESULTS-quick.md)")
+    parser.add_argument("--rdflib-max-gib", type=float, default=6.0,
+                        help="skip rdflib (and project its figures) when it would need more memory")
+    parser.add_argument("--timeout", type=float, default=3600.0, help="seconds allowed per command")
+    parser.add_argument("--no-companions", action="store_true", help="skip bench_endpoint.py and bench_view.py")
+    parser.add_argument("--silent", action="store_true", help="no progress lines on stderr")
+    args = parser.parse_args(argv)
+    args.sizes = tuple(sorted(args.sizes or (QUICK_SIZES if args.quick else SIZES)))
+    if args.results is None:
+        args.results = args.work / "RESULTS-quick.md" if args.quick else HERE / "RESULTS.md"
+    return args
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parse_args(argv)
+    args.work.mkdir(parents=True, exist_ok=True)
+    runner = Runner(args)
+    described = machine.describe()
+    results: list[SizeResult] = []
+    for docs in args.sizes:
+        results.append(runner.size(docs, results))
+    largest = args.work / f"data-{args.sizes[-1]}"
+    companions = [] if args.no_companions else runner.companions(largest)
+    command = "python benchmarks/run.py " + " ".join(argv if argv is not None else sys.argv[1:])
+    markdown = report.render(described, results, companions, command.strip())
+    print(markdown)
+    args.results.parent.mkdir(parents=True, exist_ok=True)
+    args.results.write_text(markdown, encoding="utf-8")
+    runner.log(f"wrote {args.results}")
+    failed = any(s.note and not s.projected for r in results for s in r.steps.values()) or any(r.problems for r in results)
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
