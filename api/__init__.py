@@ -1,0 +1,66 @@
+"""The HTTP face of kg: the SPARQL endpoint, the JSON API, the exports, the
+query page (and the network view, when viz provides it).
+
+    app = create_app({"DATA_DIR": "data"})
+
+The store is opened once per worker process (embedded) or reached over HTTP
+(remote), never per request. See docs/endpoint.md.
+"""
+
+from __future__ import annotations
+
+import atexit
+from typing import TYPE_CHECKING, Any, Mapping
+
+if TYPE_CHECKING:  # the worker processes import api.workers: keep this package light
+    from flask import Flask, Response
+
+CORS_EXPOSED = "X-KG-Truncated, X-KG-Row-Limit, Retry-After"
+
+
+def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
+    """The Flask app; `test_config` overrides settings (see api/settings.py)."""
+    from flask import Flask
+
+    from api import errors, settings
+    from api.backend import make_backend
+
+    app = Flask(__name__)
+    app.config.update(settings.load(test_config))
+    app.config["MAX_CONTENT_LENGTH"] = int(app.config["MAX_REQUEST_BYTES"])
+    app.json.sort_keys = False
+    backend = make_backend(app.config)
+    app.extensions["kg"] = backend
+    atexit.register(backend.close)
+    errors.register(app)
+    _register_blueprints(app)
+    app.after_request(_cors)
+    return app
+
+
+def _register_blueprints(app: Flask) -> None:
+    from api import exports, jsonapi, page, sparql
+
+    app.before_request(sparql.start_clock)
+    app.register_blueprint(sparql.bp)
+    app.register_blueprint(jsonapi.bp)
+    app.register_blueprint(exports.bp)
+    app.register_blueprint(page.bp)
+    try:
+        from api import view
+    except ImportError:
+        return
+    app.register_blueprint(view.bp)
+
+
+def _cors(response: Response) -> Response:
+    """Reading is open to every origin; no credentials are ever allowed."""
+    from flask import current_app
+
+    if current_app.config["CORS"]:
+        response.headers["Access-Control-Allow-Origin"] = "*"
+        response.headers["Access-Control-Allow-Methods"] = "GET, POST, OPTIONS"
+        response.headers["Access-Control-Allow-Headers"] = "Accept, Content-Type"
+        response.headers["Access-Control-Expose-Headers"] = CORS_EXPOSED
+        response.headers["Access-Control-Max-Age"] = "600"
+    return response

@@ -1,0 +1,98 @@
+"""The one error shape of every HTTP error the app sends, made here only:
+
+    {"error": {"status": 400, "title": "Bad Request", "detail": "...", ...}}
+
+Extra members (e.g. `line` and `column` of a SPARQL syntax error) sit beside
+`detail`. Handlers below turn every exception that reaches Flask into it.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import re
+from typing import Any
+
+from flask import Flask, Response
+from werkzeug.exceptions import HTTPException
+from werkzeug.http import HTTP_STATUS_CODES
+
+from api import execute
+from api.workers import PoolBusy, WorkerCrashed
+from kg.errors import KgError, QueryError, StoreError
+from kg.remote import RemoteTimeout
+
+ERROR_TYPE = "application/json"
+_POSITION = re.compile(r"(?:error )?at (\d+):(\d+)")
+log = logging.getLogger(__name__)
+
+
+class ApiError(Exception):
+    """An error to send to the client as it is."""
+
+    def __init__(self, status: int, detail: str, headers: dict[str, str] | None = None, **extra: Any) -> None:
+        super().__init__(detail)
+        self.status = status
+        self.detail = detail
+        self.headers = headers or {}
+        self.extra = extra
+
+
+def error_body(status: int, detail: str, **extra: Any) -> dict[str, Any]:
+    """The error document: the single place its shape is defined."""
+    error = {"status": status, "title": HTTP_STATUS_CODES.get(status, "Error"), "detail": detail}
+    error.update({k: v for k, v in extra.items() if v is not None})
+    return {"error": error}
+
+
+def error_response(status: int, detail: str, headers: dict[str, str] | None = None, **extra: Any) -> Response:
+    body = json.dumps(error_body(status, detail, **extra), ensure_ascii=False)
+    response = Response(body + "\n", status=status, mimetype=ERROR_TYPE)
+    for name, value in (headers or {}).items():
+        response.headers[name] = value
+    return response
+
+
+def query_error(exc: QueryError) -> ApiError:
+    """400 for a query the engine rejects, with the line and column it reports."""
+    message = str(exc)
+    match = _POSITION.search(message)
+    line, column = (int(match.group(1)), int(match.group(2))) if match else (None, None)
+    return ApiError(400, f"SPARQL syntax error: {message}", line=line, column=column)
+
+
+def to_api_error(exc: Exception) -> ApiError:
+    """Map the exceptions of kg and of the worker pool to HTTP errors."""
+    if isinstance(exc, ApiError):
+        return exc
+    if isinstance(exc, QueryError):
+        return query_error(exc)
+    if isinstance(exc, (execute.QueryTimeout, RemoteTimeout)):
+        return ApiError(503, "the query ran out of time and was stopped; "
+                             "narrow it (LIMIT, more specific patterns) or raise --query-timeout",
+                        headers={"Retry-After": "1"})
+    if isinstance(exc, PoolBusy):
+        return ApiError(503, f"the server is busy ({exc}); try again", headers={"Retry-After": "1"})
+    if isinstance(exc, WorkerCrashed):
+        return ApiError(500, str(exc))
+    if isinstance(exc, StoreError):
+        return ApiError(503, f"the store cannot answer: {exc}")
+    if isinstance(exc, KgError):
+        return ApiError(500, str(exc))
+    return ApiError(500, "internal server error")
+
+
+def register(app: Flask) -> None:
+    """Install handlers so that every error leaves in the one shape."""
+
+    @app.errorhandler(HTTPException)
+    def _http(exc: HTTPException) -> Response:
+        headers = {k: v for k, v in exc.get_headers() if k.lower() != "content-type"}
+        return error_response(exc.code or 500, exc.description or "", headers)
+
+    @app.errorhandler(Exception)
+    def _any(exc: Exception) -> Response:
+        api_error = to_api_error(exc)
+        if api_error.status == 500 and not isinstance(exc, (ApiError, KgError, WorkerCrashed)):
+            log.exception("unexpected error")
+        return error_response(api_error.status, api_error.detail, api_error.headers, **api_error.extra)

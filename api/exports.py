@@ -1,0 +1,36 @@
+"""Downloads of the whole graph: /export.ttl, /export.trig, /export.nq, /export.jsonld.
+
+The files are those the build wrote next to its store (kg.layout.export_path);
+with a remote store the dataset is streamed from its Graph Store endpoint.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from flask import Blueprint, Response, current_app, g, send_file
+
+from api.errors import ApiError
+
+bp = Blueprint("exports", __name__)
+
+MEDIA_TYPES = {
+    "ttl": "text/turtle",
+    "trig": "application/trig",
+    "nq": "application/n-quads",
+    "jsonld": "application/ld+json",
+}
+
+
+@bp.get("/export.<fmt>")
+def export(fmt: str) -> Response:
+    if fmt not in MEDIA_TYPES:
+        raise ApiError(404, f"no export as .{fmt}; there are " + ", ".join(f"/export.{f}" for f in MEDIA_TYPES))
+    source = current_app.extensions["kg"].export(fmt, g.deadline)
+    name = f"kg.{fmt}"
+    if isinstance(source, Path):
+        return send_file(source, mimetype=MEDIA_TYPES[fmt], as_attachment=True, download_name=name,
+                         conditional=True, max_age=0)
+    response = Response(source, mimetype=MEDIA_TYPES[fmt])
+    response.headers["Content-Disposition"] = f'attachment; filename="{name}"'
+    return response

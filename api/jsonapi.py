@@ -1,0 +1,255 @@
+"""The JSON API for tools and pages: entities, search, documents, stats, health.
+
+Every answer is JSON; every error is the one shape of api/errors.py. The
+OpenAPI description of these routes is api/openapi.py, served here too.
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+import time
+from typing import Any, Callable
+
+from flask import Blueprint, Response, current_app, g, jsonify, request, url_for
+
+from api import openapi, queries
+from api.backend import Backend
+from api.errors import ApiError
+from api.search import REMOTE_TTL, SearchIndexes
+from kg.iris import DOCUMENT, GRAPH, ONTOLOGY, PREFIXES, RESOURCE
+
+bp = Blueprint("jsonapi", __name__)
+_KEY = re.compile(r"^[A-Za-z0-9._~-]+(?:/[A-Za-z0-9._~-]+)*$")
+_TYPE = re.compile(r"^[A-Za-z][A-Za-z0-9]*$")
+MAX_LIMIT = 500
+MAX_MENTIONS = 200
+_search = SearchIndexes()
+_cache: dict[str, tuple[str, float, Any]] = {}
+_cache_lock = threading.Lock()
+
+
+def _backend() -> Backend:
+    return current_app.extensions["kg"]
+
+
+def _select(sparql: str) -> list[dict[str, str]]:
+    return _backend().select(sparql, g.deadline)
+
+
+@bp.get("/api/entities")
+def entities() -> Response:
+    """Entities, optionally of one type (a class of the ontology, with its subclasses)."""
+    type_name = request.args.get("type") or None
+    if type_name is not None and not _TYPE.match(type_name):
+        raise ApiError(400, "'type' must be the local name of a class of the ontology, e.g. Person")
+    limit, offset = _paging()
+    total = int(_select(queries.entity_count(type_name))[0].get("n", 0))
+    rows = _select(queries.entity_list(type_name, limit, offset))
+    items = [_entity_item(r["e"], r["label"], r.get("types", ""), r.get("mentions")) for r in rows]
+    return jsonify(_page(total, limit, offset, items, "jsonapi.entities", type=type_name))
+
+
+@bp.get("/api/entities/<path:key>")
+def entity(key: str) -> Response:
+    """One entity: labels, types, same-as links, relations in and out with their sources, mentions."""
+    if not _KEY.match(key):
+        raise ApiError(404, f"no entity {key!r}")
+    iri = RESOURCE + key
+    record = _select(queries.entity_record(iri))
+    if not record:
+        raise ApiError(404, f"no entity {key!r}")
+    body = _record(iri, record)
+    body["relations"] = {"out": _relations(_select(queries.relations_out(iri)), "object"),
+                         "in": _relations(_select(queries.relations_in(iri)), "subject")}
+    body["mentionsTotal"] = int(_select(queries.mention_count(iri))[0].get("n", 0))
+    body["mentions"] = [_mention(r) for r in _select(queries.mentions(iri, MAX_MENTIONS))]
+    return jsonify(body)
+
+
+@bp.get("/api/search")
+def search() -> Response:
+    """Entities whose label (any of them) contains `q`, ignoring accents and case."""
+    text = request.args.get("q", "")
+    if not text.strip():
+        raise ApiError(400, "missing or empty 'q' parameter")
+    limit = _int_arg("limit", 20, 1, 100)
+    backend = _backend()
+    index = _search.get(backend.version(), backend.kind == "remote", _select)
+    items = []
+    for entity_iri, entry, rank in index.search(text, limit):
+        summary = index.summaries.get(entity_iri)
+        item = _entity_item(entity_iri, summary.label if summary else entry.label,
+                            " ".join(summary.types) if summary else "", summary.mentions if summary else None)
+        item.update(matched=entry.label, matchedAs=entry.kind, rank=rank)
+        items.append(item)
+    return jsonify({"query": text, "items": items})
+
+
+@bp.get("/api/documents")
+def documents() -> Response:
+    """The news articles of the corpus."""
+    limit, offset = _paging()
+    total = int(_select(queries.DOCUMENT_COUNT)[0].get("n", 0))
+    items = [_document(r) for r in _select(queries.documents(limit, offset))]
+    return jsonify(_page(total, limit, offset, items, "jsonapi.documents"))
+
+
+@bp.get("/api/stats")
+def stats() -> Response:
+    """Counts of what the graph holds (computed once per build)."""
+    return jsonify(_cached("stats", _compute_stats))
+
+
+@bp.get("/api/openapi.json")
+def openapi_json() -> Response:
+    return jsonify(openapi.document())
+
+
+@bp.get("/api/prefixes")
+def prefixes() -> Response:
+    """The prefixes of the ontology (the query page's editor completes them)."""
+    return jsonify(PREFIXES)
+
+
+@bp.get("/health")
+def health() -> Response:
+    """Liveness and what is served; 503 while there is nothing to serve."""
+    info = _backend().health()
+    ok = info.get("build") is not None or info.get("store") == "remote"
+    if info.get("store") == "remote":
+        try:
+            _backend().graphs(min(g.deadline, time.monotonic() + 2.0))
+        except Exception as exc:  # any failure to reach the store is "unavailable"
+            ok, info["problem"] = False, str(exc)
+    elif info.get("workers", 0) < 1:
+        ok = False
+    info["status"] = "ok" if ok else "unavailable"
+    response = jsonify(info)
+    response.status_code = 200 if ok else 503
+    return response
+
+
+# -- helpers ---------------------------------------------------------------
+
+def _compute_stats() -> dict[str, Any]:
+    counts = {k: int(v) for k, v in _select(queries.STATS)[0].items()}
+    types = {_local(r["t"]): int(r["n"]) for r in _select(queries.TYPE_COUNTS)}
+    manifest = _backend().manifest()
+    return {"version": _backend().version(), "counts": counts, "entityTypes": types,
+            "builtAt": manifest.get("built_at") or manifest.get("created")}
+
+
+def _cached(name: str, compute: Callable[[], Any]) -> Any:
+    backend = _backend()
+    version = backend.version()
+    with _cache_lock:
+        hit = _cache.get(name)
+    if hit and hit[0] == version and (backend.kind != "remote" or time.monotonic() - hit[1] < REMOTE_TTL):
+        return hit[2]
+    value = compute()
+    with _cache_lock:
+        _cache[name] = (version, time.monotonic(), value)
+    return value
+
+
+def _paging() -> tuple[int, int]:
+    return _int_arg("limit", 50, 1, MAX_LIMIT), _int_arg("offset", 0, 0, 10**9)
+
+
+def _int_arg(name: str, default: int, low: int, high: int) -> int:
+    raw = request.args.get(name)
+    if raw is None or raw == "":
+        return default
+    try:
+        value = int(raw)
+    except ValueError:
+        raise ApiError(400, f"'{name}' must be an integer") from None
+    if not low <= value <= high:
+        raise ApiError(400, f"'{name}' must be between {low} and {high}")
+    return value
+
+
+def _page(total: int, limit: int, offset: int, items: list, endpoint: str, **args: Any) -> dict[str, Any]:
+    args = {k: v for k, v in args.items() if v is not None}
+    nxt = url_for(endpoint, limit=limit, offset=offset + limit, **args) if offset + limit < total else None
+    return {"total": total, "limit": limit, "offset": offset, "next": nxt, "items": items}
+
+
+def entity_key(iri: str) -> str | None:
+    """The key ('person/juan-guaido') of a canonical entity IRI, else None."""
+    return iri[len(RESOURCE):] if iri.startswith(RESOURCE) else None
+
+
+def _entity_item(iri: str, label: str, types: str, mentions: Any) -> dict[str, Any]:
+    key = entity_key(iri)
+    return {"id": key, "iri": iri, "label": label, "types": sorted(_local(t) for t in types.split()),
+            "mentions": int(mentions) if mentions not in (None, "") else None,
+            "href": url_for("jsonapi.entity", key=key) if key else None}
+
+
+def _record(iri: str, rows: list[dict[str, str]]) -> dict[str, Any]:
+    by: dict[str, list[str]] = {}
+    for row in rows:
+        by.setdefault(row["p"], []).append(row["o"])
+    skos = PREFIXES["skos"]
+    pref = by.get(skos + "prefLabel", [""])[0]
+    count = by.get(ONTOLOGY + "mentionCount")
+    return {
+        "id": entity_key(iri), "iri": iri, "label": pref,
+        "labels": {"preferred": pref,
+                   "alternative": sorted(set(by.get(skos + "altLabel", []))),
+                   "hidden": sorted(set(by.get(skos + "hiddenLabel", [])))},
+        "types": sorted({_local(t) for t in by.get(PREFIXES["rdf"] + "type", [])}),
+        "sameAs": sorted(set(by.get(PREFIXES["owl"] + "sameAs", []))),
+        "mentionCount": int(count[0]) if count else None,
+    }
+
+
+def _relations(rows: list[dict[str, str]], side: str) -> list[dict[str, Any]]:
+    """Group statement rows by (predicate, other end), collecting their sources."""
+    grouped: dict[tuple[str, str], dict[str, Any]] = {}
+    for row in rows:
+        key = (row["p"], row["other"])
+        if key not in grouped:
+            grouped[key] = {"predicate": _local(row["p"]), "predicateIri": row["p"],
+                            side: {"iri": row["other"], "id": entity_key(row["other"]),
+                                   "label": row.get("otherLabel")},
+                            "sources": []}
+        if "doc" in row:
+            source = {"document": _doc_id(row["doc"]), "documentIri": row["doc"],
+                      "title": row.get("title"), "sentence": row.get("sentence")}
+            if source not in grouped[key]["sources"]:
+                grouped[key]["sources"].append(source)
+    return list(grouped.values())
+
+
+def _mention(row: dict[str, str]) -> dict[str, Any]:
+    return {"iri": row["m"], "text": row["text"],
+            "begin": int(row["begin"]) if "begin" in row else None,
+            "end": int(row["end"]) if "end" in row else None,
+            "sentence": row.get("sentence"),
+            "document": {"id": _doc_id(row["doc"]), "iri": row["doc"], "title": row.get("title")}}
+
+
+def _document(row: dict[str, str]) -> dict[str, Any]:
+    slug = _doc_id(row["doc"])
+    return {"id": slug, "iri": row["doc"], "graph": GRAPH + slug if slug else None,
+            "title": row.get("title"), "date": row.get("date"), "dateNote": row.get("dateNote"),
+            "publisher": _ref(row, "publisher"), "author": _ref(row, "author")}
+
+
+def _ref(row: dict[str, str], name: str) -> dict[str, Any] | None:
+    if name not in row:
+        return None
+    return {"iri": row[name], "id": entity_key(row[name]), "label": row.get(name + "Label")}
+
+
+def _doc_id(iri: str) -> str | None:
+    return iri[len(DOCUMENT):] if iri.startswith(DOCUMENT) and "/" not in iri[len(DOCUMENT):] else None
+
+
+def _local(iri: str) -> str:
+    """'Person' for kgo:Person; other IRIs stay whole."""
+    return iri[len(ONTOLOGY):] if iri.startswith(ONTOLOGY) else iri
+

@@ -1,0 +1,187 @@
+"""A small SPARQL lexer: enough to see what a query is before any engine runs it.
+
+The endpoint must know, before execution, whether a request is a query or an
+update, whether it would reach the network (SERVICE, LOAD) and which graphs
+its dataset clause (FROM, FROM NAMED) names. Keywords hidden in strings, IRIs,
+comments, variables, prefixed names or language tags are not keywords, so the
+text is split into tokens first and only bare words are looked at.
+
+The lexer is deliberately conservative: when in doubt a word counts as a
+keyword, so a false alarm refuses a query but nothing slips through.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from urllib.parse import urljoin
+
+_TOKEN = re.compile(
+    r"""
+      (?P<ws>\s+)
+    | (?P<comment>\#[^\n\r]*)
+    | (?P<iri><[^<>"{}|^`\\\x00-\x20]*>)
+    | (?P<string>\"\"\"(?:[^"\\]|\\.|"(?!""))*\"\"\"
+               | '''(?:[^'\\]|\\.|'(?!''))*'''
+               | "(?:[^"\\\n\r]|\\.)*"
+               | '(?:[^'\\\n\r]|\\.)*')
+    | (?P<var>[?$][\w\u00b7\u0300-\u036f\u203f-\u2040]+)
+    | (?P<langtag>@[A-Za-z]+(?:-[A-Za-z0-9]+)*)
+    | (?P<pname>(?:[^\W\d][\w\-.\u00b7]*)?:(?:[\w\-.:%\u00b7]|\\.)*)
+    | (?P<word>[^\W\d]\w*)
+    | (?P<number>\d[\w.]*|\.\d[\w]*)
+    | (?P<other>.)
+    """,
+    re.VERBOSE | re.DOTALL,
+)
+
+UPDATE_KEYWORDS = frozenset(
+    {"INSERT", "DELETE", "LOAD", "CLEAR", "CREATE", "DROP", "COPY", "MOVE", "ADD", "WITH"}
+)
+QUERY_FORMS = frozenset({"SELECT", "ASK", "CONSTRUCT", "DESCRIBE"})
+FETCHING_KEYWORDS = frozenset({"SERVICE", "LOAD"})
+_UNICODE_ESCAPE = re.compile(r"\\u([0-9A-Fa-f]{4})|\\U([0-9A-Fa-f]{8})")
+
+
+@dataclass(frozen=True)
+class Token:
+    kind: str
+    text: str
+    depth: int  # nesting depth of { } at the token
+
+
+class LexError(ValueError):
+    """A text the endpoint refuses to interpret (e.g. a dataset clause spelt oddly)."""
+
+
+@dataclass
+class QueryInfo:
+    """What a request text is, as far as the endpoint's rules are concerned."""
+
+    form: str | None  # SELECT, ASK, CONSTRUCT, DESCRIBE, or None when not a query
+    update: bool = False  # the first keyword is an update operation
+    fetching: list[str] = field(default_factory=list)  # SERVICE / LOAD keywords seen
+    from_graphs: list[str] = field(default_factory=list)  # FROM <iri>, resolved
+    from_named: list[str] = field(default_factory=list)  # FROM NAMED <iri>, resolved
+    top_limit: int | None = None  # LIMIT of the outermost query, if any
+
+    @property
+    def has_dataset(self) -> bool:
+        return bool(self.from_graphs or self.from_named)
+
+
+def tokens(text: str) -> list[Token]:
+    """Split SPARQL text into tokens, dropping whitespace and comments."""
+    out: list[Token] = []
+    depth = 0
+    for match in _TOKEN.finditer(text):
+        kind = match.lastgroup or "other"
+        if kind in ("ws", "comment"):
+            continue
+        value = match.group()
+        if value == "}":
+            depth = max(0, depth - 1)
+        out.append(Token(kind, value, depth))
+        if value == "{":
+            depth += 1
+    return out
+
+
+def unescape(text: str) -> str:
+    """Apply SPARQL's \\u / \\U codepoint escapes to the whole text (some engines do)."""
+
+    def repl(m: re.Match) -> str:
+        code = int(m.group(1) or m.group(2), 16)
+        return chr(code) if code <= 0x10FFFF else m.group()
+
+    return _UNICODE_ESCAPE.sub(repl, text)
+
+
+def analyze(text: str) -> QueryInfo:
+    """Classify `text`. Looks at the raw text and, when it has codepoint escapes,
+    at its unescaped form too, and reports the union of both, so no escape
+    trick hides a keyword from an engine that unescapes first.
+
+    Raises LexError for a dataset clause the lexer cannot read with certainty.
+    """
+    info = _analyze_tokens(tokens(text))
+    if _UNICODE_ESCAPE.search(text):
+        other = _analyze_tokens(tokens(unescape(text)))
+        info.update = info.update or other.update
+        info.fetching = sorted(set(info.fetching) | set(other.fetching))
+        info.from_graphs += [g for g in other.from_graphs if g not in info.from_graphs]
+        info.from_named += [g for g in other.from_named if g not in info.from_named]
+    return info
+
+
+def _analyze_tokens(toks: list[Token]) -> QueryInfo:
+    # Engines accept keywords glued to what follows ("SERVICEex:g", "FROM<x>"),
+    # so a word or prefixed name that merely starts with a keyword counts.
+    base, prefixes, start = _prologue(toks)
+    body = range(start, len(toks))
+    heads = [(i, toks[i].text.upper()) for i in body if toks[i].kind in ("word", "pname")]
+    first = heads[0][1] if heads and toks[heads[0][0]].kind == "word" and heads[0][0] == start else None
+    info = QueryInfo(form=first if first in QUERY_FORMS else None)
+    info.update = first is not None and first.startswith(tuple(UPDATE_KEYWORDS))
+    info.fetching = sorted({k for _, w in heads for k in FETCHING_KEYWORDS if w.startswith(k)})
+    for i, word in heads:
+        # Dataset clauses only exist in the outermost query (depth 0).
+        if word.startswith("FROM") and toks[i].depth == 0:
+            named, iri = _dataset_clause(toks, i, base, prefixes)
+            (info.from_named if named else info.from_graphs).append(iri)
+    info.top_limit = _top_limit(toks)
+    return info
+
+
+def _dataset_clause(toks: list[Token], i: int, base: str | None, prefixes: dict[str, str]) -> tuple[bool, str]:
+    """Read `FROM [NAMED] iri` starting at token i; refuse any other spelling."""
+    if toks[i].kind != "word" or toks[i].text.upper() != "FROM":
+        raise LexError(f"cannot read the dataset clause at '{toks[i].text}': write FROM <iri> or FROM NAMED <iri>")
+    named = i + 1 < len(toks) and toks[i + 1].kind == "word" and toks[i + 1].text.upper() == "NAMED"
+    j = i + 2 if named else i + 1
+    iri = _resolve(toks[j], base, prefixes) if j < len(toks) else None
+    if iri is None:
+        raise LexError("FROM must be followed by an IRI or a prefixed name")
+    return named, iri
+
+
+def _prologue(toks: list[Token]) -> tuple[str | None, dict[str, str], int]:
+    """BASE and PREFIX declarations, and the index of the first token after them."""
+    base: str | None = None
+    prefixes: dict[str, str] = {}
+    i = 0
+    while i < len(toks):
+        word = toks[i].text.upper() if toks[i].kind == "word" else ""
+        if word == "BASE" and i + 1 < len(toks) and toks[i + 1].kind == "iri":
+            base = _join(base, toks[i + 1].text[1:-1])
+            i += 2
+        elif word == "PREFIX" and i + 2 < len(toks) and toks[i + 2].kind == "iri":
+            prefixes[toks[i + 1].text.rstrip(":")] = _join(base, toks[i + 2].text[1:-1])
+            i += 3
+        else:
+            break
+    return base, prefixes, i
+
+
+def _resolve(tok: Token, base: str | None, prefixes: dict[str, str]) -> str | None:
+    if tok.kind == "iri":
+        return _join(base, unescape(tok.text[1:-1]))
+    if tok.kind == "pname":
+        prefix, _, local = tok.text.partition(":")
+        if prefix in prefixes:
+            return prefixes[prefix] + re.sub(r"\\(.)", r"\1", local)
+        return tok.text  # unknown prefix: the engine will reject the query
+    return None
+
+
+def _join(base: str | None, iri: str) -> str:
+    return urljoin(base, iri) if base else iri
+
+
+def _top_limit(toks: list[Token]) -> int | None:
+    """The LIMIT of the outermost query (depth 0), when it is a plain integer."""
+    for i, tok in enumerate(toks):
+        if tok.depth == 0 and tok.kind == "word" and tok.text.upper() == "LIMIT":
+            if i + 1 < len(toks) and toks[i + 1].kind == "number" and toks[i + 1].text.isdigit():
+                return int(toks[i + 1].text)
+    return None

@@ -1,0 +1,163 @@
+"""The OpenAPI 3.1 description of the JSON API, served at /api/openapi.json.
+
+Tests check that it names every JSON route of the app and that real answers
+validate against the schemas below.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from kg import __version__
+
+_STR = {"type": "string"}
+_NSTR = {"type": ["string", "null"]}
+_NINT = {"type": ["integer", "null"]}
+
+SCHEMAS: dict[str, Any] = {
+    "Error": {
+        "type": "object", "required": ["error"], "additionalProperties": False,
+        "properties": {"error": {
+            "type": "object", "required": ["status", "title", "detail"],
+            "properties": {"status": {"type": "integer"}, "title": _STR, "detail": _STR,
+                           "line": {"type": "integer"}, "column": {"type": "integer"},
+                           "offers": {"type": "array", "items": _STR}}}},
+    },
+    "EntityItem": {
+        "type": "object", "required": ["id", "iri", "label", "types", "mentions", "href"],
+        "properties": {"id": _NSTR, "iri": _STR, "label": _STR, "types": {"type": "array", "items": _STR},
+                       "mentions": _NINT, "href": _NSTR,
+                       "matched": _STR, "matchedAs": {"enum": ["pref", "alt", "hidden", "label"]},
+                       "rank": {"enum": ["exact", "prefix", "word", "substring"]}},
+    },
+    "Page": {
+        "type": "object", "required": ["total", "limit", "offset", "next", "items"],
+        "properties": {"total": {"type": "integer"}, "limit": {"type": "integer"},
+                       "offset": {"type": "integer"}, "next": _NSTR, "items": {"type": "array"}},
+    },
+    "Ref": {"type": ["object", "null"], "required": ["iri", "id", "label"],
+            "properties": {"iri": _STR, "id": _NSTR, "label": _NSTR}},
+    "Source": {"type": "object", "required": ["document", "documentIri", "title", "sentence"],
+               "properties": {"document": _NSTR, "documentIri": _STR, "title": _NSTR, "sentence": _NSTR}},
+    "Relation": {
+        "type": "object", "required": ["predicate", "predicateIri", "sources"],
+        "properties": {"predicate": _STR, "predicateIri": _STR,
+                       "subject": {"$ref": "#/components/schemas/Ref"},
+                       "object": {"$ref": "#/components/schemas/Ref"},
+                       "sources": {"type": "array", "items": {"$ref": "#/components/schemas/Source"}}},
+    },
+    "Mention": {
+        "type": "object", "required": ["iri", "text", "begin", "end", "sentence", "document"],
+        "properties": {"iri": _STR, "text": _STR, "begin": _NINT, "end": _NINT, "sentence": _NSTR,
+                       "document": {"type": "object", "required": ["id", "iri", "title"],
+                                    "properties": {"id": _NSTR, "iri": _STR, "title": _NSTR}}},
+    },
+    "Entity": {
+        "type": "object",
+        "required": ["id", "iri", "label", "labels", "types", "sameAs", "mentionCount", "relations",
+                     "mentions", "mentionsTotal"],
+        "properties": {
+            "id": _NSTR, "iri": _STR, "label": _STR,
+            "labels": {"type": "object", "required": ["preferred", "alternative", "hidden"],
+                       "properties": {"preferred": _STR, "alternative": {"type": "array", "items": _STR},
+                                      "hidden": {"type": "array", "items": _STR}}},
+            "types": {"type": "array", "items": _STR},
+            "sameAs": {"type": "array", "items": _STR},
+            "mentionCount": _NINT,
+            "relations": {"type": "object", "required": ["out", "in"],
+                          "properties": {"out": {"type": "array", "items": {"$ref": "#/components/schemas/Relation"}},
+                                         "in": {"type": "array", "items": {"$ref": "#/components/schemas/Relation"}}}},
+            "mentions": {"type": "array", "items": {"$ref": "#/components/schemas/Mention"}},
+            "mentionsTotal": {"type": "integer"},
+        },
+    },
+    "Document": {
+        "type": "object", "required": ["id", "iri", "graph", "title", "date", "dateNote", "publisher", "author"],
+        "properties": {"id": _NSTR, "iri": _STR, "graph": _NSTR, "title": _NSTR, "date": _NSTR,
+                       "dateNote": _NSTR, "publisher": {"$ref": "#/components/schemas/Ref"},
+                       "author": {"$ref": "#/components/schemas/Ref"}},
+    },
+    "Search": {"type": "object", "required": ["query", "items"],
+               "properties": {"query": _STR,
+                              "items": {"type": "array", "items": {"$ref": "#/components/schemas/EntityItem"}}}},
+    "Stats": {"type": "object", "required": ["version", "counts", "entityTypes"],
+              "properties": {"version": _STR, "builtAt": _NSTR,
+                             "counts": {"type": "object", "additionalProperties": {"type": "integer"}},
+                             "entityTypes": {"type": "object", "additionalProperties": {"type": "integer"}}}},
+    "Health": {"type": "object", "required": ["status", "store"],
+               "properties": {"status": {"enum": ["ok", "unavailable"]}, "store": {"enum": ["embedded", "remote"]},
+                              "build": _NSTR, "workers": {"type": "integer"}}},
+}
+
+
+def _json(schema: str, description: str) -> dict[str, Any]:
+    return {"description": description,
+            "content": {"application/json": {"schema": {"$ref": f"#/components/schemas/{schema}"}}}}
+
+
+def _errors(*codes: int) -> dict[str, Any]:
+    return {str(c): {"$ref": "#/components/responses/Error"} for c in codes}
+
+
+def _param(name: str, where: str, schema: dict, description: str, required: bool = False) -> dict[str, Any]:
+    return {"name": name, "in": where, "required": required, "schema": schema, "description": description}
+
+
+_PAGING = [
+    _param("limit", "query", {"type": "integer", "minimum": 1, "maximum": 500, "default": 50}, "page size"),
+    _param("offset", "query", {"type": "integer", "minimum": 0, "default": 0}, "items to skip"),
+]
+
+PATHS: dict[str, Any] = {
+    "/api/entities": {"get": {
+        "summary": "List entities, optionally of one type", "operationId": "listEntities",
+        "parameters": [_param("type", "query", {"type": "string", "pattern": "^[A-Za-z][A-Za-z0-9]*$"},
+                              "class of the ontology (local name, e.g. Person); subclasses included")] + _PAGING,
+        "responses": {"200": {"description": "a page of entities", "content": {"application/json": {"schema": {
+            "allOf": [{"$ref": "#/components/schemas/Page"},
+                      {"properties": {"items": {"items": {"$ref": "#/components/schemas/EntityItem"}}}}]}}}},
+                      **_errors(400, 503)}}},
+    "/api/entities/{key}": {"get": {
+        "summary": "One entity with labels, types, same-as links, relations and mentions",
+        "operationId": "getEntity",
+        "parameters": [_param("key", "path", {"type": "string"}, "canonical key, e.g. person/juan-guaido", True)],
+        "responses": {"200": _json("Entity", "the entity"), **_errors(404, 503)}}},
+    "/api/search": {"get": {
+        "summary": "Search every label, ignoring accents and case", "operationId": "search",
+        "parameters": [_param("q", "query", {"type": "string", "minLength": 1}, "text to find", True),
+                       _param("limit", "query", {"type": "integer", "minimum": 1, "maximum": 100, "default": 20},
+                              "most results")],
+        "responses": {"200": _json("Search", "matching entities, best first"), **_errors(400, 503)}}},
+    "/api/documents": {"get": {
+        "summary": "The documents of the corpus", "operationId": "listDocuments", "parameters": _PAGING,
+        "responses": {"200": {"description": "a page of documents", "content": {"application/json": {"schema": {
+            "allOf": [{"$ref": "#/components/schemas/Page"},
+                      {"properties": {"items": {"items": {"$ref": "#/components/schemas/Document"}}}}]}}}},
+                      **_errors(400, 503)}}},
+    "/api/stats": {"get": {"summary": "Counts of what the graph holds", "operationId": "stats",
+                           "responses": {"200": _json("Stats", "counts"), **_errors(503)}}},
+    "/api/prefixes": {"get": {"summary": "Prefixes of the ontology", "operationId": "prefixes",
+                              "responses": {"200": {"description": "prefix -> namespace IRI", "content": {
+                                  "application/json": {"schema": {"type": "object",
+                                                                  "additionalProperties": _STR}}}}}}},
+    "/api/openapi.json": {"get": {"summary": "This description", "operationId": "openapi",
+                                  "responses": {"200": {"description": "OpenAPI 3.1 document", "content": {
+                                      "application/json": {"schema": {"type": "object"}}}}}}},
+    "/health": {"get": {"summary": "Liveness and what is served", "operationId": "health",
+                        "responses": {"200": _json("Health", "serving"), "503": _json("Health", "not serving")}}},
+}
+
+
+def document() -> dict[str, Any]:
+    """The OpenAPI document."""
+    return {
+        "openapi": "3.1.0",
+        "info": {"title": "kg JSON API", "version": __version__,
+                 "description": "Read-only JSON API over the kg knowledge graph. SPARQL is at /sparql "
+                                "(SPARQL 1.1 Protocol); every error has the shape of #/components/schemas/Error."},
+        "paths": PATHS,
+        "components": {"schemas": SCHEMAS,
+                       "responses": {"Error": {"description": "an error",
+                                               "content": {"application/json": {
+                                                   "schema": {"$ref": "#/components/schemas/Error"}}}}}},
+    }

@@ -1,0 +1,154 @@
+"""The SPARQL behind the JSON API, written against docs/model.md.
+
+Every query reads the union default graph, which is a bag (a triple stated
+in two document graphs comes twice), hence DISTINCT throughout.
+"""
+
+from __future__ import annotations
+
+from kg.iris import PREFIXES
+
+PROLOGUE = "".join(f"PREFIX {p}: <{iri}>\n" for p, iri in PREFIXES.items())
+
+
+def iri(value: str) -> str:
+    """An IRI as a SPARQL term; refuses characters that cannot be in an IRIREF."""
+    if any(c in value for c in '<>"{}|^`\\') or any(ord(c) <= 0x20 for c in value):
+        raise ValueError(f"not an IRI: {value!r}")
+    return f"<{value}>"
+
+
+def entity_list(type_name: str | None, limit: int, offset: int) -> str:
+    type_filter = f"?e a kgo:{type_name} ." if type_name else ""
+    return PROLOGUE + f"""
+SELECT ?e ?label (MAX(?n) AS ?mentions) (GROUP_CONCAT(DISTINCT STR(?t); separator=" ") AS ?types) WHERE {{
+  GRAPH kgg:entities {{
+    ?e skos:prefLabel ?label ; a ?t .
+    {type_filter}
+    OPTIONAL {{ ?e kgo:mentionCount ?n }}
+  }}
+}}
+GROUP BY ?e ?label
+ORDER BY LCASE(STR(?label)) ?e
+LIMIT {int(limit)} OFFSET {int(offset)}
+"""
+
+
+def entity_count(type_name: str | None) -> str:
+    type_filter = f"?e a kgo:{type_name} ." if type_name else ""
+    return PROLOGUE + f"""
+SELECT (COUNT(DISTINCT ?e) AS ?n) WHERE {{
+  GRAPH kgg:entities {{ ?e skos:prefLabel ?label . {type_filter} }}
+}}
+"""
+
+
+def entity_record(entity: str) -> str:
+    return PROLOGUE + f"""
+SELECT DISTINCT ?p ?o WHERE {{ GRAPH kgg:entities {{ {iri(entity)} ?p ?o }} }}
+"""
+
+
+def _relations(entity: str, this: str, other: str) -> str:
+    return PROLOGUE + f"""
+SELECT ?p ?other (SAMPLE(?label) AS ?otherLabel) ?doc (SAMPLE(?t) AS ?title) ?sentence WHERE {{
+  {{
+    SELECT DISTINCT ?p ?other ?doc ?sentence WHERE {{
+      ?st a kgo:Statement ; rdf:{this} {iri(entity)} ; rdf:predicate ?p ; rdf:{other} ?other .
+      OPTIONAL {{ ?st prov:wasDerivedFrom ?doc }}
+      OPTIONAL {{ ?st kgo:evidence ?ev . ?ev nif:anchorOf ?sentence }}
+    }}
+  }}
+  OPTIONAL {{ ?other skos:prefLabel|rdfs:label ?label }}
+  OPTIONAL {{ ?doc dcterms:title ?t }}
+}}
+GROUP BY ?p ?other ?doc ?sentence
+ORDER BY ?p ?other ?doc
+LIMIT 2000
+"""
+
+
+def relations_out(entity: str) -> str:
+    return _relations(entity, "subject", "object")
+
+
+def relations_in(entity: str) -> str:
+    return _relations(entity, "object", "subject")
+
+
+def mentions(entity: str, limit: int) -> str:
+    return PROLOGUE + f"""
+SELECT DISTINCT ?m ?text ?begin ?end ?sentence ?doc ?title WHERE {{
+  ?m kgo:denotes {iri(entity)} ; nif:anchorOf ?text ; nif:referenceContext ?doc .
+  OPTIONAL {{ ?m nif:beginIndex ?begin ; nif:endIndex ?end }}
+  OPTIONAL {{ ?m kgo:sentence ?s . ?s nif:anchorOf ?sentence }}
+  OPTIONAL {{ ?doc dcterms:title ?title }}
+}}
+ORDER BY ?doc ?begin ?m
+LIMIT {int(limit)}
+"""
+
+
+def mention_count(entity: str) -> str:
+    return PROLOGUE + f"""
+SELECT (COUNT(DISTINCT ?m) AS ?n) WHERE {{ ?m kgo:denotes {iri(entity)} }}
+"""
+
+
+LABELS = PROLOGUE + """
+SELECT DISTINCT ?e ?label ?kind WHERE {
+  GRAPH kgg:entities {
+    VALUES (?p ?kind) { (skos:prefLabel "pref") (skos:altLabel "alt") (skos:hiddenLabel "hidden") (rdfs:label "label") }
+    ?e ?p ?label .
+  }
+}
+"""
+
+ENTITY_SUMMARIES = PROLOGUE + """
+SELECT ?e (SAMPLE(?l) AS ?label) (MAX(?n) AS ?mentions) (GROUP_CONCAT(DISTINCT STR(?t); separator=" ") AS ?types) WHERE {
+  GRAPH kgg:entities { ?e skos:prefLabel ?l ; a ?t . OPTIONAL { ?e kgo:mentionCount ?n } }
+}
+GROUP BY ?e
+"""
+
+
+def documents(limit: int, offset: int) -> str:
+    return PROLOGUE + f"""
+SELECT ?doc (SAMPLE(?t) AS ?title) (SAMPLE(?d) AS ?date) (SAMPLE(?dn) AS ?dateNote)
+       (SAMPLE(?pub) AS ?publisher) (SAMPLE(?publ) AS ?publisherLabel)
+       (SAMPLE(?au) AS ?author) (SAMPLE(?aul) AS ?authorLabel) WHERE {{
+  ?doc a kgo:NewsArticle .
+  OPTIONAL {{ ?doc dcterms:title ?t }}
+  OPTIONAL {{ ?doc dcterms:date ?d }}
+  OPTIONAL {{ ?doc kgo:dateNote ?dn }}
+  OPTIONAL {{ ?doc kgo:publisher ?pub . OPTIONAL {{ ?pub skos:prefLabel ?publ }} }}
+  OPTIONAL {{ ?doc kgo:author ?au . OPTIONAL {{ ?au skos:prefLabel ?aul }} }}
+}}
+GROUP BY ?doc
+ORDER BY ?doc
+LIMIT {int(limit)} OFFSET {int(offset)}
+"""
+
+
+DOCUMENT_COUNT = PROLOGUE + """
+SELECT (COUNT(DISTINCT ?doc) AS ?n) WHERE { ?doc a kgo:NewsArticle }
+"""
+
+STATS = PROLOGUE + """
+SELECT ?quads ?graphs ?documents ?entities ?mentions ?statements ?events ?figures ?quotes WHERE {
+  { SELECT (COUNT(*) AS ?quads) WHERE { GRAPH ?g { ?s ?p ?o } } }
+  { SELECT (COUNT(DISTINCT ?g) AS ?graphs) WHERE { GRAPH ?g { } } }
+  { SELECT (COUNT(DISTINCT ?x) AS ?documents) WHERE { ?x a kgo:NewsArticle } }
+  { SELECT (COUNT(DISTINCT ?x) AS ?entities) WHERE { GRAPH kgg:entities { ?x skos:prefLabel ?l } } }
+  { SELECT (COUNT(DISTINCT ?x) AS ?mentions) WHERE { ?x a kgo:Mention } }
+  { SELECT (COUNT(DISTINCT ?x) AS ?statements) WHERE { ?x a kgo:Statement } }
+  { SELECT (COUNT(DISTINCT ?x) AS ?events) WHERE { ?x a kgo:Event } }
+  { SELECT (COUNT(DISTINCT ?x) AS ?figures) WHERE { ?x a kgo:Figure } }
+  { SELECT (COUNT(DISTINCT ?x) AS ?quotes) WHERE { ?x a kgo:Quote } }
+}
+"""
+
+TYPE_COUNTS = PROLOGUE + """
+SELECT ?t (COUNT(DISTINCT ?e) AS ?n) WHERE { GRAPH kgg:entities { ?e a ?t } }
+GROUP BY ?t ORDER BY DESC(?n) ?t
+"""

@@ -1,0 +1,56 @@
+"""The SPARQL 1.1 Service Description (https://www.w3.org/TR/sparql11-service-description/)
+sent on GET /sparql without a query, in the RDF format the client prefers."""
+
+from __future__ import annotations
+
+import pyoxigraph as ox
+from flask import Response, current_app, g, request
+
+from api import negotiate
+from api.errors import ApiError
+from kg.store import GRAPH_FORMATS
+
+SD = "http://www.w3.org/ns/sparql-service-description#"
+FORMATS = "http://www.w3.org/ns/formats/"
+RESULT_FORMATS = ("SPARQL_Results_JSON", "SPARQL_Results_XML", "SPARQL_Results_CSV", "SPARQL_Results_TSV",
+                  "Turtle", "N-Triples", "JSON-LD", "RDF_XML")
+
+
+def description_turtle(endpoint: str, graphs: list[str]) -> str:
+    """The description of the endpoint at `endpoint` serving `graphs`."""
+    named = "".join(
+        f"    sd:namedGraph [ a sd:NamedGraph ; sd:name <{iri}> ] ;\n" for iri in graphs)
+    formats = ", ".join(f"formats:{name}" for name in RESULT_FORMATS)
+    return f"""@prefix sd: <{SD}> .
+@prefix formats: <{FORMATS}> .
+@prefix dcterms: <http://purl.org/dc/terms/> .
+
+<{endpoint}#service> a sd:Service ;
+  sd:endpoint <{endpoint}> ;
+  sd:supportedLanguage sd:SPARQL11Query ;
+  sd:resultFormat {formats} ;
+  sd:feature sd:UnionDefaultGraph ;
+  sd:defaultEntailmentRegime <http://www.w3.org/ns/entailment/Simple> ;
+  dcterms:description "Read-only SPARQL 1.1 endpoint of the kg knowledge graph. The default graph is the union of the named graphs. SERVICE, LOAD and SPARQL Update are refused." ;
+  sd:defaultDataset [
+    a sd:Dataset ;
+    sd:defaultGraph [ a sd:Graph ] ;
+{named}  ] .
+"""
+
+
+def service_description() -> Response:
+    chosen = negotiate.choose(request.headers.get("Accept"), negotiate.GRAPH_OFFERS)
+    if chosen is None:
+        raise ApiError(406, "the service description is offered as " + ", ".join(negotiate.GRAPH_OFFERS))
+    served, engine = chosen
+    graphs = current_app.extensions["kg"].graphs(g.deadline)
+    turtle = description_turtle(request.base_url, graphs)
+    if engine == negotiate.TURTLE:
+        body = turtle.encode("utf-8")
+    else:
+        triples = ox.parse(turtle, format=ox.RdfFormat.TURTLE)
+        body = ox.serialize(triples, format=GRAPH_FORMATS[engine])
+    response = Response(body, mimetype=served)
+    response.headers["Vary"] = "Accept"
+    return response

@@ -1,0 +1,76 @@
+"""The endpoint's settings: one table of name, default and help.
+
+Every setting can be overridden by an environment variable `KG_<NAME>`
+(e.g. `KG_QUERY_TIMEOUT=5`), then by the command line of `kg serve`, then,
+in tests, by the `test_config` mapping given to `create_app`.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from typing import Any, Mapping
+
+
+@dataclass(frozen=True)
+class Setting:
+    name: str
+    default: Any
+    help: str
+
+
+SETTINGS: tuple[Setting, ...] = (
+    Setting("DATA_DIR", "data", "directory holding the builds (data/current -> builds/<id>)"),
+    Setting("CORPUS_DIR", "corpus", "corpus to build from when no graph has been built yet"),
+    Setting("STORE_URL", "", "answer from this SPARQL 1.1 server (base or query URL) instead of the embedded store"),
+    Setting("STORE_UPDATE_URL", "", "update endpoint of the remote store (default: <base>/update)"),
+    Setting("STORE_GSP_URL", "", "Graph Store Protocol endpoint of the remote store (default: <base>/store)"),
+    Setting("STORE_UNION", "graphs", "how the remote store gets the union default graph: graphs, param or native"),
+    Setting("QUERY_TIMEOUT", 10.0, "seconds a query may run before the client gets 503 and the work is stopped"),
+    Setting("MAX_ROWS", 10000, "most rows (or triples) a query answer carries; 0 for no cap"),
+    Setting("MAX_REQUEST_BYTES", 1_000_000, "largest request body or query string accepted (413 beyond)"),
+    Setting("WORKERS", 3, "query worker processes (each opens the store read-only once)"),
+    Setting("THREADS", 8, "request threads of the WSGI server"),
+    Setting("CORS", True, "send Access-Control-Allow-Origin: * on reads"),
+    Setting("HOST", "127.0.0.1", "interface to listen on"),
+    Setting("PORT", 5000, "port to listen on"),
+)
+DEFAULTS: dict[str, Any] = {s.name: s.default for s in SETTINGS}
+
+
+def load(overrides: Mapping[str, Any] | None = None, environ: Mapping[str, str] | None = None) -> dict[str, Any]:
+    """Defaults, then KG_* environment variables, then `overrides`."""
+    environ = os.environ if environ is None else environ
+    values = dict(DEFAULTS)
+    for setting in SETTINGS:
+        raw = environ.get(f"KG_{setting.name}")
+        if raw is not None:
+            values[setting.name] = parse(setting, raw)
+    for name, value in (overrides or {}).items():
+        if value is not None:
+            values[name] = value
+    return values
+
+
+def parse(setting: Setting, raw: str) -> Any:
+    """Convert an environment string to the type of the setting's default."""
+    kind = type(setting.default)
+    if kind is bool:
+        lowered = raw.strip().lower()
+        if lowered in ("1", "true", "yes", "on"):
+            return True
+        if lowered in ("0", "false", "no", "off"):
+            return False
+        raise ValueError(f"KG_{setting.name}: expected a boolean, got {raw!r}")
+    try:
+        return kind(raw)
+    except ValueError:
+        raise ValueError(f"KG_{setting.name}: expected {kind.__name__}, got {raw!r}") from None
+
+
+def table() -> str:
+    """The settings as a Markdown table (for docs/endpoint.md)."""
+    lines = ["| setting | environment | default | what |", "|---|---|---|---|"]
+    for s in SETTINGS:
+        lines.append(f"| {s.name.lower().replace('_', '-')} | `KG_{s.name}` | `{s.default!r}` | {s.help} |")
+    return "\n".join(lines)

@@ -1,0 +1,103 @@
+"""The SPARQL 1.1 Protocol endpoint at /sparql (read-only, no outbound network).
+
+Order of checks, all before any engine sees the text: protocol (400, 403,
+413, 415), lexer (SERVICE / LOAD: 400; update: 403), dataset (graphs must be
+graphs of this dataset: 400), negotiation (406). Then the backend runs the
+query under the deadline and the engine serializes the answer.
+"""
+
+from __future__ import annotations
+
+import time
+
+from flask import Blueprint, Response, current_app, g, request
+
+from api import execute, lexer, negotiate, protocol
+from api.errors import ApiError
+from api.service import service_description
+
+bp = Blueprint("sparql", __name__)
+
+# Names a graph that never exists: the empty default graph (or empty set of
+# named graphs) a dataset description implies when it leaves one side out.
+EMPTY_GRAPH = "urn:x-kg:empty-graph"
+TRUNCATED = "X-KG-Truncated"
+ROW_LIMIT = "X-KG-Row-Limit"
+
+
+@bp.route("/sparql", methods=["GET", "POST"])
+def sparql() -> Response:
+    max_bytes = current_app.config["MAX_REQUEST_BYTES"]
+    if request.method == "GET" and not _has_protocol_params(protocol.url_params(request, max_bytes)):
+        return service_description()
+    call = protocol.read(request, max_bytes)
+    if call.update:
+        raise ApiError(403, "this endpoint is read-only: SPARQL Update is refused")
+    info = _analyze(call.query)
+    default, named = _dataset(call, info)
+    served, engine = _negotiate(info.form)
+    cap = int(current_app.config["MAX_ROWS"])
+    job = execute.Request(
+        sparql=call.query, form=info.form, cap=cap, top_limit=info.top_limit,
+        solutions_type=engine if info.form in ("SELECT", "ASK", None) else negotiate.JSON,
+        graph_type=engine if info.form in ("CONSTRUCT", "DESCRIBE") else negotiate.TURTLE,
+        default_graphs=default, named_graphs=named)
+    result = current_app.extensions["kg"].run(job, g.deadline)
+    response = Response(result.body, mimetype=served if result.media_type == engine else result.media_type)
+    response.headers["Vary"] = "Accept"
+    if cap > 0:
+        response.headers[ROW_LIMIT] = str(cap)
+        response.headers[TRUNCATED] = "true" if result.truncated else "false"
+    return response
+
+
+def _has_protocol_params(params: list[tuple[str, str]]) -> bool:
+    return any(name in ("query", "update") for name, _ in params)
+
+
+def _analyze(query: str) -> lexer.QueryInfo:
+    try:
+        info = lexer.analyze(query)
+    except lexer.LexError as exc:
+        raise ApiError(400, str(exc)) from None
+    if info.fetching:
+        words = " and ".join(info.fetching)
+        raise ApiError(400, f"{words} would make the server fetch remote data: refused, nothing was fetched "
+                            "(this endpoint only queries its own graphs)")
+    if info.update:
+        raise ApiError(403, "this endpoint is read-only: SPARQL Update is refused")
+    return info
+
+
+def _dataset(call: protocol.Call, info: lexer.QueryInfo) -> tuple[list[str], list[str]]:
+    """The default and named graphs the query runs on; ([], []) means the
+    service default (the union of all graphs as default graph, every named graph).
+
+    Protocol parameters override the query's FROM / FROM NAMED. Every graph
+    named must be a graph of this dataset: nothing is ever fetched."""
+    if call.default_graphs or call.named_graphs:
+        default, named = call.default_graphs, call.named_graphs
+    elif info.has_dataset:
+        default, named = info.from_graphs, info.from_named
+    else:
+        return [], []
+    known = set(current_app.extensions["kg"].graphs(g.deadline))
+    unknown = sorted({iri for iri in default + named if iri not in known})
+    if unknown:
+        raise ApiError(400, "not graphs of this dataset (this endpoint never fetches remote data): "
+                            + ", ".join(f"<{iri}>" for iri in unknown))
+    return (default or [EMPTY_GRAPH]), (named or [EMPTY_GRAPH])
+
+
+def _negotiate(form: str | None) -> tuple[str, str]:
+    offers = negotiate.GRAPH_OFFERS if form in ("CONSTRUCT", "DESCRIBE") else negotiate.SOLUTION_OFFERS
+    chosen = negotiate.choose(request.headers.get("Accept"), offers)
+    if chosen is None:
+        raise ApiError(406, f"no acceptable media type for a {form or 'SPARQL'} answer; this endpoint offers "
+                            + ", ".join(offers), offers=list(offers))
+    return chosen
+
+
+def start_clock() -> None:
+    """Before each request: the deadline every backend call of the request shares."""
+    g.deadline = time.monotonic() + float(current_app.config["QUERY_TIMEOUT"])
