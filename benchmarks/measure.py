@@ -1,11 +1,13 @@
 """Run a command and measure it: wall time and peak memory of its whole process tree.
 
-Peak memory is taken two ways and the larger is kept:
-- the kernel's ru_maxrss from wait4(), which is the largest single process of
-  the tree (a worker pool's children included once they are reaped);
-- the sum of the resident sets of every live process of the tree, sampled
-  every 50 ms from /proc, which counts parallel workers together (pages
-  shared after fork() are counted once per process, so this errs high).
+Every 50 ms the sampler reads /proc/<pid>/status of the process and all its
+descendants and keeps the larger of
+- the largest VmHWM, the kernel's own high-water mark of one process's
+  resident set (exact, even between samples), and
+- the sum of VmRSS over the live processes, which counts parallel workers
+  together (pages shared after fork() count once per process, so this errs high).
+wait4()'s ru_maxrss is only a fallback for processes too short to sample: on
+Linux it includes the parent's memory that the child had before exec().
 """
 
 from __future__ import annotations
@@ -20,7 +22,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Sequence
 
-PAGE = os.sysconf("SC_PAGE_SIZE")
 SAMPLE_SECONDS = 0.05
 
 
@@ -31,6 +32,7 @@ class Measured:
     argv: tuple[str, ...]
     returncode: int
     seconds: float
+    cpu_seconds: float        # user + system time of the process and its reaped descendants
     peak_bytes: int
     stdout: str
     stderr: str
@@ -63,8 +65,9 @@ def run(argv: Sequence[str], *, timeout: float, cwd: Path | None = None, env: di
         stdout, stderr = _read(out), _read(err)
     if killed.is_set():
         stderr += f"\n(killed after {timeout:.0f} s)"
-    peak = max(sampler.peak, usage.ru_maxrss * 1024)    # ru_maxrss is in kB on Linux
-    return Measured(tuple(str(a) for a in argv), proc.returncode, seconds, peak, stdout, stderr)
+    peak = sampler.peak or usage.ru_maxrss * 1024    # ru_maxrss is in kB on Linux
+    cpu = usage.ru_utime + usage.ru_stime
+    return Measured(tuple(str(a) for a in argv), proc.returncode, seconds, cpu, peak, stdout, stderr)
 
 
 def _read(handle) -> str:
@@ -91,7 +94,9 @@ class _TreeSampler(threading.Thread):
 
     def run(self) -> None:
         while not self._halt.wait(SAMPLE_SECONDS):
-            self.peak = max(self.peak, sum(_rss(p) for p in _tree(self.pid)))
+            current = [_memory(p) for p in _tree(self.pid)]
+            if current:
+                self.peak = max(self.peak, sum(rss for rss, _ in current), max(hwm for _, hwm in current))
 
     def stop(self) -> None:
         self._halt.set()
@@ -113,9 +118,16 @@ def _tree(pid: int) -> list[int]:
     return found
 
 
-def _rss(pid: int) -> int:
+def _memory(pid: int) -> tuple[int, int]:
+    """(VmRSS, VmHWM) of a process in bytes; zeros when it is gone."""
+    rss = hwm = 0
     try:
-        with open(f"/proc/{pid}/statm") as handle:
-            return int(handle.read().split()[1]) * PAGE
-    except (OSError, IndexError, ValueError):
-        return 0
+        with open(f"/proc/{pid}/status") as handle:
+            for line in handle:
+                if line.startswith("VmRSS:"):
+                    rss = int(line.split()[1]) * 1024
+                elif line.startswith("VmHWM:"):
+                    hwm = int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        pass
+    return rss, hwm

@@ -53,10 +53,11 @@ def build_table(results: list[SizeResult]) -> str:
     for r in results:
         build, bulk, rdf = r.step("build"), r.step("bulk_load"), r.step("rdflib")
         rate = f"{r.quads / build.seconds:,.0f}" if r.quads and build.ok else "–"
-        rows.append([f"{r.docs:,}", f"{r.quads:,}" if r.quads else "–", cell(build), memory(build.peak), rate,
+        rows.append([f"{r.docs:,}", f"{r.quads:,}" if r.quads else "–", cell(build), seconds(build.cpu),
+                     memory(build.peak), rate,
                      cell(bulk), memory(bulk.peak), times(ratio(r.seconds("build"), r.seconds("bulk_load"))),
                      cell(rdf, "parse_seconds"), peak_cell(rdf)])
-    return table(["documents", "quads", "`kg build`", "peak memory", "quads/s", "Oxigraph bulk_load (floor)",
+    return table(["documents", "quads", "`kg build`", "CPU time", "peak memory", "quads/s", "Oxigraph bulk_load (floor)",
                   "floor peak", "build ÷ floor", "rdflib parse", "rdflib peak"], rows)
 
 

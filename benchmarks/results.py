@@ -24,6 +24,7 @@ class Step:
     detail: dict = field(default_factory=dict)
     note: str = ""
     projected: bool = False       # figures extrapolated from a smaller corpus, not measured
+    cpu: float | None = None      # user + system seconds of the whole process tree
 
     @property
     def ok(self) -> bool:

@@ -84,14 +84,14 @@ class Runner:
         summary = run.stdout.strip().splitlines()[-1] if run.stdout.strip() else ""
         if run.returncode != 0:
             return Step(peak=run.peak_bytes, note=_failure(run))
-        return Step(run.seconds, run.peak_bytes, {"summary": summary})
+        return Step(run.seconds, run.peak_bytes, {"summary": summary}, cpu=run.cpu_seconds)
 
     def floor(self, operation: str, *paths: Path) -> Step:
         run = self.measure([self.python, HERE / "floors.py", operation, *paths])
         if run.returncode != 0:
             return Step(peak=run.peak_bytes, note=_failure(run))
         detail = json.loads(run.stdout.strip().splitlines()[-1])
-        return Step(detail.get("seconds", detail.get("parse_seconds")), run.peak_bytes, detail)
+        return Step(detail.get("seconds", detail.get("parse_seconds")), run.peak_bytes, detail, cpu=run.cpu_seconds)
 
     def floors(self, result: SizeResult, build_dir: Path, scratch: Path, earlier: list[SizeResult]) -> None:
         nquads, store = layout.export_path(build_dir, "nq"), layout.store_path(build_dir)

@@ -1,0 +1,61 @@
+"""Judging the targets of issue 5 and rendering the tables from measured figures."""
+
+from __future__ import annotations
+
+import pytest
+
+from benchmarks import report
+from benchmarks.results import GIB, SizeResult, Step, exponent, verdicts
+
+
+def _size(docs: int, build: float, floor: float, export: float, dump: float, peak: int, noop: float) -> SizeResult:
+    result = SizeResult(docs, quads=docs * 800)
+    result.steps = {
+        "build": Step(build, peak, {"summary": "full build"}, cpu=build * 1.5),
+        "bulk_load": Step(floor, 10 * 2**20),
+        "kg_turtle": Step(export, 10 * 2**20, {"bytes": docs * 50_000}),
+        "oxigraph_dump": Step(dump, 10 * 2**20),
+        "noop": Step(noop, 2**20, {"summary": "nothing to do: 10 documents unchanged"}),
+        "rdflib": Step(1.0 * docs, GIB, {"parse_seconds": 0.5 * docs, "serialize_seconds": 0.5 * docs},
+                       projected=True, note="not run: projected"),
+    }
+    return result
+
+
+def test_exponent_of_power_laws() -> None:
+    assert exponent(100, 2.0, 1000, 20.0) == pytest.approx(1.0)
+    assert exponent(100, 1.0, 1000, 100.0) == pytest.approx(2.0)
+    assert exponent(100, None, 1000, 3.0) is None
+
+
+def test_targets_met() -> None:
+    results = [_size(1000, 20, 12, 3, 2, GIB, 0.2), _size(10_000, 200, 110, 30, 20, GIB, 0.5)]
+    judged = verdicts(results)
+    assert all(v.met for v in judged), judged
+    assert [v.figures for v in judged][:4] == ["1.8x", "1.00 GiB", "1.5x", "0.50 s"]
+    assert judged[4].figures == "build ~ N^1.00, kg_turtle ~ N^1.00"
+
+
+def test_targets_missed_say_by_how_much() -> None:
+    results = [_size(1000, 20, 5, 3, 0.5, GIB, 0.2), _size(10_000, 400, 50, 40, 5, 3 * GIB, 4.0)]
+    judged = verdicts(results)
+    assert [v.met for v in judged] == [False, False, False, False, False]
+    assert [v.figures for v in judged][:4] == ["8.0x", "3.00 GiB", "8.0x", "4.00 s"]
+    assert "build ~ N^1.30" in judged[4].figures
+
+
+def test_unmeasured_targets_are_not_judged() -> None:
+    result = SizeResult(100)
+    result.steps["build"] = Step(note="exit 2: error")
+    judged = verdicts([result])
+    assert {v.met for v in judged} == {None}
+
+
+def test_report_shows_each_size_projection_and_verdict() -> None:
+    results = [_size(1000, 20, 12, 3, 2, GIB, 0.2), _size(10_000, 200, 110, 30, 20, GIB, 0.5)]
+    text = report.render({"date": "today", "cores": "2"}, results, [("Endpoint", "| q | ms |")], "run.py")
+    assert "| 10,000 | 8,000,000 | 200 s | 300 s | 1.00 GiB | 40,000 | 110 s |" in text
+    assert "~5,000 s (projected)" in text
+    assert "says nothing to do" in text
+    assert text.count(": met (") == 5
+    assert "## Endpoint\n\n| q | ms |" in text
