@@ -13,7 +13,9 @@ from __future__ import annotations
 import fcntl
 import hashlib
 import json
+import multiprocessing
 import os
+import threading
 import time
 import warnings
 from concurrent.futures import ProcessPoolExecutor
@@ -38,6 +40,7 @@ from kg.store import EmbeddedStore
 from kg.validate import ONTOLOGY_FILE, SHAPES_FILE, validate_nquads
 
 PARALLEL_THRESHOLD = 200
+LOAD_FILE = "load.nq"
 CHUNK = 32
 
 
@@ -180,7 +183,7 @@ def _run(plan: _Plan, files: list[DocumentFiles], inputs: _Inputs, data_dir: Pat
     try:
         report = _write_store(plan, graphs, inputs, build_dir, validate)
         report.documents = len(files)
-        write_exports(build_dir)
+        write_exports(build_dir, skip=("nq",) if plan.mode == "full" else ())
         _run_hooks(build_dir)
         _write_manifest(build_dir, plan, inputs, report)
     except BaseException:
@@ -201,7 +204,10 @@ def _read_all(todo: list[DocumentFiles], inputs: _Inputs, progress: bool, valida
     if workers is None:
         workers = (os.cpu_count() or 1) if len(jobs) >= PARALLEL_THRESHOLD else 1
     if workers > 1 and len(jobs) > 1:
-        with ProcessPoolExecutor(max_workers=workers) as pool:
+        # forkserver: workers do not inherit the build lock (a forked worker outliving a killed
+        # build would hold it); _exit_with_build ends them when the build dies
+        with ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("forkserver"),
+                                 initializer=_exit_with_build, initargs=(os.getpid(),)) as pool:
             for result in pool.map(_read_one, jobs, chunksize=CHUNK):
                 results.append(result)
                 bar.update()
@@ -214,6 +220,21 @@ def _read_all(todo: list[DocumentFiles], inputs: _Inputs, progress: bool, valida
     if errors:
         raise InputErrors(errors)
     return {slug: nquads for slug, nquads, _ in results}
+
+
+def _exit_with_build(build_pid: int) -> None:
+    """Reader workers end when the build that started them dies (e.g. SIGKILL), instead of
+    waiting forever on their task queue."""
+
+    def watch() -> None:
+        while True:
+            time.sleep(0.5)
+            try:
+                os.kill(build_pid, 0)
+            except ProcessLookupError:
+                os._exit(1)
+
+    threading.Thread(target=watch, daemon=True).start()
 
 
 def _read_one(job: tuple) -> tuple[str, str | None, list]:
@@ -247,7 +268,9 @@ def _write_store(plan: _Plan, graphs: dict[str, str], inputs: _Inputs, build_dir
         EmbeddedStore(layout.store_path(plan.previous_dir), read_only=True).backup(store_dir)
         store = EmbeddedStore(store_dir)
         touched = _replace_documents(store, plan, graphs)
-    count = rebuild_records(store, inputs.config, inputs.aliases, touched)
+    count, records = rebuild_records(store, inputs.config, inputs.aliases, touched)
+    if plan.mode == "full":
+        _finish_nquads_export(build_dir, records)
     if validate:
         _validate_records(store, touched)
     store.flush()
@@ -257,16 +280,25 @@ def _write_store(plan: _Plan, graphs: dict[str, str], inputs: _Inputs, build_dir
 
 
 def _fresh_store(store_dir: Path, graphs: dict[str, str]) -> EmbeddedStore:
-    """A new store bulk-loaded from the ontology and every document graph."""
-    load_file = store_dir.parent / "load.nq"
+    """A new store bulk-loaded from the ontology and every document graph.
+
+    The load file, completed with the entity records, becomes the N-Quads export:
+    the store holds exactly its quads, so there is no need to dump them again."""
+    load_file = store_dir.parent / LOAD_FILE
     with open(load_file, "w", encoding="utf-8") as out:
         out.write(_ontology_nquads())
         for slug in sorted(graphs):
             out.write(graphs[slug])
     store = EmbeddedStore(store_dir)
     store.bulk_load_file(load_file)
-    load_file.unlink()
     return store
+
+
+def _finish_nquads_export(build_dir: Path, records: str) -> None:
+    load_file = build_dir / LOAD_FILE
+    with open(load_file, "a", encoding="utf-8") as out:
+        out.write(records)
+    os.replace(load_file, layout.export_path(build_dir, "nq"))
 
 
 def _ontology_nquads() -> str:
