@@ -1,7 +1,7 @@
 """The HTTP face of kg: the SPARQL endpoint, the JSON API, the exports, the
 query page (and the network view, when viz provides it).
 
-    app = create_app({"DATA_DIR": "data"})
+    app = create_app({"DATA": "data"})
 
 The store is opened once per worker process (embedded) or reached over HTTP
 (remote), never per request. See docs/endpoint.md.

@@ -171,9 +171,9 @@ class RemoteBackend:
 
 def make_backend(settings: dict[str, Any]) -> Backend:
     """The backend the settings ask for."""
-    if settings["STORE_URL"]:
-        store = RemoteStore.from_url(settings["STORE_URL"], settings["STORE_UPDATE_URL"] or None,
-                                     settings["STORE_GSP_URL"] or None, union=settings["STORE_UNION"],
+    if settings["STORE"]:
+        store = RemoteStore.from_url(settings["STORE"], settings["STORE_UPDATE"] or None,
+                                     settings["STORE_GSP"] or None, union=settings["STORE_UNION"],
                                      timeout=float(settings["QUERY_TIMEOUT"]))
         return RemoteBackend(store)
-    return EmbeddedBackend(Path(settings["DATA_DIR"]), int(settings["WORKERS"]))
+    return EmbeddedBackend(Path(settings["DATA"]), int(settings["WORKERS"]))

@@ -1,7 +1,7 @@
 """The endpoint's settings: one table of name, default and help.
 
 Every setting can be overridden by an environment variable `KG_<NAME>`
-(e.g. `KG_QUERY_TIMEOUT=5`), then by the command line of `kg serve`, then,
+(e.g. `KG_QUERY_TIMEOUT=5`; KG_DATA, KG_CORPUS and KG_STORE are shared with `kg build`), then by the command line of `kg serve`, then,
 in tests, by the `test_config` mapping given to `create_app`.
 """
 
@@ -20,11 +20,11 @@ class Setting:
 
 
 SETTINGS: tuple[Setting, ...] = (
-    Setting("DATA_DIR", "data", "directory holding the builds (data/current -> builds/<id>)"),
-    Setting("CORPUS_DIR", "corpus", "corpus to build from when no graph has been built yet"),
-    Setting("STORE_URL", "", "answer from this SPARQL 1.1 server (base or query URL) instead of the embedded store"),
-    Setting("STORE_UPDATE_URL", "", "update endpoint of the remote store (default: <base>/update)"),
-    Setting("STORE_GSP_URL", "", "Graph Store Protocol endpoint of the remote store (default: <base>/store)"),
+    Setting("DATA", "data", "directory holding the builds (data/current -> builds/<id>)"),
+    Setting("CORPUS", "corpus", "corpus to build from when no graph has been built yet"),
+    Setting("STORE", "", "answer from this SPARQL 1.1 server (base or query URL) instead of the embedded store"),
+    Setting("STORE_UPDATE", "", "update endpoint of the remote store (default: <base>/update)"),
+    Setting("STORE_GSP", "", "Graph Store Protocol endpoint of the remote store (default: <base>/store)"),
     Setting("STORE_UNION", "graphs", "how the remote store gets the union default graph: graphs, param or native"),
     Setting("QUERY_TIMEOUT", 10.0, "seconds a query may run before the client gets 503 and the work is stopped"),
     Setting("MAX_ROWS", 10000, "most rows (or triples) a query answer carries; 0 for no cap"),

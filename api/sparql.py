@@ -52,7 +52,7 @@ def sparql() -> Response:
 
 
 def _has_protocol_params(params: list[tuple[str, str]]) -> bool:
-    return any(name in ("query", "update") for name, _ in params)
+    return any(name in ("query", "update", "default-graph-uri", "named-graph-uri") for name, _ in params)
 
 
 def _analyze(query: str) -> lexer.QueryInfo:

@@ -67,6 +67,13 @@ class _Worker:
         child.close()
         self.conn = Connection(parent.detach())
 
+    def wait_ready(self, timeout: float) -> bool:
+        """Wait for the child's hello (sent once its imports are done)."""
+        try:
+            return self.conn.poll(timeout) and self.conn.recv() == "ready"
+        except (EOFError, OSError):
+            return False
+
     def is_alive(self) -> bool:
         return self.process.poll() is None
 
@@ -83,15 +90,17 @@ class _Worker:
 class WorkerPool:
     """A fixed number of query worker processes shared by all request threads."""
 
-    def __init__(self, size: int) -> None:
+    def __init__(self, size: int, start_timeout: float = 60.0) -> None:
         self.size = max(1, size)
+        self.start_timeout = start_timeout
         self._idle: queue.LifoQueue[_Worker] = queue.LifoQueue()
         self._lock = threading.Lock()
         self._workers: set[_Worker] = set()
         self._closed = False
         self.restarts = 0
-        for _ in range(self.size):
-            self._add()
+        starting = [self._spawn() for _ in range(self.size)]
+        for worker in starting:  # started together, waited for together
+            self._admit(worker)
 
     def submit(self, job: Job, deadline: float) -> Any:
         """Run `job` on a worker; raises execute.QueryTimeout after `deadline`
@@ -123,8 +132,9 @@ class WorkerPool:
             return sum(1 for w in self._workers if w.is_alive())
 
     def pids(self) -> list[int]:
+        """Process ids of the workers (running or starting)."""
         with self._lock:
-            return sorted(w.process.pid for w in self._workers if w.process.pid)
+            return sorted(w.process.pid for w in self._workers)
 
     def close(self) -> None:
         """Stop every worker."""
@@ -144,21 +154,32 @@ class WorkerPool:
                 return worker
             self._replace(worker)
 
-    def _add(self) -> None:
+    def _spawn(self) -> _Worker:
         worker = _Worker()
         with self._lock:
-            if self._closed:
-                worker.kill()
-                return
             self._workers.add(worker)
-        self._idle.put(worker)
+        return worker
+
+    def _admit(self, worker: _Worker) -> None:
+        """Make `worker` available once it is ready (or drop it if it never is)."""
+        if worker.wait_ready(self.start_timeout) and not self._closed:
+            self._idle.put(worker)
+            return
+        worker.kill()
+        with self._lock:
+            self._workers.discard(worker)
 
     def _replace(self, worker: _Worker) -> None:
+        """Kill `worker` now; its successor starts in the background, so the
+        request that timed out is answered at once."""
         worker.kill()
         with self._lock:
             self._workers.discard(worker)
             self.restarts += 1
-        self._add()
+            if self._closed:
+                return
+        successor = self._spawn()
+        threading.Thread(target=self._admit, args=(successor,), daemon=True).start()
 
 
 # -- inside a worker process ------------------------------------------------
@@ -171,6 +192,7 @@ class _State:
 def _serve(conn) -> None:
     """Worker main loop: one job at a time until the pipe closes."""
     state = _State()
+    conn.send("ready")
     while True:
         try:
             job = conn.recv()
