@@ -22,6 +22,9 @@ from kg.model import (Annotations, Attribute, Equiv, Event, Normalization, Note,
 NORMALIZATION_DBS = ("Wikidata", "ISO8601", "Number", "KG")
 _ID = {"T": r"T\d+", "R": r"R\d+", "E": r"E\d+", "A": r"[AM]\d+", "N": r"N\d+", "#": r"#\d*"}
 _OFFSETS = re.compile(r"^\d+ \d+(;\d+ \d+)*$")
+# brat's lines end at \n, \r\n or \r only; str.splitlines() would also split at U+2028,
+# U+0085, \x0b, \x0c and \x1c-\x1e, which may occur inside a span's text.
+_LINE_BREAK = re.compile(r"\r\n|\r|\n")
 _ROLE_SUFFIX = re.compile(r"^([A-Za-z][A-Za-z_-]*?)(\d*)$")
 _REF_PATTERNS = {
     "Wikidata": re.compile(r"^Q[1-9]\d*$"),
@@ -63,7 +66,7 @@ class _Reader:
 def parse_ann(path: Path, ann_text: str, text: str, config: AnnotationConfig) -> Annotations:
     """Parse and check one .ann file against its text; raise InputErrors listing every problem."""
     reader = _Reader(Path(path), text, config)
-    for number, line in enumerate(ann_text.splitlines(), start=1):
+    for number, line in enumerate(_LINE_BREAK.split(ann_text), start=1):
         if line.strip():
             _read_line(reader, number, line)
     _check_references(reader)
