@@ -46,8 +46,8 @@ VIS_DIR = Path(pyvis.__file__).parent / "lib" / "vis-9.1.2"
 
 def render(graph: nx.MultiDiGraph, *, size_by: str = "degree", focus: str | None = None,
            depth: int = 1, title: str = "Knowledge graph", physics: bool | None = None) -> str:
-    """The page for `graph`. `physics` None: live physics below LAYOUT_THRESHOLD nodes,
-    Python layout at and above it. `focus`/`depth` are shown as the initial focus."""
+    """The page for `graph`. Positions always start from the Python layout; `physics`
+    None: live physics (until stable) below LAYOUT_THRESHOLD nodes, none at and above it. `focus`/`depth` are shown as the initial focus."""
     if physics is None:
         physics = graph.number_of_nodes() < LAYOUT_THRESHOLD
     data = view_data(graph, size_by=size_by, physics=physics)
@@ -75,7 +75,7 @@ def view_data(graph: nx.MultiDiGraph, *, size_by: str = "degree", physics: bool 
     docs = list(graph.graph.get("docs", {}))
     sentences = list(graph.graph.get("sentences", {}))
     sentence_index = {s: i for i, s in enumerate(sentences)}
-    positions = {} if physics else python_layout(graph)
+    positions = python_layout(graph)
     nodes, node_details = _nodes(graph, size_by, positions, sentence_index)
     edges, edge_details = _edges(graph, sentence_index)
     doc_index = {d: i for i, d in enumerate(docs)}
@@ -160,10 +160,8 @@ def _options(physics: bool, n: int) -> dict:
                                    "hideEdgesOnZoom": n > 500})
     options["layout"] = {"improvedLayout": physics and n <= 150, "randomSeed": 7}
     if physics:
-        options["physics"] = {"enabled": True, "solver": "forceAtlas2Based",
-                              "forceAtlas2Based": {"gravitationalConstant": -60, "springLength": 90},
-                              "stabilization": {"enabled": True, "iterations": 400, "updateInterval": 25,
-                                                "fit": True}}
+        options["physics"] = {"enabled": True, "solver": "barnesHut", "barnesHut": {"damping": 0.5},
+                              "minVelocity": 2.0, "stabilization": {"enabled": False}}
     else:
         options["physics"] = {"enabled": False}
     return options

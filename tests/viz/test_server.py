@@ -21,7 +21,7 @@ def serve():
     servers = []
 
     def start(data_dir: Path) -> str:
-        app = create_app({"DATA_DIR": str(data_dir), "WORKERS": 1, "QUERY_TIMEOUT": 20})
+        app = create_app({"DATA": str(data_dir), "WORKERS": 1, "QUERY_TIMEOUT": 20})
         server = make_server("127.0.0.1", 0, app, threaded=True)
         thread = threading.Thread(target=server.serve_forever, daemon=True)
         thread.start()

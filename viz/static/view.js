@@ -6,6 +6,7 @@
 var network = null;
 var kgView = (function () {
   "use strict";
+  var PHYSICS_MAX_MS = 8000;
   var timings = { start: performance.now() };
   var data = JSON.parse(document.getElementById("kg-data").textContent);
   var meta = data.meta;
@@ -50,10 +51,16 @@ var kgView = (function () {
     network = new vis.Network($("network"), { nodes: nodes, edges: edges }, data.options);
     timings.created = performance.now();
     network.once("afterDrawing", function () { timings.firstDraw = performance.now(); });
-    network.once("stabilizationIterationsDone", function () {
-      network.setOptions({ physics: { enabled: false } });
-      timings.stabilized = performance.now();
-    });
+    if (meta.physics) {
+      /* The Python layout is the starting point; physics refines it, then stops. */
+      var stop = function () {
+        if (timings.stabilized !== undefined) return;
+        network.setOptions({ physics: { enabled: false } });
+        timings.stabilized = performance.now();
+      };
+      network.once("stabilized", stop);
+      setTimeout(stop, PHYSICS_MAX_MS);
+    }
     network.on("click", onClick);
     window.addEventListener("resize", function () { network.redraw(); });
   }
