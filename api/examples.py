@@ -63,14 +63,15 @@ ORDER BY ?speakerLabel ?article
     ),
     Example(
         "figures", "Which source reports which figure",
-        "Every figure the articles report, with its value, qualifier, date and who reports it. "
+        "Every figure the articles attribute to a source, with its value, qualifier and date. "
         "Claims from different sources stay apart.",
         f"""
 SELECT DISTINCT ?figure ?value ?qualifier ?sourceLabel ?asOf ?article WHERE {{
   ?f a kgo:Figure ; rdfs:label ?figure ; prov:wasDerivedFrom ?document .
   OPTIONAL {{ ?f kgo:value ?value }}
   OPTIONAL {{ ?f kgo:qualifier ?qualifier }}
-  OPTIONAL {{ ?f kgo:reportedBy ?source . OPTIONAL {{ ?source {_LABEL} ?sourceLabel }} }}
+  ?f kgo:reportedBy ?source .
+  OPTIONAL {{ ?source {_LABEL} ?sourceLabel }}
   OPTIONAL {{ ?f kgo:asOf ?date . OPTIONAL {{ ?date kgo:dateValue ?asOf }} }}
   OPTIONAL {{ ?document dcterms:title ?article }}
 }}
@@ -123,7 +124,8 @@ SELECT DISTINCT ?kind ?whoLabel ?originLabel ?destinationLabel ?article WHERE {{
   ?e a ?k ; prov:wasDerivedFrom|kgo:trigger/nif:referenceContext ?document .
   VALUES ?k {{ kgo:Defection kgo:Flight }}
   BIND(STRAFTER(STR(?k), STR(kgo:)) AS ?kind)
-  OPTIONAL {{ ?e kgo:agent ?who . ?who {_LABEL} ?whoLabel }}
+  ?e kgo:agent ?who .
+  OPTIONAL {{ ?who {_LABEL} ?whoLabel }}
   OPTIONAL {{ ?e kgo:origin ?o . ?o {_LABEL} ?originLabel }}
   OPTIONAL {{ ?e kgo:destination ?d . ?d {_LABEL} ?destinationLabel }}
   OPTIONAL {{ ?document dcterms:title ?article }}

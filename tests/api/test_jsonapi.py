@@ -1,0 +1,230 @@
+"""The JSON API on the shipped corpus: entities, search, documents, stats,
+health, OpenAPI, exports, and the one error shape of every error route."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import jsonschema_rs
+import pyoxigraph as ox
+import pytest
+
+from api import openapi
+from kg import layout
+from kg.iris import RESOURCE
+from tests.helpers import CORPUS
+
+
+def body(response, status: int = 200):
+    assert response.status_code == status, response.get_data(as_text=True)
+    assert response.mimetype == "application/json"
+    return json.loads(response.data)
+
+
+def validator(schema_name: str):
+    """A validator for one schema of the OpenAPI document, with its references."""
+    doc = openapi.document()
+    schema = {"$ref": f"#/components/schemas/{schema_name}", "components": doc["components"]}
+    return jsonschema_rs.validator_for(schema)
+
+
+def test_entities_paging_is_complete_and_disjoint(client):
+    first = body(client.get("/api/entities?limit=40"))
+    assert first["total"] > 40 and len(first["items"]) == 40
+    seen = [item["id"] for item in first["items"]]
+    nxt = first["next"]
+    for _ in range(10):  # bounded walk over the pages
+        if not nxt:
+            break
+        page = body(client.get(nxt))
+        seen += [item["id"] for item in page["items"]]
+        nxt = page["next"]
+    assert len(seen) == len(set(seen)) == first["total"]
+    for item in first["items"]:
+        validator("EntityItem").validate(item)
+
+
+def test_entities_filter_by_type_includes_subclasses(client, shipped_data):
+    people = body(client.get("/api/entities?type=Person&limit=500"))
+    assert people["total"] == len(people["items"]) > 0
+    assert all("Person" in item["types"] for item in people["items"])
+    assert "person/juan-guaido" in {item["id"] for item in people["items"]}
+    units = body(client.get("/api/entities?type=MilitaryUnit&limit=500"))["items"]
+    orgs = {i["id"] for i in body(client.get("/api/entities?type=Organization&limit=500"))["items"]}
+    assert units and {u["id"] for u in units} <= orgs
+
+
+@pytest.mark.parametrize("query", ["type=Per%20son", "limit=0", "limit=501", "offset=-1", "limit=ten"])
+def test_entities_bad_parameters(client, query):
+    error = body(client.get(f"/api/entities?{query}"), 400)["error"]
+    assert error["status"] == 400
+
+
+def test_entity_record(client):
+    entity = body(client.get("/api/entities/person/juan-guaido"))
+    validator("Entity").validate(entity)
+    assert entity["label"] == "Juan Guaidó"
+    assert entity["iri"] == RESOURCE + "person/juan-guaido"
+    assert "Person" in entity["types"]
+    assert "Guaido" in entity["labels"]["alternative"]
+    assert "Guiado" in entity["labels"]["hidden"]
+    assert entity["mentionsTotal"] == entity["mentionCount"] == len(entity["mentions"]) > 0
+    for mention in entity["mentions"]:
+        assert mention["sentence"] and mention["text"] in mention["sentence"]
+        assert mention["document"]["id"] and mention["document"]["title"]
+    relations = entity["relations"]["out"] + entity["relations"]["in"]
+    assert relations
+    for relation in relations:
+        assert relation["sources"], relation
+        for source in relation["sources"]:
+            assert source["document"] and source["title"]
+
+
+def test_entity_relations_have_sources_with_sentences(client):
+    # Juan Carlos Mora is a member of the National Guard according to the articles
+    entity = body(client.get("/api/entities/person/juan-carlos-mora"))
+    member_of = [r for r in entity["relations"]["out"] if r["predicate"] == "memberOf"]
+    assert member_of
+    assert any(s["sentence"] for r in member_of for s in r["sources"])
+
+
+def test_entity_same_as(client):
+    venezuela = body(client.get("/api/entities/place/venezuela"))
+    assert venezuela["sameAs"] == ["http://www.wikidata.org/entity/Q717"]
+
+
+@pytest.mark.parametrize("key", ["person/nobody-at-all", "no-such/thing", "person/<script>"])
+def test_unknown_entity_404(client, key):
+    assert body(client.get(f"/api/entities/{key}"), 404)["error"]["status"] == 404
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("guaido", "person/juan-guaido"),
+    ("GUAIDÓ", "person/juan-guaido"),
+    ("Guiado", "person/juan-guaido"),        # a misspelling listed as hidden label
+    ("cucuta", "place/cucuta"),
+    ("CÚCUTA", "place/cucuta"),
+    ("bogota", "place/bogota"),
+    ("refugee agency", "organization/unhcr"),  # an alternative label, inside
+    ("nicolas maduro", "person/nicolas-maduro"),
+])
+def test_search_accent_and_case_insensitive(client, text, expected):
+    result = body(client.get("/api/search", query_string={"q": text}))
+    validator("Search").validate(result)
+    assert result["items"][0]["id"] == expected
+
+
+def test_search_ranks_whole_label_first(client):
+    items = body(client.get("/api/search?q=venezuela&limit=50"))["items"]
+    assert items[0]["id"] == "place/venezuela" and items[0]["rank"] == "exact"
+    ranks = [item["rank"] for item in items]
+    order = ["exact", "prefix", "word", "substring"]
+    assert ranks == sorted(ranks, key=order.index)
+
+
+@pytest.mark.parametrize("query", ["", "q=", "q=%20%20", "q=x&limit=0"])
+def test_search_bad_parameters(client, query):
+    body(client.get(f"/api/search?{query}"), 400)
+
+
+def test_documents(client):
+    result = body(client.get("/api/documents"))
+    slugs = {p.stem for p in CORPUS.glob("*.txt")}
+    assert result["total"] == len(result["items"]) == len(slugs)
+    assert {i["id"] for i in result["items"]} == slugs
+    for item in result["items"]:
+        validator("Document").validate(item)
+        assert item["title"] and item["publisher"]["label"]
+        assert item["graph"].endswith("/graph/" + item["id"])
+
+
+def test_stats_match_the_store(client, shipped_data):
+    stats = body(client.get("/api/stats"))
+    validator("Stats").validate(stats)
+    store = ox.Store.read_only(str(layout.store_path(layout.current_build(shipped_data))))
+    assert stats["counts"]["quads"] == len(store)
+    assert stats["counts"]["documents"] == len(list(CORPUS.glob("*.txt")))
+    assert stats["counts"]["graphs"] == len(list(store.named_graphs()))
+    assert stats["entityTypes"]["Person"] >= 10
+
+
+def test_health(client, shipped_data):
+    health = body(client.get("/health"))
+    validator("Health").validate(health)
+    assert health["status"] == "ok" and health["build"] == layout.current_build(shipped_data).name
+
+
+def test_health_without_a_graph(tmp_path):
+    from api import create_app
+
+    app = create_app({"DATA": str(tmp_path / "empty"), "WORKERS": 1})
+    try:
+        client = app.test_client()
+        health = body(client.get("/health"), 503)
+        assert health["status"] == "unavailable"
+        error = body(client.get("/sparql?query=ASK%7B%7D"), 503)["error"]
+        assert "kg build" in error["detail"]
+    finally:
+        app.extensions["kg"].close()
+
+
+def test_openapi_names_every_json_route(app, client):
+    doc = body(client.get("/api/openapi.json"))
+    assert doc["openapi"].startswith("3.")
+    documented = set(doc["paths"])
+    routes = {re.sub(r"<(?:path:)?(\w+)>", r"{\1}", rule.rule) for rule in app.url_map.iter_rules()
+              if rule.rule.startswith("/api/") or rule.rule == "/health"}
+    assert routes == documented
+
+
+@pytest.mark.parametrize("fmt, rdf_format", [("ttl", ox.RdfFormat.TURTLE), ("trig", ox.RdfFormat.TRIG),
+                                             ("nq", ox.RdfFormat.N_QUADS), ("jsonld", ox.RdfFormat.JSON_LD)])
+def test_exports_download_and_parse(client, shipped_data, fmt, rdf_format):
+    response = client.get(f"/export.{fmt}")
+    assert response.status_code == 200
+    assert f"kg.{fmt}" in response.headers["Content-Disposition"]
+    assert "attachment" in response.headers["Content-Disposition"]
+    quads = list(ox.parse(response.data, format=rdf_format))
+    assert quads
+    if fmt in ("trig", "nq"):
+        store = ox.Store.read_only(str(layout.store_path(layout.current_build(shipped_data))))
+        assert len(set(quads)) == len(store)
+
+
+# -- the one error shape --------------------------------------------------------
+
+ERROR_REQUESTS = [
+    ("GET", "/api/entities?limit=0", None, None),
+    ("GET", "/api/entities/nobody/none", None, None),
+    ("GET", "/api/search", None, None),
+    ("GET", "/api/documents?offset=x", None, None),
+    ("GET", "/export.xyz", None, None),
+    ("GET", "/no/such/page", None, None),
+    ("DELETE", "/sparql", None, None),
+    ("PUT", "/api/entities", None, None),
+    ("GET", "/sparql?query=SELECT", None, None),
+    ("GET", "/sparql?query=ASK%7B%7D", None, {"Accept": "image/png"}),
+    ("POST", "/sparql", b"ASK {}", {"Content-Type": "text/plain"}),
+    ("POST", "/sparql", b"update=CLEAR%20ALL", {"Content-Type": "application/x-www-form-urlencoded"}),
+    ("GET", "/sparql?query=SELECT%20*%20%7B%20SERVICE%20%3Chttp://127.0.0.1:1/%3E%20%7B%7D%20%7D", None, None),
+]
+
+
+@pytest.mark.parametrize("method, url, data, headers", ERROR_REQUESTS)
+def test_every_error_has_the_one_shape(client, method, url, data, headers):
+    response = client.open(url, method=method, data=data, headers=headers or {})
+    assert response.status_code >= 400
+    assert response.mimetype == "application/json"
+    document = json.loads(response.data)
+    validator("Error").validate(document)
+    assert document["error"]["status"] == response.status_code
+
+
+def test_error_shape_for_timeouts_and_size(small_client):
+    for response in (
+        small_client.get("/sparql", query_string={"query": "SELECT (COUNT(*) AS ?n) { ?a ?b ?c . ?d ?e ?f . ?g ?h ?i }"}),
+        small_client.post("/sparql", data=b"x" * 10000, content_type="application/sparql-query"),
+    ):
+        assert response.status_code in (503, 413)
+        validator("Error").validate(json.loads(response.data))
