@@ -70,16 +70,19 @@ def gather_evidence(store: EmbeddedStore, keys: Iterable[str] | None = None) -> 
 
 
 def rebuild_records(store: EmbeddedStore, config: AnnotationConfig, aliases: AliasTable,
-                    keys: Iterable[str] | None = None) -> int:
-    """Replace the records of `keys` (all when None) by ones computed from the store; returns how many."""
+                    keys: Iterable[str] | None = None) -> tuple[int, str]:
+    """Replace the records of `keys` (all when None) by ones computed from the store.
+
+    Returns how many records were written and their N-Quads."""
     keys = None if keys is None else set(keys)
     evidence = gather_evidence(store, keys)
     _drop_records(store, keys)
     out = QuadWriter(ENTITIES_GRAPH)
     for key in sorted(evidence):
         write_record(out, key, evidence[key], config, aliases)
-    store.load_nquads(out.text().encode())
-    return len(evidence)
+    text = out.text()
+    store.load_nquads(text.encode())
+    return len(evidence), text
 
 
 def _drop_records(store: EmbeddedStore, keys: set[str] | None) -> None:

@@ -9,6 +9,7 @@ it does not move when other documents change and diffs stay small.
 from __future__ import annotations
 
 import shutil
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import IO
 
@@ -28,15 +29,22 @@ MEDIA_TYPES = {
 }
 
 
-def write_exports(build_dir: Path) -> None:
-    """Write every export format into the build directory."""
+def write_exports(build_dir: Path, skip: tuple[str, ...] = ()) -> None:
+    """Write every export format (but `skip`) into the build directory, one thread each:
+    Oxigraph serializes without holding the GIL."""
     store = EmbeddedStore(layout.store_path(build_dir), read_only=True)
+    formats = [f for f in FORMATS if f not in skip]
     try:
-        for fmt in FORMATS:
-            with open(layout.export_path(build_dir, fmt), "wb") as out:
-                write_export(store, fmt, out)
+        with ThreadPoolExecutor(max_workers=len(formats) or 1) as pool:
+            for done in [pool.submit(_write_file, store, build_dir, fmt) for fmt in formats]:
+                done.result()
     finally:
         store.close()
+
+
+def _write_file(store: EmbeddedStore, build_dir: Path, fmt: str) -> None:
+    with open(layout.export_path(build_dir, fmt), "wb") as out:
+        write_export(store, fmt, out)
 
 
 def write_export(store: EmbeddedStore, fmt: str, out: IO[bytes]) -> None:

@@ -34,7 +34,10 @@ def boolean(value: bool) -> str:
 
 
 def decimal(value: str) -> str:
-    return literal(value if "." in value else value + ".0", XSD + "decimal")
+    """An xsd:decimal in the canonical form Oxigraph stores: '1400', '1.5' (never '1400.0', '1.50')."""
+    if "." in value:
+        value = value.rstrip("0").rstrip(".")
+    return literal(value, XSD + "decimal")
 
 
 def date_literal(value: str) -> str:

@@ -104,23 +104,29 @@ def load_aliases(path: Path, config: AnnotationConfig) -> AliasTable:
 
 def _entry(item: dict, path: Path, raw: str, config: AnnotationConfig) -> AliasEntry:
     key = item.get("key")
-    line = _line_of(raw, key) if isinstance(key, str) else None
+
+    def fail(message: str) -> ConfigError:
+        return ConfigError(message, path, _line_of(raw, key) if isinstance(key, str) else None)
+
     if not isinstance(key, str) or not _KEY.match(key):
-        raise ConfigError(f"bad key {key!r} (expected family/slug, e.g. person/juan-guaido)", path, line)
+        raise fail(f"bad key {key!r} (expected family/slug, e.g. person/juan-guaido)")
     type_ = item.get("type")
     known = set(config.parents) | set(config.events) | set(EXTRA_TYPES) | {"Event"}
     if type_ not in known:
-        raise ConfigError(f"unknown type {type_!r} for {key} (expected an annotation.conf type, Event or Role)", path, line)
+        raise fail(f"unknown type {type_!r} for {key} (expected an annotation.conf type, Event or Role)")
     family = "event" if type_ == "Event" else family_of(type_, config)
     if key.split("/", 1)[0] != family:
-        raise ConfigError(f"key {key} does not match its type {type_} (expected {family}/...)", path, line)
+        raise fail(f"key {key} does not match its type {type_} (expected {family}/...)")
     label = item.get("label")
     if not isinstance(label, str) or not label.strip():
-        raise ConfigError(f"{key} needs a label (expected label = \"...\")", path, line)
+        raise fail(f"{key} needs a label (expected label = \"...\")")
     wikidata = item.get("wikidata")
     if wikidata is not None and not re.fullmatch(r"Q[1-9]\d*", str(wikidata)):
-        raise ConfigError(f"bad wikidata id {wikidata!r} for {key} (expected Q followed by digits)", path, line)
-    return AliasEntry(key, type_, label, tuple(item.get("aliases", ())), tuple(item.get("hidden", ())), wikidata)
+        raise fail(f"bad wikidata id {wikidata!r} for {key} (expected Q followed by digits)")
+    names = [item.get("aliases", []), item.get("hidden", [])]
+    if not all(isinstance(n, list) and all(isinstance(x, str) for x in n) for n in names):
+        raise fail(f"{key}: aliases and hidden must be lists of strings")
+    return AliasEntry(key, type_, label, tuple(names[0]), tuple(names[1]), wikidata)
 
 
 def _line_of(raw: str, key: str) -> int | None:

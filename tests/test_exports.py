@@ -6,6 +6,7 @@ import shutil
 import subprocess
 from pathlib import Path
 
+import pyoxigraph as ox
 import pytest
 import rdflib
 
@@ -16,10 +17,10 @@ NQ = "application/n-quads"
 
 
 def _store_dataset(data: Path) -> rdflib.Dataset:
-    """The store as the reference, read from a fresh dump made by `kg export --format nq`."""
-    dump = run_kg("export", "--format", "nq", "--data", str(data))
+    """The store itself as the reference: its quads, dumped by Oxigraph now."""
+    store = ox.Store.read_only(str(layout.store_path(layout.current_build(data))))
     dataset = rdflib.Dataset()
-    dataset.parse(data=dump.stdout_bytes, format="nquads")
+    dataset.parse(data=store.dump(format=ox.RdfFormat.N_QUADS), format="nquads")
     return dataset
 
 

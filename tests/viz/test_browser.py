@@ -89,7 +89,9 @@ def test_clicking_a_node_shows_types_names_wikidata_relations_and_sources(page, 
     assert panel.locator(".alt").text_content() == "Mora"
     relations = panel.locator(".relation")
     assert relations.count() == 3  # member of, agent of the defection, said by of the quote
-    member = panel.locator(".relation", has_text="member of Bolivarian National Guard")
+    assert panel.locator(".relation", has_text="← agent: Mora defects to Cúcuta").count() == 1
+    assert panel.locator(".relation", has_text="← said by: We will not <i>go back</i>").count() == 1
+    member = panel.locator(".relation", has_text="→ member of: Bolivarian National Guard")
     quotes = member.locator("blockquote").all_text_contents()
     assert quotes == ["Lt. Juan Carlos Mora of the National Guard fled to Cúcuta.",
                       "Mora, of the Guard, spoke in Cúcuta, Colombia."]

@@ -1,0 +1,182 @@
+"""The real server process (`python -m api serve`, waitress) on 127.0.0.1:
+the protocol over HTTP, the time limit that really stops the work, and
+clients nobody here wrote (SPARQLWrapper, Debian's roqet)."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import threading
+import time
+from pathlib import Path
+
+import pyoxigraph as ox
+import pytest
+import requests
+
+COUNT_ALL = "SELECT (COUNT(*) AS ?n) WHERE { ?s ?p ?o }"
+ENDLESS = "SELECT (COUNT(*) AS ?n) WHERE { ?a ?b ?c . ?d ?e ?f . ?g ?h ?i }"
+GUAIDO = "https://kg.example.org/id/person/juan-guaido"
+LABEL_QUERY = f"SELECT ?label WHERE {{ <{GUAIDO}> <http://www.w3.org/2004/02/skos/core#prefLabel> ?label }}"
+TIMEOUT = 30
+
+
+def sparql(server, **kwargs) -> requests.Response:
+    return requests.request(kwargs.pop("method", "GET"), server.url + "sparql", timeout=TIMEOUT, **kwargs)
+
+
+def n_of(response) -> int:
+    assert response.status_code == 200, response.text
+    return int(response.json()["results"]["bindings"][0]["n"]["value"])
+
+
+def test_three_ways_agree(server):
+    by_get = n_of(sparql(server, params={"query": COUNT_ALL}))
+    by_form = n_of(sparql(server, method="POST", data={"query": COUNT_ALL}))
+    by_body = n_of(sparql(server, method="POST", data=COUNT_ALL.encode(),
+                          headers={"Content-Type": "application/sparql-query"}))
+    assert by_get == by_form == by_body > 1000
+
+
+def test_negotiation_over_http(server):
+    response = sparql(server, params={"query": "SELECT * WHERE { ?s ?p ?o } LIMIT 4"},
+                      headers={"Accept": "text/csv;q=0.4, application/sparql-results+xml;q=0.8"})
+    assert response.headers["Content-Type"].startswith("application/sparql-results+xml")
+    assert len(list(ox.parse_query_results(response.content, ox.QueryResultsFormat.XML))) == 4
+    turtle = sparql(server, params={"query": "CONSTRUCT WHERE { ?s a ?o } LIMIT 3"})
+    assert turtle.headers["Content-Type"].startswith("text/turtle")
+    assert len(list(ox.parse(turtle.content, format=ox.RdfFormat.TURTLE))) == 3
+    assert sparql(server, params={"query": "ASK {}"}, headers={"Accept": "image/gif"}).status_code == 406
+
+
+def test_errors_over_http(server, listener):
+    bad = sparql(server, params={"query": "SELECT * WHERE {"})
+    assert bad.status_code == 400 and bad.json()["error"]["line"] == 1
+    assert sparql(server, method="POST", data={"update": "CLEAR ALL"}).status_code == 403
+    assert sparql(server, method="POST", data=b"CLEAR ALL",
+                  headers={"Content-Type": "application/sparql-update"}).status_code == 403
+    assert sparql(server, method="POST", data=b"ASK {}", headers={"Content-Type": "text/plain"}).status_code == 415
+    assert sparql(server, method="POST", data=b'ASK { ?s ?p "\xe9" }',
+                  headers={"Content-Type": "application/sparql-query"}).status_code == 400
+    service = f"SELECT * WHERE {{ SERVICE <{listener.url}> {{ ?s ?p ?o }} }}"
+    assert sparql(server, params={"query": service}).status_code == 400
+    time.sleep(0.2)
+    assert listener.connections == 0
+    assert n_of(sparql(server, params={"query": COUNT_ALL})) > 1000  # nothing changed
+
+
+def test_request_size_limit_over_http(server):
+    big = b"ASK {} #" + b"x" * 1_100_000
+    response = sparql(server, method="POST", data=big, headers={"Content-Type": "application/sparql-query"})
+    assert response.status_code == 413
+    assert response.json()["error"]["status"] == 413
+
+
+def _cpu_seconds(pids: list[int]) -> float:
+    """User + system CPU time of processes, from /proc (gone processes count 0)."""
+    total = 0
+    for pid in pids:
+        try:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        total += int(fields[11]) + int(fields[12])
+    return total / os.sysconf("SC_CLK_TCK")
+
+
+def test_timeout_stops_the_work(server):
+    workers = server.children()
+    started = time.monotonic()
+    response = sparql(server, params={"query": ENDLESS})
+    elapsed = time.monotonic() - started
+    assert response.status_code == 503
+    assert "time" in response.json()["error"]["detail"]
+    assert elapsed < 2 + 3
+    # the worker that ran the query is gone, and nothing in the server burns CPU any more
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline and len(set(server.children()) - set(workers)) < 1:
+        time.sleep(0.1)  # wait for the replacement worker to be started
+    time.sleep(1.0)  # let the replacement finish importing
+    pids = [server.process.pid] + server.children()
+    before = _cpu_seconds(pids)
+    time.sleep(1.0)
+    assert _cpu_seconds(pids) - before < 0.3
+    assert len(set(workers) - set(server.children())) == 1
+    assert n_of(sparql(server, params={"query": COUNT_ALL})) > 1000
+
+
+def test_other_clients_answered_during_a_long_query(server):
+    slow: list[int] = []
+    thread = threading.Thread(target=lambda: slow.append(sparql(server, params={"query": ENDLESS}).status_code))
+    thread.start()
+    time.sleep(0.3)
+    for _ in range(5):
+        started = time.monotonic()
+        assert sparql(server, params={"query": LABEL_QUERY}).status_code == 200
+        assert requests.get(server.url + "api/entities/person/juan-guaido", timeout=TIMEOUT).status_code == 200
+        assert time.monotonic() - started < 1.5
+    thread.join(15)
+    assert slow == [503]
+
+
+def test_sparqlwrapper(server):
+    from SPARQLWrapper import JSON, N3, POST, TURTLE, XML, SPARQLWrapper
+
+    client = SPARQLWrapper(server.url + "sparql")
+    client.setQuery(LABEL_QUERY)
+    client.setReturnFormat(JSON)
+    rows = client.query().convert()["results"]["bindings"]
+    assert [r["label"]["value"] for r in rows] == ["Juan Guaidó"]
+
+    client.setMethod(POST)
+    client.setReturnFormat(XML)
+    document = client.query().convert()  # an xml.dom.minidom document
+    assert "Juan Guaidó" in document.toxml()
+
+    client.setQuery("ASK { ?s ?p ?o }")
+    client.setReturnFormat(JSON)
+    assert client.query().convert()["boolean"] is True
+
+    client.setQuery(f"CONSTRUCT {{ <{GUAIDO}> ?p ?o }} WHERE {{ <{GUAIDO}> ?p ?o }}")
+    client.setReturnFormat(TURTLE)
+    turtle = client.query().convert()
+    assert GUAIDO.encode() in turtle or b"juan-guaido" in turtle
+    client.setReturnFormat(N3)
+    assert b"juan-guaido" in client.query().convert()
+
+
+def test_sparqlwrapper_reports_our_errors(server):
+    from SPARQLWrapper import JSON, SPARQLWrapper
+    from SPARQLWrapper.SPARQLExceptions import QueryBadFormed
+
+    client = SPARQLWrapper(server.url + "sparql")
+    client.setQuery("SELECT * WHERE { ?s ?p }")
+    client.setReturnFormat(JSON)
+    with pytest.raises(QueryBadFormed):
+        client.query()
+
+
+def _roqet(server, query: str, results: str) -> str:
+    roqet = shutil.which("roqet")
+    if roqet is None:
+        pytest.skip("roqet (Debian rasqal-utils) is not installed")
+    done = subprocess.run([roqet, "-q", "-i", "sparql", "-p", server.url + "sparql", "-e", query, "-r", results],
+                          capture_output=True, text=True, timeout=TIMEOUT)
+    assert done.returncode == 0, done.stderr
+    return done.stdout
+
+
+def test_roqet_select(server):
+    out = _roqet(server, LABEL_QUERY, "json")
+    assert json.loads(out)["results"]["bindings"][0]["label"]["value"] == "Juan Guaidó"
+    csv_out = _roqet(server, "SELECT ?n WHERE { VALUES ?n { 1 2 3 } }", "csv")
+    assert csv_out.split() == ["n", "1", "2", "3"]
+
+
+def test_roqet_ask_and_construct(server):
+    assert "true" in _roqet(server, "ASK { ?s ?p ?o }", "simple").lower()
+    out = _roqet(server, f"CONSTRUCT {{ <{GUAIDO}> ?p ?o }} WHERE {{ <{GUAIDO}> ?p ?o }}", "ntriples")
+    triples = list(ox.parse(out.encode(), format=ox.RdfFormat.N_TRIPLES))
+    assert triples and all(t.subject.value == GUAIDO for t in triples)

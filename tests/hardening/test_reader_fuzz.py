@@ -1,0 +1,99 @@
+"""Point 1: whatever bytes a .ann or .txt holds, the reader gives a graph or a located InputError.
+
+Documents are read from real files with kg.corpus.read_document (the path a
+build takes), then turned into their named graph with kg.graph.document_nquads
+and parsed back with Oxigraph: anything the reader accepts must become a
+well-formed graph, and anything it rejects must be rejected with an
+InputError naming the file and the line (and column) of the problem.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pyoxigraph as ox
+import pytest
+from hypothesis import HealthCheck, event, given, settings
+from hypothesis import strategies as st
+
+from kg.corpus import DocumentFiles, read_document
+from kg.errors import InputError
+from kg.graph import document_nquads
+from kg.iris import document_iri
+from kg.resolve import load_aliases
+from tests.hardening.brat import (CONFIG, HOSTILE_CHARS, VALID_ANN, VALID_TXT, ann_bytes, assert_located,
+                                  near_valid_ann)
+from tests.helpers import TINY
+
+ALIASES = load_aliases(TINY / "aliases.toml", CONFIG)
+FUZZ = settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+@pytest.fixture(scope="module")
+def workdir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return tmp_path_factory.mktemp("fuzz")
+
+
+def read_or_error(workdir: Path, txt: bytes, ann: bytes | None) -> list[ox.Quad] | None:
+    """Read the document from disk; return its graph's quads, or None after checking the error."""
+    files = DocumentFiles("doc", workdir / "doc.txt", workdir / "doc.ann", workdir / "doc.json")
+    files.txt.write_bytes(txt)
+    if ann is None:
+        files.ann.unlink(missing_ok=True)
+    else:
+        files.ann.write_bytes(ann)
+    try:
+        doc = read_document(files, CONFIG)
+    except InputError as exc:
+        assert_located(exc, {files.txt: txt, files.ann: ann or b""})
+        return None
+    quads = list(ox.parse(document_nquads(doc, CONFIG, ALIASES).encode(), format=ox.RdfFormat.N_QUADS))
+    article = ox.NamedNode(document_iri("doc"))
+    assert any(q.subject == article for q in quads), "the graph lacks the article node"
+    mentions = {q.subject for q in quads if q.predicate.value.endswith("#anchorOf") and "#T" in q.subject.value}
+    assert len(mentions) == len(doc.annotations.textbounds), "a text-bound annotation has no mention node"
+    return quads
+
+
+def outcome(quads: list[ox.Quad] | None) -> list[ox.Quad] | None:
+    """Count outcomes (pytest --hypothesis-show-statistics) to see that both kinds are reached."""
+    event("graph" if quads is not None else "located error")
+    return quads
+
+
+def near_valid_text() -> st.SearchStrategy[bytes]:
+    """The valid text with characters inserted, replaced or removed (offsets no longer fit)."""
+    @st.composite
+    def edit(draw) -> bytes:
+        at = draw(st.integers(0, len(VALID_TXT)))
+        cut = draw(st.integers(0, 3))
+        new = draw(st.sampled_from(HOSTILE_CHARS) | st.text(max_size=3))
+        return (VALID_TXT[:at] + new + VALID_TXT[at + cut:]).encode("utf-8")
+    return edit()
+
+
+@FUZZ
+@given(ann=ann_bytes())
+def test_any_bytes_as_ann_give_a_graph_or_a_located_error(workdir: Path, ann: bytes) -> None:
+    outcome(read_or_error(workdir, VALID_TXT.encode(), ann))
+
+
+@FUZZ
+@given(txt=st.binary(max_size=300) | st.text(max_size=200).map(str.encode) | near_valid_text(),
+       with_ann=st.booleans())
+def test_any_bytes_as_txt_give_a_graph_or_a_located_error(workdir: Path, txt: bytes, with_ann: bool) -> None:
+    quads = outcome(read_or_error(workdir, txt, VALID_ANN.encode() if with_ann else None))
+    if quads is not None and with_ann:
+        assert txt.decode("utf-8")[4:12] == "Ana Ruiz", "annotations were accepted over a text they do not fit"
+
+
+@FUZZ
+@given(ann=near_valid_ann())
+def test_mutated_annotations_give_a_graph_or_a_located_error(workdir: Path, ann: str) -> None:
+    outcome(read_or_error(workdir, VALID_TXT.encode(), ann.encode("utf-8")))
+
+
+def test_the_unmutated_file_gives_a_graph(workdir: Path) -> None:
+    """The base of the mutations is itself valid, so mutations start from a graph."""
+    quads = read_or_error(workdir, VALID_TXT.encode(), VALID_ANN.encode())
+    assert quads is not None and len(quads) > 100

@@ -1,0 +1,58 @@
+"""The view of the shipped corpus, as `kg build` writes it."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from kg import layout
+from kg.store import EmbeddedStore
+from tests.viz.test_browser import NODE_COUNT
+from tests.viz.test_cli import page_data
+
+GUAIDO = "https://kg.example.org/id/person/juan-guaido"
+
+
+@pytest.fixture(scope="module")
+def corpus_view(shipped_data: Path) -> tuple[Path, int, set[str]]:
+    """The build's graph.html, the SPARQL count of entities and events, and the document titles."""
+    build = layout.current_build(shipped_data)
+    store = EmbeddedStore(layout.store_path(build), read_only=True)
+    try:
+        count = int(store.select(NODE_COUNT)[0]["n"])
+        titles = {r["t"] for r in store.select(
+            "SELECT ?t WHERE { ?d a <https://kg.example.org/ontology#NewsArticle> ; "
+            "<http://purl.org/dc/terms/title> ?t }")}
+    finally:
+        store.close()
+    return build / layout.VIEW_FILE, count, titles
+
+
+def test_build_writes_the_view_with_every_entity_and_event(corpus_view):
+    page, count, titles = corpus_view
+    data = page_data(page)
+    assert count > 100
+    assert len(data["nodes"]) == count
+    assert {d["title"] for d in data["docs"]} == titles
+    assert all(d["sentences"] for d in data["edgeDetails"].values()), "an edge without a source sentence"
+
+
+@pytest.mark.browser
+def test_corpus_view_in_the_browser(page, corpus_view):
+    path, count, titles = corpus_view
+    page.open(path.as_uri())
+    assert page.page.evaluate("network.body.data.nodes.length") == count
+    page.page.fill("#search", "Guiado")
+    page.page.locator(f'#results button[data-node="{GUAIDO}"]').click()
+    panel = page.page.locator("#panel-body")
+    assert panel.locator("h2").text_content() == "Juan Guaidó"
+    cited = set(panel.locator(".relation cite").all_text_contents())
+    assert cited and all(any(c.startswith(t) for t in titles) for c in cited)
+    assert panel.locator(".relation blockquote").count() >= panel.locator(".relation").count() > 0
+    page.page.locator("#panel-close").click()
+    page.settle()
+    page.page.evaluate("network.fit({animation: false})")
+    page.screenshot("viz-corpus.png")
+    assert page.errors == [] and page.blocked == []
