@@ -72,7 +72,9 @@ def run(config: dict[str, Any]) -> None:
     app = create_app(config)
     server = waitress.create_server(
         app, host=config["HOST"], port=int(config["PORT"]), threads=int(config["THREADS"]),
-        max_request_body_size=int(config["MAX_REQUEST_BYTES"]) + 1024, ident="kg",
+        # waitress buffers bodies: its own (plain-text) limit stays well above ours,
+        # so that the app answers an oversize request with the JSON error shape
+        max_request_body_size=2 * int(config["MAX_REQUEST_BYTES"]) + 65536, ident="kg",
         channel_timeout=max(30, int(float(config["QUERY_TIMEOUT"])) + 10))
     click.echo(f"Serving kg on http://{server.effective_host}:{server.effective_port}/ (SPARQL at /sparql)")
     sys.stdout.flush()

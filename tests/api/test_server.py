@@ -158,25 +158,31 @@ def test_sparqlwrapper_reports_our_errors(server):
         client.query()
 
 
-def _roqet(server, query: str, results: str) -> str:
+def _roqet(server, query: str, *options: str) -> subprocess.CompletedProcess:
     roqet = shutil.which("roqet")
     if roqet is None:
         pytest.skip("roqet (Debian rasqal-utils) is not installed")
-    done = subprocess.run([roqet, "-q", "-i", "sparql", "-p", server.url + "sparql", "-e", query, "-r", results],
+    return subprocess.run([roqet, "-q", "-i", "sparql", "-p", server.url + "sparql", "-e", query, *options],
                           capture_output=True, text=True, timeout=TIMEOUT)
-    assert done.returncode == 0, done.stderr
-    return done.stdout
 
 
 def test_roqet_select(server):
-    out = _roqet(server, LABEL_QUERY, "json")
-    assert json.loads(out)["results"]["bindings"][0]["label"]["value"] == "Juan Guaidó"
-    csv_out = _roqet(server, "SELECT ?n WHERE { VALUES ?n { 1 2 3 } }", "csv")
-    assert csv_out.split() == ["n", "1", "2", "3"]
+    """roqet -p sends GET with Accept: application/sparql-results+xml and reads the bindings.
+
+    (rasqal 0.9.33 reads only variable bindings from a protocol service: its
+    ASK and CONSTRUCT over -p fail the same way against a stock `oxigraph serve`.)"""
+    done = _roqet(server, LABEL_QUERY, "-r", "xml")
+    assert done.returncode == 0, done.stderr
+    rows = list(ox.parse_query_results(done.stdout.encode(), ox.QueryResultsFormat.XML))
+    assert [r["label"].value for r in rows] == ["Juan Guaidó"]
+    csv_out = _roqet(server, "SELECT ?n WHERE { VALUES ?n { 1 2 3 } }", "-r", "csv")
+    assert csv_out.stdout.split() == ["n", "1", "2", "3"]
+    count = _roqet(server, COUNT_ALL, "-r", "tsv").stdout.split()
+    assert count[0] == "?n" and int(count[1]) == n_of(sparql(server, params={"query": COUNT_ALL}))
 
 
-def test_roqet_ask_and_construct(server):
-    assert "true" in _roqet(server, "ASK { ?s ?p ?o }", "simple").lower()
-    out = _roqet(server, f"CONSTRUCT {{ <{GUAIDO}> ?p ?o }} WHERE {{ <{GUAIDO}> ?p ?o }}", "ntriples")
-    triples = list(ox.parse(out.encode(), format=ox.RdfFormat.N_TRIPLES))
-    assert triples and all(t.subject.value == GUAIDO for t in triples)
+def test_roqet_sees_our_errors(server):
+    done = _roqet(server, "SELECT * WHERE {", "-r", "xml")
+    assert done.returncode != 0 and "400" in done.stderr
+    done = _roqet(server, "SELECT * WHERE { SERVICE <http://127.0.0.1:1/> { ?s ?p ?o } }", "-r", "xml")
+    assert done.returncode != 0 and "400" in done.stderr
