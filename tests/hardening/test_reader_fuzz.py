@@ -9,6 +9,7 @@ InputError naming the file and the line (and column) of the problem.
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 import pyoxigraph as ox
@@ -16,14 +17,17 @@ import pytest
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
+from kg import layout
+from kg.build import build
 from kg.corpus import DocumentFiles, read_document
 from kg.errors import InputError
 from kg.graph import document_nquads
 from kg.iris import document_iri
 from kg.resolve import load_aliases
+from kg.store import EmbeddedStore
 from tests.hardening.brat import (CONFIG, HOSTILE_CHARS, VALID_ANN, VALID_TXT, ann_bytes, assert_located,
                                   near_valid_ann)
-from tests.helpers import TINY
+from tests.helpers import TINY, tree_digest
 
 ALIASES = load_aliases(TINY / "aliases.toml", CONFIG)
 FUZZ = settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -97,3 +101,33 @@ def test_the_unmutated_file_gives_a_graph(workdir: Path) -> None:
     """The base of the mutations is itself valid, so mutations start from a graph."""
     quads = read_or_error(workdir, VALID_TXT.encode(), VALID_ANN.encode())
     assert quads is not None and len(quads) > 100
+
+
+@pytest.fixture(scope="module")
+def tiny_data(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
+    """A copy of the tiny corpus and a data directory with a build of it."""
+    root = tmp_path_factory.mktemp("fuzz-build")
+    shutil.copytree(TINY, root / "corpus")
+    build(root / "corpus", root / "data")
+    return root / "corpus", root / "data"
+
+
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(ann=near_valid_ann())
+def test_mutated_annotations_through_a_full_build(tiny_data: tuple[Path, Path], ann: str) -> None:
+    """`kg build` (SHACL on) publishes a graph or raises a located InputError and leaves `current` as it was."""
+    corpus, data = tiny_data
+    (corpus / "alpha.ann").write_text(ann, encoding="utf-8", newline="")
+    before = layout.current_build(data)
+    digest = tree_digest(before)
+    try:
+        report = build(corpus, data, full=True)
+    except InputError as exc:
+        event("located error")
+        files = {p: p.read_bytes() for p in corpus.iterdir()}
+        assert_located(exc, files)
+        assert layout.current_build(data) == before and tree_digest(before) == digest
+        return
+    event("graph")
+    assert layout.current_build(data) == report.build_dir.resolve() != before
+    assert len(EmbeddedStore(layout.store_path(report.build_dir), read_only=True)) == report.quads
