@@ -86,11 +86,11 @@ def build(corpus_dir: Path, data_dir: Path, *, store_url: str | None = None, pro
     with _lock(data_dir):
         inputs = _load_inputs(corpus_dir)
         files = list_documents(corpus_dir)
-        _check_metadata_keys(files, inputs.aliases)
         previous = _previous_manifest(data_dir)
         plan = _plan(files, previous, inputs, full)
         if plan is None:
             return BuildReport("unchanged", len(files), seconds=time.perf_counter() - started)
+        _check_metadata_keys(plan.todo, inputs.aliases)
         report = _run(plan, files, inputs, data_dir, progress, validate, workers)
         if store_url:
             _push(report, store_url)
