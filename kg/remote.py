@@ -9,7 +9,8 @@ The default graph of a query is the union of the named graphs, as with the
 embedded store. SPARQL servers disagree on how to ask for that, so `union`
 says how:
 
-- "graphs" (default, any server): name every graph as a `default-graph-uri`;
+- "graphs" (default, any server): name every graph as a `default-graph-uri`
+  (and as a `named-graph-uri`, so that GRAPH patterns keep seeing them all);
 - "param": send Oxigraph's `union-default-graph` parameter;
 - "native": the server's default graph already is the union (Virtuoso,
   GraphDB, Fuseki with `unionDefaultGraph`).
@@ -175,7 +176,10 @@ class RemoteStore:
         if self.union == "param":
             form.append(("union-default-graph", ""))
         elif self.union == "graphs":
-            form += [("default-graph-uri", g) for g in self.graphs()]
+            # A protocol dataset leaves out what it does not name: name every
+            # graph as a named graph too, so that GRAPH patterns still see them.
+            names = self.graphs()
+            form += [("default-graph-uri", g) for g in names] + [("named-graph-uri", g) for g in names]
         return form
 
     def _gsp(self) -> str:
