@@ -186,6 +186,8 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
                         help="skip rdflib (and project its figures) when it would need more memory")
     parser.add_argument("--timeout", type=float, default=3600.0, help="seconds allowed per command")
     parser.add_argument("--no-companions", action="store_true", help="skip bench_endpoint.py and bench_view.py")
+    parser.add_argument("--keep", action="store_true",
+                        help="keep the data directory of every size (default: only the largest)")
     parser.add_argument("--silent", action="store_true", help="no progress lines on stderr")
     args = parser.parse_args(argv)
     args.sizes = tuple(sorted(args.sizes or (QUICK_SIZES if args.quick else SIZES)))
@@ -202,6 +204,8 @@ def main(argv: list[str] | None = None) -> int:
     results: list[SizeResult] = []
     for docs in args.sizes:
         results.append(runner.size(docs, results))
+        if docs != args.sizes[-1] and not args.keep:
+            shutil.rmtree(args.work / f"data-{docs}", ignore_errors=True)   # gigabytes at 1,000 and up
     largest = args.work / f"data-{args.sizes[-1]}"
     companions = [] if args.no_companions else runner.companions(largest)
     command = "python benchmarks/run.py " + " ".join(argv if argv is not None else sys.argv[1:])
