@@ -121,15 +121,18 @@ def test_clicking_an_edge_shows_the_sentences_that_state_it(page, sample_page):
         "\"We will not <i>go back</i>,\" said Mora; Guaidó opposes the <script>alert(1)</script> regime.")
 
 
-@pytest.mark.parametrize("query", ["Guaido", "guiado", "GUAIDÓ", "juan guai"])
-def test_search_finds_any_alias_ignoring_accents_and_case(page, sample_page, query):
+def test_search_finds_any_alias_ignoring_accents_and_case(page, sample_page):
     page.open(sample_page.as_uri())
-    page.page.fill("#search", query)
-    results = page.page.locator("#results button")
-    assert results.first.get_attribute("data-node") == GUAIDO
-    results.first.click()
+    for query in ["Guaido", "guiado", "GUAIDÓ", "juan guai"]:
+        page.page.fill("#search", query)
+        assert page.page.locator("#results button").first.get_attribute("data-node") == GUAIDO, query
+    page.page.locator("#results button").first.click()
+    assert page.page.locator("#results").is_hidden()
     assert page.page.locator("#panel-body h2").text_content() == "Juan Guaidó"
     assert page.page.evaluate("network.getSelectedNodes()") == [GUAIDO]
+    page.page.fill("#search", "mora")
+    page.page.press("#search", "Enter")
+    assert page.page.locator("#panel-body h2").text_content() == "Juan Carlos Mora"
 
 
 def test_search_matches_only_what_contains_the_text(page, sample_page):
@@ -152,8 +155,7 @@ def test_type_filters_hide_and_show_a_family(page, sample_page, sample_graph):
     assert set(page.page.evaluate("kgView.state().visible")) == set(sample_graph)
 
 
-@pytest.mark.parametrize("focus,depth", [("person/juan-carlos-mora", 1), ("kgr:place/cucuta", 2),
-                                         (GUAIDO, 0), ("Cucuta", 1)])
+@pytest.mark.parametrize("focus,depth", [("kgr:place/cucuta", 2), ("Guiado", 0)])
 def test_focus_from_url_shows_the_neighbourhood(page, sample_page, sample_graph, focus, depth):
     page.open(f"{sample_page.as_uri()}?focus={focus}&depth={depth}")
     state = page.page.evaluate("kgView.state()")

@@ -52,7 +52,6 @@ def test_corpus_view_in_the_browser(page, corpus_view):
     assert cited and all(any(c.startswith(t) for t in titles) for c in cited)
     assert panel.locator(".relation blockquote").count() >= panel.locator(".relation").count() > 0
     page.page.locator("#panel-close").click()
-    page.settle()
     page.page.evaluate("network.fit({animation: false})")
     page.screenshot("viz-corpus.png")
     assert page.errors == [] and page.blocked == []

@@ -163,7 +163,7 @@ var kgView = (function () {
       var item = el("li", null, "relation");
       item.dataset.edge = eid;
       var outgoing = e.from === id;
-      item.appendChild(el("span", outgoing ? "→ " + e.label + " " : "← " + e.label + " of "));
+      item.appendChild(el("span", (outgoing ? "→ " : "← ") + e.label + ": ", "predicate"));
       item.appendChild(nodeLink(otherEnd(e, id)));
       var indices = data.edgeDetails[eid].sentences;
       item.appendChild(indices.length ? sources(indices) : el("div", "no source sentence", "muted"));
