@@ -1,0 +1,120 @@
+"""The query page in Debian's Chromium (Playwright, never a downloaded browser):
+YASGUI loads from this server only, the prefixes are declared, and every
+example query runs and shows rows. Any request that does not go to this
+machine is recorded and refused."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from urllib.parse import urlsplit
+
+import pytest
+
+from api.examples import EXAMPLES
+
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+LOOPBACK = {"127.0.0.1", "localhost", "::1"}
+TIMEOUT_MS = 20_000
+
+pytestmark = pytest.mark.browser
+
+
+@pytest.fixture(scope="module")
+def browser():
+    if not CHROMIUM.exists():
+        if os.environ.get("CI") == "true":
+            pytest.fail(f"{CHROMIUM} is missing (install the Debian package chromium)")
+        pytest.skip(f"{CHROMIUM} is missing")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as pw:
+        chromium = pw.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS, timeout=TIMEOUT_MS)
+        yield chromium
+        chromium.close()
+
+
+class Visit:
+    """A page with every request, outside request and script error recorded."""
+
+    def __init__(self, page) -> None:
+        self.page = page
+        self.requests: list[str] = []
+        self.outside: list[str] = []
+        self.errors: list[str] = []
+        page.on("pageerror", lambda e: self.errors.append(str(e)))
+        page.route("**/*", self._route)
+
+    def _route(self, route) -> None:
+        url = route.request.url
+        self.requests.append(url)
+        parts = urlsplit(url)
+        if parts.scheme in ("data", "blob") or (parts.scheme in ("http", "https") and parts.hostname in LOOPBACK):
+            route.continue_()
+        else:
+            self.outside.append(url)
+            route.abort()
+
+
+@pytest.fixture
+def visit(browser, server):
+    context = browser.new_context(viewport={"width": 1400, "height": 900})
+    context.set_default_timeout(TIMEOUT_MS)
+    page = context.new_page()
+    watched = Visit(page)
+    page.goto(server.url, wait_until="load")
+    page.wait_for_selector(".yasqe .CodeMirror")
+    yield watched
+    context.close()
+
+
+def editor_text(page) -> str:
+    return page.evaluate("kgYasgui.getTab().getYasqe().getValue()")
+
+
+def test_page_loads_from_this_server_only(visit, server):
+    assert visit.outside == []
+    assert visit.errors == []
+    assert any(u.endswith("/static/yasgui/yasgui.min.js") for u in visit.requests)
+    assert all(urlsplit(u).hostname in LOOPBACK for u in visit.requests if u.startswith("http"))
+    text = editor_text(visit.page)
+    assert "PREFIX kgo: <https://kg.example.org/ontology#>" in text
+    assert "PREFIX kgr: <https://kg.example.org/id/>" in text
+
+
+@pytest.mark.parametrize("example", EXAMPLES, ids=lambda e: e.id)
+def test_every_example_runs_and_shows_rows(visit, example):
+    page = visit.page
+    page.click(f"button[data-example='{example.id}']")
+    page.wait_for_function(
+        "document.querySelectorAll('.yasr table.dataTable tbody tr, .yasr table tbody tr').length > 0")
+    rows = page.locator(".yasr table tbody tr").count()
+    assert rows >= 2
+    assert editor_text(page).strip() == example.query.strip()
+    assert "No results" not in page.inner_text(".yasr")
+    assert visit.outside == [] and visit.errors == []
+
+
+def test_typing_a_query_and_running_it(visit):
+    page = visit.page
+    page.evaluate("kgYasgui.getTab().getYasqe().setValue("
+                  "'SELECT ?label WHERE { <https://kg.example.org/id/person/juan-guaido> "
+                  "<http://www.w3.org/2004/02/skos/core#prefLabel> ?label }')")
+    page.click(".yasqe_queryButton")
+    page.wait_for_function("document.querySelectorAll('.yasr table tbody tr').length > 0")
+    assert "Juan Guaidó" in page.inner_text(".yasr table tbody")
+    assert visit.outside == []
+
+
+def test_autocompletion_stays_local(visit):
+    """Typing a prefix declaration asks /api/prefixes, never a web service."""
+    page = visit.page
+    page.evaluate("kgYasgui.getTab().getYasqe().setValue('')")
+    page.click(".yasqe .CodeMirror")
+    page.keyboard.type("PREFIX sk")
+    page.keyboard.press("Control+Space")
+    page.wait_for_timeout(800)
+    assert visit.outside == []
+    assert any(u.endswith("/api/prefixes") for u in visit.requests)

@@ -1,0 +1,52 @@
+"""A rebuild swaps data/current while the server runs: the next request
+answers from the new build, with no restart."""
+
+from __future__ import annotations
+
+import json
+import shutil
+
+from api import create_app
+from kg import layout
+from kg.build import build
+
+DOCS = "SELECT (COUNT(DISTINCT ?d) AS ?n) WHERE { ?d a <https://kg.example.org/ontology#NewsArticle> }"
+
+
+def documents(client) -> int:
+    response = client.get("/sparql", query_string={"query": DOCS})
+    assert response.status_code == 200, response.get_data(as_text=True)
+    return int(json.loads(response.data)["results"]["bindings"][0]["n"]["value"])
+
+
+def test_swap_is_noticed(tmp_path, tiny_copy, corpus_copy):
+    data = tmp_path / "data"
+    build(tiny_copy, data)
+    first = layout.current_build(data)
+    app = create_app({"DATA": str(data), "WORKERS": 2})
+    try:
+        client = app.test_client()
+        before = documents(client)
+        stats_before = json.loads(client.get("/api/stats").data)
+        assert stats_before["version"] == first.name
+        assert json.loads(client.get("/api/search?q=guaido").data)["items"] == []
+
+        for path in tiny_copy.iterdir():  # the next build is of the shipped corpus
+            if path.suffix in (".txt", ".ann", ".json"):
+                path.unlink()
+        for path in corpus_copy.iterdir():
+            shutil.copy(path, tiny_copy / path.name)
+        build(tiny_copy, data)
+        second = layout.current_build(data)
+        assert second != first
+
+        for _ in range(4):  # both workers, whichever serves, see the new build
+            assert documents(client) == 4 != before
+        stats_after = json.loads(client.get("/api/stats").data)
+        assert stats_after["version"] == second.name
+        assert stats_after["counts"]["documents"] == 4
+        items = json.loads(client.get("/api/search?q=guaido").data)["items"]
+        assert items[0]["id"] == "person/juan-guaido"
+        assert json.loads(client.get("/health").data)["build"] == second.name
+    finally:
+        app.extensions["kg"].close()
