@@ -89,6 +89,7 @@ def build(corpus_dir: Path, data_dir: Path, *, store_url: str | None = None, pro
         previous = _previous_manifest(data_dir)
         plan = _plan(files, previous, inputs, full)
         if plan is None:
+            layout.prune(data_dir)  # what a killed build left goes too, even when nothing changed
             return BuildReport("unchanged", len(files), seconds=time.perf_counter() - started)
         _check_metadata_keys(plan.todo, inputs.aliases)
         report = _run(plan, files, inputs, data_dir, progress, validate, workers)
