@@ -13,7 +13,8 @@ keyword, so a false alarm refuses a query but nothing slips through.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, replace
+from functools import lru_cache
 from urllib.parse import urljoin
 
 _TOKEN = re.compile(
@@ -54,15 +55,15 @@ class LexError(ValueError):
     """A text the endpoint refuses to interpret (e.g. a dataset clause spelt oddly)."""
 
 
-@dataclass
+@dataclass(frozen=True)
 class QueryInfo:
     """What a request text is, as far as the endpoint's rules are concerned."""
 
     form: str | None  # SELECT, ASK, CONSTRUCT, DESCRIBE, or None when not a query
     update: bool = False  # the first keyword is an update operation
-    fetching: list[str] = field(default_factory=list)  # SERVICE / LOAD keywords seen
-    from_graphs: list[str] = field(default_factory=list)  # FROM <iri>, resolved
-    from_named: list[str] = field(default_factory=list)  # FROM NAMED <iri>, resolved
+    fetching: tuple[str, ...] = ()  # SERVICE / LOAD keywords seen
+    from_graphs: tuple[str, ...] = ()  # FROM <iri>, resolved
+    from_named: tuple[str, ...] = ()  # FROM NAMED <iri>, resolved
     top_limit: int | None = None  # LIMIT of the outermost query, if any
 
     @property
@@ -97,40 +98,45 @@ def unescape(text: str) -> str:
     return _UNICODE_ESCAPE.sub(repl, text)
 
 
+@lru_cache(maxsize=1024)
 def analyze(text: str) -> QueryInfo:
-    """Classify `text`. Looks at the raw text and, when it has codepoint escapes,
-    at its unescaped form too, and reports the union of both, so no escape
-    trick hides a keyword from an engine that unescapes first.
+    """Classify `text` (cached: a query sent again is not lexed again). Looks
+    at the raw text and, when it has codepoint escapes, at its unescaped form
+    too, and reports the union of both, so no escape trick hides a keyword
+    from an engine that unescapes first.
 
     Raises LexError for a dataset clause the lexer cannot read with certainty.
     """
     info = _analyze_tokens(tokens(text))
-    if _UNICODE_ESCAPE.search(text):
-        other = _analyze_tokens(tokens(unescape(text)))
-        info.update = info.update or other.update
-        info.fetching = sorted(set(info.fetching) | set(other.fetching))
-        info.from_graphs += [g for g in other.from_graphs if g not in info.from_graphs]
-        info.from_named += [g for g in other.from_named if g not in info.from_named]
-    return info
+    if not _UNICODE_ESCAPE.search(text):
+        return info
+    other = _analyze_tokens(tokens(unescape(text)))
+    return replace(
+        info,
+        update=info.update or other.update,
+        fetching=tuple(sorted(set(info.fetching) | set(other.fetching))),
+        from_graphs=info.from_graphs + tuple(g for g in other.from_graphs if g not in info.from_graphs),
+        from_named=info.from_named + tuple(g for g in other.from_named if g not in info.from_named))
 
 
 def _analyze_tokens(toks: list[Token]) -> QueryInfo:
     # Engines accept keywords glued to what follows ("SERVICEex:g", "FROM<x>"),
     # so a word or prefixed name that merely starts with a keyword counts.
     base, prefixes, start = _prologue(toks)
-    body = range(start, len(toks))
-    heads = [(i, toks[i].text.upper()) for i in body if toks[i].kind in ("word", "pname")]
+    heads = [(i, toks[i].text.upper()) for i in range(start, len(toks)) if toks[i].kind in ("word", "pname")]
     first = heads[0][1] if heads and toks[heads[0][0]].kind == "word" and heads[0][0] == start else None
-    info = QueryInfo(form=first if first in QUERY_FORMS else None)
-    info.update = first is not None and first.startswith(tuple(UPDATE_KEYWORDS))
-    info.fetching = sorted({k for _, w in heads for k in FETCHING_KEYWORDS if w.startswith(k)})
+    graphs: list[str] = []
+    named: list[str] = []
     for i, word in heads:
         # Dataset clauses only exist in the outermost query (depth 0).
         if word.startswith("FROM") and toks[i].depth == 0:
-            named, iri = _dataset_clause(toks, i, base, prefixes)
-            (info.from_named if named else info.from_graphs).append(iri)
-    info.top_limit = _top_limit(toks)
-    return info
+            is_named, iri = _dataset_clause(toks, i, base, prefixes)
+            (named if is_named else graphs).append(iri)
+    return QueryInfo(
+        form=first if first in QUERY_FORMS else None,
+        update=first is not None and first.startswith(tuple(UPDATE_KEYWORDS)),
+        fetching=tuple(sorted({k for _, w in heads for k in FETCHING_KEYWORDS if w.startswith(k)})),
+        from_graphs=tuple(graphs), from_named=tuple(named), top_limit=_top_limit(toks))
 
 
 def _dataset_clause(toks: list[Token], i: int, base: str | None, prefixes: dict[str, str]) -> tuple[bool, str]:

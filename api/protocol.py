@@ -77,6 +77,8 @@ def _call(params: list[tuple[str, str]], body_query: str | None) -> Call:
     call.named_graphs = [v for k, v in params if k == "named-graph-uri"]
     if call.update:
         return call
+    if not queries and not params and body_query is None:
+        return call  # no parameter at all: a GET of the service description
     if not queries:
         raise ApiError(400, "missing 'query' parameter")
     if len(queries) > 1:

@@ -28,9 +28,11 @@ ROW_LIMIT = "X-KG-Row-Limit"
 @bp.route("/sparql", methods=["GET", "POST"])
 def sparql() -> Response:
     max_bytes = current_app.config["MAX_REQUEST_BYTES"]
-    if request.method == "GET" and not _has_protocol_params(protocol.url_params(request, max_bytes)):
-        return service_description()
     call = protocol.read(request, max_bytes)
+    if call.query is None and not call.update:
+        if request.method == "GET":
+            return service_description()
+        raise ApiError(400, "missing 'query' parameter")
     if call.update:
         raise ApiError(403, "this endpoint is read-only: SPARQL Update is refused")
     info = _analyze(call.query)
@@ -49,10 +51,6 @@ def sparql() -> Response:
         response.headers[ROW_LIMIT] = str(cap)
         response.headers[TRUNCATED] = "true" if result.truncated else "false"
     return response
-
-
-def _has_protocol_params(params: list[tuple[str, str]]) -> bool:
-    return any(name in ("query", "update", "default-graph-uri", "named-graph-uri") for name, _ in params)
 
 
 def _analyze(query: str) -> lexer.QueryInfo:
@@ -76,9 +74,9 @@ def _dataset(call: protocol.Call, info: lexer.QueryInfo) -> tuple[list[str], lis
     Protocol parameters override the query's FROM / FROM NAMED. Every graph
     named must be a graph of this dataset: nothing is ever fetched."""
     if call.default_graphs or call.named_graphs:
-        default, named = call.default_graphs, call.named_graphs
+        default, named = list(call.default_graphs), list(call.named_graphs)
     elif info.has_dataset:
-        default, named = info.from_graphs, info.from_named
+        default, named = list(info.from_graphs), list(info.from_named)
     else:
         return [], []
     known = set(current_app.extensions["kg"].graphs(g.deadline))

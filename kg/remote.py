@@ -63,9 +63,12 @@ class RemoteStore:
     def from_url(cls, url: str, update_url: str | None = None, gsp_url: str | None = None,
                  **options) -> "RemoteStore":
         """A store from a server's base URL or its query URL, with Oxigraph's
-        endpoint names (/query, /update, /store) for whatever is not given."""
+        endpoint names (/query, /update, /store) for whatever is not given
+        (RDF4J / GraphDB repository URLs get theirs: /statements, /rdf-graphs/service)."""
         parts = urlsplit(url)
         path = parts.path.rstrip("/")
+        if "/repositories/" in path:  # RDF4J / GraphDB: the repository URL is the query endpoint
+            return cls(url, update_url or url + "/statements", gsp_url or url + "/rdf-graphs/service", **options)
         if path.endswith("/query") or path.endswith("/sparql"):
             base_path, query_url = path.rsplit("/", 1)[0], url
         else:

@@ -54,19 +54,19 @@ def test_fetching_keywords_are_seen(query):
     "SELECT ?load { ?load a <http://x/Load> }",
 ])
 def test_keywords_in_strings_iris_comments_variables_are_not(query):
-    assert analyze(query).fetching == []
+    assert analyze(query).fetching == ()
 
 
 def test_dataset_clause_resolved():
     info = analyze("BASE <http://b/>\nPREFIX k: <http://k/>\n"
                    "SELECT * FROM k:one FROM <two> FROM NAMED <http://n/three> WHERE { ?s ?p ?o }")
-    assert info.from_graphs == ["http://k/one", "http://b/two"]
-    assert info.from_named == ["http://n/three"]
+    assert info.from_graphs == ("http://k/one", "http://b/two")
+    assert info.from_named == ("http://n/three",)
 
 
 def test_construct_dataset_after_template():
     info = analyze("CONSTRUCT { ?s ?p ?o } FROM <http://g> WHERE { ?s ?p ?o }")
-    assert info.from_graphs == ["http://g"]
+    assert info.from_graphs == ("http://g",)
 
 
 def test_odd_dataset_spelling_is_refused():
@@ -94,7 +94,7 @@ _hidden = st.sampled_from(['"SERVICE <http://x> {}"', "# SERVICE <http://x>\n", 
 @given(st.lists(_words, max_size=12), _hidden, st.lists(_words, max_size=12))
 def test_hidden_keywords_never_count(before, hidden, after):
     query = "SELECT * WHERE { " + " ".join(before + [hidden] + after) + " }"
-    assert analyze(query).fetching == []
+    assert analyze(query).fetching == ()
 
 
 @settings(max_examples=300, deadline=None)
@@ -102,11 +102,11 @@ def test_hidden_keywords_never_count(before, hidden, after):
        st.sampled_from([" <http://127.0.0.1:9/>", "<http://127.0.0.1:9/>", " ?g"]))
 def test_real_service_clauses_always_count(before, keyword, target):
     query = "SELECT * WHERE { " + " ".join(before) + " " + keyword + target + " { ?s ?p ?o } }"
-    assert analyze(query).fetching == ["SERVICE"]
+    assert analyze(query).fetching == ("SERVICE",)
 
 
 def test_engine_and_lexer_agree_on_service_in_a_string():
     store = ox.Store()
     query = 'SELECT ?x WHERE { BIND("SERVICE <http://127.0.0.1:9/> {}" AS ?x) }'
-    assert analyze(query).fetching == []
+    assert analyze(query).fetching == ()
     assert len(list(store.query(query))) == 1  # the engine runs it: nothing is fetched

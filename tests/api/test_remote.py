@@ -72,6 +72,10 @@ def test_remote_store_urls():
     store = RemoteStore.from_url("http://h:3030/ds/sparql", gsp_url="http://h:3030/ds/data")
     assert (store.query_url, store.update_url, store.gsp_url) == (
         "http://h:3030/ds/sparql", "http://h:3030/ds/update", "http://h:3030/ds/data")
+    store = RemoteStore.from_url("http://h:7200/repositories/kg")
+    assert (store.query_url, store.update_url, store.gsp_url) == (
+        "http://h:7200/repositories/kg", "http://h:7200/repositories/kg/statements",
+        "http://h:7200/repositories/kg/rdf-graphs/service")
 
 
 def test_build_filled_the_remote_store(remote_server, oxigraph, shipped_data):

@@ -1,0 +1,458 @@
+"""Endpoint benchmark: median latency of typical queries through our /sparql,
+side by side with a stock `oxigraph serve` holding the same data and with
+rdflib's in-memory engine. Markdown on stdout.
+
+    python benchmarks/bench_endpoint.py                    # shipped corpus + ~1,000,000 triples
+    python benchmarks/bench_endpoint.py --triples 200000   # a smaller synthetic graph
+    python benchmarks/bench_endpoint.py --data DIR         # shipped corpus + DIR's current build
+
+Our endpoint is the real server (`python -m api serve`: waitress, query
+worker processes, lexer guard, row cap) on 127.0.0.1. Oxigraph is
+`oxigraph serve-read-only --union-default-graph` on a store loaded from the
+same build's N-Quads export. rdflib is a `Dataset(default_union=True)` parsed
+from that export, queried in its own process and serializing SPARQL JSON
+like the servers do. Every query goes to both servers alternately (one
+warm-up each) over keep-alive HTTP; the three engines must agree on the
+number of rows. The synthetic graph is a corpus from benchmarks/generate.py
+built with kg.build; work files live under data/bench/endpoint/.
+
+Targets: our /sparql within 1.5x of oxigraph serve (median of the per-query
+ratios) and at least 10x faster than rdflib.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import select
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import threading
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+if __package__ in (None, ""):
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+REPO = Path(__file__).resolve().parent.parent
+WORK = REPO / "data" / "bench" / "endpoint"
+QUADS_PER_DOC = 775  # what benchmarks/generate.py documents build to, on average
+TARGET_OXIGRAPH = 1.5
+TARGET_RDFLIB = 10.0
+PREFIXES = """PREFIX kgo: <https://kg.example.org/ontology#>
+PREFIX kgg: <https://kg.example.org/graph/>
+PREFIX skos: <http://www.w3.org/2004/02/skos/core#>
+PREFIX rdf: <http://www.w3.org/1999/02/22-rdf-syntax-ns#>
+PREFIX rdfs: <http://www.w3.org/2000/01/rdf-schema#>
+PREFIX nif: <http://persistence.uni-leipzig.org/nlp2rdf/ontologies/nif-core#>
+PREFIX prov: <http://www.w3.org/ns/prov#>
+PREFIX dcterms: <http://purl.org/dc/terms/>
+"""
+JSON = "application/sparql-results+json"
+
+
+@dataclass(frozen=True)
+class Query:
+    name: str
+    what: str
+    text: str
+    accept: str = JSON
+
+
+def typical_queries(entity: str, needle: str) -> list[Query]:
+    """The query mix: lookups, joins through provenance, aggregates, a scan."""
+    return [
+        Query("label", "one entity's labels", PREFIXES + f"""
+SELECT ?p ?label WHERE {{ <{entity}> ?p ?label . FILTER(isLiteral(?label)) }}"""),
+        Query("relations", "an entity's statements with document and sentence", PREFIXES + f"""
+SELECT DISTINCT ?p ?o ?doc ?sentence WHERE {{
+  ?st a kgo:Statement ; rdf:subject <{entity}> ; rdf:predicate ?p ; rdf:object ?o ; prov:wasDerivedFrom ?doc .
+  OPTIONAL {{ ?st kgo:evidence/nif:anchorOf ?sentence }}
+}}"""),
+        Query("mentions", "an entity's mentions with sentence and title", PREFIXES + f"""
+SELECT DISTINCT ?text ?sentence ?title WHERE {{
+  ?m kgo:denotes <{entity}> ; nif:anchorOf ?text ; nif:referenceContext ?doc .
+  OPTIONAL {{ ?m kgo:sentence/nif:anchorOf ?sentence }}
+  OPTIONAL {{ ?doc dcterms:title ?title }}
+}} LIMIT 500"""),
+        Query("types", "entities per type (aggregate)", PREFIXES + """
+SELECT ?type (COUNT(DISTINCT ?e) AS ?n) WHERE { GRAPH kgg:entities { ?e a ?type } }
+GROUP BY ?type ORDER BY DESC(?n)"""),
+        Query("search", "labels containing a string (scan)", PREFIXES + f"""
+SELECT DISTINCT ?e ?label WHERE {{
+  GRAPH kgg:entities {{ ?e skos:prefLabel|skos:altLabel ?label }}
+  FILTER(CONTAINS(LCASE(STR(?label)), "{needle}"))
+}} LIMIT 100"""),
+        Query("members", "who belongs to which organization (join)", PREFIXES + """
+SELECT DISTINCT ?member ?org ?label WHERE {
+  ?member kgo:memberOf ?org .
+  GRAPH kgg:entities { ?org skos:prefLabel ?label }
+} LIMIT 1000"""),
+        Query("documents", "latest documents with title", PREFIXES + """
+SELECT ?doc ?title ?date WHERE { ?doc a kgo:NewsArticle ; dcterms:title ?title . OPTIONAL { ?doc dcterms:date ?date } }
+ORDER BY DESC(?date) LIMIT 20"""),
+        Query("describe", "CONSTRUCT of one entity (Turtle)", PREFIXES + f"""
+CONSTRUCT {{ <{entity}> ?p ?o }} WHERE {{ <{entity}> ?p ?o }}""", accept="text/turtle"),
+    ]
+
+
+# -- servers ------------------------------------------------------------------------------
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def _wait_http(url: str, timeout: float = 120.0) -> None:
+    import requests
+
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        try:
+            requests.get(url, params={"query": "ASK {}"}, timeout=5)
+            return
+        except requests.RequestException:
+            time.sleep(0.2)
+    raise RuntimeError(f"{url} did not come up")
+
+
+class Process:
+    """A child process in its own session, stopped with its children."""
+
+    def __init__(self, argv: list[str], **kwargs) -> None:
+        self.process = subprocess.Popen(argv, start_new_session=True, **kwargs)
+
+    def stop(self) -> None:
+        if self.process.poll() is None:
+            os.killpg(self.process.pid, signal.SIGTERM)
+            try:
+                self.process.wait(20)
+            except subprocess.TimeoutExpired:
+                os.killpg(self.process.pid, signal.SIGKILL)
+                self.process.wait(20)
+
+
+def start_ours(data: Path, workers: int) -> tuple[Process, str]:
+    env = dict(os.environ, PYTHONPATH=str(REPO))
+    proc = Process([sys.executable, "-m", "api", "serve", "--data", str(data), "--host", "127.0.0.1", "--port", "0",
+                    "--workers", str(workers), "--threads", "8", "--query-timeout", "600"],
+                   stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, env=env, cwd=str(REPO))
+    found: list[str] = []
+
+    def read() -> None:
+        for line in proc.process.stdout:
+            match = re.search(r"http://127\.0\.0\.1:\d+/", line)
+            if match:
+                found.append(match.group())
+                return
+
+    reader = threading.Thread(target=read, daemon=True)
+    reader.start()
+    reader.join(180)
+    if not found:
+        proc.stop()
+        raise RuntimeError("our server did not start")
+    url = found[0] + "sparql"
+    _wait_http(url)
+    return proc, url
+
+
+def start_oxigraph(nquads: Path, store: Path) -> tuple[Process, str]:
+    binary = str(Path(sys.executable).parent / "oxigraph")
+    marker = store / ".loaded-from"
+    source = f"{nquads} {nquads.stat().st_size} {nquads.stat().st_mtime_ns}"
+    if not marker.exists() or marker.read_text() != source:
+        subprocess.run(["rm", "-rf", str(store)], check=True)
+        store.mkdir(parents=True)
+        subprocess.run([binary, "load", "--location", str(store), "--file", str(nquads)], check=True,
+                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        marker.write_text(source)
+    port = _free_port()
+    proc = Process([binary, "serve-read-only", "--location", str(store), "--bind", f"127.0.0.1:{port}",
+                    "--union-default-graph"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    url = f"http://127.0.0.1:{port}/query"
+    _wait_http(url)
+    return proc, url
+
+
+# -- rdflib in its own process ---------------------------------------------------------------
+
+def rdflib_worker(nquads: str) -> None:
+    """Load the export, then answer {"query", "runs"} lines with {"times", "rows"}."""
+    import rdflib
+
+    started = time.perf_counter()
+    dataset = rdflib.Dataset(default_union=True)
+    dataset.parse(nquads, format="nquads")
+    print(json.dumps({"loaded": time.perf_counter() - started, "quads": len(dataset)}), flush=True)
+    for line in sys.stdin:
+        job = json.loads(line)
+        times, rows = [], 0
+        for _ in range(job["runs"]):
+            begin = time.perf_counter()
+            result = dataset.query(job["query"])
+            fmt = "turtle" if result.type in ("CONSTRUCT", "DESCRIBE") else "json"
+            body = result.serialize(format=fmt)
+            times.append(time.perf_counter() - begin)
+            rows = len(result) if result.type == "SELECT" else len(result.graph)
+            del body
+        print(json.dumps({"times": times, "rows": rows}), flush=True)
+
+
+class Rdflib:
+    """The rdflib worker process; a query over its time budget costs a reload."""
+
+    def __init__(self, nquads: Path, budget: float) -> None:
+        self.nquads, self.budget = nquads, budget
+        self.proc: Process | None = None
+        self.loaded = 0.0
+
+    def _start(self) -> None:
+        env = dict(os.environ, PYTHONPATH=str(REPO))
+        self.proc = Process([sys.executable, __file__, "--rdflib-worker", str(self.nquads)], stdin=subprocess.PIPE,
+                            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, env=env)
+        hello = self._read(3600)
+        if hello is None:
+            raise RuntimeError("rdflib could not load the export")
+        self.loaded = hello["loaded"]
+
+    def _read(self, timeout: float) -> dict | None:
+        ready, _, _ = select.select([self.proc.process.stdout], [], [], timeout)
+        if not ready:
+            return None
+        line = self.proc.process.stdout.readline()
+        return json.loads(line) if line else None
+
+    def run(self, query: Query, runs: int) -> tuple[list[float] | None, int | None]:
+        if self.proc is None:
+            self._start()
+        self.proc.process.stdin.write(json.dumps({"query": query.text, "runs": runs}) + "\n")
+        self.proc.process.stdin.flush()
+        answer = self._read(self.budget * runs)
+        if answer is None:  # over budget: kill, and reload for the next query
+            self.stop()
+            return None, None
+        return answer["times"], answer["rows"]
+
+    def stop(self) -> None:
+        if self.proc is not None:
+            self.proc.stop()
+            self.proc = None
+
+
+# -- measuring ----------------------------------------------------------------------------
+
+@dataclass
+class Row:
+    query: Query
+    ours: float = 0.0
+    oxigraph: float = 0.0
+    rdflib: float | None = None
+    rows: dict[str, int | None] = field(default_factory=dict)
+
+    @property
+    def ratio(self) -> float:
+        return self.ours / self.oxigraph
+
+    @property
+    def speedup(self) -> float | None:
+        return self.rdflib / self.ours if self.rdflib else None
+
+
+def _count(body: bytes, accept: str) -> int:
+    import pyoxigraph as ox
+
+    if accept == JSON:
+        return len(json.loads(body)["results"]["bindings"])
+    return len(list(ox.parse(body, format=ox.RdfFormat.TURTLE)))
+
+
+def time_servers(query: Query, ours: str, oxigraph: str, runs: int) -> Row:
+    """Median latency on both servers, alternating, after one warm-up each."""
+    import requests
+
+    sessions = {"ours": (requests.Session(), ours), "oxigraph": (requests.Session(), oxigraph)}
+    times: dict[str, list[float]] = {"ours": [], "oxigraph": []}
+    row = Row(query)
+    for i in range(runs + 1):
+        for name, (session, url) in sessions.items():
+            begin = time.perf_counter()
+            response = session.post(url, data={"query": query.text}, headers={"Accept": query.accept}, timeout=600)
+            elapsed = time.perf_counter() - begin
+            if response.status_code != 200:
+                raise RuntimeError(f"{name} answered {response.status_code} to {query.name}: {response.text[:300]}")
+            if i == 0:
+                row.rows[name] = _count(response.content, query.accept)
+            else:
+                times[name].append(elapsed)
+    row.ours, row.oxigraph = statistics.median(times["ours"]), statistics.median(times["oxigraph"])
+    return row
+
+
+def pick_entity(url: str) -> tuple[str, str]:
+    """The most mentioned person, and a piece of its folded label to search for."""
+    import requests
+
+    from kg.iris import fold
+
+    query = PREFIXES + """SELECT ?e ?label WHERE { GRAPH kgg:entities {
+      ?e a kgo:Person ; skos:prefLabel ?label ; kgo:mentionCount ?n } } ORDER BY DESC(?n) ?e LIMIT 1"""
+    row = requests.post(url, data={"query": query}, headers={"Accept": JSON}, timeout=600).json()
+    binding = row["results"]["bindings"][0]
+    folded = fold(binding["label"]["value"])
+    return binding["e"]["value"], (folded.split()[-1] if folded.split() else folded)[:5]
+
+
+def measure(name: str, build: Path, args: argparse.Namespace) -> tuple[str, list[Row], dict]:
+    from kg import layout
+
+    nquads = layout.export_path(build, "nq")
+    quads = sum(1 for _ in open(nquads, "rb"))
+    log(f"{name}: {quads:,} quads in {build}")
+    ours_proc, ours = start_ours(build.parent.parent, args.workers)
+    oxi_proc, oxigraph = start_oxigraph(nquads, args.work / f"oxigraph-{build.name}")
+    rdflib = None if args.skip_rdflib else Rdflib(nquads, args.rdflib_budget)
+    rows: list[Row] = []
+    try:
+        entity, needle = pick_entity(ours)
+        for query in typical_queries(entity, needle):
+            row = time_servers(query, ours, oxigraph, args.runs)
+            if rdflib is not None:
+                times, count = rdflib.run(query, args.rdflib_runs)
+                row.rdflib = statistics.median(times) if times else None
+                row.rows["rdflib"] = count
+            log(f"  {query.name}: ours {row.ours * 1000:.1f} ms, oxigraph {row.oxigraph * 1000:.1f} ms, "
+                f"rdflib {'-' if row.rdflib is None else f'{row.rdflib * 1000:.0f} ms'}, rows {row.rows}")
+            rows.append(row)
+    finally:
+        ours_proc.stop()
+        oxi_proc.stop()
+        if rdflib is not None:
+            rdflib.stop()
+    info = {"quads": quads, "entity": entity, "rdflib_load": rdflib.loaded if rdflib else None}
+    return name, rows, info
+
+
+# -- the graphs ---------------------------------------------------------------------------
+
+def shipped_build(work: Path) -> Path:
+    from kg import layout
+    from kg.build import build
+
+    data = work / "shipped"
+    build(REPO / "corpus", data)
+    return layout.current_build(data)
+
+
+def synthetic_build(work: Path, triples: int) -> Path:
+    """A build of a generated corpus of about `triples` quads (reused when it exists)."""
+    from benchmarks.generate import write_corpus
+    from kg import layout
+    from kg.build import build
+
+    docs = max(1, round(triples / QUADS_PER_DOC))
+    corpus, data = work / f"corpus-{docs}", work / f"data-{docs}"
+    if layout.current_build(data) is None:
+        if not (corpus / "annotation.conf").exists():
+            log(f"generating {docs:,} documents into {corpus}")
+            write_corpus(corpus, docs, 1, force=True)
+        log(f"building {corpus} (this takes a while the first time)")
+        build(corpus, data)
+    return layout.current_build(data)
+
+
+# -- report -------------------------------------------------------------------------------
+
+def _ms(seconds: float | None) -> str:
+    if seconds is None:
+        return "over budget"
+    return f"{seconds * 1000:,.1f}" if seconds < 10 else f"{seconds * 1000:,.0f}"
+
+
+def markdown(results: list[tuple[str, list[Row], dict]], args: argparse.Namespace) -> str:
+    lines = [f"Median latency in ms of each query ({args.runs} runs after a warm-up; rdflib: "
+             f"{args.rdflib_runs} runs, budget {args.rdflib_budget:g} s a run). Our /sparql is the real server "
+             f"(waitress, {args.workers} query worker processes, lexer guard, 10,000-row cap); oxigraph is a stock "
+             f"`oxigraph serve-read-only --union-default-graph` on the same quads; rdflib is an in-memory "
+             f"`Dataset(default_union=True)`. Same Accept header (SPARQL JSON, Turtle for CONSTRUCT) everywhere.", ""]
+    verdicts = []
+    for name, rows, info in results:
+        lines += [f"**{name}** ({info['quads']:,} quads; entity `{info['entity'].rsplit('/', 1)[-1]}`"
+                  + (f"; rdflib took {info['rdflib_load']:.0f} s to load" if info.get("rdflib_load") else "") + ")",
+                  "", "| query | what | rows | our /sparql | oxigraph serve | ours / oxigraph | rdflib | rdflib / ours |",
+                  "|---|---|---:|---:|---:|---:|---:|---:|"]
+        for row in rows:
+            speed = f"{row.speedup:,.0f}x" if row.speedup else ("> budget" if row.rdflib is None and not args.skip_rdflib
+                                                                else "-")
+            agree = len({v for v in row.rows.values() if v is not None}) == 1
+            count = str(row.rows.get("ours")) + ("" if agree else f" (!= {row.rows})")
+            lines.append(f"| {row.query.name} | {row.query.what} | {count} | {_ms(row.ours)} | {_ms(row.oxigraph)} | "
+                         f"{row.ratio:.2f} | {'-' if args.skip_rdflib else _ms(row.rdflib)} | {speed} |")
+        ratio = statistics.median(r.ratio for r in rows)
+        worst = max(rows, key=lambda r: r.ratio)
+        speeds = [r.speedup for r in rows if r.speedup]
+        verdicts.append((name, ratio, worst, speeds))
+        lines.append("")
+    lines.append("| graph | median ours / oxigraph | worst query | target 1.5x | median rdflib / ours | slowest-to-rdflib | target 10x |")
+    lines.append("|---|---:|---|---|---:|---:|---|")
+    for name, ratio, worst, speeds in verdicts:
+        speed = statistics.median(speeds) if speeds else None
+        least = min(speeds) if speeds else None
+        lines.append(f"| {name} | {ratio:.2f} | {worst.query.name} ({worst.ratio:.2f}) | "
+                     f"{'met' if ratio <= TARGET_OXIGRAPH else 'MISSED'} | "
+                     f"{'-' if speed is None else f'{speed:,.0f}x'} | {'-' if least is None else f'{least:,.0f}x'} | "
+                     f"{'-' if speed is None else ('met' if least >= TARGET_RDFLIB else 'MISSED')} |")
+    return "\n".join(lines) + "\n"
+
+
+def log(message: str) -> None:
+    print(message, file=sys.stderr, flush=True)
+
+
+def parse_args(argv: list[str] | None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--data", type=Path, help="use this data directory's current build as the large graph")
+    parser.add_argument("--triples", type=int, default=1_000_000, help="size of the synthetic graph (default 1e6)")
+    parser.add_argument("--runs", type=int, default=15, help="timed runs per query and server")
+    parser.add_argument("--rdflib-runs", type=int, default=3)
+    parser.add_argument("--rdflib-budget", type=float, default=120.0, help="seconds one rdflib run may take")
+    parser.add_argument("--workers", type=int, default=2, help="query workers of our server")
+    parser.add_argument("--skip-rdflib", action="store_true")
+    parser.add_argument("--skip-shipped", action="store_true")
+    parser.add_argument("--work", type=Path, default=WORK)
+    parser.add_argument("--rdflib-worker", help=argparse.SUPPRESS)
+    return parser.parse_args(argv)
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parse_args(argv)
+    if args.rdflib_worker:
+        rdflib_worker(args.rdflib_worker)
+        return 0
+    args.work.mkdir(parents=True, exist_ok=True)
+    from kg import layout
+
+    graphs = []
+    if not args.skip_shipped:
+        graphs.append(("Shipped corpus", shipped_build(args.work)))
+    if args.data:
+        build = layout.current_build(args.data)
+        if build is None:
+            raise SystemExit(f"{args.data} holds no build")
+        graphs.append((f"Build in {args.data}", build))
+    else:
+        graphs.append((f"Synthetic graph (~{args.triples:,} triples)", synthetic_build(args.work, args.triples)))
+    results = [measure(name, build, args) for name, build in graphs]
+    print(markdown(results, args))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
