@@ -1,0 +1,306 @@
+"""Load benchmark: N concurrent clients against a real `kg serve` on 127.0.0.1, mixing
+typical SPARQL queries, JSON API calls, the query page and the network view.
+Markdown on stdout: p50/p99 latency and errors per kind of request.
+
+    python benchmarks/bench_load.py                      # shipped corpus, 20 clients x 60 s, twice
+    python benchmarks/bench_load.py --data DIR           # DIR's current build
+    python benchmarks/bench_load.py --clients 5 --seconds 5
+
+Two runs on the same server: the clients alone, then the clients plus one
+more client that sends only queries running past the time limit
+(--query-timeout). The second run must not raise the other clients' p99 by
+more than 2x, and no run may have an error (a status >= 400 other than the
+slow client's 503, or a failed connection). Exit status 1 when either fails.
+
+Each client is a thread with its own keep-alive session, a fixed request mix
+(seeded, so runs are comparable) and no think time: it sends its next request
+when the last one is answered. The server is `kg serve` (waitress and the
+query worker processes) exactly as `make run` starts it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import re
+import signal
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable
+from urllib.parse import quote
+
+if __package__ in (None, ""):
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+import requests
+
+REPO = Path(__file__).resolve().parent.parent
+START_TIMEOUT = 180.0
+REQUEST_TIMEOUT = 60.0
+P99_LIMIT = 2.0
+SLOW_QUERY = "SELECT (COUNT(*) AS ?n) WHERE { ?a ?b ?c . ?d ?e ?f . ?g ?h ?i . ?j ?k ?l }"
+PREFIXES = """PREFIX kgo: <https://kg.example.org/ontology#>
+PREFIX kgg: <https://kg.example.org/graph/>
+PREFIX skos: <http://www.w3.org/2004/02/skos/core#>
+PREFIX rdf: <http://www.w3.org/1999/02/22-rdf-syntax-ns#>
+PREFIX nif: <http://persistence.uni-leipzig.org/nlp2rdf/ontologies/nif-core#>
+PREFIX prov: <http://www.w3.org/ns/prov#>
+PREFIX dcterms: <http://purl.org/dc/terms/>
+"""
+
+
+class Server:
+    """`kg serve --host 127.0.0.1 --port 0` on a data directory, in its own process group."""
+
+    def __init__(self, data: Path, *args: str) -> None:
+        kg = Path(sys.executable).with_name("kg")
+        env = dict(os.environ, PYTHONPATH=str(REPO), PYTHONUNBUFFERED="1")
+        self.process = subprocess.Popen(
+            [str(kg), "serve", "--host", "127.0.0.1", "--port", "0", "--data", str(data), *args],
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, cwd=str(REPO),
+            start_new_session=True)
+        self.url = self._wait_for_url()
+
+    def _wait_for_url(self) -> str:
+        found: list[str] = []
+
+        def read() -> None:
+            for line in self.process.stdout:
+                match = re.search(r"http://127\.0\.0\.1:\d+/", line)
+                if match:
+                    found.append(match.group())
+                    return
+
+        reader = threading.Thread(target=read, daemon=True)
+        reader.start()
+        reader.join(START_TIMEOUT)
+        deadline = time.monotonic() + START_TIMEOUT
+        while found and time.monotonic() < deadline:
+            try:
+                if requests.get(found[0] + "health", timeout=5).status_code == 200:
+                    return found[0]
+            except requests.RequestException:
+                pass
+            time.sleep(0.1)
+        self.stop()
+        raise RuntimeError(f"kg serve did not come up: {self.process.stderr.read()[-3000:]}")
+
+    def stop(self) -> None:
+        """SIGTERM the server's process group (server and query workers), SIGKILL if it lingers."""
+        if self.process.poll() is None:
+            os.killpg(self.process.pid, signal.SIGTERM)
+            try:
+                self.process.wait(20)
+            except subprocess.TimeoutExpired:
+                os.killpg(self.process.pid, signal.SIGKILL)
+                self.process.wait(20)
+        for stream in (self.process.stdout, self.process.stderr):
+            if stream:
+                stream.close()
+
+
+# -- the request mix ---------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Targets:
+    """What the requests ask about, read from the server before the run."""
+
+    keys: list[str]
+    needles: list[str]
+
+
+Request = Callable[[requests.Session, str, random.Random, Targets], requests.Response]
+
+
+def _sparql(session: requests.Session, base: str, query: str, accept: str = "application/sparql-results+json"):
+    return session.get(base + "sparql", params={"query": PREFIXES + query}, headers={"Accept": accept},
+                       timeout=REQUEST_TIMEOUT)
+
+
+def _entity(rng: random.Random, targets: Targets) -> str:
+    return "https://kg.example.org/id/" + rng.choice(targets.keys)
+
+
+MIX: dict[str, Request] = {
+    "sparql: labels": lambda s, b, r, t: _sparql(s, b, f"""
+SELECT ?p ?label WHERE {{ <{_entity(r, t)}> ?p ?label . FILTER(isLiteral(?label)) }}"""),
+    "sparql: statements": lambda s, b, r, t: _sparql(s, b, f"""
+SELECT DISTINCT ?p ?o ?doc ?sentence WHERE {{
+  ?st a kgo:Statement ; rdf:subject <{_entity(r, t)}> ; rdf:predicate ?p ; rdf:object ?o ; prov:wasDerivedFrom ?doc .
+  OPTIONAL {{ ?st kgo:evidence/nif:anchorOf ?sentence }} }} LIMIT 200"""),
+    "sparql: types": lambda s, b, r, t: _sparql(s, b, """
+SELECT ?type (COUNT(DISTINCT ?e) AS ?n) WHERE { GRAPH kgg:entities { ?e a ?type } } GROUP BY ?type"""),
+    "sparql: construct": lambda s, b, r, t: _sparql(s, b, f"""
+CONSTRUCT {{ ?e ?p ?o }} WHERE {{ BIND(<{_entity(r, t)}> AS ?e) ?e ?p ?o }}""", "text/turtle"),
+    "api: entities": lambda s, b, r, t: s.get(b + "api/entities", params={"limit": 20, "offset": r.randrange(50)},
+                                              timeout=REQUEST_TIMEOUT),
+    "api: entity": lambda s, b, r, t: s.get(b + "api/entities/" + quote(r.choice(t.keys)), timeout=REQUEST_TIMEOUT),
+    "api: search": lambda s, b, r, t: s.get(b + "api/search", params={"q": r.choice(t.needles)},
+                                            timeout=REQUEST_TIMEOUT),
+    "api: documents": lambda s, b, r, t: s.get(b + "api/documents", params={"limit": 10}, timeout=REQUEST_TIMEOUT),
+    "api: stats": lambda s, b, r, t: s.get(b + "api/stats", timeout=REQUEST_TIMEOUT),
+    "query page": lambda s, b, r, t: s.get(b, timeout=REQUEST_TIMEOUT),
+    "network view": lambda s, b, r, t: s.get(b + "graph", timeout=REQUEST_TIMEOUT),
+}
+
+
+def read_targets(base: str) -> Targets:
+    """Entity keys and search words from the served graph."""
+    items = requests.get(base + "api/entities", params={"limit": 200}, timeout=REQUEST_TIMEOUT).json()["items"]
+    keys = [item["id"] for item in items if item.get("id")]
+    needles = sorted({w[:4].lower() for item in items for w in str(item.get("label", "")).split() if len(w) >= 4})
+    if not keys or not needles:
+        raise RuntimeError("the served graph has no entities to ask about")
+    return Targets(keys, needles)
+
+
+# -- clients -----------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Sample:
+    kind: str
+    seconds: float
+    status: int  # 0: no answer (connection failed or timed out)
+    error: str = ""
+
+
+def client(base: str, targets: Targets, seed: int, stop: float, out: list[Sample]) -> None:
+    """Send the request mix, one request after the other, until `stop` (time.monotonic)."""
+    rng = random.Random(seed)
+    kinds = list(MIX)
+    with requests.Session() as session:
+        while time.monotonic() < stop:
+            kind = rng.choice(kinds)
+            began = time.perf_counter()
+            try:
+                response = MIX[kind](session, base, rng, targets)
+                _ = response.content
+                status, error = response.status_code, "" if response.status_code < 400 else response.text[:200]
+            except requests.RequestException as exc:
+                status, error = 0, f"{type(exc).__name__}: {exc}"[:200]
+            out.append(Sample(kind, time.perf_counter() - began, status, error))
+
+
+def slow_client(base: str, stop: float, out: list[Sample]) -> None:
+    """Send only a query that runs past the time limit, until `stop`."""
+    with requests.Session() as session:
+        while time.monotonic() < stop:
+            began = time.perf_counter()
+            try:
+                status = session.get(base + "sparql", params={"query": SLOW_QUERY}, timeout=REQUEST_TIMEOUT).status_code
+            except requests.RequestException:
+                status = 0
+            out.append(Sample("slow query", time.perf_counter() - began, status))
+
+
+def run_load(base: str, clients: int, seconds: float, *, with_slow: bool = False, seed: int = 1,
+             targets: Targets | None = None) -> tuple[list[Sample], list[Sample]]:
+    """Run `clients` clients (and the slow one) for `seconds`; returns (their samples, the slow client's)."""
+    targets = targets or read_targets(base)
+    stop = time.monotonic() + seconds
+    lists: list[list[Sample]] = [[] for _ in range(clients)]
+    slow: list[Sample] = []
+    threads = [threading.Thread(target=client, args=(base, targets, seed * 1000 + i, stop, lists[i]), daemon=True)
+               for i in range(clients)]
+    if with_slow:
+        threads.append(threading.Thread(target=slow_client, args=(base, stop, slow), daemon=True))
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(seconds + REQUEST_TIMEOUT + 10)
+    return [s for samples in lists for s in samples], slow
+
+
+# -- figures ----------------------------------------------------------------------------------
+
+def percentile(values: list[float], q: float) -> float:
+    """The q-th percentile (0..100), nearest rank."""
+    ordered = sorted(values)
+    if not ordered:
+        return float("nan")
+    rank = max(1, -(-len(ordered) * q // 100))
+    return ordered[int(rank) - 1]
+
+
+def errors(samples: list[Sample]) -> list[Sample]:
+    return [s for s in samples if s.status == 0 or s.status >= 400]
+
+
+def table(samples: list[Sample], baseline: list[Sample] | None = None) -> str:
+    """Markdown: requests, errors, p50 and p99 (ms) per kind and overall; p99 ratio to `baseline`."""
+    head = "| request | count | errors | p50 ms | p99 ms |" + (" p99 vs alone |" if baseline else "")
+    lines = [head, "|" + "---|" * (head.count("|") - 1)]
+    groups = {kind: [s for s in samples if s.kind == kind] for kind in sorted({s.kind for s in samples})}
+    groups["all"] = samples
+    for kind, group in groups.items():
+        times = [s.seconds for s in group]
+        row = f"| {kind} | {len(group)} | {len(errors(group))} | {percentile(times, 50) * 1000:.1f} | " \
+              f"{percentile(times, 99) * 1000:.1f} |"
+        if baseline:
+            alone = [s.seconds for s in baseline if kind == "all" or s.kind == kind]
+            row += f" {percentile(times, 99) / percentile(alone, 99):.2f}x |" if alone else " |"
+        lines.append(row)
+    return "\n".join(lines)
+
+
+def p99_ratio(loaded: list[Sample], alone: list[Sample]) -> float:
+    return percentile([s.seconds for s in loaded], 99) / percentile([s.seconds for s in alone], 99)
+
+
+# -- main ---------------------------------------------------------------------------------------
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--data", type=Path, help="data directory with a build (default: build the shipped corpus)")
+    parser.add_argument("--clients", type=int, default=20)
+    parser.add_argument("--seconds", type=float, default=60.0)
+    parser.add_argument("--query-timeout", type=float, default=2.0, help="the server's time limit (s)")
+    parser.add_argument("--workers", type=int, default=None, help="the server's query workers (default: its own)")
+    args = parser.parse_args(argv)
+    with tempfile.TemporaryDirectory(prefix="kg-load-") as scratch:
+        data = args.data or _build_shipped(Path(scratch))
+        extra = ["--query-timeout", str(args.query_timeout)] + (["--workers", str(args.workers)] if args.workers else [])
+        server = Server(data, *extra)
+        try:
+            return _report(server.url, args)
+        finally:
+            server.stop()
+
+
+def _build_shipped(scratch: Path) -> Path:
+    from kg.build import build
+
+    build(REPO / "corpus", scratch / "data")
+    return scratch / "data"
+
+
+def _report(base: str, args: argparse.Namespace) -> int:
+    targets = read_targets(base)
+    run_load(base, 2, 3.0, targets=targets)  # warm-up: worker stores, caches, search index
+    alone, _ = run_load(base, args.clients, args.seconds, targets=targets)
+    loaded, slow = run_load(base, args.clients, args.seconds, with_slow=True, targets=targets, seed=2)
+    ratio = p99_ratio(loaded, alone)
+    slow_statuses = sorted({s.status for s in slow})
+    print(f"{args.clients} clients for {args.seconds:.0f} s each run, no think time, on {base} "
+          f"(query time limit {args.query_timeout:g} s).\n")
+    print(f"**{args.clients} clients alone**: {len(alone)} requests, {len(alone) / args.seconds:.0f}/s, "
+          f"{len(errors(alone))} errors.\n\n{table(alone)}\n")
+    print(f"**The same plus one client sending only queries past the time limit**: {len(loaded)} requests, "
+          f"{len(errors(loaded))} errors; the slow client sent {len(slow)} queries, answered with "
+          f"{slow_statuses} in {percentile([s.seconds for s in slow], 50):.2f} s (median).\n\n{table(loaded, alone)}\n")
+    ok = not errors(alone) and not errors(loaded) and ratio <= P99_LIMIT
+    print(f"Overall p99 with the slow client / alone: **{ratio:.2f}x** (limit {P99_LIMIT:g}x). "
+          f"{'PASS' if ok else 'FAIL'}.")
+    for sample in (errors(alone) + errors(loaded))[:5]:
+        print(f"\n- error: {sample.kind}: status {sample.status} {sample.error}")
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
