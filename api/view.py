@@ -15,8 +15,7 @@ from pathlib import Path
 from flask import Blueprint, Response, current_app, g, send_file
 
 from kg import layout
-from viz.html import render
-from viz.network import load_graph
+from viz.hooks import view_page
 
 bp = Blueprint("view", __name__)
 REMOTE_TTL = 60.0
@@ -53,7 +52,7 @@ def _rendered_page(backend) -> str:
         cached = _cache.get(key)
     if cached and time.monotonic() - cached[0] < ttl:
         return cached[1]
-    html = render(load_graph(_Selector(backend)))
+    html, _ = view_page(_Selector(backend))
     with _lock:
         _cache.clear()
         _cache[key] = (time.monotonic(), html)

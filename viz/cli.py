@@ -8,7 +8,7 @@ from pathlib import Path
 import click
 
 from kg.errors import KgError
-from viz.hooks import open_current_store, write_html
+from viz.hooks import MAX_NODES, open_current_store, write_html
 
 
 @click.command("viz")
@@ -22,13 +22,17 @@ from viz.hooks import open_current_store, write_html
               help="How many edges away from --focus to keep.")
 @click.option("--size", "size_by", type=click.Choice(["degree", "mentions"]), default="degree", show_default=True,
               help="What node size shows.")
-def viz(data_dir: Path, output: Path | None, focus: str | None, depth: int, size_by: str) -> None:
+@click.option("--max-nodes", type=click.IntRange(min=0), default=MAX_NODES, show_default=True,
+              help="Show only this many best-connected nodes of a larger graph (0: no limit).")
+def viz(data_dir: Path, output: Path | None, focus: str | None, depth: int, size_by: str,
+        max_nodes: int) -> None:
     """Write the interactive network view (one self-contained HTML file)."""
     output = output or data_dir / "graph.html"
     try:
         store = open_current_store(data_dir)
         try:
-            nodes = write_html(store, output, focus=focus, depth=depth, size_by=size_by)
+            nodes = write_html(store, output, focus=focus, depth=depth, size_by=size_by,
+                               max_nodes=max_nodes)
         finally:
             store.close()
     except KgError as exc:

@@ -51,7 +51,9 @@ def render(graph: nx.MultiDiGraph, *, size_by: str = "degree", focus: str | None
     if physics is None:
         physics = graph.number_of_nodes() < LAYOUT_THRESHOLD
     data = view_data(graph, size_by=size_by, physics=physics)
-    data["meta"].update(focus=focus, depth=depth, title=title, prefixes={"kgr": RESOURCE, "doc": DOCUMENT})
+    total = graph.graph.get("total_nodes", graph.number_of_nodes())
+    data["meta"].update(focus=focus, depth=depth, title=title, total=total,
+                        prefixes={"kgr": RESOURCE, "doc": DOCUMENT})
     script = _asset("view.js")
     vis_js = _read(VIS_DIR / "vis-network.min.js")
     return _template().render(
@@ -63,6 +65,7 @@ def render(graph: nx.MultiDiGraph, *, size_by: str = "degree", focus: str | None
         view_js=_raw(script, "script"),
         data=Markup(safe_json(data)),
         node_count=graph.number_of_nodes(),
+        total_count=total,
         edge_count=graph.number_of_edges(),
     )
 

@@ -216,6 +216,18 @@ def resolve_node(graph: nx.MultiDiGraph, ident: str) -> str:
     raise InputError(f"focus {ident!r} {reason}")
 
 
+def cap_nodes(graph: nx.MultiDiGraph, max_nodes: int) -> nx.MultiDiGraph:
+    """The `max_nodes` best-connected nodes and the edges among them, when the graph has more
+    (a browser cannot draw a hundred thousand nodes); `graph.graph["total_nodes"]` keeps the full count."""
+    total = graph.number_of_nodes()
+    if max_nodes <= 0 or total <= max_nodes:
+        return graph
+    keep = sorted(graph, key=lambda n: (-graph.degree(n), n))[:max_nodes]
+    sub = graph.subgraph(keep).copy()
+    sub.graph.update(graph.graph, total_nodes=total)
+    return sub
+
+
 def focus_subgraph(graph: nx.MultiDiGraph, node: str, depth: int) -> nx.MultiDiGraph:
     """`node` and every node within `depth` edges of it, ignoring edge direction."""
     if depth < 0:

@@ -52,3 +52,14 @@ def test_no_build_yet_says_what_to_do(tmp_path: Path):
     result = run_kg("viz", "--data", str(tmp_path / "empty"))
     assert result.exit_code == 1
     assert "run `kg build` first" in result.output
+
+
+def test_max_nodes_keeps_the_best_connected(sample_data: Path, tmp_path: Path):
+    out = tmp_path / "top.html"
+    result = run_kg("viz", "--data", str(sample_data), "-o", str(out), "--max-nodes", "3")
+    assert result.exit_code == 0, result.output
+    data = page_data(out)
+    assert sorted(d["label"] for d in data["nodeDetails"].values()) == [
+        "Bolivarian National Guard of Venezuela", "Juan Carlos Mora", "Mora defects to Cúcuta"]
+    assert data["meta"]["total"] == 11
+    assert "3 best-connected of 11 nodes" in out.read_text(encoding="utf-8")

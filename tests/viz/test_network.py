@@ -6,7 +6,7 @@ import pytest
 
 from kg.errors import InputError
 from kg.iris import RESOURCE
-from viz.network import focus_subgraph, load_graph, local_name, resolve_node
+from viz.network import cap_nodes, focus_subgraph, load_graph, local_name, resolve_node
 
 DOC = "https://kg.example.org/doc/sample-article"
 EVENT = DOC + "/event/E1"
@@ -90,3 +90,10 @@ def test_empty_store_gives_an_empty_graph():
 
     graph = load_graph(EmbeddedStore())
     assert graph.number_of_nodes() == 0 and graph.graph["sentences"] == {}
+
+
+def test_cap_nodes_keeps_the_highest_degrees(sample_graph):
+    assert cap_nodes(sample_graph, 0) is sample_graph and cap_nodes(sample_graph, 11) is sample_graph
+    top = cap_nodes(sample_graph, 2)
+    assert set(top) == {RESOURCE + "person/juan-carlos-mora", EVENT}  # degrees 4 and 3; the next ones have 2
+    assert top.graph["total_nodes"] == 11 and top.number_of_edges() == 1
