@@ -1,0 +1,83 @@
+"""Fixtures of the hardening tests: a build of the hostile corpus, and `kg serve` processes on it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Iterator
+from urllib.parse import urlsplit
+
+import pytest
+
+from benchmarks.bench_load import Server
+from kg.build import build
+from tests.hardening.hostile import write_corpus
+
+
+@pytest.fixture(scope="session")
+def hostile_data(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A data directory with a validated build (view included) of the hostile corpus."""
+    root = tmp_path_factory.mktemp("hostile")
+    build(write_corpus(root / "corpus"), root / "data", validate=True)
+    return root / "data"
+
+
+@pytest.fixture(scope="session")
+def hostile_server(hostile_data: Path) -> Iterator[Server]:
+    """`kg serve` on the hostile build, 127.0.0.1, a free port."""
+    server = Server(hostile_data, "--workers", "2", "--threads", "6", "--query-timeout", "5")
+    yield server
+    server.stop()
+
+
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+LOOPBACK = {"127.0.0.1", "localhost", "::1", "[::1]"}
+TIMEOUT_MS = 20_000
+
+
+@pytest.fixture(scope="session")
+def browser():
+    """Debian's Chromium through Playwright (never a downloaded browser)."""
+    if not CHROMIUM.exists():
+        pytest.skip(f"{CHROMIUM} is missing: install the Debian package chromium")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as pw:
+        chromium = pw.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS, timeout=TIMEOUT_MS)
+        yield chromium
+        chromium.close()
+
+
+class WatchedPage:
+    """A page with its dialogs, script errors and requests leaving this machine (refused) recorded."""
+
+    def __init__(self, page) -> None:
+        self.page = page
+        self.dialogs: list[str] = []
+        self.errors: list[str] = []
+        self.outside: list[str] = []
+        page.on("dialog", self._dialog)
+        page.on("pageerror", lambda e: self.errors.append(str(e)))
+        page.route("**/*", self._route)
+
+    def _dialog(self, dialog) -> None:
+        self.dialogs.append(dialog.message)
+        dialog.dismiss()
+
+    def _route(self, route) -> None:
+        parts = urlsplit(route.request.url)
+        if parts.scheme in ("file", "data", "blob") or parts.hostname in LOOPBACK:
+            route.continue_()
+        else:
+            self.outside.append(route.request.url)
+            route.abort()
+
+
+@pytest.fixture
+def watched_page(browser) -> Iterator[WatchedPage]:
+    """A fresh page that ignores Content-Security-Policy, so escaping alone must keep payloads inert."""
+    context = browser.new_context(viewport={"width": 1280, "height": 800}, bypass_csp=True)
+    context.set_default_timeout(TIMEOUT_MS)
+    yield WatchedPage(context.new_page())
+    context.close()
