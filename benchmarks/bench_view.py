@@ -100,7 +100,7 @@ def measure(browser: Browser, graph: nx.MultiDiGraph, name: str, workdir: Path, 
     stopped = [s["stopped"] for s in samples if s["stopped"]]
     physics_on = graph.number_of_nodes() < LAYOUT_THRESHOLD if physics is None else physics
     return {
-        "name": name, "nodes": graph.number_of_nodes(), "edges": graph.number_of_edges(),
+        "name": name, "nodes": graph.number_of_nodes(), "total": graph.graph.get("total_nodes"), "edges": graph.number_of_edges(),
         "layout": "vis physics, stopped when stable" if physics_on else "networkx (Python), physics off",
         "mib": len(html.encode()) / 2**20, "render": render_s,
         "first": statistics.median(firsts), "first_min": min(firsts), "first_max": max(firsts),
@@ -118,7 +118,8 @@ def table(rows: list[dict], runs: int) -> str:
     ]
     for r in rows:
         stopped = f"{r['stopped']:.2f}" if r["stopped"] else "–"
-        lines.append(f"| {r['name']} | {r['nodes']:,} | {r['edges']:,} | {r['layout']} | {r['mib']:.2f} | "
+        shown = f"{r['nodes']:,} of {r['total']:,}" if r.get("total") else f"{r['nodes']:,}"
+        lines.append(f"| {r['name']} | {shown} | {r['edges']:,} | {r['layout']} | {r['mib']:.2f} | "
                      f"{r['render']:.2f} | {r['first']:.2f} ({r['first_min']:.2f}–{r['first_max']:.2f}) | "
                      f"{stopped} |")
     target = [r for r in rows if r["nodes"] == TARGET[0] and r["name"].startswith("synthetic")]
@@ -130,12 +131,12 @@ def table(rows: list[dict], runs: int) -> str:
 
 
 def build_graph(data_dir: Path) -> nx.MultiDiGraph:
-    from viz.hooks import open_current_store
-    from viz.network import load_graph
+    from viz.hooks import MAX_NODES, open_current_store
+    from viz.network import cap_nodes, load_graph
 
     store = open_current_store(data_dir)
     try:
-        return load_graph(store)
+        return cap_nodes(load_graph(store), MAX_NODES)
     finally:
         store.close()
 

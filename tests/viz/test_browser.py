@@ -7,6 +7,7 @@ import networkx as nx
 import pytest
 
 from kg.iris import RESOURCE
+from viz.html import render
 
 pytestmark = pytest.mark.browser
 
@@ -28,8 +29,27 @@ def test_renders_every_entity_and_event_without_errors(page, sample_page, sample
     assert page.page.evaluate("network.body.data.nodes.length") == expected == 11
     assert page.page.evaluate("network.body.data.edges.length") == 9
     assert page.page.evaluate("Object.keys(network.body.nodes).length") >= expected
+    assert page.page.evaluate("network.physics.options.enabled") is False  # stopped once stable
     assert page.errors == [] and page.blocked == [] and page.dialogs == []
     page.screenshot("viz-sample.png")
+
+
+def test_large_graph_is_drawn_where_python_put_it_without_physics(page, tmp_path):
+    graph = nx.MultiDiGraph()
+    for i in range(1200):
+        graph.add_node(f"n{i}", family="Place", label=f"place {i}", alt=[], hidden=[], wikidata=[],
+                       mentions=1, facts=[], mention_sentences=[], type_labels=["place"])
+        if i:
+            graph.add_edge(f"n{i // 3}", f"n{i}", key="p", label="near", evidence=[])
+    path = tmp_path / "large.html"
+    path.write_text(render(graph), encoding="utf-8")
+    page.open(path.as_uri())
+    assert page.page.evaluate("network.physics.options.enabled") is False
+    placed = page.page.evaluate("network.getPositions(['n0', 'n1199'])")
+    given = page.page.evaluate("network.body.data.nodes.get(['n0', 'n1199']).map(n => [n.x, n.y])")
+    drawn = [[placed[k]["x"], placed[k]["y"]] for k in ("n0", "n1199")]
+    assert all(abs(a - b) < 1 for p, q in zip(drawn, given) for a, b in zip(p, q))  # vis rounds
+    assert page.page.evaluate("network.body.data.nodes.length") == 1200 and page.errors == []
 
 
 def test_view_runs_under_its_own_content_security_policy(strict_page, sample_page):
