@@ -70,6 +70,7 @@ class Runner:
         scratch.mkdir(parents=True)
         self.log(f"{docs:,} documents: kg build")
         result.steps["build"] = build = self.kg_build(corpus, data)
+        self.log(f"{docs:,} documents: built in {report.seconds(build.seconds)} ({build.note or 'ok'})")
         build_dir = layout.current_build(data)
         if build.seconds is None or build_dir is None:
             return result
@@ -202,16 +203,18 @@ def main(argv: list[str] | None = None) -> int:
     runner = Runner(args)
     described = machine.describe()
     results: list[SizeResult] = []
+    command = ("python benchmarks/run.py " + " ".join(argv if argv is not None else sys.argv[1:])).strip()
+    args.results.parent.mkdir(parents=True, exist_ok=True)
     for docs in args.sizes:
         results.append(runner.size(docs, results))
         if docs != args.sizes[-1] and not args.keep:
             shutil.rmtree(args.work / f"data-{docs}", ignore_errors=True)   # gigabytes at 1,000 and up
+        partial = report.render(described, results, [("Unfinished", "This run is still going.")], command)
+        args.results.write_text(partial, encoding="utf-8")                  # a killed run leaves its figures
     largest = args.work / f"data-{args.sizes[-1]}"
     companions = [] if args.no_companions else runner.companions(largest)
-    command = "python benchmarks/run.py " + " ".join(argv if argv is not None else sys.argv[1:])
-    markdown = report.render(described, results, companions, command.strip())
+    markdown = report.render(described, results, companions, command)
     print(markdown)
-    args.results.parent.mkdir(parents=True, exist_ok=True)
     args.results.write_text(markdown, encoding="utf-8")
     runner.log(f"wrote {args.results}")
     failed = any(s.note and not s.projected for r in results for s in r.steps.values()) or any(r.problems for r in results)
