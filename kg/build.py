@@ -19,7 +19,7 @@ import threading
 import time
 import warnings
 from concurrent.futures import ProcessPoolExecutor
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, field
 from importlib.metadata import entry_points
 from pathlib import Path
@@ -182,10 +182,9 @@ def _plan(files: list[DocumentFiles], previous: dict | None, inputs: _Inputs, fu
 
 def _run(plan: _Plan, files: list[DocumentFiles], inputs: _Inputs, data_dir: Path, progress: bool,
          validate: bool, workers: int | None) -> BuildReport:
-    graphs = _read_all(plan.todo, inputs, progress, validate, workers)
     build_dir = layout.new_build_dir(data_dir)
     try:
-        report = _write_store(plan, graphs, inputs, build_dir, validate)
+        report = _write_store(plan, inputs, build_dir, progress, validate, workers)
         report.documents = len(files)
         write_exports(build_dir, skip=("nq",) if plan.mode == "full" else ())
         _run_hooks(build_dir)
@@ -200,31 +199,37 @@ def _run(plan: _Plan, files: list[DocumentFiles], inputs: _Inputs, data_dir: Pat
 
 
 def _read_all(todo: list[DocumentFiles], inputs: _Inputs, progress: bool, validate: bool,
-              workers: int | None) -> dict[str, str]:
-    """N-Quads of every document to (re)build; every input error of every document is raised together."""
+              workers: int | None, sink: Callable[[str, str], None]) -> set[str]:
+    """Read every document to (re)build and hand its N-Quads to `sink`, in slug order, one at a
+    time (memory stays flat however large the corpus). Every input error of every document is
+    raised together at the end. Returns the canonical keys of the documents checked with SHACL."""
     sample = _validation_sample(todo) if validate else set()
     jobs = [(item, inputs.config, inputs.aliases, item.slug in sample) for item in todo]
     bar = tqdm(total=len(jobs), unit="doc", desc="reading", disable=not progress or len(jobs) < 2)
-    results: list[tuple[str, str | None, list]] = []
+    errors: list[InputError] = []
+    checked_keys: set[str] = set()
     if workers is None:
         workers = (os.cpu_count() or 1) if len(jobs) >= PARALLEL_THRESHOLD else 1
-    if workers > 1 and len(jobs) > 1:
-        # forkserver: workers do not inherit the build lock (a forked worker outliving a killed
-        # build would hold it); _exit_with_build ends them when the build dies
-        with ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("forkserver"),
-                                 initializer=_exit_with_build, initargs=(os.getpid(),)) as pool:
-            for result in pool.map(_read_one, jobs, chunksize=CHUNK):
-                results.append(result)
-                bar.update()
-    else:
-        for job in jobs:
-            results.append(_read_one(job))
+    with ExitStack() as stack:
+        results = map(_read_one, jobs)
+        if workers > 1 and len(jobs) > 1:
+            # forkserver: workers do not inherit the build lock (a forked worker outliving a killed
+            # build would hold it); _exit_with_build ends them when the build dies
+            pool = stack.enter_context(ProcessPoolExecutor(
+                max_workers=workers, mp_context=multiprocessing.get_context("forkserver"),
+                initializer=_exit_with_build, initargs=(os.getpid(),)))
+            results = pool.map(_read_one, jobs, chunksize=CHUNK)
+        for slug, nquads, errs in results:
+            errors += [InputError(*e) for e in errs]
+            if nquads is not None and not errors:
+                sink(slug, nquads)
+                if slug in sample:
+                    checked_keys |= canonical_keys(nquads)
             bar.update()
     bar.close()
-    errors = [InputError(*e) for _, _, errs in results for e in errs]
     if errors:
         raise InputErrors(errors)
-    return {slug: nquads for slug, nquads, _ in results}
+    return checked_keys
 
 
 def _exit_with_build(build_pid: int) -> None:
@@ -271,13 +276,20 @@ def _error_args(exc: InputError) -> tuple:
     return (exc.reason, exc.path, exc.line, exc.column)
 
 
-def _write_store(plan: _Plan, graphs: dict[str, str], inputs: _Inputs, build_dir: Path,
-                 validate: bool) -> BuildReport:
+def _write_store(plan: _Plan, inputs: _Inputs, build_dir: Path, progress: bool, validate: bool,
+                 workers: int | None) -> BuildReport:
     store_dir = layout.store_path(build_dir)
     if plan.mode == "full":
-        store = _fresh_store(store_dir, graphs)
+        load_file = build_dir / LOAD_FILE
+        with open(load_file, "w", encoding="utf-8") as out:
+            out.write(_ontology_nquads())
+            checked = _read_all(plan.todo, inputs, progress, validate, workers, lambda _, text: out.write(text))
+        store = EmbeddedStore(store_dir)
+        store.bulk_load_file(load_file)
         touched = None
     else:
+        graphs: dict[str, str] = {}
+        checked = _read_all(plan.todo, inputs, progress, validate, workers, graphs.__setitem__)
         EmbeddedStore(layout.store_path(plan.previous_dir), read_only=True).backup(store_dir)
         store = EmbeddedStore(store_dir)
         touched = _replace_documents(store, plan, graphs)
@@ -285,32 +297,17 @@ def _write_store(plan: _Plan, graphs: dict[str, str], inputs: _Inputs, build_dir
     if plan.mode == "full":
         _finish_nquads_export(build_dir, records)
     if validate:
-        checked = _validation_sample(plan.todo)
-        if len(checked) < len(plan.todo) or touched is None:
-            touched = set().union(*(canonical_keys(graphs[s]) for s in checked)) if checked else set()
-        _validate_records(store, touched)
+        # the records of what the checked documents name, and of what removed documents named
+        _validate_records(store, checked if touched is None else checked | touched)
     store.flush()
     report = BuildReport(plan.mode, 0, plan.added, plan.changed, plan.removed, len(store), count)
     store.close()
     return report
 
 
-def _fresh_store(store_dir: Path, graphs: dict[str, str]) -> EmbeddedStore:
-    """A new store bulk-loaded from the ontology and every document graph.
-
-    The load file, completed with the entity records, becomes the N-Quads export:
-    the store holds exactly its quads, so there is no need to dump them again."""
-    load_file = store_dir.parent / LOAD_FILE
-    with open(load_file, "w", encoding="utf-8") as out:
-        out.write(_ontology_nquads())
-        for slug in sorted(graphs):
-            out.write(graphs[slug])
-    store = EmbeddedStore(store_dir)
-    store.bulk_load_file(load_file)
-    return store
-
-
 def _finish_nquads_export(build_dir: Path, records: str) -> None:
+    """The load file, completed with the entity records, becomes the N-Quads export: the store
+    holds exactly its quads, so there is no need to dump them again."""
     load_file = build_dir / LOAD_FILE
     with open(load_file, "a", encoding="utf-8") as out:
         out.write(records)
