@@ -1,7 +1,10 @@
-"""Fixtures of the hardening tests: a build of the hostile corpus, and `kg serve` processes on it."""
+"""Fixtures of the hardening tests: a generated corpus and its build, a build of the hostile corpus,
+`kg serve` on it, and Debian's Chromium."""
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from pathlib import Path
 from typing import Iterator
 from urllib.parse import urlsplit
@@ -11,6 +14,20 @@ import pytest
 from benchmarks.bench_load import Server
 from kg.build import build
 from tests.hardening.hostile import write_corpus
+from tests.hardening.procs import GENERATED_DOCS
+from tests.helpers import ROOT
+
+
+@pytest.fixture(scope="session")
+def generated(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
+    """A generated corpus (benchmarks/generate.py) and a data directory with one finished build of it.
+    Tests copy both before changing anything."""
+    root = tmp_path_factory.mktemp("generated")
+    corpus, data = root / "corpus", root / "data"
+    subprocess.run([sys.executable, str(ROOT / "benchmarks" / "generate.py"), "--docs", str(GENERATED_DOCS),
+                    "--seed", "11", "--out", str(corpus)], check=True, capture_output=True, timeout=120)
+    build(corpus, data, validate=False)
+    return corpus, data
 
 
 @pytest.fixture(scope="session")

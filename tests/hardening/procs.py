@@ -13,6 +13,7 @@ from typing import Callable
 from tests.helpers import ROOT
 
 KG = Path(sys.executable).with_name("kg")
+GENERATED_DOCS = 24  # size of the generated corpus of the fault tests (conftest.py: generated)
 
 
 def kg_env() -> dict[str, str]:

@@ -18,7 +18,6 @@ import re
 import shutil
 import signal
 import subprocess
-import sys
 import threading
 import time
 from pathlib import Path
@@ -27,25 +26,13 @@ import pyoxigraph as ox
 import pytest
 
 from kg import layout
-from kg.build import build
 from kg.store import EmbeddedStore
+from tests.hardening.procs import GENERATED_DOCS as DOCS
 from tests.hardening.procs import alive, kg_build, kill_group, run_build, wait_until
-from tests.helpers import ROOT, assert_same_quads, store_quads, tree_digest
+from tests.helpers import assert_same_quads, store_quads, tree_digest
 
-DOCS = 24
 PHASE_TIMEOUT = 120.0
 EXPORTS = [layout.EXPORT_FILES[f] for f in ("ttl", "trig", "jsonld")]
-
-
-@pytest.fixture(scope="module")
-def generated(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
-    """A generated corpus and a data directory holding one finished build of it."""
-    root = tmp_path_factory.mktemp("kill")
-    corpus, data = root / "corpus", root / "data"
-    subprocess.run([sys.executable, str(ROOT / "benchmarks" / "generate.py"), "--docs", str(DOCS), "--seed", "11",
-                    "--out", str(corpus)], check=True, capture_output=True, timeout=120)
-    build(corpus, data, validate=False)
-    return corpus, data
 
 
 @pytest.fixture
