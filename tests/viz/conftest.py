@@ -11,12 +11,11 @@ import pyoxigraph as ox
 import pytest
 
 from kg.store import EmbeddedStore
+from tests.viz.support import SAMPLE, publish_sample
 from viz.hooks import write_html
 from viz.network import load_graph
 
-HERE = Path(__file__).resolve().parent
-SAMPLE = HERE / "sample.trig"
-ARTIFACTS = HERE.parent.parent / "test-artifacts"
+ARTIFACTS = Path(__file__).resolve().parent.parent.parent / "test-artifacts"
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                  "--disable-background-networking", "--disable-component-update", "--disable-sync"]
@@ -132,23 +131,6 @@ def strict_page(browser):
     yield watched
     context.close()
 
-
-def publish_sample(data_dir: Path, *, with_view: bool) -> Path:
-    """Make `data_dir` hold a current build whose store is the sample graph."""
-    from kg import layout
-    from viz.hooks import write_view
-
-    build = layout.new_build_dir(data_dir)
-    store = EmbeddedStore(layout.store_path(build))
-    store.oxigraph.load(path=str(SAMPLE), format=ox.RdfFormat.TRIG)
-    store.oxigraph.flush()
-    if with_view:
-        write_view(build, store)
-    store.close()
-    del store
-    (build / layout.MANIFEST_FILE).write_text("{}", encoding="utf-8")
-    layout.publish(data_dir, build)
-    return build
 
 
 @pytest.fixture

@@ -7,6 +7,7 @@ import networkx as nx
 import pytest
 
 from kg.iris import RESOURCE
+from tests.viz.support import NODE_COUNT
 from viz.html import render
 
 pytestmark = pytest.mark.browser
@@ -16,10 +17,6 @@ GUAIDO = RESOURCE + "person/juan-guaido"
 EVIL = RESOURCE + "person/evil"
 EVIL_LABEL = ("<script>window.__pwned=1</script><img src=x onerror=\"window.__pwned=2\"> "
               "O'Brien & \"Co\"")
-NODE_COUNT = """PREFIX kgo: <https://kg.example.org/ontology#>
-SELECT (COUNT(DISTINCT ?x) AS ?n) WHERE {
-  VALUES ?c { kgo:Person kgo:Organization kgo:Place kgo:Date kgo:Figure kgo:Quote kgo:Event }
-  ?x a ?c }"""
 
 
 def test_renders_every_entity_and_event_without_errors(page, sample_page, sample_store):

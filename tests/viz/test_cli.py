@@ -2,17 +2,10 @@
 
 from __future__ import annotations
 
-import json
-import re
 from pathlib import Path
 
 from tests.helpers import run_kg
-
-DATA_BLOCK = re.compile(r'<script type="application/json" id="kg-data">(.*?)</script>', re.S)
-
-
-def page_data(path: Path) -> dict:
-    return json.loads(DATA_BLOCK.search(path.read_text(encoding="utf-8")).group(1))
+from tests.viz.support import page_data
 
 
 def test_writes_the_whole_view_to_data_graph_html_by_default(sample_data: Path, monkeypatch):

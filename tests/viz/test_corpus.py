@@ -2,15 +2,13 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pytest
 
 from kg import layout
 from kg.store import EmbeddedStore
-from tests.viz.test_browser import NODE_COUNT
-from tests.viz.test_cli import page_data
+from tests.viz.support import NODE_COUNT, page_data
 
 GUAIDO = "https://kg.example.org/id/person/juan-guaido"
 

@@ -11,8 +11,7 @@ from werkzeug.serving import make_server
 
 from api import create_app
 from kg import layout
-from tests.viz.conftest import publish_sample
-from tests.viz.test_cli import DATA_BLOCK
+from tests.viz.support import DATA_BLOCK, publish_sample
 
 
 @pytest.fixture
