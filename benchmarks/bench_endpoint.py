@@ -317,7 +317,7 @@ def measure(name: str, build: Path, args: argparse.Namespace) -> tuple[str, list
     quads = sum(1 for _ in open(nquads, "rb"))
     log(f"{name}: {quads:,} quads in {build}")
     ours_proc, ours = start_ours(build.parent.parent, args.workers)
-    oxi_proc, oxigraph = start_oxigraph(nquads, args.work / f"oxigraph-{build.name}")
+    oxi_proc, oxigraph = start_oxigraph(nquads, args.work / f"oxigraph-{build.parent.parent.name}")
     rdflib = None if args.skip_rdflib else Rdflib(nquads, args.rdflib_budget)
     rows: list[Row] = []
     try:

@@ -186,3 +186,20 @@ def test_roqet_sees_our_errors(server):
     assert done.returncode != 0 and "400" in done.stderr
     done = _roqet(server, "SELECT * WHERE { SERVICE <http://127.0.0.1:1/> { ?s ?p ?o } }", "-r", "xml")
     assert done.returncode != 0 and "400" in done.stderr
+
+
+def test_serve_builds_first_when_there_is_no_graph(tmp_path, tiny_copy):
+    from tests.api.conftest import Server
+
+    data = tmp_path / "data"
+    srv = Server("--data", str(data), "--corpus", str(tiny_copy), "--workers", "1")
+    try:
+        from kg import layout
+
+        assert layout.current_build(data) is not None
+        health = requests.get(srv.url + "health", timeout=TIMEOUT).json()
+        assert health["build"] == layout.current_build(data).name
+        docs = requests.get(srv.url + "api/documents", timeout=TIMEOUT).json()
+        assert docs["total"] == len(list(tiny_copy.glob("*.txt")))
+    finally:
+        srv.stop()
