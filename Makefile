@@ -24,6 +24,7 @@ build: setup
 	$(KG) build
 
 run: setup
+	$(KG) build
 	$(KG) serve --host $(HOST) --port $(PORT)
 
 test: setup system-deps
