@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any, Iterator, Protocol
 
 from api import execute
-from api.workers import Job, WorkerPool
+from api.workers import Job, PoolBusy, Source, WorkerPool
 from kg import layout
 from kg.errors import StoreError
 from kg.remote import DATASET_TYPES, RemoteStore
@@ -49,15 +49,24 @@ class Backend(Protocol):
 
 
 class EmbeddedBackend:
-    """The Oxigraph store of data/current, queried in worker processes."""
+    """The Oxigraph store of data/current, queried in worker processes.
+
+    One worker pool per build. When `current` moves, a pool for the new build
+    starts in the background while the old one keeps answering; once every
+    new worker is ready the new pool takes over and the old one retires."""
 
     kind = "embedded"
 
-    def __init__(self, data_dir: Path, workers: int) -> None:
+    def __init__(self, data_dir: Path, workers: int, memory_quads: int = 0) -> None:
         self.data_dir = Path(data_dir)
-        self.pool = WorkerPool(workers)
+        self.workers = workers
+        self.memory_quads = memory_quads
+        self._active: tuple[Path, WorkerPool] | None = None
+        self._warming: tuple[Path, WorkerPool] | None = None
         self._graphs: dict[str, list[str]] = {}
         self._lock = threading.Lock()
+        if layout.current_build(self.data_dir) is not None:
+            self._pool(time.monotonic() + 300)
 
     def build(self) -> Path:
         """The current build directory; raises NoGraph before the first build."""
@@ -66,8 +75,19 @@ class EmbeddedBackend:
             raise NoGraph(f"no graph has been built in {self.data_dir} yet: run `kg build`")
         return build
 
+    def served(self) -> Path:
+        """The build whose store answers now (the previous one while a new one loads)."""
+        with self._lock:
+            active = self._active
+        return active[0] if active else self.build()
+
+    @property
+    def pool(self) -> WorkerPool:
+        """The pool answering now."""
+        return self._pool(time.monotonic() + 300)
+
     def version(self) -> str:
-        return self.build().name
+        return self.served().name
 
     def run(self, request: execute.Request, deadline: float) -> execute.Result:
         return self._submit("run", deadline, request=request)
@@ -76,27 +96,24 @@ class EmbeddedBackend:
         return self._submit("select", deadline, sparql=sparql)
 
     def graphs(self, deadline: float) -> list[str]:
-        """Named graphs of the current build (asked once per build)."""
-        key = str(self.build())
+        """Named graphs of the served build (asked once per build)."""
+        build, pool = self._serving(deadline)
+        key = str(build)
         with self._lock:
             cached = self._graphs.get(key)
         if cached is None:
-            cached = self._submit("graphs", deadline)
+            cached = pool.submit(Job("graphs"), deadline)
             with self._lock:
                 self._graphs = {key: cached}
         return cached
 
     def manifest(self) -> dict[str, Any]:
-        path = self.build() / layout.MANIFEST_FILE
-        try:
-            return json.loads(path.read_text(encoding="utf-8"))
-        except (OSError, ValueError):
-            return {}
+        return _read_manifest(self.served())
 
     def export(self, fmt: str, deadline: float) -> Path:
-        """The export file of the current build, dumped once from the store
+        """The export file of the served build, dumped once from the store
         (into data/cache/<build>/) when the build did not write it."""
-        build = self.build()
+        build, pool = self._serving(deadline)
         path = layout.export_path(build, fmt)
         if path.is_file():
             return path
@@ -104,21 +121,76 @@ class EmbeddedBackend:
         if not cached.is_file():
             cached.parent.mkdir(parents=True, exist_ok=True)
             partial = cached.with_suffix(cached.suffix + f".{os.getpid()}.{threading.get_ident()}.part")
-            self._submit("dump", deadline, path=str(partial), fmt=fmt)
+            pool.submit(Job("dump", {"path": str(partial), "fmt": fmt}), deadline)
             os.replace(partial, cached)
         return cached
 
     def health(self) -> dict[str, Any]:
-        build = layout.current_build(self.data_dir)
-        return {"store": self.kind, "build": build.name if build else None,
-                "workers": self.pool.alive(), "worker_restarts": self.pool.restarts}
+        with self._lock:
+            active, warming = self._active, self._warming
+        info: dict[str, Any] = {"store": self.kind, "build": active[0].name if active else None,
+                                "workers": active[1].alive() if active else 0,
+                                "worker_restarts": active[1].restarts if active else 0,
+                                "in_memory": bool(active and active[1].source.nquads)}
+        if warming:
+            info["loading"] = warming[0].name
+        return info
 
     def close(self) -> None:
-        self.pool.close()
+        with self._lock:
+            pools = [p for p in (self._active, self._warming) if p]
+            self._active = self._warming = None
+        for _, pool in pools:
+            pool.kill()
+
+    # -- pools ----------------------------------------------------------------
 
     def _submit(self, op: str, deadline: float, **args: Any) -> Any:
-        store = layout.store_path(self.build())
-        return self.pool.submit(Job(str(store), op, args), deadline)
+        _, pool = self._serving(deadline)
+        return pool.submit(Job(op, args), deadline)
+
+    def _pool(self, deadline: float) -> WorkerPool:
+        return self._serving(deadline)[1]
+
+    def _serving(self, deadline: float) -> tuple[Path, WorkerPool]:
+        """(build, pool) to answer from, following data/current (one readlink per call)."""
+        current = self.build()
+        with self._lock:
+            if self._active and self._active[0] == current:
+                return self._active
+            if not self._warming or self._warming[0] != current:
+                if self._warming:
+                    self._warming[1].kill()
+                self._warming = (current, WorkerPool(self.workers, self._source(current)))
+            warming = self._warming
+            if warming[1].failed():
+                self._warming = None
+                raise StoreError(f"the query workers could not open the store of build {current.name}")
+            if warming[1].ready():
+                retired, self._active, self._warming = self._active, warming, None
+                if retired:
+                    retired[1].close()  # busy workers finish their job first
+                return warming
+            if self._active:
+                return self._active  # answer from the old build until the new one is loaded
+        if warming[1].wait_ready(deadline):
+            return self._serving(deadline)
+        raise PoolBusy(f"the graph of build {current.name} is still being loaded")
+
+    def _source(self, build: Path) -> Source:
+        """Load into memory when the build is small enough, else read the store on disk."""
+        quads = _read_manifest(build).get("quads")
+        nquads = layout.export_path(build, "nq")
+        in_memory = (self.memory_quads > 0 and isinstance(quads, int) and quads <= self.memory_quads
+                     and nquads.is_file())
+        return Source(str(layout.store_path(build)), str(nquads) if in_memory else None)
+
+
+def _read_manifest(build: Path) -> dict[str, Any]:
+    try:
+        return json.loads((build / layout.MANIFEST_FILE).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
 
 
 class RemoteBackend:
@@ -176,4 +248,4 @@ def make_backend(settings: dict[str, Any]) -> Backend:
                                      settings["STORE_GSP"] or None, union=settings["STORE_UNION"],
                                      timeout=float(settings["QUERY_TIMEOUT"]))
         return RemoteBackend(store)
-    return EmbeddedBackend(Path(settings["DATA"]), int(settings["WORKERS"]))
+    return EmbeddedBackend(Path(settings["DATA"]), int(settings["WORKERS"]), int(settings["MEMORY_QUADS"]))

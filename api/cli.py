@@ -35,6 +35,7 @@ def _help(name: str) -> str:
 @click.option("--max-request-bytes", type=click.IntRange(1024), default=None, help=_help("MAX_REQUEST_BYTES"))
 @click.option("--threads", type=click.IntRange(1, 256), default=None, help=_help("THREADS"))
 @click.option("--workers", type=click.IntRange(1, 64), default=None, help=_help("WORKERS"))
+@click.option("--memory-quads", type=click.IntRange(0), default=None, help=_help("MEMORY_QUADS"))
 def serve(**options: Any) -> None:
     """Serve the graph: SPARQL at /sparql, JSON API at /api, query page at /."""
     config = settings.load({k.upper(): v for k, v in options.items()})

@@ -86,7 +86,8 @@ SCHEMAS: dict[str, Any] = {
                              "entityTypes": {"type": "object", "additionalProperties": {"type": "integer"}}}},
     "Health": {"type": "object", "required": ["status", "store"],
                "properties": {"status": {"enum": ["ok", "unavailable"]}, "store": {"enum": ["embedded", "remote"]},
-                              "build": _NSTR, "workers": {"type": "integer"}}},
+                              "build": _NSTR, "workers": {"type": "integer"}, "worker_restarts": {"type": "integer"},
+                              "in_memory": {"type": "boolean"}, "loading": _STR, "url": _STR, "problem": _STR}},
 }
 
 

@@ -1,13 +1,14 @@
 """Query worker processes with a real time limit.
 
 pyoxigraph cannot interrupt a running query, so the endpoint evaluates
-queries in worker processes. Each worker opens the store read-only once (and
-again only when a rebuild publishes a new one) and serves jobs one at a time
-over a pipe. A request thread borrows an idle worker, sends the job and waits
-at most until the request's deadline; if the worker has not answered by then
-it is killed (the CPU is free at once) and replaced by a fresh one, and the
-client is told the query timed out. Other requests meanwhile use the other
-workers.
+queries in worker processes. A pool belongs to one build: each of its
+workers opens that build's store once, before it says it is ready, either
+read-only on disk or, when the graph is small enough, loaded into memory
+(several times faster for joins). A request thread borrows an idle worker,
+sends the job and waits at most until the request's deadline; if the worker
+has not answered by then it is killed (the CPU is free at once), a fresh one
+is started in the background, and the client is told the query timed out.
+Other requests meanwhile use the other workers.
 
 Workers are plain subprocesses (running main() below), so they start
 clean whatever the parent is (a threaded WSGI server, pytest, a script).
@@ -22,8 +23,8 @@ import subprocess
 import sys
 import threading
 import time
-from multiprocessing.connection import Connection
 from dataclasses import dataclass, field
+from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import Any
 
@@ -44,31 +45,35 @@ class WorkerCrashed(Exception):
 
 @dataclass(frozen=True)
 class Job:
-    """One unit of work: an operation on the store at `store_path`."""
+    """One unit of work on the pool's store: 'run', 'select', 'graphs' or 'dump'."""
 
-    store_path: str
-    op: str  # 'run', 'select', 'graphs', 'dump'
+    op: str
     args: dict[str, Any] = field(default_factory=dict)
 
 
+@dataclass(frozen=True)
+class Source:
+    """What a worker serves: a store directory, read-only, or the N-Quads to load into memory."""
+
+    store: str
+    nquads: str | None = None  # set: load this file into an in-memory store
+
+
 class _Worker:
-    """One worker: a fresh Python process running main() below, talking over a socket pair.
+    """One worker: a fresh Python process running main() below, talking over a socket pair."""
 
-    A plain subprocess, not multiprocessing: the child never re-imports the
-    parent's __main__ (a WSGI server, pytest, a script), and starts clean."""
-
-    def __init__(self) -> None:
+    def __init__(self, source: Source) -> None:
         parent, child = socket.socketpair()
         env = dict(os.environ, PYTHONPATH=os.pathsep.join(
             p for p in (_PACKAGE_ROOT, os.environ.get("PYTHONPATH")) if p))
-        self.process = subprocess.Popen(
-            [sys.executable, "-c", _BOOT, str(child.fileno())],
-            pass_fds=[child.fileno()], env=env, stdin=subprocess.DEVNULL, close_fds=True)
+        argv = [sys.executable, "-c", _BOOT, str(child.fileno()), source.store, source.nquads or ""]
+        self.process = subprocess.Popen(argv, pass_fds=[child.fileno()], env=env, stdin=subprocess.DEVNULL,
+                                        close_fds=True)
         child.close()
         self.conn = Connection(parent.detach())
 
     def wait_ready(self, timeout: float) -> bool:
-        """Wait for the child's hello (sent once its imports are done)."""
+        """Wait for the child's hello, sent once its store is open."""
         try:
             return self.conn.poll(timeout) and self.conn.recv() == "ready"
         except (EOFError, OSError):
@@ -88,19 +93,23 @@ class _Worker:
 
 
 class WorkerPool:
-    """A fixed number of query worker processes shared by all request threads."""
+    """`size` worker processes serving one Source, shared by all request threads."""
 
-    def __init__(self, size: int, start_timeout: float = 60.0) -> None:
+    def __init__(self, size: int, source: Source, *, start_timeout: float = 300.0) -> None:
         self.size = max(1, size)
+        self.source = source
         self.start_timeout = start_timeout
+        self.restarts = 0
         self._idle: queue.LifoQueue[_Worker] = queue.LifoQueue()
         self._lock = threading.Lock()
         self._workers: set[_Worker] = set()
+        self._starting = 0
+        self._admitted = threading.Event()
         self._closed = False
-        self.restarts = 0
-        starting = [self._spawn() for _ in range(self.size)]
-        for worker in starting:  # started together, waited for together
-            self._admit(worker)
+        for _ in range(self.size):
+            self._start_one()
+
+    # -- using the pool -----------------------------------------------------
 
     def submit(self, job: Job, deadline: float) -> Any:
         """Run `job` on a worker; raises execute.QueryTimeout after `deadline`
@@ -121,10 +130,24 @@ class WorkerPool:
             raise WorkerCrashed(f"query worker died: {exc or type(exc).__name__}") from exc
         finally:
             if worker is not None:
-                self._idle.put(worker)
+                self._give_back(worker)
         if status == "ok":
             return payload
         raise payload
+
+    def ready(self) -> bool:
+        """True once no worker is starting any more and at least one is serving."""
+        with self._lock:
+            return self._starting == 0 and self._admitted.is_set()
+
+    def failed(self) -> bool:
+        """True when every worker gave up before serving (e.g. the store cannot be opened)."""
+        with self._lock:
+            return self._starting == 0 and not self._admitted.is_set()
+
+    def wait_ready(self, deadline: float) -> bool:
+        """Wait (until `deadline`) for a first worker to serve."""
+        return self._admitted.wait(max(0.0, deadline - time.monotonic()))
 
     def alive(self) -> int:
         """How many worker processes are running."""
@@ -137,12 +160,25 @@ class WorkerPool:
             return sorted(w.process.pid for w in self._workers)
 
     def close(self) -> None:
-        """Stop every worker."""
+        """Stop: idle workers now, busy ones when their job is done."""
         with self._lock:
             self._closed = True
+        while True:
+            try:
+                worker = self._idle.get_nowait()
+            except queue.Empty:
+                break
+            self._discard(worker)
+
+    def kill(self) -> None:
+        """Stop every worker now, busy or not."""
+        self.close()
+        with self._lock:
             workers, self._workers = list(self._workers), set()
         for worker in workers:
             worker.kill()
+
+    # -- plumbing -----------------------------------------------------------
 
     def _borrow(self, deadline: float) -> _Worker:
         while True:
@@ -154,44 +190,67 @@ class WorkerPool:
                 return worker
             self._replace(worker)
 
-    def _spawn(self) -> _Worker:
-        worker = _Worker()
+    def _give_back(self, worker: _Worker) -> None:
         with self._lock:
-            self._workers.add(worker)
-        return worker
-
-    def _admit(self, worker: _Worker) -> None:
-        """Make `worker` available once it is ready (or drop it if it never is)."""
-        if worker.wait_ready(self.start_timeout) and not self._closed:
+            closed = self._closed
+        if closed:
+            self._discard(worker)
+        else:
             self._idle.put(worker)
-            return
+
+    def _discard(self, worker: _Worker) -> None:
         worker.kill()
         with self._lock:
             self._workers.discard(worker)
+
+    def _start_one(self) -> None:
+        """Start a worker; it joins the idle queue from a thread once ready."""
+        worker = _Worker(self.source)
+        with self._lock:
+            self._workers.add(worker)
+            self._starting += 1
+        threading.Thread(target=self._admit, args=(worker,), daemon=True, name="kg-worker-start").start()
+
+    def _admit(self, worker: _Worker) -> None:
+        ready = worker.wait_ready(self.start_timeout)
+        with self._lock:
+            self._starting -= 1
+            closed = self._closed
+        if ready and not closed:
+            self._idle.put(worker)
+            self._admitted.set()
+        else:
+            self._discard(worker)
 
     def _replace(self, worker: _Worker) -> None:
         """Kill `worker` now; its successor starts in the background, so the
         request that timed out is answered at once."""
-        worker.kill()
+        self._discard(worker)
         with self._lock:
-            self._workers.discard(worker)
             self.restarts += 1
-            if self._closed:
-                return
-        successor = self._spawn()
-        threading.Thread(target=self._admit, args=(successor,), daemon=True).start()
+            closed = self._closed
+        if not closed:
+            self._start_one()
 
 
 # -- inside a worker process ------------------------------------------------
 
-class _State:
-    path: str | None = None
-    store: Any = None
+def _open(source: Source):
+    """The store a worker serves: in memory from the N-Quads, or read-only on disk."""
+    from kg.store import EmbeddedStore
+
+    if source.nquads:
+        import pyoxigraph as ox
+
+        store = EmbeddedStore()
+        store.oxigraph.bulk_load(path=source.nquads, format=ox.RdfFormat.N_QUADS)
+        return store
+    return EmbeddedStore(Path(source.store), read_only=True)
 
 
-def _serve(conn) -> None:
-    """Worker main loop: one job at a time until the pipe closes."""
-    state = _State()
+def _serve(conn: Connection, source: Source) -> None:
+    """Worker main loop: open the store, say ready, then one job at a time until the pipe closes."""
+    store = _open(source)
     conn.send("ready")
     while True:
         try:
@@ -199,18 +258,15 @@ def _serve(conn) -> None:
         except (EOFError, OSError):
             return
         try:
-            reply = ("ok", _handle(job, state))
-        except KgError as exc:
-            reply = ("error", exc)
-        except execute.QueryTimeout as exc:
+            reply = ("ok", _handle(job, store))
+        except (KgError, execute.QueryTimeout) as exc:
             reply = ("error", exc)
         except Exception as exc:  # an engine error: report it, keep serving
             reply = ("error", StoreError(f"{type(exc).__name__}: {exc}"))
         conn.send(reply)
 
 
-def _handle(job: Job, state: _State) -> Any:
-    store = _open(job.store_path, state)
+def _handle(job: Job, store) -> Any:
     if job.op == "run":
         return execute.run(store, job.args["request"])
     if job.op == "select":
@@ -223,17 +279,6 @@ def _handle(job: Job, state: _State) -> Any:
     raise QueryError(f"unknown worker operation {job.op!r}")
 
 
-def _open(path: str, state: _State):
-    from kg.store import EmbeddedStore
-
-    if state.path != path:
-        if state.store is not None:
-            state.store.close()
-        state.store = EmbeddedStore(Path(path), read_only=True)
-        state.path = path
-    return state.store
-
-
 def main(argv: list[str]) -> None:
-    """Entry point of a worker process: serve jobs on the inherited socket."""
-    _serve(Connection(int(argv[1])))
+    """Entry point of a worker process: fd of the socket, store directory, N-Quads file or ''."""
+    _serve(Connection(int(argv[1])), Source(argv[2], argv[3] or None))

@@ -40,9 +40,10 @@ def client(app):
 
 @pytest.fixture(scope="session")
 def small_app(shipped_data: Path):
-    """An app with a tiny row cap, a short time limit and a small request limit."""
+    """An app with a tiny row cap, a short time limit, a small request limit,
+    and its workers reading the store on disk (the app above holds it in memory)."""
     app = create_app({"DATA": str(shipped_data), "WORKERS": 2, "QUERY_TIMEOUT": 1.5, "MAX_ROWS": 5,
-                      "MAX_REQUEST_BYTES": 4096})
+                      "MAX_REQUEST_BYTES": 4096, "MEMORY_QUADS": 0})
     yield app
     app.extensions["kg"].close()
 

@@ -153,6 +153,7 @@ def test_health(client, shipped_data):
     health = body(client.get("/health"))
     validator("Health").validate(health)
     assert health["status"] == "ok" and health["build"] == layout.current_build(shipped_data).name
+    assert health["in_memory"] is True  # the shipped corpus is far under the memory threshold
 
 
 def test_health_without_a_graph(tmp_path):

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import shutil
+import time
 
 from api import create_app
 from kg import layout
@@ -40,13 +41,21 @@ def test_swap_is_noticed(tmp_path, tiny_copy, corpus_copy):
         second = layout.current_build(data)
         assert second != first
 
-        for _ in range(4):  # both workers, whichever serves, see the new build
+        # the old build answers until the new one is loaded, then the new one does
+        seen = []
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline and (not seen or seen[-1] != 4):
+            seen.append(documents(client))
+            time.sleep(0.05)
+        assert set(seen) <= {before, 4} and seen[-1] == 4
+        for _ in range(4):  # whichever worker serves, it is the new build
             assert documents(client) == 4 != before
         stats_after = json.loads(client.get("/api/stats").data)
         assert stats_after["version"] == second.name
         assert stats_after["counts"]["documents"] == 4
         items = json.loads(client.get("/api/search?q=guaido").data)["items"]
         assert items[0]["id"] == "person/juan-guaido"
-        assert json.loads(client.get("/health").data)["build"] == second.name
+        health = json.loads(client.get("/health").data)
+        assert health["build"] == second.name and health["in_memory"] is True
     finally:
         app.extensions["kg"].close()
