@@ -56,40 +56,51 @@ PREFIX dcterms: <http://purl.org/dc/terms/>
 
 
 class Server:
-    """`kg serve --host 127.0.0.1 --port 0` on a data directory, in its own process group."""
+    """`kg serve --host 127.0.0.1 --port 0` on a data directory, in its own process group.
+
+    Its stderr goes to a file and its stdout is read to the end: a pipe nobody
+    drains fills up (waitress logs "Task queue depth" under load) and then
+    blocks the server."""
 
     def __init__(self, data: Path, *args: str) -> None:
         kg = Path(sys.executable).with_name("kg")
         env = dict(os.environ, PYTHONPATH=str(REPO), PYTHONUNBUFFERED="1")
+        self.log = tempfile.TemporaryFile(mode="w+", prefix="kg-serve-", suffix=".log")
         self.process = subprocess.Popen(
             [str(kg), "serve", "--host", "127.0.0.1", "--port", "0", "--data", str(data), *args],
-            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, cwd=str(REPO),
+            stdout=subprocess.PIPE, stderr=self.log, text=True, env=env, cwd=str(REPO),
             start_new_session=True)
         self.url = self._wait_for_url()
 
     def _wait_for_url(self) -> str:
-        found: list[str] = []
+        found = threading.Event()
+        urls: list[str] = []
 
         def read() -> None:
-            for line in self.process.stdout:
+            for line in self.process.stdout:  # to the end, so that the pipe never fills
                 match = re.search(r"http://127\.0\.0\.1:\d+/", line)
-                if match:
-                    found.append(match.group())
-                    return
+                if match and not urls:
+                    urls.append(match.group())
+                    found.set()
 
-        reader = threading.Thread(target=read, daemon=True)
-        reader.start()
-        reader.join(START_TIMEOUT)
+        threading.Thread(target=read, daemon=True).start()
+        found.wait(START_TIMEOUT)
         deadline = time.monotonic() + START_TIMEOUT
-        while found and time.monotonic() < deadline:
+        while urls and time.monotonic() < deadline:
             try:
-                if requests.get(found[0] + "health", timeout=5).status_code == 200:
-                    return found[0]
+                if requests.get(urls[0] + "health", timeout=5).status_code == 200:
+                    return urls[0]
             except requests.RequestException:
                 pass
             time.sleep(0.1)
         self.stop()
-        raise RuntimeError(f"kg serve did not come up: {self.process.stderr.read()[-3000:]}")
+        raise RuntimeError(f"kg serve did not come up: {self.stderr()[-3000:]}")
+
+    def stderr(self) -> str:
+        """What the server wrote to stderr so far."""
+        self.log.flush()
+        self.log.seek(0)
+        return self.log.read()
 
     def stop(self) -> None:
         """SIGTERM the server's process group (server and query workers), SIGKILL if it lingers."""
@@ -100,9 +111,9 @@ class Server:
             except subprocess.TimeoutExpired:
                 os.killpg(self.process.pid, signal.SIGKILL)
                 self.process.wait(20)
-        for stream in (self.process.stdout, self.process.stderr):
-            if stream:
-                stream.close()
+        if self.process.stdout:
+            self.process.stdout.close()
+        self.log.close()
 
 
 # -- the request mix ---------------------------------------------------------------------------
