@@ -166,7 +166,9 @@ class EmbeddedBackend:
             if warming[1].failed():
                 self._warming = None
                 raise StoreError(f"the query workers could not open the store of build {current.name}")
-            if warming[1].ready():
+            # A new build takes over when all its workers are ready; the first
+            # build as soon as one is (there is nothing else to answer from).
+            if warming[1].ready() or (self._active is None and warming[1].serving()):
                 retired, self._active, self._warming = self._active, warming, None
                 if retired:
                     retired[1].close()  # busy workers finish their job first

@@ -140,6 +140,10 @@ class WorkerPool:
         with self._lock:
             return self._starting == 0 and self._admitted.is_set()
 
+    def serving(self) -> bool:
+        """True once at least one worker serves."""
+        return self._admitted.is_set()
+
     def failed(self) -> bool:
         """True when every worker gave up before serving (e.g. the store cannot be opened)."""
         with self._lock:

@@ -139,11 +139,12 @@ class Process:
                 self.process.wait(20)
 
 
-def start_ours(data: Path, workers: int) -> tuple[Process, str]:
+def start_ours(data: Path, workers: int, log_file: Path) -> tuple[Process, str]:
     env = dict(os.environ, PYTHONPATH=str(REPO))
-    proc = Process([sys.executable, "-m", "api", "serve", "--data", str(data), "--host", "127.0.0.1", "--port", "0",
-                    "--workers", str(workers), "--threads", "8", "--query-timeout", "600"],
-                   stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, env=env, cwd=str(REPO))
+    with open(log_file, "w") as errors:
+        proc = Process([sys.executable, "-m", "api", "serve", "--data", str(data), "--host", "127.0.0.1",
+                        "--port", "0", "--workers", str(workers), "--threads", "8", "--query-timeout", "600"],
+                       stdout=subprocess.PIPE, stderr=errors, text=True, env=env, cwd=str(REPO))
     found: list[str] = []
 
     def read() -> None:
@@ -158,7 +159,7 @@ def start_ours(data: Path, workers: int) -> tuple[Process, str]:
     reader.join(180)
     if not found:
         proc.stop()
-        raise RuntimeError("our server did not start")
+        raise RuntimeError(f"our server did not start: see {log_file}")
     url = found[0] + "sparql"
     _wait_http(url)
     return proc, url
@@ -316,7 +317,7 @@ def measure(name: str, build: Path, args: argparse.Namespace) -> tuple[str, list
     nquads = layout.export_path(build, "nq")
     quads = sum(1 for _ in open(nquads, "rb"))
     log(f"{name}: {quads:,} quads in {build}")
-    ours_proc, ours = start_ours(build.parent.parent, args.workers)
+    ours_proc, ours = start_ours(build.parent.parent, args.workers, args.work / "server.log")
     oxi_proc, oxigraph = start_oxigraph(nquads, args.work / f"oxigraph-{build.parent.parent.name}")
     rdflib = None if args.skip_rdflib else Rdflib(nquads, args.rdflib_budget)
     rows: list[Row] = []
@@ -336,7 +337,8 @@ def measure(name: str, build: Path, args: argparse.Namespace) -> tuple[str, list
         oxi_proc.stop()
         if rdflib is not None:
             rdflib.stop()
-    info = {"quads": quads, "entity": entity, "rdflib_load": rdflib.loaded if rdflib else None}
+    info = {"quads": quads, "entity": entity, "rdflib_load": rdflib.loaded if rdflib else None,
+            "load": os.getloadavg()[0]}
     return name, rows, info
 
 
@@ -379,13 +381,15 @@ def _ms(seconds: float | None) -> str:
 def markdown(results: list[tuple[str, list[Row], dict]], args: argparse.Namespace) -> str:
     lines = [f"Median latency in ms of each query ({args.runs} runs after a warm-up; rdflib: "
              f"{args.rdflib_runs} runs, budget {args.rdflib_budget:g} s a run). Our /sparql is the real server "
-             f"(waitress, {args.workers} query worker processes, lexer guard, 10,000-row cap); oxigraph is a stock "
+             f"(waitress, {args.workers} query worker processes holding the graph in memory up to 1,500,000 quads, "
+             f"lexer guard, 10,000-row cap); oxigraph is a stock "
              f"`oxigraph serve-read-only --union-default-graph` on the same quads; rdflib is an in-memory "
              f"`Dataset(default_union=True)`. Same Accept header (SPARQL JSON, Turtle for CONSTRUCT) everywhere.", ""]
     verdicts = []
     for name, rows, info in results:
         lines += [f"**{name}** ({info['quads']:,} quads; entity `{info['entity'].rsplit('/', 1)[-1]}`"
-                  + (f"; rdflib took {info['rdflib_load']:.0f} s to load" if info.get("rdflib_load") else "") + ")",
+                  + (f"; rdflib took {info['rdflib_load']:.0f} s to load" if info.get("rdflib_load") else "")
+                  + f"; load average {info['load']:.1f} on {os.cpu_count()} cores)",
                   "", "| query | what | rows | our /sparql | oxigraph serve | ours / oxigraph | rdflib | rdflib / ours |",
                   "|---|---|---:|---:|---:|---:|---:|---:|"]
         for row in rows:
