@@ -93,8 +93,9 @@ class Server:
             except requests.RequestException:
                 pass
             time.sleep(0.1)
+        log = self.stderr()
         self.stop()
-        raise RuntimeError(f"kg serve did not come up: {self.stderr()[-3000:]}")
+        raise RuntimeError(f"kg serve did not come up (exit {self.process.returncode}): {log[-3000:]}")
 
     def stderr(self) -> str:
         """What the server wrote to stderr so far."""
