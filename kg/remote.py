@@ -29,7 +29,7 @@ from urllib.parse import urlsplit, urlunsplit
 import requests
 
 from kg.errors import QueryError, StoreError
-from kg.store import GRAPH_FORMATS, RESULT_FORMATS, SPARQL_JSON, Answer, rows_of
+from kg.store import GRAPH_FORMATS, SPARQL_JSON, Answer, rows_of
 
 UNION_MODES = ("graphs", "param", "native")
 DATASET_TYPES = {"nq": "application/n-quads", "trig": "application/trig", "ttl": "text/turtle",

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 
-import pyoxigraph as ox
 import pytest
 
 from api.examples import EXAMPLES

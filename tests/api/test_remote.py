@@ -6,11 +6,9 @@ the same rules as the embedded store."""
 
 from __future__ import annotations
 
-import json
 import subprocess
 import threading
 import time
-from pathlib import Path
 from typing import Iterator
 
 import pyoxigraph as ox

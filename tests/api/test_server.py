@@ -4,7 +4,6 @@ clients nobody here wrote (SPARQLWrapper, Debian's roqet)."""
 
 from __future__ import annotations
 
-import json
 import os
 import shutil
 import subprocess
