@@ -24,9 +24,19 @@ _KEY = re.compile(r"^[A-Za-z0-9._~-]+(?:/[A-Za-z0-9._~-]+)*$")
 _TYPE = re.compile(r"^[A-Za-z][A-Za-z0-9]*$")
 MAX_LIMIT = 500
 MAX_MENTIONS = 200
-_search = SearchIndexes()
-_cache: dict[str, tuple[str, float, Any]] = {}
-_cache_lock = threading.Lock()
+
+
+class _State:
+    """Per-app caches: the label index and computed answers, keyed by served version."""
+
+    def __init__(self) -> None:
+        self.search = SearchIndexes()
+        self.cache: dict[str, tuple[str, float, Any]] = {}
+        self.lock = threading.Lock()
+
+
+def _state() -> _State:
+    return current_app.extensions.setdefault("kg_jsonapi", _State())
 
 
 def _backend() -> Backend:
@@ -75,7 +85,7 @@ def search() -> Response:
         raise ApiError(400, "missing or empty 'q' parameter")
     limit = _int_arg("limit", 20, 1, 100)
     backend = _backend()
-    index = _search.get(backend.version(), backend.kind == "remote", _select)
+    index = _state().search.get(backend.version(), backend.kind == "remote", _select)
     items = []
     for entity_iri, entry, rank in index.search(text, limit):
         summary = index.summaries.get(entity_iri)
@@ -141,15 +151,15 @@ def _compute_stats() -> dict[str, Any]:
 
 
 def _cached(name: str, compute: Callable[[], Any]) -> Any:
-    backend = _backend()
+    backend, state = _backend(), _state()
     version = backend.version()
-    with _cache_lock:
-        hit = _cache.get(name)
+    with state.lock:
+        hit = state.cache.get(name)
     if hit and hit[0] == version and (backend.kind != "remote" or time.monotonic() - hit[1] < REMOTE_TTL):
         return hit[2]
     value = compute()
-    with _cache_lock:
-        _cache[name] = (version, time.monotonic(), value)
+    with state.lock:
+        state.cache[name] = (version, time.monotonic(), value)
     return value
 
 
