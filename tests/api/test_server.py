@@ -94,30 +94,41 @@ def test_timeout_stops_the_work(server):
     assert "time" in response.json()["error"]["detail"]
     assert elapsed < 2 + 3
     # the worker that ran the query is gone, and nothing in the server burns CPU any more
-    deadline = time.monotonic() + 10
+    deadline = time.monotonic() + 15
     while time.monotonic() < deadline and len(set(server.children()) - set(workers)) < 1:
         time.sleep(0.1)  # wait for the replacement worker to be started
-    time.sleep(1.0)  # let the replacement finish importing
     pids = [server.process.pid] + server.children()
+    settled, previous = False, _cpu_seconds(pids)
+    while time.monotonic() < deadline and not settled:  # ... and to finish loading its store
+        time.sleep(0.5)
+        current = _cpu_seconds(pids)
+        settled, previous = current - previous < 0.05, current
     before = _cpu_seconds(pids)
     time.sleep(1.0)
-    assert _cpu_seconds(pids) - before < 0.3
+    assert _cpu_seconds(pids) - before < 0.2
     assert len(set(workers) - set(server.children())) == 1
     assert n_of(sparql(server, params={"query": COUNT_ALL})) > 1000
 
 
 def test_other_clients_answered_during_a_long_query(server):
-    slow: list[int] = []
-    thread = threading.Thread(target=lambda: slow.append(sparql(server, params={"query": ENDLESS}).status_code))
+    slow: list[tuple[int, float]] = []
+
+    def run_slow() -> None:
+        status = sparql(server, params={"query": ENDLESS}).status_code
+        slow.append((status, time.monotonic()))
+
+    thread = threading.Thread(target=run_slow)
     thread.start()
     time.sleep(0.3)
+    answered = []
     for _ in range(5):
-        started = time.monotonic()
         assert sparql(server, params={"query": LABEL_QUERY}).status_code == 200
         assert requests.get(server.url + "api/entities/person/juan-guaido", timeout=TIMEOUT).status_code == 200
-        assert time.monotonic() - started < 1.5
-    thread.join(15)
-    assert slow == [503]
+        answered.append(time.monotonic())
+    thread.join(30)
+    status, slow_done = slow[0]
+    assert status == 503
+    assert all(t < slow_done for t in answered)  # all answered while the long query still ran
 
 
 def test_sparqlwrapper(server):
