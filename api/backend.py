@@ -59,6 +59,8 @@ class EmbeddedBackend:
 
     def __init__(self, data_dir: Path, workers: int, memory_quads: int = 0) -> None:
         self.data_dir = Path(data_dir)
+        self._link = self.data_dir / "current"
+        self._current: tuple[str | None, Path] | None = None
         self.workers = workers
         self.memory_quads = memory_quads
         self._active: tuple[Path, WorkerPool] | None = None
@@ -69,10 +71,20 @@ class EmbeddedBackend:
             self._pool(time.monotonic() + 300)
 
     def build(self) -> Path:
-        """The current build directory; raises NoGraph before the first build."""
+        """The current build directory; raises NoGraph before the first build.
+
+        One readlink per call; the link is only resolved again when it changed."""
+        try:
+            target = os.readlink(self._link)
+        except OSError:
+            target = None
+        cached = self._current
+        if cached is not None and cached[0] == target and target is not None:
+            return cached[1]
         build = layout.current_build(self.data_dir)
         if build is None:
             raise NoGraph(f"no graph has been built in {self.data_dir} yet: run `kg build`")
+        self._current = (target, build)
         return build
 
     def served(self) -> Path:
