@@ -28,7 +28,7 @@ run: setup
 	$(KG) serve --host $(HOST) --port $(PORT)
 
 test: setup system-deps
-	$(PY) -m pytest -n 2
+	$(PY) -m pytest -n 2 -m "not slow"
 
 bench: setup system-deps
 	$(PY) benchmarks/run.py
