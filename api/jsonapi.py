@@ -163,18 +163,20 @@ def _cached(name: str, compute: Callable[[], Any]) -> Any:
     return value
 
 
+MAX_OFFSET = 10**9
+
+
 def _paging() -> tuple[int, int]:
-    return _int_arg("limit", 50, 1, MAX_LIMIT), _int_arg("offset", 0, 0, 10**9)
+    return _int_arg("limit", 50, 1, MAX_LIMIT), _int_arg("offset", 0, 0, MAX_OFFSET)
 
 
 def _int_arg(name: str, default: int, low: int, high: int) -> int:
     raw = request.args.get(name)
-    if raw is None or raw == "":
+    if raw is None:
         return default
-    try:
-        value = int(raw)
-    except ValueError:
-        raise ApiError(400, f"'{name}' must be an integer") from None
+    if not raw.isascii() or not raw.isdigit():
+        raise ApiError(400, f"'{name}' must be a whole number written in digits")
+    value = int(raw)
     if not low <= value <= high:
         raise ApiError(400, f"'{name}' must be between {low} and {high}")
     return value

@@ -106,7 +106,7 @@ def _param(name: str, where: str, schema: dict, description: str, required: bool
 
 _PAGING = [
     _param("limit", "query", {"type": "integer", "minimum": 1, "maximum": 500, "default": 50}, "page size"),
-    _param("offset", "query", {"type": "integer", "minimum": 0, "default": 0}, "items to skip"),
+    _param("offset", "query", {"type": "integer", "minimum": 0, "maximum": 10**9, "default": 0}, "items to skip"),
 ]
 
 PATHS: dict[str, Any] = {

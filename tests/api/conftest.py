@@ -11,6 +11,7 @@ import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 from pathlib import Path
@@ -58,28 +59,32 @@ class Server:
 
     def __init__(self, *args: str, env: dict[str, str] | None = None) -> None:
         environment = dict(os.environ, PYTHONPATH=str(ROOT), **(env or {}))
+        # stderr goes to a file and stdout is drained to the end: a full pipe would block the server
+        self.log = tempfile.NamedTemporaryFile("w+", prefix="kg-serve-", suffix=".log")
         self.process = subprocess.Popen(
             [sys.executable, "-m", "api", "serve", "--host", "127.0.0.1", "--port", "0", *args],
-            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=environment, cwd=str(ROOT),
+            stdout=subprocess.PIPE, stderr=self.log, text=True, env=environment, cwd=str(ROOT),
             start_new_session=True)
         self.url = self._wait_for_url()
 
     def _wait_for_url(self) -> str:
         found: list[str] = []
+        started = threading.Event()
 
         def read() -> None:
             for line in self.process.stdout:
                 match = re.search(r"http://127\.0\.0\.1:\d+/", line)
-                if match:
+                if match and not found:
                     found.append(match.group())
-                    return
+                    started.set()
+            started.set()
 
-        reader = threading.Thread(target=read, daemon=True)
-        reader.start()
-        reader.join(START_TIMEOUT)
+        threading.Thread(target=read, daemon=True).start()
+        started.wait(START_TIMEOUT)
         if not found:
             self.stop()
-            raise RuntimeError(f"server did not start: {self.process.stderr.read()[-3000:]}")
+            self.log.seek(0)
+            raise RuntimeError(f"server did not start: {self.log.read()[-3000:]}")
         url = found[0]
         deadline = time.monotonic() + START_TIMEOUT
         while time.monotonic() < deadline:
@@ -108,9 +113,7 @@ class Server:
             except subprocess.TimeoutExpired:
                 os.killpg(self.process.pid, signal.SIGKILL)
                 self.process.wait(10)
-        for stream in (self.process.stdout, self.process.stderr):
-            if stream:
-                stream.close()
+        self.log.close()
 
 
 @pytest.fixture(scope="session")

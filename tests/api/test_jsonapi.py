@@ -55,7 +55,9 @@ def test_entities_filter_by_type_includes_subclasses(client, shipped_data):
     assert units and {u["id"] for u in units} <= orgs
 
 
-@pytest.mark.parametrize("query", ["type=Per%20son", "limit=0", "limit=501", "offset=-1", "limit=ten"])
+@pytest.mark.parametrize("query", ["type=Per%20son", "limit=0", "limit=501", "offset=-1", "limit=ten", "limit=",
+                                   "offset=", "limit=2.5", "limit=+5", "limit=%205", "offset=1000000001",
+                                   "limit=%D9%A3"])
 def test_entities_bad_parameters(client, query):
     error = body(client.get(f"/api/entities?{query}"), 400)["error"]
     assert error["status"] == 400
@@ -123,7 +125,7 @@ def test_search_ranks_whole_label_first(client):
     assert ranks == sorted(ranks, key=order.index)
 
 
-@pytest.mark.parametrize("query", ["", "q=", "q=%20%20", "q=x&limit=0"])
+@pytest.mark.parametrize("query", ["", "q=", "q=%20%20", "q=x&limit=0", "q=x&limit="])
 def test_search_bad_parameters(client, query):
     body(client.get(f"/api/search?{query}"), 400)
 
