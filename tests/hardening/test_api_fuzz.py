@@ -1,6 +1,6 @@
 """Point 5: schemathesis fuzzes the JSON API from its OpenAPI description, over HTTP against a
-real `kg serve`: no request, valid or not, gets a 5xx, and every answer conforms to the
-description (status code, content type, body schema).
+real `kg serve`: no request, valid or not, gets a 5xx, every answer conforms to the
+description (status code, content type, body schema), and every valid request is accepted.
 
 Requests are generated from the description the server publishes at
 /api/openapi.json, both schema-valid ones and schema-violating ones. (The
@@ -19,15 +19,16 @@ import schemathesis
 from hypothesis import HealthCheck, given, settings
 from hypothesis.errors import Unsatisfiable
 from schemathesis import GenerationMode
-from schemathesis.checks import (content_type_conformance, not_a_server_error, response_schema_conformance,
-                                 status_code_conformance)
+from schemathesis.checks import (content_type_conformance, not_a_server_error, positive_data_acceptance,
+                                 response_schema_conformance, status_code_conformance)
 
 from api.openapi import document
 from benchmarks.bench_load import Server
 
 SCHEMA = schemathesis.openapi.from_dict(document())
 OPERATIONS = [result.ok() for result in SCHEMA.get_all_operations()]
-CHECKS = [not_a_server_error, status_code_conformance, content_type_conformance, response_schema_conformance]
+CHECKS = [not_a_server_error, status_code_conformance, content_type_conformance, response_schema_conformance,
+          positive_data_acceptance]
 FUZZ = settings(max_examples=40, deadline=None, database=None,
                 suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
 
