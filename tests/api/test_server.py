@@ -4,6 +4,8 @@ clients nobody here wrote (SPARQLWrapper, Debian's roqet)."""
 
 from __future__ import annotations
 
+import csv
+import io
 import os
 import shutil
 import subprocess
@@ -64,6 +66,43 @@ def test_errors_over_http(server, listener):
     time.sleep(0.2)
     assert listener.connections == 0
     assert n_of(sparql(server, params={"query": COUNT_ALL})) > 1000  # nothing changed
+
+
+NPR = "https://kg.example.org/graph/npr-venezuelan-armed-forces-fled"
+
+
+def test_datasets_over_http(server):
+    union = n_of(sparql(server, params={"query": COUNT_ALL}))
+    one = n_of(sparql(server, params={"query": COUNT_ALL, "default-graph-uri": NPR}))
+    from_clause = n_of(sparql(server, params={"query": f"SELECT (COUNT(*) AS ?n) FROM <{NPR}> WHERE {{ ?s ?p ?o }}"}))
+    assert 0 < one == from_clause < union
+    named = sparql(server, params={"query": "SELECT DISTINCT ?g WHERE { GRAPH ?g { ?s ?p ?o } }",
+                                   "named-graph-uri": NPR}).json()["results"]["bindings"]
+    assert [r["g"]["value"] for r in named] == [NPR]
+    assert sparql(server, params={"query": "SELECT * FROM <http://127.0.0.1:1/x> { ?s ?p ?o }"}).status_code == 400
+
+
+@pytest.mark.parametrize("request_args", [
+    {"method": "POST", "data": {"query": ""}},
+    {"method": "POST", "data": [("query", "ASK {}"), ("query", "ASK {}")]},
+    {"method": "POST", "data": {"default-graph-uri": NPR}},
+    {"method": "POST", "data": b"query=ASK%7B%7D"},  # form body without its Content-Type
+])
+def test_bad_query_parameters_over_http(server, request_args):
+    response = sparql(server, **request_args)
+    assert response.status_code in (400, 415)
+    assert response.json()["error"]["status"] == response.status_code
+
+
+def test_service_description_cors_and_row_cap_over_http(server):
+    description = requests.get(server.url + "sparql", timeout=TIMEOUT, headers={"Origin": "http://elsewhere.test"})
+    assert description.headers["Content-Type"].startswith("text/turtle")
+    assert description.headers["Access-Control-Allow-Origin"] == "*"
+    triples = list(ox.parse(description.content, format=ox.RdfFormat.TURTLE))
+    assert any(t.object.value == NPR for t in triples)
+    everything = sparql(server, params={"query": "SELECT * WHERE { ?s ?p ?o }"}, headers={"Accept": "text/csv"})
+    assert everything.headers["X-KG-Truncated"] == "true" and everything.headers["X-KG-Row-Limit"] == "10000"
+    assert len(list(csv.reader(io.StringIO(everything.text)))) == 10000 + 1
 
 
 def test_request_size_limit_over_http(server):
