@@ -19,6 +19,8 @@ from kg.conf import AnnotationConfig
 from kg.errors import CorpusError
 from kg.model import Annotations, Document, Metadata
 
+# Characters XML 1.0 cannot carry: SPARQL XML results and RDF/XML would break on them.
+CONTROL_CHARACTERS = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
 _SLUG = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*$")
 CONFIG_FILE = "annotation.conf"
 ALIASES_FILE = "aliases.toml"
@@ -87,6 +89,13 @@ def read_text(path: Path) -> str:
                           path, line, column) from exc
     if text.startswith("\ufeff"):
         raise CorpusError("starts with a byte-order mark (expected UTF-8 without BOM, offsets count from the first character)", path, 1, 1)
+    bad = CONTROL_CHARACTERS.search(text)
+    if bad:
+        line = text.count("\n", 0, bad.start()) + 1
+        column = bad.start() - (text.rfind("\n", 0, bad.start()) + 1) + 1
+        raise CorpusError(f"control character U+{ord(bad.group()):04X} (expected text without control characters "
+                          "other than tab and line breaks: RDF/XML and SPARQL XML results cannot carry them)",
+                          path, line, column)
     return text
 
 
@@ -100,6 +109,9 @@ def read_metadata(files: DocumentFiles, text: str) -> Metadata:
         data = json.loads(raw)
     except json.JSONDecodeError as exc:
         raise CorpusError(f"invalid JSON: {exc.msg} (expected a metadata object)", files.meta, exc.lineno, exc.colno) from exc
+    if isinstance(data, dict) and any(isinstance(v, str) and CONTROL_CHARACTERS.search(v) for v in data.values()):
+        raise CorpusError("control character in a metadata value (expected text without control characters)",
+                          files.meta, 1)
     if not isinstance(data, dict) or not isinstance(data.get("title"), str) or not data["title"].strip():
         raise CorpusError("metadata needs a non-empty \"title\" (expected {\"title\": ..., \"publisher\": ..., \"date\": ...})", files.meta, 1)
     fields = {}

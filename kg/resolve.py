@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from kg.conf import AnnotationConfig
+from kg.corpus import CONTROL_CHARACTERS
 from kg.errors import ConfigError
 from kg.iris import fold, local_iri, resource_iri, slugify
 from kg.model import Document, TextBound
@@ -126,6 +127,8 @@ def _entry(item: dict, path: Path, raw: str, config: AnnotationConfig) -> AliasE
     names = [item.get("aliases", []), item.get("hidden", [])]
     if not all(isinstance(n, list) and all(isinstance(x, str) for x in n) for n in names):
         raise fail(f"{key}: aliases and hidden must be lists of strings")
+    if any(CONTROL_CHARACTERS.search(n) for n in [label, *names[0], *names[1]]):
+        raise fail(f"{key}: control character in a label (expected text without control characters)")
     return AliasEntry(key, type_, label, tuple(names[0]), tuple(names[1]), wikidata)
 
 

@@ -117,3 +117,10 @@ def test_bad_metadata_and_alias_table_are_located(tiny_copy: Path, tmp_path: Pat
     result = run_kg("build", "--corpus", str(tiny_copy), "--data", str(tmp_path / "d"), "--quiet")
     assert result.exit_code == 2
     assert "aliases.toml:" in result.stderr and "'Ruiz' names both person/ana-ruiz and person/x" in result.stderr
+
+
+def test_control_characters_are_refused_with_their_place(tiny_copy: Path, tmp_path: Path) -> None:
+    (tiny_copy / "beta.txt").write_text("Ana Ruiz met\nPedro\x07 Ruiz in Cucuta.\n", encoding="utf-8")
+    result = run_kg("build", "--corpus", str(tiny_copy), "--data", str(tmp_path / "d"), "--quiet")
+    assert result.exit_code == 2
+    assert "beta.txt:2:6: control character U+0007 (expected text without control characters" in result.stderr
