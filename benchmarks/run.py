@@ -8,8 +8,8 @@ subprocess: wall time and peak memory of its process tree), then the floors
 on the N-Quads that build exported (bare Oxigraph bulk_load, rdflib parse),
 the Turtle exports (kg's, Oxigraph's own serializer, rdflib's), and the
 rebuilds: nothing changed, one document edited, added, removed. Then the
-endpoint and view benchmarks (bench_endpoint.py, bench_view.py) run on the
-largest graph, and their Markdown is appended. Work files live under
+endpoint, load and view benchmarks (bench_endpoint.py, bench_load.py,
+bench_view.py) run on the largest graph, and their Markdown is appended. Work files live under
 data/bench/ (see docs/benchmarks.md).
 """
 
@@ -34,7 +34,8 @@ HERE = Path(__file__).resolve().parent
 REPO = HERE.parent
 SIZES = (100, 1_000, 10_000)
 QUICK_SIZES = (20, 100)
-COMPANIONS = (("Endpoint query latencies", "bench_endpoint.py"), ("Network view", "bench_view.py"))
+COMPANIONS = (("Endpoint query latencies", "bench_endpoint.py"), ("Endpoint under load", "bench_load.py"),
+              ("Network view", "bench_view.py"))
 
 
 class Runner:
@@ -145,7 +146,10 @@ class Runner:
                 continue
             self.log(f"{script} on {data}")
             run = self.measure([self.python, path, "--data", data])
-            out.append((title, run.stdout if run.returncode == 0 else f"Failed: {_failure(run)}"))
+            body = run.stdout.strip()
+            if run.returncode != 0:      # keep what it measured; say how it ended
+                body += f"\n\n`{script}` ended with {_failure(run)}"
+            out.append((title, body))
         return out
 
 
