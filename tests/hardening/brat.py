@@ -23,6 +23,7 @@ from pathlib import Path
 
 from hypothesis import strategies as st
 
+from kg.corpus import CONTROL_CHARACTERS
 from kg.conf import AnnotationConfig, load_config
 from kg.errors import InputError
 from kg.model import (Annotations, Attribute, Equiv, Event, Normalization, Note, Relation, Span,
@@ -112,7 +113,9 @@ def near_valid_ann(draw, source: str = VALID_ANN) -> str:
 # --- valid documents -------------------------------------------------------------
 
 # What a span may hold: anything but brat's line and field separators (pieces of one or more characters).
-SPAN_PIECES = st.characters(codec="utf-8", exclude_characters="\n\r\t") | st.sampled_from(HOSTILE_CHARS)
+# Control characters XML cannot carry are bad input (kg.corpus.CONTROL_CHARACTERS), so never in a valid text.
+SPAN_PIECES = (st.characters(codec="utf-8", exclude_characters="\n\r\t").filter(lambda c: not CONTROL_CHARACTERS.search(c))
+               | st.sampled_from([c for c in HOSTILE_CHARS if not CONTROL_CHARACTERS.search(c)]))
 TEXT_PIECES = SPAN_PIECES | st.sampled_from(["\n", " ", ".", " ", "A", "z"])
 
 
