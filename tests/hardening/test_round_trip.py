@@ -8,6 +8,7 @@ brat format and not kg's reader, and read back with kg.annotations.parse_ann.
 from __future__ import annotations
 
 import shutil
+import tempfile
 from pathlib import Path
 
 import pyoxigraph as ox
@@ -58,9 +59,12 @@ def build_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @given(doc=valid_document())
 def test_valid_annotations_build_and_twice_give_isomorphic_graphs(build_dir: Path, doc: ValidDocument) -> None:
     """A full build (SHACL validation on) accepts them, and a second build gives the same quads."""
-    corpus = _corpus(build_dir, doc)
-    first, second = build_dir / "first", build_dir / "second"
+    # a fresh directory per example: a store path reused within the same second could still be
+    # locked by the previous example's store object, which the garbage collector has not closed
+    root = Path(tempfile.mkdtemp(dir=build_dir))
+    corpus = _corpus(root, doc)
+    first, second = root / "first", root / "second"
     for data in (first, second):
-        shutil.rmtree(data, ignore_errors=True)
         build(corpus, data, validate=True)
     assert_same_quads(store_quads(second), store_quads(first), "two builds of the same input")
+    shutil.rmtree(root, ignore_errors=True)
