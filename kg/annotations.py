@@ -247,9 +247,21 @@ def _check_references(reader: _Reader) -> None:
         for member in equiv.members:
             if member not in bounds and member not in reader.broken:
                 reader.fail(equiv.line, f"Equiv refers to undefined id {member} (expected T ids of this file)")
+        _check_equiv_kinds(reader, equiv)
     for note in reader.notes:
         if note.target not in reader.seen and note.target not in reader.broken:
             reader.fail(note.line, f"note refers to undefined id {note.target} (expected an id of this file)")
+
+
+def _check_equiv_kinds(reader: _Reader, equiv: Equiv) -> None:
+    """Equiv joins mentions of one thing: all entity mentions of one top-level type (resolution
+    gives them one IRI, so a Place joined to a Person would become a person)."""
+    config = reader.config
+    kinds = {config.top(b.type) if b.type in config.parents else b.type
+             for b in (reader.textbounds.get(m) for m in equiv.members) if b is not None}
+    if len(kinds) > 1 or kinds - set(config.parents):
+        reader.fail(equiv.line, f"Equiv joins mentions of {', '.join(sorted(kinds))} "
+                                f"(expected entity mentions of one type: all Person, all Place, ...)")
 
 
 def _check_slot(reader: _Reader, line: int, slot: str, target: str, allowed: tuple[str, ...]) -> None:
