@@ -285,9 +285,14 @@ def _normalizations(draw, bounds: list[TextBound], events: list[Event]) -> list[
 
 def _equivs_and_notes(draw, bounds: list[TextBound]) -> list[tuple[str, object]]:
     out: list[tuple[str, object]] = []
-    entities = [b.id for b in bounds if b.type in CONFIG.parents]
-    if len(entities) >= 2 and draw(st.booleans()):
-        members = tuple(draw(st.lists(st.sampled_from(entities), min_size=2, max_size=3, unique=True)))
+    kinds: dict[str, list[str]] = {}  # Equiv joins entity mentions of one top-level type
+    for b in bounds:
+        if b.type in CONFIG.parents:
+            kinds.setdefault(CONFIG.top(b.type), []).append(b.id)
+    joinable = sorted(ids for ids in kinds.values() if len(ids) >= 2)
+    if joinable and draw(st.booleans()):
+        members = tuple(draw(st.lists(st.sampled_from(draw(st.sampled_from(joinable))), min_size=2, max_size=3,
+                                      unique=True)))
         out.append(("*\tEquiv " + " ".join(members), Equiv(members, 0)))
     for n, bound in enumerate(draw(st.lists(st.sampled_from(bounds), max_size=2)), start=1):
         note = draw(joined(SPAN_PIECES, max_size=12))

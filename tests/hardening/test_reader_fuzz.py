@@ -131,3 +131,16 @@ def test_mutated_annotations_through_a_full_build(tiny_data: tuple[Path, Path], 
     event("graph")
     assert layout.current_build(data) == report.build_dir.resolve() != before
     assert len(EmbeddedStore(layout.store_path(report.build_dir), read_only=True)) == report.quads
+
+
+@pytest.mark.parametrize("members,kinds", [("T2 T9", "Person, Place"), ("T7 T9", "Place, Quote"),
+                                           ("T2 T4", "Flight, Person")])
+def test_equiv_across_kinds_is_a_located_error(workdir: Path, members: str, kinds: str) -> None:
+    """Found by the round trip: an Equiv joining a Quote to a Place made the place a quote (or the
+    quote a place), which only the SHACL check of the entity records noticed, without a location."""
+    ann = (VALID_ANN + f"*\tEquiv {members}\n").encode()
+    assert read_or_error(workdir, VALID_TXT.encode(), ann) is None
+    with pytest.raises(InputError, match=rf"doc\.ann:22: Equiv joins mentions of {kinds} \(expected"):
+        read_document(DocumentFiles("doc", workdir / "doc.txt", workdir / "doc.ann", workdir / "doc.json"), CONFIG)
+    same_kind = (VALID_ANN + "*\tEquiv T2 T8\n").encode()
+    assert read_or_error(workdir, VALID_TXT.encode(), same_kind) is not None
