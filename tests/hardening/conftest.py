@@ -41,7 +41,7 @@ def hostile_data(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.fixture(scope="session")
 def hostile_server(hostile_data: Path) -> Iterator[Server]:
     """`kg serve` on the hostile build, 127.0.0.1, a free port."""
-    server = Server(hostile_data, "--workers", "2", "--threads", "6", "--query-timeout", "5")
+    server = Server(hostile_data, "--workers", "2", "--threads", "6", "--query-timeout", "30")
     yield server
     server.stop()
 
