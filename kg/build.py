@@ -184,9 +184,14 @@ def _run(plan: _Plan, files: list[DocumentFiles], inputs: _Inputs, data_dir: Pat
          validate: bool, workers: int | None) -> BuildReport:
     build_dir = layout.new_build_dir(data_dir)
     try:
-        report = _write_store(plan, inputs, build_dir, progress, validate, workers)
+        report, nquads_index = _write_store(plan, inputs, build_dir, progress, validate, workers)
         report.documents = len(files)
-        write_exports(build_dir, skip=("nq",) if plan.mode == "full" else ())
+        if plan.mode == "full":
+            write_exports(build_dir, written={"nq": nquads_index})
+        else:
+            unchanged = {f.slug for f in files} - set(plan.added) - set(plan.changed)
+            write_exports(build_dir, previous=plan.previous_dir,
+                          unchanged=frozenset({graph_iri(s) for s in unchanged} | {ONTOLOGY_GRAPH}))
         _run_hooks(build_dir)
         _write_manifest(build_dir, plan, inputs, report)
     except BaseException:
@@ -277,13 +282,16 @@ def _error_args(exc: InputError) -> tuple:
 
 
 def _write_store(plan: _Plan, inputs: _Inputs, build_dir: Path, progress: bool, validate: bool,
-                 workers: int | None) -> BuildReport:
+                 workers: int | None) -> tuple[BuildReport, dict[str, list[int]]]:
+    """Fill the build's store; for a full build also return where each graph sits in kg.nq."""
     store_dir = layout.store_path(build_dir)
+    index: dict[str, list[int]] = {}
     if plan.mode == "full":
         load_file = build_dir / LOAD_FILE
-        with open(load_file, "w", encoding="utf-8") as out:
-            out.write(_ontology_nquads())
-            checked = _read_all(plan.todo, inputs, progress, validate, workers, lambda _, text: out.write(text))
+        with open(load_file, "wb") as out:
+            _append_section(out, index, ONTOLOGY_GRAPH, _ontology_nquads())
+            checked = _read_all(plan.todo, inputs, progress, validate, workers,
+                                lambda slug, text: _append_section(out, index, graph_iri(slug), text))
         store = EmbeddedStore(store_dir)
         store.bulk_load_file(load_file)
         touched = None
@@ -295,22 +303,29 @@ def _write_store(plan: _Plan, inputs: _Inputs, build_dir: Path, progress: bool, 
         touched = _replace_documents(store, plan, graphs)
     count, records = rebuild_records(store, inputs.config, inputs.aliases, touched)
     if plan.mode == "full":
-        _finish_nquads_export(build_dir, records)
+        _finish_nquads_export(build_dir, index, records)
     if validate:
         # the records of what the checked documents name, and of what removed documents named
         _validate_records(store, checked if touched is None else checked | touched)
     store.flush()
     report = BuildReport(plan.mode, 0, plan.added, plan.changed, plan.removed, len(store), count)
     store.close()
-    return report
+    return report, index
 
 
-def _finish_nquads_export(build_dir: Path, records: str) -> None:
+def _append_section(out, index: dict[str, list[int]], graph: str, nquads: str) -> None:
+    """Append one graph's N-Quads to the load file and note where they are."""
+    start = out.tell()
+    out.write(nquads.encode())
+    index[graph] = [start, out.tell()]
+
+
+def _finish_nquads_export(build_dir: Path, index: dict[str, list[int]], records: str) -> None:
     """The load file, completed with the entity records, becomes the N-Quads export: the store
     holds exactly its quads, so there is no need to dump them again."""
     load_file = build_dir / LOAD_FILE
-    with open(load_file, "a", encoding="utf-8") as out:
-        out.write(records)
+    with open(load_file, "ab") as out:
+        _append_section(out, index, ENTITIES_GRAPH, records)
     os.replace(load_file, layout.export_path(build_dir, "nq"))
 
 

@@ -77,3 +77,32 @@ def test_parallel_build_equals_single_process(corpus_copy: Path, tmp_path: Path)
     build(corpus_copy, tmp_path / "one", workers=1)
     build(corpus_copy, tmp_path / "two", workers=2)
     assert_same_quads(store_quads(tmp_path / "two"), store_quads(tmp_path / "one"), "parallel vs serial")
+
+
+def test_exports_after_an_incremental_build_hold_the_new_graph(corpus_copy: Path, tmp_path: Path) -> None:
+    """Sections of unchanged documents are copied from the previous build: the result must still
+    be exactly the new store, in every format."""
+    import pyoxigraph as ox
+    import rdflib
+
+    from kg import layout
+
+    def quads(dataset: rdflib.Dataset) -> set:
+        return {(s, p, o, str(g.identifier if hasattr(g, "identifier") else g))
+                for s, p, o, g in dataset.quads((None, None, None, None))}
+
+    data = tmp_path / "data"
+    build(corpus_copy, data)
+    _edit(corpus_copy)
+    _add(corpus_copy)
+    report = build(corpus_copy, data)
+    assert report.mode == "incremental"
+    reference = rdflib.Dataset()
+    store = ox.Store.read_only(str(layout.store_path(report.build_dir)))
+    reference.parse(data=store.dump(format=ox.RdfFormat.N_QUADS), format="nquads")
+    for fmt, parser in (("nq", "nquads"), ("trig", "trig"), ("jsonld", "json-ld")):
+        dataset = rdflib.Dataset()
+        dataset.parse(layout.export_path(report.build_dir, fmt), format=parser)
+        assert_same_quads(quads(dataset), quads(reference), f"{fmt} export after an incremental build")
+    union = rdflib.Graph().parse(layout.export_path(report.build_dir, "ttl"), format="turtle")
+    assert_same_quads(set(union), {q[:3] for q in quads(reference)}, "ttl export after an incremental build")
