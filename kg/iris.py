@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import re
 import unicodedata
 
@@ -51,8 +52,16 @@ def fold(text: str) -> str:
 
 
 def slugify(text: str) -> str:
-    """ASCII slug for IRIs: 'Cúcuta' -> 'cucuta', 'U.N. agency' -> 'u-n-agency'."""
-    return _NON_SLUG.sub("-", fold(text)).strip("-") or "x"
+    """ASCII slug for IRIs: 'Cúcuta' -> 'cucuta', 'U.N. agency' -> 'u-n-agency'.
+
+    Letters that have no ASCII form (Arabic, Hebrew, Cyrillic...) would vanish, and two
+    different names could share a slug; such names get a short hash of their folded form."""
+    folded = fold(text)
+    slug = _NON_SLUG.sub("-", folded).strip("-")
+    if any(c.isalnum() and not c.isascii() for c in folded):
+        digest = hashlib.sha256(" ".join(folded.split()).encode()).hexdigest()[:10]
+        slug = f"{slug}-{digest}" if slug else f"u-{digest}"
+    return slug or "x"
 
 
 def resource_iri(key: str) -> str:

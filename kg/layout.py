@@ -86,6 +86,9 @@ def prune(data_dir: Path, keep: int = KEEP_BUILDS) -> None:
     unfinished = [p for p in builds.iterdir() if not (p / MANIFEST_FILE).exists() and p != current]
     for path in stale + [p for p in unfinished if _older_than(p, 3600) or not _owner_alive(p)]:
         shutil.rmtree(path, ignore_errors=True)
+    for link in Path(data_dir).glob(".current-*"):  # left by a build killed while swapping
+        if link.is_symlink() and not _owner_alive(link):
+            link.unlink(missing_ok=True)
 
 
 def _owner_alive(build: Path) -> bool:

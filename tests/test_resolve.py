@@ -62,3 +62,24 @@ def test_resolution_is_explained_on_each_mention(tmp_path: Path) -> None:
     assert "Ruiz,alias table: person/ana-ruiz" in rows
     assert "Officials,unnamed" in rows
     assert '"Feb. 23, 2019",ISO 8601 value: date/2019-02-23' in rows
+
+
+def test_names_without_ascii_letters_keep_distinct_slugs() -> None:
+    from kg.iris import slugify
+
+    names = ["محمد", "משה", "Москва", "Ali محمد", "Ali"]
+    slugs = [slugify(n) for n in names]
+    assert len(set(slugs)) == len(names)
+    assert slugify("Cúcuta") == "cucuta" and slugify(" Москва ") == slugify("Москва")
+
+
+def test_a_swap_link_left_by_a_killed_build_is_removed(tmp_path: Path) -> None:
+    import os
+
+    data = tmp_path / "data"
+    run_kg("build", "--corpus", str(TINY), "--data", str(data), "--quiet")
+    os.symlink("builds/nowhere", data / ".current-999999999")
+    from kg import layout
+
+    layout.prune(data)
+    assert not (data / ".current-999999999").is_symlink()
