@@ -75,7 +75,8 @@ def incremental_table(results: list[SizeResult]) -> str:
     rows = []
     for r in results:
         noop = r.step("noop")
-        said = "says nothing to do" if "nothing to do" in noop.detail.get("summary", "") else noop.detail.get("summary", "–")
+        summary = noop.detail.get("summary", "")
+        said = "says nothing to do" if "nothing to do" in summary else (summary.split(";")[0] or "–")
         rows.append([f"{r.docs:,}", cell(noop), said, cell(r.step("edit")), cell(r.step("add")),
                      cell(r.step("remove")), memory(r.step("edit").peak)])
     return table(["documents", "no-op rebuild", "no-op output", "edit 1 document", "add 1 document",
@@ -121,8 +122,8 @@ def render(machine: dict[str, str], results: list[SizeResult], companions: list[
         "## Growth: k in cost ~ N^k between sizes (1.00 is linear)\n\n" + growth_table(results),
         "## Corpus (benchmarks/generate.py)\n\n" + corpus_table(results),
     ]
-    notes = [f"- {r.docs:,} documents, {name}: {step.note}" for r in results for name, step in r.steps.items()
-             if step.note and not step.projected]
+    notes = [f"- {r.docs:,} documents, {name}: {text}" for r in results for name, step in r.steps.items()
+             for text in (step.note if not step.projected else "", step.detail.get("warning", "")) if text]
     if notes:
         parts.append("## Notes\n\n" + "\n".join(notes))
     for title, body in companions:

@@ -59,3 +59,15 @@ def test_report_shows_each_size_projection_and_verdict() -> None:
     assert "says nothing to do" in text
     assert text.count(": met (") == 5
     assert "## Endpoint\n\n| q | ms |" in text
+
+
+def test_report_notes_failures_and_warnings_and_shortens_rebuild_summaries() -> None:
+    result = _size(100, 20, 12, 3, 2, GIB, 30.0)
+    result.steps["noop"].detail = {"summary": "full build: 100 documents; 80786 quads, in 30 s -> /x",
+                                   "warning": "kg's code changed"}
+    result.steps["edit"] = Step(note="exit 2: corpus/x.ann:3: bad line")
+    text = report.render({"date": "today"}, [result], [], "run.py")
+    assert "| 100 | 30.0 s | full build: 100 documents | – (exit 2: corpus/x.ann:3: bad line) |" in text
+    assert "- 100 documents, noop: kg's code changed" in text
+    assert "- 100 documents, edit: exit 2: corpus/x.ann:3: bad line" in text
+    assert "rdflib: not run: projected" not in text
