@@ -40,9 +40,9 @@ from kg.store import EmbeddedStore
 from kg.validate import ONTOLOGY_FILE, SHAPES_FILE, validate_nquads
 
 PARALLEL_THRESHOLD = 200
-# pySHACL needs about 0.1-0.5 s per document graph: past this many documents a build
+# pySHACL needs about 0.2 s per document graph: past this many documents a build
 # validates an evenly spread sample of this size (and the entity records they touch).
-VALIDATE_ALL_LIMIT = 500
+VALIDATE_ALL_LIMIT = 100
 LOAD_FILE = "load.nq"
 CHUNK = 32
 
