@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import os
 import shutil
 from pathlib import Path
 
 import pytest
 
 from kg.build import build
-from tests.helpers import CORPUS, TINY
+from tests.helpers import BROWSER_TIMEOUT_MS, CHROMIUM, CHROMIUM_ARGS, CORPUS, TINY
 
 
 @pytest.fixture(scope="session")
@@ -33,3 +34,22 @@ def tiny_copy(tmp_path: Path) -> Path:
     target = tmp_path / "tiny"
     shutil.copytree(TINY, target)
     return target
+
+
+@pytest.fixture(scope="session")
+def browser():
+    """Debian's headless Chromium through Playwright (never a downloaded browser), one per test
+    process: Playwright's sync API allows a single running instance per thread.
+
+    Missing Chromium skips the browser tests, except under CI=true, where it fails them."""
+    if not CHROMIUM.exists():
+        if os.environ.get("CI") == "true":
+            pytest.fail(f"{CHROMIUM} is missing (install the Debian package chromium)")
+        pytest.skip(f"{CHROMIUM} is missing: install the Debian package chromium to run the browser tests")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as pw:
+        chromium = pw.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS,
+                                      timeout=BROWSER_TIMEOUT_MS)
+        yield chromium
+        chromium.close()

@@ -14,6 +14,10 @@ from kg.cli import main
 ROOT = Path(__file__).resolve().parent.parent
 CORPUS = ROOT / "corpus"
 TINY = Path(__file__).resolve().parent / "data" / "tiny"
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+BROWSER_TIMEOUT_MS = 20_000
 
 
 def run_kg(*args: str) -> Result:

@@ -5,35 +5,18 @@ machine is recorded and refused."""
 
 from __future__ import annotations
 
-import os
-from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
 
 from api.examples import EXAMPLES
 
-CHROMIUM = Path("/usr/bin/chromium")
-CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 LOOPBACK = {"127.0.0.1", "localhost", "::1"}
 TIMEOUT_MS = 20_000
 
 pytestmark = pytest.mark.browser
 
 
-@pytest.fixture(scope="module")
-def browser():
-    if not CHROMIUM.exists():
-        if os.environ.get("CI") == "true":
-            pytest.fail(f"{CHROMIUM} is missing (install the Debian package chromium)")
-        pytest.skip(f"{CHROMIUM} is missing")
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as pw:
-        chromium = pw.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS, timeout=TIMEOUT_MS)
-        yield chromium
-        chromium.close()
 
 
 class Visit:

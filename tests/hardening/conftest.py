@@ -46,24 +46,10 @@ def hostile_server(hostile_data: Path) -> Iterator[Server]:
     server.stop()
 
 
-CHROMIUM = Path("/usr/bin/chromium")
-CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 LOOPBACK = {"127.0.0.1", "localhost", "::1", "[::1]"}
 TIMEOUT_MS = 20_000
 
 
-@pytest.fixture(scope="session")
-def browser():
-    """Debian's Chromium through Playwright (never a downloaded browser)."""
-    if not CHROMIUM.exists():
-        pytest.skip(f"{CHROMIUM} is missing: install the Debian package chromium")
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as pw:
-        chromium = pw.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS, timeout=TIMEOUT_MS)
-        yield chromium
-        chromium.close()
 
 
 class WatchedPage:

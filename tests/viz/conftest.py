@@ -3,7 +3,6 @@ with every request that does not go to this machine blocked."""
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -16,9 +15,6 @@ from viz.hooks import write_html
 from viz.network import load_graph
 
 ARTIFACTS = Path(__file__).resolve().parent.parent.parent / "test-artifacts"
-CHROMIUM = Path("/usr/bin/chromium")
-CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 LOOPBACK = {"127.0.0.1", "localhost", "[::1]", "::1"}
 TIMEOUT_MS = 15_000
 
@@ -44,19 +40,6 @@ def sample_page(tmp_path: Path, sample_store) -> Path:
     return path
 
 
-@pytest.fixture(scope="session")
-def browser():
-    """Headless Debian Chromium through Playwright (never a downloaded browser)."""
-    if not CHROMIUM.exists():
-        if os.environ.get("CI") == "true":
-            pytest.fail(f"{CHROMIUM} is missing (install the Debian package chromium)")
-        pytest.skip(f"{CHROMIUM} is missing: install the Debian package chromium to run the browser tests")
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as pw:
-        chromium = pw.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS, timeout=TIMEOUT_MS)
-        yield chromium
-        chromium.close()
 
 
 class Watched:
