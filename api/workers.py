@@ -207,9 +207,9 @@ class WorkerPool:
         with self._lock:
             self._workers.discard(worker)
 
-    def _start_one(self, source: Source | None = None) -> None:
+    def _start_one(self) -> None:
         """Start a worker; it joins the idle queue from a thread once ready."""
-        worker = _Worker(source or self.source)
+        worker = _Worker(self.source)
         with self._lock:
             self._workers.add(worker)
             self._starting += 1
@@ -234,10 +234,7 @@ class WorkerPool:
             self.restarts += 1
             closed = self._closed
         if not closed:
-            # The successor opens the store on disk, which is instant: reloading the graph into
-            # memory costs seconds of CPU, and a client whose queries keep hitting the time limit
-            # would otherwise make every timeout cost the other clients that much more.
-            self._start_one(Source(self.source.store))
+            self._start_one()
 
 
 # -- inside a worker process ------------------------------------------------
