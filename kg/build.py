@@ -21,6 +21,7 @@ import warnings
 from concurrent.futures import ProcessPoolExecutor
 from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, field
+from functools import cached_property
 from importlib.metadata import entry_points
 from pathlib import Path
 from typing import Callable, Iterator
@@ -70,11 +71,25 @@ class BuildReport:
                 f"updated, in {self.seconds:.2f} s -> {self.build_dir}")
 
 
-@dataclass(frozen=True)
 class _Inputs:
-    config: AnnotationConfig
-    aliases: AliasTable
-    fingerprint: str
+    """What every document is read against. The configuration and the alias table are parsed
+    only when there is work to do: a no-op build needs nothing but their fingerprint."""
+
+    def __init__(self, corpus_dir: Path) -> None:
+        self.corpus_dir = corpus_dir
+        digest = hashlib.sha256(__version__.encode())
+        for path in (corpus_dir / CONFIG_FILE, corpus_dir / ALIASES_FILE, ONTOLOGY_FILE, SHAPES_FILE,
+                     *sorted(Path(__file__).parent.glob("*.py"))):
+            digest.update(path.read_bytes() if path.exists() else b"")
+        self.fingerprint = digest.hexdigest()
+
+    @cached_property
+    def config(self) -> AnnotationConfig:
+        return load_config(self.corpus_dir / CONFIG_FILE)
+
+    @cached_property
+    def aliases(self) -> AliasTable:
+        return load_aliases(self.corpus_dir / ALIASES_FILE, self.config)
 
 
 def build(corpus_dir: Path, data_dir: Path, *, store_url: str | None = None, progress: bool = False,
@@ -84,7 +99,7 @@ def build(corpus_dir: Path, data_dir: Path, *, store_url: str | None = None, pro
     corpus_dir, data_dir = Path(corpus_dir), Path(data_dir)
     data_dir.mkdir(parents=True, exist_ok=True)
     with _lock(data_dir):
-        inputs = _load_inputs(corpus_dir)
+        inputs = _Inputs(corpus_dir)
         files = list_documents(corpus_dir)
         previous = _previous_manifest(data_dir)
         plan = _plan(files, previous, inputs, full)
@@ -107,16 +122,6 @@ def _lock(data_dir: Path) -> Iterator[None]:
         except BlockingIOError as exc:
             raise BuildLockedError(f"another build is running on {data_dir}") from exc
         yield
-
-
-def _load_inputs(corpus_dir: Path) -> _Inputs:
-    config = load_config(corpus_dir / CONFIG_FILE)
-    aliases = load_aliases(corpus_dir / ALIASES_FILE, config)
-    digest = hashlib.sha256(__version__.encode())
-    for path in (corpus_dir / CONFIG_FILE, corpus_dir / ALIASES_FILE, ONTOLOGY_FILE, SHAPES_FILE,
-                 *sorted(Path(__file__).parent.glob("*.py"))):
-        digest.update(path.read_bytes() if path.exists() else b"")
-    return _Inputs(config, aliases, digest.hexdigest())
 
 
 def _check_metadata_keys(files: list[DocumentFiles], aliases: AliasTable) -> None:
