@@ -1,24 +1,39 @@
 """Query worker processes with a real time limit.
 
 pyoxigraph cannot interrupt a running query, so the endpoint evaluates
-queries in worker processes. A pool belongs to one build: each of its
-workers opens that build's store once, before it says it is ready, either
-read-only on disk or, when the graph is small enough, loaded into memory
-(several times faster for joins). A request thread borrows an idle worker,
-sends the job and waits at most until the request's deadline; if the worker
-has not answered by then it is killed (the CPU is free at once), a fresh one
-is started in the background, and the client is told the query timed out.
-Other requests meanwhile use the other workers.
+queries in worker processes. A pool belongs to one build. It first starts
+a template process that opens that build's graph once: it loads the
+N-Quads into memory when the graph is small enough (several times faster
+joins), or, for a store read on disk, only imports the code. Workers are
+forked from the template, so they share its memory copy-on-write and a new
+one is serving in milliseconds instead of reloading the graph.
 
-Workers are plain subprocesses (running main() below), so they start
-clean whatever the parent is (a threaded WSGI server, pytest, a script).
+A request thread borrows an idle worker, sends the job and waits at most
+until the request's deadline; if the worker has not answered by then it is
+killed (the CPU is free at once), the template forks its successor in the
+background, and the client is told the query timed out. Other requests
+meanwhile use the other workers.
+
+    server process                 template (python -c ..., single-threaded)
+      WorkerPool  --- control socket: "fork" + socket fd --->  fork()
+        _Worker   <------------- job socket ----------------  worker
+        _Worker   <------------- job socket ----------------  worker
+
+The template is a plain subprocess, so it starts clean whatever the parent
+is (a threaded WSGI server, pytest, a script). It reaps its workers
+itself; the pool watches and kills them through pidfds, which cannot be
+confused with a later process that reuses the pid.
 """
 
 from __future__ import annotations
 
+import gc
 import os
 import queue
+import select
+import signal
 import socket
+import struct
 import subprocess
 import sys
 import threading
@@ -26,13 +41,15 @@ import time
 from dataclasses import dataclass, field
 from multiprocessing.connection import Connection
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 from api import execute
 from kg.errors import KgError, QueryError, StoreError
 
 _PACKAGE_ROOT = str(Path(__file__).resolve().parent.parent)
 _BOOT = "import sys; from api.workers import main; main(sys.argv)"
+_PID = struct.Struct("!q")
+_FORK_TIMEOUT = 60.0  # seconds the template may take to fork one worker
 
 
 class PoolBusy(Exception):
@@ -59,8 +76,8 @@ class Source:
     nquads: str | None = None  # set: load this file into an in-memory store
 
 
-class _Worker:
-    """One worker: a fresh Python process running main() below, talking over a socket pair."""
+class _Template:
+    """The process workers are forked from: a fresh Python running main() below."""
 
     def __init__(self, source: Source) -> None:
         parent, child = socket.socketpair()
@@ -70,17 +87,35 @@ class _Worker:
         self.process = subprocess.Popen(argv, pass_fds=[child.fileno()], env=env, stdin=subprocess.DEVNULL,
                                         close_fds=True)
         child.close()
-        self.conn = Connection(parent.detach())
+        self.control = parent
 
     def wait_ready(self, timeout: float) -> bool:
-        """Wait for the child's hello, sent once its store is open."""
+        """Wait for the template's hello, sent once its graph is open."""
+        self.control.settimeout(timeout)
         try:
-            return self.conn.poll(timeout) and self.conn.recv() == "ready"
-        except (EOFError, OSError):
+            return self.control.recv(1) == b"R"
+        except OSError:
             return False
 
     def is_alive(self) -> bool:
         return self.process.poll() is None
+
+    def fork(self) -> "_Worker":
+        """A new worker, forked from the template; raises OSError when the template cannot."""
+        parent, child = socket.socketpair()
+        try:
+            self.control.settimeout(_FORK_TIMEOUT)
+            socket.send_fds(self.control, [b"F"], [child.fileno()])
+            pid = _PID.unpack(_recv_exactly(self.control, _PID.size))[0]
+        except BaseException:
+            parent.close()
+            raise
+        finally:
+            child.close()
+        if pid <= 0:
+            parent.close()
+            raise OSError("the worker template could not fork")
+        return _Worker(pid, Connection(parent.detach()))
 
     def kill(self) -> None:
         if self.is_alive():
@@ -89,6 +124,52 @@ class _Worker:
             self.process.wait(5)
         except subprocess.TimeoutExpired:
             pass
+        self.control.close()
+
+
+def _recv_exactly(sock: socket.socket, size: int) -> bytes:
+    data = b""
+    while len(data) < size:
+        chunk = sock.recv(size - len(data))
+        if not chunk:
+            raise EOFError("the worker template closed its socket")
+        data += chunk
+    return data
+
+
+class _Worker:
+    """One worker forked from the template, talking over a socket pair."""
+
+    def __init__(self, pid: int, conn: Connection) -> None:
+        self.pid = pid
+        self.conn = conn
+        try:
+            self._pidfd: int | None = os.pidfd_open(pid)
+        except ProcessLookupError:
+            self._pidfd = None  # already gone: never alive
+
+    def wait_ready(self, timeout: float) -> bool:
+        """Wait for the worker's hello, sent once its store is open."""
+        try:
+            return self.conn.poll(timeout) and self.conn.recv() == "ready"
+        except (EOFError, OSError):
+            return False
+
+    def is_alive(self) -> bool:
+        if self._pidfd is None:
+            return False
+        return not select.select([self._pidfd], [], [], 0)[0]  # a pidfd is readable once the process exited
+
+    def kill(self) -> None:
+        """SIGKILL the worker and wait (up to 5 s) until it is gone."""
+        if self._pidfd is not None:
+            try:
+                signal.pidfd_send_signal(self._pidfd, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+            select.select([self._pidfd], [], [], 5.0)
+            os.close(self._pidfd)
+            self._pidfd = None
         self.conn.close()
 
 
@@ -102,6 +183,8 @@ class WorkerPool:
         self.restarts = 0
         self._idle: queue.LifoQueue[_Worker] = queue.LifoQueue()
         self._lock = threading.Lock()
+        self._template_lock = threading.Lock()  # one fork request (or template start) at a time
+        self._template: _Template | None = None
         self._workers: set[_Worker] = set()
         self._starting = 0
         self._admitted = threading.Event()
@@ -159,14 +242,18 @@ class WorkerPool:
             return sum(1 for w in self._workers if w.is_alive())
 
     def pids(self) -> list[int]:
-        """Process ids of the workers (running or starting)."""
+        """Process ids of the workers (the template is not one)."""
         with self._lock:
-            return sorted(w.process.pid for w in self._workers)
+            return sorted(w.pid for w in self._workers)
 
     def close(self) -> None:
-        """Stop: idle workers now, busy ones when their job is done."""
+        """Stop: the template and idle workers now, busy ones when their job is done."""
         with self._lock:
             self._closed = True
+        with self._template_lock:
+            if self._template is not None:
+                self._template.kill()
+                self._template = None
         while True:
             try:
                 worker = self._idle.get_nowait()
@@ -208,26 +295,61 @@ class WorkerPool:
             self._workers.discard(worker)
 
     def _start_one(self) -> None:
-        """Start a worker; it joins the idle queue from a thread once ready."""
-        worker = _Worker(self.source)
+        """Start a worker in the background; it joins the idle queue once ready."""
         with self._lock:
-            self._workers.add(worker)
             self._starting += 1
-        threading.Thread(target=self._admit, args=(worker,), daemon=True, name="kg-worker-start").start()
+        threading.Thread(target=self._admit, daemon=True, name="kg-worker-start").start()
 
-    def _admit(self, worker: _Worker) -> None:
-        ready = worker.wait_ready(self.start_timeout)
+    def _admit(self) -> None:
+        worker = self._fork()
+        ready = worker is not None and worker.wait_ready(self.start_timeout)
         with self._lock:
             self._starting -= 1
             closed = self._closed
+        if worker is None:
+            return
         if ready and not closed:
             self._idle.put(worker)
             self._admitted.set()
         else:
             self._discard(worker)
 
+    def _fork(self) -> _Worker | None:
+        """A worker forked from the template, (re)starting the template if it is not running;
+        None when the pool is closed or the template cannot serve."""
+        with self._template_lock:
+            with self._lock:
+                if self._closed:
+                    return None
+            template = self._running_template()
+            if template is None:
+                return None
+            try:
+                worker = template.fork()
+            except (OSError, EOFError):
+                template.kill()
+                self._template = None
+                return None
+            with self._lock:
+                self._workers.add(worker)
+            return worker
+
+    def _running_template(self) -> _Template | None:
+        """The template, started and waited for when there is none (call with the template lock)."""
+        if self._template is not None and self._template.is_alive():
+            return self._template
+        if self._template is not None:
+            self._template.kill()
+        template = _Template(self.source)
+        if not template.wait_ready(self.start_timeout):
+            template.kill()
+            self._template = None
+            return None
+        self._template = template
+        return template
+
     def _replace(self, worker: _Worker) -> None:
-        """Kill `worker` now; its successor starts in the background, so the
+        """Kill `worker` now; its successor is forked in the background, so the
         request that timed out is answered at once."""
         self._discard(worker)
         with self._lock:
@@ -237,24 +359,65 @@ class WorkerPool:
             self._start_one()
 
 
-# -- inside a worker process ------------------------------------------------
+# -- inside the template and the workers ------------------------------------
 
-def _open(source: Source):
-    """The store a worker serves: in memory from the N-Quads, or read-only on disk."""
+def _load_into_memory(nquads: str):
+    """An in-memory store holding the N-Quads file."""
+    import pyoxigraph as ox
     from kg.store import EmbeddedStore
 
-    if source.nquads:
-        import pyoxigraph as ox
-
-        store = EmbeddedStore()
-        store.oxigraph.bulk_load(path=source.nquads, format=ox.RdfFormat.N_QUADS)
-        return store
-    return EmbeddedStore(Path(source.store), read_only=True)
+    store = EmbeddedStore()
+    store.oxigraph.bulk_load(path=nquads, format=ox.RdfFormat.N_QUADS)
+    return store
 
 
-def _serve(conn: Connection, source: Source) -> None:
+def _open_on_disk(store_dir: str):
+    from kg.store import EmbeddedStore
+
+    return EmbeddedStore(Path(store_dir), read_only=True)
+
+
+def _template(control: socket.socket, source: Source) -> None:
+    """Template main loop: open the graph (in memory) or just the code (on disk), say ready,
+    then fork one worker per request until the server closes the socket."""
+    from kg import store as _  # noqa: F401  imported once here, not in every worker
+
+    memory = _load_into_memory(source.nquads) if source.nquads else None
+    gc.freeze()  # the collector leaves the loaded objects alone, so forked pages stay shared
+    signal.signal(signal.SIGCHLD, signal.SIG_IGN)  # the kernel reaps the workers
+    control.sendall(b"R")
+    while True:
+        try:
+            message, fds, _, _ = socket.recv_fds(control, 1, 1)
+        except OSError:
+            return
+        if not message:
+            return  # the server is gone
+        if not fds:
+            control.sendall(_PID.pack(-1))
+            continue
+        pid = os.fork()
+        if pid == 0:
+            _worker_after_fork(control, fds[0], memory, source)
+        os.close(fds[0])
+        control.sendall(_PID.pack(pid))
+
+
+def _worker_after_fork(control: socket.socket, fd: int, memory, source: Source) -> None:
+    """Run in the forked child: serve jobs on `fd`; never returns into the template's loop."""
+    code = 1
+    try:
+        control.close()
+        signal.signal(signal.SIGCHLD, signal.SIG_DFL)
+        _serve(Connection(fd), lambda: memory if memory is not None else _open_on_disk(source.store))
+        code = 0
+    finally:
+        os._exit(code)
+
+
+def _serve(conn: Connection, open_store: Callable[[], Any]) -> None:
     """Worker main loop: open the store, say ready, then one job at a time until the pipe closes."""
-    store = _open(source)
+    store = open_store()
     conn.send("ready")
     while True:
         try:
@@ -284,5 +447,5 @@ def _handle(job: Job, store) -> Any:
 
 
 def main(argv: list[str]) -> None:
-    """Entry point of a worker process: fd of the socket, store directory, N-Quads file or ''."""
-    _serve(Connection(int(argv[1])), Source(argv[2], argv[3] or None))
+    """Entry point of the template process: fd of the control socket, store directory, N-Quads file or ''."""
+    _template(socket.socket(fileno=int(argv[1])), Source(argv[2], argv[3] or None))

@@ -98,12 +98,14 @@ class Server:
         raise RuntimeError("server never became healthy")
 
     def children(self) -> list[int]:
-        """Process ids of the server's child processes (its query workers)."""
-        pid = self.process.pid
-        kids: list[int] = []
-        for task in Path(f"/proc/{pid}/task").iterdir():
-            kids += [int(p) for p in (task / "children").read_text().split()]
-        return kids
+        """Process ids of the server's descendants (worker templates and query workers)."""
+        found: list[int] = []
+        parents = [self.process.pid]
+        while parents:
+            kids = [kid for pid in parents for kid in _children_of(pid)]
+            found += kids
+            parents = kids
+        return found
 
     def stop(self) -> None:
         if self.process.poll() is None:
@@ -114,6 +116,16 @@ class Server:
                 os.killpg(self.process.pid, signal.SIGKILL)
                 self.process.wait(10)
         self.log.close()
+
+
+def _children_of(pid: int) -> list[int]:
+    kids: list[int] = []
+    try:
+        for task in Path(f"/proc/{pid}/task").iterdir():
+            kids += [int(p) for p in (task / "children").read_text().split()]
+    except OSError:
+        pass  # the process exited meanwhile
+    return kids
 
 
 @pytest.fixture(scope="session")
