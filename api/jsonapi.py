@@ -24,6 +24,7 @@ _KEY = re.compile(r"^[A-Za-z0-9._~-]+(?:/[A-Za-z0-9._~-]+)*$")
 _TYPE = re.compile(r"^[A-Za-z][A-Za-z0-9]*$")
 MAX_LIMIT = 500
 MAX_MENTIONS = 200
+CACHED_BUDGET = 60.0  # seconds a once-per-build answer (the stats) may take
 
 
 class _State:
@@ -33,6 +34,7 @@ class _State:
         self.search = SearchIndexes()
         self.cache: dict[str, tuple[str, float, Any]] = {}
         self.lock = threading.Lock()
+        self.computing = threading.Lock()  # one computation of a cached answer at a time
 
 
 def _state() -> _State:
@@ -43,14 +45,14 @@ def _backend() -> Backend:
     return current_app.extensions["kg"]
 
 
-def _select(sparql: str) -> list[dict[str, str]]:
-    return _backend().select(sparql, g.deadline)
+def _select(sparql: str, deadline: float | None = None) -> list[dict[str, str]]:
+    return _backend().select(sparql, deadline or g.deadline)
 
 
 @bp.get("/api/entities")
 def entities() -> Response:
     """Entities, optionally of one type (a class of the ontology, with its subclasses)."""
-    type_name = request.args.get("type") or None
+    type_name = request.args.get("type")
     if type_name is not None and not _TYPE.match(type_name):
         raise ApiError(400, "'type' must be the local name of a class of the ontology, e.g. Person")
     limit, offset = _paging()
@@ -142,25 +144,45 @@ def health() -> Response:
 
 # -- helpers ---------------------------------------------------------------
 
-def _compute_stats() -> dict[str, Any]:
-    counts = {k: int(v) for k, v in _select(queries.STATS)[0].items()}
-    types = {_local(r["t"]): int(r["n"]) for r in _select(queries.TYPE_COUNTS)}
+def _compute_stats(deadline: float) -> dict[str, Any]:
+    counts = {k: int(v) for k, v in _select(queries.STATS, deadline)[0].items()}
+    types = {_local(r["t"]): int(r["n"]) for r in _select(queries.TYPE_COUNTS, deadline)}
     manifest = _backend().manifest()
     return {"version": _backend().version(), "counts": counts, "entityTypes": types,
             "builtAt": manifest.get("built_at") or manifest.get("created")}
 
 
-def _cached(name: str, compute: Callable[[], Any]) -> Any:
+def _cached(name: str, compute: Callable[[float], Any]) -> Any:
+    """`compute(deadline)` once per served version (and per REMOTE_TTL for a remote store).
+
+    The answer describes the whole build, so it gets CACHED_BUDGET seconds of its own rather
+    than the request's time limit (counting 7.5 million quads takes seconds); requests
+    arriving meanwhile wait for it until their own deadline."""
     backend, state = _backend(), _state()
     version = backend.version()
+    hit = _cache_hit(state, name, version, backend.kind == "remote")
+    if hit is not None:
+        return hit
+    if not state.computing.acquire(timeout=max(0.0, g.deadline - time.monotonic())):
+        raise ApiError(503, f"the {name} of this graph are being computed; try again shortly")
+    try:
+        hit = _cache_hit(state, name, version, backend.kind == "remote")
+        if hit is not None:
+            return hit
+        value = compute(max(g.deadline, time.monotonic() + CACHED_BUDGET))
+        with state.lock:
+            state.cache[name] = (version, time.monotonic(), value)
+        return value
+    finally:
+        state.computing.release()
+
+
+def _cache_hit(state: _State, name: str, version: str, remote: bool) -> Any:
     with state.lock:
         hit = state.cache.get(name)
-    if hit and hit[0] == version and (backend.kind != "remote" or time.monotonic() - hit[1] < REMOTE_TTL):
+    if hit and hit[0] == version and (not remote or time.monotonic() - hit[1] < REMOTE_TTL):
         return hit[2]
-    value = compute()
-    with state.lock:
-        state.cache[name] = (version, time.monotonic(), value)
-    return value
+    return None
 
 
 MAX_OFFSET = 10**9

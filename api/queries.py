@@ -2,6 +2,12 @@
 
 Every query reads the union default graph, which is a bag (a triple stated
 in two document graphs comes twice), hence DISTINCT throughout.
+
+Written for Oxigraph's planner on large graphs (measured on 7.5 million
+quads): a page is chosen in a subquery before its details are joined, and
+an OPTIONAL holds one pattern per variable it adds, or a chain (an OPTIONAL
+of two patterns about the same subject was evaluated as a join of every
+mention's begin and end, 6 s instead of 2 ms).
 """
 
 from __future__ import annotations
@@ -22,15 +28,15 @@ def entity_list(type_name: str | None, limit: int, offset: int) -> str:
     type_filter = f"?e a kgo:{type_name} ." if type_name else ""
     return PROLOGUE + f"""
 SELECT ?e ?label (MAX(?n) AS ?mentions) (GROUP_CONCAT(DISTINCT STR(?t); separator=" ") AS ?types) WHERE {{
-  GRAPH kgg:entities {{
-    ?e skos:prefLabel ?label ; a ?t .
-    {type_filter}
-    OPTIONAL {{ ?e kgo:mentionCount ?n }}
+  {{
+    SELECT DISTINCT ?e ?label WHERE {{ GRAPH kgg:entities {{ ?e skos:prefLabel ?label . {type_filter} }} }}
+    ORDER BY LCASE(STR(?label)) ?e
+    LIMIT {int(limit)} OFFSET {int(offset)}
   }}
+  GRAPH kgg:entities {{ ?e a ?t . OPTIONAL {{ ?e kgo:mentionCount ?n }} }}
 }}
 GROUP BY ?e ?label
 ORDER BY LCASE(STR(?label)) ?e
-LIMIT {int(limit)} OFFSET {int(offset)}
 """
 
 
@@ -80,7 +86,8 @@ def mentions(entity: str, limit: int) -> str:
     return PROLOGUE + f"""
 SELECT DISTINCT ?m ?text ?begin ?end ?sentence ?doc ?title WHERE {{
   ?m kgo:denotes {iri(entity)} ; nif:anchorOf ?text ; nif:referenceContext ?doc .
-  OPTIONAL {{ ?m nif:beginIndex ?begin ; nif:endIndex ?end }}
+  OPTIONAL {{ ?m nif:beginIndex ?begin }}
+  OPTIONAL {{ ?m nif:endIndex ?end }}
   OPTIONAL {{ ?m kgo:sentence ?s . ?s nif:anchorOf ?sentence }}
   OPTIONAL {{ ?doc dcterms:title ?title }}
 }}
@@ -117,7 +124,7 @@ def documents(limit: int, offset: int) -> str:
 SELECT ?doc (SAMPLE(?t) AS ?title) (SAMPLE(?d) AS ?date) (SAMPLE(?dn) AS ?dateNote)
        (SAMPLE(?pub) AS ?publisher) (SAMPLE(?publ) AS ?publisherLabel)
        (SAMPLE(?au) AS ?author) (SAMPLE(?aul) AS ?authorLabel) WHERE {{
-  ?doc a kgo:NewsArticle .
+  {{ SELECT DISTINCT ?doc WHERE {{ ?doc a kgo:NewsArticle }} ORDER BY ?doc LIMIT {int(limit)} OFFSET {int(offset)} }}
   OPTIONAL {{ ?doc dcterms:title ?t }}
   OPTIONAL {{ ?doc dcterms:date ?d }}
   OPTIONAL {{ ?doc kgo:dateNote ?dn }}
@@ -126,7 +133,6 @@ SELECT ?doc (SAMPLE(?t) AS ?title) (SAMPLE(?d) AS ?date) (SAMPLE(?dn) AS ?dateNo
 }}
 GROUP BY ?doc
 ORDER BY ?doc
-LIMIT {int(limit)} OFFSET {int(offset)}
 """
 
 

@@ -143,10 +143,12 @@ class _Worker:
     def __init__(self, pid: int, conn: Connection) -> None:
         self.pid = pid
         self.conn = conn
+        self._lock = threading.Lock()
         try:
             self._pidfd: int | None = os.pidfd_open(pid)
         except ProcessLookupError:
             self._pidfd = None  # already gone: never alive
+            conn.close()
 
     def wait_ready(self, timeout: float) -> bool:
         """Wait for the worker's hello, sent once its store is open."""
@@ -156,21 +158,23 @@ class _Worker:
             return False
 
     def is_alive(self) -> bool:
-        if self._pidfd is None:
-            return False
-        return not select.select([self._pidfd], [], [], 0)[0]  # a pidfd is readable once the process exited
+        with self._lock:
+            pidfd = self._pidfd
+            # a pidfd is readable once the process exited
+            return pidfd is not None and not select.select([pidfd], [], [], 0)[0]
 
     def kill(self) -> None:
-        """SIGKILL the worker and wait (up to 5 s) until it is gone."""
-        if self._pidfd is not None:
+        """SIGKILL the worker and wait (up to 5 s) until it is gone; safe to call from two threads."""
+        with self._lock:
+            pidfd, self._pidfd = self._pidfd, None
+        if pidfd is not None:
             try:
-                signal.pidfd_send_signal(self._pidfd, signal.SIGKILL)
+                signal.pidfd_send_signal(pidfd, signal.SIGKILL)
             except ProcessLookupError:
                 pass
-            select.select([self._pidfd], [], [], 5.0)
-            os.close(self._pidfd)
-            self._pidfd = None
-        self.conn.close()
+            select.select([pidfd], [], [], 5.0)
+            os.close(pidfd)
+            self.conn.close()
 
 
 class WorkerPool:

@@ -10,7 +10,7 @@ import jsonschema_rs
 import pyoxigraph as ox
 import pytest
 
-from api import openapi
+from api import create_app, openapi
 from kg import layout
 from kg.iris import RESOURCE
 from tests.helpers import CORPUS
@@ -55,7 +55,7 @@ def test_entities_filter_by_type_includes_subclasses(client, shipped_data):
     assert units and {u["id"] for u in units} <= orgs
 
 
-@pytest.mark.parametrize("query", ["type=Per%20son", "limit=0", "limit=501", "offset=-1", "limit=ten", "limit=",
+@pytest.mark.parametrize("query", ["type=Per%20son", "type=", "limit=0", "limit=501", "offset=-1", "limit=ten", "limit=",
                                    "offset=", "limit=2.5", "limit=+5", "limit=%205", "offset=1000000001",
                                    "limit=%D9%A3"])
 def test_entities_bad_parameters(client, query):
@@ -150,6 +150,19 @@ def test_stats_match_the_store(client, shipped_data):
     assert stats["counts"]["graphs"] == len(list(store.named_graphs()))
     assert stats["entityTypes"]["Person"] >= 10
 
+
+
+def test_stats_are_not_bound_by_the_query_time_limit(shipped_data):
+    """The counts describe the whole build and are computed once, with their own budget:
+    a time limit that stops every query still lets them be computed."""
+    app = create_app({"DATA": str(shipped_data), "WORKERS": 1, "QUERY_TIMEOUT": 0.001})
+    try:
+        client = app.test_client()
+        assert client.get("/api/entities/person/juan-guaido").status_code == 503
+        stats = body(client.get("/api/stats"))
+        assert stats["counts"]["documents"] == len(list(CORPUS.glob("*.txt")))
+    finally:
+        app.extensions["kg"].close()
 
 def test_health(client, shipped_data):
     health = body(client.get("/health"))

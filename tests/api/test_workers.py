@@ -1,0 +1,143 @@
+"""The query worker pool itself: workers forked from a template that holds the graph,
+replaced after a time-out without reloading it, and recovering when the template dies."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import time
+from pathlib import Path
+from typing import Iterator
+
+import pytest
+
+from api import execute
+from api.workers import Job, Source, WorkerPool
+from kg import layout
+
+COUNT_ALL = "SELECT (COUNT(*) AS ?n) WHERE { ?s ?p ?o }"
+ENDLESS = "SELECT (COUNT(*) AS ?n) WHERE { ?a ?b ?c . ?d ?e ?f . ?g ?h ?i }"
+
+
+def _source(data: Path, *, in_memory: bool) -> Source:
+    build = layout.current_build(data)
+    nquads = layout.export_path(build, "nq")
+    return Source(str(layout.store_path(build)), str(nquads) if in_memory else None)
+
+
+def _count(pool: WorkerPool) -> int:
+    rows = pool.submit(Job("select", {"sparql": COUNT_ALL}), time.monotonic() + 30)
+    return int(rows[0]["n"])
+
+
+def _parent_of(pid: int) -> int:
+    stat = Path(f"/proc/{pid}/stat").read_text()
+    return int(stat.rsplit(")", 1)[1].split()[1])
+
+
+def _private_and_rss_kib(pid: int) -> tuple[int, int]:
+    fields = {}
+    for line in Path(f"/proc/{pid}/smaps_rollup").read_text().splitlines()[1:]:
+        name, value = line.split(":", 1)
+        fields[name] = int(value.split()[0])
+    return fields["Private_Clean"] + fields["Private_Dirty"], fields["Rss"]
+
+
+def _wait_for(condition, seconds: float = 30.0) -> bool:
+    deadline = time.monotonic() + seconds
+    while not condition():
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.01)
+    return True
+
+
+@pytest.fixture
+def memory_pool(shipped_data: Path) -> Iterator[WorkerPool]:
+    pool = WorkerPool(2, _source(shipped_data, in_memory=True), start_timeout=60)
+    assert _wait_for(pool.ready)
+    yield pool
+    pool.kill()
+
+
+def _template_pid(pool: WorkerPool) -> int:
+    parents = {_parent_of(pid) for pid in pool.pids()}
+    assert len(parents) == 1, parents
+    return parents.pop()
+
+
+def test_workers_are_forked_from_one_template(memory_pool, shipped_data):
+    template = _template_pid(memory_pool)
+    assert template != os.getpid() and _parent_of(template) == os.getpid()
+    assert len(memory_pool.pids()) == 2
+    manifest = json.loads((layout.current_build(shipped_data) / "manifest.json").read_text())
+    assert _count(memory_pool) == manifest["quads"]
+
+
+def test_workers_share_the_templates_memory(memory_pool):
+    for pid in memory_pool.pids():
+        private, rss = _private_and_rss_kib(pid)
+        assert private < rss / 4, f"worker {pid}: {private} KiB private of {rss} KiB resident"
+
+
+def test_a_timed_out_worker_is_replaced_from_the_same_template(memory_pool):
+    template = _template_pid(memory_pool)
+    before = set(memory_pool.pids())
+    with pytest.raises(execute.QueryTimeout):
+        memory_pool.submit(Job("select", {"sparql": ENDLESS}), time.monotonic() + 0.5)
+    assert memory_pool.restarts == 1
+    assert _wait_for(lambda: len(memory_pool.pids()) == 2 and memory_pool.ready())
+    after = set(memory_pool.pids())
+    assert len(before - after) == 1 and len(after - before) == 1
+    assert _template_pid(memory_pool) == template  # no second load of the graph
+    assert _count(memory_pool) > 1000
+
+
+def test_a_killed_template_is_started_again_when_a_worker_is_needed(memory_pool):
+    template = _template_pid(memory_pool)
+    os.kill(template, signal.SIGKILL)
+    assert _count(memory_pool) > 1000  # the workers it forked still answer
+    with pytest.raises(execute.QueryTimeout):
+        memory_pool.submit(Job("select", {"sparql": ENDLESS}), time.monotonic() + 0.5)
+    assert _wait_for(lambda: len(memory_pool.pids()) == 2 and memory_pool.ready())
+    parents = {_parent_of(pid) for pid in memory_pool.pids()}
+    assert len(parents) == 2 and template not in parents  # one orphan of the old template, one child of the new
+    for _ in range(4):
+        assert _count(memory_pool) > 1000
+
+
+def test_workers_on_disk_open_the_store_after_the_fork(shipped_data):
+    pool = WorkerPool(2, _source(shipped_data, in_memory=False), start_timeout=60)
+    try:
+        assert _wait_for(pool.ready)
+        assert len({_parent_of(pid) for pid in pool.pids()}) == 1
+        assert _count(pool) > 1000
+    finally:
+        pool.kill()
+
+
+def test_a_store_that_cannot_be_opened_fails_the_pool(tmp_path):
+    for source in (Source(str(tmp_path / "no-store")), Source(str(tmp_path), str(tmp_path / "missing.nq"))):
+        pool = WorkerPool(2, source, start_timeout=60)
+        try:
+            assert _wait_for(pool.failed)
+            assert not pool.serving() and pool.alive() == 0
+        finally:
+            pool.kill()
+
+
+def test_close_stops_the_template_and_the_workers(shipped_data):
+    pool = WorkerPool(2, _source(shipped_data, in_memory=True), start_timeout=60)
+    assert _wait_for(pool.ready)
+    pids = pool.pids() + [_template_pid(pool)]
+    pool.close()
+    for pid in pids:
+        assert _wait_for(lambda: not Path(f"/proc/{pid}").exists() or _is_zombie(pid), 10), pid
+
+
+def _is_zombie(pid: int) -> bool:
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] == "Z"
+    except OSError:
+        return True
