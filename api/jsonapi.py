@@ -18,6 +18,7 @@ from api.backend import Backend
 from api.errors import ApiError
 from api.search import REMOTE_TTL, SearchIndexes
 from kg.iris import DOCUMENT, GRAPH, ONTOLOGY, PREFIXES, RESOURCE
+from kg.vocab import KGO
 
 bp = Blueprint("jsonapi", __name__)
 _KEY = re.compile(r"^[A-Za-z0-9._~-]+(?:/[A-Za-z0-9._~-]+)*$")
@@ -56,10 +57,13 @@ def entities() -> Response:
     if type_name is not None and not _TYPE.match(type_name):
         raise ApiError(400, "'type' must be the local name of a class of the ontology, e.g. Person")
     limit, offset = _paging()
-    total = int(_select(queries.entity_count(type_name))[0].get("n", 0))
-    rows = _select(queries.entity_list(type_name, limit, offset))
-    items = [_entity_item(r["e"], r["label"], r.get("types", ""), r.get("mentions")) for r in rows]
-    return jsonify(_page(total, limit, offset, items, "jsonapi.entities", type=type_name))
+    keys = _entity_keys(type_name)
+    page = keys[offset:offset + limit]
+    rows = _select(queries.entity_page(sorted({e for e, _ in page}))) if page else []
+    found = {(r["e"], r["label"]): r for r in rows}
+    items = [_entity_item(e, label, found[e, label].get("types", ""), found[e, label].get("mentions"))
+             for e, label in page if (e, label) in found]
+    return jsonify(_page(len(keys), limit, offset, items, "jsonapi.entities", type=type_name))
 
 
 @bp.get("/api/entities/<path:key>")
@@ -102,9 +106,11 @@ def search() -> Response:
 def documents() -> Response:
     """The news articles of the corpus."""
     limit, offset = _paging()
-    total = int(_select(queries.DOCUMENT_COUNT)[0].get("n", 0))
-    items = [_document(r) for r in _select(queries.documents(limit, offset))]
-    return jsonify(_page(total, limit, offset, items, "jsonapi.documents"))
+    keys = _cached("documents", lambda deadline: sorted(r["doc"] for r in _select(queries.DOCUMENT_KEYS, deadline)))
+    page = keys[offset:offset + limit]
+    found = {r["doc"]: r for r in _select(queries.documents(page))} if page else {}
+    items = [_document(found[doc]) for doc in page if doc in found]
+    return jsonify(_page(len(keys), limit, offset, items, "jsonapi.documents"))
 
 
 @bp.get("/api/stats")
@@ -143,6 +149,18 @@ def health() -> Response:
 
 
 # -- helpers ---------------------------------------------------------------
+
+def _entity_keys(type_name: str | None) -> list[tuple[str, str]]:
+    """(entity, label) pairs of a type, in page order: by label ignoring case, then IRI."""
+    if type_name is not None and type_name not in KGO.__annotations__:
+        return []  # not a term of the ontology: nothing has it, and nothing is cached for it
+
+    def compute(deadline: float) -> list[tuple[str, str]]:
+        rows = _select(queries.entity_keys(type_name), deadline)
+        return sorted(((r["e"], r["label"]) for r in rows), key=lambda pair: (pair[1].lower(), pair[0]))
+
+    return _cached(f"entities of type {type_name}" if type_name else "entities", compute)
+
 
 def _compute_stats(deadline: float) -> dict[str, Any]:
     counts = {k: int(v) for k, v in _select(queries.STATS, deadline)[0].items()}
