@@ -76,11 +76,26 @@ def entity(key: str) -> Response:
     if not record:
         raise ApiError(404, f"no entity {key!r}")
     body = _record(iri, record)
-    body["relations"] = {"out": _relations(_select(queries.relations_out(iri)), "object"),
-                         "in": _relations(_select(queries.relations_in(iri)), "subject")}
+    out, into = _select(queries.relations_out(iri)), _select(queries.relations_in(iri))
+    mentions = _select(queries.mentions(iri, MAX_MENTIONS))
+    _add_titles(out + into + mentions)
+    body["relations"] = {"out": _relations(out, "object"), "in": _relations(into, "subject")}
     body["mentionsTotal"] = int(_select(queries.mention_count(iri))[0].get("n", 0))
-    body["mentions"] = [_mention(r) for r in _select(queries.mentions(iri, MAX_MENTIONS))]
+    body["mentions"] = [_mention(r) for r in mentions]
     return jsonify(body)
+
+
+def _add_titles(rows: list[dict[str, str]]) -> None:
+    """Set each row's 'title' from its 'doc', asking the store once for all of them."""
+    docs = sorted({r["doc"] for r in rows if "doc" in r})
+    if not docs:
+        return
+    titles: dict[str, str] = {}
+    for row in _select(queries.titles(docs)):
+        titles.setdefault(row["doc"], row["title"])
+    for row in rows:
+        if row.get("doc") in titles:
+            row["title"] = titles[row["doc"]]
 
 
 @bp.get("/api/search")

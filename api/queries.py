@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from kg.iris import PREFIXES
 
+MAX_RELATION_ROWS = 2000  # (predicate, other end, document, sentence) rows per direction
 PROLOGUE = "".join(f"PREFIX {p}: <{iri}>\n" for p, iri in PREFIXES.items())
 
 
@@ -57,20 +58,20 @@ SELECT DISTINCT ?p ?o WHERE {{ GRAPH kgg:entities {{ {iri(entity)} ?p ?o }} }}
 
 def _relations(entity: str, this: str, other: str) -> str:
     return PROLOGUE + f"""
-SELECT ?p ?other (SAMPLE(?label) AS ?otherLabel) ?doc (SAMPLE(?t) AS ?title) ?sentence WHERE {{
+SELECT ?p ?other (SAMPLE(?label) AS ?otherLabel) ?doc ?sentence WHERE {{
   {{
     SELECT DISTINCT ?p ?other ?doc ?sentence WHERE {{
       ?st a kgo:Statement ; rdf:{this} {iri(entity)} ; rdf:predicate ?p ; rdf:{other} ?other .
       OPTIONAL {{ ?st prov:wasDerivedFrom ?doc }}
       OPTIONAL {{ ?st kgo:evidence ?ev . ?ev nif:anchorOf ?sentence }}
     }}
+    ORDER BY ?p ?other ?doc ?sentence
+    LIMIT {MAX_RELATION_ROWS}
   }}
   OPTIONAL {{ ?other skos:prefLabel|rdfs:label ?label }}
-  OPTIONAL {{ ?doc dcterms:title ?t }}
 }}
 GROUP BY ?p ?other ?doc ?sentence
-ORDER BY ?p ?other ?doc
-LIMIT 2000
+ORDER BY ?p ?other ?doc ?sentence
 """
 
 
@@ -84,15 +85,28 @@ def relations_in(entity: str) -> str:
 
 def mentions(entity: str, limit: int) -> str:
     return PROLOGUE + f"""
-SELECT DISTINCT ?m ?text ?begin ?end ?sentence ?doc ?title WHERE {{
-  ?m kgo:denotes {iri(entity)} ; nif:anchorOf ?text ; nif:referenceContext ?doc .
-  OPTIONAL {{ ?m nif:beginIndex ?begin }}
+SELECT ?m ?text ?begin ?end ?sentence ?doc WHERE {{
+  {{
+    SELECT DISTINCT ?m ?doc ?begin WHERE {{
+      ?m kgo:denotes {iri(entity)} ; nif:referenceContext ?doc .
+      OPTIONAL {{ ?m nif:beginIndex ?begin }}
+    }}
+    ORDER BY ?doc ?begin ?m
+    LIMIT {int(limit)}
+  }}
+  ?m nif:anchorOf ?text .
   OPTIONAL {{ ?m nif:endIndex ?end }}
   OPTIONAL {{ ?m kgo:sentence ?s . ?s nif:anchorOf ?sentence }}
-  OPTIONAL {{ ?doc dcterms:title ?title }}
 }}
 ORDER BY ?doc ?begin ?m
-LIMIT {int(limit)}
+"""
+
+
+def titles(docs: list[str]) -> str:
+    """The titles of these documents (asked apart: joined into a larger query, the
+    title pattern cost 1.1 s on 2,000 rows, and 0.05 s alone)."""
+    return PROLOGUE + f"""
+SELECT DISTINCT ?doc ?title WHERE {{ VALUES ?doc {{ {" ".join(iri(d) for d in docs)} }} ?doc dcterms:title ?title }}
 """
 
 
