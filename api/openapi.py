@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from api import negotiate
 from kg import __version__
 
 _STR = {"type": "string"}
@@ -109,6 +110,22 @@ _PAGING = [
     _param("offset", "query", {"type": "integer", "minimum": 0, "maximum": 10**9, "default": 0}, "items to skip"),
 ]
 
+_GRAPH_LIST = {"type": "array", "items": _STR}
+_SPARQL_PARAMS = [
+    _param("query", "query", _STR, "the SPARQL query"),
+    {**_param("default-graph-uri", "query", _GRAPH_LIST, "graphs of this dataset to query as the default graph"),
+     "style": "form", "explode": True},
+    {**_param("named-graph-uri", "query", _GRAPH_LIST, "graphs of this dataset to query as named graphs"),
+     "style": "form", "explode": True},
+]
+_ANSWER_TYPES = sorted({*negotiate.SOLUTION_OFFERS.values(), *negotiate.GRAPH_OFFERS.values()})
+_SPARQL_RESPONSES = {
+    "200": {"description": "the answer, in the negotiated format (SELECT/ASK: SPARQL results JSON by "
+                           "default; CONSTRUCT/DESCRIBE and the service description: Turtle)",
+            "content": {media: {"schema": {}} for media in _ANSWER_TYPES}},
+    **_errors(400, 403, 406, 413, 415, 503),
+}
+
 PATHS: dict[str, Any] = {
     "/api/entities": {"get": {
         "summary": "List entities, optionally of one type", "operationId": "listEntities",
@@ -144,6 +161,17 @@ PATHS: dict[str, Any] = {
     "/api/openapi.json": {"get": {"summary": "This description", "operationId": "openapi",
                                   "responses": {"200": {"description": "OpenAPI 3.1 document", "content": {
                                       "application/json": {"schema": {"type": "object"}}}}}}},
+    "/sparql": {
+        "get": {"summary": "SPARQL 1.1 query (read-only); without 'query', the service description",
+                "operationId": "sparqlGet", "parameters": _SPARQL_PARAMS, "responses": _SPARQL_RESPONSES},
+        "post": {"summary": "SPARQL 1.1 query in a form body or as application/sparql-query",
+                 "operationId": "sparqlPost",
+                 "parameters": [p for p in _SPARQL_PARAMS if p["name"] != "query"],
+                 "requestBody": {"required": True, "content": {
+                     "application/x-www-form-urlencoded": {"schema": {
+                         "type": "object", "required": ["query"], "properties": {"query": _STR}}},
+                     "application/sparql-query": {"schema": _STR}}},
+                 "responses": _SPARQL_RESPONSES}},
     "/health": {"get": {"summary": "Liveness and what is served", "operationId": "health",
                         "responses": {"200": _json("Health", "serving"), "503": _json("Health", "not serving")}}},
 }
@@ -154,8 +182,8 @@ def document() -> dict[str, Any]:
     return {
         "openapi": "3.1.0",
         "info": {"title": "kg JSON API", "version": __version__,
-                 "description": "Read-only JSON API over the kg knowledge graph. SPARQL is at /sparql "
-                                "(SPARQL 1.1 Protocol); every error has the shape of #/components/schemas/Error."},
+                 "description": "Read-only JSON API over the kg knowledge graph, and its SPARQL 1.1 Protocol "
+                                "endpoint at /sparql; every error has the shape of #/components/schemas/Error."},
         "paths": PATHS,
         "components": {"schemas": SCHEMAS,
                        "responses": {"Error": {"description": "an error",

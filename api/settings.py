@@ -29,9 +29,10 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("QUERY_TIMEOUT", 10.0, "seconds a query may run before the client gets 503 and the work is stopped"),
     Setting("MAX_ROWS", 10000, "most rows (or triples) a query answer carries; 0 for no cap"),
     Setting("MAX_REQUEST_BYTES", 1_000_000, "largest request body or query string accepted (413 beyond)"),
-    Setting("WORKERS", 3, "query worker processes (each opens the store once)"),
-    Setting("MEMORY_QUADS", 1_500_000, "a build with at most this many quads is loaded into each worker's memory "
-                                       "(several times faster joins, ~650 bytes a quad a worker); 0: always on disk"),
+    Setting("WORKERS", 3, "query worker processes (forked from one process that opens the store)"),
+    Setting("MEMORY_QUADS", 1_500_000, "a build with at most this many quads is loaded into memory once and shared "
+                                       "by the workers (several times faster joins, ~380 bytes a quad); "
+                                       "0: always on disk"),
     Setting("THREADS", 8, "request threads of the WSGI server"),
     Setting("CORS", True, "send Access-Control-Allow-Origin: * on reads"),
     Setting("HOST", "127.0.0.1", "interface to listen on"),

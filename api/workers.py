@@ -28,6 +28,7 @@ confused with a later process that reuses the pid.
 from __future__ import annotations
 
 import gc
+import importlib
 import os
 import queue
 import select
@@ -384,7 +385,7 @@ def _open_on_disk(store_dir: str):
 def _template(control: socket.socket, source: Source) -> None:
     """Template main loop: open the graph (in memory) or just the code (on disk), say ready,
     then fork one worker per request until the server closes the socket."""
-    from kg import store as _  # noqa: F401  imported once here, not in every worker
+    importlib.import_module("kg.store")  # once here, so that forked workers do not import it each
 
     memory = _load_into_memory(source.nquads) if source.nquads else None
     gc.freeze()  # the collector leaves the loaded objects alone, so forked pages stay shared
@@ -392,7 +393,7 @@ def _template(control: socket.socket, source: Source) -> None:
     control.sendall(b"R")
     while True:
         try:
-            message, fds, _, _ = socket.recv_fds(control, 1, 1)
+            message, fds, _flags, _address = socket.recv_fds(control, 1, 1)
         except OSError:
             return
         if not message:

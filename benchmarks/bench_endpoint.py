@@ -25,20 +25,19 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import re
 import select
-import signal
 import socket
 import statistics
 import subprocess
 import sys
-import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
 if __package__ in (None, ""):
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from benchmarks.server import Process, Server
 
 REPO = Path(__file__).resolve().parent.parent
 WORK = REPO / "data" / "bench" / "endpoint"
@@ -123,46 +122,11 @@ def _wait_http(url: str, timeout: float = 120.0) -> None:
     raise RuntimeError(f"{url} did not come up")
 
 
-class Process:
-    """A child process in its own session, stopped with its children."""
-
-    def __init__(self, argv: list[str], **kwargs) -> None:
-        self.process = subprocess.Popen(argv, start_new_session=True, **kwargs)
-
-    def stop(self) -> None:
-        if self.process.poll() is None:
-            os.killpg(self.process.pid, signal.SIGTERM)
-            try:
-                self.process.wait(20)
-            except subprocess.TimeoutExpired:
-                os.killpg(self.process.pid, signal.SIGKILL)
-                self.process.wait(20)
-
-
-def start_ours(data: Path, workers: int, log_file: Path) -> tuple[Process, str]:
-    env = dict(os.environ, PYTHONPATH=str(REPO))
-    with open(log_file, "w") as errors:
-        proc = Process([sys.executable, "-m", "api", "serve", "--data", str(data), "--host", "127.0.0.1",
-                        "--port", "0", "--workers", str(workers), "--threads", "8", "--query-timeout", "600"],
-                       stdout=subprocess.PIPE, stderr=errors, text=True, env=env, cwd=str(REPO))
-    found: list[str] = []
-
-    def read() -> None:
-        for line in proc.process.stdout:
-            match = re.search(r"http://127\.0\.0\.1:\d+/", line)
-            if match:
-                found.append(match.group())
-                return
-
-    reader = threading.Thread(target=read, daemon=True)
-    reader.start()
-    reader.join(180)
-    if not found:
-        proc.stop()
-        raise RuntimeError(f"our server did not start: see {log_file}")
-    url = found[0] + "sparql"
+def start_ours(data: Path, workers: int) -> tuple[Server, str]:
+    server = Server(data, "--workers", str(workers), "--threads", "8", "--query-timeout", "600")
+    url = server.url + "sparql"
     _wait_http(url)
-    return proc, url
+    return server, url
 
 
 def start_oxigraph(nquads: Path, store: Path) -> tuple[Process, str]:
@@ -317,7 +281,7 @@ def measure(name: str, build: Path, args: argparse.Namespace) -> tuple[str, list
     nquads = layout.export_path(build, "nq")
     quads = sum(1 for _ in open(nquads, "rb"))
     log(f"{name}: {quads:,} quads in {build}")
-    ours_proc, ours = start_ours(build.parent.parent, args.workers, args.work / "server.log")
+    ours_proc, ours = start_ours(build.parent.parent, args.workers)
     oxi_proc, oxigraph = start_oxigraph(nquads, args.work / f"oxigraph-{build.parent.parent.name}")
     too_big = quads > args.rdflib_max_quads
     if too_big and not args.skip_rdflib:

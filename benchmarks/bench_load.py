@@ -22,11 +22,7 @@ query worker processes) exactly as `make run` starts it.
 from __future__ import annotations
 
 import argparse
-import os
 import random
-import re
-import signal
-import subprocess
 import sys
 import tempfile
 import threading
@@ -41,8 +37,9 @@ if __package__ in (None, ""):
 
 import requests
 
+from benchmarks.server import Server
+
 REPO = Path(__file__).resolve().parent.parent
-START_TIMEOUT = 180.0
 REQUEST_TIMEOUT = 60.0
 P99_LIMIT = 2.0
 SLOW_QUERY = "SELECT (COUNT(*) AS ?n) WHERE { ?a ?b ?c . ?d ?e ?f . ?g ?h ?i . ?j ?k ?l }"
@@ -54,68 +51,6 @@ PREFIX nif: <http://persistence.uni-leipzig.org/nlp2rdf/ontologies/nif-core#>
 PREFIX prov: <http://www.w3.org/ns/prov#>
 PREFIX dcterms: <http://purl.org/dc/terms/>
 """
-
-
-class Server:
-    """`kg serve --host 127.0.0.1 --port 0` on a data directory, in its own process group.
-
-    Its stderr goes to a file and its stdout is read to the end: a pipe nobody
-    drains fills up (waitress logs "Task queue depth" under load) and then
-    blocks the server."""
-
-    def __init__(self, data: Path, *args: str) -> None:
-        kg = Path(sys.executable).with_name("kg")
-        env = dict(os.environ, PYTHONPATH=str(REPO), PYTHONUNBUFFERED="1")
-        self.log = tempfile.TemporaryFile(mode="w+", prefix="kg-serve-", suffix=".log")
-        self.process = subprocess.Popen(
-            [str(kg), "serve", "--host", "127.0.0.1", "--port", "0", "--data", str(data), *args],
-            stdout=subprocess.PIPE, stderr=self.log, text=True, env=env, cwd=str(REPO),
-            start_new_session=True)
-        self.url = self._wait_for_url()
-
-    def _wait_for_url(self) -> str:
-        found = threading.Event()
-        urls: list[str] = []
-
-        def read() -> None:
-            for line in self.process.stdout:  # to the end, so that the pipe never fills
-                match = re.search(r"http://127\.0\.0\.1:\d+/", line)
-                if match and not urls:
-                    urls.append(match.group())
-                    found.set()
-
-        threading.Thread(target=read, daemon=True).start()
-        found.wait(START_TIMEOUT)
-        deadline = time.monotonic() + START_TIMEOUT
-        while urls and time.monotonic() < deadline:
-            try:
-                if requests.get(urls[0] + "health", timeout=5).status_code == 200:
-                    return urls[0]
-            except requests.RequestException:
-                pass
-            time.sleep(0.1)
-        log = self.stderr()
-        self.stop()
-        raise RuntimeError(f"kg serve did not come up (exit {self.process.returncode}): {log[-3000:]}")
-
-    def stderr(self) -> str:
-        """What the server wrote to stderr so far."""
-        self.log.flush()
-        self.log.seek(0)
-        return self.log.read()
-
-    def stop(self) -> None:
-        """SIGTERM the server's process group (server and query workers), SIGKILL if it lingers."""
-        if self.process.poll() is None:
-            os.killpg(self.process.pid, signal.SIGTERM)
-            try:
-                self.process.wait(20)
-            except subprocess.TimeoutExpired:
-                os.killpg(self.process.pid, signal.SIGKILL)
-                self.process.wait(20)
-        if self.process.stdout:
-            self.process.stdout.close()
-        self.log.close()
 
 
 # -- the request mix ---------------------------------------------------------------------------

@@ -10,46 +10,16 @@ from urllib.parse import urlsplit
 import pytest
 
 from api.examples import EXAMPLES
-
-LOOPBACK = {"127.0.0.1", "localhost", "::1"}
-TIMEOUT_MS = 20_000
+from tests.browser import LOOPBACK, open_page
 
 pytestmark = pytest.mark.browser
 
 
-
-
-class Visit:
-    """A page with every request, outside request and script error recorded."""
-
-    def __init__(self, page) -> None:
-        self.page = page
-        self.requests: list[str] = []
-        self.outside: list[str] = []
-        self.errors: list[str] = []
-        page.on("pageerror", lambda e: self.errors.append(str(e)))
-        page.on("console", lambda m: self.errors.append(m.text) if m.type == "error" else None)
-        page.route("**/*", self._route)
-
-    def _route(self, route) -> None:
-        url = route.request.url
-        self.requests.append(url)
-        parts = urlsplit(url)
-        if parts.scheme in ("data", "blob") or (parts.scheme in ("http", "https") and parts.hostname in LOOPBACK):
-            route.continue_()
-        else:
-            self.outside.append(url)
-            route.abort()
-
-
 @pytest.fixture
 def visit(browser, server):
-    context = browser.new_context(viewport={"width": 1400, "height": 900})
-    context.set_default_timeout(TIMEOUT_MS)
-    page = context.new_page()
-    watched = Visit(page)
-    page.goto(server.url, wait_until="load")
-    page.wait_for_selector(".yasqe .CodeMirror")
+    context, watched = open_page(browser, viewport=(1400, 900))
+    watched.page.goto(server.url, wait_until="load")
+    watched.page.wait_for_selector(".yasqe .CodeMirror")
     yield watched
     context.close()
 
@@ -63,7 +33,7 @@ def test_page_loads_from_this_server_only(visit, server):
 
     policy = requests.get(server.url, timeout=10).headers["Content-Security-Policy"]
     assert "default-src 'self'" in policy and "connect-src 'self'" in policy
-    assert visit.outside == []
+    assert visit.blocked == []
     assert visit.errors == []
     assert any(u.endswith("/static/yasgui/yasgui.min.js") for u in visit.requests)
     assert all(urlsplit(u).hostname in LOOPBACK for u in visit.requests if u.startswith("http"))
@@ -81,7 +51,7 @@ def test_every_example_runs_and_shows_rows(visit, example):
     assert rows >= 2
     assert editor_text(page).strip() == example.query.strip()
     assert "No results" not in page.inner_text(".yasr")
-    assert visit.outside == [] and visit.errors == []
+    assert visit.blocked == [] and visit.errors == []
 
 
 def test_typing_a_query_and_running_it(visit):
@@ -92,7 +62,7 @@ def test_typing_a_query_and_running_it(visit):
     page.click(".yasqe_queryButton")
     page.wait_for_selector(".yasr table tbody tr")
     assert "Juan Guaidó" in page.inner_text(".yasr table tbody")
-    assert visit.outside == []
+    assert visit.blocked == []
 
 
 def test_autocompletion_stays_local(visit):
@@ -103,5 +73,5 @@ def test_autocompletion_stays_local(visit):
     page.keyboard.type("PREFIX sk")
     page.keyboard.press("Control+Space")
     page.wait_for_timeout(800)
-    assert visit.outside == []
+    assert visit.blocked == []
     assert any(u.endswith("/api/prefixes") for u in visit.requests)

@@ -17,7 +17,8 @@ import requests
 
 from kg import layout
 from kg.remote import RemoteStore
-from tests.api.conftest import Server, free_port, oxigraph_binary
+from benchmarks.server import Server
+from tests.api.conftest import free_port, oxigraph_binary
 from tests.helpers import CORPUS
 
 COUNT_ALL = "SELECT (COUNT(*) AS ?n) WHERE { ?s ?p ?o }"
@@ -53,8 +54,7 @@ def remote_server(oxigraph, tmp_path_factory) -> Iterator[Server]:
     """Our server answering from the oxigraph server, which it fills first."""
     assert RemoteStore.from_url(oxigraph).graphs() == []
     data = tmp_path_factory.mktemp("remote-data")
-    srv = Server("--store", oxigraph, "--data", str(data), "--corpus", str(CORPUS), "--query-timeout", "2",
-                 "--threads", "6")
+    srv = Server(data, "--store", oxigraph, "--corpus", str(CORPUS), "--query-timeout", "2", "--threads", "6")
     yield srv
     srv.stop()
 

@@ -238,10 +238,10 @@ def test_roqet_sees_our_errors(server):
 
 
 def test_serve_builds_first_when_there_is_no_graph(tmp_path, tiny_copy):
-    from tests.api.conftest import Server
+    from benchmarks.server import Server
 
     data = tmp_path / "data"
-    srv = Server("--data", str(data), "--corpus", str(tiny_copy), "--workers", "1")
+    srv = Server(data, "--corpus", str(tiny_copy), "--workers", "1")
     try:
         from kg import layout
 

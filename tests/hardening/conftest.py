@@ -7,12 +7,12 @@ import subprocess
 import sys
 from pathlib import Path
 from typing import Iterator
-from urllib.parse import urlsplit
 
 import pytest
 
-from benchmarks.bench_load import Server
+from benchmarks.server import Server
 from kg.build import build
+from tests.browser import WatchedPage, open_page
 from tests.hardening.hostile import write_corpus
 from tests.hardening.procs import GENERATED_DOCS
 from tests.helpers import ROOT
@@ -46,41 +46,9 @@ def hostile_server(hostile_data: Path) -> Iterator[Server]:
     server.stop()
 
 
-LOOPBACK = {"127.0.0.1", "localhost", "::1", "[::1]"}
-TIMEOUT_MS = 20_000
-
-
-
-
-class WatchedPage:
-    """A page with its dialogs, script errors and requests leaving this machine (refused) recorded."""
-
-    def __init__(self, page) -> None:
-        self.page = page
-        self.dialogs: list[str] = []
-        self.errors: list[str] = []
-        self.outside: list[str] = []
-        page.on("dialog", self._dialog)
-        page.on("pageerror", lambda e: self.errors.append(str(e)))
-        page.route("**/*", self._route)
-
-    def _dialog(self, dialog) -> None:
-        self.dialogs.append(dialog.message)
-        dialog.dismiss()
-
-    def _route(self, route) -> None:
-        parts = urlsplit(route.request.url)
-        if parts.scheme in ("file", "data", "blob") or parts.hostname in LOOPBACK:
-            route.continue_()
-        else:
-            self.outside.append(route.request.url)
-            route.abort()
-
-
 @pytest.fixture
 def watched_page(browser) -> Iterator[WatchedPage]:
     """A fresh page that ignores Content-Security-Policy, so escaping alone must keep payloads inert."""
-    context = browser.new_context(viewport={"width": 1280, "height": 800}, bypass_csp=True)
-    context.set_default_timeout(TIMEOUT_MS)
-    yield WatchedPage(context.new_page())
+    context, page = open_page(browser, bypass_csp=True)
+    yield page
     context.close()

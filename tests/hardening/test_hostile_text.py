@@ -211,7 +211,7 @@ def test_query_page_shows_every_string_as_text(hostile_server, watched_page) -> 
     assert page.evaluate("window.__pwned") is None
     assert page.evaluate(INJECTED) == 0
     assert page.evaluate("document.scripts.length") == scripts
-    assert watched_page.dialogs == [] and watched_page.errors == [] and watched_page.outside == []
+    assert watched_page.dialogs == [] and watched_page.errors == [] and watched_page.blocked == []
 
 
 @pytest.mark.browser
@@ -233,4 +233,4 @@ def test_network_view_shows_every_name_as_text(hostile_server, hostile_data: Pat
         assert name in page.locator("#results").text_content()
     assert page.evaluate("window.__pwned") is None
     assert page.evaluate(INJECTED) == 0
-    assert watched_page.dialogs == [] and watched_page.errors == [] and watched_page.outside == []
+    assert watched_page.dialogs == [] and watched_page.errors == [] and watched_page.blocked == []

@@ -12,8 +12,9 @@ from typing import Iterator
 
 import pytest
 
-from benchmarks.bench_load import (MIX, P99_LIMIT, Sample, Server, errors, p99_ratio, percentile, read_targets,
-                                   run_ab, run_load)
+from benchmarks.bench_load import (MIX, P99_LIMIT, Sample, errors, p99_ratio, percentile, read_targets, run_ab,
+                                   run_load)
+from benchmarks.server import Server
 
 TIME_LIMIT = 2.0
 

@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 import requests
 
-from benchmarks.bench_load import Server
+from benchmarks.server import Server
 from kg import layout
 from tests.hardening.procs import GENERATED_DOCS, kg_build, kill_group, wait_until
 

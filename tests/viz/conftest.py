@@ -4,18 +4,17 @@ with every request that does not go to this machine blocked."""
 from __future__ import annotations
 
 from pathlib import Path
-from urllib.parse import urlsplit
 
 import pyoxigraph as ox
 import pytest
 
 from kg.store import EmbeddedStore
+from tests.browser import WatchedPage, open_page
 from tests.viz.support import SAMPLE, publish_sample
 from viz.hooks import write_html
 from viz.network import load_graph
 
 ARTIFACTS = Path(__file__).resolve().parent.parent.parent / "test-artifacts"
-LOOPBACK = {"127.0.0.1", "localhost", "[::1]", "::1"}
 TIMEOUT_MS = 15_000
 
 
@@ -40,32 +39,8 @@ def sample_page(tmp_path: Path, sample_store) -> Path:
     return path
 
 
-
-
-class Watched:
-    """A page plus what it did: console errors, uncaught errors, dialogs, blocked requests."""
-
-    def __init__(self, page):
-        self.page = page
-        self.errors: list[str] = []
-        self.dialogs: list[str] = []
-        self.blocked: list[str] = []
-        page.on("console", lambda m: self.errors.append(m.text) if m.type == "error" else None)
-        page.on("pageerror", lambda e: self.errors.append(str(e)))
-        page.on("dialog", self._dialog)
-        page.route("**/*", self._route)
-
-    def _dialog(self, dialog) -> None:
-        self.dialogs.append(dialog.message)
-        dialog.dismiss()
-
-    def _route(self, route) -> None:
-        parts = urlsplit(route.request.url)
-        if parts.scheme == "file" or (parts.scheme in ("http", "https") and parts.hostname in LOOPBACK):
-            route.continue_()
-        else:
-            self.blocked.append(route.request.url)
-            route.abort()
+class Watched(WatchedPage):
+    """A watched page of the network view, with what the view's tests do to it."""
 
     def open(self, url: str) -> None:
         """Load a view and wait for its first drawn frame."""
@@ -93,9 +68,7 @@ class Watched:
 
 
 def _watched_page(browser, bypass_csp: bool):
-    context = browser.new_context(viewport={"width": 1280, "height": 800}, bypass_csp=bypass_csp)
-    context.set_default_timeout(TIMEOUT_MS)
-    return context, Watched(context.new_page())
+    return open_page(browser, Watched, bypass_csp=bypass_csp)
 
 
 @pytest.fixture
@@ -113,7 +86,6 @@ def strict_page(browser):
     context, watched = _watched_page(browser, bypass_csp=False)
     yield watched
     context.close()
-
 
 
 @pytest.fixture
