@@ -12,10 +12,11 @@ from __future__ import annotations
 import itertools
 import json
 import os
+import shutil
 import threading
 import time
 from pathlib import Path
-from typing import Any, Iterator, Protocol
+from typing import Any, Callable, Iterator, Protocol
 
 from api import execute
 from api.workers import Job, PoolBusy, Source, WorkerPool
@@ -67,6 +68,7 @@ class EmbeddedBackend:
         self._warming: tuple[Path, WorkerPool] | None = None
         self._graphs: dict[str, list[str]] = {}
         self._lock = threading.Lock()
+        self._cache_lock = threading.Lock()  # one cached file made at a time
         if layout.current_build(self.data_dir) is not None:
             self._pool(time.monotonic() + 300)
 
@@ -129,12 +131,26 @@ class EmbeddedBackend:
         path = layout.export_path(build, fmt)
         if path.is_file():
             return path
-        cached = self.data_dir / "cache" / build.name / path.name
-        if not cached.is_file():
+        return self.cached_file(build, path.name, lambda partial: pool.submit(
+            Job("dump", {"path": str(partial), "fmt": fmt}), deadline))
+
+    def cached_file(self, build: Path, name: str, make: Callable[[Path], Any]) -> Path:
+        """data/cache/<build>/<name>, made once by `make(partial_path)` and renamed into place.
+        Making it removes the cache directories of builds that no longer exist."""
+        cached = self.data_dir / "cache" / build.name / name
+        with self._cache_lock:
+            if cached.is_file():
+                return cached
+            for other in cached.parent.parent.glob("*"):
+                if other.name != build.name and not (build.parent / other.name).is_dir():
+                    shutil.rmtree(other, ignore_errors=True)
             cached.parent.mkdir(parents=True, exist_ok=True)
-            partial = cached.with_suffix(cached.suffix + f".{os.getpid()}.{threading.get_ident()}.part")
-            pool.submit(Job("dump", {"path": str(partial), "fmt": fmt}), deadline)
-            os.replace(partial, cached)
+            partial = cached.with_name(f"{name}.{os.getpid()}.part")
+            try:
+                make(partial)
+                os.replace(partial, cached)
+            finally:
+                partial.unlink(missing_ok=True)
         return cached
 
     def health(self) -> dict[str, Any]:

@@ -8,11 +8,13 @@ With a remote store it is rendered from the server's answers and kept for
 
 from __future__ import annotations
 
+import gzip
+import shutil
 import threading
 import time
 from pathlib import Path
 
-from flask import Blueprint, Response, current_app, g, send_file
+from flask import Blueprint, Response, current_app, g, request, send_file
 
 from kg import layout
 from viz.hooks import view_page
@@ -28,7 +30,7 @@ def graph() -> Response:
     backend = current_app.extensions["kg"]
     built = _built_page(backend)
     if built is not None:
-        response = send_file(built, mimetype="text/html", max_age=0, etag=True, conditional=True)
+        response = _send_page(backend, built)
     else:
         response = Response(_rendered_page(backend), mimetype="text/html")
         response.headers["Cache-Control"] = "no-cache"
@@ -43,6 +45,24 @@ def _built_page(backend) -> Path | None:
         return None
     path = backend.build() / layout.VIEW_FILE
     return path if path.is_file() else None
+
+
+def _send_page(backend, page: Path) -> Response:
+    """The build's page, gzip-compressed when the client takes it (a view of 10,000
+    articles is 42 MB of HTML and 6 MB compressed); compressed once per build."""
+    if request.accept_encodings["gzip"] > 0:
+        compressed = backend.cached_file(page.parent, page.name + ".gz", lambda partial: _gzip(page, partial))
+        response = send_file(compressed, mimetype="text/html", max_age=0, etag=True, conditional=True)
+        response.headers["Content-Encoding"] = "gzip"
+    else:
+        response = send_file(page, mimetype="text/html", max_age=0, etag=True, conditional=True)
+    response.vary.add("Accept-Encoding")
+    return response
+
+
+def _gzip(source: Path, target: Path) -> None:
+    with source.open("rb") as raw, gzip.GzipFile(target, "wb", compresslevel=5, mtime=0) as packed:
+        shutil.copyfileobj(raw, packed, 1 << 20)
 
 
 def _rendered_page(backend) -> str:

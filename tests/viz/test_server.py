@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gzip
 import threading
 from pathlib import Path
 
@@ -44,6 +45,23 @@ def test_serves_the_page_the_build_wrote(sample_data: Path, serve):
     assert response.content == built.read_bytes()
     again = requests.get(f"{base}/graph", headers={"If-None-Match": response.headers["ETag"]}, timeout=30)
     assert again.status_code == 304
+
+
+def test_the_page_goes_compressed_to_clients_that_take_gzip(sample_data: Path, serve):
+    stale = sample_data / "cache" / "a-build-removed-since" / "graph.html.gz"
+    stale.parent.mkdir(parents=True)
+    stale.write_bytes(b"old")
+    base = serve(sample_data)
+    built = layout.current_build(sample_data) / layout.VIEW_FILE
+    packed = requests.get(f"{base}/graph", headers={"Accept-Encoding": "gzip"}, stream=True, timeout=30)
+    assert packed.headers["Content-Encoding"] == "gzip" and "Accept-Encoding" in packed.headers["Vary"]
+    body = packed.raw.read(decode_content=False)
+    assert len(body) < built.stat().st_size and gzip.decompress(body) == built.read_bytes()
+    plain = requests.get(f"{base}/graph", headers={"Accept-Encoding": "identity"}, timeout=30)
+    assert "Content-Encoding" not in plain.headers and plain.content == built.read_bytes()
+    assert packed.headers["ETag"] != plain.headers["ETag"]
+    assert (sample_data / "cache" / built.parent.name / "graph.html.gz").is_file()
+    assert not stale.parent.exists()  # the cache of a build that no longer exists is removed
 
 
 def test_renders_from_the_store_when_the_build_has_no_page(tmp_path: Path, serve):
