@@ -255,10 +255,9 @@ class WorkerPool:
         """Stop: the template and idle workers now, busy ones when their job is done."""
         with self._lock:
             self._closed = True
-        with self._template_lock:
-            if self._template is not None:
-                self._template.kill()
-                self._template = None
+            template, self._template = self._template, None
+        if template is not None:
+            template.kill()  # a fork request in flight then fails, and no worker is started
         while True:
             try:
                 worker = self._idle.get_nowait()
@@ -323,9 +322,6 @@ class WorkerPool:
         """A worker forked from the template, (re)starting the template if it is not running;
         None when the pool is closed or the template cannot serve."""
         with self._template_lock:
-            with self._lock:
-                if self._closed:
-                    return None
             template = self._running_template()
             if template is None:
                 return None
@@ -333,24 +329,35 @@ class WorkerPool:
                 worker = template.fork()
             except (OSError, EOFError):
                 template.kill()
-                self._template = None
                 return None
             with self._lock:
-                self._workers.add(worker)
+                kept = not self._closed
+                if kept:
+                    self._workers.add(worker)
+            if not kept:
+                worker.kill()
+                return None
             return worker
 
     def _running_template(self) -> _Template | None:
-        """The template, started and waited for when there is none (call with the template lock)."""
-        if self._template is not None and self._template.is_alive():
-            return self._template
-        if self._template is not None:
-            self._template.kill()
+        """The template, started and waited for when there is none running (call with the
+        template lock); None when it cannot start or the pool closed meanwhile."""
+        with self._lock:
+            if self._closed:
+                return None
+            current = self._template
+        if current is not None and current.is_alive():
+            return current
+        if current is not None:
+            current.kill()
         template = _Template(self.source)
-        if not template.wait_ready(self.start_timeout):
+        ready = template.wait_ready(self.start_timeout)
+        with self._lock:
+            keep = ready and not self._closed
+            self._template = template if keep else None
+        if not keep:
             template.kill()
-            self._template = None
             return None
-        self._template = template
         return template
 
     def _replace(self, worker: _Worker) -> None:
