@@ -12,7 +12,11 @@ A request thread borrows an idle worker, sends the job and waits at most
 until the request's deadline; if the worker has not answered by then it is
 killed (the CPU is free at once), the template forks its successor in the
 background, and the client is told the query timed out. Other requests
-meanwhile use the other workers.
+meanwhile use the other workers. A job still running after DEMOTE_AFTER
+seconds has its worker lowered to nice 19, so that a runaway query takes
+only the CPU that short queries and the request threads leave; since a
+process may not raise its priority again, that worker is replaced by a
+fresh fork once its job is done.
 
     server process                 template (python -c ..., single-threaded)
       WorkerPool  --- control socket: "fork" + socket fd --->  fork()
@@ -51,6 +55,8 @@ _PACKAGE_ROOT = str(Path(__file__).resolve().parent.parent)
 _BOOT = "import sys; from api.workers import main; main(sys.argv)"
 _PID = struct.Struct("!q")
 _FORK_TIMEOUT = 60.0  # seconds the template may take to fork one worker
+DEMOTE_AFTER = 0.5  # seconds a job runs at normal CPU priority before it yields to shorter ones
+DEMOTED_NICENESS = 19
 
 
 class PoolBusy(Exception):
@@ -164,6 +170,17 @@ class _Worker:
             # a pidfd is readable once the process exited
             return pidfd is not None and not select.select([pidfd], [], [], 0)[0]
 
+    def demote(self) -> None:
+        """Lower the worker to the least CPU priority (nice 19), so that shorter jobs on
+        other workers and the request threads come first."""
+        with self._lock:
+            if self._pidfd is None:
+                return
+            try:
+                os.setpriority(os.PRIO_PROCESS, self.pid, DEMOTED_NICENESS)
+            except OSError:
+                pass  # gone meanwhile: the caller sees it on the socket
+
     def kill(self) -> None:
         """SIGKILL the worker and wait (up to 5 s) until it is gone; safe to call from two threads."""
         with self._lock:
@@ -181,10 +198,12 @@ class _Worker:
 class WorkerPool:
     """`size` worker processes serving one Source, shared by all request threads."""
 
-    def __init__(self, size: int, source: Source, *, start_timeout: float = 300.0) -> None:
+    def __init__(self, size: int, source: Source, *, start_timeout: float = 300.0,
+                 demote_after: float = DEMOTE_AFTER) -> None:
         self.size = max(1, size)
         self.source = source
         self.start_timeout = start_timeout
+        self.demote_after = demote_after
         self.restarts = 0
         self._idle: queue.LifoQueue[_Worker] = queue.LifoQueue()
         self._lock = threading.Lock()
@@ -204,12 +223,16 @@ class WorkerPool:
         (a time.monotonic() value), PoolBusy if no worker was free in time,
         WorkerCrashed, or the KgError the job raised."""
         worker = self._borrow(deadline)
+        demoted = False
         try:
             worker.conn.send(job)
-            if not worker.conn.poll(max(0.0, deadline - time.monotonic())):
-                self._replace(worker)
-                worker = None
-                raise execute.QueryTimeout
+            if not worker.conn.poll(max(0.0, min(deadline - time.monotonic(), self.demote_after))):
+                worker.demote()
+                demoted = True
+                if not worker.conn.poll(max(0.0, deadline - time.monotonic())):
+                    self._replace(worker)
+                    worker = None
+                    raise execute.QueryTimeout
             status, payload = worker.conn.recv()
         except (EOFError, OSError) as exc:
             if worker is not None:
@@ -218,7 +241,10 @@ class WorkerPool:
             raise WorkerCrashed(f"query worker died: {exc or type(exc).__name__}") from exc
         finally:
             if worker is not None:
-                self._give_back(worker)
+                if demoted:  # it cannot be raised back to normal priority: a fresh fork takes its place
+                    self._replace(worker, counted=False)
+                else:
+                    self._give_back(worker)
         if status == "ok":
             return payload
         raise payload
@@ -360,12 +386,14 @@ class WorkerPool:
             return None
         return template
 
-    def _replace(self, worker: _Worker) -> None:
+    def _replace(self, worker: _Worker, *, counted: bool = True) -> None:
         """Kill `worker` now; its successor is forked in the background, so the
-        request that timed out is answered at once."""
+        request is answered at once. `counted`: a restart (time-out or crash),
+        not the retirement of a demoted worker."""
         self._discard(worker)
         with self._lock:
-            self.restarts += 1
+            if counted:
+                self.restarts += 1
             closed = self._closed
         if not closed:
             self._start_one()

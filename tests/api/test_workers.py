@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import os
 import signal
+import threading
 import time
 from pathlib import Path
 from typing import Iterator
@@ -13,7 +14,7 @@ from typing import Iterator
 import pytest
 
 from api import execute
-from api.workers import Job, Source, WorkerPool
+from api.workers import DEMOTED_NICENESS, Job, Source, WorkerPool
 from kg import layout
 
 COUNT_ALL = "SELECT (COUNT(*) AS ?n) WHERE { ?s ?p ?o }"
@@ -105,6 +106,40 @@ def test_a_killed_template_is_started_again_when_a_worker_is_needed(memory_pool)
     assert len(parents) == 2 and template not in parents  # one orphan of the old template, one child of the new
     for _ in range(4):
         assert _count(memory_pool) > 1000
+
+
+def test_a_long_job_yields_the_cpu_while_it_runs(memory_pool):
+    outcome: list[BaseException] = []
+
+    def run_endless() -> None:
+        try:
+            memory_pool.submit(Job("select", {"sparql": ENDLESS}), time.monotonic() + 3.0)
+        except BaseException as exc:  # noqa: BLE001 - recorded for the assertion below
+            outcome.append(exc)
+
+    thread = threading.Thread(target=run_endless)
+    thread.start()
+    time.sleep(memory_pool.demote_after + 0.7)
+    niceness = sorted(os.getpriority(os.PRIO_PROCESS, pid) for pid in memory_pool.pids())
+    thread.join(10)
+    normal = os.getpriority(os.PRIO_PROCESS, 0)  # the workers' template inherits ours
+    assert niceness == [normal, DEMOTED_NICENESS]  # the busy worker only; the idle one keeps its priority
+    assert len(outcome) == 1 and isinstance(outcome[0], execute.QueryTimeout)
+
+
+def test_a_demoted_worker_is_replaced_once_its_job_is_done(shipped_data):
+    pool = WorkerPool(2, _source(shipped_data, in_memory=True), start_timeout=60, demote_after=0.0)
+    try:
+        assert _wait_for(pool.ready)
+        before = set(pool.pids())
+        assert _count(pool) > 1000  # answered in full, at nice 19
+        assert _wait_for(lambda: len(pool.pids()) == 2 and pool.ready())
+        after = set(pool.pids())
+        assert len(before - after) == 1 and pool.restarts == 0
+        normal = os.getpriority(os.PRIO_PROCESS, 0)
+        assert all(os.getpriority(os.PRIO_PROCESS, pid) == normal for pid in after - before)
+    finally:
+        pool.kill()
 
 
 def test_workers_on_disk_open_the_store_after_the_fork(shipped_data):
