@@ -137,7 +137,7 @@ class EmbeddedBackend:
     def cached_file(self, build: Path, name: str, make: Callable[[Path], Any]) -> Path:
         """data/cache/<build>/<name>, made once by `make(partial_path)` and renamed into place.
         Making it removes the cache directories of builds that no longer exist."""
-        cached = self.data_dir / "cache" / build.name / name
+        cached = (self.data_dir / "cache" / build.name / name).absolute()  # callers may send it as a file
         with self._cache_lock:
             if cached.is_file():
                 return cached

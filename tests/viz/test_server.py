@@ -64,6 +64,18 @@ def test_the_page_goes_compressed_to_clients_that_take_gzip(sample_data: Path, s
     assert not stale.parent.exists()  # the cache of a build that no longer exists is removed
 
 
+def test_the_compressed_page_is_found_with_a_relative_data_directory(sample_data: Path, monkeypatch):
+    monkeypatch.chdir(sample_data.parent)
+    app = create_app({"DATA": sample_data.name, "WORKERS": 1})
+    try:
+        response = app.test_client().get("/graph", headers={"Accept-Encoding": "gzip"})
+        assert response.status_code == 200 and response.headers["Content-Encoding"] == "gzip"
+        built = layout.current_build(sample_data) / layout.VIEW_FILE
+        assert gzip.decompress(response.get_data()) == built.read_bytes()
+    finally:
+        app.extensions["kg"].close()
+
+
 def test_renders_from_the_store_when_the_build_has_no_page(tmp_path: Path, serve):
     data = tmp_path / "data"
     publish_sample(data, with_view=False)
