@@ -12,6 +12,9 @@ from api import negotiate
 from kg import __version__
 
 _STR = {"type": "string"}
+# "Contains a character that is not white space", white space as Python's str.strip() sees it
+# (all of it is in the Basic Multilingual Plane), so that the description and the API agree.
+NOT_BLANK = "[^" + "".join(f"\\u{c:04x}" for c in range(0x10000) if chr(c).isspace()) + "]"
 _NSTR = {"type": ["string", "null"]}
 _NINT = {"type": ["integer", "null"]}
 
@@ -142,7 +145,8 @@ PATHS: dict[str, Any] = {
         "responses": {"200": _json("Entity", "the entity"), **_errors(404, 503)}}},
     "/api/search": {"get": {
         "summary": "Search every label, ignoring accents and case", "operationId": "search",
-        "parameters": [_param("q", "query", {"type": "string", "minLength": 1}, "text to find", True),
+        "parameters": [_param("q", "query", {"type": "string", "pattern": NOT_BLANK},
+                              "text to find (not only white space)", True),
                        _param("limit", "query", {"type": "integer", "minimum": 1, "maximum": 100, "default": 20},
                               "most results")],
         "responses": {"200": _json("Search", "matching entities, best first"), **_errors(400, 503)}}},

@@ -130,6 +130,13 @@ def test_search_bad_parameters(client, query):
     body(client.get(f"/api/search?{query}"), 400)
 
 
+@pytest.mark.parametrize("text", [" ", "\x85", "\u3000", "\t\n\u2028", "a", " a ", "\u0301", "\x00"])
+def test_search_refuses_exactly_what_the_description_calls_blank(client, text):
+    """Found by schemathesis: U+0085 fitted `minLength: 1` and was refused as blank."""
+    status = client.get("/api/search", query_string={"q": text}).status_code
+    assert status == (200 if re.search(openapi.NOT_BLANK, text) else 400)
+
+
 def test_documents(client):
     result = body(client.get("/api/documents"))
     slugs = {p.stem for p in CORPUS.glob("*.txt")}
