@@ -26,7 +26,6 @@ import argparse
 import json
 import os
 import select
-import socket
 import statistics
 import subprocess
 import sys
@@ -37,7 +36,7 @@ from pathlib import Path
 if __package__ in (None, ""):
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from benchmarks.server import Process, Server
+from benchmarks.server import Process, Server, free_port
 
 REPO = Path(__file__).resolve().parent.parent
 WORK = REPO / "data" / "bench" / "endpoint"
@@ -103,12 +102,6 @@ CONSTRUCT {{ <{entity}> ?p ?o }} WHERE {{ <{entity}> ?p ?o }}""", accept="text/t
 
 # -- servers ------------------------------------------------------------------------------
 
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
 def _wait_http(url: str, timeout: float = 120.0) -> None:
     import requests
 
@@ -139,7 +132,7 @@ def start_oxigraph(nquads: Path, store: Path) -> tuple[Process, str]:
         subprocess.run([binary, "load", "--location", str(store), "--file", str(nquads)], check=True,
                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         marker.write_text(source)
-    port = _free_port()
+    port = free_port()
     proc = Process([binary, "serve-read-only", "--location", str(store), "--bind", f"127.0.0.1:{port}",
                     "--union-default-graph"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     url = f"http://127.0.0.1:{port}/query"

@@ -94,7 +94,7 @@ class _TreeSampler(threading.Thread):
 
     def run(self) -> None:
         while not self._halt.wait(SAMPLE_SECONDS):
-            current = [_memory(p) for p in _tree(self.pid)]
+            current = [_memory(p) for p in process_tree(self.pid)]
             if current:
                 self.peak = max(self.peak, sum(rss for rss, _ in current), max(hwm for _, hwm in current))
 
@@ -103,7 +103,7 @@ class _TreeSampler(threading.Thread):
         self.join(timeout=2)
 
 
-def _tree(pid: int) -> list[int]:
+def process_tree(pid: int) -> list[int]:
     """The process and its descendants, from /proc/<pid>/task/*/children."""
     found, todo = [], [pid]
     while todo:

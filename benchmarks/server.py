@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 import re
 import signal
+import socket
 import subprocess
 import sys
 import tempfile
@@ -15,8 +16,17 @@ from pathlib import Path
 
 import requests
 
+from benchmarks.measure import process_tree
+
 REPO = Path(__file__).resolve().parent.parent
 START_TIMEOUT = 180.0
+
+
+def free_port() -> int:
+    """A TCP port on 127.0.0.1 that nothing listens on right now."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
 
 
 class Process:
@@ -37,22 +47,7 @@ class Process:
 
     def children(self) -> list[int]:
         """Process ids of every descendant (for `kg serve`: worker templates and query workers)."""
-        found: list[int] = []
-        parents = [self.process.pid]
-        while parents:
-            parents = [kid for pid in parents for kid in _children_of(pid)]
-            found += parents
-        return found
-
-
-def _children_of(pid: int) -> list[int]:
-    kids: list[int] = []
-    try:
-        for task in Path(f"/proc/{pid}/task").iterdir():
-            kids += [int(p) for p in (task / "children").read_text().split()]
-    except OSError:
-        pass  # the process exited meanwhile
-    return kids
+        return process_tree(self.process.pid)[1:]
 
 
 class Server(Process):

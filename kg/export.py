@@ -16,7 +16,7 @@ import json
 import shutil
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import IO
+from typing import IO, Callable
 
 import pyoxigraph as ox
 
@@ -89,10 +89,7 @@ def _write_format(store: EmbeddedStore, fmt: str, graphs: list[str], path: Path,
     old_file = open(reuse[0], "rb") if reuse else None
     try:
         with open(path, "wb") as out:
-            out.write(HEADERS[fmt])
-            for i, graph in enumerate(graphs):
-                if fmt == "jsonld" and i:
-                    out.write(b",\n")
+            def write_section(graph: str) -> None:
                 start = out.tell()
                 if reuse and graph in reuse[2] and graph in reuse[1]:
                     begin, end = reuse[1][graph]
@@ -101,11 +98,22 @@ def _write_format(store: EmbeddedStore, fmt: str, graphs: list[str], path: Path,
                 else:
                     out.write(section(store, fmt, graph))
                 index[graph] = [start, out.tell()]
-            out.write(FOOTERS[fmt])
+
+            _write_sections(out, fmt, graphs, write_section)
     finally:
         if old_file:
             old_file.close()
     return index
+
+
+def _write_sections(out: IO[bytes], fmt: str, graphs: list[str], write_section: Callable[[str], None]) -> None:
+    """The header, each graph's section (by `write_section`, separated as the format needs), the footer."""
+    out.write(HEADERS[fmt])
+    for i, graph in enumerate(graphs):
+        if fmt == "jsonld" and i:
+            out.write(b",\n")
+        write_section(graph)
+    out.write(FOOTERS[fmt])
 
 
 def _copy(src: IO[bytes], dst: IO[bytes], size: int, chunk: int = 1 << 20) -> None:
@@ -137,12 +145,7 @@ def write_export(store: EmbeddedStore, fmt: str, out: IO[bytes]) -> None:
     """Serialize a whole store in one format to a binary stream."""
     if fmt not in FORMATS:
         raise ValueError(f"unknown export format {fmt!r} (expected one of {', '.join(FORMATS)})")
-    out.write(HEADERS[fmt])
-    for i, graph in enumerate(ordered_graphs(store.graphs())):
-        if fmt == "jsonld" and i:
-            out.write(b",\n")
-        out.write(section(store, fmt, graph))
-    out.write(FOOTERS[fmt])
+    _write_sections(out, fmt, ordered_graphs(store.graphs()), lambda graph: out.write(section(store, fmt, graph)))
 
 
 def copy_export(build_dir: Path | None, fmt: str, target: IO[bytes]) -> None:

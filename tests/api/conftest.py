@@ -90,12 +90,6 @@ def listener() -> Iterator[Listener]:
     lst.close()
 
 
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
 def oxigraph_binary() -> str:
     path = Path(sys.executable).parent / "oxigraph"
     return str(path) if path.exists() else (shutil.which("oxigraph") or "")

@@ -17,8 +17,8 @@ import requests
 
 from kg import layout
 from kg.remote import RemoteStore
-from benchmarks.server import Server
-from tests.api.conftest import free_port, oxigraph_binary
+from benchmarks.server import Server, free_port
+from tests.api.conftest import oxigraph_binary
 from tests.helpers import CORPUS
 
 COUNT_ALL = "SELECT (COUNT(*) AS ?n) WHERE { ?s ?p ?o }"

@@ -16,8 +16,10 @@ import pytest
 from api import execute
 from api.workers import DEMOTED_NICENESS, Job, Source, WorkerPool
 from kg import layout
+from tests.hardening.procs import alive, wait_until
 
 COUNT_ALL = "SELECT (COUNT(*) AS ?n) WHERE { ?s ?p ?o }"
+TIMEOUT = 30.0  # seconds a pool may take to settle
 ENDLESS = "SELECT (COUNT(*) AS ?n) WHERE { ?a ?b ?c . ?d ?e ?f . ?g ?h ?i }"
 
 
@@ -45,19 +47,10 @@ def _private_and_rss_kib(pid: int) -> tuple[int, int]:
     return fields["Private_Clean"] + fields["Private_Dirty"], fields["Rss"]
 
 
-def _wait_for(condition, seconds: float = 30.0) -> bool:
-    deadline = time.monotonic() + seconds
-    while not condition():
-        if time.monotonic() > deadline:
-            return False
-        time.sleep(0.01)
-    return True
-
-
 @pytest.fixture
 def memory_pool(shipped_data: Path) -> Iterator[WorkerPool]:
     pool = WorkerPool(2, _source(shipped_data, in_memory=True), start_timeout=60)
-    assert _wait_for(pool.ready)
+    assert wait_until(pool.ready, TIMEOUT)
     yield pool
     pool.kill()
 
@@ -88,7 +81,7 @@ def test_a_timed_out_worker_is_replaced_from_the_same_template(memory_pool):
     with pytest.raises(execute.QueryTimeout):
         memory_pool.submit(Job("select", {"sparql": ENDLESS}), time.monotonic() + 0.5)
     assert memory_pool.restarts == 1
-    assert _wait_for(lambda: len(memory_pool.pids()) == 2 and memory_pool.ready())
+    assert wait_until(lambda: len(memory_pool.pids()) == 2 and memory_pool.ready(), TIMEOUT)
     after = set(memory_pool.pids())
     assert len(before - after) == 1 and len(after - before) == 1
     assert _template_pid(memory_pool) == template  # no second load of the graph
@@ -101,7 +94,7 @@ def test_a_killed_template_is_started_again_when_a_worker_is_needed(memory_pool)
     assert _count(memory_pool) > 1000  # the workers it forked still answer
     with pytest.raises(execute.QueryTimeout):
         memory_pool.submit(Job("select", {"sparql": ENDLESS}), time.monotonic() + 0.5)
-    assert _wait_for(lambda: len(memory_pool.pids()) == 2 and memory_pool.ready())
+    assert wait_until(lambda: len(memory_pool.pids()) == 2 and memory_pool.ready(), TIMEOUT)
     parents = {_parent_of(pid) for pid in memory_pool.pids()}
     assert len(parents) == 2 and template not in parents  # one orphan of the old template, one child of the new
     for _ in range(4):
@@ -130,10 +123,10 @@ def test_a_long_job_yields_the_cpu_while_it_runs(memory_pool):
 def test_a_demoted_worker_is_replaced_once_its_job_is_done(shipped_data):
     pool = WorkerPool(2, _source(shipped_data, in_memory=True), start_timeout=60, demote_after=0.0)
     try:
-        assert _wait_for(pool.ready)
+        assert wait_until(pool.ready, TIMEOUT)
         before = set(pool.pids())
         assert _count(pool) > 1000  # answered in full, at nice 19
-        assert _wait_for(lambda: len(pool.pids()) == 2 and pool.ready())
+        assert wait_until(lambda: len(pool.pids()) == 2 and pool.ready(), TIMEOUT)
         after = set(pool.pids())
         assert len(before - after) == 1 and pool.restarts == 0
         normal = os.getpriority(os.PRIO_PROCESS, 0)
@@ -145,7 +138,7 @@ def test_a_demoted_worker_is_replaced_once_its_job_is_done(shipped_data):
 def test_workers_on_disk_open_the_store_after_the_fork(shipped_data):
     pool = WorkerPool(2, _source(shipped_data, in_memory=False), start_timeout=60)
     try:
-        assert _wait_for(pool.ready)
+        assert wait_until(pool.ready, TIMEOUT)
         assert len({_parent_of(pid) for pid in pool.pids()}) == 1
         assert _count(pool) > 1000
     finally:
@@ -156,7 +149,7 @@ def test_a_store_that_cannot_be_opened_fails_the_pool(tmp_path):
     for source in (Source(str(tmp_path / "no-store")), Source(str(tmp_path), str(tmp_path / "missing.nq"))):
         pool = WorkerPool(2, source, start_timeout=60)
         try:
-            assert _wait_for(pool.failed)
+            assert wait_until(pool.failed, TIMEOUT)
             assert not pool.serving() and pool.alive() == 0
         finally:
             pool.kill()
@@ -164,15 +157,9 @@ def test_a_store_that_cannot_be_opened_fails_the_pool(tmp_path):
 
 def test_close_stops_the_template_and_the_workers(shipped_data):
     pool = WorkerPool(2, _source(shipped_data, in_memory=True), start_timeout=60)
-    assert _wait_for(pool.ready)
+    assert wait_until(pool.ready, TIMEOUT)
     pids = pool.pids() + [_template_pid(pool)]
     pool.close()
     for pid in pids:
-        assert _wait_for(lambda: not Path(f"/proc/{pid}").exists() or _is_zombie(pid), 10), pid
+        assert wait_until(lambda: not alive(pid), 10), pid
 
-
-def _is_zombie(pid: int) -> bool:
-    try:
-        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] == "Z"
-    except OSError:
-        return True

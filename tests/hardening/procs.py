@@ -46,28 +46,6 @@ def wait_until(condition: Callable[[], bool], timeout: float, interval: float = 
     return condition()
 
 
-def descendants(pid: int) -> set[int]:
-    """Every process below `pid` (children, grandchildren...), read from /proc."""
-    parents: dict[int, list[int]] = {}
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            stat = (entry / "stat").read_text()
-        except OSError:
-            continue
-        ppid = int(stat.rsplit(")", 1)[1].split()[1])
-        parents.setdefault(ppid, []).append(int(entry.name))
-    found: set[int] = set()
-    todo = [pid]
-    while todo:
-        for child in parents.get(todo.pop(), []):
-            if child not in found:
-                found.add(child)
-                todo.append(child)
-    return found
-
-
 def alive(pid: int) -> bool:
     """Whether `pid` is a running (not zombie) process."""
     try:
