@@ -54,6 +54,14 @@ def test_turtle_export_is_the_union_and_readable(shipped_data, reference) -> Non
     assert "person:juan-guaido" in text
 
 
+def test_two_builds_write_the_same_bytes(tiny_copy, tmp_path) -> None:
+    for data in (tmp_path / "one", tmp_path / "two"):
+        assert run_kg("build", "--corpus", str(tiny_copy), "--data", str(data)).exit_code == 0
+    for fmt in layout.EXPORT_FILES:
+        one, two = (layout.export_path(layout.current_build(tmp_path / d), fmt) for d in ("one", "two"))
+        assert one.read_bytes() == two.read_bytes(), fmt
+
+
 def test_kg_export_writes_a_file(shipped_data, tmp_path) -> None:
     target = tmp_path / "out.trig"
     assert run_kg("export", "--format", "trig", "-o", str(target), "--data", str(shipped_data)).exit_code == 0
