@@ -7,12 +7,14 @@ import json
 import os
 import threading
 import time
+from pathlib import Path
 from urllib.parse import urlencode
 
 import pyoxigraph as ox
 import pytest
 
 from kg import layout
+from tests.hardening.procs import wait_until
 
 COUNT_ALL = "SELECT (COUNT(*) AS ?n) WHERE { ?s ?p ?o }"
 # A cross product of the whole graph with itself, three times: never ends on its own.
@@ -154,11 +156,11 @@ def test_timeout_gives_503_and_kills_the_worker(small_app):
     killed = before - set(pool.pids())
     assert len(killed) == 1
     for pid in killed:  # the process that ran the query is gone: its CPU is free
+        # it has exited when the request returns; its parent, the worker template, reaps it just after
+        wait_until(lambda: not Path(f"/proc/{pid}").exists(), 5)
         with pytest.raises(ProcessLookupError):
             os.kill(pid, 0)
-    deadline = time.monotonic() + 10
-    while len(pool.pids()) < len(before) and time.monotonic() < deadline:
-        time.sleep(0.01)  # its successor is forked in the background
+    wait_until(lambda: len(pool.pids()) == len(before), 10)  # its successor is forked in the background
     assert len(pool.pids()) == len(before) and not killed & set(pool.pids())
     assert client.get("/sparql", query_string={"query": "ASK {}"}).status_code == 200
 
