@@ -159,7 +159,8 @@ def _relation(fields: list[str], conf: AnnotationConfig, types: dict, at: str, p
     if type_ not in conf.relations:
         problems.append(f"{at}: relation {type_} is not declared")
         return
-    allowed1, allowed2 = conf.relations[type_]
+    declared = conf.relations[type_][0]
+    allowed1, allowed2 = declared.arg1.types, declared.arg2.types
     for arg, allowed in ((a1, allowed1), (a2, allowed2)):
         if arg not in types:
             problems.append(f"{at}: {type_} refers to unknown id {arg}")
@@ -177,7 +178,7 @@ def _event(fields: list[str], conf: AnnotationConfig, types: dict, at: str, prob
         return
     if types.get(trigger) != type_:
         problems.append(f"{at}: trigger {trigger} is not a {type_} span")
-    roles = conf.events[type_]
+    roles = {r.name: r for r in conf.events[type_].roles}
     seen: Counter = Counter()
     for arg in args:
         role, target = arg.split(":")
@@ -201,7 +202,7 @@ def _attribute(fields: list[str], conf: AnnotationConfig, types: dict, at: str, 
     if name not in conf.attributes:
         problems.append(f"{at}: attribute {name} is not declared")
         return
-    allowed, values = conf.attributes[name]
+    allowed, values = conf.attributes[name].targets, conf.attributes[name].values
     if target not in types:
         problems.append(f"{at}: {name} on unknown id {target}")
     elif target.startswith("E") and "<EVENT>" not in allowed:

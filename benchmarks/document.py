@@ -140,7 +140,20 @@ class Document:
         """The .ann file: T lines in text order, then E, R, A, N, Equiv and note lines."""
         equiv = ["*\tEquiv " + " ".join(g) for g in self._equiv.values() if len(g) > 1]
         lines = self._spans + [line for k in "ERAN" for line in self._other[k]] + equiv + self._other["#"]
-        return "\n".join(lines) + "\n"
+        return "\n".join(self._on_events(lines)) + "\n"
+
+    def _on_events(self, lines: list[str]) -> list[str]:
+        """A, N and # lines name the event, not its trigger (brat refuses references to triggers)."""
+        events = {line.split("\t")[1].split(" ")[0].split(":")[1]: line.split("\t")[0] for line in self._other["E"]}
+        out = []
+        for line in lines:
+            fields = line.split("\t")
+            words = fields[1].split(" ")
+            if line[0] in "AN#" and len(words) > 1 and words[1] in events:
+                words[1] = events[words[1]]
+                line = "\t".join([fields[0], " ".join(words), *fields[2:]])
+            out.append(line)
+        return out
 
     # -- entity mentions ----------------------------------------------------------
 

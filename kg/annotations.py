@@ -19,13 +19,14 @@ from kg.errors import AnnotationError, InputErrors
 from kg.model import (Annotations, Attribute, Equiv, Event, Normalization, Note, Relation, Span,
                       TextBound)
 
-NORMALIZATION_DBS = ("Wikidata", "ISO8601", "Number", "KG")
+NORMALIZATION_DBS = ("Wikidata", "ISO8601", "Number", "KG")  # checked and used by kg; other DBs are kept as given
+_NORM_REF = re.compile(r"^\S+?:\S+$")
 _ID = {"T": r"T\d+", "R": r"R\d+", "E": r"E\d+", "A": r"[AM]\d+", "N": r"N\d+", "#": r"#\d*"}
 _OFFSETS = re.compile(r"^\d+ \d+(;\d+ \d+)*$")
 # brat's lines end at \n, \r\n or \r only; str.splitlines() would also split at U+2028,
 # U+0085, \x0b, \x0c and \x1c-\x1e, which may occur inside a span's text.
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
-_ROLE_SUFFIX = re.compile(r"^([A-Za-z][A-Za-z_-]*?)(\d*)$")
+_ROLE_SUFFIX = re.compile(r"^(.*?)\d*$")  # brat numbers repeated roles: Theme2, Theme3
 _REF_PATTERNS = {
     "Wikidata": re.compile(r"^Q[1-9]\d*$"),
     "ISO8601": re.compile(r"^\d{4}(-(0[1-9]|1[0-2])(-(0[1-9]|[12]\d|3[01]))?)?$"),
@@ -96,9 +97,7 @@ def _textbound(reader: _Reader, number: int, fields: list[str]) -> None:
         reader.fail(number, "malformed text-bound line (expected ID<TAB>TYPE START END<TAB>TEXT)")
         return
     ann_id, (type_, offsets), text = fields[0], fields[1].split(" ", 1), fields[2]
-    if type_ not in reader.config.parents and type_ not in reader.config.events:
-        declared = ", ".join(reader.config.entity_types + list(reader.config.events))
-        reader.fail(number, f"undeclared type {type_!r} (expected one of annotation.conf: {declared})")
+    if not _usable_type(reader, number, type_):
         return
     if not _OFFSETS.match(offsets):
         reader.fail(number, f"bad offsets {offsets!r} (expected START END, or START END;START END for a discontinuous span)")
@@ -114,6 +113,18 @@ def _textbound(reader: _Reader, number: int, fields: list[str]) -> None:
         reader.textbounds[ann_id] = TextBound(ann_id, type_, spans, text, number)
 
 
+def _usable_type(reader: _Reader, number: int, type_: str) -> bool:
+    config = reader.config
+    if config.usable(type_):
+        return True
+    usable = [t for t in [*config.entities, *config.events] if config.usable(t)]
+    if type_ in config.entities or type_ in config.events:
+        reader.fail(number, f"type {type_!r} is abstract in annotation.conf (expected one of: {', '.join(usable)})")
+    else:
+        reader.fail(number, f"undeclared type {type_!r} (expected one of annotation.conf: {', '.join(usable)})")
+    return False
+
+
 def _spans_fit(reader: _Reader, number: int, spans: tuple[Span, ...]) -> bool:
     size = len(reader.text)
     previous_end = 0
@@ -127,15 +138,20 @@ def _spans_fit(reader: _Reader, number: int, spans: tuple[Span, ...]) -> bool:
 
 def _relation(reader: _Reader, number: int, fields: list[str]) -> None:
     parts = fields[1].split() if len(fields) >= 2 else []
-    if len(parts) != 3 or not parts[1].startswith("Arg1:") or not parts[2].startswith("Arg2:"):
+    args = [p.split(":", 1) for p in parts[1:]]
+    if len(parts) != 3 or any(len(a) != 2 or not a[0] or not a[1] for a in args):
         reader.fail(number, "malformed relation (expected ID<TAB>TYPE Arg1:ID Arg2:ID)")
         return
-    type_ = parts[0]
-    if type_ not in reader.config.relations:
-        reader.fail(number, f"undeclared relation {type_!r} (expected one of {', '.join(reader.config.relations)})")
+    type_, ((role1, arg1), (role2, arg2)) = parts[0], args
+    if role1 == role2:
+        reader.fail(number, f"relation arguments both labelled {role1} (expected two different labels, e.g. Arg1 and Arg2)")
+        return
+    if not reader.config.relations.get(type_):
+        declared = [n for n, decls in reader.config.relations.items() if decls]
+        reader.fail(number, f"undeclared relation {type_!r} (expected one of {', '.join(declared)})")
         return
     if reader.claim(fields[0], number):
-        reader.relations.append(Relation(fields[0], type_, parts[1][5:], parts[2][5:], number))
+        reader.relations.append(Relation(fields[0], type_, arg1, arg2, number, role1, role2))
 
 
 def _event(reader: _Reader, number: int, fields: list[str]) -> None:
@@ -145,18 +161,13 @@ def _event(reader: _Reader, number: int, fields: list[str]) -> None:
         reader.fail(number, "malformed event (expected ID<TAB>TYPE:TRIGGER ROLE:ID ...)")
         return
     (type_, trigger), rest = pairs[0], pairs[1:]
-    if type_ not in reader.config.events:
-        reader.fail(number, f"undeclared event type {type_!r} (expected one of {', '.join(reader.config.events)})")
+    if type_ not in reader.config.events or reader.config.events[type_].abstract:
+        usable = [t for t, node in reader.config.events.items() if not node.abstract]
+        reader.fail(number, f"undeclared event type {type_!r} (expected one of {', '.join(usable)})")
         return
-    args = []
-    for role, target in rest:
-        match = _ROLE_SUFFIX.match(role)
-        if not match:
-            reader.fail(number, f"bad role {role!r} (expected a role name, optionally numbered)")
-            return
-        args.append((match.group(1), target))
+    args = tuple((_ROLE_SUFFIX.match(role).group(1) or role, target) for role, target in rest)
     if reader.claim(fields[0], number):
-        reader.events.append(Event(fields[0], type_, trigger, tuple(args), number))
+        reader.events.append(Event(fields[0], type_, trigger, args, number))
 
 
 def _attribute(reader: _Reader, number: int, fields: list[str]) -> None:
@@ -169,7 +180,7 @@ def _attribute(reader: _Reader, number: int, fields: list[str]) -> None:
     if declared is None:
         reader.fail(number, f"undeclared attribute {name!r} (expected one of {', '.join(reader.config.attributes)})")
         return
-    values = declared[1]
+    values = declared.values
     if (values is None) != (value is None) or (values is not None and value not in values):
         wanted = "no value" if values is None else "one of " + ", ".join(values)
         reader.fail(number, f"bad value {value!r} for attribute {name} (expected {wanted})")
@@ -180,15 +191,13 @@ def _attribute(reader: _Reader, number: int, fields: list[str]) -> None:
 
 def _normalization(reader: _Reader, number: int, fields: list[str]) -> None:
     parts = fields[1].split() if len(fields) >= 2 else []
-    if len(fields) not in (2, 3) or len(parts) != 3 or parts[0] != "Reference" or ":" not in parts[2]:
+    if len(fields) not in (2, 3) or len(parts) != 3 or not _NORM_REF.match(parts[2]):
         reader.fail(number, "malformed normalization (expected ID<TAB>Reference TARGET DB:ID<TAB>TEXT)")
         return
     db, ref = parts[2].split(":", 1)
-    if db not in NORMALIZATION_DBS:
-        reader.fail(number, f"unknown normalization database {db!r} (expected one of {', '.join(NORMALIZATION_DBS)})")
-        return
-    if not _REF_PATTERNS[db].match(ref) or (db == "ISO8601" and not _real_date(ref)):
-        reader.fail(number, f"bad {db} identifier {ref!r} (expected {_REF_PATTERNS[db].pattern}, a real date for ISO8601)")
+    pattern = _REF_PATTERNS.get(db)
+    if pattern is not None and (not pattern.match(ref) or (db == "ISO8601" and not _real_date(ref))):
+        reader.fail(number, f"bad {db} identifier {ref!r} (expected {pattern.pattern}, a real date for ISO8601)")
         return
     if reader.claim(fields[0], number):
         reader.normalizations.append(Normalization(fields[0], parts[1], db, ref, number))
@@ -205,10 +214,14 @@ def _real_date(value: str) -> bool:
 
 def _equiv(reader: _Reader, number: int, fields: list[str]) -> None:
     parts = fields[1].split() if len(fields) >= 2 else []
-    if fields[0] != "*" or len(parts) < 3 or parts[0] != "Equiv":
+    if fields[0] != "*" or len(parts) < 3:
         reader.fail(number, "malformed equivalence (expected *<TAB>Equiv ID ID ...)")
         return
-    reader.equivs.append(Equiv(tuple(parts[1:]), number))
+    if parts[0] not in reader.config.equiv_types():
+        reader.fail(number, f"{parts[0]} is not an equivalence in annotation.conf (expected [relations] "
+                            f"{parts[0]}\tArg1:TYPE, Arg2:TYPE, <REL-TYPE>:symmetric-transitive)")
+        return
+    reader.equivs.append(Equiv(tuple(parts[1:]), number, parts[0]))
 
 
 def _note(reader: _Reader, number: int, fields: list[str]) -> None:
@@ -216,7 +229,7 @@ def _note(reader: _Reader, number: int, fields: list[str]) -> None:
     if len(parts) != 2:
         reader.fail(number, "malformed note (expected #ID<TAB>AnnotatorNotes TARGET<TAB>TEXT)")
         return
-    reader.notes.append(Note(fields[0], parts[1], fields[2] if len(fields) > 2 else "", number))
+    reader.notes.append(Note(fields[0], parts[1], "\t".join(fields[2:]), number))
 
 
 _HANDLERS = {"T": _textbound, "R": _relation, "E": _event, "A": _attribute, "M": _attribute,
@@ -224,57 +237,116 @@ _HANDLERS = {"T": _textbound, "R": _relation, "E": _event, "A": _attribute, "M":
 
 
 def _check_references(reader: _Reader) -> None:
-    """Every id an annotation names exists and has a type its slot allows."""
-    config, bounds = reader.config, reader.textbounds
-    events = {e.id: e for e in reader.events}
+    """Every id an annotation names exists and has a type its slot allows (brat's verifier rules)."""
+    types = _types_by_id(reader)
     for rel in reader.relations:
-        arg1_types, arg2_types = config.relations[rel.type]
-        for role, target, allowed in (("Arg1", rel.arg1, arg1_types), ("Arg2", rel.arg2, arg2_types)):
-            _check_slot(reader, rel.line, f"{rel.type} {role}", target, allowed)
+        _check_relation(reader, rel, types)
     for event in reader.events:
-        _check_event(reader, event)
+        _check_event(reader, event, types)
+    triggers = {e.trigger: e.id for e in reader.events}
     for attr in reader.attributes:
-        target_type = bounds[attr.target].type if attr.target in bounds else (
-            events[attr.target].type if attr.target in events else None)
-        if target_type is None and attr.target not in reader.broken:
-            reader.fail(attr.line, f"attribute {attr.name} refers to undefined id {attr.target} (expected a T or E id of this file)")
-        elif target_type is not None and not config.matches(target_type, config.attributes[attr.name][0]):
-            reader.fail(attr.line, f"attribute {attr.name} cannot apply to a {target_type} (expected {'|'.join(config.attributes[attr.name][0])})")
+        declared = reader.config.attributes[attr.name]
+        if _check_target(reader, attr.line, f"attribute {attr.name}", attr.target, types, triggers):
+            if not reader.config.matches(types[attr.target], declared.targets):
+                reader.fail(attr.line, f"attribute {attr.name} cannot apply to a {types[attr.target]} "
+                                       f"(expected {'|'.join(declared.targets)})")
     for norm in reader.normalizations:
-        if norm.target not in bounds and norm.target not in events and norm.target not in reader.broken:
-            reader.fail(norm.line, f"normalization refers to undefined id {norm.target} (expected a T or E id of this file)")
+        _check_target(reader, norm.line, "normalization", norm.target, types, triggers)
+    for note in reader.notes:
+        _check_target(reader, note.line, "note", note.target, types, triggers)
     for equiv in reader.equivs:
         for member in equiv.members:
-            if member not in bounds and member not in reader.broken:
-                reader.fail(equiv.line, f"Equiv refers to undefined id {member} (expected T ids of this file)")
+            if member not in reader.textbounds and member not in reader.broken:
+                reader.fail(equiv.line, f"{equiv.type} refers to undefined id {member} (expected T ids of this file)")
         _check_equiv_kinds(reader, equiv)
-    for note in reader.notes:
-        if note.target not in reader.seen and note.target not in reader.broken:
-            reader.fail(note.line, f"note refers to undefined id {note.target} (expected an id of this file)")
+    _check_overlaps(reader)
+
+
+def _types_by_id(reader: _Reader) -> dict[str, str]:
+    types = {tid: bound.type for tid, bound in reader.textbounds.items()}
+    types.update((e.id, e.type) for e in reader.events)
+    types.update((r.id, r.type) for r in reader.relations)
+    return types
+
+
+def _check_target(reader: _Reader, line: int, what: str, target: str, types: dict[str, str],
+                  triggers: dict[str, str]) -> bool:
+    """A, N and # lines name a T, E or R id, never an event's trigger (brat refuses that)."""
+    if target in reader.broken:
+        return False
+    if target not in types:
+        reader.fail(line, f"{what} refers to undefined id {target} (expected a T, E or R id of this file)")
+        return False
+    if target in triggers:
+        reader.fail(line, f"{what} refers to {target}, the trigger of {triggers[target]} "
+                          f"(expected {triggers[target]}: brat refuses references to event triggers)")
+        return False
+    return True
+
+
+def _check_relation(reader: _Reader, rel: Relation, types: dict[str, str]) -> None:
+    ends = ((rel.arg1_role, rel.arg1), (rel.arg2_role, rel.arg2))
+    if any(target in reader.broken for _, target in ends):
+        return
+    missing = [(role, target) for role, target in ends if target not in types]
+    for role, target in missing:
+        reader.fail(rel.line, f"{rel.type} {role} refers to undefined id {target} (expected a T id of this file)")
+    if missing:
+        return
+    declared = reader.config.relations[rel.type]
+    if any(_relation_fits(reader, d, ends, types) for d in declared):
+        return
+    labelled = [d for d in declared if {d.arg1.name, d.arg2.name} == {rel.arg1_role, rel.arg2_role}]
+    if not labelled:
+        wanted = " or ".join(f"{d.arg1.name}:ID {d.arg2.name}:ID" for d in declared)
+        reader.fail(rel.line, f"{rel.type} has arguments {rel.arg1_role}, {rel.arg2_role} (expected {wanted})")
+        return
+    for d in labelled[:1]:
+        for slot, (role, target) in zip((d.arg1, d.arg2), sorted(ends, key=lambda e: e[0] != d.arg1.name)):
+            if not reader.config.matches(types[target], slot.types):
+                reader.fail(rel.line, f"{rel.type} {role} is {target}, a {types[target]} (expected {'|'.join(slot.types)})")
+
+
+def _relation_fits(reader: _Reader, declared, ends, types: dict[str, str]) -> bool:
+    """brat accepts a relation whose labels and types fit a declaration, read either way round."""
+    slots = ((declared.arg1, ends[0]), (declared.arg2, ends[1]))
+    swapped = ((declared.arg1, ends[1]), (declared.arg2, ends[0]))
+    return any(all(slot.name == role and reader.config.matches(types[target], slot.types)
+                   for slot, (role, target) in pairing) for pairing in (slots, swapped))
 
 
 def _check_equiv_kinds(reader: _Reader, equiv: Equiv) -> None:
     """Equiv joins mentions of one thing: all entity mentions of one top-level type (resolution
-    gives them one IRI, so a Place joined to a Person would become a person)."""
+    gives them one IRI, so a Place joined to a Person would become a person), and every pair of
+    types fits the declaration (brat's rule)."""
     config = reader.config
-    kinds = {config.top(b.type) if b.type in config.parents else b.type
-             for b in (reader.textbounds.get(m) for m in equiv.members) if b is not None}
-    if len(kinds) > 1 or kinds - set(config.parents):
-        reader.fail(equiv.line, f"Equiv joins mentions of {', '.join(sorted(kinds))} "
+    bounds = [b for b in (reader.textbounds.get(m) for m in equiv.members) if b is not None]
+    kinds = {config.top(b.type) if b.type in config.entities else b.type for b in bounds}
+    if len(kinds) > 1 or kinds - set(config.entities):
+        reader.fail(equiv.line, f"{equiv.type} joins mentions of {', '.join(sorted(kinds))} "
                                 f"(expected entity mentions of one type: all Person, all Place, ...)")
+        return
+    member_types = sorted({b.type for b in bounds})
+    for a in member_types:
+        for b in member_types:
+            if not any(config.matches(a, d.arg1.types) and config.matches(b, d.arg2.types)
+                       for d in config.relations[equiv.type]):
+                reader.fail(equiv.line, f"{equiv.type} between {a} and {b} is not declared "
+                                        f"(expected {a} and {b} in both arguments of {equiv.type} in annotation.conf)")
+                return
 
 
-def _check_slot(reader: _Reader, line: int, slot: str, target: str, allowed: tuple[str, ...]) -> None:
-    bound = reader.textbounds.get(target)
+def _check_slot(reader: _Reader, line: int, slot: str, target: str, allowed: tuple[str, ...],
+                types: dict[str, str]) -> None:
     if target in reader.broken:
         return  # its own line is already reported
-    if bound is None:
+    if target not in types:
         reader.fail(line, f"{slot} refers to undefined id {target} (expected a T id of this file)")
-    elif not reader.config.matches(bound.type, allowed):
-        reader.fail(line, f"{slot} is {target}, a {bound.type} (expected {'|'.join(allowed)})")
+    elif not reader.config.matches(types[target], allowed):
+        reader.fail(line, f"{slot} is {target}, a {types[target]} (expected {'|'.join(allowed)})")
 
 
-def _check_event(reader: _Reader, event: Event) -> None:
+def _check_event(reader: _Reader, event: Event, types: dict[str, str]) -> None:
     trigger = reader.textbounds.get(event.trigger)
     if event.trigger in reader.broken:
         pass
@@ -282,16 +354,46 @@ def _check_event(reader: _Reader, event: Event) -> None:
         reader.fail(event.line, f"event trigger refers to undefined id {event.trigger} (expected a T id of this file)")
     elif trigger.type != event.type:
         reader.fail(event.line, f"event {event.type} has trigger {event.trigger} of type {trigger.type} (expected a {event.type} span)")
-    roles = reader.config.events[event.type]
+    roles = {r.name: r for r in reader.config.events[event.type].roles}
     counts = Counter(role for role, _ in event.args)
     for role, target in event.args:
         declared = roles.get(role)
         if declared is None:
             reader.fail(event.line, f"undeclared role {role!r} for {event.type} (expected one of {', '.join(roles)})")
             continue
-        _check_slot(reader, event.line, f"{event.type} {role}", target, declared.types)
+        _check_slot(reader, event.line, f"{event.type} {role}", target, declared.types, types)
     for name, role in roles.items():
-        if counts[name] == 0 and not role.optional:
-            reader.fail(event.line, f"{event.type} lacks its {name} argument (expected {name}:ID)")
-        if counts[name] > 1 and not role.repeatable:
-            reader.fail(event.line, f"{event.type} has {counts[name]} {name} arguments (expected at most one)")
+        if counts[name] < role.minimum:
+            wanted = f"{name}:ID" if role.minimum == 1 else f"at least {role.minimum} {name} arguments"
+            reader.fail(event.line, f"{event.type} lacks its {name} argument (expected {wanted})" if counts[name] == 0
+                        else f"{event.type} has {counts[name]} {name} arguments (expected {wanted})")
+        if counts[name] > role.maximum:
+            wanted = "at most one" if role.maximum == 1 else f"at most {role.maximum}"
+            reader.fail(event.line, f"{event.type} has {counts[name]} {name} arguments (expected {wanted})")
+
+
+def _check_overlaps(reader: _Reader) -> None:
+    """Entity spans that overlap need an <OVERLAP> rule allowing it, as brat's verifier demands."""
+    config = reader.config
+    bounds = sorted((b for b in reader.textbounds.values() if b.type in config.entities),
+                    key=lambda b: (b.begin, -b.end, b.line))
+    open_: list[TextBound] = []
+    for bound in bounds:
+        open_ = [o for o in open_ if o.end > bound.begin]
+        for other in open_:
+            kind = _overlap_kind(other, bound)
+            if not config.overlap_allowed(bound.type, other.type, kind):
+                where = {"equal": "has the same span as", "contain": "is inside", "cross": "crosses"}[kind]
+                reader.fail(bound.line, f"{bound.id} ({bound.type}) {where} {other.id} ({other.type}) (expected "
+                                        f"<OVERLAP>\tArg1:{bound.type}, Arg2:{other.type}, <OVL-TYPE>:{kind} "
+                                        "in annotation.conf, or spans that do not overlap)")
+        open_.append(bound)
+
+
+def _overlap_kind(first: TextBound, second: TextBound) -> str:
+    """How `second` (starting no earlier) overlaps `first`."""
+    if first.spans == second.spans:
+        return "equal"
+    if first.begin <= second.begin and second.end <= first.end:
+        return "contain"
+    return "cross"

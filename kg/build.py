@@ -29,14 +29,15 @@ from typing import Callable, Iterator
 from tqdm import tqdm
 
 from kg import __version__, layout
-from kg.conf import AnnotationConfig, load_config
-from kg.corpus import ALIASES_FILE, CONFIG_FILE, DocumentFiles, list_documents, read_document
+from kg.conf import CONFIG_FILE, load_config, merge_configs
+from kg.corpus import ALIASES_FILE, MAPPING_FILE, DocumentFiles, read_document, scan_corpus
 from kg.entities import rebuild_records
-from kg.errors import BuildLockedError, CorpusError, InputError, InputErrors, KgError
+from kg.errors import BuildLockedError, ConfigError, CorpusError, InputError, InputErrors, KgError
 from kg.export import write_exports
 from kg.graph import canonical_keys, document_nquads
 from kg.iris import ENTITIES_GRAPH, ONTOLOGY_GRAPH, graph_iri, resource_iri
 from kg.resolve import AliasTable, load_aliases
+from kg.schema import Alignment, Vocabulary, check_alignment_names, load_alignment
 from kg.store import EmbeddedStore
 from kg.validate import ONTOLOGY_FILE, SHAPES_FILE, validate_nquads
 
@@ -61,6 +62,7 @@ class BuildReport:
     entities: int = 0
     seconds: float = 0.0
     build_dir: Path | None = None
+    ignored: list[Path] = field(default_factory=list)
 
     def summary(self) -> str:
         if self.mode == "unchanged":
@@ -72,24 +74,47 @@ class BuildReport:
 
 
 class _Inputs:
-    """What every document is read against. The configuration and the alias table are parsed
-    only when there is work to do: a no-op build needs nothing but their fingerprint."""
+    """What every document is read against. Configurations, alignment and the alias table are
+    parsed only when there is work to do: a no-op build needs nothing but their fingerprint."""
 
-    def __init__(self, corpus_dir: Path) -> None:
+    def __init__(self, corpus_dir: Path, configs: list[Path]) -> None:
         self.corpus_dir = corpus_dir
+        self.config_files = [p for p in configs if p.name == CONFIG_FILE]
         digest = hashlib.sha256(__version__.encode())
-        for path in (corpus_dir / CONFIG_FILE, corpus_dir / ALIASES_FILE, ONTOLOGY_FILE, SHAPES_FILE,
-                     *sorted(Path(__file__).parent.glob("*.py"))):
+        for path in (*self.config_files, corpus_dir / ALIASES_FILE, corpus_dir / MAPPING_FILE, ONTOLOGY_FILE,
+                     SHAPES_FILE, *sorted(Path(__file__).parent.glob("*.py"))):
+            digest.update(str(path).encode())
             digest.update(path.read_bytes() if path.exists() else b"")
         self.fingerprint = digest.hexdigest()
 
     @cached_property
-    def config(self) -> AnnotationConfig:
-        return load_config(self.corpus_dir / CONFIG_FILE)
+    def alignment(self) -> Alignment:
+        return load_alignment(self.corpus_dir / MAPPING_FILE)
+
+    @cached_property
+    def vocabularies(self) -> dict[Path, Vocabulary]:
+        return {path: Vocabulary(load_config(path), self.alignment) for path in self.config_files}
+
+    @cached_property
+    def vocabulary(self) -> Vocabulary:
+        """Every type of the corpus (all its configurations): for the entity records and the ontology."""
+        vocabularies = list(self.vocabularies.values())
+        if not vocabularies:
+            raise ConfigError(f"no {CONFIG_FILE} in the corpus (expected one at its root or beside its documents)",
+                              self.corpus_dir)
+        merged = Vocabulary(merge_configs([v.config for v in vocabularies]), self.alignment)
+        check_alignment_names(merged)
+        return merged
 
     @cached_property
     def aliases(self) -> AliasTable:
-        return load_aliases(self.corpus_dir / ALIASES_FILE, self.config)
+        return load_aliases(self.corpus_dir / ALIASES_FILE, self.vocabulary)
+
+    def vocabulary_of(self, item: DocumentFiles) -> Vocabulary:
+        if item.config is None:
+            raise CorpusError(f"no {CONFIG_FILE} for this document (expected one in its directory or a parent "
+                              "directory of the corpus, as brat looks it up)", item.txt)
+        return self.vocabularies[item.config]
 
 
 def build(corpus_dir: Path, data_dir: Path, *, store_url: str | None = None, progress: bool = False,
@@ -99,15 +124,18 @@ def build(corpus_dir: Path, data_dir: Path, *, store_url: str | None = None, pro
     corpus_dir, data_dir = Path(corpus_dir), Path(data_dir)
     data_dir.mkdir(parents=True, exist_ok=True)
     with _lock(data_dir):
-        inputs = _Inputs(corpus_dir)
-        files = list_documents(corpus_dir)
+        listing = scan_corpus(corpus_dir)
+        files = listing.documents
+        inputs = _Inputs(corpus_dir, listing.configs)
         previous = _previous_manifest(data_dir)
         plan = _plan(files, previous, inputs, full)
         if plan is None:
             layout.prune(data_dir)  # what a killed build left goes too, even when nothing changed
-            return BuildReport("unchanged", len(files), seconds=time.perf_counter() - started)
+            return BuildReport("unchanged", len(files), seconds=time.perf_counter() - started,
+                               ignored=listing.ignored)
         _check_metadata_keys(plan.todo, inputs.aliases)
         report = _run(plan, files, inputs, data_dir, progress, validate, workers)
+        report.ignored = listing.ignored
         if store_url:
             _push(report, store_url)
         report.seconds = time.perf_counter() - started
@@ -214,7 +242,7 @@ def _read_all(todo: list[DocumentFiles], inputs: _Inputs, progress: bool, valida
     time (memory stays flat however large the corpus). Every input error of every document is
     raised together at the end. Returns the canonical keys of the documents checked with SHACL."""
     sample = _validation_sample(todo) if validate else set()
-    jobs = [(item, inputs.config, inputs.aliases, item.slug in sample) for item in todo]
+    jobs = [(item, inputs.vocabulary_of(item), inputs.aliases, item.slug in sample) for item in todo]
     bar = tqdm(total=len(jobs), unit="doc", desc="reading", disable=not progress or len(jobs) < 2)
     errors: list[InputError] = []
     checked_keys: set[str] = set()
@@ -267,12 +295,12 @@ def _validation_sample(todo: list[DocumentFiles]) -> set[str]:
 
 def _read_one(job: tuple) -> tuple[str, str | None, list]:
     """Read, check, resolve and translate one document (runs in a worker process)."""
-    item, config, aliases, validate = job
+    item, vocab, aliases, validate = job
     try:
-        doc = read_document(item, config)
-        nquads = document_nquads(doc, config, aliases)
+        doc = read_document(item, vocab.config)
+        nquads = document_nquads(doc, vocab, aliases)
         if validate:
-            validate_nquads(nquads.encode())
+            validate_nquads(nquads.encode(), vocab.declared())
         return item.slug, nquads, []
     except InputErrors as exc:
         return item.slug, None, [_error_args(e) for e in exc.errors]
@@ -294,7 +322,7 @@ def _write_store(plan: _Plan, inputs: _Inputs, build_dir: Path, progress: bool, 
     if plan.mode == "full":
         load_file = build_dir / LOAD_FILE
         with open(load_file, "wb") as out:
-            _append_section(out, index, ONTOLOGY_GRAPH, _ontology_nquads())
+            _append_section(out, index, ONTOLOGY_GRAPH, _ontology_nquads(inputs.vocabulary))
             checked = _read_all(plan.todo, inputs, progress, validate, workers,
                                 lambda slug, text: _append_section(out, index, graph_iri(slug), text))
         store = EmbeddedStore(store_dir)
@@ -306,12 +334,12 @@ def _write_store(plan: _Plan, inputs: _Inputs, build_dir: Path, progress: bool, 
         EmbeddedStore(layout.store_path(plan.previous_dir), read_only=True).backup(store_dir)
         store = EmbeddedStore(store_dir)
         touched = _replace_documents(store, plan, graphs)
-    count, records = rebuild_records(store, inputs.config, inputs.aliases, touched)
+    count, records = rebuild_records(store, inputs.vocabulary, inputs.aliases, touched)
     if plan.mode == "full":
         _finish_nquads_export(build_dir, index, records)
     if validate:
         # the records of what the checked documents name, and of what removed documents named
-        _validate_records(store, checked if touched is None else checked | touched)
+        _validate_records(store, checked if touched is None else checked | touched, inputs.vocabulary)
     store.flush()
     report = BuildReport(plan.mode, 0, plan.added, plan.changed, plan.removed, len(store), count)
     store.close()
@@ -334,13 +362,15 @@ def _finish_nquads_export(build_dir: Path, index: dict[str, list[int]], records:
     os.replace(load_file, layout.export_path(build_dir, "nq"))
 
 
-def _ontology_nquads() -> str:
+def _ontology_nquads(vocab: Vocabulary) -> str:
+    """kg's ontology and the corpus vocabulary minted from its annotation schema."""
     import pyoxigraph as ox
 
     quads = ox.parse(path=str(ONTOLOGY_FILE), format=ox.RdfFormat.TURTLE)
     dataset = ox.Dataset(ox.Quad(q.subject, q.predicate, q.object, ox.NamedNode(ONTOLOGY_GRAPH)) for q in quads)
     lines = ox.serialize(dataset, format=ox.RdfFormat.N_QUADS).decode().splitlines(keepends=True)
-    return "".join(sorted(lines))  # a Dataset iterates in a hash order that changes from run to run
+    lines += vocab.nquads(ONTOLOGY_GRAPH).splitlines(keepends=True)
+    return "".join(sorted(set(lines)))  # a Dataset iterates in a hash order that changes from run to run
 
 
 def _replace_documents(store: EmbeddedStore, plan: _Plan, graphs: dict[str, str]) -> set[str]:
@@ -356,10 +386,10 @@ def _replace_documents(store: EmbeddedStore, plan: _Plan, graphs: dict[str, str]
     return touched
 
 
-def _validate_records(store: EmbeddedStore, touched: set[str] | None) -> None:
+def _validate_records(store: EmbeddedStore, touched: set[str] | None, vocab: Vocabulary) -> None:
     subjects = None if touched is None else [resource_iri(k) for k in sorted(touched)]
     records = store.dump_graph(ENTITIES_GRAPH, subjects=subjects)
-    validate_nquads(records.encode())
+    validate_nquads(records.encode(), vocab.declared())
 
 
 def _run_hooks(build_dir: Path) -> None:

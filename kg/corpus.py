@@ -2,38 +2,48 @@
 
 A corpus directory holds, per article, `<slug>.txt` (the text, UTF-8),
 `<slug>.ann` (brat standoff annotations; may be absent for an article not yet
-annotated) and `<slug>.json` (metadata; optional), plus `annotation.conf` and
-`aliases.toml`.
+annotated) and `<slug>.json` (metadata; optional), plus `annotation.conf`,
+`aliases.toml` and `kg.toml`. Like a brat collection, articles may sit in
+sub-directories, each read with the nearest annotation.conf up the tree.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
+import os
 import re
+import stat
 from dataclasses import dataclass
 from pathlib import Path
 
 from kg.annotations import parse_ann
-from kg.conf import AnnotationConfig
-from kg.errors import CorpusError
+from kg.conf import CONFIG_FILE, AnnotationConfig, find_config
+from kg.errors import CorpusError, InputError, InputErrors
+from kg.iris import RESERVED_GRAPHS
 from kg.model import Annotations, Document, Metadata
 
 # Characters XML 1.0 cannot carry: SPARQL XML results and RDF/XML would break on them.
 CONTROL_CHARACTERS = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
 _SLUG = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*$")
-CONFIG_FILE = "annotation.conf"
 ALIASES_FILE = "aliases.toml"
+MAPPING_FILE = "kg.toml"
+# Files of the corpus that are not documents but are read (or, for brat's own, accepted) by kg.
+CORPUS_FILES = (CONFIG_FILE, ALIASES_FILE, MAPPING_FILE, "tools.conf", "visual.conf", "kb_shortcuts.conf")
+DOCUMENT_SUFFIXES = (".txt", ".ann", ".json")
+_LOCAL_ID = re.compile(r"^[A-Z]+\d+$")
 
 
 @dataclass(frozen=True)
 class DocumentFiles:
-    """The files of one article; `ann` and `meta` may not exist."""
+    """The files of one article; `ann` and `meta` may not exist. `slug` is the article's path
+    relative to the corpus, without extension (`news/2019/a1` for news/2019/a1.txt)."""
 
     slug: str
     txt: Path
     ann: Path
     meta: Path
+    config: Path | None = None
 
     def paths(self) -> list[Path]:
         return [p for p in (self.txt, self.ann, self.meta) if p.exists()]
@@ -44,6 +54,7 @@ class DocumentFiles:
         for path in (self.txt, self.ann, self.meta):
             digest.update(path.name.encode())
             digest.update(path.read_bytes() if path.exists() else b"\0missing")
+        digest.update(str(self.config).encode())
         return digest.hexdigest()
 
     def stat_key(self) -> list[int]:
@@ -58,23 +69,113 @@ class DocumentFiles:
         return key
 
 
+@dataclass(frozen=True)
+class Listing:
+    """What a corpus directory holds: its documents and the files that are not part of any."""
+
+    documents: list[DocumentFiles]
+    ignored: list[Path]
+    configs: list[Path]
+
+
 def list_documents(corpus_dir: Path) -> list[DocumentFiles]:
-    """Every article of the corpus, sorted by slug; an .ann without its .txt is an error."""
+    """Every article of the corpus, sub-directories included, sorted by slug."""
+    return scan_corpus(corpus_dir).documents
+
+
+def scan_corpus(corpus_dir: Path) -> Listing:
+    """Walk the corpus (a brat collection: documents in any sub-directory, each read with the
+    nearest annotation.conf up the tree). Every file is a document's, a configuration, or
+    listed as ignored; files that are not regular readable files are errors."""
     corpus_dir = Path(corpus_dir)
     if not corpus_dir.is_dir():
         raise CorpusError("corpus directory not found (expected a directory of .txt/.ann files)", corpus_dir)
-    texts = {p.stem for p in corpus_dir.glob("*.txt")}
-    orphans = sorted(p for p in corpus_dir.glob("*.ann") if p.stem not in texts)
-    if orphans:
-        raise CorpusError(f"annotation file without its text (expected {orphans[0].stem}.txt beside it)", orphans[0])
-    files = []
-    for slug in sorted(texts):
-        if not _SLUG.match(slug):
-            raise CorpusError("file name cannot be used as a document id (expected letters, digits, '.', '_', '-')",
-                              corpus_dir / f"{slug}.txt")
-        files.append(DocumentFiles(slug, corpus_dir / f"{slug}.txt", corpus_dir / f"{slug}.ann",
-                                   corpus_dir / f"{slug}.json"))
-    return files
+    files = _walk(corpus_dir)
+    by_name = {p.relative_to(corpus_dir).as_posix(): p for p in files}
+    stems = {name[:-4] for name in by_name if name.endswith(".txt")}
+    errors: list[InputError] = []
+    for name in sorted(by_name):
+        if name.endswith(".ann") and name[:-4] not in stems:
+            errors.append(CorpusError(f"annotation file without its text (expected {Path(name).stem}.txt beside it)",
+                                      by_name[name]))
+    documents = []
+    for slug in sorted(stems):
+        problem = _slug_problem(slug, stems)
+        if problem:
+            errors.append(CorpusError(problem, by_name[slug + ".txt"]))
+            continue
+        txt = by_name[slug + ".txt"]
+        documents.append(DocumentFiles(slug, txt, txt.with_suffix(".ann"), txt.with_suffix(".json"),
+                                       find_config(txt.parent, corpus_dir)))
+    if errors:
+        raise InputErrors(errors)
+    used = {p for d in documents for p in (d.txt, d.ann, d.meta)}
+    configs = sorted({p for p in files if p.name in CORPUS_FILES})
+    ignored = sorted(p for p in files if p not in used and p.name not in CORPUS_FILES)
+    return Listing(documents, ignored, configs)
+
+
+def _walk(corpus_dir: Path) -> list[Path]:
+    """Every file under the corpus; links are followed, never twice into one directory (so never
+    round a loop); anything that should be a regular readable file and is not (a pipe, a dangling
+    link, a directory named x.ann) is an error."""
+    found: list[Path] = []
+    errors: list[InputError] = []
+    visited: set[str] = set()
+    pending = [corpus_dir]
+    while pending:
+        directory = pending.pop()
+        real = os.path.realpath(directory)
+        if real in visited:
+            errors.append(CorpusError("directory reached twice through links (expected no link loops and one "
+                                      "path to each directory)", directory))
+            continue
+        visited.add(real)
+        for entry in sorted(os.scandir(directory), key=lambda e: e.name, reverse=True):
+            path = Path(entry.path)
+            wanted = entry.name.endswith(DOCUMENT_SUFFIXES) or entry.name in CORPUS_FILES
+            if entry.is_dir():
+                if wanted:
+                    errors.append(CorpusError("a directory where a file belongs (expected a regular file)", path))
+                else:
+                    pending.append(path)
+                continue
+            problem = _not_a_regular_file(path) if wanted else None
+            if problem:
+                errors.append(CorpusError(problem, path))
+            else:
+                found.append(path)
+    if errors:
+        raise InputErrors(sorted(errors, key=lambda e: e.path or ""))
+    return sorted(found)
+
+
+def _not_a_regular_file(path: Path) -> str | None:
+    try:
+        mode = os.stat(path).st_mode
+    except FileNotFoundError:
+        return "dangling link (expected a regular file, or a link to one)"
+    except OSError as exc:
+        return f"cannot be read ({exc.strerror}; expected a readable regular file)"
+    if not stat.S_ISREG(mode):
+        return "not a regular file (expected a plain file, not a pipe, socket, device or directory)"
+    if not os.access(path, os.R_OK):
+        return "cannot be read: permission denied (expected a readable file)"
+    return None
+
+
+def _slug_problem(slug: str, stems: set[str]) -> str | None:
+    """Why a document path cannot name a document, or None."""
+    parts = slug.split("/")
+    if not all(_SLUG.match(p) for p in parts):
+        return "file name cannot be used as a document id (expected letters, digits, '.', '_', '-' in every part of its path)"
+    if slug in RESERVED_GRAPHS:
+        return (f"a document named {slug!r} would take the name of the build's own graph kgg:{slug} "
+                "(expected another name)")
+    if len(parts) >= 3 and "/".join(parts[:-2]) in stems and _LOCAL_ID.match(parts[-1]):
+        return (f"document id {slug!r} would collide with the IRI of annotation {parts[-1]} of document "
+                f"{'/'.join(parts[:-2])!r} (expected another directory or file name)")
+    return None
 
 
 def read_text(path: Path) -> str:

@@ -13,10 +13,10 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from typing import Iterable
 
-from kg.conf import AnnotationConfig
 from kg.iris import ENTITIES_GRAPH, PREFIXES, RESOURCE, WIKIDATA, resource_iri
 from kg.nquads import QuadWriter, date_literal, integer, iri, literal
 from kg.resolve import AliasTable, normalize
+from kg.schema import Vocabulary
 from kg.store import EmbeddedStore
 from kg.vocab import KGO
 
@@ -69,7 +69,7 @@ def gather_evidence(store: EmbeddedStore, keys: Iterable[str] | None = None) -> 
     return dict(evidence)
 
 
-def rebuild_records(store: EmbeddedStore, config: AnnotationConfig, aliases: AliasTable,
+def rebuild_records(store: EmbeddedStore, vocab: Vocabulary, aliases: AliasTable,
                     keys: Iterable[str] | None = None) -> tuple[int, str]:
     """Replace the records of `keys` (all when None) by ones computed from the store.
 
@@ -79,7 +79,7 @@ def rebuild_records(store: EmbeddedStore, config: AnnotationConfig, aliases: Ali
     _drop_records(store, keys)
     out = QuadWriter(ENTITIES_GRAPH)
     for key in sorted(evidence):
-        write_record(out, key, evidence[key], config, aliases)
+        write_record(out, key, evidence[key], vocab, aliases)
     text = out.text()
     store.load_nquads(text.encode())
     return len(evidence), text
@@ -92,14 +92,14 @@ def _drop_records(store: EmbeddedStore, keys: set[str] | None) -> None:
     store.drop_subjects(ENTITIES_GRAPH, [resource_iri(k) for k in keys])
 
 
-def write_record(out: QuadWriter, key: str, evidence: Evidence, config: AnnotationConfig,
+def write_record(out: QuadWriter, key: str, evidence: Evidence, vocab: Vocabulary,
                  aliases: AliasTable) -> None:
     """The record of one entity: types, labels, links, mention count."""
     node = resource_iri(key)
     entry = aliases.entries.get(key)
     family = key.split("/", 1)[0]
-    for class_name in _classes(_type_of(key, entry, evidence, config), config):
-        out.add(node, RDF + "type", iri(KGO[class_name]))
+    for class_iri in _classes(_type_of(key, entry, evidence, vocab), vocab):
+        out.add(node, RDF + "type", iri(class_iri))
     pref = _preferred_label(key, entry, evidence)
     out.add(node, SKOS + "prefLabel", literal(pref))
     out.add(node, RDFS + "label", literal(pref))
@@ -117,7 +117,7 @@ def write_record(out: QuadWriter, key: str, evidence: Evidence, config: Annotati
     out.add(node, KGO.mentionCount, integer(sum(evidence.forms.values())))
 
 
-def _type_of(key: str, entry, evidence: Evidence, config: AnnotationConfig) -> str:
+def _type_of(key: str, entry, evidence: Evidence, vocab: Vocabulary) -> str:
     family = key.split("/", 1)[0]
     if family == "role":
         return "Role"
@@ -127,17 +127,16 @@ def _type_of(key: str, entry, evidence: Evidence, config: AnnotationConfig) -> s
         return {"person": "Person", "organization": "Organization", "place": "Place", "date": "Date",
                 "event": "Event"}.get(family, "Organization")
     # The most specific of the annotated types; ties go to the most frequent, then the name.
-    ancestors = {a for t in evidence.types for a in config.ancestors(t)[1:]} if config else set()
+    ancestors = {a for t in evidence.types for a in vocab.config.ancestors(t)[1:]}
     candidates = [t for t in evidence.types if t not in ancestors]
     return sorted(candidates, key=lambda t: (-evidence.types[t], t))[0]
 
 
-def _classes(type_: str, config: AnnotationConfig) -> list[str]:
-    if type_ in config.events:
-        return [type_, "Event"]
-    if type_ in config.parents:
-        return config.ancestors(type_)
-    return [type_]
+def _classes(type_: str, vocab: Vocabulary) -> list[str]:
+    """Class IRIs of a record: those of its annotation type, or the kgo class of that name."""
+    if type_ in vocab.config.entities or type_ in vocab.config.events:
+        return vocab.class_iris(type_)
+    return [str(KGO[type_])]
 
 
 def _preferred_label(key: str, entry, evidence: Evidence) -> str:

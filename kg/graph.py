@@ -11,11 +11,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from kg import iris
-from kg.conf import AnnotationConfig
+from kg.annotations import NORMALIZATION_DBS
 from kg.iris import PREFIXES, document_iri, fragment_iri, graph_iri, local_iri, resource_iri, span_iri
 from kg.model import Document, Event, Relation, TextBound
 from kg.nquads import QuadWriter, boolean, date_literal, decimal, integer, iri, literal
 from kg.resolve import AliasTable, Resolution, resolve_document, resolve_event, resolve_role
+from kg.schema import Vocabulary
 from kg.sentences import SentenceIndex
 from kg.vocab import KGO
 
@@ -26,30 +27,45 @@ QUOTE_LABEL_CHARS = 80
 MAX_EVIDENCE_SENTENCES = 3
 
 
-def property_name(annotation_name: str) -> str:
-    """Relation type, role or attribute name to its ontology property: MemberOf -> memberOf."""
-    return annotation_name[0].lower() + annotation_name[1:]
-
-
 @dataclass
 class _Context:
     doc: Document
-    config: AnnotationConfig
+    vocab: Vocabulary
     aliases: AliasTable
     out: QuadWriter
     sentences: SentenceIndex
     resolved: dict[str, Resolution]
     doc_iri: str
+    events: dict[str, str]  # event id -> the event's node
 
     def mention(self, tid: str) -> str:
         return fragment_iri(self.doc.slug, tid)
 
+    def node(self, ann_id: str) -> str:
+        """What an argument id stands for: an entity mention's resolution, or an event's node."""
+        if ann_id in self.resolved:
+            return self.resolved[ann_id].iri
+        if ann_id in self.events:
+            return self.events[ann_id]
+        return self.events[self.triggered[ann_id]]
 
-def document_nquads(doc: Document, config: AnnotationConfig, aliases: AliasTable) -> str:
+    @property
+    def triggered(self) -> dict[str, str]:
+        return {e.trigger: e.id for e in self.doc.annotations.events}
+
+    def bound(self, ann_id: str) -> TextBound:
+        """The span behind an argument id: the mention itself, or an event's trigger."""
+        bounds = self.doc.annotations.textbounds
+        if ann_id in bounds:
+            return bounds[ann_id]
+        return bounds[next(e.trigger for e in self.doc.annotations.events if e.id == ann_id)]
+
+
+def document_nquads(doc: Document, vocab: Vocabulary, aliases: AliasTable) -> str:
     """The document's named graph as sorted N-Quads."""
     out = QuadWriter(graph_iri(doc.slug))
-    ctx = _Context(doc, config, aliases, out, SentenceIndex(doc.text), resolve_document(doc, config, aliases),
-                   document_iri(doc.slug))
+    ctx = _Context(doc, vocab, aliases, out, SentenceIndex(doc.text), resolve_document(doc, vocab, aliases),
+                   document_iri(doc.slug), {e.id: _event_node(doc, vocab, e) for e in doc.annotations.events})
     _article(ctx)
     for bound in doc.annotations.textbounds.values():
         _mention(ctx, bound)
@@ -58,6 +74,7 @@ def document_nquads(doc: Document, config: AnnotationConfig, aliases: AliasTable
         _relation(ctx, relation)
     for event in doc.annotations.events:
         _event(ctx, event)
+    _attributes(ctx)
     _normalizations_and_notes(ctx)
     return out.text()
 
@@ -108,6 +125,8 @@ def _mention(ctx: _Context, bound: TextBound) -> None:
     add(node, NIF + "referenceContext", iri(ctx.doc_iri))
     add(node, KGO.annotationType, literal(bound.type))
     add(node, KGO.annotationId, literal(bound.id))
+    if len(bound.spans) > 1:
+        add(node, KGO.offsets, literal(";".join(f"{s.begin} {s.end}" for s in bound.spans)))
     sentence = ctx.sentences.at(bound.begin)
     add(node, KGO.sentence, iri(_sentence(ctx, sentence.begin, sentence.end)))
     resolution = ctx.resolved.get(bound.id)
@@ -118,9 +137,9 @@ def _mention(ctx: _Context, bound: TextBound) -> None:
 
 def _local_things(ctx: _Context) -> None:
     """Records of things that live in this document only: figures, quotes, dates without value, unnamed."""
-    ann, add = ctx.doc.annotations, ctx.out.add
+    ann, add, vocab = ctx.doc.annotations, ctx.out.add, ctx.vocab
     numbers = {n.target: n.ref for n in ann.normalizations if n.db == "Number"}
-    qualifiers = {a.target: a.value for a in ann.attributes if a.name == "Qualifier"}
+    qualifiers = {a.target: a.value for a in ann.attributes if vocab.means(a.name, "qualifier")}
     done: set[str] = set()
     for tid, resolution in sorted(ctx.resolved.items(), key=lambda item: _id_order(item[0])):
         if resolution.key is not None or resolution.iri in done:
@@ -128,16 +147,16 @@ def _local_things(ctx: _Context) -> None:
         done.add(resolution.iri)
         bound = ann.textbounds[tid]
         node = resolution.iri
-        for class_name in ctx.config.ancestors(bound.type):
-            add(node, TYPE, iri(KGO[class_name]))
+        for class_iri in vocab.class_iris(bound.type):
+            add(node, TYPE, iri(class_iri))
         label = _short(bound.text)
         add(node, RDFS + "label", literal(label))
         add(node, SKOS + "prefLabel", literal(label))
         add(node, KGO.mention, iri(ctx.mention(tid)))
         add(node, PROV + "wasDerivedFrom", iri(ctx.doc_iri))
-        if bound.type == "Quote":
+        if vocab.is_a(bound.type, "Quote"):
             add(node, KGO.quoteText, literal(bound.text))
-        if bound.type == "Figure" and tid in numbers:
+        if vocab.is_a(bound.type, "Figure") and tid in numbers:
             add(node, KGO.value, decimal(numbers[tid]))
         if tid in qualifiers:
             add(node, KGO.qualifier, literal(qualifiers[tid]))
@@ -154,15 +173,17 @@ def _short(text: str) -> str:
     return text if len(text) <= QUOTE_LABEL_CHARS else text[: QUOTE_LABEL_CHARS - 1].rstrip() + "…"
 
 
-def _statement(ctx: _Context, fragment: str, subject: str, predicate: str, obj: str,
-               subject_mention: TextBound | None, object_mention: TextBound | None) -> None:
-    """The fact and its provenance record."""
+def _statement(ctx: _Context, fragment: str, subject: str, predicates: list[str], obj: str,
+               subject_mention: TextBound | None, object_mention: TextBound | None) -> str:
+    """The fact (under its own predicate and each kgo property it is aligned with) and its
+    provenance record, whose node is returned."""
     add = ctx.out.add
-    add(subject, predicate, iri(obj))
+    for predicate in predicates:
+        add(subject, predicate, iri(obj))
     node = fragment_iri(ctx.doc.slug, fragment)
     add(node, TYPE, iri(KGO.Statement))
     add(node, RDF + "subject", iri(subject))
-    add(node, RDF + "predicate", iri(predicate))
+    add(node, RDF + "predicate", iri(predicates[0]))
     add(node, RDF + "object", iri(obj))
     add(node, PROV + "wasDerivedFrom", iri(ctx.doc_iri))
     mentions = [m for m in (subject_mention, object_mention) if m is not None]
@@ -172,49 +193,62 @@ def _statement(ctx: _Context, fragment: str, subject: str, predicate: str, obj: 
         add(node, KGO.subjectMention, iri(ctx.mention(subject_mention.id)))
     if object_mention is not None:
         add(node, KGO.objectMention, iri(ctx.mention(object_mention.id)))
+    return node
+
+
+def _predicates(ctx: _Context, name: str) -> list[str]:
+    """The property of a relation type or role, then the kgo property it is aligned with."""
+    own = ctx.vocab.property_iri(name)
+    aligned = ctx.vocab.alignment.terms.get(name)
+    return [own] + ([str(KGO[aligned])] if aligned and str(KGO[aligned]) != own else [])
 
 
 def _relation(ctx: _Context, relation: Relation) -> None:
-    bounds = ctx.doc.annotations.textbounds
-    subject, obj = bounds[relation.arg1], bounds[relation.arg2]
-    _statement(ctx, relation.id, ctx.resolved[subject.id].iri, KGO[property_name(relation.type)],
-               ctx.resolved[obj.id].iri, subject, obj)
+    node = _statement(ctx, relation.id, ctx.node(relation.arg1), _predicates(ctx, relation.type),
+                      ctx.node(relation.arg2), ctx.bound(relation.arg1), ctx.bound(relation.arg2))
+    if (relation.arg1_role, relation.arg2_role) != ("Arg1", "Arg2"):
+        ctx.out.add(node, KGO.argumentLabels, literal(f"{relation.arg1_role} {relation.arg2_role}"))
+
+
+def _event_node(doc: Document, vocab: Vocabulary, event: Event) -> str:
+    """The node of an event: a membership, a canonical event (KG: link) or a document-local one."""
+    if vocab.is_a(event.type, "Membership"):
+        return local_iri(doc.slug, "membership", event.id)
+    key = resolve_event(doc, event.id, event.trigger)
+    return resource_iri(key) if key else local_iri(doc.slug, "event", event.id)
 
 
 def _event(ctx: _Context, event: Event) -> None:
-    if event.type == "Membership":
+    if ctx.vocab.is_a(event.type, "Membership"):
         _membership(ctx, event)
         return
     ann, add = ctx.doc.annotations, ctx.out.add
     trigger = ann.textbounds[event.trigger]
     key = resolve_event(ctx.doc, event.id, event.trigger)
-    node = resource_iri(key) if key else local_iri(ctx.doc.slug, "event", event.id)
+    node = ctx.events[event.id]
     add(ctx.mention(trigger.id), KGO.denotes, iri(node))
     add(ctx.mention(trigger.id), KGO.resolvedBy, literal(f"KG normalization: {key}" if key else "local"))
-    add(node, TYPE, iri(KGO[event.type]))
-    add(node, TYPE, iri(KGO.Event))
+    for class_iri in ctx.vocab.class_iris(event.type):
+        add(node, TYPE, iri(class_iri))
     add(node, KGO.trigger, iri(ctx.mention(trigger.id)))
     iso = {n.target: n.ref for n in ann.normalizations if n.db == "ISO8601"}
+    times = {t for role, t in event.args if ctx.vocab.means(role, "time")}
     if not key:
-        add(node, SKOS + "prefLabel", literal(_event_label(ctx, event, trigger, iso)))
-        add(node, RDFS + "label", literal(_event_label(ctx, event, trigger, iso)))
+        add(node, SKOS + "prefLabel", literal(_event_label(ctx, event, trigger, iso, times)))
+        add(node, RDFS + "label", literal(_event_label(ctx, event, trigger, iso, times)))
         add(node, PROV + "wasDerivedFrom", iri(ctx.doc_iri))
-    for attr in ann.attributes:
-        if attr.target == event.id and attr.value is None:
-            add(node, KGO[property_name(attr.name)], boolean(True))
     seen: dict[str, int] = {}
     for role, target in event.args:
         seen[role] = seen.get(role, 0) + 1
-        arg = ann.textbounds[target]
-        _statement(ctx, f"{event.id}-{role}-{seen[role]}", node, KGO[property_name(role)],
-                   ctx.resolved[target].iri, trigger, arg)
-        if role == "Time" and target in iso:
+        _statement(ctx, f"{event.id}-{role}-{seen[role]}", node, _predicates(ctx, role),
+                   ctx.node(target), trigger, ctx.bound(target))
+        if target in times and target in iso:
             add(node, KGO.date, date_literal(iso[target]))
 
 
-def _event_label(ctx: _Context, event: Event, trigger: TextBound, iso: dict[str, str]) -> str:
+def _event_label(ctx: _Context, event: Event, trigger: TextBound, iso: dict[str, str], times: set[str]) -> str:
     """A readable label for a document-local event: its type, its words and its date when known."""
-    dates = [iso[t] for role, t in event.args if role == "Time" and t in iso]
+    dates = [iso[t] for role, t in event.args if t in times and t in iso]
     type_label = "".join(" " + c.lower() if c.isupper() else c for c in event.type).strip().capitalize()
     suffix = f", {dates[0]}" if dates else ""
     return f"{type_label}: “{_short(trigger.text)}”{suffix}"
@@ -222,39 +256,64 @@ def _event_label(ctx: _Context, event: Event, trigger: TextBound, iso: dict[str,
 
 def _membership(ctx: _Context, event: Event) -> None:
     """A Membership event: the n-ary membership node, plus memberOf and hasRole shortcuts."""
-    ann, add = ctx.doc.annotations, ctx.out.add
+    ann, add, vocab = ctx.doc.annotations, ctx.out.add, ctx.vocab
     trigger = ann.textbounds[event.trigger]
-    node = local_iri(ctx.doc.slug, "membership", event.id)
+    node = ctx.events[event.id]
     role_key, rule = resolve_role(trigger.text, ctx.aliases)
     role = resource_iri(role_key)
     add(ctx.mention(trigger.id), KGO.denotes, iri(role))
     add(ctx.mention(trigger.id), KGO.resolvedBy, literal(f"{rule}: {role_key}"))
-    add(node, TYPE, iri(KGO.Membership))
+    for class_iri in vocab.class_iris(event.type):
+        if class_iri != str(KGO.Event):
+            add(node, TYPE, iri(class_iri))
     add(node, KGO.trigger, iri(ctx.mention(trigger.id)))
     add(node, PROV + "wasDerivedFrom", iri(ctx.doc_iri))
-    _statement(ctx, f"{event.id}-role", node, KGO.role, role, None, trigger)
-    members = [ann.textbounds[t] for r, t in event.args if r == "Member"]
-    organizations = [ann.textbounds[t] for r, t in event.args if r == "Organization"]
+    _statement(ctx, f"{event.id}-role", node, [KGO.role], role, None, trigger)
+    members = [t for r, t in event.args if vocab.means(r, "member")]
+    organizations = [t for r, t in event.args if vocab.means(r, "organization")]
     for i, member in enumerate(members, start=1):
-        member_iri = ctx.resolved[member.id].iri
-        _statement(ctx, f"{event.id}-Member-{i}", node, KGO.member, member_iri, trigger, member)
-        _statement(ctx, f"{event.id}-hasRole-{i}", member_iri, KGO.hasRole, role, member, trigger)
+        _statement(ctx, f"{event.id}-Member-{i}", node, [KGO.member], ctx.node(member), trigger, ctx.bound(member))
+        _statement(ctx, f"{event.id}-hasRole-{i}", ctx.node(member), [KGO.hasRole], role, ctx.bound(member), trigger)
         for j, org in enumerate(organizations, start=1):
-            _statement(ctx, f"{event.id}-memberOf-{i}-{j}", member_iri, KGO.memberOf,
-                       ctx.resolved[org.id].iri, member, org)
+            _statement(ctx, f"{event.id}-memberOf-{i}-{j}", ctx.node(member), [KGO.memberOf],
+                       ctx.node(org), ctx.bound(member), ctx.bound(org))
     for j, org in enumerate(organizations, start=1):
-        _statement(ctx, f"{event.id}-Organization-{j}", node, KGO.organization, ctx.resolved[org.id].iri,
-                   trigger, org)
+        _statement(ctx, f"{event.id}-Organization-{j}", node, [KGO.organization], ctx.node(org),
+                   trigger, ctx.bound(org))
+
+
+def _attributes(ctx: _Context) -> None:
+    """Attributes kg gives no meaning of its own (qualifiers and Unnamed are used above): on an
+    event, its node; on a relation, its statement; on a mention, the mention."""
+    ann, add, vocab = ctx.doc.annotations, ctx.out.add, ctx.vocab
+    relations = {r.id for r in ann.relations}
+    for attr in ann.attributes:
+        if attr.target in ctx.resolved and (vocab.means(attr.name, "qualifier") or vocab.means(attr.name, "unnamed")):
+            continue
+        if attr.target in ctx.events:
+            node = ctx.events[attr.target]
+        elif attr.target in relations:
+            node = fragment_iri(ctx.doc.slug, attr.target)
+        else:
+            node = ctx.mention(attr.target)
+        add(node, vocab.property_iri(attr.name), boolean(True) if attr.value is None else literal(attr.value))
 
 
 def _normalizations_and_notes(ctx: _Context) -> None:
     ann, add = ctx.doc.annotations, ctx.out.add
+    relations = {r.id for r in ann.relations}
     for norm in ann.normalizations:
         if norm.db == "Wikidata" and norm.target in ctx.resolved:
             add(ctx.resolved[norm.target].iri, OWL + "sameAs", iri(iris.WIKIDATA + norm.ref))
+        elif norm.db not in NORMALIZATION_DBS and norm.target in ann.textbounds:
+            add(ctx.mention(norm.target), KGO.reference, literal(f"{norm.db}:{norm.ref}"))
     for note in ann.notes:
         if note.target in ann.textbounds:
             add(ctx.mention(note.target), RDFS + "comment", literal(note.text))
+        elif note.target in ctx.events:
+            add(ctx.mention(ctx.bound(note.target).id), RDFS + "comment", literal(note.text))
+        elif note.target in relations:
+            add(fragment_iri(ctx.doc.slug, note.target), RDFS + "comment", literal(note.text))
 
 
 def canonical_keys(nquads: str) -> set[str]:

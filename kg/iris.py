@@ -8,15 +8,18 @@ import unicodedata
 
 BASE = "https://kg.example.org/"
 ONTOLOGY = BASE + "ontology#"
+VOCABULARY = BASE + "vocab#"  # classes and properties minted from a corpus's own annotation schema
 RESOURCE = BASE + "id/"
 DOCUMENT = BASE + "doc/"
 GRAPH = BASE + "graph/"
 ENTITIES_GRAPH = GRAPH + "entities"
 ONTOLOGY_GRAPH = GRAPH + "ontology"
+RESERVED_GRAPHS = ("entities", "ontology")  # graph names of the build's own: no document may take them
 WIKIDATA = "http://www.wikidata.org/entity/"
 
 PREFIXES: dict[str, str] = {
     "kgo": ONTOLOGY,
+    "kgv": VOCABULARY,
     "kgr": RESOURCE,
     "doc": DOCUMENT,
     "kgg": GRAPH,
@@ -98,4 +101,4 @@ def slug_of_graph(graph: str) -> str | None:
     if not graph.startswith(GRAPH):
         return None
     rest = graph[len(GRAPH):]
-    return None if rest in ("entities", "ontology") else rest
+    return None if rest in RESERVED_GRAPHS else rest

@@ -35,13 +35,16 @@ class TextBound:
 
 @dataclass(frozen=True)
 class Relation:
-    """A brat R line."""
+    """A brat R line: `ID	TYPE LABEL1:ID LABEL2:ID` (the labels are Arg1 and Arg2 unless the
+    configuration names them otherwise)."""
 
     id: str
     type: str
     arg1: str
     arg2: str
     line: int
+    arg1_role: str = "Arg1"
+    arg2_role: str = "Arg2"
 
 
 @dataclass(frozen=True)
@@ -79,10 +82,11 @@ class Normalization:
 
 @dataclass(frozen=True)
 class Equiv:
-    """A brat `*	Equiv` line: mentions of one thing."""
+    """A brat `*	Equiv` line (or another symmetric-transitive type): mentions of one thing."""
 
     members: tuple[str, ...]
     line: int
+    type: str = "Equiv"
 
 
 @dataclass(frozen=True)

@@ -20,11 +20,11 @@ import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
-from kg.conf import AnnotationConfig
 from kg.corpus import CONTROL_CHARACTERS
 from kg.errors import ConfigError
 from kg.iris import fold, local_iri, resource_iri, slugify
 from kg.model import Document, TextBound
+from kg.schema import Vocabulary
 
 _KEY = re.compile(r"^[a-z]+/[a-z0-9]+(-[a-z0-9]+)*$")
 _POSSESSIVE = re.compile(r"['’]s\b")
@@ -68,16 +68,17 @@ class AliasTable:
         return self.index.get((family, normalize(text)))
 
 
-def family_of(type_: str, config: AnnotationConfig) -> str:
-    """'person', 'organization', 'place', 'date', 'figure', 'quote', 'event' or 'role'."""
-    if type_ in config.events:
-        return "role" if type_ == "Membership" else "event"
+def family_of(type_: str, vocab: Vocabulary) -> str:
+    """'person', 'organization', 'place', 'date', 'figure', 'quote', 'event', 'role', or for a
+    type of the corpus's own schema the letters of its top type ('gpe', 'disease')."""
+    if type_ in vocab.config.events:
+        return "role" if vocab.is_a(type_, "Membership") else "event"
     if type_ in EXTRA_TYPES:
         return EXTRA_TYPES[type_]
-    return config.top(type_).lower()
+    return vocab.family(type_)
 
 
-def load_aliases(path: Path, config: AnnotationConfig) -> AliasTable:
+def load_aliases(path: Path, vocab: Vocabulary) -> AliasTable:
     """Read aliases.toml; an entry that is wrong or ambiguous raises ConfigError with its line."""
     path = Path(path)
     if not path.exists():
@@ -90,7 +91,7 @@ def load_aliases(path: Path, config: AnnotationConfig) -> AliasTable:
     entries: dict[str, AliasEntry] = {}
     index: dict[tuple[str, str], str] = {}
     for item in data.get("entity", []):
-        entry = _entry(item, path, raw, config)
+        entry = _entry(item, path, raw, vocab)
         if entry.key in entries:
             raise ConfigError(f"duplicate key {entry.key!r} (expected each key once)", path, _line_of(raw, entry.key))
         entries[entry.key] = entry
@@ -103,7 +104,7 @@ def load_aliases(path: Path, config: AnnotationConfig) -> AliasTable:
     return AliasTable(entries, index)
 
 
-def _entry(item: dict, path: Path, raw: str, config: AnnotationConfig) -> AliasEntry:
+def _entry(item: dict, path: Path, raw: str, vocab: Vocabulary) -> AliasEntry:
     key = item.get("key")
 
     def fail(message: str) -> ConfigError:
@@ -112,10 +113,10 @@ def _entry(item: dict, path: Path, raw: str, config: AnnotationConfig) -> AliasE
     if not isinstance(key, str) or not _KEY.match(key):
         raise fail(f"bad key {key!r} (expected family/slug, e.g. person/juan-guaido)")
     type_ = item.get("type")
-    known = set(config.parents) | set(config.events) | set(EXTRA_TYPES) | {"Event"}
+    known = set(vocab.config.entities) | set(vocab.config.events) | set(EXTRA_TYPES) | {"Event"}
     if type_ not in known:
         raise fail(f"unknown type {type_!r} for {key} (expected an annotation.conf type, Event or Role)")
-    family = "event" if type_ == "Event" else family_of(type_, config)
+    family = "event" if type_ == "Event" else family_of(type_, vocab)
     if key.split("/", 1)[0] != family:
         raise fail(f"key {key} does not match its type {type_} (expected {family}/...)")
     label = item.get("label")
@@ -152,22 +153,22 @@ class Resolution:
         return f"{self.rule}: {self.key}" if self.key else self.rule
 
 
-def resolve_document(doc: Document, config: AnnotationConfig, aliases: AliasTable) -> dict[str, Resolution]:
+def resolve_document(doc: Document, vocab: Vocabulary, aliases: AliasTable) -> dict[str, Resolution]:
     """Resolution of every entity mention (T of an entity type) of one document."""
     ann = doc.annotations
     kg_links = {n.target: n.ref for n in ann.normalizations if n.db == "KG"}
     iso = {n.target: n.ref for n in ann.normalizations if n.db == "ISO8601"}
-    unnamed = {a.target for a in ann.attributes if a.name == "Unnamed"}
+    unnamed = {a.target for a in ann.attributes if vocab.means(a.name, "unnamed")}
     own = {}
     for tid, bound in ann.textbounds.items():
-        if bound.type in config.parents:
-            own[tid] = _resolve_one(doc.slug, bound, config, aliases, kg_links, iso, unnamed)
+        if bound.type in vocab.config.entities:
+            own[tid] = _resolve_one(doc.slug, bound, vocab, aliases, kg_links, iso, unnamed)
     return _merge_equivalents(own, doc)
 
 
-def _resolve_one(slug: str, bound: TextBound, config: AnnotationConfig, aliases: AliasTable,
+def _resolve_one(slug: str, bound: TextBound, vocab: Vocabulary, aliases: AliasTable,
                  kg_links: dict, iso: dict, unnamed: set) -> Resolution:
-    family = family_of(bound.type, config)
+    family = family_of(bound.type, vocab)
     if bound.id in kg_links:
         key = kg_links[bound.id]
         return Resolution(resource_iri(key), key, "KG normalization")

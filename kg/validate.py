@@ -41,24 +41,26 @@ def check_shapes(data: rdflib.Graph) -> None:
         raise ValidationError("the graph does not conform to shapes.ttl:\n" + _first_results(report, text))
 
 
-def check_declared(data: rdflib.Graph) -> None:
-    """Raise ValidationError when a predicate or class in `data` is not declared in ontology.ttl."""
-    declared = declared_terms() | {RDF.type}
+def check_declared(data: rdflib.Graph, extra: frozenset[str] = frozenset()) -> None:
+    """Raise ValidationError when a predicate or class in `data` is not declared in ontology.ttl
+    (or, for `extra`, in the corpus vocabulary)."""
+    declared = declared_terms() | {RDF.type} | {URIRef(t) for t in extra}
     used = set(data.predicates()) | set(data.objects(None, RDF.type))
     missing = sorted(str(t) for t in used - declared if isinstance(t, URIRef))
     if missing:
         raise ValidationError("terms not declared in ontology.ttl: " + ", ".join(missing))
 
 
-def validate_nquads(nquads: bytes) -> None:
-    """Validate the union of the graphs in some N-Quads (shapes, then declared terms)."""
+def validate_nquads(nquads: bytes, extra: frozenset[str] = frozenset()) -> None:
+    """Validate the union of the graphs in some N-Quads (shapes, then declared terms; `extra` are
+    the terms of the corpus vocabulary)."""
     dataset = rdflib.Dataset()
     dataset.parse(data=nquads, format="nquads")
     union = rdflib.Graph()
     for quad in dataset.quads((None, None, None, None)):
         union.add(quad[:3])
     check_shapes(union)
-    check_declared(union)
+    check_declared(union, extra)
 
 
 def _first_results(report: rdflib.Graph, text: str) -> str:

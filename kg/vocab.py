@@ -59,6 +59,7 @@ class KGO(DefinedNamespace):
     agent: URIRef
     annotationId: URIRef
     annotationType: URIRef
+    argumentLabels: URIRef
     asOf: URIRef
     author: URIRef
     date: URIRef
@@ -74,6 +75,7 @@ class KGO(DefinedNamespace):
     mention: URIRef
     mentionCount: URIRef
     negated: URIRef
+    offsets: URIRef
     objectMention: URIRef
     opposes: URIRef
     organization: URIRef
@@ -85,6 +87,7 @@ class KGO(DefinedNamespace):
     qualifier: URIRef
     quoteText: URIRef
     recognizes: URIRef
+    reference: URIRef
     reportedBy: URIRef
     resolvedBy: URIRef
     role: URIRef

@@ -6,7 +6,7 @@ import rdflib
 from rdflib import OWL, RDF, RDFS
 
 from kg.conf import load_config
-from kg.graph import property_name
+from kg.schema import property_name
 from kg.iris import ONTOLOGY
 from kg.validate import check_declared, ontology_graph
 from kg.vocab import KGO
@@ -27,8 +27,8 @@ def test_every_annotation_type_is_an_ontology_class() -> None:
 
 def test_every_relation_role_and_attribute_is_an_ontology_property() -> None:
     properties = _kgo_terms(OWL.ObjectProperty) | _kgo_terms(OWL.DatatypeProperty)
-    names = set(CONF.relations) | set(CONF.attributes)
-    names |= {role for roles in CONF.events.values() for role in roles}
+    names = (set(CONF.relations) - set(CONF.equiv_types())) | set(CONF.attributes)
+    names |= {role.name for node in CONF.events.values() for role in node.roles}
     assert {property_name(n) for n in names} - properties == set()
 
 

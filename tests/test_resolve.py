@@ -8,7 +8,9 @@ import pytest
 
 from kg.conf import load_config
 from kg.errors import ConfigError
+from kg.resolve import load_aliases
 from kg.resolve import load_aliases, normalize
+from kg.schema import Vocabulary
 from kg.sentences import split_sentences
 from tests.helpers import CORPUS, TINY, run_kg
 
@@ -24,7 +26,7 @@ def test_normalize(text: str, expected: str) -> None:
 
 
 def test_alias_table_resolves_every_spelling_within_its_family() -> None:
-    table = load_aliases(CORPUS / "aliases.toml", CONF)
+    table = load_aliases(CORPUS / "aliases.toml", Vocabulary(CONF))
     for spelling in ("Guaidó", "Guaido", "Guiado", "juan guaido"):
         assert table.lookup("person", spelling) == "person/juan-guaido"
     assert table.lookup("organization", "U.N. refugee agency") == "organization/unhcr"
@@ -35,7 +37,7 @@ def test_alias_table_rejects_a_key_of_the_wrong_family(tmp_path: Path) -> None:
     bad = tmp_path / "aliases.toml"
     bad.write_text('\n[[entity]]\nkey = "place/juan"\ntype = "Person"\nlabel = "Juan"\n', encoding="utf-8")
     with pytest.raises(ConfigError) as error:
-        load_aliases(bad, CONF)
+        load_aliases(bad, Vocabulary(CONF))
     assert str(error.value) == f"{bad}:3: key place/juan does not match its type Person (expected person/...)"
 
 

@@ -202,8 +202,9 @@ def valid_document(draw) -> ValidDocument:
 def _relations(draw, bounds: list[TextBound]) -> list[tuple[str, object]]:
     out = []
     for n in range(1, draw(st.integers(0, 4)) + 1):
-        type_ = draw(st.sampled_from(list(CONFIG.relations)))
-        arg1_types, arg2_types = CONFIG.relations[type_]
+        type_ = draw(st.sampled_from([t for t in CONFIG.relations if t not in CONFIG.equiv_types()]))
+        declared = CONFIG.relations[type_][0]
+        arg1_types, arg2_types = declared.arg1.types, declared.arg2.types
         first, second = _allowed(arg1_types, bounds), _allowed(arg2_types, bounds)
         if first and second:
             a, b = draw(st.sampled_from(first)), draw(st.sampled_from(second))
@@ -215,7 +216,7 @@ def _events(draw, bounds: list[TextBound]) -> list[tuple[str, Event]]:
     out = []
     n = 0
     for trigger in [b for b in bounds if b.type in CONFIG.events]:
-        roles = CONFIG.events[trigger.type]
+        roles = {r.name: r for r in CONFIG.events[trigger.type].roles}
         args: list[tuple[str, str]] = []
         written: list[str] = []
         possible = True
@@ -245,12 +246,12 @@ def _attributes(draw, bounds: list[TextBound], events: list[Event]) -> list[tupl
                 n += 1
                 out.append((f"A{n}\t{name} {event.id}", Attribute(f"A{n}", name, event.id, None, 0)))
     for bound in bounds:
-        if CONFIG.matches(bound.type, CONFIG.attributes["Unnamed"][0]) and draw(st.booleans()):
+        if CONFIG.matches(bound.type, CONFIG.attributes["Unnamed"].targets) and draw(st.booleans()):
             n += 1
             out.append((f"A{n}\tUnnamed {bound.id}", Attribute(f"A{n}", "Unnamed", bound.id, None, 0)))
         if bound.type == "Figure" and draw(st.booleans()):
             n += 1
-            value = draw(st.sampled_from(CONFIG.attributes["Qualifier"][1]))
+            value = draw(st.sampled_from(CONFIG.attributes["Qualifier"].values))
             out.append((f"A{n}\tQualifier {bound.id} {value}", Attribute(f"A{n}", "Qualifier", bound.id, value, 0)))
     return out
 
@@ -287,14 +288,15 @@ def _equivs_and_notes(draw, bounds: list[TextBound]) -> list[tuple[str, object]]
     out: list[tuple[str, object]] = []
     kinds: dict[str, list[str]] = {}  # Equiv joins entity mentions of one top-level type
     for b in bounds:
-        if b.type in CONFIG.parents:
+        if b.type in CONFIG.parents and CONFIG.top(b.type) in ("Person", "Organization", "Place", "Date"):
             kinds.setdefault(CONFIG.top(b.type), []).append(b.id)
     joinable = sorted(ids for ids in kinds.values() if len(ids) >= 2)
     if joinable and draw(st.booleans()):
         members = tuple(draw(st.lists(st.sampled_from(draw(st.sampled_from(joinable))), min_size=2, max_size=3,
                                       unique=True)))
         out.append(("*\tEquiv " + " ".join(members), Equiv(members, 0)))
-    for n, bound in enumerate(draw(st.lists(st.sampled_from(bounds), max_size=2)), start=1):
+    entities = [b for b in bounds if b.type in CONFIG.parents]  # brat refuses notes on event triggers
+    for n, bound in enumerate(draw(st.lists(st.sampled_from(entities), max_size=2)) if entities else [], start=1):
         note = draw(joined(SPAN_PIECES, max_size=12))
         out.append((f"#{n}\tAnnotatorNotes {bound.id}\t{note}", Note(f"#{n}", bound.id, note, 0)))
     return out

@@ -24,12 +24,13 @@ from kg.errors import InputError
 from kg.graph import document_nquads
 from kg.iris import document_iri
 from kg.resolve import load_aliases
+from kg.schema import Vocabulary
 from kg.store import EmbeddedStore
 from tests.hardening.brat import (CONFIG, HOSTILE_CHARS, VALID_ANN, VALID_TXT, ann_bytes, assert_located,
                                   near_valid_ann)
 from tests.helpers import TINY, tree_digest
 
-ALIASES = load_aliases(TINY / "aliases.toml", CONFIG)
+ALIASES = load_aliases(TINY / "aliases.toml", Vocabulary(CONFIG))
 FUZZ = settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
@@ -51,7 +52,7 @@ def read_or_error(workdir: Path, txt: bytes, ann: bytes | None) -> list[ox.Quad]
     except InputError as exc:
         assert_located(exc, {files.txt: txt, files.ann: ann or b""})
         return None
-    quads = list(ox.parse(document_nquads(doc, CONFIG, ALIASES).encode(), format=ox.RdfFormat.N_QUADS))
+    quads = list(ox.parse(document_nquads(doc, Vocabulary(CONFIG), ALIASES).encode(), format=ox.RdfFormat.N_QUADS))
     article = ox.NamedNode(document_iri("doc"))
     assert any(q.subject == article for q in quads), "the graph lacks the article node"
     mentions = {q.subject for q in quads if q.predicate.value.endswith("#anchorOf") and "#T" in q.subject.value}

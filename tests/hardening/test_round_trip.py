@@ -20,10 +20,11 @@ from kg.build import build
 from kg.graph import document_nquads
 from kg.model import Document, Metadata
 from kg.resolve import load_aliases
+from kg.schema import Vocabulary
 from tests.hardening.brat import CONFIG, ValidDocument, valid_document
 from tests.helpers import CORPUS, TINY, assert_same_quads, store_quads
 
-ALIASES = load_aliases(TINY / "aliases.toml", CONFIG)
+ALIASES = load_aliases(TINY / "aliases.toml", Vocabulary(CONFIG))
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -31,8 +32,8 @@ ALIASES = load_aliases(TINY / "aliases.toml", CONFIG)
 def test_written_annotations_read_back_equal(doc: ValidDocument) -> None:
     parsed = parse_ann(Path("doc.ann"), doc.ann, doc.text, CONFIG)
     assert parsed == doc.expected
-    graph = document_nquads(Document("doc", doc.text, Metadata(title="t"), parsed), CONFIG, ALIASES)
-    again = document_nquads(Document("doc", doc.text, Metadata(title="t"), doc.expected), CONFIG, ALIASES)
+    graph = document_nquads(Document("doc", doc.text, Metadata(title="t"), parsed), Vocabulary(CONFIG), ALIASES)
+    again = document_nquads(Document("doc", doc.text, Metadata(title="t"), doc.expected), Vocabulary(CONFIG), ALIASES)
     assert graph == again
     quads = list(ox.parse(graph.encode(), format=ox.RdfFormat.N_QUADS))
     anchors = {q.object.value for q in quads if q.predicate.value.endswith("#anchorOf") and "#T" in q.subject.value}
