@@ -29,6 +29,7 @@ from typing import Callable, Iterator
 from tqdm import tqdm
 
 from kg import __version__, layout
+from kg.bratexport import save_schema
 from kg.conf import CONFIG_FILE, load_config, merge_configs
 from kg.corpus import ALIASES_FILE, MAPPING_FILE, DocumentFiles, read_document, scan_corpus
 from kg.entities import rebuild_records
@@ -79,6 +80,7 @@ class _Inputs:
 
     def __init__(self, corpus_dir: Path, configs: list[Path]) -> None:
         self.corpus_dir = corpus_dir
+        self.configs = configs
         self.config_files = [p for p in configs if p.name == CONFIG_FILE]
         digest = hashlib.sha256(__version__.encode())
         for path in (*self.config_files, corpus_dir / ALIASES_FILE, corpus_dir / MAPPING_FILE, ONTOLOGY_FILE,
@@ -225,6 +227,7 @@ def _run(plan: _Plan, files: list[DocumentFiles], inputs: _Inputs, data_dir: Pat
             unchanged = {f.slug for f in files} - set(plan.added) - set(plan.changed)
             write_exports(build_dir, previous=plan.previous_dir,
                           unchanged=frozenset({graph_iri(s) for s in unchanged} | {ONTOLOGY_GRAPH}))
+        save_schema(inputs.corpus_dir, inputs.configs, build_dir)
         _run_hooks(build_dir)
         _write_manifest(build_dir, plan, inputs, report)
     except BaseException:

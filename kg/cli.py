@@ -93,20 +93,41 @@ def build(corpus_dir: Path, data_dir: Path, store_url: str | None, full: bool, n
 
 
 @main.command()
-@click.option("--format", "fmt", type=click.Choice(FORMATS), default="ttl", show_default=True,
-              help="Serialization.")
-@click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), default=None,
-              help="File to write (default: standard output).")
+@click.option("--format", "fmt", type=click.Choice([*FORMATS, "brat"]), default="ttl", show_default=True,
+              help="Serialization, or brat: a brat corpus (texts, .ann, metadata, configuration) in a directory.")
+@click.option("-o", "--output", type=click.Path(path_type=Path), default=None,
+              help="File to write (default: standard output); for brat, the directory to write.")
 @data_option
 def export(fmt: str, output: Path | None, data_dir: Path) -> None:
-    """Write the current graph as Turtle, TriG, N-Quads or JSON-LD."""
+    """Write the current graph as Turtle, TriG, N-Quads or JSON-LD, or back out as a brat corpus."""
     build_dir = layout.current_build(data_dir)
+    if fmt == "brat":
+        _export_brat(build_dir, output)
+        return
     if output is None:
         copy_export(build_dir, fmt, sys.stdout.buffer)
         return
     with open(output, "wb") as out:
         copy_export(build_dir, fmt, out)
     click.echo(f"wrote {output}", err=True)
+
+
+def _export_brat(build_dir: Path | None, output: Path | None) -> None:
+    from kg.bratexport import export_brat
+    from kg.store import EmbeddedStore
+
+    if output is None:
+        raise click.UsageError("--format brat writes a directory: give it with -o DIR")
+    if build_dir is None:
+        raise click.ClickException("nothing built yet (run kg build first)")
+    if output.exists() and any(output.iterdir()):
+        raise click.ClickException(f"{output} is not empty (expected a new or empty directory)")
+    store = EmbeddedStore(layout.store_path(build_dir), read_only=True)
+    try:
+        count = export_brat(build_dir, store, output)
+    finally:
+        store.close()
+    click.echo(f"wrote {count} documents to {output}", err=True)
 
 
 @main.command()

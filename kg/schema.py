@@ -149,7 +149,7 @@ class Vocabulary:
             if not own.startswith(VOCABULARY):
                 continue
             triples += [(own, RDF + "type", iri(OWL + "Class")), (own, RDFS + "label", literal(name))]
-            triples += [(own, RDFS + "comment", literal(f"annotation type {name} of {self.config.path}"))]
+            triples += [(own, RDFS + "comment", literal(f"The annotation type {name} of the corpus's annotation.conf."))]
             parents = [self.class_iri(node.parent)] if node.parent else []
             parents += [ONTOLOGY + self.alignment.terms[name]] if name in self.alignment.terms else []
             if name in self.config.events and not node.parent:
