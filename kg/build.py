@@ -66,12 +66,23 @@ class BuildReport:
     ignored: list[Path] = field(default_factory=list)
 
     def summary(self) -> str:
+        return self._what() + self._not_read()
+
+    def _what(self) -> str:
         if self.mode == "unchanged":
             return f"nothing to do: {self.documents} documents unchanged since the last build ({self.seconds:.2f} s)"
         what = (f"{len(self.added)} added, {len(self.changed)} changed, {len(self.removed)} removed"
                 if self.mode == "incremental" else f"{self.documents} documents")
         return (f"{self.mode} build: {what}; {self.quads} quads, {self.entities} entity records "
                 f"updated, in {self.seconds:.2f} s -> {self.build_dir}")
+
+    def _not_read(self) -> str:
+        """Files of the corpus that are no document's: said, never skipped silently."""
+        if not self.ignored:
+            return ""
+        names = ", ".join(str(p) for p in self.ignored[:5]) + (", ..." if len(self.ignored) > 5 else "")
+        return (f"\n{len(self.ignored)} files not read (kg reads .txt, .ann and .json documents and the corpus's "
+                f"configuration files): {names}")
 
 
 class _Inputs:

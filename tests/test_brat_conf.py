@@ -1,0 +1,152 @@
+"""brat's configuration language, read as brat reads it (brat's projectconfig.py is the reference:
+tests/test_brat_compat.py runs it), and its rules applied to .ann files."""
+
+from __future__ import annotations
+
+import shutil
+import sys
+from pathlib import Path
+
+import pytest
+
+from kg.annotations import parse_ann
+from kg.conf import UNBOUNDED, find_config, load_config, parse_config
+from kg.errors import ConfigError, InputErrors
+
+ACE = Path(__file__).parent / "data" / "ace" / "annotation.conf"
+TEXT = "Ann Lee of Acme Corp was born in Paris. She married Bob Ray in Rome. Acme protested."
+
+
+@pytest.fixture(scope="module")
+def ace():
+    return load_config(ACE)
+
+
+def test_hierarchy_abstract_types_and_aliases(ace) -> None:
+    assert ace.entities["Person"].parent == "Entity"
+    assert ace.entities["Entity"].abstract and not ace.usable("Entity")
+    assert ace.usable("Person") and ace.usable("Weapon")
+    assert ace.entities["Weapon"].labels == ("Arm",)
+    assert ace.events["Be-born"].parent == "Life" and ace.events["Life"].abstract
+    assert ace.ancestors("Marry") == ["Marry", "Life"]
+
+
+def test_cardinalities(ace) -> None:
+    roles = {r.name: r for r in ace.events["Attack"].roles}
+    assert (roles["Attacker"].minimum, roles["Attacker"].maximum) == (0, UNBOUNDED)
+    assert (roles["Target"].minimum, roles["Target"].maximum) == (1, UNBOUNDED)
+    assert (roles["Instrument"].minimum, roles["Instrument"].maximum) == (0, 2)
+    marry = {r.name: r for r in ace.events["Marry"].roles}
+    assert (marry["Person-Arg"].minimum, marry["Person-Arg"].maximum) == (2, 2)
+    assert (marry["Place-Arg"].minimum, marry["Place-Arg"].maximum) == (0, 1)
+    assert [r.cardinality() for r in ace.events["Attack"].roles] == ["*", "+", "{0-2}"]
+
+
+def test_macros_are_expanded_per_section(ace) -> None:
+    employment = ace.relations["Employment"][0]
+    assert employment.arg1.name == "Employee" and employment.arg2.types == ("Person", "Organization", "GPE")
+    attacker = next(r for r in ace.events["Attack"].roles if r.name == "Attacker")
+    assert attacker.types == ("Person", "Organization", "GPE")
+
+
+def test_inherit_copies_the_parents_arguments(ace) -> None:
+    assert ace.events["Die"].roles == ace.events["Life"].roles == ()
+    conf = parse_config("[entities]\nP\n[events]\nE\tWho:P\n\tF\t<INHERIT>, When?:P\n", "x.conf")
+    assert [r.name for r in conf.events["F"].roles] == ["Who", "When"]
+
+
+def test_relation_kinds_overlap_and_separators(ace) -> None:
+    assert ace.relations["Partner"][0].symmetric and not ace.relations["Partner"][0].transitive
+    assert ace.equiv_types() == ["Alias"]
+    assert ace.overlap_allowed("Person", "Organization", "contain")
+    assert not ace.overlap_allowed("Organization", "Person", "contain")
+    assert not ace.overlap_allowed("Person", "GPE", "cross")
+    assert "Abstract-relation" in ace.relation_nodes and ace.relations["Abstract-relation"] == ()
+
+
+def test_generic_types(ace) -> None:
+    assert ace.matches("Weapon", ("<ANY>",)) and ace.matches("Attack", ("<EVENT>",))
+    assert ace.matches("GPE", ("<ENTITY>",)) and not ace.matches("Attack", ("<ENTITY>",))
+    assert ace.matches("Partner", ("<RELATION>",))
+    assert not ace.matches("Person", ("Entity",)), "brat does not let a subtype fill its parent's slot"
+
+
+def test_spans_section_is_entities() -> None:
+    assert list(parse_config("[spans]\nToken\n", "x.conf").entities) == ["Token"]
+
+
+@pytest.mark.parametrize("text, line, message", [
+    ("[entities]\nA\n[relations]\nR\tArg1:<NOPE>, Arg2:A\n", 4, "undefined macro <NOPE>"),
+    ("[entities]\nA\n[relations]\n<X>=A\n[events]\nE\tWho:<X>\n", 6, "undefined macro <X>"),
+    ("[entities]\n<ANY>=A\n", 2, "<ANY> is reserved"),
+    ("[entities]\nA\n\t\tB\n", 3, "indented 2 but no type above it is indented 1"),
+    ("[entities]\nA\n[events]\nE\tWho{0}:A\n", 4, "impossible repetition '{0}'"),
+    ("[entities]\nA\n[events]\nE\tWho{3-1}:A\n", 4, "impossible repetition '{3-1}'"),
+    ("[entities]\nA\n[events]\nE\tArg1+:A\n", 4, "ends with a digit and cannot repeat"),
+    ("[entities]\nA\n[events]\nE\tWho:A, Who?:A\n", 4, "argument 'Who' declared twice"),
+    ("[entities]\nA\n[relations]\nR\tArg1:A\n", 4, "relation R has 1 arguments (expected two"),
+    ("[entities]\nA\n[relations]\n<OVERLAP>\tArg1:A, Arg2:A, <OVL-TYPE>:inside\n", 4, "<OVERLAP> needs <OVL-TYPE>"),
+    ("[entities]\nA\n[relations]\nR\tArg1:A, Arg2:B\n", 4, "undeclared type 'B'"),
+    ("[entities]\nA\n[attributes]\nX\tValue:a|b\n", 4, "attribute X needs Arg"),
+    ("[entities]\nA\nA\n", 3, "type 'A' declared twice"),
+    ("[entities]\nA\n[options]\nx\n", 3, "unknown section [options]"),
+    ("A\n[entities]\nA\n", 1, "before any section"),
+])
+def test_configuration_errors_are_located(text: str, line: int, message: str) -> None:
+    with pytest.raises(ConfigError) as caught:
+        parse_config(text, "x/annotation.conf")
+    assert f"x/annotation.conf:{line}: " in str(caught.value)
+    assert message in str(caught.value)
+    assert "(expected" in str(caught.value)
+
+
+def _parse(ann: str, conf=None):
+    return parse_ann(Path("d.ann"), ann, TEXT, conf or load_config(ACE))
+
+
+def test_a_document_in_every_feature_parses(ace) -> None:
+    ann = "\n".join([
+        "T1\tPerson 0 7\tAnn Lee", "T2\tOrganization 11 20\tAcme Corp", "T3\tBe-born 25 29\tborn",
+        "T4\tGPE 33 38\tParis", "T5\tMarry 44 51\tmarried", "T6\tPerson 52 59\tBob Ray", "T7\tGPE 63 67\tRome",
+        "T8\tPerson 40 43\tShe", "T9\tOrganization 69 73\tAcme", "T10\tDemonstrate 74 83\tprotested",
+        "E1\tBe-born:T3 Person-Arg:T1 Place-Arg:T4", "E2\tMarry:T5 Person-Arg:T8 Person-Arg2:T6 Place-Arg:T7",
+        "E3\tDemonstrate:T10 Entity:T9 Cause:E2",
+        "R1\tEmployment Employee:T1 Employer:T2", "R2\tLocated Arg1:T6 Arg2:T7", "A1\tConfidence E2 High",
+        "A2\tCertain R1", "A3\tNegation E3", "*\tAlias T2 T9", "N1\tReference T4 GeoNames:2988507\tParis",
+        "#1\tAnnotatorNotes E1\ta note\twith a tab",
+    ])
+    parsed = _parse(ann, ace)
+    assert [e.args for e in parsed.events][2] == (("Entity", "T9"), ("Cause", "E2"))
+    assert parsed.relations[0].arg1_role == "Employee"
+    assert parsed.normalizations[0].db == "GeoNames"
+    assert parsed.notes[0].text == "a note\twith a tab"
+
+
+@pytest.mark.parametrize("lines, message", [
+    (["T1\tEntity 0 7\tAnn Lee"], "type 'Entity' is abstract in annotation.conf (expected one of: Person, "),
+    (["T1\tPerson 0 7\tAnn Lee", "T2\tMarry 44 51\tmarried", "E1\tMarry:T2 Person-Arg:T1"],
+     "Marry has 1 Person-Arg arguments (expected at least 2 Person-Arg arguments)"),
+    (["T1\tPerson 0 7\tAnn Lee", "T2\tPerson 11 20\tAcme Corp", "R1\tEmployment Arg1:T1 Arg2:T2"],
+     "Employment has arguments Arg1, Arg2 (expected Employee:ID Employer:ID)"),
+    (["T1\tPerson 0 7\tAnn Lee", "T2\tGPE 4 7\tLee"], "T2 (GPE) is inside T1 (Person) (expected <OVERLAP>"),
+    (["T1\tPerson 0 7\tAnn Lee", "T2\tOrganization 0 7\tAnn Lee"], "T2 (Organization) has the same span as T1"),
+    (["T1\tPerson 0 7\tAnn Lee", "T2\tGPE 33 38\tParis", "*\tEquiv T1 T2"], "Equiv is not an equivalence"),
+    (["T1\tPerson 0 7\tAnn Lee", "T2\tWeapon 33 38\tParis", "*\tAlias T1 T2"], "Alias joins mentions of"),
+    (["T1\tBe-born 25 29\tborn", "T2\tPerson 0 7\tAnn Lee", "E1\tBe-born:T1 Person-Arg:T2", "A1\tNegation T1"],
+     "attribute Negation refers to T1, the trigger of E1 (expected E1"),
+    (["T1\tPerson 0 7\tAnn Lee", "A1\tConfidence T1 High"], "attribute Confidence cannot apply to a Person"),
+])
+def test_violations_are_located(lines: list[str], message: str) -> None:
+    with pytest.raises(InputErrors) as caught:
+        _parse("\n".join(lines))
+    assert message in str(caught.value), str(caught.value)
+    assert str(caught.value).startswith("d.ann:")
+
+
+def test_configuration_is_looked_up_as_brat_does(tmp_path: Path) -> None:
+    (tmp_path / "a" / "b").mkdir(parents=True)
+    shutil.copy(ACE, tmp_path / "annotation.conf")
+    assert find_config(tmp_path / "a" / "b", tmp_path) == tmp_path / "annotation.conf"
+    (tmp_path / "a" / "annotation.conf").write_text("[entities]\nX\n")
+    assert find_config(tmp_path / "a" / "b", tmp_path) == tmp_path / "a" / "annotation.conf"
+    assert find_config(tmp_path / "a" / "b", tmp_path / "a" / "b") is None, "never above the corpus root"

@@ -1,0 +1,101 @@
+"""A corpus is a brat collection: documents in sub-directories, each read with the nearest
+annotation.conf; every file is a document's, a configuration or reported; files that are not
+regular readable files, and names that would collide with the build's own graphs, are errors."""
+
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+
+from tests.helpers import TINY, run_kg, store_quads, tree_digest
+
+ACE = Path(__file__).parent / "data" / "ace" / "annotation.conf"
+
+
+@pytest.fixture
+def collection(tmp_path: Path) -> Path:
+    """tiny's two articles in sub-directories, the configuration and alias table at the root."""
+    root = tmp_path / "collection"
+    (root / "2019" / "feb").mkdir(parents=True)
+    (root / "other").mkdir()
+    for name in ("annotation.conf", "aliases.toml"):
+        shutil.copy(TINY / name, root / name)
+    for suffix in (".txt", ".ann", ".json"):
+        shutil.copy(TINY / f"alpha{suffix}", root / "2019" / "feb" / f"alpha{suffix}")
+    for suffix in (".txt", ".ann"):
+        shutil.copy(TINY / f"beta{suffix}", root / "other" / f"beta{suffix}")
+    (root / "README").write_text("about this collection\n")
+    return root
+
+
+def test_documents_in_sub_directories_are_built_under_their_path(collection: Path, tmp_path: Path) -> None:
+    result = run_kg("build", "--corpus", str(collection), "--data", str(tmp_path / "data"), "--quiet")
+    assert result.exit_code == 0, result.output
+    assert "2 documents" in result.stdout
+    assert "1 files not read" in result.stdout and "README" in result.stdout
+    graphs = {q.graph_name.value for q in store_quads(tmp_path / "data")}
+    assert "https://kg.example.org/graph/2019/feb/alpha" in graphs
+    assert "https://kg.example.org/graph/other/beta" in graphs
+
+
+def test_a_sub_directory_uses_its_own_configuration(collection: Path, tmp_path: Path) -> None:
+    (collection / "other" / "annotation.conf").write_text("[entities]\nThing\n")
+    result = run_kg("build", "--corpus", str(collection), "--data", str(tmp_path / "data"), "--quiet")
+    assert result.exit_code == 2
+    assert "other/beta.ann:1: undeclared type 'Person' (expected one of annotation.conf: Thing)" in result.stderr
+
+
+@pytest.mark.parametrize("name", ["entities", "ontology"])
+def test_a_document_cannot_take_the_name_of_a_build_graph(collection: Path, tmp_path: Path, name: str) -> None:
+    shutil.copy(TINY / "beta.txt", collection / f"{name}.txt")
+    result = run_kg("build", "--corpus", str(collection), "--data", str(tmp_path / "data"), "--quiet")
+    assert result.exit_code == 2
+    assert f"{name}.txt: a document named '{name}' would take the name of the build's own graph" in result.stderr
+
+
+def _dangling(path: Path) -> None:
+    path.unlink()
+    path.symlink_to(path.parent / "nowhere")
+
+
+def _pipe(path: Path) -> None:
+    path.unlink()
+    os.mkfifo(path)
+
+
+def _directory(path: Path) -> None:
+    path.unlink()
+    path.mkdir()
+
+
+def _loop(path: Path) -> None:
+    (path.parent / "back").symlink_to(path.parent.parent, target_is_directory=True)
+
+
+@pytest.mark.parametrize("damage, message", [
+    (_dangling, "dangling link (expected a regular file"),
+    (_pipe, "not a regular file (expected a plain file, not a pipe"),
+    (_directory, "a directory where a file belongs (expected a regular file)"),
+    (_loop, "directory reached twice through links"),
+])
+def test_files_that_are_not_regular_are_located_errors(collection: Path, tmp_path: Path, damage, message) -> None:
+    data = tmp_path / "data"
+    assert run_kg("build", "--corpus", str(collection), "--data", str(data), "--quiet").exit_code == 0
+    before = tree_digest(data)
+    damage(collection / "other" / "beta.ann")
+    result = run_kg("build", "--corpus", str(collection), "--data", str(data), "--quiet")
+    assert result.exit_code == 2, result.output
+    assert message in result.stderr
+    assert tree_digest(data) == before, "a failed build changed the published one"
+
+
+def test_a_document_needs_a_configuration(tmp_path: Path) -> None:
+    corpus = tmp_path / "corpus"
+    (corpus / "sub").mkdir(parents=True)
+    shutil.copy(TINY / "beta.txt", corpus / "sub" / "beta.txt")
+    result = run_kg("build", "--corpus", str(corpus), "--data", str(tmp_path / "data"), "--quiet")
+    assert result.exit_code == 2
+    assert "no annotation.conf in the corpus" in result.stderr
