@@ -57,6 +57,7 @@ class _Brat:
     warnings: list[str] = field(default_factory=list)
     bounds: list[_Bound] = field(default_factory=list)
     by_fs: dict[int, _Bound] = field(default_factory=dict)
+    at: dict[tuple[int, int], _Bound] = field(default_factory=dict)  # the first entity span at (begin, end)
     events: dict[int, list[tuple[str, int]]] = field(default_factory=dict)  # trigger fs id -> (role, target fs id)
     relations: list[tuple[str, int, int, list[str]]] = field(default_factory=list)
     chains: list[list[int]] = field(default_factory=list)
@@ -115,7 +116,7 @@ def _classify(cas: Cas, brat: _Brat) -> dict[str, list[FeatureStructure]]:
                 unknown[name] += 1
         elif "next" in features:
             kinds["link"].append(fs)
-        elif {"Governor", "Dependent"} <= features:
+        elif name.startswith("webanno.custom.") and {"Governor", "Dependent"} <= features:
             kinds["relation"].append(fs)
         elif name.startswith("webanno.custom.") or _is_named_entity(ts, name):
             kinds["span"].append(fs)
@@ -159,9 +160,8 @@ def _add_span(brat: _Brat, fs: FeatureStructure, link: bool) -> None:
                              f"{brat.text[max(begin, 0):max(end, 0)]!r} is empty or whitespace-only)")
         return
     if link:
-        same = [b for b in brat.bounds if (b.begin, b.end) == (begin, end) and not b.event]
-        if same:
-            brat.by_fs[fs.xmiID] = same[0]
+        if (begin, end) in brat.at:
+            brat.by_fs[fs.xmiID] = brat.at[begin, end]
             return
         layer = layer[:-4] if layer.endswith("Link") and len(layer) > 4 else layer
         type_ = brat_name(layer, brat, "chain layer")
@@ -171,6 +171,8 @@ def _add_span(brat: _Brat, fs: FeatureStructure, link: bool) -> None:
     bound = _Bound((begin, end, type_, fs.xmiID), type_, begin, end, event=bool(_slot_features(brat, fs.type)))
     brat.bounds.append(bound)
     brat.by_fs[fs.xmiID] = bound
+    if not bound.event:
+        brat.at.setdefault((begin, end), bound)
 
 
 def _number(brat: _Brat) -> None:
@@ -200,8 +202,7 @@ def _read_features(brat: _Brat, fs: FeatureStructure) -> None:
         elif feature.rangeType.name in PRIMITIVES:
             _primitive(brat, fs.xmiID, name, value)
         elif feature.rangeType.name == "uima.cas.StringArray":
-            for item in value.elements or []:
-                _primitive(brat, fs.xmiID, name, item)
+            _string_array(brat, fs.xmiID, name, [str(item) for item in value.elements or [] if item])
         else:
             brat.warnings.append(f"feature {fs.type.name}:{name} (a {feature.rangeType.name}) not read")
 
@@ -230,6 +231,19 @@ def _primitive(brat: _Brat, key, name: str, value) -> None:
         brat.attributes.append((key, name, text))
     elif text.strip():
         brat.notes.append((key, f"{name}: {' '.join(text.split())}"))
+
+
+def _string_array(brat: _Brat, key: int, name: str, items: list[str]) -> None:
+    """A multi-valued string feature: each IRI a normalization; the other values one attribute
+    value if there is one word, else one note (brat gives an annotation one value per attribute)."""
+    rest = [item for item in items if normalization(item) is None]
+    for item in items:
+        if item not in rest:
+            _primitive(brat, key, name, item)
+    if len(rest) == 1:
+        _primitive(brat, key, name, rest[0])
+    elif rest:
+        brat.notes.append((key, f"{name}: {'; '.join(' '.join(item.split()) for item in rest)}"))
 
 
 def normalization(value: str) -> tuple[str, str] | None:

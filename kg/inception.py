@@ -48,8 +48,8 @@ def xmi_to_brat(path: Path) -> BratDocument:
             raise CorpusError(f"archive holds {len(documents)} .xmi documents (expected exactly one; "
                               f"kg.inception.zip_to_brat reads them all)", path)
         return next(iter(documents.values()))
-    type_system = path.parent / TYPE_SYSTEM
-    if not type_system.is_file():
+    type_system = _type_system_beside(path)
+    if type_system is None:
         raise CorpusError(f"no {TYPE_SYSTEM} beside the .xmi (expected INCEpTION's type system "
                           f"in {path.parent})", path)
     return convert(_read(path), _read(type_system), str(path), str(type_system))
@@ -69,7 +69,8 @@ def zip_to_brat(path: Path) -> dict[str, BratDocument]:
     documents = {}
     for name in sorted(n for n in members if n.lower().endswith(".xmi")):
         folder = PurePosixPath(name).parent
-        ts_name = next((n for n in (str(folder / TYPE_SYSTEM), TYPE_SYSTEM) if n in members), None)
+        ts_name = next((n for place in (folder, PurePosixPath(".")) for n in sorted(members)
+                        if PurePosixPath(n).parent == place and _is_type_system(n)), None)
         if ts_name is None:
             raise CorpusError(f"no {TYPE_SYSTEM} for {name} in the archive (expected it beside the .xmi or at "
                               f"the root)", path)
@@ -83,6 +84,18 @@ def convert(xmi: bytes, type_system: bytes, where: str, ts_where: str) -> BratDo
     cas = _load_cas(xmi, typesystem, where)
     ann, conf, warnings = cas_to_brat(cas)
     return BratDocument(cas.sofa_string or "", ann, conf, tuple(f"{where}: {w}" for w in warnings))
+
+
+def _is_type_system(name: str) -> bool:
+    """DKPro Core's XmiWriter names it TypeSystem.xml; other UIMA tools write typesystem.xml."""
+    return PurePosixPath(name).name.lower() == TYPE_SYSTEM.lower()
+
+
+def _type_system_beside(path: Path) -> Path | None:
+    try:
+        return next((p for p in sorted(path.parent.iterdir()) if _is_type_system(p.name) and p.is_file()), None)
+    except OSError:
+        return None
 
 
 def _read(path: Path) -> bytes:

@@ -64,23 +64,27 @@ T1	LOC 3 9	Lisboa
 T2	PER 14 28	João Gonçalves
 T3	NamedEntity 40 50	Café Ñandú
 T4	Coreference 52 54	He
-T5	LOC 72 78	Lisboa
-T6	Claim 83 102	a home for migrants
-T7	migration_policy 83 102	a home for migrants
-T8	Coreference 106 115	Gonçalves
-T9	ORG 124 136	ONU Migração
-E1	Claim:T6 speakers:T2
+T5	Venue 60 68	the café
+T6	LOC 72 78	Lisboa
+T7	Claim 83 102	a home for migrants
+T8	migration_policy 83 102	a home for migrants
+T9	Coreference 106 115	Gonçalves
+T10	ORG 124 136	ONU Migração
+E1	Claim:T7 speakers:T2
 R1	owner_of Arg1:T2 Arg2:T3
 R2	LocatedIn Arg1:T3 Arg2:T1
-*	Equiv T2 T4 T8
+*	Equiv T2 T4 T9
+*	Equiv T3 T5
 A1	referenceType T2 name
 A2	referenceRelation T4 anaphoric
 A3	referenceType T4 pronoun
-A4	weight T7 3
-A5	referenceType T8 name
+A4	weight T8 3
+A5	referenceType T9 name
 N1	Reference T1 geonames:2267057	Lisboa
-N2	Reference T9 dbpedia:resource/International_Organization_for_Migration	ONU Migração
+N2	Reference T8 Wikidata:Q177626	a home for migrants
+N3	Reference T10 dbpedia:resource/International_Organization_for_Migration	ONU Migração
 #1	AnnotatorNotes T3	identifier: urn:example:cafe
+#2	AnnotatorNotes T8	tags: housing; labour market
 """
 
 LISBON_CONF = """\
@@ -90,13 +94,14 @@ LOC
 NamedEntity
 ORG
 PER
+Venue
 migration_policy
 
 [relations]
 <OVERLAP>	Arg1:<ENTITY>, Arg2:<ENTITY>, <OVERLAP-TYPE>:<ANY>
 LocatedIn	Arg1:NamedEntity, Arg2:LOC
 owner_of	Arg1:PER, Arg2:NamedEntity
-Equiv	Arg1:Coreference|PER, Arg2:Coreference|PER, <REL-TYPE>:symmetric-transitive
+Equiv	Arg1:Coreference|NamedEntity|PER|Venue, Arg2:Coreference|NamedEntity|PER|Venue, <REL-TYPE>:symmetric-transitive
 
 [events]
 Claim	speakers*:PER
@@ -180,6 +185,7 @@ def test_ann_and_conf_parse_with_the_project_reader(tmp_path: Path) -> None:
     lisbon = tmp_path / "lisbon.conf"
     lisbon.write_text(xmi_to_brat(DATA / "lisbon.xmi").conf, encoding="utf-8")
     assert set(load_config(lisbon).relations) == {"LocatedIn", "owner_of", "Equiv"}
+    assert "Venue" in load_config(lisbon).parents
 
 
 def test_what_is_not_carried_over_is_reported() -> None:
@@ -189,6 +195,8 @@ def test_what_is_not_carried_over_is_reported() -> None:
     assert any("layer de.tudarmstadt.ukp.dkpro.core.api.lexmorph.type.pos.POS not read (1 annotations" in w
                for w in warnings)
     assert any("NamedEntity at 104-106 skipped (covered text '  ' is empty or whitespace-only)" in w
+               for w in warnings)
+    assert any("layer de.tudarmstadt.ukp.dkpro.core.api.syntax.type.dependency.Dependency not read" in w
                for w in warnings)
     assert any("'owner of' written as 'owner_of'" in w for w in warnings)
     assert xmi_to_brat(DATA / "bogota.xmi").warnings == ()
@@ -243,6 +251,11 @@ def _edit(path: Path, old: str, new: str) -> int:
     assert old in text
     path.write_text(text.replace(old, new, 1), encoding="utf-8")
     return text[:text.index(old)].count("\n") + 1
+
+
+def test_type_system_name_in_either_case(loose: Path) -> None:
+    (loose / "TypeSystem.xml").rename(loose / "typesystem.xml")
+    assert xmi_to_brat(loose / "bogota.xmi").ann == BOGOTA_ANN
 
 
 def test_not_xml_is_located(loose: Path) -> None:

@@ -21,6 +21,7 @@ import zipfile
 from pathlib import Path
 
 from cassis import Cas, TypeSystem
+from lxml import etree
 
 DKPRO = "de.tudarmstadt.ukp.dkpro.core.api."
 SENTENCE = DKPRO + "segmentation.type.Sentence"
@@ -29,6 +30,9 @@ NAMED_ENTITY = DKPRO + "ner.type.NamedEntity"
 POS = DKPRO + "lexmorph.type.pos.POS"
 CHAIN = DKPRO + "coref.type.CoreferenceChain"
 LINK = DKPRO + "coref.type.CoreferenceLink"
+DEPENDENCY = DKPRO + "syntax.type.dependency.Dependency"
+VENUE_CHAIN = "webanno.custom.VenueChain"
+VENUE_LINK = "webanno.custom.VenueLink"
 CLAIM = "webanno.custom.Claim"
 CLAIM_LINK = "webanno.custom.ClaimSpeakersLink"
 TOPIC = "webanno.custom.Topic"
@@ -53,6 +57,16 @@ def type_system() -> TypeSystem:
     ts.create_feature(link, "referenceRelation", STRING)
     chain = ts.create_type(CHAIN, "uima.cas.AnnotationBase")
     ts.create_feature(chain, "first", LINK)
+    dependency = ts.create_type(DEPENDENCY)
+    ts.create_feature(dependency, "Governor", TOKEN)
+    ts.create_feature(dependency, "Dependent", TOKEN)
+    ts.create_feature(dependency, "DependencyType", STRING)
+    venue_link = ts.create_type(VENUE_LINK)
+    ts.create_feature(venue_link, "next", VENUE_LINK)
+    ts.create_feature(venue_link, "referenceType", STRING)
+    ts.create_feature(venue_link, "referenceRelation", STRING)
+    venue_chain = ts.create_type(VENUE_CHAIN, "uima.cas.AnnotationBase")
+    ts.create_feature(venue_chain, "first", VENUE_LINK)
     slot = ts.create_type(CLAIM_LINK, "uima.cas.TOP")
     ts.create_feature(slot, "role", STRING)
     ts.create_feature(slot, "target", "uima.tcas.Annotation")
@@ -65,6 +79,7 @@ def type_system() -> TypeSystem:
     topic = ts.create_type(TOPIC)
     ts.create_feature(topic, "value", STRING)
     ts.create_feature(topic, "weight", INTEGER)
+    ts.create_feature(topic, "tags", "uima.cas.StringArray")
     employment = ts.create_type(EMPLOYMENT)
     ts.create_feature(employment, "Governor", NAMED_ENTITY)
     ts.create_feature(employment, "Dependent", NAMED_ENTITY)
@@ -85,8 +100,7 @@ class Doc:
         self.text = text
         for sentence in _sentences(text):
             self.add(SENTENCE, *sentence)
-        for begin, end in _tokens(text):
-            self.add(TOKEN, begin, end)
+        self.tokens = [self.add(TOKEN, begin, end) for begin, end in _tokens(text)]
 
     def where(self, needle: str, nth: int = 0) -> tuple[int, int]:
         begin = -1
@@ -106,10 +120,10 @@ class Doc:
         return self.add(type_name, dependent.begin, dependent.end, Governor=governor,
                         Dependent=dependent, **features)
 
-    def chain(self, links: list) -> None:
+    def chain(self, links: list, chain_type: str = CHAIN) -> None:
         for link, following in zip(links, links[1:]):
             link.next = following
-        self.cas.add(self.ts.get_type(CHAIN)(first=links[0]))
+        self.cas.add(self.ts.get_type(chain_type)(first=links[0]))
 
     def claim(self, needle: str, speakers: list, **features):
         slot = self.ts.get_type(CLAIM_LINK)
@@ -176,9 +190,16 @@ def lisbon(ts: TypeSystem) -> Cas:
     doc.add(NAMED_ENTITY, doc.text.index(".  ") + 1, doc.text.index(".  ") + 3, value="PER")
     doc.relation(RELATION, cafe, lisboa, label="LocatedIn")
     doc.relation(RELATION, joao, cafe, label="owner of")
-    doc.span(TOPIC, "a home for migrants", value="migration policy", weight=3)
+    tags = ts.get_type("uima.cas.StringArray")(elements=["housing", "labour market",
+                                                           "http://www.wikidata.org/entity/Q177626"])
+    doc.span(TOPIC, "a home for migrants", value="migration policy", weight=3, tags=tags)
     doc.claim("a home for migrants", [("", joao)], certain=False)
     doc.span(POS, "opened", PosValue="VERB")
+    opened, joao_token = (next(t for t in doc.tokens if (t.begin, t.end) == doc.where(word))
+                          for word in ("opened", "Gonçalves"))
+    doc.add(DEPENDENCY, joao_token.begin, joao_token.end, Governor=opened, Dependent=joao_token,
+            DependencyType="nsubj")
+    doc.chain([doc.span(VENUE_LINK, "Café Ñandú"), doc.span(VENUE_LINK, "the café")], VENUE_CHAIN)
     doc.chain([doc.span(LINK, "João Gonçalves", referenceType="name"),
                doc.span(LINK, "He", referenceType="pronoun", referenceRelation="anaphoric"),
                doc.span(LINK, "Gonçalves", 1, referenceType="name")])
@@ -189,7 +210,9 @@ def write(directory: Path) -> list[Path]:
     """Write TypeSystem.xml, bogota.xmi, lisbon.xmi and inception.zip into `directory`."""
     directory.mkdir(parents=True, exist_ok=True)
     ts = type_system()
-    files = {"TypeSystem.xml": ts.to_xml(), "bogota.xmi": bogota(ts).to_xmi(pretty_print=True),
+    pretty = etree.tostring(etree.fromstring(ts.to_xml().encode("utf-8")), pretty_print=True,
+                            xml_declaration=True, encoding="UTF-8").decode("utf-8")
+    files = {"TypeSystem.xml": pretty, "bogota.xmi": bogota(ts).to_xmi(pretty_print=True),
              "lisbon.xmi": lisbon(ts).to_xmi(pretty_print=True)}
     for name, content in files.items():
         (directory / name).write_text(content, encoding="utf-8")
