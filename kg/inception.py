@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import io
 import re
+import warnings
 import zipfile
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
@@ -24,6 +25,8 @@ from kg.errors import CorpusError
 
 TYPE_SYSTEM = "TypeSystem.xml"
 _XMI_ID = "{http://www.omg.org/XMI}id"
+_XMI_ROOT = "{http://www.omg.org/XMI}XMI"
+_TS_ROOT = "{http://uima.apache.org/resourceSpecifier}typeSystemDescription"
 
 
 @dataclass(frozen=True)
@@ -80,10 +83,13 @@ def zip_to_brat(path: Path) -> dict[str, BratDocument]:
 
 def convert(xmi: bytes, type_system: bytes, where: str, ts_where: str) -> BratDocument:
     """Convert XMI bytes with their type system's bytes; `where` names them in errors and warnings."""
+    _check_root(type_system, ts_where, _TS_ROOT, "a UIMA type system description")
     typesystem = _load_type_system(type_system, ts_where)
+    _check_root(xmi, where, _XMI_ROOT, "a UIMA CAS XMI document")
     cas = _load_cas(xmi, typesystem, where)
-    ann, conf, warnings = cas_to_brat(cas)
-    return BratDocument(cas.sofa_string or "", ann, conf, tuple(f"{where}: {w}" for w in warnings))
+    _check_offsets(cas, xmi, where)
+    ann, conf, reported = cas_to_brat(cas)
+    return BratDocument(cas.sofa_string or "", ann, conf, tuple(f"{where}: {w}" for w in reported))
 
 
 def _is_type_system(name: str) -> bool:
@@ -105,12 +111,35 @@ def _read(path: Path) -> bytes:
         raise CorpusError(f"cannot read ({exc.strerror or exc}) (expected a readable file)", path) from exc
 
 
+def _check_root(data: bytes, where: str, tag: str, expected: str) -> None:
+    """A file of the wrong kind (a type system given as a document, an HTML page) is named as such."""
+    root = next(_elements(data), None)
+    if root is not None and root[0].tag != tag:
+        name = etree.QName(root[0])
+        shown = name.localname if name.localname != etree.QName(tag).localname else name.text
+        raise CorpusError(f"root element <{shown}> (expected <{etree.QName(tag).localname}> in namespace "
+                          f"{etree.QName(tag).namespace}: {expected})", where, root[1])
+
+
+def _check_offsets(cas: Cas, data: bytes, where: str) -> None:
+    """cassis leaves offsets outside the text as they are (with a warning): they are bad input."""
+    size = len(cas.sofa_string or "")
+    for fs in cas.select_all_annotations():
+        if not 0 <= fs.begin <= fs.end <= size:
+            line, attrib = next(((line, element.attrib) for element, line in _elements(data)
+                                 if element.get(_XMI_ID) == str(fs.xmiID)), (None, {}))
+            units = len((cas.sofa_string or "").encode("utf-16-le")) // 2
+            raise CorpusError(f"{fs.type.name.rsplit('.', 1)[-1]} xmi:id {fs.xmiID} has offsets "
+                              f"{attrib.get('begin', fs.begin)}-{attrib.get('end', fs.end)} (expected "
+                              f"0 <= begin <= end <= {units}, the text's length in UTF-16 units)", where, line)
+
+
 def _load_type_system(data: bytes, where: str) -> TypeSystem:
     try:
         return load_typesystem(io.BytesIO(data))
     except etree.XMLSyntaxError as exc:
         raise CorpusError(f"not well-formed XML: {exc.msg} (expected a UIMA type system description)",
-                          where, exc.lineno) from exc
+                          where, max(exc.lineno, 1)) from exc
     except Exception as exc:  # cassis raises ValueError, KeyError, AttributeError... on odd descriptions
         raise CorpusError(f"cannot read the type system ({_reason(exc)}) (expected a UIMA type system "
                           f"description as INCEpTION exports it)", where) from exc
@@ -118,9 +147,12 @@ def _load_type_system(data: bytes, where: str) -> TypeSystem:
 
 def _load_cas(data: bytes, typesystem: TypeSystem, where: str) -> Cas:
     try:
-        return load_cas_from_xmi(io.BytesIO(data), typesystem=typesystem)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # offsets it cannot map: _check_offsets reports them
+            return load_cas_from_xmi(io.BytesIO(data), typesystem=typesystem)
     except etree.XMLSyntaxError as exc:
-        raise CorpusError(f"not well-formed XML: {exc.msg} (expected UIMA CAS XMI)", where, exc.lineno) from exc
+        raise CorpusError(f"not well-formed XML: {exc.msg} (expected UIMA CAS XMI)", where,
+                          max(exc.lineno, 1)) from exc
     except TypeNotFoundError as exc:
         type_name = _quoted(str(exc))
         raise CorpusError(f"type {type_name} is not in the type system (expected the {TYPE_SYSTEM} exported "

@@ -287,7 +287,8 @@ def test_feature_pointing_nowhere_is_located(loose: Path) -> None:
 
 
 def test_bad_type_system_and_missing_files_are_reported(loose: Path, tmp_path: Path) -> None:
-    (loose / "TypeSystem.xml").write_text("<typeSystemDescription>\n<types>\n", encoding="utf-8")
+    (loose / "TypeSystem.xml").write_text('<typeSystemDescription xmlns="http://uima.apache.org/resourceSpecifier">'
+                                          '\n<types>\n', encoding="utf-8")
     with pytest.raises(CorpusError, match=r"TypeSystem\.xml:3: not well-formed XML: .*\(expected a UIMA type system"):
         xmi_to_brat(loose / "bogota.xmi")
     (loose / "TypeSystem.xml").unlink()
@@ -300,3 +301,35 @@ def test_bad_type_system_and_missing_files_are_reported(loose: Path, tmp_path: P
         archive.write(DATA / "bogota.xmi", "bogota.xmi")
     with pytest.raises(CorpusError, match=r"nots\.zip: no TypeSystem\.xml for bogota\.xmi in the archive"):
         zip_to_brat(tmp_path / "nots.zip")
+
+
+def test_offsets_outside_the_text_are_located(loose: Path) -> None:
+    element = re.search(r'xmi:id="(\d+)" sofa="1" begin="0" end="10" value="PER"',
+                        (loose / "bogota.xmi").read_text(encoding="utf-8"))
+    line = _edit(loose / "bogota.xmi", element.group(0), element.group(0).replace('end="10"', 'end="9999"'))
+    units = len(_make_data().BOGOTA.encode("utf-16-le")) // 2
+    with pytest.raises(CorpusError) as info:
+        xmi_to_brat(loose / "bogota.xmi")
+    assert str(info.value) == (f"{loose / 'bogota.xmi'}:{line}: NamedEntity xmi:id {element.group(1)} has offsets "
+                               f"0-9999 (expected 0 <= begin <= end <= {units}, the text's length in UTF-16 units)")
+
+
+@pytest.mark.parametrize("content, line, message", [
+    ("", 1, "not well-formed XML: "),
+    ("<?xml version='1.0'?>\n<html><body>a page</body></html>\n", 2,
+     "root element <html> (expected <XMI> in namespace http://www.omg.org/XMI: a UIMA CAS XMI document)"),
+])
+def test_a_file_that_is_not_xmi_is_located(loose: Path, content: str, line: int, message: str) -> None:
+    (loose / "page.xmi").write_text(content, encoding="utf-8")
+    with pytest.raises(CorpusError) as info:
+        xmi_to_brat(loose / "page.xmi")
+    assert str(info.value).startswith(f"{loose / 'page.xmi'}:{line}: {message}")
+
+
+def test_a_document_given_as_the_type_system_is_located(loose: Path) -> None:
+    shutil.copy(loose / "lisbon.xmi", loose / "TypeSystem.xml")
+    with pytest.raises(CorpusError) as info:
+        xmi_to_brat(loose / "bogota.xmi")
+    assert str(info.value) == (f"{loose / 'TypeSystem.xml'}:2: root element <XMI> "
+                               f"(expected <typeSystemDescription> in namespace http://uima.apache.org/resourceSpecifier: "
+                               f"a UIMA type system description)")

@@ -51,22 +51,12 @@ def type_system() -> TypeSystem:
     ts.create_feature(ne, "identifier", STRING)
     pos = ts.create_type(POS)
     ts.create_feature(pos, "PosValue", STRING)
-    link = ts.create_type(LINK)
-    ts.create_feature(link, "next", LINK)
-    ts.create_feature(link, "referenceType", STRING)
-    ts.create_feature(link, "referenceRelation", STRING)
-    chain = ts.create_type(CHAIN, "uima.cas.AnnotationBase")
-    ts.create_feature(chain, "first", LINK)
+    _chain_layer(ts, CHAIN, LINK)
     dependency = ts.create_type(DEPENDENCY)
     ts.create_feature(dependency, "Governor", TOKEN)
     ts.create_feature(dependency, "Dependent", TOKEN)
     ts.create_feature(dependency, "DependencyType", STRING)
-    venue_link = ts.create_type(VENUE_LINK)
-    ts.create_feature(venue_link, "next", VENUE_LINK)
-    ts.create_feature(venue_link, "referenceType", STRING)
-    ts.create_feature(venue_link, "referenceRelation", STRING)
-    venue_chain = ts.create_type(VENUE_CHAIN, "uima.cas.AnnotationBase")
-    ts.create_feature(venue_chain, "first", VENUE_LINK)
+    _chain_layer(ts, VENUE_CHAIN, VENUE_LINK)
     slot = ts.create_type(CLAIM_LINK, "uima.cas.TOP")
     ts.create_feature(slot, "role", STRING)
     ts.create_feature(slot, "target", "uima.tcas.Annotation")
@@ -89,6 +79,16 @@ def type_system() -> TypeSystem:
     ts.create_feature(relation, "Dependent", "uima.tcas.Annotation")
     ts.create_feature(relation, "label", STRING)
     return ts
+
+
+def _chain_layer(ts: TypeSystem, chain_name: str, link_name: str) -> None:
+    """A chain layer as INCEpTION declares it: a chain pointing to its first link, links to the next."""
+    link = ts.create_type(link_name)
+    ts.create_feature(link, "next", link_name)
+    ts.create_feature(link, "referenceType", STRING)
+    ts.create_feature(link, "referenceRelation", STRING)
+    chain = ts.create_type(chain_name, "uima.cas.AnnotationBase")
+    ts.create_feature(chain, "first", link_name)
 
 
 class Doc:
