@@ -80,8 +80,10 @@ def cas_to_brat(cas: Cas) -> tuple[str, str, list[str]]:
         _add_relation(brat, fs)
     for fs in kinds["chain"]:
         _add_chain(brat, fs)
-    lines = _ann_lines(brat)
-    return "".join(line + "\n" for line in lines), _conf(brat), list(dict.fromkeys(brat.warnings))
+    _settle_attributes(brat)
+    ann = "".join(line + "\n" for line in _ann_lines(brat))
+    conf = _conf(brat)
+    return ann, conf, list(dict.fromkeys(brat.warnings))
 
 
 def short_name(type_name: str) -> str:
@@ -109,12 +111,13 @@ def _classify(cas: Cas, brat: _Brat) -> dict[str, list[FeatureStructure]]:
         features = {f.name for f in fs.type.all_features}
         if name in QUIET or name.startswith("uima.cas."):
             continue
-        if "first" in features:
+        annotation = ts.is_instance_of(name, "uima.tcas.Annotation")
+        if not annotation and "first" in features:
             kinds["chain"].append(fs)
-        elif not ts.is_instance_of(name, "uima.tcas.Annotation"):
+        elif not annotation:
             if not _is_slot(fs.type):
                 unknown[name] += 1
-        elif "next" in features:
+        elif "next" in features and fs.type.get_feature("next").rangeType.name == name:
             kinds["link"].append(fs)
         elif name.startswith("webanno.custom.") and {"Governor", "Dependent"} <= features:
             kinds["relation"].append(fs)
@@ -299,6 +302,15 @@ def _add_chain(brat: _Brat, fs: FeatureStructure) -> None:
     brat.chains.append(members)
 
 
+def _settle_attributes(brat: _Brat) -> None:
+    """Names in brat's form; a name that has values somewhere writes a Boolean `true` as the value
+    `true` (brat declares an attribute either binary or with a list of values, not both)."""
+    named = [(key, brat_name(name, brat, "attribute"), value) for key, name, value in brat.attributes]
+    valued = {name for _, name, value in named if value is not None}
+    brat.attributes = [(key, name, "true" if value is None and name in valued else value)
+                       for key, name, value in named]
+
+
 def _ann_lines(brat: _Brat) -> list[str]:
     lines = [f"{b.id}\t{b.type} {_offsets(brat.text, b.begin, b.end)}\t{_covered(brat.text, b.begin, b.end)}"
              for b in brat.bounds]
@@ -367,7 +379,6 @@ def _relation_lines(brat: _Brat) -> list[str]:
 def _attribute_lines(brat: _Brat) -> list[str]:
     lines = []
     for number, (key, name, value) in enumerate(_by_target(brat, brat.attributes), start=1):
-        name = brat_name(name, brat, "attribute")
         lines.append(f"A{number}\t{name} {brat.by_fs[key].target}" + (f" {value}" if value is not None else ""))
     return lines
 
@@ -415,7 +426,6 @@ def _attribute_declarations(brat: _Brat) -> list[str]:
     values: dict[str, set] = defaultdict(set)
     for key, name, value in brat.attributes:
         bound = brat.by_fs[key]
-        name = brat_name(name, brat, "attribute")
         targets[name].add("<EVENT>" if bound.event else bound.type)
         if value is not None:
             values[name].add(value)

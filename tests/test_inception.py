@@ -333,3 +333,33 @@ def test_a_document_given_as_the_type_system_is_located(loose: Path) -> None:
     assert str(info.value) == (f"{loose / 'TypeSystem.xml'}:2: root element <XMI> "
                                f"(expected <typeSystemDescription> in namespace http://uima.apache.org/resourceSpecifier: "
                                f"a UIMA type system description)")
+
+
+def test_repeated_roles_shared_attribute_names_and_dangling_relations(tmp_path: Path) -> None:
+    make_data = _make_data()
+    ts = make_data.type_system()
+    hedge = ts.create_type("webanno.custom.Hedge")
+    ts.create_feature(hedge, "certain", "uima.cas.String")
+    doc = make_data.Doc(ts, "Ana and Rui say it may rain.")
+    ana = doc.span(make_data.NAMED_ENTITY, "Ana", value="PER")
+    rui = doc.span(make_data.NAMED_ENTITY, "Rui", value="PER")
+    doc.claim("it may rain", [("Speaker", ana), ("Speaker", rui)], certain=True)
+    doc.span("webanno.custom.Hedge", "may", certain="maybe")
+    doc.add(make_data.EMPLOYMENT, rui.begin, rui.end, Dependent=rui)
+    (tmp_path / "TypeSystem.xml").write_text(ts.to_xml(), encoding="utf-8")
+    (tmp_path / "rain.xmi").write_text(doc.cas.to_xmi(), encoding="utf-8")
+    document = xmi_to_brat(tmp_path / "rain.xmi")
+    assert document.ann == ("T1\tPER 0 3\tAna\n"
+                            "T2\tPER 8 11\tRui\n"
+                            "T3\tClaim 16 27\tit may rain\n"
+                            "T4\tHedge 19 22\tmay\n"
+                            "E1\tClaim:T3 Speaker:T1 Speaker2:T2\n"
+                            "A1\tcertain E1 true\n"
+                            "A2\tcertain T4 maybe\n")
+    assert "certain\tArg:<EVENT>|Hedge, Value:maybe|true\n" in document.conf
+    assert "Claim\tSpeaker*:PER\n" in document.conf
+    assert document.warnings == (f"{tmp_path / 'rain.xmi'}: Employment relation at 8-11 skipped "
+                                 f"(its Governor or Dependent is not an annotation kg reads)",)
+    (tmp_path / "annotation.conf").write_text(document.conf, encoding="utf-8")
+    parsed = parse_ann(tmp_path / "rain.ann", document.ann, document.text, load_config(tmp_path / "annotation.conf"))
+    assert parsed.events[0].args == (("Speaker", "T1"), ("Speaker", "T2"))
