@@ -394,7 +394,7 @@ def _conf(brat: _Brat) -> str:
     events = sorted({b.type for b in brat.bounds if b.event})
     entities = sorted({b.type for b in brat.bounds if not b.event})
     out = ["[entities]", *entities, "", "[relations]",
-           "<OVERLAP>\tArg1:<ENTITY>, Arg2:<ENTITY>, <OVERLAP-TYPE>:<ANY>"]
+           "<OVERLAP>\tArg1:<ENTITY>, Arg2:<ENTITY>, <OVL-TYPE>:<ANY>"]
     out += _relation_declarations(brat)
     out += ["", "[events]"]
     for event in events:

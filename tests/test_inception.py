@@ -47,7 +47,7 @@ ORG
 PER
 
 [relations]
-<OVERLAP>	Arg1:<ENTITY>, Arg2:<ENTITY>, <OVERLAP-TYPE>:<ANY>
+<OVERLAP>	Arg1:<ENTITY>, Arg2:<ENTITY>, <OVL-TYPE>:<ANY>
 Employment	Arg1:PER, Arg2:ORG
 Equiv	Arg1:PER, Arg2:PER, <REL-TYPE>:symmetric-transitive
 
@@ -98,7 +98,7 @@ Venue
 migration_policy
 
 [relations]
-<OVERLAP>	Arg1:<ENTITY>, Arg2:<ENTITY>, <OVERLAP-TYPE>:<ANY>
+<OVERLAP>	Arg1:<ENTITY>, Arg2:<ENTITY>, <OVL-TYPE>:<ANY>
 LocatedIn	Arg1:NamedEntity, Arg2:LOC
 owner_of	Arg1:PER, Arg2:NamedEntity
 Equiv	Arg1:Coreference|NamedEntity|PER|Venue, Arg2:Coreference|NamedEntity|PER|Venue, <REL-TYPE>:symmetric-transitive
