@@ -25,7 +25,8 @@ NAMED_ENTITY = DKPRO + "ner.type.NamedEntity"
 # Structure every INCEpTION export carries; nothing to map, nothing to report.
 QUIET = {"uima.tcas.DocumentAnnotation", "uima.cas.AnnotationBase",
          DKPRO + "segmentation.type.Sentence", DKPRO + "segmentation.type.Token",
-         DKPRO + "metadata.type.DocumentMetaData", DKPRO + "metadata.type.TagsetDescription"}
+         DKPRO + "metadata.type.DocumentMetaData", DKPRO + "metadata.type.TagsetDescription",
+         "de.tudarmstadt.ukp.clarin.webanno.api.type.CASMetadata"}
 LABEL_FEATURES = ("value", "label")
 BUILTIN_FEATURES = {"begin", "end", "sofa"}
 PRIMITIVES = {"uima.cas." + n for n in ("String", "Boolean", "Integer", "Float", "Double", "Long", "Short", "Byte")}

@@ -253,6 +253,12 @@ def _edit(path: Path, old: str, new: str) -> int:
     return text[:text.index(old)].count("\n") + 1
 
 
+def test_xml_1_1_export_reads_the_same(loose: Path) -> None:
+    """INCEpTION offers the XMI export as XML 1.0 and as XML 1.1."""
+    _edit(loose / "bogota.xmi", "<?xml version='1.0' encoding='UTF-8'?>", '<?xml version="1.1" encoding="UTF-8"?>')
+    assert xmi_to_brat(loose / "bogota.xmi").ann == BOGOTA_ANN
+
+
 def test_type_system_name_in_either_case(loose: Path) -> None:
     (loose / "TypeSystem.xml").rename(loose / "typesystem.xml")
     assert xmi_to_brat(loose / "bogota.xmi").ann == BOGOTA_ANN
