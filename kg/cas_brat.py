@@ -72,8 +72,10 @@ def cas_to_brat(cas: Cas) -> tuple[str, str, list[str]]:
     """The .ann text, the annotation.conf text and the warnings for one CAS."""
     brat = _Brat(cas.sofa_string or "", cas.typesystem)
     kinds = _classify(cas, brat)
-    for fs in kinds["span"] + kinds["link"]:
-        _add_span(brat, fs, link=fs in kinds["link"])
+    for fs in kinds["span"]:
+        _add_span(brat, fs, link=False)
+    for fs in kinds["link"]:
+        _add_span(brat, fs, link=True)
     _number(brat)
     for fs in kinds["span"] + kinds["link"]:
         _read_features(brat, fs)
