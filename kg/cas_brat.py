@@ -45,6 +45,7 @@ class _Bound:
     begin: int
     end: int
     event: bool = False
+    link: bool = False  # a chain link with no entity on its span
     id: str = ""
     target: str = ""  # the id that attributes, notes and normalizations refer to (E for an event)
 
@@ -76,13 +77,14 @@ def cas_to_brat(cas: Cas) -> tuple[str, str, list[str]]:
         _add_span(brat, fs, link=False)
     for fs in kinds["link"]:
         _add_span(brat, fs, link=True)
+    for fs in kinds["chain"]:
+        _add_chain(brat, fs)
+    _type_links(brat)
     _number(brat)
     for fs in kinds["span"] + kinds["link"]:
         _read_features(brat, fs)
     for fs in kinds["relation"]:
         _add_relation(brat, fs)
-    for fs in kinds["chain"]:
-        _add_chain(brat, fs)
     _settle_attributes(brat)
     ann = "".join(line + "\n" for line in _ann_lines(brat))
     conf = _conf(brat)
@@ -174,11 +176,24 @@ def _add_span(brat: _Brat, fs: FeatureStructure, link: bool) -> None:
     else:
         label = _label(fs)
         type_ = brat_name(label, brat, f"{layer} label") if label else brat_name(layer, brat, "layer")
-    bound = _Bound((begin, end, type_, fs.xmiID), type_, begin, end, event=bool(_slot_features(brat, fs.type)))
+    bound = _Bound((begin, end, type_, fs.xmiID), type_, begin, end, event=bool(_slot_features(brat, fs.type)),
+                   link=link)
     brat.bounds.append(bound)
     brat.by_fs[fs.xmiID] = bound
     if not bound.event:
         brat.at.setdefault((begin, end), bound)
+
+
+def _type_links(brat: _Brat) -> None:
+    """A link with no entity on its span ("he", "the café") is a mention of what its chain's
+    entities name: it takes their type when they all have one, else keeps the chain layer's name."""
+    for chain in brat.chains:
+        bounds = [brat.by_fs[member] for member in chain]
+        types = {bound.type for bound in bounds if not bound.link}
+        if len(types) == 1:
+            for bound in (b for b in bounds if b.link):
+                bound.type = next(iter(types))
+                bound.key = (bound.begin, bound.end, bound.type, bound.key[-1])
 
 
 def _number(brat: _Brat) -> None:

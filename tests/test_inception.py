@@ -63,12 +63,12 @@ LISBON_ANN = """\
 T1	LOC 3 9	Lisboa
 T2	PER 14 28	João Gonçalves
 T3	NamedEntity 40 50	Café Ñandú
-T4	Coreference 52 54	He
-T5	Venue 60 68	the café
+T4	PER 52 54	He
+T5	NamedEntity 60 68	the café
 T6	LOC 72 78	Lisboa
 T7	Claim 83 102	a home for migrants
 T8	migration_policy 83 102	a home for migrants
-T9	Coreference 106 115	Gonçalves
+T9	PER 106 115	Gonçalves
 T10	ORG 124 136	ONU Migração
 E1	Claim:T7 speakers:T2
 R1	owner_of Arg1:T2 Arg2:T3
@@ -89,26 +89,24 @@ N3	Reference T10 dbpedia:resource/International_Organization_for_Migration	ONU M
 
 LISBON_CONF = """\
 [entities]
-Coreference
 LOC
 NamedEntity
 ORG
 PER
-Venue
 migration_policy
 
 [relations]
 <OVERLAP>	Arg1:<ENTITY>, Arg2:<ENTITY>, <OVL-TYPE>:<ANY>
 LocatedIn	Arg1:NamedEntity, Arg2:LOC
 owner_of	Arg1:PER, Arg2:NamedEntity
-Equiv	Arg1:Coreference|NamedEntity|PER|Venue, Arg2:Coreference|NamedEntity|PER|Venue, <REL-TYPE>:symmetric-transitive
+Equiv	Arg1:NamedEntity|PER, Arg2:NamedEntity|PER, <REL-TYPE>:symmetric-transitive
 
 [events]
 Claim	speakers*:PER
 
 [attributes]
-referenceRelation	Arg:Coreference, Value:anaphoric
-referenceType	Arg:Coreference|PER, Value:name|pronoun
+referenceRelation	Arg:PER, Value:anaphoric
+referenceType	Arg:PER, Value:name|pronoun
 weight	Arg:migration_policy, Value:3
 """
 
@@ -185,7 +183,6 @@ def test_ann_and_conf_parse_with_the_project_reader(tmp_path: Path) -> None:
     lisbon = tmp_path / "lisbon.conf"
     lisbon.write_text(xmi_to_brat(DATA / "lisbon.xmi").conf, encoding="utf-8")
     assert set(load_config(lisbon).relations) == {"LocatedIn", "owner_of", "Equiv"}
-    assert "Venue" in load_config(lisbon).parents
 
 
 def test_what_is_not_carried_over_is_reported() -> None:
@@ -369,3 +366,27 @@ def test_repeated_roles_shared_attribute_names_and_dangling_relations(tmp_path: 
     (tmp_path / "annotation.conf").write_text(document.conf, encoding="utf-8")
     parsed = parse_ann(tmp_path / "rain.ann", document.ann, document.text, load_config(tmp_path / "annotation.conf"))
     assert parsed.events[0].args == (("Speaker", "T1"), ("Speaker", "T2"))
+
+
+def test_chain_links_take_the_type_of_their_chain(tmp_path: Path) -> None:
+    """A link with no entity on its span is typed like the chain's entities when they agree,
+    else it keeps the chain layer's name."""
+    make_data = _make_data()
+    ts = make_data.type_system()
+    doc = make_data.Doc(ts, "The storm hit Ana in Faro. It was loud, she said.")
+    ana = doc.span(make_data.NAMED_ENTITY, "Ana", value="PER")
+    faro = doc.span(make_data.NAMED_ENTITY, "Faro", value="LOC")
+    link = make_data.LINK
+    doc.chain([doc.span(link, "The storm"), doc.span(link, "It")])
+    doc.chain([doc.add(link, ana.begin, ana.end), doc.add(link, faro.begin, faro.end), doc.span(link, "she")])
+    (tmp_path / "TypeSystem.xml").write_text(ts.to_xml(), encoding="utf-8")
+    (tmp_path / "storm.xmi").write_text(doc.cas.to_xmi(), encoding="utf-8")
+    document = xmi_to_brat(tmp_path / "storm.xmi")
+    assert document.ann == ("T1\tCoreference 0 9\tThe storm\n"
+                            "T2\tPER 14 17\tAna\n"
+                            "T3\tLOC 21 25\tFaro\n"
+                            "T4\tCoreference 27 29\tIt\n"
+                            "T5\tCoreference 40 43\tshe\n"
+                            "*\tEquiv T1 T4\n"
+                            "*\tEquiv T2 T3 T5\n")
+    assert "Equiv\tArg1:Coreference|LOC|PER, Arg2:Coreference|LOC|PER, <REL-TYPE>:symmetric-transitive\n" in document.conf
