@@ -118,6 +118,13 @@ def _make_data():
     return module
 
 
+def _convert(path: Path, doc) -> BratDocument:
+    """Write a test CAS (make_data.Doc) as `path` with its TypeSystem.xml beside it, and read it back."""
+    (path.parent / "TypeSystem.xml").write_text(doc.ts.to_xml(), encoding="utf-8")
+    path.write_text(doc.cas.to_xmi(), encoding="utf-8")
+    return xmi_to_brat(path)
+
+
 @pytest.fixture
 def loose(tmp_path: Path) -> Path:
     """A copy of the loose export (the .xmi files and TypeSystem.xml) that a test may edit."""
@@ -220,9 +227,7 @@ def test_a_span_across_lines_becomes_brat_fragments(tmp_path: Path) -> None:
     doc = make_data.Doc(ts, "Visit the Museu\nNacional\tdo Prado 🎨 today.")
     doc.span(make_data.NAMED_ENTITY, "Museu\nNacional\tdo Prado", value="FAC")
     doc.span(make_data.NAMED_ENTITY, "today", value="DATE")
-    (tmp_path / "TypeSystem.xml").write_text(ts.to_xml(), encoding="utf-8")
-    (tmp_path / "museum.xmi").write_text(doc.cas.to_xmi(), encoding="utf-8")
-    document = xmi_to_brat(tmp_path / "museum.xmi")
+    document = _convert(tmp_path / "museum.xmi", doc)
     assert document.ann == ("T1\tFAC 10 15;16 24;25 33\tMuseu Nacional do Prado\n"
                             "T2\tDATE 36 41\ttoday\n")
     (tmp_path / "annotation.conf").write_text(document.conf, encoding="utf-8")
@@ -349,9 +354,7 @@ def test_repeated_roles_shared_attribute_names_and_dangling_relations(tmp_path: 
     doc.claim("it may rain", [("Speaker", ana), ("Speaker", rui)], certain=True)
     doc.span("webanno.custom.Hedge", "may", certain="maybe")
     doc.add(make_data.EMPLOYMENT, rui.begin, rui.end, Dependent=rui)
-    (tmp_path / "TypeSystem.xml").write_text(ts.to_xml(), encoding="utf-8")
-    (tmp_path / "rain.xmi").write_text(doc.cas.to_xmi(), encoding="utf-8")
-    document = xmi_to_brat(tmp_path / "rain.xmi")
+    document = _convert(tmp_path / "rain.xmi", doc)
     assert document.ann == ("T1\tPER 0 3\tAna\n"
                             "T2\tPER 8 11\tRui\n"
                             "T3\tClaim 16 27\tit may rain\n"
@@ -379,9 +382,7 @@ def test_chain_links_take_the_type_of_their_chain(tmp_path: Path) -> None:
     link = make_data.LINK
     doc.chain([doc.span(link, "The storm"), doc.span(link, "It")])
     doc.chain([doc.add(link, ana.begin, ana.end), doc.add(link, faro.begin, faro.end), doc.span(link, "she")])
-    (tmp_path / "TypeSystem.xml").write_text(ts.to_xml(), encoding="utf-8")
-    (tmp_path / "storm.xmi").write_text(doc.cas.to_xmi(), encoding="utf-8")
-    document = xmi_to_brat(tmp_path / "storm.xmi")
+    document = _convert(tmp_path / "storm.xmi", doc)
     assert document.ann == ("T1\tCoreference 0 9\tThe storm\n"
                             "T2\tPER 14 17\tAna\n"
                             "T3\tLOC 21 25\tFaro\n"
