@@ -304,7 +304,8 @@ def _add_relation(brat: _Brat, fs: FeatureStructure) -> None:
         if feature.name in LABEL_FEATURES and value == label:
             continue
         if feature.rangeType.name in PRIMITIVES:
-            notes.append(f"{feature.name}: {' '.join(str(value).split())}")
+            shown = "true" if value is True else " ".join(str(value).split())
+            notes.append(f"{feature.name}: {shown}")
         else:
             brat.warnings.append(f"feature {fs.type.name}:{feature.name} (a {feature.rangeType.name}) not read")
     brat.relations.append((type_, ends[0].xmiID, ends[1].xmiID, notes))
