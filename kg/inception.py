@@ -69,8 +69,12 @@ def zip_to_brat(path: Path) -> dict[str, BratDocument]:
                        if name.lower().endswith((".xmi", ".xml")) and not name.endswith("/")}
     except (OSError, zipfile.BadZipFile, zipfile.LargeZipFile, NotImplementedError) as exc:
         raise CorpusError(f"cannot read the archive ({exc}) (expected a zip file as INCEpTION exports)", path) from exc
+    names = sorted(n for n in members if n.lower().endswith(".xmi"))
+    if not names:
+        raise CorpusError("no .xmi document in the archive (expected INCEpTION's UIMA CAS XMI export of "
+                          "documents; a project export keeps them in nested zips under annotation/)", path)
     documents = {}
-    for name in sorted(n for n in members if n.lower().endswith(".xmi")):
+    for name in names:
         folder = PurePosixPath(name).parent
         ts_name = next((n for place in (folder, PurePosixPath(".")) for n in sorted(members)
                         if PurePosixPath(n).parent == place and _is_type_system(n)), None)

@@ -309,6 +309,10 @@ def test_bad_type_system_and_missing_files_are_reported(loose: Path, tmp_path: P
         archive.write(DATA / "bogota.xmi", "bogota.xmi")
     with pytest.raises(CorpusError, match=r"nots\.zip: no TypeSystem\.xml for bogota\.xmi in the archive"):
         zip_to_brat(tmp_path / "nots.zip")
+    with zipfile.ZipFile(tmp_path / "project.zip", "w") as archive:
+        archive.write(DATA / "inception.zip", "annotation/bogota.txt/admin.zip")
+    with pytest.raises(CorpusError, match=r"project\.zip: no \.xmi document in the archive \(expected"):
+        zip_to_brat(tmp_path / "project.zip")
 
 
 def test_offsets_outside_the_text_are_located(loose: Path) -> None:
