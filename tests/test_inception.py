@@ -14,10 +14,10 @@ import pytest
 from lxml import etree
 
 from kg.annotations import parse_ann
+from kg.cas_brat import normalization
 from kg.conf import load_config
 from kg.errors import CorpusError
-from kg.inception import BratDocument, xmi_to_brat, zip_to_brat
-from kg.cas_brat import normalization
+from kg.inception import BratDocument, convert, xmi_to_brat, zip_to_brat
 
 DATA = Path(__file__).resolve().parent / "data" / "inception"
 
@@ -401,7 +401,6 @@ def test_chain_links_take_the_type_of_their_chain(tmp_path: Path) -> None:
 def test_mangled_exports_give_located_errors_never_a_crash() -> None:
     """Bytes cut or replaced at random in a document or its type system: the result is a
     document or a CorpusError naming the file and what was expected, almost always with a line."""
-    from kg.inception import convert
     xmi, ts = (DATA / "lisbon.xmi").read_bytes(), (DATA / "TypeSystem.xml").read_bytes()
     pieces = [b'"', b"<", b">", b"0", b"9999", b"-1", b"x", b"", b" ", b"&", b"\xff", b'="12"', b'"3 4"']
     rng = random.Random(10)
