@@ -1,0 +1,152 @@
+"""Turn what cassis refuses in a UIMA CAS XMI or type system into located CorpusErrors.
+
+cassis raises plain Python exceptions (KeyError, TypeError, ...) without a line.
+The functions here name the problem in the project's terms and find its line
+by reading the file again with lxml: `path:line: what is wrong (expected ...)`.
+"""
+
+from __future__ import annotations
+
+import io
+import re
+from collections.abc import Iterator
+
+from cassis import Cas
+from cassis.typesystem import TypeNotFoundError
+from lxml import etree
+
+from kg.errors import CorpusError
+
+XMI_ID = "{http://www.omg.org/XMI}id"
+XMI_ROOT = "{http://www.omg.org/XMI}XMI"
+TS_ROOT = "{http://uima.apache.org/resourceSpecifier}typeSystemDescription"
+_CAS = "{http:///uima/cas.ecore}"
+_UNKNOWN_FEATURE = re.compile(r"(\w+)\.__init__\(\) got an unexpected keyword argument '([^']+)'")
+_NOT_A_NUMBER = re.compile(r"invalid literal for int\(\) with base 10: '([^']*)'")
+_TS_REFERENCES = {"rangeTypeName", "supertypeName", "elementType"}
+
+
+def elements(data: bytes) -> Iterator[tuple[etree._Element, int, int]]:
+    """(element, line, depth) of every element (the root has depth 0); stops where the XML breaks."""
+    depth = -1
+    try:
+        for event, element in etree.iterparse(io.BytesIO(data), events=("start", "end"),
+                                              resolve_entities=False, no_network=True):
+            if event == "end":
+                depth -= 1
+                continue
+            depth += 1
+            yield element, element.sourceline, depth
+    except etree.XMLSyntaxError:
+        return
+
+
+def check_root(data: bytes, where: str, tag: str, expected: str) -> None:
+    """A file of the wrong kind (a type system given as a document, an HTML page) is named as such."""
+    root = next(elements(data), None)
+    if root is not None and root[0].tag != tag:
+        namespace, _, local = tag[1:].partition("}")
+        found = str(root[0].tag)
+        shown = found.rpartition("}")[2] if found.rpartition("}")[2] != local else found
+        raise CorpusError(f"root element <{shown}> (expected <{local}> in namespace {namespace}: {expected})",
+                          where, root[1])
+
+
+def check_offsets(cas: Cas, data: bytes, where: str) -> None:
+    """cassis leaves offsets outside the text as they are (with a warning): they are bad input."""
+    size = len(cas.sofa_string or "")
+    for fs in cas.select_all_annotations():
+        if not 0 <= fs.begin <= fs.end <= size:
+            line, attrib = next(((line, element.attrib) for element, line, _ in elements(data)
+                                 if element.get(XMI_ID) == str(fs.xmiID)), (None, {}))
+            units = len((cas.sofa_string or "").encode("utf-16-le")) // 2
+            raise CorpusError(f"{fs.type.name.rsplit('.', 1)[-1]} xmi:id {fs.xmiID} has offsets "
+                              f"{attrib.get('begin', fs.begin)}-{attrib.get('end', fs.end)} (expected "
+                              f"0 <= begin <= end <= {units}, the text's length in UTF-16 units)", where, line)
+
+
+def type_system_error(exc: Exception, data: bytes, where: str) -> CorpusError:
+    """What cassis could not read in a type system description."""
+    if isinstance(exc, etree.XMLSyntaxError):
+        return CorpusError(f"not well-formed XML: {exc.msg} (expected a UIMA type system description)",
+                           where, max(exc.lineno, 1))
+    if isinstance(exc, KeyError) and exc.args:
+        name = str(exc.args[0])
+        line = next((line for element, line, _ in elements(data)
+                     if etree.QName(element).localname in _TS_REFERENCES and (element.text or "").strip() == name),
+                    None)
+        return CorpusError(f"type {name} is used but not declared (expected a <typeDescription> for it)",
+                           where, line)
+    return CorpusError(f"cannot read the type system ({_reason(exc)}) (expected a UIMA type system "
+                       f"description as INCEpTION exports it)", where)
+
+
+def cas_error(exc: Exception, data: bytes, where: str) -> CorpusError:
+    """What cassis could not read in a CAS XMI document."""
+    if isinstance(exc, etree.XMLSyntaxError):
+        return CorpusError(f"not well-formed XML: {exc.msg} (expected UIMA CAS XMI)", where, max(exc.lineno, 1))
+    if isinstance(exc, TypeNotFoundError):
+        return _unknown_type(str(exc), data, where)
+    if isinstance(exc, KeyError) and exc.args and exc.args[0] is not None:
+        return _missing(exc.args[0], data, where)
+    unknown_feature = _UNKNOWN_FEATURE.search(str(exc)) if isinstance(exc, TypeError) else None
+    if unknown_feature:
+        type_key, feature = unknown_feature.groups()
+        line = next((line for element, line, depth in elements(data) if depth == 1 and feature in element.attrib
+                     and _type_of(element.tag).replace(".", "_") == type_key), None)
+        return CorpusError(f"attribute {feature!r} is not a feature of its element's type (expected the "
+                           f"features the type system declares)", where, line)
+    not_a_number = _NOT_A_NUMBER.search(str(exc)) if isinstance(exc, ValueError) else None
+    if not_a_number:
+        value = not_a_number.group(1)
+        line = next((line for element, line, _ in elements(data)
+                     if any(value in (v, *v.split()) for v in element.attrib.values())), None)
+        return CorpusError(f"value {value!r} is not a number (expected an integer: an offset, an xmi:id or a "
+                           f"number feature)", where, line)
+    if isinstance(exc, RuntimeError) and "state transition" in str(exc):
+        line = next((line for _, line, depth in elements(data) if depth >= 3), None)
+        return CorpusError("element nested too deep (expected feature structures as children of <xmi:XMI>, "
+                           "array values one level below them)", where, line)
+    return CorpusError(f"cannot read the CAS ({_reason(exc)}) (expected UIMA CAS XMI as INCEpTION exports it)",
+                       where)
+
+
+def _unknown_type(message: str, data: bytes, where: str) -> CorpusError:
+    match = re.search(r"\[([^\]]*)\]", message)
+    type_name = match.group(1) if match else ""
+    line = next((line for element, line, depth in elements(data)
+                 if depth == 1 and _type_of(element.tag) == type_name), None)
+    if not type_name:
+        return CorpusError("an element names no UIMA type (expected a namespaced element such as "
+                           "<custom:Span>)", where, line)
+    return CorpusError(f"type {type_name} is not in the type system (expected the TypeSystem.xml exported "
+                       f"with this document)", where, line)
+
+
+def _missing(key, data: bytes, where: str) -> CorpusError:
+    """cassis's KeyError is a reference to an id no element has, or an attribute an element lacks."""
+    if isinstance(key, int):
+        target = str(key)
+        line = next((line for element, line, _ in elements(data)
+                     if any(name not in (XMI_ID, "begin", "end") and target in value.split()
+                            for name, value in element.attrib.items())), None)
+        return CorpusError(f"a feature points to xmi:id {target}, which no element has (expected a reference "
+                           f"to an element of this file)", where, line)
+    name = str(key).replace("{http://www.omg.org/XMI}", "xmi:")
+    # sofaNum, sofaID... belong to the Sofa element, members to the View; the View has no xmi:id
+    only = _CAS + "Sofa" if name.startswith("sofa") and name != "sofa" else _CAS + "View" if name == "members" else None
+    line = next((line for element, line, depth in elements(data)
+                 if depth == 1 and str(key) not in element.attrib
+                 and (element.tag == only if only else element.tag != _CAS + "View")), None)
+    return CorpusError(f"an element lacks its {name} attribute (expected it on every feature structure)",
+                       where, line)
+
+
+def _type_of(tag) -> str:
+    """The type name cassis reads from an element tag `{http:///a/b/c.ecore}Name` (same arithmetic)."""
+    name = str(tag)[9:].replace("/", ".").replace("ecore}", "").strip()
+    return name[len("uima.noNamespace."):] if name.startswith("uima.noNamespace.") else name
+
+
+def _reason(exc: Exception) -> str:
+    return f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
