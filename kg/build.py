@@ -31,7 +31,7 @@ from tqdm import tqdm
 from kg import __version__, layout
 from kg.bratexport import save_schema
 from kg.conf import CONFIG_FILE, load_config, merge_configs
-from kg.corpus import ALIASES_FILE, MAPPING_FILE, DocumentFiles, read_document, scan_corpus
+from kg.corpus import ALIASES_FILE, MAPPING_FILE, DocumentFiles, inception_config, read_document, scan_corpus
 from kg.entities import rebuild_records
 from kg.errors import BuildLockedError, ConfigError, CorpusError, InputError, InputErrors, KgError
 from kg.export import write_exports
@@ -89,9 +89,10 @@ class _Inputs:
     """What every document is read against. Configurations, alignment and the alias table are
     parsed only when there is work to do: a no-op build needs nothing but their fingerprint."""
 
-    def __init__(self, corpus_dir: Path, configs: list[Path]) -> None:
+    def __init__(self, corpus_dir: Path, configs: list[Path], documents: list[DocumentFiles]) -> None:
         self.corpus_dir = corpus_dir
         self.configs = configs
+        self.inception = [d for d in documents if d.is_xmi]
         self.config_files = [p for p in configs if p.name == CONFIG_FILE]
         digest = hashlib.sha256(__version__.encode())
         for path in (*self.config_files, corpus_dir / ALIASES_FILE, corpus_dir / MAPPING_FILE, ONTOLOGY_FILE,
@@ -106,7 +107,11 @@ class _Inputs:
 
     @cached_property
     def vocabularies(self) -> dict[Path, Vocabulary]:
-        return {path: Vocabulary(load_config(path), self.alignment) for path in self.config_files}
+        """One per annotation.conf, and one per INCEpTION document (its layers are its schema)."""
+        vocabularies = {path: Vocabulary(load_config(path), self.alignment) for path in self.config_files}
+        for item in self.inception:
+            vocabularies[item.txt] = Vocabulary(inception_config(item), self.alignment)
+        return vocabularies
 
     @cached_property
     def vocabulary(self) -> Vocabulary:
@@ -124,6 +129,8 @@ class _Inputs:
         return load_aliases(self.corpus_dir / ALIASES_FILE, self.vocabulary)
 
     def vocabulary_of(self, item: DocumentFiles) -> Vocabulary:
+        if item.is_xmi:
+            return self.vocabularies[item.txt]
         if item.config is None:
             raise CorpusError(f"no {CONFIG_FILE} for this document (expected one in its directory or a parent "
                               "directory of the corpus, as brat looks it up)", item.txt)
@@ -139,7 +146,7 @@ def build(corpus_dir: Path, data_dir: Path, *, store_url: str | None = None, pro
     with _lock(data_dir):
         listing = scan_corpus(corpus_dir)
         files = listing.documents
-        inputs = _Inputs(corpus_dir, listing.configs)
+        inputs = _Inputs(corpus_dir, listing.configs, files)
         previous = _previous_manifest(data_dir)
         plan = _plan(files, previous, inputs, full)
         if plan is None:

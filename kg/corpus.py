@@ -18,9 +18,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from kg.annotations import parse_ann
-from kg.conf import CONFIG_FILE, AnnotationConfig, find_config
+from kg.conf import CONFIG_FILE, AnnotationConfig, find_config, parse_config
 from kg.errors import CorpusError, InputError, InputErrors
 from kg.iris import RESERVED_GRAPHS
+from kg.inception import TYPE_SYSTEM, xmi_to_brat
 from kg.model import Annotations, Document, Metadata
 
 # Characters XML 1.0 cannot carry: SPARQL XML results and RDF/XML would break on them.
@@ -29,8 +30,9 @@ _SLUG = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*$")
 ALIASES_FILE = "aliases.toml"
 MAPPING_FILE = "kg.toml"
 # Files of the corpus that are not documents but are read (or, for brat's own, accepted) by kg.
-CORPUS_FILES = (CONFIG_FILE, ALIASES_FILE, MAPPING_FILE, "tools.conf", "visual.conf", "kb_shortcuts.conf")
-DOCUMENT_SUFFIXES = (".txt", ".ann", ".json")
+CORPUS_FILES = (CONFIG_FILE, ALIASES_FILE, MAPPING_FILE, "tools.conf", "visual.conf", "kb_shortcuts.conf",
+                TYPE_SYSTEM, "typesystem.xml")
+DOCUMENT_SUFFIXES = (".txt", ".ann", ".json", ".xmi")
 _LOCAL_ID = re.compile(r"^[A-Z]+\d+$")
 
 
@@ -45,22 +47,30 @@ class DocumentFiles:
     meta: Path
     config: Path | None = None
 
+    @property
+    def is_xmi(self) -> bool:
+        """An INCEpTION UIMA CAS XMI document: text and annotations come from the .xmi."""
+        return self.txt.suffix == ".xmi"
+
     def paths(self) -> list[Path]:
         return [p for p in (self.txt, self.ann, self.meta) if p.exists()]
 
     def fingerprint(self) -> str:
         """SHA-256 over the article's files, to tell whether it changed since the last build."""
         digest = hashlib.sha256()
-        for path in (self.txt, self.ann, self.meta):
+        for path in (self.txt, self.ann, self.meta, *self._type_system()):
             digest.update(path.name.encode())
             digest.update(path.read_bytes() if path.exists() else b"\0missing")
         digest.update(str(self.config).encode())
         return digest.hexdigest()
 
+    def _type_system(self) -> list[Path]:
+        return [self.txt.parent / TYPE_SYSTEM] if self.is_xmi else []
+
     def stat_key(self) -> list[int]:
         """Sizes and modification times: a cheap first check before hashing."""
         key = []
-        for path in (self.txt, self.ann, self.meta):
+        for path in (self.txt, self.ann, self.meta, *self._type_system()):
             try:
                 st = path.stat()
                 key += [st.st_size, st.st_mtime_ns]
@@ -92,8 +102,11 @@ def scan_corpus(corpus_dir: Path) -> Listing:
         raise CorpusError("corpus directory not found (expected a directory of .txt/.ann files)", corpus_dir)
     files = _walk(corpus_dir)
     by_name = {p.relative_to(corpus_dir).as_posix(): p for p in files}
-    stems = {name[:-4] for name in by_name if name.endswith(".txt")}
+    stems = {name[:-4] for name in by_name if name.endswith((".txt", ".xmi"))}
     errors: list[InputError] = []
+    for name in sorted(n for n in by_name if n.endswith(".xmi") and n[:-4] + ".txt" in by_name):
+        errors.append(CorpusError(f"both {Path(name).stem}.xmi and {Path(name).stem}.txt (expected one form of a "
+                                  "document: brat's .txt and .ann, or INCEpTION's .xmi)", by_name[name]))
     for name in sorted(by_name):
         if name.endswith(".ann") and name[:-4] not in stems:
             errors.append(CorpusError(f"annotation file without its text (expected {Path(name).stem}.txt beside it)",
@@ -102,9 +115,9 @@ def scan_corpus(corpus_dir: Path) -> Listing:
     for slug in sorted(stems):
         problem = _slug_problem(slug, stems)
         if problem:
-            errors.append(CorpusError(problem, by_name[slug + ".txt"]))
+            errors.append(CorpusError(problem, by_name.get(slug + ".txt") or by_name[slug + ".xmi"]))
             continue
-        txt = by_name[slug + ".txt"]
+        txt = by_name.get(slug + ".txt") or by_name[slug + ".xmi"]
         documents.append(DocumentFiles(slug, txt, txt.with_suffix(".ann"), txt.with_suffix(".json"),
                                        find_config(txt.parent, corpus_dir)))
     if errors:
@@ -245,10 +258,20 @@ def _line_of(raw: str, key: str) -> int:
 
 
 def read_document(files: DocumentFiles, config: AnnotationConfig) -> Document:
-    """Read and check one article; raises CorpusError or InputErrors."""
+    """Read and check one article; raises CorpusError or InputErrors. An INCEpTION .xmi is read
+    with the configuration its own layers make (`inception_config`)."""
+    if files.is_xmi:
+        converted = xmi_to_brat(files.txt)
+        annotations = parse_ann(files.txt, converted.ann, converted.text, parse_config(converted.conf, files.txt))
+        return Document(files.slug, converted.text, read_metadata(files, converted.text), annotations)
     text = read_text(files.txt)
     metadata = read_metadata(files, text)
     annotations = Annotations()
     if files.ann.exists():
         annotations = parse_ann(files.ann, read_text(files.ann), text, config)
     return Document(files.slug, text, metadata, annotations)
+
+
+def inception_config(files: DocumentFiles) -> AnnotationConfig:
+    """The annotation configuration an INCEpTION document's layers declare."""
+    return parse_config(xmi_to_brat(files.txt).conf, files.txt)
