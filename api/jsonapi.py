@@ -14,10 +14,12 @@ from typing import Any, Callable
 from flask import Blueprint, Response, current_app, g, jsonify, request, url_for
 
 from api import openapi, queries
-from api.backend import Backend
+from api.backend import Backend, current as backend_of_request
 from api.errors import ApiError
+from api.workers import PoolBusy
 from api.search import REMOTE_TTL, SearchIndexes
 from kg.iris import DOCUMENT, GRAPH, ONTOLOGY, PREFIXES, RESOURCE
+from kg.errors import StoreError
 from kg.vocab import KGO
 
 bp = Blueprint("jsonapi", __name__)
@@ -25,6 +27,7 @@ _KEY = re.compile(r"^[A-Za-z0-9._~-]+(?:/[A-Za-z0-9._~-]+)*$")
 _TYPE = re.compile(r"^[A-Za-z][A-Za-z0-9]*$")
 MAX_LIMIT = 500
 MAX_MENTIONS = 200
+HEALTH_WAIT = 0.5  # seconds /health waits for a build that is loading
 CACHED_BUDGET = 60.0  # seconds a once-per-build answer (the stats) may take
 
 
@@ -43,7 +46,7 @@ def _state() -> _State:
 
 
 def _backend() -> Backend:
-    return current_app.extensions["kg"]
+    return backend_of_request()
 
 
 def _select(sparql: str, deadline: float | None = None) -> list[dict[str, str]]:
@@ -148,7 +151,11 @@ def prefixes() -> Response:
 @bp.get("/health")
 def health() -> Response:
     """Liveness and what is served; 503 while there is nothing to serve."""
-    info = _backend().health()
+    g.deadline = min(g.deadline, time.monotonic() + HEALTH_WAIT)
+    try:
+        info = _backend().health()
+    except (StoreError, PoolBusy):  # nothing built, or the first build still loading
+        info = current_app.extensions["kg"].health()
     ok = info.get("build") is not None or info.get("store") == "remote"
     if info.get("store") == "remote":
         try:
