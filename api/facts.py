@@ -7,7 +7,7 @@ an id that resolves at its `href` (api/ids.py).
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Callable
 
 from flask import Blueprint, Response, jsonify, request, url_for
 
@@ -38,53 +38,30 @@ def timeline() -> Response:
 @bp.get("/api/events/<path:key>")
 def event(key: str) -> Response:
     """One event with its date, participants and the sentence that tells it."""
-    items = _events([ids.iri_of(key)], evidence=True) if _KEY.match(key) else []
-    if not items:
-        raise ApiError(404, f"no event {key!r}")
-    return jsonify(items[0])
+    return _one(key, "event", lambda iris: _events(iris, evidence=True))
 
 
 @bp.get("/api/quotes")
 def quotes() -> Response:
     """Quotes with their whole text, speaker, document and sentence; `speaker` filters by the speaker's id."""
-    speaker = _id_arg("speaker")
-    limit, offset = _paging()
-    if speaker:
-        keys = sorted(r["x"] for r in _select(queries.instances("Quote", "saidBy", ids.iri_of(speaker))))
-    else:
-        keys = _cached("quotes", lambda deadline: sorted(r["x"] for r in _select(queries.instances("Quote"), deadline)))
-    page = keys[offset:offset + limit]
-    return jsonify(_page(len(keys), limit, offset, _quotes(page), "jsonapi.facts.quotes", speaker=speaker))
+    return _listing("Quote", "saidBy", "speaker", _quotes, "jsonapi.facts.quotes")
 
 
 @bp.get("/api/quotes/<path:key>")
 def quote(key: str) -> Response:
-    items = _quotes([ids.iri_of(key)]) if _KEY.match(key) else []
-    if not items:
-        raise ApiError(404, f"no quote {key!r}")
-    return jsonify(items[0])
+    return _one(key, "quote", _quotes)
 
 
 @bp.get("/api/figures")
 def figures() -> Response:
     """Reported figures: value, qualifier, unit, source, date, document and sentence; `source` filters by
     the reporting entity's id. Figures are never merged: each claim is its own item."""
-    source = _id_arg("source")
-    limit, offset = _paging()
-    if source:
-        keys = sorted(r["x"] for r in _select(queries.instances("Figure", "reportedBy", ids.iri_of(source))))
-    else:
-        keys = _cached("figures", lambda deadline: sorted(r["x"] for r in _select(queries.instances("Figure"), deadline)))
-    page = keys[offset:offset + limit]
-    return jsonify(_page(len(keys), limit, offset, _figures(page), "jsonapi.facts.figures", source=source))
+    return _listing("Figure", "reportedBy", "source", _figures, "jsonapi.facts.figures")
 
 
 @bp.get("/api/figures/<path:key>")
 def figure(key: str) -> Response:
-    items = _figures([ids.iri_of(key)]) if _KEY.match(key) else []
-    if not items:
-        raise ApiError(404, f"no figure {key!r}")
-    return jsonify(items[0])
+    return _one(key, "figure", _figures)
 
 
 @bp.get("/api/neighbourhood/<path:key>")
@@ -112,6 +89,28 @@ def neighbourhood(key: str) -> Response:
 
 
 # -- helpers ---------------------------------------------------------------
+
+def _listing(class_name: str, prop: str, arg: str, describe: Callable[[list[str]], list[dict[str, Any]]],
+             endpoint: str) -> Response:
+    """A page of the instances of a class, all of them (keys read once per build) or those whose
+    `prop` is the entity named by the request's `arg`."""
+    value = _id_arg(arg)
+    limit, offset = _paging()
+    if value:
+        keys = sorted(r["x"] for r in _select(queries.instances(class_name, prop, ids.iri_of(value))))
+    else:
+        keys = _cached(class_name, lambda deadline: sorted(
+            r["x"] for r in _select(queries.instances(class_name), deadline)))
+    page = keys[offset:offset + limit]
+    return jsonify(_page(len(keys), limit, offset, describe(page), endpoint, **{arg: value}))
+
+
+def _one(key: str, kind: str, describe: Callable[[list[str]], list[dict[str, Any]]]) -> Response:
+    items = describe([ids.iri_of(key)]) if _KEY.match(key) else []
+    if not items:
+        raise ApiError(404, f"no {kind} {key!r}")
+    return jsonify(items[0])
+
 
 def _id_arg(name: str) -> str | None:
     value = request.args.get(name)

@@ -158,6 +158,13 @@ def _type_param(names: tuple[str, ...], what: str) -> dict[str, Any]:
                   "subclasses included; an unknown one is a 400 listing the valid ones")
 
 
+def _one(schema: str, summary: str, example: str) -> dict[str, Any]:
+    """The operation that answers one item by its id."""
+    return {"get": {"summary": summary, "operationId": f"get{schema}",
+                    "parameters": [_param("key", "path", {"type": "string"}, f"id, e.g. {example}", True)],
+                    "responses": {"200": _json(schema, f"the {schema.lower()}"), **_errors(404, 503)}}}
+
+
 def _json(schema: str, description: str) -> dict[str, Any]:
     return {"description": description,
             "content": {"application/json": {"schema": {"$ref": f"#/components/schemas/{schema}"}}}}
@@ -196,10 +203,7 @@ PATHS: dict[str, Any] = {
     "/api/entities": {"get": {
         "summary": "List entities, optionally of one type", "operationId": "listEntities",
         "parameters": [_type_param(ENTITY_TYPES, "entities of this class")] + _PAGING,
-        "responses": {"200": {"description": "a page of entities", "content": {"application/json": {"schema": {
-            "allOf": [{"$ref": "#/components/schemas/Page"},
-                      {"properties": {"items": {"items": {"$ref": "#/components/schemas/EntityItem"}}}}]}}}},
-                      **_errors(400, 503)}}},
+        "responses": {"200": _page_of("EntityItem", "a page of entities"), **_errors(400, 503)}}},
     "/api/entities/{key}": {"get": {
         "summary": "One entity with labels, types, same-as links, relations and mentions",
         "operationId": "getEntity",
@@ -214,10 +218,7 @@ PATHS: dict[str, Any] = {
         "responses": {"200": _json("Search", "matching entities, best first"), **_errors(400, 503)}}},
     "/api/documents": {"get": {
         "summary": "The documents of the corpus", "operationId": "listDocuments", "parameters": _PAGING,
-        "responses": {"200": {"description": "a page of documents", "content": {"application/json": {"schema": {
-            "allOf": [{"$ref": "#/components/schemas/Page"},
-                      {"properties": {"items": {"items": {"$ref": "#/components/schemas/Document"}}}}]}}}},
-                      **_errors(400, 503)}}},
+        "responses": {"200": _page_of("Document", "a page of documents"), **_errors(400, 503)}}},
     "/api/documents/{slug}": {"get": {
         "summary": "One document with its whole text", "operationId": "getDocument",
         "parameters": [_param("slug", "path", {"type": "string"}, "document id, e.g. npr-venezuelan-armed-forces-fled",
@@ -231,29 +232,20 @@ PATHS: dict[str, Any] = {
         "summary": "Dated events in date order", "operationId": "timeline",
         "parameters": [_type_param(EVENT_TYPES, "events of this class")] + _PAGING,
         "responses": {"200": _page_of("Event", "a page of dated events"), **_errors(400, 503)}}},
-    "/api/events/{key}": {"get": {
-        "summary": "One event with the sentences that tell it", "operationId": "getEvent",
-        "parameters": [_param("key", "path", {"type": "string"}, "event id, e.g. <document>/event/E14", True)],
-        "responses": {"200": _json("Event", "the event"), **_errors(404, 503)}}},
+    "/api/events/{key}": _one("Event", "One event with the sentences that tell it", "<document>/event/E14"),
     "/api/quotes": {"get": {
         "summary": "Quotes with their whole text, speaker, document and sentence", "operationId": "listQuotes",
         "parameters": [_param("speaker", "query", {"type": "string", "pattern": _ID},
                               "only quotes of this speaker (an id, e.g. person/juan-guaido)")] + _PAGING,
         "responses": {"200": _page_of("Quote", "a page of quotes"), **_errors(400, 503)}}},
-    "/api/quotes/{key}": {"get": {
-        "summary": "One quote", "operationId": "getQuote",
-        "parameters": [_param("key", "path", {"type": "string"}, "quote id, e.g. <document>/quote/T28", True)],
-        "responses": {"200": _json("Quote", "the quote"), **_errors(404, 503)}}},
+    "/api/quotes/{key}": _one("Quote", "One quote", "<document>/quote/T28"),
     "/api/figures": {"get": {
         "summary": "Reported figures with value, qualifier, unit (none in the graph yet), source, date, document",
         "operationId": "listFigures",
         "parameters": [_param("source", "query", {"type": "string", "pattern": _ID},
                               "only figures reported by this entity (an id, e.g. organization/unhcr)")] + _PAGING,
         "responses": {"200": _page_of("Figure", "a page of figures"), **_errors(400, 503)}}},
-    "/api/figures/{key}": {"get": {
-        "summary": "One figure", "operationId": "getFigure",
-        "parameters": [_param("key", "path", {"type": "string"}, "figure id, e.g. <document>/figure/T40", True)],
-        "responses": {"200": _json("Figure", "the figure"), **_errors(404, 503)}}},
+    "/api/figures/{key}": _one("Figure", "One figure", "<document>/figure/T40"),
     "/api/neighbourhood/{key}": {"get": {
         "summary": "What an entity is linked to by facts (relations, event roles), without provenance noise",
         "operationId": "neighbourhood",
