@@ -5,6 +5,10 @@ Both backends offer the same few operations, each bounded by a deadline.
 The embedded backend follows `data/current`: a rebuild that swaps the link
 is noticed on the next request (one readlink), and the workers reopen the
 new store then; until that moment answers come from the old store.
+
+A request pins the build it answers from (`current()`): every call it makes
+goes to that build's pool, so one response never mixes two builds, and a
+pool retired by a switch is closed once the last request pinned to it ends.
 """
 
 from __future__ import annotations
@@ -48,6 +52,10 @@ class Backend(Protocol):
 
     def close(self) -> None: ...
 
+    def pin(self, deadline: float) -> Backend: ...
+
+    def release(self, pinned: Backend) -> None: ...
+
 
 class EmbeddedBackend:
     """The Oxigraph store of data/current, queried in worker processes.
@@ -67,6 +75,8 @@ class EmbeddedBackend:
         self._active: tuple[Path, WorkerPool] | None = None
         self._warming: tuple[Path, WorkerPool] | None = None
         self._graphs: dict[str, list[str]] = {}
+        self._users: dict[int, int] = {}  # id(pool) -> requests pinned to it
+        self._retiring: dict[int, WorkerPool] = {}  # retired pools still pinned by a request
         self._lock = threading.Lock()
         self._cache_lock = threading.Lock()  # one cached file made at a time
         if layout.current_build(self.data_dir) is not None:
@@ -111,7 +121,9 @@ class EmbeddedBackend:
 
     def graphs(self, deadline: float) -> list[str]:
         """Named graphs of the served build (asked once per build)."""
-        build, pool = self._serving(deadline)
+        return self.graphs_of(*self._serving(deadline), deadline)
+
+    def graphs_of(self, build: Path, pool: WorkerPool, deadline: float) -> list[str]:
         key = str(build)
         with self._lock:
             cached = self._graphs.get(key)
@@ -127,7 +139,9 @@ class EmbeddedBackend:
     def export(self, fmt: str, deadline: float) -> Path:
         """The export file of the served build, dumped once from the store
         (into data/cache/<build>/) when the build did not write it."""
-        build, pool = self._serving(deadline)
+        return self.export_of(*self._serving(deadline), fmt, deadline)
+
+    def export_of(self, build: Path, pool: WorkerPool, fmt: str, deadline: float) -> Path:
         path = layout.export_path(build, fmt)
         if path.is_file():
             return path
@@ -156,7 +170,11 @@ class EmbeddedBackend:
     def health(self) -> dict[str, Any]:
         with self._lock:
             active, warming = self._active, self._warming
-        info: dict[str, Any] = {"store": self.kind, "build": active[0].name if active else None,
+        return self.health_of(active, warming)
+
+    @staticmethod
+    def health_of(active: tuple[Path, WorkerPool] | None, warming: tuple[Path, WorkerPool] | None) -> dict[str, Any]:
+        info: dict[str, Any] = {"store": EmbeddedBackend.kind, "build": active[0].name if active else None,
                                 "workers": active[1].alive() if active else 0,
                                 "worker_restarts": active[1].restarts if active else 0,
                                 "in_memory": bool(active and active[1].source.nquads)}
@@ -166,10 +184,43 @@ class EmbeddedBackend:
 
     def close(self) -> None:
         with self._lock:
-            pools = [p for p in (self._active, self._warming) if p]
+            pools = [p[1] for p in (self._active, self._warming) if p] + list(self._retiring.values())
             self._active = self._warming = None
-        for _, pool in pools:
+            self._retiring = {}
+        for pool in pools:
             pool.kill()
+
+    def pin(self, deadline: float) -> PinnedBuild:
+        """The build answering now, held for one request (give it back with `release`)."""
+        for _ in range(10):
+            build, pool = self._serving(deadline)
+            with self._lock:
+                if self._active is not None and self._active[1] is pool:
+                    self._users[id(pool)] = self._users.get(id(pool), 0) + 1
+                    return PinnedBuild(self, build, pool, self._warming)
+        raise PoolBusy("the served build kept changing")
+
+    def release(self, pinned: Backend) -> None:
+        """A request is done with its build: close the pool if a switch retired it meanwhile."""
+        if not isinstance(pinned, PinnedBuild):
+            return
+        key = id(pinned.pool)
+        with self._lock:
+            left = self._users.get(key, 1) - 1
+            if left > 0:
+                self._users[key] = left
+                return
+            self._users.pop(key, None)
+            retired = self._retiring.pop(key, None)
+        if retired is not None:
+            retired.close()
+
+    def _retire(self, pool: WorkerPool) -> None:
+        """Close a pool a switch replaced, now or when its last pinned request ends (call with the lock)."""
+        if self._users.get(id(pool), 0) > 0:
+            self._retiring[id(pool)] = pool
+        else:
+            pool.close()  # busy workers finish their job first
 
     # -- pools ----------------------------------------------------------------
 
@@ -199,7 +250,7 @@ class EmbeddedBackend:
             if warming[1].ready() or (self._active is None and warming[1].serving()):
                 retired, self._active, self._warming = self._active, warming, None
                 if retired:
-                    retired[1].close()  # busy workers finish their job first
+                    self._retire(retired[1])
                 return warming
             if self._active:
                 return self._active  # answer from the old build until the new one is loaded
@@ -214,6 +265,46 @@ class EmbeddedBackend:
         in_memory = (self.memory_quads > 0 and isinstance(quads, int) and quads <= self.memory_quads
                      and nquads.is_file())
         return Source(str(layout.store_path(build)), str(nquads) if in_memory else None)
+
+
+class PinnedBuild:
+    """One build of an EmbeddedBackend, as one request sees it: every call goes to its pool."""
+
+    kind = "embedded"
+
+    def __init__(self, backend: EmbeddedBackend, build: Path, pool: WorkerPool,
+                 warming: tuple[Path, WorkerPool] | None) -> None:
+        self.backend, self.build, self.pool, self._warming = backend, build, pool, warming
+
+    def run(self, request: execute.Request, deadline: float) -> execute.Result:
+        return self.pool.submit(Job("run", {"request": request}), deadline)
+
+    def select(self, sparql: str, deadline: float) -> list[dict[str, str]]:
+        return self.pool.submit(Job("select", {"sparql": sparql}), deadline)
+
+    def graphs(self, deadline: float) -> list[str]:
+        return self.backend.graphs_of(self.build, self.pool, deadline)
+
+    def version(self) -> str:
+        return self.build.name
+
+    def manifest(self) -> dict[str, Any]:
+        return _read_manifest(self.build)
+
+    def export(self, fmt: str, deadline: float) -> Path:
+        return self.backend.export_of(self.build, self.pool, fmt, deadline)
+
+    def health(self) -> dict[str, Any]:
+        return self.backend.health_of((self.build, self.pool), self._warming)
+
+    def close(self) -> None:
+        self.backend.release(self)
+
+    def pin(self, deadline: float) -> Backend:
+        return self
+
+    def release(self, pinned: Backend) -> None:
+        pass
 
 
 def _read_manifest(build: Path) -> dict[str, Any]:
@@ -261,6 +352,12 @@ class RemoteBackend:
     def health(self) -> dict[str, Any]:
         return {"store": self.kind, "build": None, "url": self.store.query_url}
 
+    def pin(self, deadline: float) -> Backend:
+        return self  # a remote server has no builds to keep apart
+
+    def release(self, pinned: Backend) -> None:
+        pass
+
     def close(self) -> None:
         self.store.close()
 
@@ -279,3 +376,23 @@ def make_backend(settings: dict[str, Any]) -> Backend:
                                      timeout=float(settings["QUERY_TIMEOUT"]))
         return RemoteBackend(store)
     return EmbeddedBackend(Path(settings["DATA"]), int(settings["WORKERS"]), int(settings["MEMORY_QUADS"]))
+
+
+def current() -> Backend:
+    """The backend of the request being handled, pinned to one build for the whole request."""
+    from flask import current_app, g
+
+    pinned = g.get("kg_backend")
+    if pinned is None:
+        pinned = current_app.extensions["kg"].pin(g.deadline)
+        g.kg_backend = pinned
+    return pinned
+
+
+def release_current() -> None:
+    """After a request: give its pinned build back."""
+    from flask import current_app, g
+
+    pinned = g.pop("kg_backend", None)
+    if pinned is not None:
+        current_app.extensions["kg"].release(pinned)

@@ -1,14 +1,17 @@
-"""Example queries of the query page: real questions about the corpus.
+"""Example queries of the query page: the questions a reader of these articles asks.
 
-Each query reads the union default graph (a bag), hence DISTINCT. The query
-page shows them with the ontology's prefixes declared; tests run every one on
-the shipped corpus and check it returns rows.
+The endpoint predefines the prefixes of kg.iris.PREFIXES, so each query is
+shown as it is written, without declarations; `portable` adds the PREFIX
+lines it needs, for any other SPARQL endpoint. Each query reads the union
+default graph (a bag), hence DISTINCT. tests/api/test_examples.py checks each
+one's answer against what the articles say.
 """
 
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass
 
+from api import lexer
 from kg.iris import PREFIXES
 
 
@@ -21,12 +24,24 @@ class Example:
 
     @property
     def query(self) -> str:
-        return prologue() + "\n" + self.body.strip() + "\n"
+        """The query as the page shows and runs it (the endpoint predefines the prefixes)."""
+        return self.body.strip() + "\n"
+
+    @property
+    def portable(self) -> str:
+        """The query with the PREFIX lines it uses, for endpoints that predefine nothing."""
+        return prologue(used_prefixes(self.body)) + "\n" + self.query
+
+
+def used_prefixes(query: str) -> list[str]:
+    """The predefined prefixes a query uses, in table order."""
+    used = {t.text.partition(":")[0] for t in lexer.tokens(query) if t.kind == "pname"}
+    return [p for p in PREFIXES if p in used]
 
 
 def prologue(names: list[str] | None = None) -> str:
-    """PREFIX declarations for `names` (all of kg.iris.PREFIXES by default)."""
-    chosen = names or list(PREFIXES)
+    """PREFIX declarations for `names` (all of kg.iris.PREFIXES when None)."""
+    chosen = list(PREFIXES) if names is None else names
     return "".join(f"PREFIX {p}: <{PREFIXES[p]}>\n" for p in chosen)
 
 
@@ -35,7 +50,7 @@ _LABEL = "skos:prefLabel|rdfs:label|nif:anchorOf"
 EXAMPLES: tuple[Example, ...] = (
     Example(
         "membership", "Who belongs to which organization",
-        "Which people and organizations are members of which organization, with the role when the text gives one?",
+        "Who belongs to which organization, in which role when the text gives one?",
         f"""
 SELECT DISTINCT ?memberLabel ?role ?organizationLabel ?member ?organization WHERE {{
   ?member kgo:memberOf ?organization .
@@ -51,22 +66,23 @@ ORDER BY ?organizationLabel ?memberLabel
     ),
     Example(
         "quotes", "Who said what, and where",
-        "Every quotation with its speaker and the article (and sentence) it comes from.",
+        "Who said what, in which sentence of which article?",
         f"""
-SELECT DISTINCT ?speakerLabel ?quote ?article ?document WHERE {{
+SELECT DISTINCT ?speakerLabel ?quote ?sentence ?article ?speaker WHERE {{
   ?q a kgo:Quote ; kgo:quoteText ?quote ; kgo:saidBy ?speaker ; prov:wasDerivedFrom ?document .
   OPTIONAL {{ ?speaker {_LABEL} ?speakerLabel }}
+  OPTIONAL {{ ?q kgo:mention ?m . ?m kgo:sentence ?s . ?s nif:anchorOf ?sentence }}
   OPTIONAL {{ ?document dcterms:title ?article }}
 }}
-ORDER BY ?speakerLabel ?article
+ORDER BY ?article ?speakerLabel
 """,
     ),
     Example(
         "figures", "Which source reports which figure",
-        "Every figure the articles attribute to a source, with its value, qualifier and date. "
+        "Which source reports which figure, with its value, qualifier and date? "
         "Claims from different sources stay apart.",
         f"""
-SELECT DISTINCT ?figure ?value ?qualifier ?sourceLabel ?asOf ?article WHERE {{
+SELECT DISTINCT ?figure ?value ?qualifier ?sourceLabel ?asOf ?article ?source WHERE {{
   ?f a kgo:Figure ; rdfs:label ?figure ; prov:wasDerivedFrom ?document .
   OPTIONAL {{ ?f kgo:value ?value }}
   OPTIONAL {{ ?f kgo:qualifier ?qualifier }}
@@ -80,7 +96,7 @@ ORDER BY ?sourceLabel DESC(?value)
     ),
     Example(
         "timeline", "Events in date order",
-        "Dated events in order, with their type, places and participants.",
+        "What happened when, where, and who took part?",
         f"""
 SELECT ?date ?type ?event
        (GROUP_CONCAT(DISTINCT ?placeLabel; separator=", ") AS ?places)
@@ -98,9 +114,44 @@ ORDER BY ?date ?type
 """,
     ),
     Example(
+        "defections", "Who defected, from where to where",
+        "Who defected or fled, from where to where, when, and which article tells?",
+        f"""
+SELECT DISTINCT ?kind ?whoLabel ?originLabel ?destinationLabel ?date ?article WHERE {{
+  ?e a ?k ; prov:wasDerivedFrom ?document .
+  VALUES ?k {{ kgo:Defection kgo:Flight }}
+  BIND(STRAFTER(STR(?k), STR(kgo:)) AS ?kind)
+  ?e kgo:agent ?who .
+  OPTIONAL {{ ?who {_LABEL} ?whoLabel }}
+  OPTIONAL {{ ?e kgo:origin ?o . ?o {_LABEL} ?originLabel }}
+  OPTIONAL {{ ?e kgo:destination ?d . ?d {_LABEL} ?destinationLabel }}
+  OPTIONAL {{ ?e kgo:date ?date }}
+  OPTIONAL {{ ?document dcterms:title ?article }}
+}}
+ORDER BY ?kind ?date ?whoLabel
+""",
+    ),
+    Example(
+        "connections", "What an organization is connected to",
+        "What is Human Rights Watch connected to, and how? Facts only: no provenance records, no mentions.",
+        """
+SELECT DISTINCT ?how ?direction ?label ?kind ?thing WHERE {
+  { organization:human-rights-watch ?p ?thing . BIND("out" AS ?direction) }
+  UNION
+  { ?thing ?p organization:human-rights-watch . BIND("in" AS ?direction) }
+  FILTER(isIRI(?thing) && STRSTARTS(STR(?p), STR(kgo:)) && ?p NOT IN (kgo:denotes, kgo:mentionCount))
+  BIND(STRAFTER(STR(?p), STR(kgo:)) AS ?how)
+  OPTIONAL { ?thing skos:prefLabel|dcterms:title ?label }
+  OPTIONAL { ?thing a ?t . FILTER(STRSTARTS(STR(?t), STR(kgo:)) && ?t != kgo:Event) }
+  BIND(STRAFTER(STR(?t), STR(kgo:)) AS ?kind)
+}
+ORDER BY ?how ?label
+""",
+    ),
+    Example(
         "spellings", "Every spelling of a name",
-        "For each person, every way the name is written: the preferred label, listed aliases and misspellings, "
-        "and every form found in the texts.",
+        "How is each person's name written: the preferred label, listed aliases and misspellings, "
+        "and every form found in the texts?",
         """
 SELECT ?person ?label
        (GROUP_CONCAT(DISTINCT ?spelling; separator=" | ") AS ?spellings)
@@ -117,25 +168,8 @@ ORDER BY DESC(?count) ?label
 """,
     ),
     Example(
-        "defections", "Who defected, from where to where",
-        "Defections and flights with who left, where from and where to, and the article that tells.",
-        f"""
-SELECT DISTINCT ?kind ?whoLabel ?originLabel ?destinationLabel ?article WHERE {{
-  ?e a ?k ; prov:wasDerivedFrom|kgo:trigger/nif:referenceContext ?document .
-  VALUES ?k {{ kgo:Defection kgo:Flight }}
-  BIND(STRAFTER(STR(?k), STR(kgo:)) AS ?kind)
-  ?e kgo:agent ?who .
-  OPTIONAL {{ ?who {_LABEL} ?whoLabel }}
-  OPTIONAL {{ ?e kgo:origin ?o . ?o {_LABEL} ?originLabel }}
-  OPTIONAL {{ ?e kgo:destination ?d . ?d {_LABEL} ?destinationLabel }}
-  OPTIONAL {{ ?document dcterms:title ?article }}
-}}
-ORDER BY ?kind ?whoLabel
-""",
-    ),
-    Example(
         "documents", "The articles",
-        "Every article with its publisher and date, and how many annotated mentions it holds.",
+        "Which articles are there, who published them and when, and how many annotated mentions does each hold?",
         """
 SELECT ?article ?publisher ?date (COUNT(DISTINCT ?m) AS ?mentions) WHERE {
   ?document a kgo:NewsArticle ; dcterms:title ?article .
@@ -152,4 +186,4 @@ ORDER BY ?date
 
 def as_json() -> list[dict[str, str]]:
     """The examples as the query page embeds them."""
-    return [dict(asdict(e), query=e.query) for e in EXAMPLES]
+    return [dict(asdict(e), query=e.query, portable=e.portable) for e in EXAMPLES]

@@ -1,4 +1,5 @@
-"""The JSON API for tools and pages: entities, search, documents, stats, health.
+"""The JSON API for tools and pages: entities, search, documents, stats, health
+(events, timeline, quotes, figures and neighbourhoods: api/facts.py).
 
 Every answer is JSON; every error is the one shape of api/errors.py. The
 OpenAPI description of these routes is api/openapi.py, served here too.
@@ -13,18 +14,21 @@ from typing import Any, Callable
 
 from flask import Blueprint, Response, current_app, g, jsonify, request, url_for
 
-from api import openapi, queries
-from api.backend import Backend
+from api import ids, openapi, queries
+from api.backend import Backend, current as backend_of_request
+from api.classes import ENTITY_TYPES
 from api.errors import ApiError
+from api.workers import PoolBusy
 from api.search import REMOTE_TTL, SearchIndexes
 from kg.iris import DOCUMENT, GRAPH, ONTOLOGY, PREFIXES, RESOURCE
-from kg.vocab import KGO
+from kg.errors import StoreError
 
 bp = Blueprint("jsonapi", __name__)
 _KEY = re.compile(r"^[A-Za-z0-9._~-]+(?:/[A-Za-z0-9._~-]+)*$")
 _TYPE = re.compile(r"^[A-Za-z][A-Za-z0-9]*$")
 MAX_LIMIT = 500
 MAX_MENTIONS = 200
+HEALTH_WAIT = 0.5  # seconds /health waits for a build that is loading
 CACHED_BUDGET = 60.0  # seconds a once-per-build answer (the stats) may take
 
 
@@ -43,7 +47,7 @@ def _state() -> _State:
 
 
 def _backend() -> Backend:
-    return current_app.extensions["kg"]
+    return backend_of_request()
 
 
 def _select(sparql: str, deadline: float | None = None) -> list[dict[str, str]]:
@@ -52,10 +56,8 @@ def _select(sparql: str, deadline: float | None = None) -> list[dict[str, str]]:
 
 @bp.get("/api/entities")
 def entities() -> Response:
-    """Entities, optionally of one type (a class of the ontology, with its subclasses)."""
-    type_name = request.args.get("type")
-    if type_name is not None and not _TYPE.match(type_name):
-        raise ApiError(400, "'type' must be the local name of a class of the ontology, e.g. Person")
+    """Entities, optionally of one type (a class of the ontology, with its subclasses; any case)."""
+    type_name = type_arg(ENTITY_TYPES)
     limit, offset = _paging()
     keys = _entity_keys(type_name)
     page = keys[offset:offset + limit]
@@ -68,17 +70,19 @@ def entities() -> Response:
 
 @bp.get("/api/entities/<path:key>")
 def entity(key: str) -> Response:
-    """One entity: labels, types, same-as links, relations in and out with their sources, mentions."""
-    if not _KEY.match(key):
-        raise ApiError(404, f"no entity {key!r}")
-    iri = RESOURCE + key
-    record = _select(queries.entity_record(iri))
+    """One entity (or any other thing with an id): labels, types, same-as links, memberships with their
+    roles, relations in and out with their sources, mentions."""
+    iri = ids.iri_of(key) if _KEY.match(key) else None
+    canonical = iri is not None and iri.startswith(RESOURCE)
+    record = _select(queries.entity_record(iri) if canonical else queries.node_record(iri)) if iri else []
     if not record:
         raise ApiError(404, f"no entity {key!r}")
     body = _record(iri, record)
     out, into = _select(queries.relations_out(iri)), _select(queries.relations_in(iri))
+    into = [r for r in into if not _is_membership(r["other"])]  # given whole under "memberships"
     mentions = _select(queries.mentions(iri, MAX_MENTIONS))
     _add_titles(out + into + mentions)
+    body["memberships"] = _memberships(_select(queries.memberships(iri)))
     body["relations"] = {"out": _relations(out, "object"), "in": _relations(into, "subject")}
     body["mentionsTotal"] = int(_select(queries.mention_count(iri))[0].get("n", 0))
     body["mentions"] = [_mention(r) for r in mentions]
@@ -128,6 +132,19 @@ def documents() -> Response:
     return jsonify(_page(len(keys), limit, offset, items, "jsonapi.documents"))
 
 
+@bp.get("/api/documents/<slug>")
+def document(slug: str) -> Response:
+    """One article with its whole text."""
+    doc = DOCUMENT + slug
+    rows = _select(queries.documents([doc])) if _KEY.match(slug) else []
+    text = _select(queries.document_text(doc)) if rows else []
+    if not text:
+        raise ApiError(404, f"no document {slug!r}")
+    body = _document(rows[0])
+    body["text"] = text[0]["text"]
+    return jsonify(body)
+
+
 @bp.get("/api/stats")
 def stats() -> Response:
     """Counts of what the graph holds (computed once per build)."""
@@ -148,7 +165,11 @@ def prefixes() -> Response:
 @bp.get("/health")
 def health() -> Response:
     """Liveness and what is served; 503 while there is nothing to serve."""
-    info = _backend().health()
+    g.deadline = min(g.deadline, time.monotonic() + HEALTH_WAIT)
+    try:
+        info = _backend().health()
+    except (StoreError, PoolBusy):  # nothing built, or the first build still loading
+        info = current_app.extensions["kg"].health()
     ok = info.get("build") is not None or info.get("store") == "remote"
     if info.get("store") == "remote":
         try:
@@ -165,10 +186,21 @@ def health() -> Response:
 
 # -- helpers ---------------------------------------------------------------
 
+def type_arg(valid: tuple[str, ...]) -> str | None:
+    """The `type` parameter as the class name it names, ignoring case; a 400 listing the valid ones else."""
+    raw = request.args.get("type")
+    if raw is None:
+        return None
+    by_fold = {name.casefold(): name for name in valid}
+    name = by_fold.get(raw.casefold()) if _TYPE.match(raw) else None
+    if name is None:
+        raise ApiError(400, f"unknown type {raw!r}; the valid types (any case): {', '.join(valid)}",
+                       valid=list(valid))
+    return name
+
+
 def _entity_keys(type_name: str | None) -> list[tuple[str, str]]:
     """(entity, label) pairs of a type, in page order: by label ignoring case, then IRI."""
-    if type_name is not None and type_name not in KGO.__annotations__:
-        return []  # not a term of the ontology: nothing has it, and nothing is cached for it
 
     def compute(deadline: float) -> list[tuple[str, str]]:
         rows = _select(queries.entity_keys(type_name), deadline)
@@ -243,16 +275,9 @@ def _page(total: int, limit: int, offset: int, items: list, endpoint: str, **arg
     return {"total": total, "limit": limit, "offset": offset, "next": nxt, "items": items}
 
 
-def entity_key(iri: str) -> str | None:
-    """The key ('person/juan-guaido') of a canonical entity IRI, else None."""
-    return iri[len(RESOURCE):] if iri.startswith(RESOURCE) else None
-
-
 def _entity_item(iri: str, label: str, types: str, mentions: Any) -> dict[str, Any]:
-    key = entity_key(iri)
-    return {"id": key, "iri": iri, "label": label, "types": sorted(_local(t) for t in types.split()),
-            "mentions": int(mentions) if mentions not in (None, "") else None,
-            "href": url_for("jsonapi.entity", key=key) if key else None}
+    return {"id": ids.item_id(iri), "iri": iri, "label": label, "types": sorted(_local(t) for t in types.split()),
+            "mentions": int(mentions) if mentions not in (None, "") else None, "href": ids.href(iri)}
 
 
 def _record(iri: str, rows: list[dict[str, str]]) -> dict[str, Any]:
@@ -263,7 +288,7 @@ def _record(iri: str, rows: list[dict[str, str]]) -> dict[str, Any]:
     pref = by.get(skos + "prefLabel", [""])[0]
     count = by.get(ONTOLOGY + "mentionCount")
     return {
-        "id": entity_key(iri), "iri": iri, "label": pref,
+        "id": ids.item_id(iri), "iri": iri, "href": ids.href(iri), "label": pref,
         "labels": {"preferred": pref,
                    "alternative": sorted(set(by.get(skos + "altLabel", []))),
                    "hidden": sorted(set(by.get(skos + "hiddenLabel", [])))},
@@ -280,8 +305,7 @@ def _relations(rows: list[dict[str, str]], side: str) -> list[dict[str, Any]]:
         key = (row["p"], row["other"])
         if key not in grouped:
             grouped[key] = {"predicate": _local(row["p"]), "predicateIri": row["p"],
-                            side: {"iri": row["other"], "id": entity_key(row["other"]),
-                                   "label": row.get("otherLabel")},
+                            side: ids.ref(row["other"], row.get("otherLabel")),
                             "sources": []}
         if "doc" in row:
             source = {"document": _doc_id(row["doc"]), "documentIri": row["doc"],
@@ -301,15 +325,25 @@ def _mention(row: dict[str, str]) -> dict[str, Any]:
 
 def _document(row: dict[str, str]) -> dict[str, Any]:
     slug = _doc_id(row["doc"])
-    return {"id": slug, "iri": row["doc"], "graph": GRAPH + slug if slug else None,
+    return {"id": slug, "iri": row["doc"], "href": url_for("jsonapi.document", slug=slug) if slug else None, "graph": GRAPH + slug if slug else None,
             "title": row.get("title"), "date": row.get("date"), "dateNote": row.get("dateNote"),
             "publisher": _ref(row, "publisher"), "author": _ref(row, "author")}
 
 
 def _ref(row: dict[str, str], name: str) -> dict[str, Any] | None:
-    if name not in row:
-        return None
-    return {"iri": row[name], "id": entity_key(row[name]), "label": row.get(name + "Label")}
+    return ids.ref(row.get(name), row.get(name + "Label"))
+
+
+def _is_membership(iri: str) -> bool:
+    thing = ids.item_id(iri)
+    return thing is not None and ids.kind_of(thing) == "membership"
+
+
+def _memberships(rows: list[dict[str, str]]) -> list[dict[str, Any]]:
+    """One item per kgo:Membership: member, organization and role together, with the document."""
+    return [{"id": ids.item_id(r["ms"]), "member": _ref(r, "member"), "organization": _ref(r, "organization"),
+             "role": _ref(r, "role"), "document": _doc_id(r["doc"]) if "doc" in r else None}
+            for r in sorted(rows, key=lambda r: (r.get("organizationLabel", ""), r.get("roleLabel", ""), r["ms"]))]
 
 
 def _doc_id(iri: str) -> str | None:
@@ -320,3 +354,8 @@ def _local(iri: str) -> str:
     """'Person' for kgo:Person; other IRIs stay whole."""
     return iri[len(ONTOLOGY):] if iri.startswith(ONTOLOGY) else iri
 
+
+
+from api import facts  # noqa: E402  (its routes use the helpers above)
+
+bp.register_blueprint(facts.bp)

@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from api import negotiate
+from api.classes import CLASSES, ENTITY_TYPES, EVENT_TYPES
 from kg import __version__
 
 _STR = {"type": "string"}
@@ -16,6 +17,7 @@ _STR = {"type": "string"}
 # (all of it is in the Basic Multilingual Plane), so that the description and the API agree.
 NOT_BLANK = "[^" + "".join(f"\\u{c:04x}" for c in range(0x10000) if chr(c).isspace()) + "]"
 _NSTR = {"type": ["string", "null"]}
+_ID = "^[A-Za-z0-9._~-]+(?:/[A-Za-z0-9._~-]+)*$"
 _NINT = {"type": ["integer", "null"]}
 
 SCHEMAS: dict[str, Any] = {
@@ -25,6 +27,8 @@ SCHEMAS: dict[str, Any] = {
             "type": "object", "required": ["status", "title", "detail"],
             "properties": {"status": {"type": "integer"}, "title": _STR, "detail": _STR,
                            "line": {"type": "integer"}, "column": {"type": "integer"},
+                           "excerpt": _STR, "hint": _STR,
+                           "valid": {"type": "array", "items": _STR},
                            "offers": {"type": "array", "items": _STR}}}},
     },
     "EntityItem": {
@@ -40,7 +44,45 @@ SCHEMAS: dict[str, Any] = {
                        "offset": {"type": "integer"}, "next": _NSTR, "items": {"type": "array"}},
     },
     "Ref": {"type": ["object", "null"], "required": ["iri", "id", "label"],
-            "properties": {"iri": _STR, "id": _NSTR, "label": _NSTR}},
+            "properties": {"iri": _STR, "id": _NSTR, "label": _NSTR, "href": _NSTR}},
+    "DocumentRef": {"type": ["object", "null"], "required": ["id", "iri", "title", "href"],
+                    "properties": {"id": _NSTR, "iri": _STR, "title": _NSTR, "href": _NSTR}},
+    "Summary": {"type": "object", "required": ["id", "iri", "href", "label", "types"],
+                "properties": {"id": _NSTR, "iri": _STR, "href": _NSTR, "label": _NSTR,
+                               "types": {"type": "array", "items": _STR}}},
+    "Event": {"allOf": [{"$ref": "#/components/schemas/Summary"}, {
+        "type": "object", "required": ["date", "document", "negated", "speculated", "participants"],
+        "properties": {"date": _NSTR, "document": {"$ref": "#/components/schemas/DocumentRef"},
+                       "negated": {"type": "boolean"}, "speculated": {"type": "boolean"},
+                       "participants": {"type": "array", "items": {"allOf": [
+                           {"$ref": "#/components/schemas/Ref"},
+                           {"type": "object", "required": ["role"], "properties": {"role": _STR}}]}},
+                       "sentences": {"type": "array", "items": _STR}}}]},
+    "Quote": {"type": "object", "required": ["id", "iri", "href", "text", "speaker", "document", "sentence"],
+              "properties": {"id": _STR, "iri": _STR, "href": _STR, "text": _STR,
+                             "speaker": {"$ref": "#/components/schemas/Ref"},
+                             "document": {"$ref": "#/components/schemas/DocumentRef"}, "sentence": _NSTR}},
+    "Figure": {"type": "object",
+               "required": ["id", "iri", "href", "label", "value", "qualifier", "unit", "source", "date", "document",
+                            "sentence"],
+               "properties": {"id": _STR, "iri": _STR, "href": _STR, "label": _STR,
+                              "value": {"type": ["number", "null"]}, "qualifier": _NSTR,
+                              "unit": {"type": "null", "description": "the graph has no unit for figures yet "
+                                                                     "(always null): the label says what is counted"},
+                              "source": {"$ref": "#/components/schemas/Ref"}, "date": _NSTR,
+                              "dateRef": {"$ref": "#/components/schemas/Ref"},
+                              "document": {"$ref": "#/components/schemas/DocumentRef"}, "sentence": _NSTR}},
+    "Membership": {"type": "object", "required": ["id", "member", "organization", "role", "document"],
+                   "properties": {"id": _NSTR, "member": {"$ref": "#/components/schemas/Ref"},
+                                  "organization": {"$ref": "#/components/schemas/Ref"},
+                                  "role": {"$ref": "#/components/schemas/Ref"}, "document": _NSTR}},
+    "Neighbourhood": {"type": "object", "required": ["entity", "neighbours"], "properties": {
+        "entity": {"$ref": "#/components/schemas/Summary"},
+        "neighbours": {"type": "array", "items": {"allOf": [{"$ref": "#/components/schemas/Summary"}, {
+            "type": "object", "required": ["links"], "properties": {"links": {"type": "array", "items": {
+                "type": "object", "required": ["predicate", "direction", "statements"],
+                "properties": {"predicate": _STR, "direction": {"enum": ["in", "out"]},
+                               "statements": {"type": "integer"}}}}}}]}}}},
     "Source": {"type": "object", "required": ["document", "documentIri", "title", "sentence"],
                "properties": {"document": _NSTR, "documentIri": _STR, "title": _NSTR, "sentence": _NSTR}},
     "Relation": {
@@ -73,11 +115,14 @@ SCHEMAS: dict[str, Any] = {
                                          "in": {"type": "array", "items": {"$ref": "#/components/schemas/Relation"}}}},
             "mentions": {"type": "array", "items": {"$ref": "#/components/schemas/Mention"}},
             "mentionsTotal": {"type": "integer"},
+            "href": _NSTR,
+            "memberships": {"type": "array", "items": {"$ref": "#/components/schemas/Membership"}},
         },
     },
     "Document": {
         "type": "object", "required": ["id", "iri", "graph", "title", "date", "dateNote", "publisher", "author"],
-        "properties": {"id": _NSTR, "iri": _STR, "graph": _NSTR, "title": _NSTR, "date": _NSTR,
+        "properties": {"id": _NSTR, "iri": _STR, "href": _NSTR, "graph": _NSTR, "title": _NSTR, "date": _NSTR,
+                       "text": _STR,
                        "dateNote": _NSTR, "publisher": {"$ref": "#/components/schemas/Ref"},
                        "author": {"$ref": "#/components/schemas/Ref"}},
     },
@@ -93,6 +138,31 @@ SCHEMAS: dict[str, Any] = {
                               "build": _NSTR, "workers": {"type": "integer"}, "worker_restarts": {"type": "integer"},
                               "in_memory": {"type": "boolean"}, "loading": _STR, "url": _STR, "problem": _STR}},
 }
+
+
+def _page_of(schema: str, description: str) -> dict[str, Any]:
+    return {"description": description, "content": {"application/json": {"schema": {
+        "allOf": [{"$ref": "#/components/schemas/Page"},
+                  {"properties": {"items": {"items": {"$ref": f"#/components/schemas/{schema}"}}}}]}}}}
+
+
+def _any_case(names: tuple[str, ...]) -> str:
+    """A pattern matching any of `names` in any case (JSON Schema patterns have no flag for it)."""
+    words = ("".join(f"[{c.upper()}{c.lower()}]" if c.isalpha() else c for c in n) for n in names)
+    return "^(?:" + "|".join(words) + ")$"
+
+
+def _type_param(names: tuple[str, ...], what: str) -> dict[str, Any]:
+    return _param("type", "query", {"type": "string", "pattern": _any_case(names)},
+                  f"{what} (local name of a class of the ontology, any case: {', '.join(names)}); "
+                  "subclasses included; an unknown one is a 400 listing the valid ones")
+
+
+def _one(schema: str, summary: str, example: str) -> dict[str, Any]:
+    """The operation that answers one item by its id."""
+    return {"get": {"summary": summary, "operationId": f"get{schema}",
+                    "parameters": [_param("key", "path", {"type": "string"}, f"id, e.g. {example}", True)],
+                    "responses": {"200": _json(schema, f"the {schema.lower()}"), **_errors(404, 503)}}}
 
 
 def _json(schema: str, description: str) -> dict[str, Any]:
@@ -132,12 +202,8 @@ _SPARQL_RESPONSES = {
 PATHS: dict[str, Any] = {
     "/api/entities": {"get": {
         "summary": "List entities, optionally of one type", "operationId": "listEntities",
-        "parameters": [_param("type", "query", {"type": "string", "pattern": "^[A-Za-z][A-Za-z0-9]*$"},
-                              "class of the ontology (local name, e.g. Person); subclasses included")] + _PAGING,
-        "responses": {"200": {"description": "a page of entities", "content": {"application/json": {"schema": {
-            "allOf": [{"$ref": "#/components/schemas/Page"},
-                      {"properties": {"items": {"items": {"$ref": "#/components/schemas/EntityItem"}}}}]}}}},
-                      **_errors(400, 503)}}},
+        "parameters": [_type_param(ENTITY_TYPES, "entities of this class")] + _PAGING,
+        "responses": {"200": _page_of("EntityItem", "a page of entities"), **_errors(400, 503)}}},
     "/api/entities/{key}": {"get": {
         "summary": "One entity with labels, types, same-as links, relations and mentions",
         "operationId": "getEntity",
@@ -152,10 +218,40 @@ PATHS: dict[str, Any] = {
         "responses": {"200": _json("Search", "matching entities, best first"), **_errors(400, 503)}}},
     "/api/documents": {"get": {
         "summary": "The documents of the corpus", "operationId": "listDocuments", "parameters": _PAGING,
-        "responses": {"200": {"description": "a page of documents", "content": {"application/json": {"schema": {
-            "allOf": [{"$ref": "#/components/schemas/Page"},
-                      {"properties": {"items": {"items": {"$ref": "#/components/schemas/Document"}}}}]}}}},
-                      **_errors(400, 503)}}},
+        "responses": {"200": _page_of("Document", "a page of documents"), **_errors(400, 503)}}},
+    "/api/documents/{slug}": {"get": {
+        "summary": "One document with its whole text", "operationId": "getDocument",
+        "parameters": [_param("slug", "path", {"type": "string"}, "document id, e.g. npr-venezuelan-armed-forces-fled",
+                              True)],
+        "responses": {"200": _json("Document", "the document, with 'text'"), **_errors(404, 503)}}},
+    "/api/events": {"get": {
+        "summary": "Events with their date, participants and document, in date order (undated last)",
+        "operationId": "listEvents", "parameters": [_type_param(EVENT_TYPES, "events of this class")] + _PAGING,
+        "responses": {"200": _page_of("Event", "a page of events"), **_errors(400, 503)}}},
+    "/api/timeline": {"get": {
+        "summary": "Dated events in date order", "operationId": "timeline",
+        "parameters": [_type_param(EVENT_TYPES, "events of this class")] + _PAGING,
+        "responses": {"200": _page_of("Event", "a page of dated events"), **_errors(400, 503)}}},
+    "/api/events/{key}": _one("Event", "One event with the sentences that tell it", "<document>/event/E14"),
+    "/api/quotes": {"get": {
+        "summary": "Quotes with their whole text, speaker, document and sentence", "operationId": "listQuotes",
+        "parameters": [_param("speaker", "query", {"type": "string", "pattern": _ID},
+                              "only quotes of this speaker (an id, e.g. person/juan-guaido)")] + _PAGING,
+        "responses": {"200": _page_of("Quote", "a page of quotes"), **_errors(400, 503)}}},
+    "/api/quotes/{key}": _one("Quote", "One quote", "<document>/quote/T28"),
+    "/api/figures": {"get": {
+        "summary": "Reported figures with value, qualifier, unit (none in the graph yet), source, date, document",
+        "operationId": "listFigures",
+        "parameters": [_param("source", "query", {"type": "string", "pattern": _ID},
+                              "only figures reported by this entity (an id, e.g. organization/unhcr)")] + _PAGING,
+        "responses": {"200": _page_of("Figure", "a page of figures"), **_errors(400, 503)}}},
+    "/api/figures/{key}": _one("Figure", "One figure", "<document>/figure/T40"),
+    "/api/neighbourhood/{key}": {"get": {
+        "summary": "What an entity is linked to by facts (relations, event roles), without provenance noise",
+        "operationId": "neighbourhood",
+        "parameters": [_param("key", "path", {"type": "string"}, "entity id, e.g. organization/human-rights-watch",
+                              True), _type_param(CLASSES, "only neighbours of this class")],
+        "responses": {"200": _json("Neighbourhood", "the neighbours"), **_errors(400, 404, 503)}}},
     "/api/stats": {"get": {"summary": "Counts of what the graph holds", "operationId": "stats",
                            "responses": {"200": _json("Stats", "counts"), **_errors(503)}}},
     "/api/prefixes": {"get": {"summary": "Prefixes of the ontology", "operationId": "prefixes",

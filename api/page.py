@@ -1,12 +1,15 @@
 """The query page at /: YASGUI (served from api/static/yasgui, nothing from
-outside the server) with the ontology's prefixes declared and the example
-queries of api/examples.py one click away."""
+outside the server), the example queries of api/examples.py one click away
+with their question kept above the answer, the endpoint's predefined
+prefixes listed (folded), IRIs in the answer shown as prefixed names and
+linked to this server's pages, and errors shown readably."""
 
 from __future__ import annotations
 
-from flask import Blueprint, Response, current_app, jsonify, render_template
+from flask import Blueprint, Response, current_app, jsonify, render_template, url_for
 
 from api import examples
+from kg.iris import DOCUMENT, PREFIXES, RESOURCE
 
 bp = Blueprint("page", __name__)
 
@@ -20,14 +23,22 @@ POLICY = ("default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inlin
 @bp.get("/")
 def index() -> Response:
     """The query page (templates/index.html), under a policy that allows this server only."""
-    page = render_template("index.html", examples=examples.as_json(),
-                           start=examples.prologue() + "\n" + START_QUERY,
-                           has_view="view" in current_app.blueprints)
+    has_view = "view" in current_app.blueprints
+    page = render_template("index.html", examples=examples.as_json(), start=START_QUERY, prefixes=PREFIXES,
+                           has_view=has_view, links=_links(has_view))
     response = Response(page, mimetype="text/html")
     response.headers["Content-Security-Policy"] = POLICY
     response.headers["X-Content-Type-Options"] = "nosniff"
     response.headers["Referrer-Policy"] = "no-referrer"
     return response
+
+
+def _links(has_view: bool) -> dict[str, str]:
+    """Where the page links an IRI of this graph: namespace -> page (the script appends the id)."""
+    entity = "/graph?focus=" if has_view else url_for("jsonapi.entity", key="x")[:-1]
+    return {"resource": RESOURCE, "document": DOCUMENT, "entity": entity,
+            "api": url_for("jsonapi.entity", key="x")[:-len("entities/x")],
+            "documentPage": url_for("jsonapi.document", slug="x")[:-1]}
 
 
 @bp.get("/examples.json")

@@ -3,7 +3,8 @@
 The labels (preferred, alternative, hidden, rdfs:label) are read once per
 served version of the graph and folded with kg.iris.fold; a search then
 matches the folded query against them in memory. Ranking: whole label, then
-label prefix, then word prefix, then anywhere; more mentions first.
+label prefix, then word prefix, then anywhere; more mentions first; then the
+matched label. The network view's search (viz/static/view.js) ranks alike.
 """
 
 from __future__ import annotations
@@ -55,7 +56,8 @@ class LabelIndex:
             rank = _rank(entry.folded, needle)
             if rank is None:
                 continue
-            if entry.entity not in best or rank < best[entry.entity][0]:
+            held = best.get(entry.entity)
+            if held is None or (rank, entry.folded) < (held[0], held[1].folded):  # the same label every time
                 best[entry.entity] = (rank, entry)
         ordered = sorted(best.items(), key=lambda kv: (kv[1][0], -self._mentions(kv[0]), kv[1][1].folded))
         return [(entity, entry, _RANKS[rank]) for entity, (rank, entry) in ordered[:limit]]

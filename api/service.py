@@ -1,13 +1,15 @@
 """The SPARQL 1.1 Service Description (https://www.w3.org/TR/sparql11-service-description/)
-sent on GET /sparql without a query, in the RDF format the client prefers."""
+sent on GET /sparql without a query, in the RDF format the client prefers. The
+predefined prefixes are listed as SHACL prefix declarations (sh:declare)."""
 
 from __future__ import annotations
 
 import pyoxigraph as ox
 from flask import Response, current_app, g, request
 
-from api import negotiate
+from api import backend, negotiate
 from api.errors import ApiError
+from kg.iris import PREFIXES
 from kg.store import GRAPH_FORMATS
 
 SD = "http://www.w3.org/ns/sparql-service-description#"
@@ -21,9 +23,12 @@ def description_turtle(endpoint: str, graphs: list[str]) -> str:
     named = "".join(
         f"    sd:namedGraph [ a sd:NamedGraph ; sd:name <{iri}> ] ;\n" for iri in graphs)
     formats = ", ".join(f"formats:{name}" for name in RESULT_FORMATS)
+    declared = " ,\n".join(f'    [ sh:prefix "{p}" ; sh:namespace "{iri}"^^xsd:anyURI ]' for p, iri in PREFIXES.items())
     return f"""@prefix sd: <{SD}> .
 @prefix formats: <{FORMATS}> .
 @prefix dcterms: <http://purl.org/dc/terms/> .
+@prefix sh: <http://www.w3.org/ns/shacl#> .
+@prefix xsd: <http://www.w3.org/2001/XMLSchema#> .
 
 <{endpoint}#service> a sd:Service ;
   sd:endpoint <{endpoint}> ;
@@ -31,7 +36,9 @@ def description_turtle(endpoint: str, graphs: list[str]) -> str:
   sd:resultFormat {formats} ;
   sd:feature sd:UnionDefaultGraph ;
   sd:defaultEntailmentRegime <http://www.w3.org/ns/entailment/Simple> ;
-  dcterms:description "Read-only SPARQL 1.1 endpoint of the kg knowledge graph. The default graph is the union of the named graphs. SERVICE, LOAD and SPARQL Update are refused." ;
+  dcterms:description "Read-only SPARQL 1.1 endpoint of the kg knowledge graph. The default graph is the union of the named graphs. SERVICE, LOAD and SPARQL Update are refused. The prefixes declared below (sh:declare) are predefined in every query; a query's own PREFIX overrides them." ;
+  sh:declare
+{declared} ;
   sd:defaultDataset [
     a sd:Dataset ;
     sd:defaultGraph [ a sd:Graph ] ;
@@ -44,7 +51,7 @@ def service_description() -> Response:
     if chosen is None:
         raise ApiError(406, "the service description is offered as " + ", ".join(negotiate.GRAPH_OFFERS))
     served, engine = chosen
-    graphs = current_app.extensions["kg"].graphs(g.deadline)
+    graphs = backend.current().graphs(g.deadline)
     turtle = description_turtle(request.base_url, graphs)
     if engine == negotiate.TURTLE:
         body = turtle.encode("utf-8")

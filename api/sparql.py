@@ -4,6 +4,9 @@ Order of checks, all before any engine sees the text: protocol (400, 403,
 413, 415), lexer (SERVICE / LOAD: 400; update: 403), dataset (graphs must be
 graphs of this dataset: 400), negotiation (406). Then the backend runs the
 query under the deadline and the engine serializes the answer.
+
+The prefixes of kg.iris.PREFIXES are predefined (a query's own PREFIX wins),
+and a query the engine rejects gets a readable 400 (api/syntax.py).
 """
 
 from __future__ import annotations
@@ -12,9 +15,10 @@ import time
 
 from flask import Blueprint, Response, current_app, g, request
 
-from api import execute, lexer, negotiate, protocol
+from api import backend, execute, lexer, negotiate, protocol, syntax
 from api.errors import ApiError
 from api.service import service_description
+from kg.errors import QueryError
 
 bp = Blueprint("sparql", __name__)
 
@@ -35,16 +39,22 @@ def sparql() -> Response:
         raise ApiError(400, "missing 'query' parameter")
     if call.update:
         raise ApiError(403, "this endpoint is read-only: SPARQL Update is refused")
-    info = _analyze(call.query)
+    sent = syntax.with_prefixes(call.query)
+    info = _analyze(sent)
     default, named = _dataset(call, info)
     served, engine = _negotiate(info.form)
     cap = int(current_app.config["MAX_ROWS"])
     job = execute.Request(
-        sparql=call.query, form=info.form, cap=cap, top_limit=info.top_limit,
+        sparql=sent, form=info.form, cap=cap, top_limit=info.top_limit,
         solutions_type=engine if info.form in ("SELECT", "ASK", None) else negotiate.JSON,
         graph_type=engine if info.form in ("CONSTRUCT", "DESCRIBE") else negotiate.TURTLE,
         default_graphs=default, named_graphs=named)
-    result = current_app.extensions["kg"].run(job, g.deadline)
+    try:
+        result = backend.current().run(job, g.deadline)
+    except QueryError as exc:
+        problem = syntax.explain(str(exc), call.query)
+        raise ApiError(400, problem.detail, line=problem.line, column=problem.column,
+                       excerpt=problem.excerpt, hint=problem.hint) from None
     response = Response(result.body, mimetype=served if result.media_type == engine else result.media_type)
     response.headers["Vary"] = "Accept"
     if cap > 0:
@@ -79,7 +89,7 @@ def _dataset(call: protocol.Call, info: lexer.QueryInfo) -> tuple[list[str], lis
         default, named = list(info.from_graphs), list(info.from_named)
     else:
         return [], []
-    known = set(current_app.extensions["kg"].graphs(g.deadline))
+    known = set(backend.current().graphs(g.deadline))
     unknown = sorted({iri for iri in default + named if iri not in known})
     if unknown:
         raise ApiError(400, "not graphs of this dataset (this endpoint never fetches remote data): "
@@ -99,3 +109,9 @@ def _negotiate(form: str | None) -> tuple[str, str]:
 def start_clock() -> None:
     """Before each request: the deadline every backend call of the request shares."""
     g.deadline = time.monotonic() + float(current_app.config["QUERY_TIMEOUT"])
+
+
+@bp.teardown_app_request
+def _release(_exc: BaseException | None) -> None:
+    """After each request: give back the build it was pinned to (api/backend.py)."""
+    backend.release_current()

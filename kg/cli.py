@@ -21,7 +21,7 @@ from kg import __version__, layout
 from kg.config import setting
 from kg.errors import KgError, StoreError
 from kg.export import FORMATS, copy_export
-from kg.store import EmbeddedStore, rows_of
+from kg.store import EmbeddedStore
 
 
 class KgCommandError(click.ClickException):
@@ -144,26 +144,73 @@ def validate(data_dir: Path) -> None:
 
 @main.command()
 @click.argument("sparql")
-@click.option("--format", "fmt", type=click.Choice(["table", "csv", "json"]), default="table",
-              show_default=True, help="Output for SELECT and ASK; CONSTRUCT and DESCRIBE print Turtle.")
+@click.option("--format", "fmt", type=click.Choice(["table", "csv", "json", "ttl", "nt"]), default=None,
+              help="SELECT and ASK: table (default), csv or json; CONSTRUCT and DESCRIBE: ttl (default) or nt.")
+@click.option("--iris", type=click.Choice(["prefixed", "full"]), default="prefixed", show_default=True,
+              help="IRIs in table and csv cells as prefixed names (person:juan-guaido) or whole.")
+@click.option("--width", type=click.IntRange(min=0), default=60, show_default=True,
+              help="Cut table cells longer than this (0: never); csv and json cells are always whole.")
 @data_option
-def query(sparql: str, fmt: str, data_dir: Path) -> None:
-    """Run a SPARQL query on the current graph (the default graph is the union of all graphs)."""
+def query(sparql: str, fmt: str | None, iris: str, width: int, data_dir: Path) -> None:
+    """Run a SPARQL query on the current graph (the default graph is the union of all graphs).
+    The prefixes of the README's table are declared; a PREFIX of the query's own wins."""
     from kg.iris import PREFIXES
 
     store = _open(data_dir)
-    answer = store.query(sparql, prefixes=PREFIXES)
-    if answer.kind == "graph" or fmt == "json":
+    answer = store.query(sparql, prefixes=PREFIXES, graph_type="application/n-triples")
+    if answer.kind == "graph":
+        if fmt not in (None, "ttl", "nt"):
+            raise click.BadParameter(f"a {answer.kind} answer is written as ttl or nt, not {fmt}", param_hint="--format")
+        sys.stdout.buffer.write(answer.body if fmt == "nt" else _turtle(answer.body, PREFIXES))
+        return
+    if fmt in ("ttl", "nt"):
+        raise click.BadParameter(f"{fmt} is for CONSTRUCT and DESCRIBE; SELECT and ASK give table, csv or json",
+                                 param_hint="--format")
+    if fmt == "json":
         sys.stdout.buffer.write(answer.body)
         return
-    rows = rows_of(answer.body)
-    columns = json.loads(answer.body).get("head", {}).get("vars", ["boolean"])
+    data = json.loads(answer.body)
+    columns = data.get("head", {}).get("vars") or ["boolean"]
+    rows = _cells(data, PREFIXES if iris == "prefixed" else {})
     if fmt == "csv":
         writer = csv.writer(sys.stdout)
         writer.writerow(columns)
         writer.writerows([[row.get(c, "") for c in columns] for row in rows])
     else:
-        click.echo(_table(columns, rows))
+        click.echo(_table(columns, rows, width))
+
+
+def _cells(data: dict, prefixes: dict[str, str]) -> list[dict[str, str]]:
+    """Rows of SPARQL JSON results as text, IRIs as prefixed names (longest namespace first) when possible,
+    written for reading: doc:<slug>/quote/T30 (in a query the '/' would need an escape)."""
+    if "boolean" in data:
+        return [{"boolean": str(data["boolean"]).lower()}]
+    ordered = sorted(prefixes.items(), key=lambda item: -len(item[1]))
+
+    def text(term: dict[str, str]) -> str:
+        value = term["value"]
+        if term["type"] != "uri":
+            return value
+        for prefix, namespace in ordered:
+            local = value[len(namespace):]
+            if value.startswith(namespace) and local and all(c.isalnum() or c in "-_./" for c in local) \
+                    and not local.endswith("."):
+                return f"{prefix}:{local}"
+        return f"<{value}>" if prefixes else value
+
+    return [{k: text(v) for k, v in binding.items()} for binding in data["results"]["bindings"]]
+
+
+def _turtle(ntriples: bytes, prefixes: dict[str, str]) -> bytes:
+    """N-Triples as Turtle, with the project's prefixes that it uses (rdflib declares only those, and
+    writes an IRI whole when its local part would need escapes, e.g. doc:<slug>/person/T1)."""
+    from rdflib import Graph
+
+    graph = Graph(bind_namespaces="none")
+    for prefix, namespace in prefixes.items():
+        graph.bind(prefix, namespace)
+    graph.parse(data=ntriples.decode("utf-8"), format="nt")
+    return graph.serialize(format="turtle").encode("utf-8")
 
 
 @main.command()
@@ -194,6 +241,7 @@ def _open(data_dir: Path) -> EmbeddedStore:
 
 
 def _table(columns: list[str], rows: list[dict[str, str]], width: int = 60) -> str:
+    """Aligned columns, cells cut at `width` characters (0: never)."""
     cells = [[_cell(row.get(c, ""), width) for c in columns] for row in rows]
     sizes = [max([len(c)] + [len(r[i]) for r in cells]) for i, c in enumerate(columns)]
     lines = ["  ".join(c.ljust(s) for c, s in zip(columns, sizes)),
@@ -205,4 +253,4 @@ def _table(columns: list[str], rows: list[dict[str, str]], width: int = 60) -> s
 
 def _cell(value: str, width: int) -> str:
     value = " ".join(value.split())
-    return value if len(value) <= width else value[: width - 1] + "…"
+    return value if width == 0 or len(value) <= width else value[: width - 1] + "…"

@@ -31,7 +31,8 @@ def test_malformed_query_gives_line_and_column(client):
     response = client.get("/sparql", query_string={"query": "SELECT *\nWHERE {\n  ?s ?p \n}"})
     error = error_of(response, 400)
     assert error["line"] == 4  # the parser's position, where the closing brace comes too early
-    assert f"4:{error['column']}" in error["detail"]
+    assert f"line 4, column {error['column']}" in error["detail"]
+    assert error["excerpt"].startswith("   4 | }")  # the offending line, numbered, with a caret under it
 
 
 @pytest.mark.parametrize("params", [

@@ -201,17 +201,36 @@ var kgView = (function () {
 
   /* ---- search --------------------------------------------------------------- */
 
+  /* Ranked as /api/search ranks: entities before events, figures and quotes; then the best match of
+     any label (whole label, label prefix, word prefix, anywhere); then more mentions; then that label. */
+  var NOT_ENTITIES = { Event: 1, Figure: 1, Quote: 1 };
+
+  function bestMatch(keys, q) {
+    var best = null;
+    keys.split("\n").forEach(function (key) {
+      var at = key.indexOf(q), rank;
+      if (at < 0) return;
+      if (key === q) rank = 0;
+      else if (at === 0) rank = 1;
+      else rank = /[\p{L}\p{N}]/u.test(key[at - 1]) ? 3 : 2;
+      if (best === null || rank < best.rank || (rank === best.rank && key < best.key)) best = { rank: rank, key: key };
+    });
+    return best;
+  }
+
   function search(query) {
-    var q = fold(query).trim();
+    var q = fold(query).trim().split(/\s+/).join(" ");
     if (!q) return [];
     var hits = [];
     data.nodes.forEach(function (n) {
-      var keys = data.nodeDetails[n.id].search;
-      var at = keys.indexOf(q);
-      if (at >= 0) hits.push({ id: n.id, rank: (at === 0 || keys[at - 1] === "\n" || keys[at - 1] === " ") ? 0 : 1 });
+      var d = data.nodeDetails[n.id];
+      var match = bestMatch(d.search, q);
+      if (match) hits.push({ id: n.id, kind: NOT_ENTITIES[d.family] ? 1 : 0, rank: match.rank, key: match.key,
+                             mentions: d.mentions || 0 });
     });
     hits.sort(function (a, b) {
-      return a.rank - b.rank || data.nodeDetails[a.id].label.localeCompare(data.nodeDetails[b.id].label);
+      return a.kind - b.kind || a.rank - b.rank || b.mentions - a.mentions || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0) ||
+        data.nodeDetails[a.id].label.localeCompare(data.nodeDetails[b.id].label);
     });
     return hits.map(function (h) { return h.id; });
   }
