@@ -86,7 +86,8 @@ def view_data(graph: nx.MultiDiGraph, *, size_by: str = "mentions") -> dict:
     links = actor_links(graph)
     story = actor_graph(graph, links)
     sizes = node_sizes(graph, size_by)
-    positions = place_around(nx.Graph(graph.to_undirected(as_view=True)), story_layout(story, sizes), sizes)
+    labels = {n: _short(graph.nodes[n]["label"]) for n in story}
+    positions = place_around(nx.Graph(graph.to_undirected(as_view=True)), story_layout(story, sizes, labels), sizes)
     relations, relation_index = _relations(graph, sentence_index)
     nodes, details = _nodes(graph, story, sizes, positions, sentence_index)
     for i, rel in enumerate(relations):

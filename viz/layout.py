@@ -85,17 +85,37 @@ def _place_unreached(graph: nx.Graph, pos: dict) -> None:
 
 NODE_GAP = 6.0  # pixels kept free between two nodes' shapes
 COMMUNITY_SPACING = 70.0  # pixels per sqrt(member): a community's disc grows with its size
+ASPECT = 1.6  # width / height of the drawing, as a screen
+SCREEN = (1280.0, 800.0)  # the window the room for labels is reckoned for
+LABELLED_SHARE = 0.5  # the larger half of the actors get room for a label
 
 
-def story_layout(story: nx.Graph, sizes: dict[str, float]) -> dict[str, tuple[float, float]]:
+def story_layout(story: nx.Graph, sizes: dict[str, float],
+                 labels: dict[str, str] | None = None) -> dict[str, tuple[float, float]]:
     """Pixel positions of the actors: Louvain communities (networkx) each laid out on its own disc,
-    discs placed by a spring layout of the community graph, then nodes pushed apart so that no
-    two shapes (radius `sizes[n]`) overlap. Actors with no link go in rows under the drawing."""
+    discs placed by a spring layout of the community graph, stretched to a screen's shape, then
+    nodes pushed apart so that no two shapes (half-side `sizes[n]`) overlap and the largest nodes
+    have room for their `labels` on a screen showing the whole drawing. Actors with no link go in
+    rows under the drawing."""
     linked = story.subgraph(n for n in story if story.degree(n))
     pos = _communities_layout(linked) if len(linked) else {}
-    pos = remove_overlaps(pos, {n: sizes[n] for n in pos})
+    pos = remove_overlaps({n: (x * ASPECT, y) for n, (x, y) in pos.items()}, {n: sizes[n] for n in pos})
+    for _ in range(3):
+        pos = remove_overlaps(pos, _label_room(pos, sizes, labels or {}))
     _row_below(pos, [n for n in story if n not in pos], sizes)
     return {n: (round(x, 1), round(y, 1)) for n, (x, y) in pos.items()}
+
+
+def _label_room(pos: dict, sizes: dict[str, float], labels: dict[str, str]) -> dict:
+    """Half-sizes of the node boxes, widened for the labels of the larger nodes (the ones the page
+    labels first) at the scale at which a SCREEN-sized window shows the whole drawing."""
+    xs, ys = [p[0] for p in pos.values()], [p[1] for p in pos.values()]
+    scale = min(SCREEN[0] / max(max(xs) - min(xs), 1.0), SCREEN[1] / max(max(ys) - min(ys), 1.0))
+    font = min(14.0 / scale, 56.0)
+    ranked = sorted(pos, key=lambda n: (-sizes[n], n))
+    roomy = set(ranked[: max(1, int(len(ranked) * LABELLED_SHARE))])
+    return {n: (max(sizes[n], 0.3 * font * len(labels.get(n, ""))), sizes[n] + font / 2) if n in roomy
+            else sizes[n] for n in pos}
 
 
 def communities(graph: nx.Graph) -> list[set]:
@@ -178,8 +198,8 @@ def _row_below(pos: dict, nodes: list, sizes: dict[str, float]) -> None:
 
 def remove_overlaps(pos: dict, radii: dict, *, fixed: set | frozenset = frozenset(), gap: float = NODE_GAP,
                     rounds: int = 300) -> dict:
-    """Move nodes apart (never the `fixed` ones) until no two squares of half-side `radii[n]`
-    (a node's bounding box in vis-network) come closer than `gap`, or `rounds` passes are done.
+    """Move nodes apart (never the `fixed` ones) until no two boxes of half-side `radii[n]` (a number,
+    or a (half-width, half-height) pair) come closer than `gap`, or `rounds` passes are done.
     Each overlapping pair is pushed apart along the axis where they overlap least; pairs are
     found with a k-d tree in the maximum norm."""
     import numpy as np
@@ -189,17 +209,16 @@ def remove_overlaps(pos: dict, radii: dict, *, fixed: set | frozenset = frozense
     if len(nodes) < 2:
         return dict(pos)
     xy = np.array([pos[n] for n in nodes], dtype=float)
-    r = np.array([radii[n] for n in nodes], dtype=float)
+    half = np.array([radii[n] if isinstance(radii[n], tuple) else (radii[n], radii[n]) for n in nodes], dtype=float)
     free = np.array([n not in fixed for n in nodes], dtype=float)
-    reach = 2 * r.max() + gap
+    reach = 2 * half.max() + gap
     for _ in range(rounds):
         pairs = cKDTree(xy).query_pairs(reach, p=np.inf, output_type="ndarray")
         if not len(pairs):
             break
         i, j = pairs[:, 0], pairs[:, 1]
         d = xy[j] - xy[i]
-        need = r[i] + r[j] + gap
-        depth = need[:, None] - np.abs(d)
+        depth = half[i] + half[j] + gap - np.abs(d)
         over = (depth > 0).all(axis=1) & ((free[i] + free[j]) > 0)
         if not over.any():
             break
