@@ -86,7 +86,7 @@ def _place_unreached(graph: nx.Graph, pos: dict) -> None:
 NODE_GAP = 6.0  # pixels kept free between two nodes' shapes
 COMMUNITY_SPACING = 70.0  # pixels per sqrt(member): a community's disc grows with its size
 ASPECT = 1.6  # width / height of the drawing, as a screen
-SCREEN = (1280.0, 800.0)  # the window the room for labels is reckoned for
+SCREEN = (1100.0, 700.0)  # the window the room for labels is reckoned for
 LABELLED_SHARE = 0.5  # the larger half of the actors get room for a label
 
 

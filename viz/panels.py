@@ -68,7 +68,7 @@ def figure_groups(graph: nx.MultiDiGraph) -> list[dict]:
     for figure in sorted(n for n, f in graph.nodes(data="family") if f == "Figure"):
         row = figure_row(graph, figure)
         for topic in figure_topics(graph, figure) or [OTHER_FIGURES]:
-            groups[topic].append(row)
+            groups[topic].append(dict(row))
     for rows in groups.values():
         rows.sort(key=lambda r: (r["date"] or "9999", _number(r["value"]), r["id"]))
     order = sorted(groups, key=lambda t: (t == OTHER_FIGURES, -len(groups[t]), t))

@@ -34,7 +34,7 @@ def test_build_writes_the_view_with_every_entity_and_event(corpus_view):
     assert count > 100
     assert len(data["nodes"]) == count
     assert {d["title"] for d in data["docs"]} == titles
-    assert all(d["sentences"] for d in data["edgeDetails"].values()), "an edge without a source sentence"
+    assert all(r["sentences"] for r in data["relations"]), "a relation without a source sentence"
 
 
 @pytest.mark.browser
