@@ -249,8 +249,16 @@ var kgView = (function () {
 
   /* ---- the side panel: details, timeline, figures -------------------------- */
 
+  /* The canvas makes room for the panel, so that the selected node is not drawn under it. */
+  function panelShown(open) {
+    $("panel").hidden = !open;
+    if (document.body.classList.contains("panel-open") === open) return;
+    document.body.classList.toggle("panel-open", open);
+    if (network) network.redraw();
+  }
+
   function openTab(name) {
-    $("panel").hidden = false;
+    panelShown(true);
     ["details", "timeline", "figures"].forEach(function (t) {
       $("tab-" + t).setAttribute("aria-selected", String(t === name));
       $(t + "-body").hidden = t !== name;
@@ -268,7 +276,7 @@ var kgView = (function () {
   }
 
   function closePanel() {
-    $("panel").hidden = true;
+    panelShown(false);
     if (selected !== null) { selected = null; apply(); }
     $("focus-btn").disabled = true;
   }
@@ -822,7 +830,7 @@ var kgView = (function () {
   return {
     data: data, timings: timings, search: search, resolve: resolve, setFocus: setFocus,
     clearFocus: clearFocus, selectNode: selectNode, setLayers: setLayers, focusDay: focusDay,
-    openTab: openTab,
+    openTab: openTab, fit: fitDrawn,
     state: function () {
       return {
         focus: focus && { id: focus.id, depth: focus.depth, size: focus.members.size, date: focus.date || null },
