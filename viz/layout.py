@@ -87,7 +87,10 @@ NODE_GAP = 6.0  # pixels kept free between two nodes' shapes
 COMMUNITY_SPACING = 70.0  # pixels per sqrt(member): a community's disc grows with its size
 ASPECT = 1.6  # width / height of the drawing, as a screen
 SCREEN = (1100.0, 700.0)  # the window the room for labels is reckoned for
-LABELLED_SHARE = 0.5  # the larger half of the actors get room for a label
+LABELLED_SHARE = 0.5  # the larger half of the actors get room for a label,
+LABELLED_MAX = 60  # but no more than a screen can show
+DENSE_MAX = 150  # up to this many nodes, overlaps are looked for among all pairs (faster than a tree)
+BIG_BOX = 45.0  # half-side beyond which a box is wider than any node (a node with its label)
 
 
 def story_layout(story: nx.Graph, sizes: dict[str, float],
@@ -101,7 +104,7 @@ def story_layout(story: nx.Graph, sizes: dict[str, float],
     pos = _communities_layout(linked) if len(linked) else {}
     pos = remove_overlaps({n: (x * ASPECT, y) for n, (x, y) in pos.items()}, {n: sizes[n] for n in pos})
     for _ in range(3):
-        pos = remove_overlaps(pos, _label_room(pos, sizes, labels or {}))
+        pos = remove_overlaps(pos, _label_room(pos, sizes, labels or {}), rounds=60)
     _row_below(pos, [n for n in story if n not in pos], sizes)
     return {n: (round(x, 1), round(y, 1)) for n, (x, y) in pos.items()}
 
@@ -113,7 +116,7 @@ def _label_room(pos: dict, sizes: dict[str, float], labels: dict[str, str]) -> d
     scale = min(SCREEN[0] / max(max(xs) - min(xs), 1.0), SCREEN[1] / max(max(ys) - min(ys), 1.0))
     font = min(14.0 / scale, 56.0)
     ranked = sorted(pos, key=lambda n: (-sizes[n], n))
-    roomy = set(ranked[: max(1, int(len(ranked) * LABELLED_SHARE))])
+    roomy = set(ranked[: max(1, min(int(len(ranked) * LABELLED_SHARE), LABELLED_MAX))])
     return {n: (max(sizes[n], 0.3 * font * len(labels.get(n, ""))), sizes[n] + font / 2) if n in roomy
             else sizes[n] for n in pos}
 
@@ -151,7 +154,7 @@ def _pack(quotient: nx.Graph, radius: list[float]) -> dict:
     spring = nx.spring_layout(quotient, seed=7, weight="weight", iterations=100)
     area = math.sqrt(sum(r * r for r in radius))
     centres = {i: (x * area, y * area) for i, (x, y) in spring.items()}
-    return remove_overlaps(centres, dict(enumerate(radius)), gap=COMMUNITY_SPACING / 3, rounds=2000)
+    return remove_overlaps(centres, dict(enumerate(radius)), gap=COMMUNITY_SPACING / 3, rounds=500)
 
 
 def python_layout_unit(graph: nx.Graph) -> dict:
@@ -211,9 +214,22 @@ def remove_overlaps(pos: dict, radii: dict, *, fixed: set | frozenset = frozense
     xy = np.array([pos[n] for n in nodes], dtype=float)
     half = np.array([radii[n] if isinstance(radii[n], tuple) else (radii[n], radii[n]) for n in nodes], dtype=float)
     free = np.array([n not in fixed for n in nodes], dtype=float)
-    reach = 2 * half.max() + gap
+    extent = half.max(axis=1)
+    big = np.flatnonzero(extent > BIG_BOX)
+    small_reach = 2 * min(extent.max(), BIG_BOX) + gap
+    every = np.column_stack(np.triu_indices(len(nodes), 1)) if len(nodes) <= DENSE_MAX else None
     for _ in range(rounds):
-        pairs = cKDTree(xy).query_pairs(reach, p=np.inf, output_type="ndarray")
+        if every is not None:  # few nodes: every pair, no tree
+            pairs = every
+        else:
+            tree = cKDTree(xy)
+            pairs = tree.query_pairs(small_reach, p=np.inf, output_type="ndarray")
+            if len(big):  # the few wide boxes (nodes with room for a label) look further
+                near = tree.query_ball_point(xy[big], extent[big] + extent.max() + gap, p=np.inf)
+                wide = np.column_stack([np.repeat(big, [len(k) for k in near]),
+                                        np.concatenate(near).astype(int)])
+                wide = wide[wide[:, 0] != wide[:, 1]]
+                pairs = np.unique(np.sort(np.vstack([pairs.reshape(-1, 2), wide]), axis=1), axis=0)
         if not len(pairs):
             break
         i, j = pairs[:, 0], pairs[:, 1]

@@ -119,7 +119,7 @@ var kgView = (function () {
     want.nodes.forEach(function (id) { if (isActor(id)) actors++; else layer++; });
     var links = want.edges.filter(function (e) { return e.kind === "link"; }).length;
     var text = plural(actors, "actor") + " · " + plural(links, "link") +
-      (layer ? " · " + layer + " other nodes" : "") + " drawn of " + meta.nodes.toLocaleString("en") + " nodes";
+      (layer ? " · " + plural(layer, "other node") : "") + " drawn (" + meta.nodes.toLocaleString("en") + " nodes in all)";
     $("counts").textContent = text;
     var notes = [];
     if (focus) notes.push("Focus: " + (focus.day ? focus.day : label(focus.id)) + " and what it links to");
@@ -218,8 +218,7 @@ var kgView = (function () {
   function draw() {
     apply();
     network = new vis.Network($("network"), { nodes: nodes, edges: edges }, data.options);
-    network.fit({ animation: false });
-    onZoom();
+    fitDrawn();
     timings.created = performance.now();
     network.once("afterDrawing", function () { timings.firstDraw = performance.now(); });
     network.on("click", onClick);
@@ -291,6 +290,19 @@ var kgView = (function () {
 
   function docLine(doc) {
     return [doc.title, doc.publisher, doc.date].filter(Boolean).join(" — ");
+  }
+
+  /* An article as "publisher, date" (its title when it names no publisher). */
+  function shortDoc(doc) {
+    return doc.publisher ? [doc.publisher, doc.date].filter(Boolean).join(", ") : docLine(doc);
+  }
+
+  var QUALIFIERS = { MoreThan: "more than", Nearly: "nearly", About: "about", Exactly: "exactly",
+                     UpTo: "up to", LessThan: "less than" };
+
+  function number(value) {
+    var n = Number(value);
+    return value === "" || isNaN(n) ? value : n.toLocaleString("en");
   }
 
   function sources(indices) {
@@ -480,7 +492,9 @@ var kgView = (function () {
         item.appendChild(el("span", " " + ev.type + (ev.uncertain ? " · " + ev.uncertain : ""), ev.uncertain ? "uncertain-tag" : "muted"));
         var who = ev.participants.filter(function (p) { return nodeById.has(p); }).map(label);
         if (who.length) item.appendChild(el("div", who.join(", "), "who"));
-        item.appendChild(el("div", "Sources: " + ev.docs.map(function (d) { return docLine(data.docs[d]); }).join("; "), "from"));
+        var from = el("div", "Sources: " + ev.docs.map(function (d) { return shortDoc(data.docs[d]); }).join("; "), "from");
+        from.title = ev.docs.map(function (d) { return data.docs[d].title; }).join("\n");
+        item.appendChild(from);
         list.appendChild(item);
       });
       section.appendChild(list);
@@ -507,7 +521,7 @@ var kgView = (function () {
         button.type = "button";
         button.addEventListener("click", function () { selectNode(row.id); });
         what.appendChild(button);
-        var detail = [row.qualifier, row.value].filter(Boolean).join(" ");
+        var detail = [QUALIFIERS[row.qualifier] || row.qualifier, number(row.value)].filter(Boolean).join(" ");
         if (detail) what.appendChild(el("div", detail, "muted value"));
         tr.appendChild(what);
         tr.appendChild(el("td", row.context, "context"));
@@ -517,7 +531,7 @@ var kgView = (function () {
         tr.appendChild(source);
         tr.appendChild(el("td", row.date, "date"));
         var doc = data.docs[row.doc];
-        tr.appendChild(el("td", doc ? [doc.publisher, doc.date].filter(Boolean).join(", ") || doc.title : "", "article"));
+        tr.appendChild(el("td", doc ? shortDoc(doc) : "", "article"));
         if (doc) tr.lastChild.title = doc.title;
         tbody.appendChild(tr);
       });
@@ -637,7 +651,11 @@ var kgView = (function () {
     setUrl();
   }
 
-  function fitDrawn() { network.fit({ nodes: nodes.getIds(), animation: false }); onZoom(); }
+  /* Fit what is drawn, zooming in no further than 1.2 (a few nodes stay small enough to be read together). */
+  function fitDrawn() {
+    network.fit({ nodes: nodes.getIds(), animation: false, maxZoomLevel: 1.2 });
+    onZoom();
+  }
 
   /* ---- shareable URLs: ?focus=&depth=, ?layer=, ?date= ------------------------ */
 
