@@ -34,18 +34,24 @@ def _spring(graph: nx.Graph) -> dict:
 
 
 def _two_level(graph: nx.Graph) -> dict:
-    rng = random.Random(7)
     core = sorted(graph, key=lambda n: (-graph.degree(n), str(n)))[:CORE_SIZE]
     pos = _spring(graph.subgraph(core))
     step = 1.0 / math.sqrt(len(graph))
+    _place_near_neighbours(graph, pos, 0.5 * step, 1.5 * step)
+    _place_unreached(graph, pos)
+    return pos
+
+
+def _place_near_neighbours(graph: nx.Graph, pos: dict, near: float, far: float) -> None:
+    """Place every node `pos` lacks, in breadth-first order from the placed ones, at a random
+    distance between `near` and `far` from the mean of its placed neighbours (seeded)."""
+    rng = random.Random(7)
     for node in _bfs_from(graph, pos):
         placed = [pos[m] for m in graph[node] if m in pos]
         cx = sum(p[0] for p in placed) / len(placed)
         cy = sum(p[1] for p in placed) / len(placed)
-        angle, radius = rng.uniform(0, 2 * math.pi), step * rng.uniform(0.5, 1.5)
+        angle, radius = rng.uniform(0, 2 * math.pi), rng.uniform(near, far)
         pos[node] = (cx + radius * math.cos(angle), cy + radius * math.sin(angle))
-    _place_unreached(graph, pos)
-    return pos
 
 
 def _bfs_from(graph: nx.Graph, placed: dict) -> list:
@@ -170,14 +176,8 @@ def place_around(graph: nx.Graph, pos: dict, sizes: dict[str, float]) -> dict[st
     """Positions for the nodes of `graph` not in `pos` (the layers: events, quotes, figures, dates):
     each near the placed nodes it links to, in breadth-first order, then pushed apart from every
     other node while the nodes of `pos` stay put. Returns all positions."""
-    rng = random.Random(7)
     placed = dict(pos)
-    for node in _bfs_from(graph, placed):
-        near = [placed[m] for m in graph[node] if m in placed]
-        cx = sum(p[0] for p in near) / len(near)
-        cy = sum(p[1] for p in near) / len(near)
-        angle, radius = rng.uniform(0, 2 * math.pi), COMMUNITY_SPACING * rng.uniform(0.4, 0.9)
-        placed[node] = (cx + radius * math.cos(angle), cy + radius * math.sin(angle))
+    _place_near_neighbours(graph, placed, 0.4 * COMMUNITY_SPACING, 0.9 * COMMUNITY_SPACING)
     _row_below(placed, [n for n in graph if n not in placed], sizes)
     placed = remove_overlaps(placed, {n: sizes[n] for n in placed}, fixed=set(pos))
     return {n: (round(x, 1), round(y, 1)) for n, (x, y) in placed.items()}
