@@ -1,7 +1,7 @@
 """networkx view graph -> one self-contained HTML page.
 
-pyvis builds the vis-network node and edge option dicts (`pyvis.node.Node`,
-`pyvis.edge.Edge`) and the base options (`pyvis.options.Options`); the page
+pyvis gives the base vis-network options (`pyvis.options.Options`) and vis-network
+itself; nodes and edges travel as compact records the page turns into vis items; the page
 itself comes from our own Jinja2 template with autoescape, because pyvis's
 template loads Bootstrap from a CDN and does not escape its inputs. vis-network
 and every script and style are inlined; the data travels as a JSON data block
@@ -23,8 +23,6 @@ import jinja2
 import networkx as nx
 import pyvis
 from markupsafe import Markup
-from pyvis.edge import Edge
-from pyvis.node import Node
 from pyvis.options import Options
 
 from kg.iris import DOCUMENT, ONTOLOGY, RESOURCE, fold
@@ -45,7 +43,6 @@ STYLE = {  # family -> (colour, vis shape); Okabe-Ito colours, safe for colour-b
     "Figure": ("#D55E00", "star"),
     "Quote": ("#F0E442", "hexagon"),
 }
-BORDER = "#333333"
 LAYER_SIZE = 9.0
 VIS_DIR = Path(pyvis.__file__).parent / "lib" / "vis-9.1.2"
 
@@ -74,9 +71,10 @@ def render(graph: nx.MultiDiGraph, *, size_by: str = "mentions", focus: str | No
 
 
 def view_data(graph: nx.MultiDiGraph, *, size_by: str = "mentions") -> dict:
-    """Everything the page needs, as JSON-ready data: vis nodes (every node, placed) and edges
-    (actor links and layer edges), every relation with its sentences, node details, the
-    timeline, the figures, the cited sentences and documents, the legend and the vis options."""
+    """Everything the page needs, as JSON-ready data: nodes (every node, placed) and edges (actor
+    links and layer edges), every relation with its sentences, node details, the timeline, the
+    figures, the cited sentences and documents, the legend and the vis options. Edges and
+    relations name their nodes by number (their place in `nodes`), which keeps a large page small."""
     if size_by not in ("degree", "mentions"):
         raise ValueError(f"size_by must be 'degree' or 'mentions', not {size_by!r}")
     docs = list(graph.graph.get("docs", {}))
@@ -88,13 +86,14 @@ def view_data(graph: nx.MultiDiGraph, *, size_by: str = "mentions") -> dict:
     sizes = node_sizes(graph, size_by)
     labels = {n: _short(graph.nodes[n]["label"]) for n in story}
     positions = place_around(nx.Graph(graph.to_undirected(as_view=True)), story_layout(story, sizes, labels), sizes)
-    relations, relation_index = _relations(graph, sentence_index)
+    node_index = {n: i for i, n in enumerate(graph)}
+    relations, relation_index = _relations(graph, node_index, sentence_index)
     nodes, details = _nodes(graph, story, sizes, positions, sentence_index)
-    for i, rel in enumerate(relations):
-        details[rel["from"]]["relations"].append(i)
-        if rel["to"] != rel["from"]:
-            details[rel["to"]]["relations"].append(i)
-    edges = _link_edges(graph, links, relation_index) + _layer_edges(graph, relation_index)
+    for i, (s, o, _) in enumerate(relation_index):
+        details[s]["relations"].append(i)
+        if o != s:
+            details[o]["relations"].append(i)
+    edges = _link_edges(graph, links, node_index, relation_index) + _layer_edges(graph, node_index, relation_index)
     linked = sum(1 for n in story if story.degree(n))
     return {
         "meta": {"nodes": len(nodes), "edges": len(edges), "physics": False, "actors": len(story),
@@ -126,85 +125,67 @@ def node_sizes(graph: nx.MultiDiGraph, size_by: str) -> dict[str, float]:
     return sizes
 
 
-def _relations(graph: nx.MultiDiGraph, sentence_index: dict) -> tuple[list[dict], dict]:
+def _relations(graph: nx.MultiDiGraph, node_index: dict, sentence_index: dict) -> tuple[list[dict], dict]:
     """Every edge of the view graph (a stated fact or an event role) with its source sentences."""
     relations, index = [], {}
     for s, o, key, d in graph.edges(keys=True, data=True):
         index[(s, o, key)] = len(relations)
-        relations.append({"from": s, "to": o, "predicate": key, "label": d["label"],
+        relations.append({"from": node_index[s], "to": node_index[o], "predicate": key, "label": d["label"],
                           "sentences": [sentence_index[x] for x in d["evidence"] if x in sentence_index]})
     return relations, index
 
 
 def _nodes(graph: nx.MultiDiGraph, story: nx.Graph, sizes: dict, positions: dict,
            sentence_index: dict) -> tuple[list, dict]:
+    """Compact node records (the page adds colour, shape and tooltip from the legend) and node details."""
     nodes, details = [], {}
     for iri, d in graph.nodes(data=True):
-        colour, shape = STYLE[d["family"]]
-        kind = d["type_labels"][0] if d["type_labels"] else d["family"].lower()
         doubt = uncertainty(d)
         links = story.degree(iri) if iri in story else 0
-        summary = f"{d['label']}\n{kind}{' (' + doubt + ')' if doubt else ''}" \
-                  f" · {d['mentions']} mention{'s' * (d['mentions'] != 1)}" + \
-                  (f" · linked to {links} actor{'s' * (links != 1)}" if d["family"] in ACTORS else "")
-        options = {"family": d["family"], "size": sizes[iri], "title": summary,
-                   "color": {"background": colour, "border": BORDER,
-                             "highlight": {"background": colour, "border": "#000000"},
-                             "hover": {"background": colour, "border": "#000000"}},
-                   "borderWidth": 2 if doubt else 1, "x": positions[iri][0], "y": positions[iri][1],
-                   "layer": d["family"] if d["family"] in LAYERS else None,
-                   "rank": sizes[iri] * 1000 + d["mentions"] + links}
+        node = {"id": iri, "label": _short(d["label"]), "family": d["family"], "size": sizes[iri],
+                "x": positions[iri][0], "y": positions[iri][1], "rank": sizes[iri] * 1000 + d["mentions"] + links}
         if doubt:
-            options["shapeProperties"] = {"borderDashes": [4, 3]}
-            options["color"]["background"] = "#ffffff"
-        nodes.append(Node(iri, shape, label=_short(d["label"]), **options).options)
+            node["uncertain"] = doubt
+        nodes.append(node)
         details[iri] = {
             "label": d["label"], "family": d["family"], "types": d["type_labels"], "alt": d["alt"],
             "wikidata": d["wikidata"], "mentions": d["mentions"], "facts": [list(f) for f in d["facts"]],
-            "uncertain": doubt, "date": d.get("props", {}).get("date", ""), "relations": [],
+            "uncertain": doubt, "date": d.get("props", {}).get("date", ""), "relations": [], "links": links,
             "sentences": [sentence_index[s] for s in d["mention_sentences"] if s in sentence_index],
             "search": "\n".join(sorted({fold(s) for s in [d["label"], *d["alt"], *d["hidden"]]})),
         }
     return nodes, details
 
 
-def _link_edges(graph: nx.MultiDiGraph, links: dict, relation_index: dict) -> list[dict]:
-    """One drawn edge per linked pair of actors, labelled with what relates them."""
+def _link_edges(graph: nx.MultiDiGraph, links: dict, node_index: dict, relation_index: dict) -> list[dict]:
+    """One edge per linked pair of actors, labelled with what relates them; `from`/`to`/`events`
+    are node numbers. `arrow`: a one-way statement; `dashes`: resting on uncertain events only."""
     edges = []
     for i, ((a, b), link) in enumerate(sorted(links.items())):
-        label = link_label(graph, link)
         head = link_direction(link)
-        why = []
-        if link.statements:
-            why.append(f"{len(link.statements)} statement{'s' * (len(link.statements) != 1)}")
-        if link.events:
-            why.append(f"{len(link.events)} shared event{'s' * (len(link.events) != 1)}")
-        options = {"id": f"k{i}", "text": label, "kind": "link", "width": min(1 + link.weight() / 2, 6),
-                   "title": f"{graph.nodes[a]['label']} — {graph.nodes[b]['label']}\n{label}\n{', '.join(why)}",
-                   "relations": [relation_index[s] for s in link.statements], "events": link.events}
-        if link_uncertain(graph, link):
-            options["dashes"] = [6, 4]
         frm, to = (b, a) if head == a else (a, b)
-        edge = Edge(frm, to, directed=head is not None, **options).options
-        if head is None:
-            edge.pop("arrows", None)
+        edge = {"id": f"k{i}", "from": node_index[frm], "to": node_index[to], "kind": "link",
+                "text": link_label(graph, link), "weight": link.weight(),
+                "relations": [relation_index[s] for s in link.statements],
+                "events": [node_index[e] for e in link.events]}
+        if head is not None:
+            edge["arrow"] = True
+        if link_uncertain(graph, link):
+            edge["dashes"] = True
         edges.append(edge)
     return edges
 
 
-def _layer_edges(graph: nx.MultiDiGraph, relation_index: dict) -> list[dict]:
-    """One drawn edge per pair of nodes one of which is an event, quote, figure or date."""
+def _layer_edges(graph: nx.MultiDiGraph, node_index: dict, relation_index: dict) -> list[dict]:
+    """One edge per pair of nodes one of which is an event, quote, figure or date."""
     pairs: dict[tuple[str, str], list] = {}
     for s, o, key, d in graph.edges(keys=True, data=True):
         if graph.nodes[s]["family"] in LAYERS or graph.nodes[o]["family"] in LAYERS:
             pairs.setdefault((s, o), []).append((key, d["label"]))
-    edges = []
-    for i, ((s, o), keyed) in enumerate(sorted(pairs.items())):
-        label = ", ".join(sorted({lab for _, lab in keyed}))
-        edges.append(Edge(s, o, directed=True, id=f"r{i}", text=label, kind="layer",
-                          title=f"{graph.nodes[s]['label']} — {label} → {graph.nodes[o]['label']}",
-                          relations=[relation_index[(s, o, k)] for k, _ in keyed]).options)
-    return edges
+    return [{"id": f"r{i}", "from": node_index[s], "to": node_index[o], "kind": "layer", "arrow": True,
+             "text": ", ".join(sorted({lab for _, lab in keyed})),
+             "relations": [relation_index[(s, o, k)] for k, _ in keyed]}
+            for i, ((s, o), keyed) in enumerate(sorted(pairs.items()))]
 
 
 def _timeline(graph: nx.MultiDiGraph, sentence_index: dict, doc_index: dict) -> list[dict]:

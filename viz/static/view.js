@@ -16,6 +16,8 @@ var kgView = (function () {
   var timings = { start: performance.now() };
   var data = JSON.parse(document.getElementById("kg-data").textContent);
   var meta = data.meta;
+  var STYLE = new Map(data.legend.map(function (l) { return [l.family, l]; }));
+  unpack();
   var nodeById = new Map(data.nodes.map(function (n) { return [n.id, n]; }));
   var edgeById = new Map(data.edges.map(function (e) { return [e.id, e]; }));
   var adjacency = buildAdjacency();
@@ -44,6 +46,54 @@ var kgView = (function () {
 
   function fold(text) {
     return String(text).normalize("NFKD").replace(/\p{M}/gu, "").toLowerCase().replace(/ß/g, "ss");
+  }
+
+  /* Edges and relations name their nodes by number in the data block; the page uses ids. */
+  function unpack() {
+    var ids = data.nodes.map(function (n) { return n.id; });
+    var layers = new Set(meta.layers);
+    data.nodes.forEach(function (n) { n.layer = layers.has(n.family) ? n.family : null; });
+    data.edges.forEach(function (e) {
+      e.from = ids[e.from];
+      e.to = ids[e.to];
+      e.events = (e.events || []).map(function (i) { return ids[i]; });
+    });
+    data.relations.forEach(function (r) { r.from = ids[r.from]; r.to = ids[r.to]; });
+  }
+
+  /* The vis-network item of a node: colour and shape of its kind, a dashed white shape for a
+   * speculated or negated event, and a plain-text tooltip. */
+  function nodeItem(n) {
+    var style = STYLE.get(n.family);
+    var d = data.nodeDetails[n.id];
+    var item = { id: n.id, family: n.family, x: n.x, y: n.y, size: n.size, label: "", shape: style.shape, borderWidth: 1,
+                 color: { background: style.color, border: "#333333",
+                          highlight: { background: style.color, border: "#000000" },
+                          hover: { background: style.color, border: "#000000" } } };
+    if (n.uncertain) {
+      item.borderWidth = 2;
+      item.shapeProperties = { borderDashes: [4, 3] };
+      item.color.background = item.color.highlight.background = item.color.hover.background = "#ffffff";
+    }
+    item.title = d.label + "\n" + (d.types[0] || style.label) + (n.uncertain ? " (" + n.uncertain + ")" : "") +
+      " · " + plural(d.mentions, "mention") + (n.layer ? "" : " · linked to " + plural(d.links, "actor"));
+    return item;
+  }
+
+  function edgeItem(e) {
+    var item = { id: e.id, from: e.from, to: e.to, label: "", text: e.text, kind: e.kind,
+                 arrows: { to: { enabled: !!e.arrow } } };
+    if (e.kind === "link") {
+      item.width = Math.min(1 + e.weight / 2, 6);
+      var why = [];
+      if (e.relations.length) why.push(plural(e.relations.length, "statement"));
+      if (e.events.length) why.push(plural(e.events.length, "shared event"));
+      item.title = label(e.from) + " — " + label(e.to) + "\n" + e.text + "\n" + why.join(", ");
+    } else {
+      item.title = label(e.from) + " — " + e.text + " → " + label(e.to);
+    }
+    if (e.dashes) item.dashes = [6, 4];
+    return item;
   }
 
   function plural(n, word) { return n + " " + word + (n === 1 ? "" : "s"); }
@@ -105,14 +155,12 @@ var kgView = (function () {
     edges.remove(removeEdges);
     nodes.remove(removeNodes);
     removeNodes.forEach(function (id) { labelled.delete(id); });
-    nodes.add(addNodes.map(function (id) { return Object.assign({}, nodeById.get(id), { label: "" }); }));
+    nodes.add(addNodes.map(function (id) { return nodeItem(nodeById.get(id)); }));
     edges.add(want.edges.filter(function (e) { return !edges.get(e.id); }).map(edgeItem));
     placeLabels();
     edgeLabels();
     counts(want);
   }
-
-  function edgeItem(e) { return Object.assign({}, e, { label: "" }); }
 
   function counts(want) {
     var actors = 0, layer = 0;
