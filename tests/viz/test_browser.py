@@ -220,3 +220,23 @@ def test_unknown_focus_is_reported_not_fatal(page, sample_page):
     page.open(f"{sample_page.as_uri()}?focus=nobody")
     assert page.page.locator("#status").text_content() == "No entity or event named nobody"
     assert page.errors == []
+
+
+def test_search_focus_and_tabs_work_from_the_keyboard(page, sample_page):
+    page.open(sample_page.as_uri())
+    page.page.focus("#search")
+    page.page.keyboard.type("cuc")
+    page.page.keyboard.press("ArrowDown")
+    assert page.page.evaluate("document.activeElement.dataset.node") == RESOURCE + "place/cucuta"
+    page.page.keyboard.press("Enter")
+    assert page.page.locator("#panel-body h2").text_content() == "Cúcuta"
+    page.page.focus("#focus-btn")
+    page.page.keyboard.press("Enter")
+    assert page.page.evaluate("kgView.state().focus.id") == RESOURCE + "place/cucuta"
+    page.page.focus("#tab-timeline")
+    page.page.keyboard.press("Enter")
+    assert page.page.locator("#timeline-body").is_visible()
+    page.page.locator("#timeline-body .tl-event button.link").first.focus()
+    page.page.keyboard.press("Enter")
+    assert page.page.evaluate("kgView.state().focus.id") == "https://kg.example.org/doc/sample-article/event/E1"
+    assert page.errors == []
