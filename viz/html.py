@@ -26,7 +26,7 @@ from markupsafe import Markup
 from pyvis.options import Options
 
 from kg.iris import DOCUMENT, ONTOLOGY, RESOURCE, fold
-from viz.layout import place_around, story_layout
+from viz.layout import label_room, place_around, story_layout
 from viz.network import FAMILIES
 from viz.panels import figure_groups, timeline
 from viz.story import ACTORS, LAYERS, actor_graph, actor_links, link_direction, link_label, link_uncertain, \
@@ -85,7 +85,9 @@ def view_data(graph: nx.MultiDiGraph, *, size_by: str = "mentions") -> dict:
     story = actor_graph(graph, links)
     sizes = node_sizes(graph, size_by)
     labels = {n: _short(graph.nodes[n]["label"]) for n in story}
-    positions = place_around(nx.Graph(graph.to_undirected(as_view=True)), story_layout(story, sizes, labels), sizes)
+    actors = story_layout(story, sizes, labels)
+    positions = place_around(nx.Graph(graph.to_undirected(as_view=True)), actors, sizes,
+                             label_room(actors, sizes, labels))
     node_index = {n: i for i, n in enumerate(graph)}
     relations, relation_index = _relations(graph, node_index, sentence_index)
     nodes, details = _nodes(graph, story, sizes, positions, sentence_index)
