@@ -30,9 +30,10 @@ from viz.layout import label_room, place_around, story_layout
 from viz.network import FAMILIES
 from viz.panels import figure_groups, timeline
 from viz.story import ACTORS, LAYERS, actor_graph, actor_links, link_direction, link_label, link_uncertain, \
-    top_actors, uncertainty
+    strongest_links, top_actors, uncertainty
 
 STORY_MAX = 150  # past this many linked actors, the page opens on the best-connected ones and grows on click
+STRONG_LINKS = 3  # links per actor a large graph draws before one is selected
 LABEL_MAX = 40
 STYLE = {  # family -> (colour, vis shape); Okabe-Ito colours, safe for colour-blind readers, and distinct shapes
     "Person": ("#0072B2", "dot"),
@@ -85,9 +86,9 @@ def view_data(graph: nx.MultiDiGraph, *, size_by: str = "mentions") -> dict:
     story = actor_graph(graph, links)
     sizes = node_sizes(graph, size_by)
     labels = {n: _short(graph.nodes[n]["label"]) for n in story}
-    actors = story_layout(story, sizes, labels)
-    positions = place_around(nx.Graph(graph.to_undirected(as_view=True)), actors, sizes,
-                             label_room(actors, sizes, labels))
+    linked = sum(1 for n in story if story.degree(n))
+    initial = top_actors(story, graph, STORY_MAX) if linked > STORY_MAX else None
+    positions = _positions(graph, story, initial, sizes, labels)
     node_index = {n: i for i, n in enumerate(graph)}
     relations, relation_index = _relations(graph, node_index, sentence_index)
     nodes, details = _nodes(graph, story, sizes, positions, sentence_index)
@@ -96,11 +97,10 @@ def view_data(graph: nx.MultiDiGraph, *, size_by: str = "mentions") -> dict:
         if o != s:
             details[o]["relations"].append(i)
     edges = _link_edges(graph, links, node_index, relation_index) + _layer_edges(graph, node_index, relation_index)
-    linked = sum(1 for n in story if story.degree(n))
     return {
         "meta": {"nodes": len(nodes), "edges": len(edges), "physics": False, "actors": len(story),
                  "linked": linked, "links": len(links), "layers": list(LAYERS),
-                 "initial": top_actors(story, graph, STORY_MAX) if linked > STORY_MAX else None},
+                 "initial": initial},
         "legend": _legend(graph),
         "options": _options(len(nodes)),
         "nodes": nodes,
@@ -113,6 +113,16 @@ def view_data(graph: nx.MultiDiGraph, *, size_by: str = "mentions") -> dict:
                        "doc": doc_index.get(graph.graph["sentences"][s]["doc"], -1)} for s in sentences],
         "docs": [{"iri": d, **graph.graph["docs"][d]} for d in docs],
     }
+
+
+def _positions(graph: nx.MultiDiGraph, story: nx.Graph, initial: list[str] | None, sizes: dict,
+               labels: dict) -> dict:
+    """The actors the page opens on laid out first (all of them, or the best-connected of a large
+    graph), then the other actors next to those they link to, then the layer nodes."""
+    core = story_layout(story.subgraph(initial) if initial else story, sizes, labels)
+    room = label_room(core, sizes, labels)
+    actors = place_around(story, core, sizes, room) if initial else core
+    return place_around(nx.Graph(graph.to_undirected(as_view=True)), actors, sizes, room)
 
 
 def node_sizes(graph: nx.MultiDiGraph, size_by: str) -> dict[str, float]:
@@ -161,8 +171,10 @@ def _nodes(graph: nx.MultiDiGraph, story: nx.Graph, sizes: dict, positions: dict
 
 def _link_edges(graph: nx.MultiDiGraph, links: dict, node_index: dict, relation_index: dict) -> list[dict]:
     """One edge per linked pair of actors, labelled with what relates them; `from`/`to`/`events`
-    are node numbers. `arrow`: a one-way statement; `dashes`: resting on uncertain events only."""
+    are node numbers. `arrow`: a one-way statement; `dashes`: resting on uncertain events only;
+    `strong`: among the STRONG_LINKS heaviest of one of its actors (a large graph draws only those)."""
     edges = []
+    strong = strongest_links(links, STRONG_LINKS)
     for i, ((a, b), link) in enumerate(sorted(links.items())):
         head = link_direction(link)
         frm, to = (b, a) if head == a else (a, b)
@@ -172,6 +184,8 @@ def _link_edges(graph: nx.MultiDiGraph, links: dict, node_index: dict, relation_
                 "events": [node_index[e] for e in link.events]}
         if head is not None:
             edge["arrow"] = True
+        if (a, b) in strong:
+            edge["strong"] = True
         if link_uncertain(graph, link):
             edge["dashes"] = True
         edges.append(edge)

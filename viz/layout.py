@@ -120,7 +120,7 @@ def label_room(pos: dict, sizes: dict[str, float], labels: dict[str, str]) -> di
     labels first) at the scale at which a SCREEN-sized window shows the whole drawing."""
     xs, ys = [p[0] for p in pos.values()], [p[1] for p in pos.values()]
     scale = min(SCREEN[0] / max(max(xs) - min(xs), 1.0), SCREEN[1] / max(max(ys) - min(ys), 1.0))
-    font = min(14.0 / scale, 56.0)
+    font = min(14.0 / scale, 112.0)
     ranked = sorted(pos, key=lambda n: (-sizes[n], n))
     roomy = set(ranked[: max(1, min(int(len(ranked) * LABELLED_SHARE), LABELLED_MAX))])
     return {n: (max(sizes[n], 0.3 * font * len(labels.get(n, ""))), sizes[n] + font / 2) if n in roomy

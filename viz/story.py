@@ -104,3 +104,12 @@ def top_actors(story: nx.Graph, graph: nx.MultiDiGraph, count: int) -> list[str]
     def rank(n: str) -> tuple:
         return (-story.degree(n, weight="weight"), -graph.nodes[n]["mentions"], n)
     return sorted((n for n in story if story.degree(n)), key=rank)[:count]
+
+
+def strongest_links(links: dict[tuple[str, str], Link], per_actor: int) -> set[tuple[str, str]]:
+    """The pairs whose link is among the `per_actor` heaviest of at least one of its two actors."""
+    ranked: dict[str, list[tuple[int, tuple[str, str]]]] = {}
+    for pair, link in links.items():
+        for actor in pair:
+            ranked.setdefault(actor, []).append((-link.weight(), pair))
+    return {pair for entries in ranked.values() for _, pair in sorted(entries)[:per_actor]}

@@ -127,7 +127,12 @@ var kgView = (function () {
     });
     if (focus !== null) focus.roots.forEach(function (id) { keep.add(id); });
     if (selected !== null && nodeById.has(selected)) keep.add(selected);
-    var drawnEdges = data.edges.filter(function (e) { return keep.has(e.from) && keep.has(e.to) && e.from !== e.to; });
+    /* A large graph draws each actor's strongest links only, and every link of the selected node. */
+    var sparse = expanded !== null && focus === null;
+    var drawnEdges = data.edges.filter(function (e) {
+      if (!keep.has(e.from) || !keep.has(e.to) || e.from === e.to) return false;
+      return !sparse || e.kind !== "link" || e.strong || e.from === selected || e.to === selected;
+    });
     if (!showIsolated) {
       var touched = new Set();
       drawnEdges.forEach(function (e) { touched.add(e.from); touched.add(e.to); });
@@ -250,11 +255,11 @@ var kgView = (function () {
     if (updates.length) edges.update(updates);
   }
 
-  /* Labels keep about the same size on screen: FONT px at any zoom (at most 4 times larger
+  /* Labels keep about the same size on screen: FONT px at any zoom (at most 8 times larger
    * on the canvas when zoomed out), so zooming in makes room for more of them. */
   function onZoom() {
     var scale = network.getScale();
-    var size = Math.min(Math.max(FONT / scale, 3), FONT * 4);
+    var size = Math.min(Math.max(FONT / scale, 3), FONT * 8);
     if (Math.abs(size - fontSize) < 0.05) return;
     fontSize = size;
     labelled.clear();
@@ -265,6 +270,7 @@ var kgView = (function () {
 
   function draw() {
     apply();
+    timings.applied = performance.now();
     network = new vis.Network($("network"), { nodes: nodes, edges: edges }, data.options);
     fitDrawn();
     timings.created = performance.now();
@@ -887,6 +893,7 @@ var kgView = (function () {
     setFocus(id, params.get("depth") || meta.depth || 1);
   }
 
+  timings.indexed = performance.now();
   var params = initialState();
   buildLegend();
   wire();
