@@ -20,7 +20,7 @@ from viz.hooks import MAX_NODES, open_current_store, write_html
               "or a name) and its neighbours.")
 @click.option("--depth", type=click.IntRange(min=0), default=1, show_default=True,
               help="How many edges away from --focus to keep.")
-@click.option("--size", "size_by", type=click.Choice(["degree", "mentions"]), default="degree", show_default=True,
+@click.option("--size", "size_by", type=click.Choice(["degree", "mentions"]), default="mentions", show_default=True,
               help="What node size shows.")
 @click.option("--max-nodes", type=click.IntRange(min=0), default=MAX_NODES, show_default=True,
               help="Show only this many best-connected nodes of a larger graph (0: no limit).")

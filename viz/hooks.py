@@ -21,7 +21,7 @@ def write_view(build_dir: Path, store: GraphStore) -> Path:
     return path
 
 
-def view_page(store: GraphStore, *, focus: str | None = None, depth: int = 1, size_by: str = "degree",
+def view_page(store: GraphStore, *, focus: str | None = None, depth: int = 1, size_by: str = "mentions",
               max_nodes: int = MAX_NODES) -> tuple[str, int]:
     """The page of `store` (or of one node's neighbourhood) and its node count."""
     graph = load_graph(store)
@@ -33,7 +33,7 @@ def view_page(store: GraphStore, *, focus: str | None = None, depth: int = 1, si
 
 
 def write_html(store: GraphStore, path: Path, *, focus: str | None = None, depth: int = 1,
-               size_by: str = "degree", max_nodes: int = MAX_NODES) -> int:
+               size_by: str = "mentions", max_nodes: int = MAX_NODES) -> int:
     """Write the view of `store` (or of one node's neighbourhood) to `path`; returns the node count."""
     html, nodes = view_page(store, focus=focus, depth=depth, size_by=size_by, max_nodes=max_nodes)
     path = Path(path)

@@ -6,6 +6,9 @@ their subclasses) and the events; edges are every IRI-valued triple between
 two nodes, one edge per (subject, predicate, object), carrying the sentences
 of every `kgo:Statement` that states it (docs/model.md).
 
+Node attributes include `props` {ontology property local name: first literal}, e.g.
+{"date": "2019-02-23", "speculated": "true", "value": "1000"}.
+
 Graph-level attributes: `sentences` {iri: {"text", "doc"}}, `docs` {iri:
 {"title", "publisher", "date"}}, `labels` {class or predicate IRI: label}.
 """
@@ -84,7 +87,7 @@ def _add_nodes(graph: nx.MultiDiGraph, store: GraphStore) -> None:
         graph.add_node(
             iri, iri=iri, family=family, types=types,
             type_labels=[labels.get(t) or local_name(t) for t in types],
-            label="", alt=[], hidden=[], wikidata=[], mentions=0, facts=[], mention_sentences=[],
+            label="", alt=[], hidden=[], wikidata=[], mentions=0, facts=[], mention_sentences=[], props={},
         )
 
 
@@ -119,6 +122,8 @@ def _add_node_literals(graph: nx.MultiDiGraph, store: GraphStore) -> None:
                 graph.nodes[x]["wikidata"].append(v.removeprefix(WIKIDATA))
         else:
             graph.nodes[x]["facts"].append((labels.get(p) or local_name(p), v))
+            if p.startswith(ONTOLOGY):
+                graph.nodes[x]["props"].setdefault(p.removeprefix(ONTOLOGY), v)
     for x, data in graph.nodes(data=True):
         seen = found.get(x, {})
         data["label"] = _first(seen, "pref", "label", "quote") or local_name(x)

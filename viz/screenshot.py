@@ -35,7 +35,7 @@ def screenshot(page_file: Path, png: Path, *, select: str | None = None, query: 
                 if node is None:
                     raise SystemExit(f"{select!r} names no node of the view")
                 page.evaluate("id => kgView.selectNode(id)", node)
-                page.evaluate("network.fit({animation: false})")
+                page.evaluate("kgView.fit()")
             png.parent.mkdir(parents=True, exist_ok=True)
             page.screenshot(path=str(png))
         finally:

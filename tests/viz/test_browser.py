@@ -19,34 +19,36 @@ EVIL_LABEL = ("<script>window.__pwned=1</script><img src=x onerror=\"window.__pw
               "O'Brien & \"Co\"")
 
 
-def test_renders_every_entity_and_event_without_errors(page, sample_page, sample_store):
+ACTORS = {RESOURCE + k for k in ("person/juan-guaido", "person/juan-carlos-mora", "person/evil",
+                                  "organization/venezuelan-national-guard", "place/venezuela",
+                                  "place/colombia", "place/cucuta")}
+
+
+def test_opens_on_the_actors_and_their_links(page, sample_page, sample_store):
     page.open(sample_page.as_uri())
-    page.settle()
     expected = int(sample_store.select(NODE_COUNT)[0]["n"])
-    assert page.page.evaluate("network.body.data.nodes.length") == expected == 11
-    assert page.page.evaluate("network.body.data.edges.length") == 9
-    assert page.page.evaluate("Object.keys(network.body.nodes).length") >= expected
-    assert page.page.evaluate("network.physics.options.enabled") is False  # stopped once stable
+    assert page.page.evaluate("kgView.data.nodes.length") == expected == 11
+    assert set(page.page.evaluate("network.body.data.nodes.getIds()")) == ACTORS
+    links = page.page.evaluate("network.body.data.edges.get().map(e => [e.from, e.to].sort().concat([e.text]).join(' '))")
+    names = {k.rsplit("/", 1)[-1]: k for k in ACTORS}
+    expected = [("evil", "venezuelan-national-guard", "member of"),
+                ("juan-carlos-mora", "venezuelan-national-guard", "member of"),
+                ("juan-guaido", "evil", "opposes"), ("cucuta", "colombia", "located in"),
+                ("juan-carlos-mora", "cucuta", "defection"), ("cucuta", "venezuela", "defection"),
+                ("juan-carlos-mora", "venezuela", "defection")]
+    assert sorted(links) == sorted(" ".join(sorted([names[a], names[b]]) + [text]) for a, b, text in expected)
+    assert page.page.locator("#counts").text_content() == "7 actors · 7 links drawn (11 nodes in all)"
+    assert page.page.evaluate("network.physics.options.enabled") is False
     assert page.errors == [] and page.blocked == [] and page.dialogs == []
     page.screenshot("viz-sample.png")
 
 
-def test_large_graph_is_drawn_where_python_put_it_without_physics(page, tmp_path):
-    graph = nx.MultiDiGraph()
-    for i in range(1200):
-        graph.add_node(f"n{i}", family="Place", label=f"place {i}", alt=[], hidden=[], wikidata=[],
-                       mentions=1, facts=[], mention_sentences=[], type_labels=["place"])
-        if i:
-            graph.add_edge(f"n{i // 3}", f"n{i}", key="p", label="near", evidence=[])
-    path = tmp_path / "large.html"
-    path.write_text(render(graph), encoding="utf-8")
-    page.open(path.as_uri())
-    assert page.page.evaluate("network.physics.options.enabled") is False
-    placed = page.page.evaluate("network.getPositions(['n0', 'n1199'])")
-    given = page.page.evaluate("network.body.data.nodes.get(['n0', 'n1199']).map(n => [n.x, n.y])")
-    drawn = [[placed[k]["x"], placed[k]["y"]] for k in ("n0", "n1199")]
-    assert all(abs(a - b) < 1 for p, q in zip(drawn, given) for a, b in zip(p, q))  # vis rounds
-    assert page.page.evaluate("network.body.data.nodes.length") == 1200 and page.errors == []
+def test_nodes_are_drawn_where_python_put_them(page, sample_page):
+    page.open(sample_page.as_uri())
+    placed = page.page.evaluate("network.getPositions()")
+    given = page.page.evaluate("Object.fromEntries(kgView.data.nodes.map(n => [n.id, [n.x, n.y]]))")
+    assert placed and all(abs(placed[k]["x"] - given[k][0]) < 1 and abs(placed[k]["y"] - given[k][1]) < 1
+                          for k in placed)
 
 
 def test_view_runs_under_its_own_content_security_policy(strict_page, sample_page):
@@ -55,7 +57,7 @@ def test_view_runs_under_its_own_content_security_policy(strict_page, sample_pag
         if strict_page.page.evaluate("!!(window.kgView && kgView.timings.firstDraw)"):
             break
         strict_page.page.wait_for_timeout(50)
-    assert strict_page.page.evaluate("network.body.data.nodes.length") == 11
+    assert strict_page.page.evaluate("network.body.data.nodes.length") == 7
     assert strict_page.errors == [] and strict_page.blocked == []
     blocked = strict_page.page.evaluate("""() => {
         const s = document.createElement('script'); s.textContent = 'window.__injected = 1';
@@ -75,6 +77,7 @@ def test_labels_with_markup_render_as_text_and_nothing_runs(page, sample_page):
     page.page.fill("#search", "script")
     assert EVIL_LABEL in page.page.locator("#results").text_content()
     page.page.locator("#panel-body .relation button.link").first.click()
+    page.page.evaluate("kgView.openTab('figures'); kgView.openTab('timeline')")
     assert page.page.evaluate("window.__pwned") is None
     assert page.page.evaluate("document.querySelectorAll('img, b, i, em').length") == 0
     assert page.page.evaluate("document.scripts.length") == 3
@@ -98,12 +101,12 @@ def test_hover_shows_a_plain_text_summary(page, sample_page):
 
 def test_clicking_a_node_shows_types_names_wikidata_relations_and_sources(page, sample_page):
     page.open(sample_page.as_uri())
-    page.settle()
     page.click_node(MORA)
     panel = page.page.locator("#panel-body")
     assert panel.locator("h2").text_content() == "Juan Carlos Mora"
-    assert panel.locator(".types").text_content() == "person"
+    assert panel.locator(".types").first.text_content() == "person"
     assert panel.locator(".alt").text_content() == "Mora"
+    assert panel.locator(".link-item").count() == 3  # the Guard, Venezuela, Cúcuta
     relations = panel.locator(".relation")
     assert relations.count() == 3  # member of, agent of the defection, said by of the quote
     assert panel.locator(".relation", has_text="← agent: Mora defects to Cúcuta").count() == 1
@@ -121,21 +124,37 @@ def test_clicking_a_node_shows_types_names_wikidata_relations_and_sources(page, 
     assert page.errors == [] and page.blocked == []
 
 
-def test_clicking_an_edge_shows_the_sentences_that_state_it(page, sample_page):
-    page.open(sample_page.as_uri())
-    page.settle()
-    edge = page.page.evaluate(
-        f"network.body.data.edges.get().find(e => e.from === '{GUAIDO}' && e.label === 'opposes').id")
+def _click_edge(page, edge):
     x, y = page.page.evaluate(
         """id => { const p = network.canvasToDOM(network.body.edges[id].edgeType.getPoint(0.5));
                   const r = document.querySelector('#network canvas').getBoundingClientRect();
                   return [r.left + p.x, r.top + p.y]; }""", edge)
     page.page.mouse.click(x, y)
+
+
+def test_clicking_a_link_shows_the_sentences_that_state_it(page, sample_page):
+    page.open(sample_page.as_uri())
+    edge = page.page.evaluate(
+        f"network.body.data.edges.get().find(e => e.from === '{GUAIDO}' && e.text === 'opposes').id")
+    _click_edge(page, edge)
     panel = page.page.locator("#panel-body")
     assert panel.get_attribute("data-edge") == edge
-    assert panel.locator("h3").text_content() == "Stated in 1 sentence"
+    assert panel.locator("h3").text_content() == "Stated relations"
     assert panel.locator("blockquote").text_content() == (
         "\"We will not <i>go back</i>,\" said Mora; Guaidó opposes the <script>alert(1)</script> regime.")
+
+
+def test_a_link_through_an_event_lists_the_event_and_its_sentences(page, sample_page):
+    page.open(sample_page.as_uri())
+    edge = page.page.evaluate(f"""network.body.data.edges.get().find(e =>
+        e.to === '{RESOURCE}place/cucuta' && e.from === '{MORA}').id""")
+    _click_edge(page, edge)
+    panel = page.page.locator("#panel-body")
+    assert panel.locator("h3").text_content() == "Both take part in 1 event"
+    shared = panel.locator(".shared-event")
+    assert shared.locator("button.link").text_content() == "Mora defects to Cúcuta"
+    assert shared.locator("blockquote").all_text_contents() == [
+        "Lt. Juan Carlos Mora of the National Guard fled to Cúcuta."]
 
 
 def test_search_finds_any_alias_ignoring_accents_and_case(page, sample_page):
@@ -166,10 +185,9 @@ def test_type_filters_hide_and_show_a_family(page, sample_page, sample_graph):
     people = {n for n, f in sample_graph.nodes(data="family") if f == "Person"}
     page.page.locator("#legend input[value=Person]").uncheck()
     visible = set(page.page.evaluate("kgView.state().visible"))
-    assert visible == set(sample_graph) - people
-    assert page.page.evaluate("network.body.data.nodes.get().filter(n => n.hidden).length") == len(people)
+    assert visible == ACTORS - people - {RESOURCE + "organization/venezuelan-national-guard"}  # left unlinked
     page.page.locator("#legend input[value=Person]").check()
-    assert set(page.page.evaluate("kgView.state().visible")) == set(sample_graph)
+    assert set(page.page.evaluate("kgView.state().visible")) == ACTORS
 
 
 @pytest.mark.parametrize("focus,depth", [("kgr:place/cucuta", 2), ("Guiado", 0)])
@@ -177,26 +195,48 @@ def test_focus_from_url_shows_the_neighbourhood(page, sample_page, sample_graph,
     page.open(f"{sample_page.as_uri()}?focus={focus}&depth={depth}")
     state = page.page.evaluate("kgView.state()")
     centre = state["focus"]["id"]
-    expected = nx.ego_graph(sample_graph.to_undirected(), centre, radius=depth)
-    assert set(state["visible"]) == set(expected)
+    links = nx.Graph((u, v) for u, v in sample_graph.to_undirected().edges() if u in ACTORS and v in ACTORS)
+    links.add_edges_from([(RESOURCE + "person/juan-carlos-mora", RESOURCE + "place/venezuela"),
+                          (RESOURCE + "place/venezuela", RESOURCE + "place/cucuta"),
+                          (RESOURCE + "person/juan-carlos-mora", RESOURCE + "place/cucuta")])
+    assert set(state["visible"]) == set(nx.ego_graph(links, centre, radius=depth))
     assert page.page.locator("#panel-body h2").text_content() == sample_graph.nodes[centre]["label"]
     assert page.errors == []
 
 
 def test_focus_button_and_show_all(page, sample_page, sample_graph):
     page.open(sample_page.as_uri())
-    page.settle()
     page.click_node(GUAIDO)
     page.page.fill("#depth", "2")
     page.page.click("#focus-btn")
-    expected = nx.ego_graph(sample_graph.to_undirected(), GUAIDO, radius=2)
-    assert set(page.page.evaluate("kgView.state().visible")) == set(expected)
+    assert set(page.page.evaluate("kgView.state().visible")) == {
+        GUAIDO, EVIL, RESOURCE + "organization/venezuelan-national-guard"}
     assert "focus=" in page.page.url and "depth=2" in page.page.url
     page.page.click("#unfocus-btn")
-    assert len(page.page.evaluate("kgView.state().visible")) == sample_graph.number_of_nodes()
+    assert set(page.page.evaluate("kgView.state().visible")) == ACTORS
 
 
 def test_unknown_focus_is_reported_not_fatal(page, sample_page):
     page.open(f"{sample_page.as_uri()}?focus=nobody")
     assert page.page.locator("#status").text_content() == "No entity or event named nobody"
+    assert page.errors == []
+
+
+def test_search_focus_and_tabs_work_from_the_keyboard(page, sample_page):
+    page.open(sample_page.as_uri())
+    page.page.focus("#search")
+    page.page.keyboard.type("cuc")
+    page.page.keyboard.press("ArrowDown")
+    assert page.page.evaluate("document.activeElement.dataset.node") == RESOURCE + "place/cucuta"
+    page.page.keyboard.press("Enter")
+    assert page.page.locator("#panel-body h2").text_content() == "Cúcuta"
+    page.page.focus("#focus-btn")
+    page.page.keyboard.press("Enter")
+    assert page.page.evaluate("kgView.state().focus.id") == RESOURCE + "place/cucuta"
+    page.page.focus("#tab-timeline")
+    page.page.keyboard.press("Enter")
+    assert page.page.locator("#timeline-body").is_visible()
+    page.page.locator("#timeline-body .tl-event button.link").first.focus()
+    page.page.keyboard.press("Enter")
+    assert page.page.evaluate("kgView.state().focus.id") == "https://kg.example.org/doc/sample-article/event/E1"
     assert page.errors == []

@@ -30,8 +30,12 @@ def test_focus_and_depth_keep_the_neighbourhood_only(sample_data: Path, tmp_path
 def test_size_by_mentions(sample_data: Path, tmp_path: Path):
     out = tmp_path / "m.html"
     assert run_kg("viz", "--data", str(sample_data), "-o", str(out), "--size", "mentions").exit_code == 0
-    values = {n["id"].rsplit("/", 1)[-1]: n["value"] for n in page_data(out)["nodes"]}
-    assert values["juan-guaido"] == 3 and values["juan-carlos-mora"] == 2
+    sizes = {n["id"].rsplit("/", 1)[-1]: n["size"] for n in page_data(out)["nodes"]}
+    assert sizes["juan-guaido"] > sizes["juan-carlos-mora"] > sizes["evil"]  # 3, 2 and 1 mentions
+    degree = tmp_path / "d.html"
+    assert run_kg("viz", "--data", str(sample_data), "-o", str(degree), "--size", "degree").exit_code == 0
+    sizes = {n["id"].rsplit("/", 1)[-1]: n["size"] for n in page_data(degree)["nodes"]}
+    assert sizes["juan-carlos-mora"] > sizes["juan-guaido"]  # 4 relations against 1
 
 
 def test_unknown_focus_is_an_input_error(sample_data: Path, tmp_path: Path):

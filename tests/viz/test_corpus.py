@@ -34,14 +34,14 @@ def test_build_writes_the_view_with_every_entity_and_event(corpus_view):
     assert count > 100
     assert len(data["nodes"]) == count
     assert {d["title"] for d in data["docs"]} == titles
-    assert all(d["sentences"] for d in data["edgeDetails"].values()), "an edge without a source sentence"
+    assert all(r["sentences"] for r in data["relations"]), "a relation without a source sentence"
 
 
 @pytest.mark.browser
 def test_corpus_view_in_the_browser(page, corpus_view):
     path, count, titles = corpus_view
     page.open(path.as_uri())
-    assert page.page.evaluate("network.body.data.nodes.length") == count
+    assert page.page.evaluate("kgView.data.nodes.length") == count
     page.page.fill("#search", "Guiado")
     page.page.locator(f'#results button[data-node="{GUAIDO}"]').click()
     panel = page.page.locator("#panel-body")

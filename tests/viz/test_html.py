@@ -77,7 +77,8 @@ def test_data_block_is_the_view_data(page, sample_graph):
     assert block["nodes"] == expected["nodes"] and block["edges"] == expected["edges"]
     assert block["nodeDetails"]["https://kg.example.org/id/person/evil"]["label"].startswith(EVIL)
     assert len(block["nodes"]) == block["meta"]["nodes"] == 11
-    assert all(e["arrows"] == "to" for e in block["edges"])
+    assert {e["kind"] for e in block["edges"]} == {"link", "layer"}
+    assert all(e["arrow"] for e in block["edges"] if e["kind"] == "layer")
 
 
 def test_policy_allows_exactly_the_two_page_scripts(page):
@@ -91,34 +92,67 @@ def test_policy_allows_exactly_the_two_page_scripts(page):
     assert "default-src 'none'" in csp and "unsafe-inline" not in csp.split("style-src")[0]
 
 
-def test_physics_below_the_threshold_positions_above(sample_graph):
-    small = view_data(sample_graph)
-    assert small["meta"]["physics"] and small["options"]["physics"]["enabled"]
-    assert all(isinstance(n["x"], float) for n in small["nodes"])  # physics starts from the Python layout
-    fixed = view_data(sample_graph, physics=False)
-    assert fixed["options"]["physics"] == {"enabled": False}
-    assert all(isinstance(n["x"], float) and isinstance(n["y"], float) for n in fixed["nodes"])
-    big = nx.MultiDiGraph(nx.path_graph(1000, create_using=nx.MultiDiGraph))
-    for n in big:
-        big.nodes[n].update(family="Person", label=f"n{n}", alt=[], hidden=[], wikidata=[], mentions=0,
-                            facts=[], mention_sentences=[], type_labels=["person"])
-    for u, v, k in big.edges(keys=True):
-        big.edges[u, v, k].update(label="knows", evidence=[])
-    data = json.loads(parse(render(big)).scripts[0])
-    assert data["meta"]["physics"] is False and "x" in data["nodes"][0]
+def test_positions_come_from_python_and_no_two_nodes_overlap(sample_graph):
+    data = view_data(sample_graph)
+    assert data["options"]["physics"] == {"enabled": False}
+    nodes = data["nodes"]
+    assert all(isinstance(n["x"], float) and isinstance(n["y"], float) for n in nodes)
+    for i, a in enumerate(nodes):
+        for b in nodes[i + 1:]:
+            gap = a["size"] + b["size"]
+            assert abs(a["x"] - b["x"]) >= gap or abs(a["y"] - b["y"]) >= gap, (a["id"], b["id"])
 
 
-def test_parallel_edges_are_curved_apart(sample_graph):
+def named(data: dict) -> list[dict]:
+    """The edges of view data with their node numbers turned back into ids."""
+    ids = [n["id"] for n in data["nodes"]]
+    return [{**e, "from": ids[e["from"]], "to": ids[e["to"]], "events": [ids[i] for i in e.get("events", [])]}
+            for e in data["edges"]]
+
+
+def test_links_join_actors_through_statements_and_shared_events(sample_graph):
+    edges = named(view_data(sample_graph))
+    links = {tuple(sorted((e["from"], e["to"]))): e for e in edges if e["kind"] == "link"}
     mora = "https://kg.example.org/id/person/juan-carlos-mora"
     guard = "https://kg.example.org/id/organization/venezuelan-national-guard"
-    sample_graph.add_edge(guard, mora, key="https://kg.example.org/ontology#x", label="x", evidence=[])
-    edges = [e for e in view_data(sample_graph)["edges"] if {e["from"], e["to"]} == {mora, guard}]
-    assert len(edges) == 2 and [("smooth" in e) for e in edges] == [False, True]
+    cucuta = "https://kg.example.org/id/place/cucuta"
+    member = links[tuple(sorted((mora, guard)))]
+    assert member["text"] == "member of" and member["to"] == guard and member["arrow"] and member["events"] == []
+    shared = links[tuple(sorted((mora, cucuta)))]
+    assert shared["text"] == "defection" and shared["relations"] == [] and "arrow" not in shared
+    assert shared["events"] == ["https://kg.example.org/doc/sample-article/event/E1"]
+    assert len(links) == 7
+
+
+def test_speculated_events_and_links_resting_on_them_are_dashed(sample_graph):
+    event = "https://kg.example.org/doc/sample-article/event/E1"
+    sample_graph.nodes[event]["props"]["speculated"] = "true"
+    data = view_data(sample_graph)
+    assert next(n for n in data["nodes"] if n["id"] == event)["uncertain"] == "speculated"
+    assert data["nodeDetails"][event]["uncertain"] == "speculated"
+    dashed = [e for e in named(data) if e.get("dashes")]
+    assert len(dashed) == 3 and all(e["kind"] == "link" and e["events"] == [event] for e in dashed)
+
+
+def test_layer_nodes_and_unlinked_actors_have_places_too():
+    graph = nx.MultiDiGraph(labels={}, docs={}, sentences={})
+    for name, family in (("a", "Person"), ("b", "Person"), ("lonely", "Place"), ("e", "Event"), ("f", "Figure")):
+        graph.add_node(name, family=family, label=name, alt=[], hidden=[], wikidata=[], mentions=1, facts=[],
+                       mention_sentences=[], type_labels=[family.lower()], props={})
+    graph.add_edge("e", "a", key="agent", label="agent", evidence=[])
+    graph.add_edge("e", "b", key="agent", label="agent", evidence=[])
+    graph.add_edge("e", "f", key="agent", label="agent", evidence=[])
+    data = view_data(graph)
+    assert {n["id"] for n in data["nodes"]} == {"a", "b", "lonely", "e", "f"}
+    assert [e["kind"] for e in data["edges"]].count("link") == 1
+    assert data["meta"]["linked"] == 2 and data["meta"]["actors"] == 3
 
 
 def test_legend_lists_every_family_with_its_count(sample_graph):
     legend = view_data(sample_graph)["legend"]
-    assert [e["family"] for e in legend] == list(FAMILIES)
+    assert [e["family"] for e in legend] == ["Person", "Organization", "Place", "Event", "Date", "Figure", "Quote"]
+    assert [e["family"] for e in legend if e["layer"]] == ["Event", "Date", "Figure", "Quote"]
+    assert set(FAMILIES) == {e["family"] for e in legend}
     assert {e["family"]: e["count"] for e in legend}["Place"] == 3
     assert len({(e["color"], e["shape"]) for e in legend}) == len(FAMILIES)
 

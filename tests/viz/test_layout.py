@@ -9,7 +9,7 @@ import time
 
 import networkx as nx
 
-from viz.layout import CORE_SIZE, python_layout
+from viz.layout import CORE_SIZE, python_layout, remove_overlaps, story_layout
 
 
 def distance(p, q):
@@ -42,3 +42,38 @@ def test_directed_multigraph_and_empty_graph():
     graph = nx.MultiDiGraph([("a", "b"), ("a", "b"), ("b", "a")])
     assert set(python_layout(graph)) == {"a", "b"}
     assert python_layout(nx.MultiDiGraph()) == {}
+
+
+def test_story_layout_keeps_communities_together_and_nodes_apart():
+    graph = nx.Graph()
+    for offset in (0, 10):  # two cliques joined by one edge, and a node with no link
+        graph.add_edges_from((offset + i, offset + j) for i in range(6) for j in range(i + 1, 6))
+    graph.add_edge(0, 10)
+    graph.add_node("alone")
+    sizes = {n: 12.0 for n in graph}
+    pos = story_layout(graph, sizes, {n: f"node {n}" for n in graph})
+    assert set(pos) == set(graph) and pos == story_layout(graph, sizes, {n: f"node {n}" for n in graph})
+    nodes = sorted(pos, key=str)
+    for i, a in enumerate(nodes):
+        for b in nodes[i + 1:]:
+            assert max(abs(pos[a][0] - pos[b][0]), abs(pos[a][1] - pos[b][1])) >= 24, (a, b)
+    inside = statistics.median(distance(pos[u], pos[v]) for u, v in graph.edges if (u < 10) == (v < 10))
+    across = statistics.median(distance(pos[u], pos[v]) for u in range(6) for v in range(10, 16))
+    assert across > 1.5 * inside
+    assert pos["alone"][1] > max(y for n, (x, y) in pos.items() if n != "alone")  # in a row below
+
+
+def test_story_layout_of_actors_without_links():
+    graph = nx.Graph()
+    graph.add_nodes_from(["a", "b"])
+    pos = story_layout(graph, {"a": 10.0, "b": 10.0}, {})
+    assert set(pos) == {"a", "b"} and pos["a"] != pos["b"]
+    assert story_layout(nx.Graph(), {}, {}) == {}
+
+
+def test_remove_overlaps_moves_only_free_nodes():
+    pos = {"fixed": (0.0, 0.0), "free": (1.0, 0.0), "same": (0.0, 0.0)}
+    out = remove_overlaps(pos, {"fixed": 10.0, "free": 10.0, "same": (30.0, 5.0)}, fixed={"fixed"})
+    assert out["fixed"] == (0.0, 0.0)
+    assert max(abs(out["free"][0]), abs(out["free"][1])) >= 26
+    assert abs(out["same"][0]) >= 46 or abs(out["same"][1]) >= 21

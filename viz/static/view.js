@@ -1,23 +1,36 @@
-/* The network view: reads the JSON data block, draws it with vis-network and wires
- * the search box, the type filters (the legend), focus mode and the details panel.
- * Text from the corpus reaches the DOM only through textContent (and vis tooltips,
- * which use innerText). `network` is global, as in pyvis pages, so scripts and
- * tests can reach the vis Network; `kgView` exposes the view's state and actions. */
+/* The network view: reads the JSON data block and draws the story first (people,
+ * organizations and places, linked when a statement relates them or they share an
+ * event); events, quotes, figures and dates are layers. Node positions come from
+ * Python; this script decides what is drawn, which labels fit without covering
+ * another node, and wires search, layers, focus, the timeline, the figures table
+ * and the details panel. Text from the corpus reaches the DOM only through
+ * textContent (and vis tooltips, which use innerText). `network` is global, as in
+ * pyvis pages; `kgView` exposes the view's state and actions to scripts and tests. */
 var network = null;
 var kgView = (function () {
   "use strict";
-  var PHYSICS_MAX_MS = 8000;
+  var FONT = 14;
+  var FONT_FACE = "system-ui, sans-serif";
+  var EDGE_LABELS_MAX = 60; /* draw every edge label only when this few edges are drawn */
+  var LAYER_NAMES = { Event: "events", Quote: "quotes", Figure: "figures", Date: "dates" };
   var timings = { start: performance.now() };
   var data = JSON.parse(document.getElementById("kg-data").textContent);
   var meta = data.meta;
-  var nodes = new vis.DataSet(data.nodes);
-  var edges = new vis.DataSet(data.edges);
+  var STYLE = new Map(data.legend.map(function (l) { return [l.family, l]; }));
+  unpack();
   var nodeById = new Map(data.nodes.map(function (n) { return [n.id, n]; }));
+  var edgeById = new Map(data.edges.map(function (e) { return [e.id, e]; }));
   var adjacency = buildAdjacency();
-  var hiddenFamilies = new Set();
-  var hiddenNow = new Map();
-  var focus = null; // {id, depth, members: Set}
+  var shownFamilies = new Set(["Person", "Organization", "Place"]);
+  var showIsolated = false;
+  var expanded = meta.initial ? new Set(meta.initial) : null; /* null: every actor */
+  var focus = null;   /* {id, depth, members: Set, day} */
   var selected = null;
+  var labelled = new Map(); /* node id -> label drawn ("" when hidden) */
+  var fontSize = FONT;
+  var nodes = new vis.DataSet();
+  var edges = new vis.DataSet();
+  var measure = document.createElement("canvas").getContext("2d");
   timings.parsed = performance.now();
 
   var $ = function (id) { return document.getElementById(id); };
@@ -29,9 +42,61 @@ var kgView = (function () {
     return node;
   }
 
+  function clear(node) { while (node.firstChild) node.removeChild(node.firstChild); return node; }
+
   function fold(text) {
     return String(text).normalize("NFKD").replace(/\p{M}/gu, "").toLowerCase().replace(/ß/g, "ss");
   }
+
+  /* Edges and relations name their nodes by number in the data block; the page uses ids. */
+  function unpack() {
+    var ids = data.nodes.map(function (n) { return n.id; });
+    var layers = new Set(meta.layers);
+    data.nodes.forEach(function (n) { n.layer = layers.has(n.family) ? n.family : null; });
+    data.edges.forEach(function (e) {
+      e.from = ids[e.from];
+      e.to = ids[e.to];
+      e.events = (e.events || []).map(function (i) { return ids[i]; });
+    });
+    data.relations.forEach(function (r) { r.from = ids[r.from]; r.to = ids[r.to]; });
+  }
+
+  /* The vis-network item of a node: colour and shape of its kind, a dashed white shape for a
+   * speculated or negated event, and a plain-text tooltip. */
+  function nodeItem(n) {
+    var style = STYLE.get(n.family);
+    var d = data.nodeDetails[n.id];
+    var item = { id: n.id, family: n.family, x: n.x, y: n.y, size: n.size, label: "", shape: style.shape, borderWidth: 1,
+                 color: { background: style.color, border: "#333333",
+                          highlight: { background: style.color, border: "#000000" },
+                          hover: { background: style.color, border: "#000000" } } };
+    if (n.uncertain) {
+      item.borderWidth = 2;
+      item.shapeProperties = { borderDashes: [4, 3] };
+      item.color.background = item.color.highlight.background = item.color.hover.background = "#ffffff";
+    }
+    item.title = d.label + "\n" + (d.types[0] || style.label) + (n.uncertain ? " (" + n.uncertain + ")" : "") +
+      " · " + plural(d.mentions, "mention") + (n.layer ? "" : " · linked to " + plural(d.links, "actor"));
+    return item;
+  }
+
+  function edgeItem(e) {
+    var item = { id: e.id, from: e.from, to: e.to, label: "", text: e.text, kind: e.kind,
+                 arrows: { to: { enabled: !!e.arrow } } };
+    if (e.kind === "link") {
+      item.width = Math.min(1 + e.weight / 2, 6);
+      var why = [];
+      if (e.relations.length) why.push(plural(e.relations.length, "statement"));
+      if (e.events.length) why.push(plural(e.events.length, "shared event"));
+      item.title = label(e.from) + " — " + label(e.to) + "\n" + e.text + "\n" + why.join(", ");
+    } else {
+      item.title = label(e.from) + " — " + e.text + " → " + label(e.to);
+    }
+    if (e.dashes) item.dashes = [6, 4];
+    return item;
+  }
+
+  function plural(n, word) { return n + " " + word + (n === 1 ? "" : "s"); }
 
   function buildAdjacency() {
     var adj = new Map();
@@ -44,55 +109,254 @@ var kgView = (function () {
   }
 
   function otherEnd(edge, id) { return edge.from === id ? edge.to : edge.from; }
+  function isActor(id) { return !nodeById.get(id).layer; }
+  function label(id) { return data.nodeDetails[id].label; }
+
+  /* ---- what is drawn -------------------------------------------------------- */
+
+  /* Nodes a visitor asked for: shown families (layers), the expanded actors of a large
+   * graph (and layer nodes next to them), the focus; then nodes left without any drawn
+   * edge are dropped unless "unconnected" is ticked. */
+  function wanted() {
+    var keep = new Set();
+    data.nodes.forEach(function (n) {
+      if (!shownFamilies.has(n.family)) return;
+      if (focus !== null && !focus.members.has(n.id)) return;
+      if (expanded !== null && focus === null && !nearExpanded(n.id)) return;
+      keep.add(n.id);
+    });
+    if (focus !== null) focus.roots.forEach(function (id) { keep.add(id); });
+    if (selected !== null && nodeById.has(selected)) keep.add(selected);
+    /* A large graph draws each actor's strongest links only, and every link of the selected node. */
+    var sparse = expanded !== null && focus === null;
+    var drawnEdges = data.edges.filter(function (e) {
+      if (!keep.has(e.from) || !keep.has(e.to) || e.from === e.to) return false;
+      return !sparse || e.kind !== "link" || e.strong || e.from === selected || e.to === selected;
+    });
+    if (!showIsolated) {
+      var touched = new Set();
+      drawnEdges.forEach(function (e) { touched.add(e.from); touched.add(e.to); });
+      keep.forEach(function (id) {
+        var pinned = id === selected || (focus !== null && focus.roots.has(id));
+        if (!touched.has(id) && !pinned) keep.delete(id);
+      });
+    }
+    return { nodes: keep, edges: drawnEdges };
+  }
+
+  function nearExpanded(id) {
+    if (expanded.has(id)) return true;
+    if (isActor(id)) return false;
+    return adjacency.get(id).some(function (eid) { return expanded.has(otherEnd(edgeById.get(eid), id)); });
+  }
+
+  function apply() {
+    var want = wanted();
+    var removeNodes = nodes.getIds().filter(function (id) { return !want.nodes.has(id); });
+    var addNodes = [];
+    want.nodes.forEach(function (id) { if (!nodes.get(id)) addNodes.push(id); });
+    var wantEdges = new Set(want.edges.map(function (e) { return e.id; }));
+    var removeEdges = edges.getIds().filter(function (id) { return !wantEdges.has(id); });
+    edges.remove(removeEdges);
+    nodes.remove(removeNodes);
+    removeNodes.forEach(function (id) { labelled.delete(id); });
+    nodes.add(addNodes.map(function (id) { return nodeItem(nodeById.get(id)); }));
+    edges.add(want.edges.filter(function (e) { return !edges.get(e.id); }).map(edgeItem));
+    placeLabels();
+    edgeLabels();
+    counts(want);
+  }
+
+  function counts(want) {
+    var actors = 0, layer = 0;
+    want.nodes.forEach(function (id) { if (isActor(id)) actors++; else layer++; });
+    var links = want.edges.filter(function (e) { return e.kind === "link"; }).length;
+    var text = plural(actors, "actor") + " · " + plural(links, "link") +
+      (layer ? " · " + plural(layer, "other node") : "") + " drawn (" + meta.nodes.toLocaleString("en") + " nodes in all)";
+    $("counts").textContent = text;
+    var notes = [];
+    if (focus) notes.push("Focus: " + (focus.day ? focus.day : label(focus.id)) + " and what it links to");
+    if (expanded !== null && !focus) notes.push("The " + meta.initial.length + " best-connected actors; click one to add its neighbours, or search");
+    if (!showIsolated && meta.actors > meta.linked && !focus) notes.push(plural(meta.actors - meta.linked, "actor") + " with no link hidden");
+    $("status").textContent = notes.join(" · ");
+  }
+
+  /* ---- labels: by importance, never covering another node or label ------------- */
+
+  function shapeBox(n) {
+    var s = n.size;
+    return { left: n.x - s, right: n.x + s, top: n.y - s, bottom: n.y + s };
+  }
+
+  /* The box vis-network reports for a node and its label (drawn under the shape). */
+  function withLabel(n, text) {
+    var box = shapeBox(n);
+    if (!text) return box;
+    var half = measure.measureText(text).width / 2 + 1;
+    return { left: Math.min(box.left, n.x - half), right: Math.max(box.right, n.x + half),
+             top: box.top, bottom: box.bottom + fontSize + 1 };
+  }
+
+  function hit(a, b) { return a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom; }
+
+  /* Greedy: the most important nodes first; a label is drawn when its node-and-label box
+   * meets no other drawn node's box. A uniform grid keeps it near-linear. */
+  function placeLabels() {
+    measure.font = fontSize + "px " + FONT_FACE;
+    var ids = nodes.getIds();
+    var cell = 160;
+    var grid = new Map();
+    var boxes = new Map();
+    function cells(box, fn) {
+      for (var cx = Math.floor(box.left / cell); cx <= Math.floor(box.right / cell); cx++)
+        for (var cy = Math.floor(box.top / cell); cy <= Math.floor(box.bottom / cell); cy++) fn(cx + ":" + cy);
+    }
+    function put(id, box) {
+      boxes.set(id, box);
+      cells(box, function (k) { if (!grid.has(k)) grid.set(k, new Set()); grid.get(k).add(id); });
+    }
+    ids.forEach(function (id) { put(id, shapeBox(nodeById.get(id))); });
+    var order = ids.slice().sort(function (a, b) {
+      return priority(b) - priority(a) || (a < b ? -1 : 1);
+    });
+    var updates = [];
+    order.forEach(function (id) {
+      var n = nodeById.get(id);
+      var text = n.label;
+      var box = withLabel(n, text);
+      var free = true;
+      cells(box, function (k) {
+        if (!free || !grid.has(k)) return;
+        grid.get(k).forEach(function (other) { if (free && other !== id && hit(box, boxes.get(other))) free = false; });
+      });
+      var shown = free ? text : "";
+      if (free) put(id, box);
+      var key = shown;
+      if (labelled.get(id) !== key) updates.push({ id: id, label: shown, font: { size: fontSize } });
+      labelled.set(id, key);
+    });
+    if (updates.length) nodes.update(updates);
+  }
+
+  function priority(id) {
+    var n = nodeById.get(id);
+    var boost = id === selected ? 1e9 : (focus && focus.roots.has(id) ? 1e8 : 0);
+    return boost + n.rank;
+  }
+
+  function edgeLabels() {
+    var few = edges.length <= EDGE_LABELS_MAX;
+    var updates = [];
+    edges.forEach(function (e) {
+      var show = few || (selected !== null && (e.from === selected || e.to === selected));
+      var want = show ? e.text : "";
+      if ((e.label || "") !== want) updates.push({ id: e.id, label: want });
+    });
+    if (updates.length) edges.update(updates);
+  }
+
+  /* Labels keep about the same size on screen: FONT px at any zoom (at most 8 times larger
+   * on the canvas when zoomed out), so zooming in makes room for more of them. */
+  function onZoom() {
+    var scale = network.getScale();
+    var size = Math.min(Math.max(FONT / scale, 3), FONT * 8);
+    if (Math.abs(size - fontSize) < 0.05) return;
+    fontSize = size;
+    labelled.clear();
+    placeLabels();
+  }
 
   /* ---- drawing ------------------------------------------------------------ */
 
   function draw() {
+    apply();
+    timings.applied = performance.now();
     network = new vis.Network($("network"), { nodes: nodes, edges: edges }, data.options);
+    fitDrawn();
     timings.created = performance.now();
     network.once("afterDrawing", function () { timings.firstDraw = performance.now(); });
-    if (meta.physics) {
-      /* The Python layout is the starting point; physics refines it, then stops. */
-      var stop = function () {
-        if (timings.stabilized !== undefined) return;
-        network.setOptions({ physics: { enabled: false } });
-        timings.stabilized = performance.now();
-      };
-      network.once("stabilized", stop);
-      setTimeout(stop, PHYSICS_MAX_MS);
-    }
     network.on("click", onClick);
+    var zoomTimer = null;
+    network.on("zoom", function () { clearTimeout(zoomTimer); zoomTimer = setTimeout(onZoom, 120); });
     window.addEventListener("resize", function () { network.redraw(); });
   }
 
   function onClick(params) {
-    if (params.nodes.length) showNode(params.nodes[0]);
-    else if (params.edges.length) showEdge(params.edges[0]);
+    if (params.nodes.length) {
+      var id = params.nodes[0];
+      if (expanded !== null && isActor(id)) expand(id);
+      showNode(id);
+    } else if (params.edges.length) showEdge(params.edges[0]);
     else closePanel();
   }
 
-  /* ---- the details panel -------------------------------------------------- */
+  function expand(id) {
+    var before = expanded.size;
+    expanded.add(id);
+    adjacency.get(id).forEach(function (eid) {
+      var e = edgeById.get(eid);
+      if (e.kind === "link") expanded.add(otherEnd(e, id));
+    });
+    if (expanded.size !== before) apply();
+  }
 
-  function openPanel() {
-    var body = $("panel-body");
-    while (body.firstChild) body.removeChild(body.firstChild);
+  /* ---- the side panel: details, timeline, figures -------------------------- */
+
+  /* The canvas makes room for the panel, so that the selected node is not drawn under it. */
+  function panelShown(open) {
+    $("panel").hidden = !open;
+    if (document.body.classList.contains("panel-open") === open) return;
+    document.body.classList.toggle("panel-open", open);
+    if (network) network.redraw();
+  }
+
+  function openTab(name) {
+    panelShown(true);
+    ["details", "timeline", "figures"].forEach(function (t) {
+      $("tab-" + t).setAttribute("aria-selected", String(t === name));
+      $(t + "-body").hidden = t !== name;
+    });
+    if (name === "timeline" && !$("timeline-body").firstChild) buildTimeline();
+    if (name === "figures" && !$("figures-body").firstChild) buildFigures();
+  }
+
+  function openDetails() {
+    var body = clear($("panel-body"));
     delete body.dataset.node;
     delete body.dataset.edge;
-    $("panel").hidden = false;
+    openTab("details");
     return body;
   }
 
   function closePanel() {
-    $("panel").hidden = true;
-    selected = null;
+    panelShown(false);
+    if (selected !== null) { selected = null; apply(); }
     $("focus-btn").disabled = true;
   }
 
   function nodeLink(id) {
-    var button = el("button", data.nodeDetails[id].label, "link");
+    var button = el("button", label(id), "link");
     button.type = "button";
+    button.dataset.node = id;
     button.addEventListener("click", function () { selectNode(id); });
     return button;
+  }
+
+  function docLine(doc) {
+    return [doc.title, doc.publisher, doc.date].filter(Boolean).join(" — ");
+  }
+
+  /* An article as "publisher, date" (its title when it names no publisher). */
+  function shortDoc(doc) {
+    return doc.publisher ? [doc.publisher, doc.date].filter(Boolean).join(", ") : docLine(doc);
+  }
+
+  var QUALIFIERS = { MoreThan: "more than", Nearly: "nearly", About: "about", Exactly: "exactly",
+                     UpTo: "up to", LessThan: "less than" };
+
+  function number(value) {
+    var n = Number(value);
+    return value === "" || isNaN(n) ? value : n.toLocaleString("en");
   }
 
   function sources(indices) {
@@ -102,8 +366,7 @@ var kgView = (function () {
       var doc = data.docs[sentence.doc] || { title: "unknown document" };
       var item = el("li");
       item.appendChild(el("blockquote", sentence.text));
-      var source = [doc.title, doc.publisher, doc.date].filter(Boolean).join(" — ");
-      item.appendChild(el("cite", source));
+      item.appendChild(el("cite", docLine(doc)));
       list.appendChild(item);
     });
     return list;
@@ -114,10 +377,11 @@ var kgView = (function () {
     if (!d) return;
     selected = id;
     $("focus-btn").disabled = false;
-    var body = openPanel();
+    var body = openDetails();
     body.dataset.node = id;
     body.appendChild(el("h2", d.label));
     body.appendChild(el("div", d.types.join(" · "), "types"));
+    if (d.uncertain) body.appendChild(el("div", "This event is " + d.uncertain + " in the text: not a fact.", "uncertain"));
     body.appendChild(el("div", id, "iri"));
     if (d.alt.length) {
       body.appendChild(el("h3", "Also known as"));
@@ -126,13 +390,15 @@ var kgView = (function () {
     var facts = d.facts.slice();
     if (d.mentions) facts.unshift(["mentions", d.mentions]);
     if (facts.length || d.wikidata.length) body.appendChild(factList(facts, d.wikidata));
+    if (!nodeById.get(id).layer) body.appendChild(linkList(id));
     body.appendChild(relationList(id));
     if (d.sentences.length) {
       var mentioned = el("details");
-      mentioned.appendChild(el("summary", "Mentioned in " + d.sentences.length + " sentence" + (d.sentences.length === 1 ? "" : "s")));
+      mentioned.appendChild(el("summary", "Mentioned in " + plural(d.sentences.length, "sentence")));
       mentioned.appendChild(sources(d.sentences));
       body.appendChild(mentioned);
     }
+    apply();
   }
 
   function factList(facts, wikidata) {
@@ -152,54 +418,183 @@ var kgView = (function () {
     return dl;
   }
 
-  function relationList(id) {
-    var wrap = el("section", null, "relations");
-    var ids = adjacency.get(id) || [];
-    wrap.appendChild(el("h3", "Relations (" + ids.length + ")"));
+  /* The actors this one is linked to, and why (opens the link's panel). */
+  function linkList(id) {
+    var wrap = el("section", null, "links");
+    var ids = adjacency.get(id).filter(function (eid) { return edgeById.get(eid).kind === "link"; });
+    wrap.appendChild(el("h3", "Linked to " + plural(ids.length, "actor")));
     var list = el("ul");
     ids.forEach(function (eid) {
-      var e = edges.get(eid);
-      if (!e) return;
-      var item = el("li", null, "relation");
+      var e = edgeById.get(eid);
+      var item = el("li", null, "link-item");
       item.dataset.edge = eid;
-      var outgoing = e.from === id;
-      item.appendChild(el("span", (outgoing ? "→ " : "← ") + e.label + ": ", "predicate"));
       item.appendChild(nodeLink(otherEnd(e, id)));
-      var indices = data.edgeDetails[eid].sentences;
-      item.appendChild(indices.length ? sources(indices) : el("div", "no source sentence", "muted"));
+      var why = el("button", e.text, "link why");
+      why.type = "button";
+      why.addEventListener("click", function () { showEdge(eid); });
+      item.appendChild(el("span", " · "));
+      item.appendChild(why);
       list.appendChild(item);
     });
     wrap.appendChild(list);
     return wrap;
   }
 
+  function relationItem(rel, id) {
+    var item = el("li", null, "relation");
+    var outgoing = rel.from === id;
+    item.appendChild(el("span", (outgoing ? "→ " : "← ") + rel.label + ": ", "predicate"));
+    var other = outgoing ? rel.to : rel.from;
+    item.appendChild(nodeLink(other));
+    var doubt = data.nodeDetails[other].uncertain;
+    if (doubt) item.appendChild(el("span", " (" + doubt + ")", "uncertain-tag"));
+    item.appendChild(rel.sentences.length ? sources(rel.sentences) : el("div", "no source sentence", "muted"));
+    return item;
+  }
+
+  function relationList(id) {
+    var wrap = el("section", null, "relations");
+    var rels = data.nodeDetails[id].relations;
+    wrap.appendChild(el("h3", "Relations (" + rels.length + ")"));
+    var list = el("ul");
+    rels.forEach(function (i) { list.appendChild(relationItem(data.relations[i], id)); });
+    wrap.appendChild(list);
+    return wrap;
+  }
+
   function showEdge(eid) {
-    var e = edges.get(eid);
+    var e = edgeById.get(eid);
     if (!e) return;
-    selected = null;
     $("focus-btn").disabled = true;
-    var body = openPanel();
+    var body = openDetails();
     body.dataset.edge = eid;
     var title = el("h2");
     title.appendChild(nodeLink(e.from));
-    title.appendChild(el("span", " → " + e.label + " → "));
+    title.appendChild(el("span", e.kind === "link" ? " — " : " → " + e.text + " → "));
     title.appendChild(nodeLink(e.to));
     body.appendChild(title);
-    body.appendChild(el("div", data.edgeDetails[eid].predicate, "iri"));
-    var indices = data.edgeDetails[eid].sentences;
-    body.appendChild(el("h3", "Stated in " + indices.length + " sentence" + (indices.length === 1 ? "" : "s")));
-    body.appendChild(sources(indices));
+    if (e.kind === "link") body.appendChild(el("div", e.text, "types"));
+    var stated = e.relations.map(function (i) { return data.relations[i]; });
+    var count = stated.reduce(function (n, r) { return n + r.sentences.length; }, 0);
+    if (stated.length) {
+      body.appendChild(el("h3", e.kind === "link" ? "Stated relations" : "Stated in " + plural(count, "sentence")));
+      var list = el("ul");
+      stated.forEach(function (r) {
+        var item = el("li", null, "relation");
+        item.appendChild(el("span", label(r.from) + " → " + r.label + " → " + label(r.to), "predicate"));
+        item.appendChild(sources(r.sentences));
+        list.appendChild(item);
+      });
+      body.appendChild(list);
+    }
+    if (e.kind === "link" && e.events.length) {
+      body.appendChild(el("h3", "Both take part in " + plural(e.events.length, "event")));
+      var events = el("ul");
+      e.events.forEach(function (ev) {
+        var item = el("li", null, "shared-event");
+        item.appendChild(nodeLink(ev));
+        var d = data.nodeDetails[ev];
+        var note = [d.types[0], d.date, d.uncertain].filter(Boolean).join(" · ");
+        item.appendChild(el("span", " " + note, d.uncertain ? "uncertain-tag" : "muted"));
+        var said = new Set();
+        d.relations.forEach(function (i) {
+          var r = data.relations[i];
+          if (r.from === ev && (r.to === e.from || r.to === e.to)) r.sentences.forEach(function (s) { said.add(s); });
+        });
+        item.appendChild(sources(Array.from(said).sort(function (a, b) { return a - b; })));
+        events.appendChild(item);
+      });
+      body.appendChild(events);
+    }
   }
 
   function selectNode(id) {
     if (!nodeById.has(id)) return;
-    if (hiddenNow.get(id)) reveal(id);
+    var n = nodeById.get(id);
+    if (!shownFamilies.has(n.family)) { shownFamilies.add(n.family); syncLegend(); }
+    if (focus && !focus.members.has(id)) clearFocus();
+    if (expanded !== null && !n.layer) expand(id);
+    showNode(id);
     network.selectNodes([id]);
     network.focus(id, { scale: Math.max(network.getScale(), 1.0), animation: false });
-    showNode(id);
+    setUrl();
   }
 
-  /* ---- search --------------------------------------------------------------- */
+  /* ---- timeline and figures -------------------------------------------------- */
+
+  function buildTimeline() {
+    var body = $("timeline-body");
+    body.appendChild(el("p", "Dated events in order, grouped by the day (or month, or year) the text gives. " +
+      "Click an event or a day to show who takes part.", "muted"));
+    data.timeline.forEach(function (day) {
+      var section = el("section", null, "day");
+      section.dataset.date = day.date;
+      var head = el("button", day.label + " (" + day.events.length + ")", "link day-head");
+      head.type = "button";
+      head.addEventListener("click", function () { focusDay(day.date); });
+      var h3 = el("h3");
+      h3.appendChild(head);
+      section.appendChild(h3);
+      var list = el("ul");
+      day.events.forEach(function (ev) {
+        var item = el("li", null, "tl-event" + (ev.uncertain ? " uncertain" : ""));
+        item.dataset.node = ev.id;
+        var button = el("button", ev.label, "link");
+        button.type = "button";
+        button.addEventListener("click", function () { focusNodes(ev.id, [ev.id]); });
+        item.appendChild(button);
+        item.appendChild(el("span", " " + ev.type + (ev.uncertain ? " · " + ev.uncertain : ""), ev.uncertain ? "uncertain-tag" : "muted"));
+        var who = ev.participants.filter(function (p) { return nodeById.has(p); }).map(label);
+        if (who.length) item.appendChild(el("div", who.join(", "), "who"));
+        var from = el("div", "Sources: " + ev.docs.map(function (d) { return shortDoc(data.docs[d]); }).join("; "), "from");
+        from.title = ev.docs.map(function (d) { return data.docs[d].title; }).join("\n");
+        item.appendChild(from);
+        list.appendChild(item);
+      });
+      section.appendChild(list);
+      body.appendChild(section);
+    });
+  }
+
+  function buildFigures() {
+    var body = $("figures-body");
+    body.appendChild(el("p", "Every reported figure, grouped by what it counts (the kind of event and the role it fills). " +
+      "Each row is one claim: its own source, date and article.", "muted"));
+    data.figures.forEach(function (group) {
+      body.appendChild(el("h3", group.topic + " (" + group.rows.length + ")"));
+      var table = el("table", null, "figures");
+      var head = el("tr");
+      ["figure", "counts", "source", "as of", "article"].forEach(function (h) { head.appendChild(el("th", h)); });
+      table.appendChild(el("thead")).appendChild(head);
+      var tbody = el("tbody");
+      group.rows.forEach(function (row) {
+        var tr = el("tr");
+        tr.dataset.node = row.id;
+        var what = el("td");
+        var button = el("button", row.label, "link");
+        button.type = "button";
+        button.addEventListener("click", function () { selectNode(row.id); });
+        what.appendChild(button);
+        var detail = [QUALIFIERS[row.qualifier] || row.qualifier, number(row.value)].filter(Boolean).join(" ");
+        if (detail) what.appendChild(el("div", detail, "muted value"));
+        tr.appendChild(what);
+        tr.appendChild(el("td", row.context, "context"));
+        var source = el("td", null, "source");
+        row.sources.forEach(function (s, i) { if (i) source.appendChild(el("span", ", ")); source.appendChild(nodeLink(s)); });
+        if (!row.sources.length) source.appendChild(el("span", "not said", "muted"));
+        tr.appendChild(source);
+        tr.appendChild(el("td", row.date, "date"));
+        var doc = data.docs[row.doc];
+        tr.appendChild(el("td", doc ? shortDoc(doc) : "", "article"));
+        if (doc) tr.lastChild.title = doc.title;
+        tbody.appendChild(tr);
+      });
+      table.appendChild(tbody);
+      body.appendChild(table);
+    });
+  }
+
+  /* ---- search ----------------------------------------------------------------- */
 
   /* Ranked as /api/search ranks: entities before events, figures and quotes; then the best match of
      any label (whole label, label prefix, word prefix, anywhere); then more mentions; then that label. */
@@ -236,8 +631,7 @@ var kgView = (function () {
   }
 
   function showResults() {
-    var list = $("results");
-    while (list.firstChild) list.removeChild(list.firstChild);
+    var list = clear($("results"));
     var query = $("search").value;
     var hits = search(query);
     list.hidden = !query.trim();
@@ -257,40 +651,21 @@ var kgView = (function () {
     });
   }
 
-  /* ---- filters and focus ---------------------------------------------------- */
+  /* ---- focus ---------------------------------------------------------------- */
 
-  function applyVisibility() {
-    var updates = [];
-    data.nodes.forEach(function (n) {
-      var hide = hiddenFamilies.has(n.group) || (focus !== null && !focus.members.has(n.id));
-      if (hide !== (hiddenNow.get(n.id) || false)) {
-        hiddenNow.set(n.id, hide);
-        updates.push({ id: n.id, hidden: hide });
-      }
-    });
-    if (updates.length) nodes.update(updates);
-    var shown = data.nodes.length - Array.from(hiddenNow.values()).filter(Boolean).length;
-    $("status").textContent = shown === data.nodes.length ? "" :
-      shown + " of " + data.nodes.length + " nodes shown" +
-      (focus ? " (focus: " + data.nodeDetails[focus.id].label + ", depth " + focus.depth + ")" : "");
-  }
-
-  function reveal(id) {
-    hiddenFamilies.delete(nodeById.get(id).group);
-    syncLegend();
-    if (focus && !focus.members.has(id)) clearFocus();
-    else applyVisibility();
-  }
-
-  function neighbourhood(id, depth) {
-    var seen = new Set([id]);
-    var frontier = [id];
+  /* Everything within `depth` drawn-or-drawable edges of the roots (layers that are off are not crossed). */
+  function neighbourhood(roots, depth) {
+    var seen = new Set(roots);
+    var frontier = roots.slice();
     for (var level = 0; level < depth && frontier.length; level++) {
       var next = [];
       frontier.forEach(function (n) {
         adjacency.get(n).forEach(function (eid) {
-          var m = otherEnd(edges.get(eid), n);
-          if (!seen.has(m)) { seen.add(m); next.push(m); }
+          var m = otherEnd(edgeById.get(eid), n);
+          if (!seen.has(m) && (shownFamilies.has(nodeById.get(m).family) || roots.indexOf(n) >= 0 && nodeById.get(n).layer)) {
+            seen.add(m);
+            next.push(m);
+          }
         });
       });
       frontier = next;
@@ -300,32 +675,81 @@ var kgView = (function () {
 
   function setFocus(id, depth) {
     depth = Math.max(0, Math.min(9, parseInt(depth, 10) || 0));
-    focus = { id: id, depth: depth, members: neighbourhood(id, depth) };
+    focus = { id: id, depth: depth, roots: new Set([id]), members: neighbourhood([id], depth), day: null };
     $("depth").value = depth;
     $("unfocus-btn").hidden = false;
-    applyVisibility();
-    network.fit({ nodes: Array.from(focus.members), animation: false });
-    network.selectNodes([id]);
     showNode(id);
-    setUrl({ focus: id, depth: depth });
+    fitDrawn();
+    network.selectNodes([id]);
+    setUrl();
+  }
+
+  /* Focus on the participants of some events (a timeline entry or a whole day). */
+  function focusNodes(id, events, day) {
+    var members = neighbourhood(events, 1);
+    events.forEach(function (ev) {
+      adjacency.get(ev).forEach(function (eid) { members.add(otherEnd(edgeById.get(eid), ev)); });
+    });
+    focus = { id: id, depth: 1, roots: new Set(events), members: members, day: day || null };
+    $("unfocus-btn").hidden = false;
+    apply();
+    fitDrawn();
+    if (!day) { network.selectNodes([id]); selected = id; }
+    markTimeline();
+    setUrl();
+  }
+
+  function focusDay(value) {
+    var day = data.timeline.find(function (d) { return d.date === value; });
+    if (!day) { $("status").textContent = "No event dated " + value; return false; }
+    focusNodes(day.events[0].id, day.events.map(function (e) { return e.id; }), day.label);
+    focus.date = value;
+    setUrl();
+    return true;
+  }
+
+  function markTimeline() {
+    Array.prototype.forEach.call($("timeline-body").querySelectorAll(".tl-event"), function (item) {
+      item.classList.toggle("current", !!focus && focus.roots.has(item.dataset.node));
+    });
   }
 
   function clearFocus() {
     focus = null;
     $("unfocus-btn").hidden = true;
-    applyVisibility();
-    network.fit({ animation: false });
-    setUrl({});
+    apply();
+    markTimeline();
+    fitDrawn();
+    setUrl();
   }
 
-  function setUrl(params) {
+  /* Fit what is drawn, zooming in no further than 1.2 (a few nodes stay small enough to be read together). */
+  function fitDrawn() {
+    network.fit({ nodes: nodes.getIds(), animation: false, maxZoomLevel: 1.2 });
+    onZoom();
+  }
+
+  /* ---- shareable URLs: ?focus=&depth=, ?layer=, ?date= ------------------------ */
+
+  function setUrl() {
     try {
       var url = new URL(window.location.href);
-      ["focus", "depth"].forEach(function (k) {
-        if (params[k] === undefined) url.searchParams.delete(k); else url.searchParams.set(k, params[k]);
-      });
+      ["focus", "depth", "date", "layer"].forEach(function (k) { url.searchParams.delete(k); });
+      if (focus && focus.date) url.searchParams.set("date", focus.date);
+      else if (focus) { url.searchParams.set("focus", focus.id); url.searchParams.set("depth", focus.depth); }
+      var layers = meta.layers.filter(function (f) { return shownFamilies.has(f); }).map(function (f) { return LAYER_NAMES[f]; });
+      if (layers.length) url.searchParams.set("layer", layers.join(","));
       history.replaceState(null, "", url.toString());
     } catch (err) { /* some file: URLs refuse replaceState; the view still works */ }
+  }
+
+  function setLayers(names) {
+    meta.layers.forEach(function (f) {
+      if (names.indexOf(LAYER_NAMES[f]) >= 0 || names.indexOf(f) >= 0) shownFamilies.add(f); else shownFamilies.delete(f);
+    });
+    syncLegend();
+    apply();
+    setUrl();
   }
 
   /* A focus identifier: a node id (IRI), a canonical key, a prefixed name, or a unique name. */
@@ -343,7 +767,7 @@ var kgView = (function () {
     return exact.length === 1 ? exact[0].id : null;
   }
 
-  /* ---- the legend doubles as the type filter ------------------------------- */
+  /* ---- the legend: what each colour and shape is, and which layers are drawn ----- */
 
   var SVG = "http://www.w3.org/2000/svg";
   var SHAPES = {
@@ -370,34 +794,51 @@ var kgView = (function () {
     svg.setAttribute("viewBox", "0 0 16 16");
     var mark = (SHAPES[entry.shape] || SHAPES.dot)(svg);
     mark.setAttribute("fill", entry.color);
+    mark.setAttribute("stroke", "#333");
     return svg;
+  }
+
+  function checkbox(value, checked, text, onChange) {
+    var label = el("label");
+    var box = el("input");
+    box.type = "checkbox";
+    box.checked = checked;
+    box.value = value;
+    box.addEventListener("change", function () { onChange(box.checked); });
+    label.appendChild(box);
+    return { label: label, box: box };
   }
 
   function buildLegend() {
     var list = $("legend-list");
+    var layersHead = false;
     data.legend.forEach(function (entry) {
       if (!entry.count) return;
+      if (entry.layer && !layersHead) { list.appendChild(el("li", "Layers", "legend-head")); layersHead = true; }
       var item = el("li");
-      var label = el("label");
-      var box = el("input");
-      box.type = "checkbox";
-      box.checked = true;
-      box.value = entry.family;
-      box.addEventListener("change", function () {
-        if (box.checked) hiddenFamilies.delete(entry.family); else hiddenFamilies.add(entry.family);
-        applyVisibility();
+      var c = checkbox(entry.family, shownFamilies.has(entry.family), entry.label, function (on) {
+        if (on) shownFamilies.add(entry.family); else shownFamilies.delete(entry.family);
+        if (focus) focus.members = focus.day ? focus.members : neighbourhood([focus.id], focus.depth);
+        apply();
+        setUrl();
       });
-      label.appendChild(box);
-      label.appendChild(swatch(entry));
-      label.appendChild(el("span", entry.label + " (" + entry.count + ")"));
-      item.appendChild(label);
+      c.label.appendChild(swatch(entry));
+      c.label.appendChild(el("span", entry.label + " (" + entry.count + ")"));
+      item.appendChild(c.label);
       list.appendChild(item);
     });
+    var extra = el("li", null, "legend-extra");
+    var iso = checkbox("isolated", false, "", function (on) { showIsolated = on; apply(); });
+    iso.label.appendChild(el("span", "nodes with no drawn link"));
+    extra.appendChild(iso.label);
+    list.appendChild(extra);
+    var dash = el("li", "dashed: speculated or negated event", "muted legend-note");
+    list.appendChild(dash);
   }
 
   function syncLegend() {
     Array.prototype.forEach.call($("legend-list").querySelectorAll("input"), function (box) {
-      box.checked = !hiddenFamilies.has(box.value);
+      if (box.value !== "isolated") box.checked = shownFamilies.has(box.value);
     });
   }
 
@@ -411,16 +852,53 @@ var kgView = (function () {
         if (hits.length) { $("results").hidden = true; selectNode(hits[0]); }
       } else if (ev.key === "Escape") {
         $("results").hidden = true;
+      } else if (ev.key === "ArrowDown") {
+        var first = $("results").querySelector("button");
+        if (first) { ev.preventDefault(); first.focus(); }
       }
+    });
+    $("results").addEventListener("keydown", function (ev) {
+      var buttons = Array.prototype.slice.call($("results").querySelectorAll("button"));
+      var at = buttons.indexOf(document.activeElement);
+      if (ev.key === "ArrowDown" && at < buttons.length - 1) { ev.preventDefault(); buttons[at + 1].focus(); }
+      if (ev.key === "ArrowUp") { ev.preventDefault(); (at > 0 ? buttons[at - 1] : $("search")).focus(); }
+      if (ev.key === "Escape") { $("results").hidden = true; $("search").focus(); }
     });
     $("focus-btn").addEventListener("click", function () { if (selected) setFocus(selected, $("depth").value); });
     $("unfocus-btn").addEventListener("click", clearFocus);
-    $("depth").addEventListener("change", function () { if (focus) setFocus(focus.id, $("depth").value); });
+    $("depth").addEventListener("change", function () { if (focus && !focus.day) setFocus(focus.id, $("depth").value); });
     $("panel-close").addEventListener("click", function () { network.unselectAll(); closePanel(); });
+    ["details", "timeline", "figures"].forEach(function (t) {
+      $("tab-" + t).addEventListener("click", function () { openTab(t); });
+    });
+    $("timeline-btn").addEventListener("click", function () { openTab("timeline"); });
+    $("figures-btn").addEventListener("click", function () { openTab("figures"); });
+    $("timeline-btn").textContent = "Timeline (" + data.timeline.reduce(function (n, d) { return n + d.events.length; }, 0) + ")";
+    $("figures-btn").textContent = "Figures (" + data.figures.reduce(function (n, g) { return n + g.rows.length; }, 0) + ")";
+    document.addEventListener("keydown", function (ev) {
+      if (ev.key === "Escape" && document.activeElement === document.body && !$("panel").hidden) closePanel();
+    });
   }
 
-  function initialFocus() {
+  function initialState() {
     var params = new URLSearchParams(window.location.search);
+    var layers = params.get("layer");
+    if (layers) {
+      layers.split(",").forEach(function (name) {
+        meta.layers.forEach(function (f) { if (LAYER_NAMES[f] === name.trim() || f === name.trim()) shownFamilies.add(f); });
+      });
+      syncLegend();
+    }
+    return params;
+  }
+
+  function initialFocus(params) {
+    var date = params.get("date");
+    if (date) {
+      openTab("timeline");
+      focusDay(date);
+      return;
+    }
     var ident = params.get("focus") || meta.focus;
     if (!ident) return;
     var id = resolve(ident);
@@ -428,22 +906,30 @@ var kgView = (function () {
       $("status").textContent = "No entity or event named " + ident;
       return;
     }
+    var n = nodeById.get(id);
+    if (!shownFamilies.has(n.family)) { shownFamilies.add(n.family); syncLegend(); }
     setFocus(id, params.get("depth") || meta.depth || 1);
   }
 
+  timings.indexed = performance.now();
+  var params = initialState();
   buildLegend();
   wire();
   draw();
-  initialFocus();
+  initialFocus(params);
 
   return {
     data: data, timings: timings, search: search, resolve: resolve, setFocus: setFocus,
-    clearFocus: clearFocus, selectNode: selectNode,
+    clearFocus: clearFocus, selectNode: selectNode, setLayers: setLayers, focusDay: focusDay,
+    openTab: openTab, fit: fitDrawn,
     state: function () {
       return {
-        focus: focus && { id: focus.id, depth: focus.depth, size: focus.members.size },
-        hiddenFamilies: Array.from(hiddenFamilies),
-        visible: data.nodes.filter(function (n) { return !hiddenNow.get(n.id); }).map(function (n) { return n.id; })
+        focus: focus && { id: focus.id, depth: focus.depth, size: focus.members.size, date: focus.date || null },
+        layers: meta.layers.filter(function (f) { return shownFamilies.has(f); }),
+        hiddenFamilies: data.legend.map(function (l) { return l.family; }).filter(function (f) { return !shownFamilies.has(f); }),
+        visible: nodes.getIds(),
+        edges: edges.getIds(),
+        labelled: Array.from(labelled.entries()).filter(function (e) { return e[1]; }).map(function (e) { return e[0]; })
       };
     }
   };
