@@ -9,7 +9,6 @@ new store then; until that moment answers come from the old store.
 
 from __future__ import annotations
 
-import itertools
 import json
 import os
 import shutil
@@ -22,7 +21,7 @@ from api import execute
 from api.workers import Job, PoolBusy, Source, WorkerPool
 from kg import layout
 from kg.errors import StoreError
-from kg.remote import DATASET_TYPES, RemoteStore
+from kg.remote import DATASET_TYPES, RemoteStore, connect
 
 
 class NoGraph(StoreError):
@@ -250,16 +249,15 @@ class RemoteBackend:
         return {}
 
     def export(self, fmt: str, deadline: float) -> Iterator[bytes]:
-        """Stream the whole dataset from the server's Graph Store Protocol endpoint."""
+        """Stream kg's graphs from the server, read one by one with the Graph Store Protocol
+        (the list of graphs is asked before the response starts, so an unreachable store is a 503)."""
         if fmt not in DATASET_TYPES:
             raise StoreError(f"no export format {fmt!r}")
         self._arm(deadline)
-        chunks = self.store.dump_chunks(fmt)
-        first = next(chunks, b"")  # connect and check the status before the response starts
-        return itertools.chain([first], chunks)
+        return self.store.dump_chunks(fmt)
 
     def health(self) -> dict[str, Any]:
-        return {"store": self.kind, "build": None, "url": self.store.query_url}
+        return {"store": self.kind, "build": None, "url": self.store.query_url, "engine": self.store.engine.name}
 
     def close(self) -> None:
         self.store.close()
@@ -274,8 +272,5 @@ class RemoteBackend:
 def make_backend(settings: dict[str, Any]) -> Backend:
     """The backend the settings ask for."""
     if settings["STORE"]:
-        store = RemoteStore.from_url(settings["STORE"], settings["STORE_UPDATE"] or None,
-                                     settings["STORE_GSP"] or None, union=settings["STORE_UNION"],
-                                     timeout=float(settings["QUERY_TIMEOUT"]))
-        return RemoteBackend(store)
+        return RemoteBackend(connect(settings["STORE"], settings, timeout=float(settings["QUERY_TIMEOUT"])))
     return EmbeddedBackend(Path(settings["DATA"]), int(settings["WORKERS"]), int(settings["MEMORY_QUADS"]))
