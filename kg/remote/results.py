@@ -23,8 +23,20 @@ SPARQL_XML = "application/sparql-results+xml"
 PARSED_SOLUTIONS = {SPARQL_JSON: ox.QueryResultsFormat.JSON, SPARQL_XML: ox.QueryResultsFormat.XML}
 PARSED_GRAPHS = {"application/n-triples": ox.RdfFormat.N_TRIPLES, "text/turtle": ox.RdfFormat.TURTLE,
                  "application/rdf+xml": ox.RdfFormat.RDF_XML, "text/plain": ox.RdfFormat.N_TRIPLES}
-ACCEPT = (f"{SPARQL_JSON}, {SPARQL_XML};q=0.9, application/n-triples, text/turtle;q=0.9, "
-          "application/rdf+xml;q=0.8")
+SOLUTIONS_ACCEPT = f"{SPARQL_JSON}, {SPARQL_XML};q=0.9"
+GRAPH_ACCEPT = "application/n-triples, text/turtle;q=0.9, application/rdf+xml;q=0.8"
+ACCEPT = f"{SOLUTIONS_ACCEPT}, {GRAPH_ACCEPT}"
+
+
+def accept(form: str | None) -> str:
+    """The Accept header for a query of `form` (SELECT, ASK, CONSTRUCT, DESCRIBE; None: unknown).
+    Servers differ on what they send a CONSTRUCT when solutions come first (Virtuoso sends
+    SPARQL JSON), so the form, when known, decides."""
+    if form in ("CONSTRUCT", "DESCRIBE"):
+        return GRAPH_ACCEPT
+    if form in ("SELECT", "ASK"):
+        return SOLUTIONS_ACCEPT
+    return ACCEPT
 BOOLEAN_BODIES = {
     SPARQL_JSON: b'{"head":{},"boolean":%s}',
     SPARQL_XML: b'<?xml version="1.0"?><sparql xmlns="http://www.w3.org/2005/sparql-results#">'

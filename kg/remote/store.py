@@ -32,13 +32,12 @@ from kg.export import FOOTERS, HEADERS, ordered_graphs, section
 from kg.remote.engines import ENGINES, Engine, engine as find_engine
 from kg.remote.http import Client, Credentials, RemoteTimeout, check, check_url, media_type, read_error
 from kg.remote.owned import MANIFEST_GRAPH, READ_QUERY, Manifest
-from kg.remote.results import ACCEPT, PARSED_GRAPHS, convert
+from kg.remote.results import GRAPH_ACCEPT, PARSED_GRAPHS, accept, convert
 from kg.store import SPARQL_JSON, Answer, EmbeddedStore, rows_of
 
 UNION_MODES = ("graphs", "param", "native")
 DATASET_TYPES = {"nq": "application/n-quads", "trig": "application/trig", "ttl": "text/turtle",
                  "jsonld": "application/ld+json"}
-GRAPH_ACCEPT = "application/n-triples, text/turtle;q=0.9, application/rdf+xml;q=0.8"
 _GRAPHS_TTL = 5.0
 _TIMEOUT_STATES = ("S1TAT",)
 
@@ -82,19 +81,22 @@ class RemoteStore:
     # -- reading -----------------------------------------------------------
 
     def query(self, sparql: str, *, solutions_type: str = SPARQL_JSON, graph_type: str = "text/turtle",
-              default_graph_uris: Sequence[str] = (), named_graph_uris: Sequence[str] = ()) -> Answer:
+              default_graph_uris: Sequence[str] = (), named_graph_uris: Sequence[str] = (),
+              query_form: str | None = None) -> Answer:
         buffer = io.BytesIO()
         kind, served = self.query_into(buffer, sparql, solutions_type=solutions_type, graph_type=graph_type,
-                                       default_graph_uris=default_graph_uris, named_graph_uris=named_graph_uris)
+                                       default_graph_uris=default_graph_uris, named_graph_uris=named_graph_uris,
+                                       query_form=query_form)
         return Answer(kind, buffer.getvalue(), served)
 
     def query_into(self, output: IO[bytes], sparql: str, *, solutions_type: str = SPARQL_JSON,
                    graph_type: str = "text/turtle", default_graph_uris: Sequence[str] = (),
-                   named_graph_uris: Sequence[str] = ()) -> tuple[str, str]:
+                   named_graph_uris: Sequence[str] = (), query_form: str | None = None) -> tuple[str, str]:
         """Write the answer into `output` in the asked format as it arrives; returns (kind, media type).
-        `output.write` may raise to stop early: the connection is then closed."""
+        `output.write` may raise to stop early: the connection is then closed. `query_form`
+        (SELECT, ASK, CONSTRUCT, DESCRIBE), when known, decides what the server is asked for."""
         form = self._form(sparql, default_graph_uris, named_graph_uris)
-        headers = {"Accept": ACCEPT, "Content-Type": "application/x-www-form-urlencoded"}
+        headers = {"Accept": accept(query_form), "Content-Type": "application/x-www-form-urlencoded"}
         with self.http.request("POST", self.query_url, data=form, headers=headers, stream=True) as response:
             check(response)
             self._check_complete(response)
@@ -107,14 +109,14 @@ class RemoteStore:
 
     def select(self, sparql: str) -> list[dict[str, str]]:
         """Rows of a small SELECT as {variable: lexical value}."""
-        return rows_of(self.query(sparql).body)
+        return rows_of(self.query(sparql, query_form="SELECT").body)
 
     def manifest(self, *, fresh: bool = False) -> Manifest:
         """kg's graphs in the store and the build they hold (cached for a few seconds)."""
         cached = self._manifest
         if not fresh and cached is not None and time.monotonic() - cached[0] < _GRAPHS_TTL:
             return cached[1]
-        answer = self.query(READ_QUERY, named_graph_uris=[MANIFEST_GRAPH])  # a dataset of its own
+        answer = self.query(READ_QUERY, named_graph_uris=[MANIFEST_GRAPH], query_form="SELECT")  # a dataset of its own
         manifest = Manifest.from_rows(rows_of(answer.body))
         self._manifest = (time.monotonic(), manifest)
         return manifest

@@ -61,7 +61,9 @@ def served(request, tmp_path_factory) -> Iterator[tuple[StoreServer, Server]]:
     store = start_store(request.param, directory)
     data = tmp_path_factory.mktemp("remote-data")
     try:
-        server = Server(data, "--store", store.url, "--corpus", str(CORPUS), "--query-timeout", "5",
+        # a generous time limit: Virtuoso computes a whole answer before sending it (4 MB of
+        # JSON for the 14,196 quads in about 2 s, more on a loaded machine)
+        server = Server(data, "--store", store.url, "--corpus", str(CORPUS), "--query-timeout", "30",
                         "--threads", "6")
     except BaseException:
         store.stop()
@@ -74,6 +76,6 @@ def served(request, tmp_path_factory) -> Iterator[tuple[StoreServer, Server]]:
 @pytest.fixture(scope="session")
 def server(shipped_data: Path) -> Iterator[Server]:
     """`kg serve` on the embedded store of the same corpus: what the remote answers must equal."""
-    srv = Server(shipped_data, "--query-timeout", "5", "--workers", "2", "--threads", "6")
+    srv = Server(shipped_data, "--query-timeout", "30", "--workers", "2", "--threads", "6")
     yield srv
     srv.stop()
