@@ -91,8 +91,8 @@ class StoreServer:
         raise NotImplementedError
 
     def start(self) -> None:
-        log = open(self.directory / f"{self.name}.out", "ab")
-        self.process = Process(self.argv(), stdout=log, stderr=subprocess.STDOUT, cwd=str(self.directory))
+        with open(self.directory / f"{self.name}.out", "ab") as log:  # the child keeps its own copy
+            self.process = Process(self.argv(), stdout=log, stderr=subprocess.STDOUT, cwd=str(self.directory))
         self._wait()
         self.ready()
 

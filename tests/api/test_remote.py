@@ -14,7 +14,7 @@ from typing import Iterator
 import pytest
 import requests
 
-from kg.remote import Credentials, RemoteStore
+from kg.remote import Credentials, RemoteStore, connect
 from benchmarks.server import Server
 from benchmarks.stores import OxigraphServer, oxigraph_binary
 from tests.helpers import CORPUS
@@ -63,6 +63,8 @@ def test_remote_store_urls():
     store = RemoteStore.from_url("http://h:3030/ds/sparql", gsp_url="http://h:3030/ds/other")
     assert (store.engine.name, store.query_url, store.update_url, store.gsp_url) == (
         "fuseki", "http://h:3030/ds/sparql", "http://h:3030/ds/update", "http://h:3030/ds/other")
+    store = connect("http://h:8890/sparql", {"STORE_GSP": "http://h:8890/gsp", "STORE_UPDATE": "http://h:8890/u"})
+    assert (store.update_url, store.gsp_url) == ("http://h:8890/u", "http://h:8890/gsp")  # settings win
     store = RemoteStore.from_url("http://h:7200/repositories/kg")
     assert (store.query_url, store.update_url, store.gsp_url) == (
         "http://h:7200/repositories/kg", "http://h:7200/repositories/kg/statements",
