@@ -98,6 +98,14 @@ def test_failed_push_leaves_the_previous_build_published(remote: RemoteStore, st
     assert report.mode == "incremental" and report.changed == [NPR]
     assert layout.current_build(data) != before
     assert_holds(remote, data)
+    # a store that answers with an error status: the same
+    current = layout.current_build(data)
+    _add(corpus_copy)
+    with pytest.raises(StoreError, match=r"not published.*HTTP \d\d\d"):
+        build(corpus_copy, data, validate=False, store_url=store_server.url,
+              store_settings={"STORE_GSP": store_server.base + "/no-such-endpoint"})
+    assert layout.current_build(data) == current
+    assert_holds(remote, data)
 
 
 def test_unpushed_current_build_is_pushed_by_the_next_build(remote: RemoteStore, store_server,
