@@ -13,7 +13,6 @@ pool retired by a switch is closed once the last request pinned to it ends.
 
 from __future__ import annotations
 
-import itertools
 import json
 import os
 import shutil
@@ -26,7 +25,7 @@ from api import execute
 from api.workers import Job, PoolBusy, Source, WorkerPool
 from kg import layout
 from kg.errors import StoreError
-from kg.remote import DATASET_TYPES, RemoteStore
+from kg.remote import DATASET_TYPES, RemoteStore, connect
 
 
 class NoGraph(StoreError):
@@ -327,7 +326,7 @@ class RemoteBackend:
 
     def run(self, request: execute.Request, deadline: float) -> execute.Result:
         self._arm(deadline)
-        return execute.run(self.store, request, deadline)
+        return execute.run(_Shaped(self.store, request.form), request, deadline)
 
     def select(self, sparql: str, deadline: float) -> list[dict[str, str]]:
         self._arm(deadline)
@@ -341,16 +340,15 @@ class RemoteBackend:
         return {}
 
     def export(self, fmt: str, deadline: float) -> Iterator[bytes]:
-        """Stream the whole dataset from the server's Graph Store Protocol endpoint."""
+        """Stream kg's graphs from the server, read one by one with the Graph Store Protocol
+        (the list of graphs is asked before the response starts, so an unreachable store is a 503)."""
         if fmt not in DATASET_TYPES:
             raise StoreError(f"no export format {fmt!r}")
         self._arm(deadline)
-        chunks = self.store.dump_chunks(fmt)
-        first = next(chunks, b"")  # connect and check the status before the response starts
-        return itertools.chain([first], chunks)
+        return self.store.dump_chunks(fmt)
 
     def health(self) -> dict[str, Any]:
-        return {"store": self.kind, "build": None, "url": self.store.query_url}
+        return {"store": self.kind, "build": None, "url": self.store.query_url, "engine": self.store.engine.name}
 
     def pin(self, deadline: float) -> Backend:
         return self  # a remote server has no builds to keep apart
@@ -368,13 +366,22 @@ class RemoteBackend:
         self.store.limit_time(remaining)
 
 
+class _Shaped:
+    """The remote store, told the form of the query the lexer found: the store asks the server
+    for results or for a graph accordingly."""
+
+    def __init__(self, store: RemoteStore, form: str | None) -> None:
+        self.store = store
+        self.form = form
+
+    def query_into(self, output, sparql: str, **options: Any) -> tuple[str, str]:
+        return self.store.query_into(output, sparql, query_form=self.form, **options)
+
+
 def make_backend(settings: dict[str, Any]) -> Backend:
     """The backend the settings ask for."""
     if settings["STORE"]:
-        store = RemoteStore.from_url(settings["STORE"], settings["STORE_UPDATE"] or None,
-                                     settings["STORE_GSP"] or None, union=settings["STORE_UNION"],
-                                     timeout=float(settings["QUERY_TIMEOUT"]))
-        return RemoteBackend(store)
+        return RemoteBackend(connect(settings["STORE"], settings, timeout=float(settings["QUERY_TIMEOUT"])))
     return EmbeddedBackend(Path(settings["DATA"]), int(settings["WORKERS"]), int(settings["MEMORY_QUADS"]))
 
 

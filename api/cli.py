@@ -51,13 +51,17 @@ def ensure_built(config: dict[str, Any]) -> None:
     from kg.build import build
 
     if config["STORE"]:
-        from kg.remote import RemoteStore
+        from kg.remote import connect
 
-        remote = RemoteStore.from_url(config["STORE"], config["STORE_UPDATE"] or None, config["STORE_GSP"] or None)
-        if remote.graphs():
-            return
-        click.echo(f"{config['STORE']} holds no graph: building {config['CORPUS']} into it", err=True)
-        build(Path(config["CORPUS"]), Path(config["DATA"]), store_url=config["STORE"], progress=True)
+        remote = connect(config["STORE"], config)
+        try:
+            if remote.graphs():
+                return
+        finally:
+            remote.close()
+        click.echo(f"{config['STORE']} holds no graph of kg: building {config['CORPUS']} into it", err=True)
+        build(Path(config["CORPUS"]), Path(config["DATA"]), store_url=config["STORE"], progress=True,
+              store_settings=config)
         return
     if layout.current_build(Path(config["DATA"])) is None:
         click.echo(f"no graph in {config['DATA']}: building {config['CORPUS']}", err=True)

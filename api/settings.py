@@ -23,9 +23,17 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("DATA", "data", "directory holding the builds (data/current -> builds/<id>)"),
     Setting("CORPUS", "corpus", "corpus to build from when no graph has been built yet"),
     Setting("STORE", "", "answer from this SPARQL 1.1 server (base or query URL) instead of the embedded store"),
-    Setting("STORE_UPDATE", "", "update endpoint of the remote store (default: <base>/update)"),
-    Setting("STORE_GSP", "", "Graph Store Protocol endpoint of the remote store (default: <base>/store)"),
-    Setting("STORE_UNION", "graphs", "how the remote store gets the union default graph: graphs, param or native"),
+    Setting("STORE_ENGINE", "auto", "engine of the remote store: oxigraph, virtuoso, fuseki, graphdb, or auto "
+                                    "(guessed from the URL)"),
+    Setting("STORE_UPDATE", "", "update endpoint of the remote store (default: the engine's, next to the query URL)"),
+    Setting("STORE_GSP", "", "Graph Store Protocol endpoint of the remote store (default: the engine's)"),
+    Setting("STORE_UNION", "graphs", "how the remote store gets the union default graph: graphs (kg's graphs "
+                                     "only), param or native"),
+    Setting("STORE_AUTH", "", "authentication to the remote store: basic, digest or bearer (default: bearer with "
+                              "a token, basic with a user)"),
+    Setting("STORE_USER", "", "user for the remote store (environment only)"),
+    Setting("STORE_PASSWORD", "", "password for the remote store (environment only; never logged)"),
+    Setting("STORE_TOKEN", "", "bearer token for the remote store (environment only; never logged)"),
     Setting("QUERY_TIMEOUT", 10.0, "seconds a query may run before the client gets 503 and the work is stopped"),
     Setting("MAX_ROWS", 10000, "most rows (or triples) a query answer carries; 0 for no cap"),
     Setting("MAX_REQUEST_BYTES", 1_000_000, "largest request body or query string accepted (413 beyond)"),

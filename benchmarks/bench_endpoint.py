@@ -18,6 +18,12 @@ built with kg.build; work files live under data/bench/endpoint/.
 
 Targets: our /sparql within 1.5x of oxigraph serve (median of the per-query
 ratios) and at least 10x faster than rdflib.
+
+With `--stores` a second table per graph compares the remote stores kg
+supports: the build is pushed (timed) into a fresh `oxigraph serve` and a
+fresh Virtuoso 7 (benchmarks/stores.py), and the same queries go through our
+/sparql with `--store` on each, alternately. `--stores-only` skips the first
+table.
 """
 
 from __future__ import annotations
@@ -234,11 +240,18 @@ def _count(body: bytes, accept: str) -> int:
 
 def time_servers(query: Query, ours: str, oxigraph: str, runs: int) -> Row:
     """Median latency on both servers, alternating, after one warm-up each."""
+    medians, counts = time_urls(query, {"ours": ours, "oxigraph": oxigraph}, runs)
+    row = Row(query, medians["ours"], medians["oxigraph"], rows=counts)
+    return row
+
+
+def time_urls(query: Query, urls: dict[str, str], runs: int) -> tuple[dict[str, float], dict[str, int | None]]:
+    """Median latency of `query` at each URL, taking turns, after one warm-up each; and row counts."""
     import requests
 
-    sessions = {"ours": (requests.Session(), ours), "oxigraph": (requests.Session(), oxigraph)}
-    times: dict[str, list[float]] = {"ours": [], "oxigraph": []}
-    row = Row(query)
+    sessions = {name: (requests.Session(), url) for name, url in urls.items()}
+    times: dict[str, list[float]] = {name: [] for name in urls}
+    counts: dict[str, int | None] = {}
     for i in range(runs + 1):
         for name, (session, url) in sessions.items():
             begin = time.perf_counter()
@@ -247,11 +260,84 @@ def time_servers(query: Query, ours: str, oxigraph: str, runs: int) -> Row:
             if response.status_code != 200:
                 raise RuntimeError(f"{name} answered {response.status_code} to {query.name}: {response.text[:300]}")
             if i == 0:
-                row.rows[name] = _count(response.content, query.accept)
+                counts[name] = _count(response.content, query.accept)
             else:
                 times[name].append(elapsed)
-    row.ours, row.oxigraph = statistics.median(times["ours"]), statistics.median(times["oxigraph"])
-    return row
+    return {name: statistics.median(values) for name, values in times.items()}, counts
+
+
+# -- remote stores --------------------------------------------------------------------------
+
+@dataclass
+class StoreRun:
+    """The remote-store comparison of one graph: push times and query medians per engine."""
+
+    quads: int
+    push: dict[str, float] = field(default_factory=dict)
+    graphs: int = 0
+    rows: list[tuple[Query, dict[str, float], dict[str, int | None]]] = field(default_factory=list)
+    load: float = 0.0
+
+
+def measure_stores(build: Path, args: argparse.Namespace) -> StoreRun:
+    """Push `build` into a fresh server of each engine, then time the queries through our /sparql on each."""
+    import shutil
+
+    from benchmarks.stores import ENGINES
+    from kg.remote import connect
+    from kg.remote.push import push
+    from kg.store import EmbeddedStore
+    from kg import layout
+
+    run = StoreRun(sum(1 for _ in open(layout.export_path(build, "nq"), "rb")))
+    started: list = []
+    urls: dict[str, str] = {}
+    local = EmbeddedStore(layout.store_path(build), read_only=True)
+    try:
+        for engine, (kind, _) in ENGINES.items():
+            directory = args.work / f"store-{engine}"
+            shutil.rmtree(directory, ignore_errors=True)
+            directory.mkdir(parents=True)
+            store = kind(directory)
+            started.append(store)
+            remote = connect(store.url, {"STORE_ENGINE": engine}, timeout=600)
+            begin = time.perf_counter()
+            run.graphs = push(remote, local, build.name)
+            run.push[engine] = time.perf_counter() - begin
+            log(f"  pushed {run.graphs:,} graphs to {engine} in {run.push[engine]:.1f} s")
+            server = Server(args.work / f"ours-{engine}", "--store", store.url, "--query-timeout", "600",
+                            "--threads", "8", env={"KG_STORE_ENGINE": engine})
+            started.append(server)
+            urls[engine] = server.url + "sparql"
+        entity, needle = pick_entity(urls["oxigraph"])
+        for query in typical_queries(entity, needle):
+            medians, counts = time_urls(query, urls, args.runs)
+            log(f"  {query.name}: " + ", ".join(f"{k} {v * 1000:.1f} ms" for k, v in medians.items()) + f", rows {counts}")
+            run.rows.append((query, medians, counts))
+    finally:
+        local.close()
+        for process in reversed(started):
+            process.stop()
+    run.load = os.getloadavg()[0]
+    return run
+
+
+def stores_markdown(name: str, run: StoreRun, runs: int) -> str:
+    engines = list(run.push)
+    lines = [f"**{name}, remote stores** ({run.quads:,} quads in {run.graphs:,} graphs; load average "
+             f"{run.load:.1f} on {os.cpu_count()} cores). Push: "
+             + ", ".join(f"{e} {run.push[e]:.1f} s" for e in engines)
+             + f". Median latency in ms through our /sparql with `--store` ({runs} runs after a warm-up, "
+               "taking turns):", "",
+             "| query | rows | " + " | ".join(f"ours → {e}" for e in engines) + " | virtuoso / oxigraph |",
+             "|---|---:|" + "---:|" * len(engines) + "---:|"]
+    for query, medians, counts in run.rows:
+        agree = len(set(counts.values())) == 1
+        count = str(counts[engines[0]]) + ("" if agree else f" (!= {counts})")
+        ratio = medians["virtuoso"] / medians["oxigraph"]
+        lines.append(f"| {query.name} | {count} | " + " | ".join(_ms(medians[e]) for e in engines)
+                     + f" | {ratio:.2f} |")
+    return "\n".join(lines) + "\n"
 
 
 def pick_entity(url: str) -> tuple[str, str]:
@@ -395,6 +481,8 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--workers", type=int, default=2, help="query workers of our server")
     parser.add_argument("--skip-rdflib", action="store_true")
     parser.add_argument("--skip-shipped", action="store_true")
+    parser.add_argument("--stores", action="store_true", help="also compare the remote stores (Oxigraph, Virtuoso)")
+    parser.add_argument("--stores-only", action="store_true", help="only the remote-store comparison")
     parser.add_argument("--work", type=Path, default=WORK)
     parser.add_argument("--rdflib-worker", help=argparse.SUPPRESS)
     return parser.parse_args(argv)
@@ -418,8 +506,12 @@ def main(argv: list[str] | None = None) -> int:
         graphs.append((f"Build in {args.data}", build))
     else:
         graphs.append((f"Synthetic graph (~{args.triples:,} triples)", synthetic_build(args.work, args.triples)))
-    results = [measure(name, build, args) for name, build in graphs]
-    print(markdown(results, args))
+    if not args.stores_only:
+        print(markdown([measure(name, build, args) for name, build in graphs], args))
+    if args.stores or args.stores_only:
+        for name, build in graphs:
+            log(f"{name}: remote stores")
+            print(stores_markdown(name, measure_stores(build, args), args.runs))
     return 0
 
 

@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from importlib.metadata import entry_points
 from pathlib import Path
-from typing import Callable, Iterator
+from typing import Any, Callable, Iterator, Mapping
 
 from tqdm import tqdm
 
@@ -33,7 +33,7 @@ from kg.bratexport import save_schema
 from kg.conf import CONFIG_FILE, load_config, merge_configs
 from kg.corpus import ALIASES_FILE, MAPPING_FILE, DocumentFiles, inception_config, read_document, scan_corpus
 from kg.entities import rebuild_records
-from kg.errors import BuildLockedError, ConfigError, CorpusError, InputError, InputErrors, KgError
+from kg.errors import BuildLockedError, ConfigError, CorpusError, InputError, InputErrors, KgError, StoreError
 from kg.export import write_exports
 from kg.graph import canonical_keys, document_nquads
 from kg.iris import ENTITIES_GRAPH, ONTOLOGY_GRAPH, graph_iri, resource_iri
@@ -64,17 +64,21 @@ class BuildReport:
     seconds: float = 0.0
     build_dir: Path | None = None
     ignored: list[Path] = field(default_factory=list)
+    pushed: int | None = None  # graphs sent to the remote store (None: no store)
+    store: str = ""
 
     def summary(self) -> str:
         return self._what() + self._not_read()
 
     def _what(self) -> str:
+        pushed = "" if self.pushed is None else f"; {self.pushed} graphs pushed to {self.store}"
         if self.mode == "unchanged":
-            return f"nothing to do: {self.documents} documents unchanged since the last build ({self.seconds:.2f} s)"
+            return (f"nothing to do: {self.documents} documents unchanged since the last build{pushed} "
+                    f"({self.seconds:.2f} s)")
         what = (f"{len(self.added)} added, {len(self.changed)} changed, {len(self.removed)} removed"
                 if self.mode == "incremental" else f"{self.documents} documents")
         return (f"{self.mode} build: {what}; {self.quads} quads, {self.entities} entity records "
-                f"updated, in {self.seconds:.2f} s -> {self.build_dir}")
+                f"updated{pushed}, in {self.seconds:.2f} s -> {self.build_dir}")
 
     def _not_read(self) -> str:
         """Files of the corpus that are no document's: said, never skipped silently."""
@@ -138,8 +142,14 @@ class _Inputs:
 
 
 def build(corpus_dir: Path, data_dir: Path, *, store_url: str | None = None, progress: bool = False,
-          full: bool = False, validate: bool = True, workers: int | None = None) -> BuildReport:
-    """Build the graph of `corpus_dir` into `data_dir`; raises KgError subclasses on bad input."""
+          full: bool = False, validate: bool = True, workers: int | None = None,
+          store_settings: Mapping[str, Any] | None = None) -> BuildReport:
+    """Build the graph of `corpus_dir` into `data_dir`; raises KgError subclasses on bad input.
+
+    With `store_url` the build is also pushed to that SPARQL store (configured by
+    `store_settings`, see kg.remote.connect) before it is published: a failed push leaves the
+    previous build current, so the next build tries again. An unchanged corpus is pushed
+    when the store does not hold the current build."""
     started = time.perf_counter()
     corpus_dir, data_dir = Path(corpus_dir), Path(data_dir)
     data_dir.mkdir(parents=True, exist_ok=True)
@@ -149,15 +159,18 @@ def build(corpus_dir: Path, data_dir: Path, *, store_url: str | None = None, pro
         inputs = _Inputs(corpus_dir, listing.configs, files)
         previous = _previous_manifest(data_dir)
         plan = _plan(files, previous, inputs, full)
+        pusher = _Pusher(store_url, store_settings) if store_url else None
         if plan is None:
             layout.prune(data_dir)  # what a killed build left goes too, even when nothing changed
-            return BuildReport("unchanged", len(files), seconds=time.perf_counter() - started,
-                               ignored=listing.ignored)
+            report = BuildReport("unchanged", len(files), ignored=listing.ignored)
+            if pusher:
+                pusher.push_current(report, layout.current_build(data_dir))
+            report.seconds = time.perf_counter() - started
+            return report
         _check_metadata_keys(plan.todo, inputs.aliases)
-        report = _run(plan, files, inputs, data_dir, progress, validate, workers)
+        report = _run(plan, files, inputs, data_dir, progress, validate, workers,
+                      pusher.for_plan(plan) if pusher else None)
         report.ignored = listing.ignored
-        if store_url:
-            _push(report, store_url)
         report.seconds = time.perf_counter() - started
         return report
 
@@ -234,7 +247,8 @@ def _plan(files: list[DocumentFiles], previous: dict | None, inputs: _Inputs, fu
 
 
 def _run(plan: _Plan, files: list[DocumentFiles], inputs: _Inputs, data_dir: Path, progress: bool,
-         validate: bool, workers: int | None) -> BuildReport:
+         validate: bool, workers: int | None,
+         before_publish: Callable[[Path, BuildReport], None] | None = None) -> BuildReport:
     build_dir = layout.new_build_dir(data_dir)
     try:
         report, nquads_index = _write_store(plan, inputs, build_dir, progress, validate, workers)
@@ -248,6 +262,8 @@ def _run(plan: _Plan, files: list[DocumentFiles], inputs: _Inputs, data_dir: Pat
         save_schema(inputs.corpus_dir, inputs.configs, build_dir)
         _run_hooks(build_dir)
         _write_manifest(build_dir, plan, inputs, report)
+        if before_publish:
+            before_publish(build_dir, report)
     except BaseException:
         import shutil
         shutil.rmtree(build_dir, ignore_errors=True)
@@ -443,21 +459,62 @@ def _write_manifest(build_dir: Path, plan: _Plan, inputs: _Inputs, report: Build
     (build_dir / layout.MANIFEST_FILE).write_text(json.dumps(manifest, indent=1, sort_keys=True))
 
 
-def _push(report: BuildReport, store_url: str) -> None:
-    """Send the graphs this build wrote to a remote SPARQL store (Graph Store Protocol)."""
-    from kg.remote import RemoteStore
+class _Pusher:
+    """Sends builds to a remote store (kg.remote.push) and turns a failure into a clear error."""
 
-    remote = RemoteStore.from_url(store_url)
-    local = EmbeddedStore(layout.store_path(report.build_dir), read_only=True)
-    try:
-        names = local.graphs() if report.mode == "full" else (
-            [graph_iri(s) for s in report.added + report.changed] + [ENTITIES_GRAPH])
-        for name in names:
-            remote.replace_graph(name, local.dump_graph(name, fmt="nt").encode())
-        for slug in report.removed:
-            remote.drop_graph(graph_iri(slug))
-        if report.mode == "full":
-            for name in set(remote.graphs()) - set(local.graphs()):
-                remote.drop_graph(name)
-    finally:
-        local.close()
+    def __init__(self, store_url: str, settings: Mapping[str, Any] | None) -> None:
+        self.url = store_url
+        self.settings = settings
+
+    def for_plan(self, plan: _Plan) -> Callable[[Path, BuildReport], None]:
+        """The step run before a new build is published."""
+        changed = None if plan.mode == "full" else (
+            [graph_iri(s) for s in plan.added + plan.changed] + [ENTITIES_GRAPH])
+        based_on = plan.previous_dir.name if plan.previous_dir else None
+        return lambda build_dir, report: self._push(report, build_dir, based_on, changed)
+
+    def push_current(self, report: BuildReport, build_dir: Path | None) -> None:
+        """Push the current build when the store does not hold it yet (an earlier push failed,
+        or the store is new)."""
+        from kg.remote.push import holds
+
+        if build_dir is None:
+            return
+        report.store = self.url
+        with self._remote() as remote:
+            if self._guard(lambda: holds(remote, build_dir.name), published=True):
+                report.pushed = 0
+                return
+        self._push(report, build_dir, None, None, published=True)
+
+    def _push(self, report: BuildReport, build_dir: Path, based_on: str | None, changed: list[str] | None,
+              published: bool = False) -> None:
+        from kg.remote.push import push
+
+        report.store = self.url
+        local = EmbeddedStore(layout.store_path(build_dir), read_only=True)
+        try:
+            with self._remote() as remote:
+                report.pushed = self._guard(lambda: push(remote, local, build_dir.name, based_on=based_on,
+                                                         changed=changed), published)
+        finally:
+            local.close()
+
+    @contextmanager
+    def _remote(self):
+        from kg.remote import connect
+
+        remote = connect(self.url, self.settings)
+        try:
+            yield remote
+        finally:
+            remote.close()
+
+    def _guard(self, step: Callable[[], Any], published: bool = False) -> Any:
+        try:
+            return step()
+        except StoreError as exc:
+            what = ("pushing the current build to the store failed (the next `kg build` pushes again)"
+                    if published else "pushing to the store failed, so this build is not published (the "
+                    "previous one stays current and the next `kg build` pushes again)")
+            raise StoreError(f"{what}: {exc}") from exc

@@ -92,7 +92,10 @@ def _add_nodes(graph: nx.MultiDiGraph, store: GraphStore) -> None:
 
 
 def _superclasses(store: GraphStore) -> dict[str, set[str]]:
-    rows = store.select(_PROLOGUE + "SELECT ?c ?s WHERE { ?c rdfs:subClassOf+ ?s FILTER(isIRI(?s)) }")
+    # `?c rdfs:subClassOf+ ?s` as one step then `*`: the same pairs, and Virtuoso refuses a
+    # transitive path with neither end bound ("transitive start not given")
+    rows = store.select(_PROLOGUE + "SELECT DISTINCT ?c ?s WHERE { ?c rdfs:subClassOf ?d . "
+                                    "?d rdfs:subClassOf* ?s FILTER(isIRI(?s)) }")
     supers: dict[str, set[str]] = defaultdict(set)
     for row in rows:
         supers[row["c"]].add(row["s"])

@@ -4,9 +4,7 @@
 
 from __future__ import annotations
 
-import shutil
 import socket
-import sys
 import threading
 from pathlib import Path
 from typing import Iterator
@@ -89,7 +87,3 @@ def listener() -> Iterator[Listener]:
     yield lst
     lst.close()
 
-
-def oxigraph_binary() -> str:
-    path = Path(sys.executable).parent / "oxigraph"
-    return str(path) if path.exists() else (shutil.which("oxigraph") or "")

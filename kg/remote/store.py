@@ -1,0 +1,253 @@
+"""`RemoteStore`: the GraphStore interface on a SPARQL 1.1 server, over HTTP.
+
+Queries go through the SPARQL 1.1 Protocol, graphs are read and written one
+at a time with the Graph Store Protocol (GET / PUT / DELETE ?graph=), each
+engine's endpoint names and quirks come from its profile (kg.remote.engines),
+and only the graphs recorded in the store's manifest (kg.remote.owned) are
+kg's: they make the union default graph of queries, the exports, and the
+only graphs a build may replace or drop.
+
+The union default graph, `union`:
+- "graphs" (default, any server): name each of kg's graphs as a
+  `default-graph-uri` (and as a `named-graph-uri`, so that GRAPH patterns see
+  them too): exactly kg's graphs, whatever else the server holds;
+- "param": Oxigraph's `union-default-graph` (every graph of the server);
+- "native": the server's own default graph (every graph on Virtuoso and
+  GraphDB, including their system graphs).
+"""
+
+from __future__ import annotations
+
+import io
+import time
+from pathlib import Path
+from typing import IO, Iterator, Sequence
+
+import pyoxigraph as ox
+import requests
+import urllib3
+
+from kg.errors import StoreError
+from kg.export import FOOTERS, HEADERS, ordered_graphs, section
+from kg.remote.engines import ENGINES, Engine, engine as find_engine
+from kg.remote.http import Client, Credentials, RemoteTimeout, check, check_url, media_type, read_error
+from kg.remote.owned import MANIFEST_GRAPH, READ_QUERY, Manifest
+from kg.remote.results import GRAPH_ACCEPT, PARSED_GRAPHS, accept, convert
+from kg.store import SPARQL_JSON, Answer, EmbeddedStore, rows_of
+
+UNION_MODES = ("graphs", "param", "native")
+DATASET_TYPES = {"nq": "application/n-quads", "trig": "application/trig", "ttl": "text/turtle",
+                 "jsonld": "application/ld+json"}
+_GRAPHS_TTL = 5.0
+_TIMEOUT_STATES = ("S1TAT",)
+
+
+class RemoteStore:
+    """A SPARQL 1.1 server reached over HTTP; thread-safe (one session per thread)."""
+
+    def __init__(self, query_url: str, update_url: str | None = None, gsp_url: str | None = None, *,
+                 engine: Engine | None = None, union: str = "graphs", timeout: float = 30.0,
+                 credentials: Credentials | None = None) -> None:
+        if union not in UNION_MODES:
+            raise ValueError(f"union must be one of {', '.join(UNION_MODES)}, not {union!r}")
+        for url in (query_url, update_url, gsp_url):
+            if url:
+                check_url(url)
+        self.query_url = query_url
+        self.update_url = update_url
+        self.gsp_url = gsp_url
+        self.engine = engine or ENGINES["oxigraph"]
+        self.union = union
+        self.http = Client(credentials if credentials is not None else Credentials(), timeout)
+        self._manifest: tuple[float, Manifest] | None = None
+
+    @classmethod
+    def from_url(cls, url: str, update_url: str | None = None, gsp_url: str | None = None, *,
+                 engine: str | Engine | None = None, credentials: Credentials | None = None,
+                 **options) -> "RemoteStore":
+        """A store from a server's base URL or query URL; the update and GSP URLs not given
+        follow the engine's names (the engine is guessed from the URL when not named).
+        Credentials not given are read from the environment (KG_STORE_USER, ...)."""
+        check_url(url)
+        profile = engine if isinstance(engine, Engine) else find_engine(engine, url)
+        credentials = Credentials.from_environment() if credentials is None else credentials
+        query, update, gsp = profile.urls(url, authenticated=bool(credentials))
+        return cls(query, update_url or update, gsp_url or gsp, engine=profile, credentials=credentials,
+                   **options)
+
+    def __repr__(self) -> str:
+        return f"RemoteStore({self.query_url!r}, engine={self.engine.name!r})"
+
+    # -- reading -----------------------------------------------------------
+
+    def query(self, sparql: str, *, solutions_type: str = SPARQL_JSON, graph_type: str = "text/turtle",
+              default_graph_uris: Sequence[str] = (), named_graph_uris: Sequence[str] = (),
+              query_form: str | None = None) -> Answer:
+        buffer = io.BytesIO()
+        kind, served = self.query_into(buffer, sparql, solutions_type=solutions_type, graph_type=graph_type,
+                                       default_graph_uris=default_graph_uris, named_graph_uris=named_graph_uris,
+                                       query_form=query_form)
+        return Answer(kind, buffer.getvalue(), served)
+
+    def query_into(self, output: IO[bytes], sparql: str, *, solutions_type: str = SPARQL_JSON,
+                   graph_type: str = "text/turtle", default_graph_uris: Sequence[str] = (),
+                   named_graph_uris: Sequence[str] = (), query_form: str | None = None) -> tuple[str, str]:
+        """Write the answer into `output` in the asked format as it arrives; returns (kind, media type).
+        `output.write` may raise to stop early: the connection is then closed. `query_form`
+        (SELECT, ASK, CONSTRUCT, DESCRIBE), when known, decides what the server is asked for."""
+        form = self._form(sparql, default_graph_uris, named_graph_uris)
+        headers = {"Accept": accept(query_form), "Content-Type": "application/x-www-form-urlencoded"}
+        with self.http.request("POST", self.query_url, data=form, headers=headers, stream=True) as response:
+            check(response)
+            self._check_complete(response)
+            try:
+                return convert(_Body(response), media_type(response), output, solutions_type=solutions_type,
+                               graph_type=graph_type, ask_variable=self.engine.ask_variable)
+            except SyntaxError as exc:
+                raise StoreError(f"{self.query_url} sent an answer that is not valid "
+                                 f"{media_type(response)}: {exc}") from exc
+
+    def select(self, sparql: str) -> list[dict[str, str]]:
+        """Rows of a small SELECT as {variable: lexical value}."""
+        return rows_of(self.query(sparql, query_form="SELECT").body)
+
+    def manifest(self, *, fresh: bool = False) -> Manifest:
+        """kg's graphs in the store and the build they hold (cached for a few seconds)."""
+        cached = self._manifest
+        if not fresh and cached is not None and time.monotonic() - cached[0] < _GRAPHS_TTL:
+            return cached[1]
+        answer = self.query(READ_QUERY, named_graph_uris=[MANIFEST_GRAPH], query_form="SELECT")  # a dataset of its own
+        manifest = Manifest.from_rows(rows_of(answer.body))
+        self._manifest = (time.monotonic(), manifest)
+        return manifest
+
+    def graphs(self) -> list[str]:
+        """kg's named graphs in the store (those its manifest lists), sorted."""
+        return sorted(self.manifest().graphs)
+
+    def graph_ntriples(self, graph: str) -> tuple[bytes, ox.RdfFormat]:
+        """One named graph as the server sends it (Graph Store Protocol GET), with its format."""
+        with self.http.request("GET", self._gsp(), params={"graph": graph},
+                               headers={"Accept": GRAPH_ACCEPT}) as response:
+            check(response)
+            served = media_type(response)
+            if served not in PARSED_GRAPHS:
+                raise StoreError(f"GET {self._gsp()} answered {served or 'without a Content-Type'} "
+                                 "(expected N-Triples, Turtle or RDF/XML)")
+            return response.content, PARSED_GRAPHS[served]
+
+    def dump_chunks(self, fmt: str) -> Iterator[bytes]:
+        """The dataset of kg's graphs in one export format, read and written graph by graph
+        (no engine has to offer a whole-dataset GET): the same sections as `kg build` writes."""
+        if fmt not in DATASET_TYPES:
+            raise StoreError(f"no export format {fmt!r} (expected one of {', '.join(DATASET_TYPES)})")
+        return self._sections(fmt, ordered_graphs(self.graphs()))  # the store is asked now, not once streaming
+
+    def _sections(self, fmt: str, graphs: list[str]) -> Iterator[bytes]:
+        yield HEADERS[fmt]
+        for i, graph in enumerate(graphs):
+            body, rdf_format = self.graph_ntriples(graph)
+            scratch = EmbeddedStore()
+            try:
+                scratch.oxigraph.load(body, format=rdf_format, to_graph=ox.NamedNode(graph))
+            except SyntaxError as exc:
+                raise StoreError(f"graph <{graph}> from {self._gsp()} does not parse: {exc}") from exc
+            yield (b",\n" if fmt == "jsonld" and i else b"") + section(scratch, fmt, graph)
+        yield FOOTERS[fmt]
+
+    def dump(self, output: IO[bytes] | str | Path, fmt: str, prefixes: dict[str, str] | None = None) -> None:
+        """Write the dataset of kg's graphs to a file or stream (see dump_chunks)."""
+        if isinstance(output, (str, Path)):
+            with open(output, "wb") as sink:
+                self.dump(sink, fmt)
+            return
+        for chunk in self.dump_chunks(fmt):
+            output.write(chunk)
+
+    def limit_time(self, seconds: float) -> None:
+        """Time limit of this thread's next requests (the endpoint's deadline)."""
+        self.http.limit_time(seconds)
+
+    # -- writing -----------------------------------------------------------
+
+    def replace_graph(self, graph: str, ntriples: bytes) -> None:
+        """Replace one named graph (Graph Store Protocol PUT)."""
+        headers = {"Content-Type": "application/n-triples"}
+        with self.http.request("PUT", self._gsp(), params={"graph": graph}, data=ntriples, headers=headers) as r:
+            check(r)
+        self._manifest = None
+
+    def drop_graph(self, graph: str) -> None:
+        """Remove one named graph; a graph that is not there is not an error."""
+        with self.http.request("DELETE", self._gsp(), params={"graph": graph}) as response:
+            check(response, allowed=(404,))
+        self._manifest = None
+
+    def write_manifest(self, manifest: Manifest) -> None:
+        """Record which graphs are kg's and which build they hold."""
+        body = manifest.ntriples()
+        if body:
+            self.replace_graph(MANIFEST_GRAPH, body)
+        else:
+            self.drop_graph(MANIFEST_GRAPH)
+
+    def close(self) -> None:
+        self.http.close()
+
+    # -- plumbing ----------------------------------------------------------
+
+    def _form(self, sparql: str, default_graph_uris: Sequence[str],
+              named_graph_uris: Sequence[str]) -> list[tuple[str, str]]:
+        form = [("query", sparql)]
+        if self.engine.timeout_param:
+            form.append((self.engine.timeout_param, str(max(1, int(self.http.current_timeout() * 1000)))))
+        form += [("default-graph-uri", g) for g in default_graph_uris]
+        form += [("named-graph-uri", g) for g in named_graph_uris]
+        if default_graph_uris or named_graph_uris:
+            return form
+        if self.union == "param":
+            form.append(("union-default-graph", ""))
+        elif self.union == "graphs":
+            # A protocol dataset leaves out what it does not name: name every graph as a
+            # named graph too, so that GRAPH patterns still see them.
+            names = self.graphs() or [MANIFEST_GRAPH]  # nothing built yet: an empty dataset, not the whole store
+            form += [("default-graph-uri", g) for g in names] + [("named-graph-uri", g) for g in names]
+        return form
+
+    def _check_complete(self, response: requests.Response) -> None:
+        """Some servers cut an answer short and still say 200 (Virtuoso at its time limit)."""
+        header = self.engine.partial_header
+        state = response.headers.get(header) if header else None
+        if not state:
+            return
+        message = " ".join(response.headers.get("X-SQL-Message", "").split())[:300]
+        if state in _TIMEOUT_STATES:
+            raise RemoteTimeout(f"{self.query_url} stopped the query at its time limit (incomplete answer)")
+        raise StoreError(f"{self.query_url} sent an incomplete answer ({state}: {message})")
+
+    def _gsp(self) -> str:
+        if not self.gsp_url:
+            raise StoreError("this remote store has no Graph Store Protocol URL (set KG_STORE_GSP)")
+        return self.gsp_url
+
+
+class _Body:
+    """A response body as a file for Oxigraph's parsers: never more bytes than asked for,
+    and a stalled or broken read becomes RemoteTimeout or StoreError."""
+
+    def __init__(self, response: requests.Response) -> None:
+        self.response = response
+        self.raw = response.raw
+        self.raw.decode_content = True
+        self.pending = b""
+
+    def read(self, size: int = -1) -> bytes:
+        if not self.pending:
+            try:
+                self.pending = self.raw.read(size if size and size > 0 else 65536) or b""
+            except (urllib3.exceptions.HTTPError, OSError) as exc:
+                raise read_error(self.response, exc) from exc
+        if size is None or size < 0:
+            size = len(self.pending)
+        data, self.pending = self.pending[:size], self.pending[size:]
+        return data
