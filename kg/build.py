@@ -85,8 +85,8 @@ class BuildReport:
         if not self.ignored:
             return ""
         names = ", ".join(str(p) for p in self.ignored[:5]) + (", ..." if len(self.ignored) > 5 else "")
-        return (f"\n{len(self.ignored)} files not read (kg reads .txt, .ann and .json documents and the corpus's "
-                f"configuration files): {names}")
+        return (f"\n{len(self.ignored)} files not read (kg reads .txt, .ann, .json, INCEpTION .xmi and .zip "
+                f"documents and the corpus's configuration files): {names}")
 
 
 class _Inputs:
@@ -114,7 +114,7 @@ class _Inputs:
         """One per annotation.conf, and one per INCEpTION document (its layers are its schema)."""
         vocabularies = {path: Vocabulary(load_config(path), self.alignment) for path in self.config_files}
         for item in self.inception:
-            vocabularies[item.txt] = Vocabulary(inception_config(item), self.alignment)
+            vocabularies[Path(item.source)] = Vocabulary(inception_config(item), self.alignment)
         return vocabularies
 
     @cached_property
@@ -134,7 +134,7 @@ class _Inputs:
 
     def vocabulary_of(self, item: DocumentFiles) -> Vocabulary:
         if item.is_xmi:
-            return self.vocabularies[item.txt]
+            return self.vocabularies[Path(item.source)]
         if item.config is None:
             raise CorpusError(f"no {CONFIG_FILE} for this document (expected one in its directory or a parent "
                               "directory of the corpus, as brat looks it up)", item.txt)

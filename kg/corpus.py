@@ -14,6 +14,8 @@ import json
 import os
 import re
 import stat
+import zipfile
+from functools import lru_cache
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -21,7 +23,7 @@ from kg.annotations import parse_ann
 from kg.conf import CONFIG_FILE, AnnotationConfig, find_config, parse_config
 from kg.errors import CorpusError, InputError, InputErrors
 from kg.iris import RESERVED_GRAPHS
-from kg.inception import TYPE_SYSTEM, xmi_to_brat
+from kg.inception import TYPE_SYSTEM, BratDocument, xmi_to_brat, zip_to_brat
 from kg.model import Annotations, Document, Metadata
 
 # Characters XML 1.0 cannot carry: SPARQL XML results and RDF/XML would break on them.
@@ -32,7 +34,7 @@ MAPPING_FILE = "kg.toml"
 # Files of the corpus that are not documents but are read (or, for brat's own, accepted) by kg.
 CORPUS_FILES = (CONFIG_FILE, ALIASES_FILE, MAPPING_FILE, "tools.conf", "visual.conf", "kb_shortcuts.conf",
                 TYPE_SYSTEM, "typesystem.xml")
-DOCUMENT_SUFFIXES = (".txt", ".ann", ".json", ".xmi")
+DOCUMENT_SUFFIXES = (".txt", ".ann", ".json", ".xmi", ".zip")
 _LOCAL_ID = re.compile(r"^[A-Z]+\d+$")
 
 
@@ -46,11 +48,17 @@ class DocumentFiles:
     ann: Path
     meta: Path
     config: Path | None = None
+    member: str | None = None  # for a document in an INCEpTION export zip: its name there, without .xmi
 
     @property
     def is_xmi(self) -> bool:
-        """An INCEpTION UIMA CAS XMI document: text and annotations come from the .xmi."""
-        return self.txt.suffix == ".xmi"
+        """An INCEpTION UIMA CAS XMI document: text and annotations come from the .xmi (or the zip)."""
+        return self.txt.suffix in (".xmi", ".zip")
+
+    @property
+    def source(self) -> str:
+        """Where the document's text and annotations are: a file, or a zip and its member."""
+        return f"{self.txt}!{self.member}" if self.member else str(self.txt)
 
     def paths(self) -> list[Path]:
         return [p for p in (self.txt, self.ann, self.meta) if p.exists()]
@@ -120,12 +128,41 @@ def scan_corpus(corpus_dir: Path) -> Listing:
         txt = by_name.get(slug + ".txt") or by_name[slug + ".xmi"]
         documents.append(DocumentFiles(slug, txt, txt.with_suffix(".ann"), txt.with_suffix(".json"),
                                        find_config(txt.parent, corpus_dir)))
+    documents += _zip_documents(corpus_dir, [p for p in files if p.suffix == ".zip"], stems, errors)
     if errors:
         raise InputErrors(errors)
+    documents.sort(key=lambda d: d.slug)
     used = {p for d in documents for p in (d.txt, d.ann, d.meta)}
     configs = sorted({p for p in files if p.name in CORPUS_FILES})
     ignored = sorted(p for p in files if p not in used and p.name not in CORPUS_FILES)
     return Listing(documents, ignored, configs)
+
+
+def _zip_documents(corpus_dir: Path, archives: list[Path], stems: set[str],
+                   errors: list[InputError]) -> list[DocumentFiles]:
+    """The documents of INCEpTION export archives: `a.zip` holding one .xmi is document `a`; one
+    holding several gives `a/<name>` for each."""
+    documents = []
+    for archive in archives:
+        stem = archive.relative_to(corpus_dir).as_posix()[:-4]
+        try:
+            with zipfile.ZipFile(archive) as opened:
+                members = sorted(n[:-4] for n in opened.namelist() if n.lower().endswith(".xmi"))
+        except (OSError, zipfile.BadZipFile) as exc:
+            errors.append(CorpusError(f"cannot read the archive ({exc}) (expected a zip file as INCEpTION exports)",
+                                      archive))
+            continue
+        for member in members:
+            slug = stem if len(members) == 1 else f"{stem}/{member}"
+            problem = _slug_problem(slug, stems) or (f"document id {slug!r} is taken twice (expected one document "
+                                                     "of each name)" if slug in stems else None)
+            if problem:
+                errors.append(CorpusError(problem, archive))
+                continue
+            stems.add(slug)
+            documents.append(DocumentFiles(slug, archive, archive.with_suffix(".ann"), archive.with_suffix(".json"),
+                                           None, member))
+    return documents
 
 
 def _walk(corpus_dir: Path) -> list[Path]:
@@ -261,8 +298,9 @@ def read_document(files: DocumentFiles, config: AnnotationConfig) -> Document:
     """Read and check one article; raises CorpusError or InputErrors. An INCEpTION .xmi is read
     with the configuration its own layers make (`inception_config`)."""
     if files.is_xmi:
-        converted = xmi_to_brat(files.txt)
-        annotations = parse_ann(files.txt, converted.ann, converted.text, parse_config(converted.conf, files.txt))
+        converted = _converted(files)
+        annotations = parse_ann(Path(files.source), converted.ann, converted.text,
+                                parse_config(converted.conf, files.source))
         return Document(files.slug, converted.text, read_metadata(files, converted.text), annotations)
     text = read_text(files.txt)
     metadata = read_metadata(files, text)
@@ -274,4 +312,16 @@ def read_document(files: DocumentFiles, config: AnnotationConfig) -> Document:
 
 def inception_config(files: DocumentFiles) -> AnnotationConfig:
     """The annotation configuration an INCEpTION document's layers declare."""
-    return parse_config(xmi_to_brat(files.txt).conf, files.txt)
+    return parse_config(_converted(files).conf, files.source)
+
+
+def _converted(files: DocumentFiles) -> BratDocument:
+    if files.member is None:
+        return xmi_to_brat(files.txt)
+    return _archive(str(files.txt), files.txt.stat().st_mtime_ns)[files.member]
+
+
+@lru_cache(maxsize=4)
+def _archive(path: str, mtime_ns: int) -> dict[str, BratDocument]:
+    """An export archive converted once per process (its documents are read one by one)."""
+    return zip_to_brat(Path(path))

@@ -51,3 +51,23 @@ def test_an_xmi_without_its_type_system_is_a_located_error(tmp_path: Path) -> No
     result = run_kg("build", "--corpus", str(corpus), "--data", str(tmp_path / "data"), "--quiet")
     assert result.exit_code == 2
     assert "bogota.xmi: no TypeSystem.xml beside the .xmi" in result.stderr
+
+
+def test_an_export_archive_gives_one_document_per_xmi(tmp_path: Path) -> None:
+    corpus = tmp_path / "corpus"
+    corpus.mkdir()
+    shutil.copy(INCEPTION / "inception.zip", corpus / "project.zip")
+    data = tmp_path / "data"
+    result = run_kg("build", "--corpus", str(corpus), "--data", str(data), "--quiet")
+    assert result.exit_code == 0, result.output
+    graphs = _rows(data, "SELECT DISTINCT ?g WHERE { GRAPH ?g { ?d a kgo:NewsArticle } }")
+    assert graphs == [("https://kg.example.org/graph/project/bogota",), ("https://kg.example.org/graph/project/lisbon",)]
+
+
+def test_a_broken_archive_is_a_located_error(tmp_path: Path) -> None:
+    corpus = tmp_path / "corpus"
+    corpus.mkdir()
+    (corpus / "export.zip").write_bytes(b"PK\x03\x04 not really a zip")
+    result = run_kg("build", "--corpus", str(corpus), "--data", str(tmp_path / "data"), "--quiet")
+    assert result.exit_code == 2
+    assert "export.zip: cannot read the archive" in result.stderr

@@ -118,6 +118,8 @@ def story_layout(story: nx.Graph, sizes: dict[str, float],
 def label_room(pos: dict, sizes: dict[str, float], labels: dict[str, str]) -> dict:
     """Half-sizes of the node boxes, widened for the labels of the larger nodes (the ones the page
     labels first) at the scale at which a SCREEN-sized window shows the whole drawing."""
+    if not pos:
+        return {}  # nothing placed yet (a graph with no actors: its schema names no person, place...)
     xs, ys = [p[0] for p in pos.values()], [p[1] for p in pos.values()]
     scale = min(SCREEN[0] / max(max(xs) - min(xs), 1.0), SCREEN[1] / max(max(ys) - min(ys), 1.0))
     font = min(14.0 / scale, 112.0)
