@@ -10,6 +10,7 @@ reported together in one InputErrors.
 from __future__ import annotations
 
 import datetime
+import difflib
 import re
 from collections import Counter
 from pathlib import Path
@@ -85,8 +86,15 @@ def _read_line(reader: _Reader, number: int, line: str) -> None:
         reader.fail(number, f"unknown annotation line {line[:20]!r} (expected an id starting with T, R, E, A, M, N, * or #, then a tab)")
         return
     fields = line.split("\t")
-    if kind != "*" and not re.fullmatch(_ID["A" if kind == "M" else kind], fields[0]):
-        reader.fail(number, f"bad id {fields[0]!r} (expected {_ID['A' if kind == 'M' else kind]} followed by a tab)")
+    pattern = _ID.get("A" if kind == "M" else kind, r"\*")
+    if not re.fullmatch(pattern, fields[0]):
+        spaced = re.match(rf"^({pattern}) +\S", fields[0])
+        if spaced:  # the usual slip: spaces where brat wants tabs; its id is marked so no follow-on errors
+            reader.current_id = spaced.group(1)
+            reader.fail(number, f"spaces after the id {spaced.group(1)} (expected a tab: brat separates the id, "
+                                "the annotation and its text with tabs)")
+        else:
+            reader.fail(number, f"bad id {fields[0]!r} (expected an id such as {kind}1 followed by a tab)")
         return
     reader.current_id = fields[0]
     handler(reader, number, fields)
@@ -107,10 +115,29 @@ def _textbound(reader: _Reader, number: int, fields: list[str]) -> None:
         return
     expected = " ".join(reader.text[s.begin:s.end] for s in spans)
     if expected != text:
-        reader.fail(number, f"span text {text!r} differs from the text at {offsets}: {expected!r} (expected the exact slice of the .txt)")
+        reader.fail(number, f"span text {text!r} differs from the text at {offsets}: {expected!r} "
+                            f"(expected the exact slice of the .txt{_nearest_hint(reader.text, text, spans[0].begin)})")
         return
     if reader.claim(ann_id, number):
         reader.textbounds[ann_id] = TextBound(ann_id, type_, spans, text, number)
+
+
+def _nearest_hint(text: str, wanted: str, near: int) -> str:
+    """'; found at 704 710': the occurrence of the annotated words closest to the given offset."""
+    if not wanted or "\n" in wanted:
+        return ""
+    starts = [m.start() for m in re.finditer(re.escape(wanted), text)]
+    if not starts:
+        return ""
+    best = min(starts, key=lambda start: (abs(start - near), start))
+    return f"; {wanted!r} is at {best} {best + len(wanted)}"
+
+
+def _did_you_mean(name: str, choices: list[str]) -> str:
+    """' (did you mean Person?)' for a near miss of a declared name, else ''."""
+    close = difflib.get_close_matches(name, choices, n=1, cutoff=0.6)
+    close = close or [c for c in choices if c.casefold() == name.casefold()]
+    return f"; did you mean {close[0]}?" if close else ""
 
 
 def _usable_type(reader: _Reader, number: int, type_: str) -> bool:
@@ -121,7 +148,8 @@ def _usable_type(reader: _Reader, number: int, type_: str) -> bool:
     if type_ in config.entities or type_ in config.events:
         reader.fail(number, f"type {type_!r} is abstract in annotation.conf (expected one of: {', '.join(usable)})")
     else:
-        reader.fail(number, f"undeclared type {type_!r} (expected one of annotation.conf: {', '.join(usable)})")
+        reader.fail(number, f"undeclared type {type_!r} (expected one of annotation.conf: {', '.join(usable)}"
+                            f"{_did_you_mean(type_, usable)})")
     return False
 
 
@@ -148,7 +176,8 @@ def _relation(reader: _Reader, number: int, fields: list[str]) -> None:
         return
     if not reader.config.relations.get(type_):
         declared = [n for n, decls in reader.config.relations.items() if decls]
-        reader.fail(number, f"undeclared relation {type_!r} (expected one of {', '.join(declared)})")
+        reader.fail(number, f"undeclared relation {type_!r} (expected one of {', '.join(declared)}"
+                            f"{_did_you_mean(type_, declared)})")
         return
     if reader.claim(fields[0], number):
         reader.relations.append(Relation(fields[0], type_, arg1, arg2, number, role1, role2))
@@ -163,7 +192,8 @@ def _event(reader: _Reader, number: int, fields: list[str]) -> None:
     (type_, trigger), rest = pairs[0], pairs[1:]
     if type_ not in reader.config.events or reader.config.events[type_].abstract:
         usable = [t for t, node in reader.config.events.items() if not node.abstract]
-        reader.fail(number, f"undeclared event type {type_!r} (expected one of {', '.join(usable)})")
+        reader.fail(number, f"undeclared event type {type_!r} (expected one of {', '.join(usable)}"
+                            f"{_did_you_mean(type_, usable)})")
         return
     args = tuple((_ROLE_SUFFIX.match(role).group(1) or role, target) for role, target in rest)
     if reader.claim(fields[0], number):
@@ -178,7 +208,8 @@ def _attribute(reader: _Reader, number: int, fields: list[str]) -> None:
     name, target, value = parts[0], parts[1], (parts[2] if len(parts) == 3 else None)
     declared = reader.config.attributes.get(name)
     if declared is None:
-        reader.fail(number, f"undeclared attribute {name!r} (expected one of {', '.join(reader.config.attributes)})")
+        names = list(reader.config.attributes)
+        reader.fail(number, f"undeclared attribute {name!r} (expected one of {', '.join(names)}{_did_you_mean(name, names)})")
         return
     values = declared.values
     if (values is None) != (value is None) or (values is not None and value not in values):
@@ -359,7 +390,8 @@ def _check_event(reader: _Reader, event: Event, types: dict[str, str]) -> None:
     for role, target in event.args:
         declared = roles.get(role)
         if declared is None:
-            reader.fail(event.line, f"undeclared role {role!r} for {event.type} (expected one of {', '.join(roles)})")
+            reader.fail(event.line, f"undeclared role {role!r} for {event.type} (expected one of {', '.join(roles)}"
+                                    f"{_did_you_mean(role, list(roles))})")
             continue
         _check_slot(reader, event.line, f"{event.type} {role}", target, declared.types, types)
     for name, role in roles.items():

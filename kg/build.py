@@ -89,7 +89,7 @@ class BuildReport:
                 f"documents and the corpus's configuration files): {names}")
 
 
-class _Inputs:
+class Inputs:
     """What every document is read against. Configurations, alignment and the alias table are
     parsed only when there is work to do: a no-op build needs nothing but their fingerprint."""
 
@@ -156,7 +156,7 @@ def build(corpus_dir: Path, data_dir: Path, *, store_url: str | None = None, pro
     with _lock(data_dir):
         listing = scan_corpus(corpus_dir)
         files = listing.documents
-        inputs = _Inputs(corpus_dir, listing.configs, files)
+        inputs = Inputs(corpus_dir, listing.configs, files)
         previous = _previous_manifest(data_dir)
         plan = _plan(files, previous, inputs, full)
         pusher = _Pusher(store_url, store_settings) if store_url else None
@@ -167,7 +167,7 @@ def build(corpus_dir: Path, data_dir: Path, *, store_url: str | None = None, pro
                 pusher.push_current(report, layout.current_build(data_dir))
             report.seconds = time.perf_counter() - started
             return report
-        _check_metadata_keys(plan.todo, inputs.aliases)
+        check_metadata_keys(plan.todo, inputs.aliases)
         report = _run(plan, files, inputs, data_dir, progress, validate, workers,
                       pusher.for_plan(plan) if pusher else None)
         report.ignored = listing.ignored
@@ -185,7 +185,7 @@ def _lock(data_dir: Path) -> Iterator[None]:
         yield
 
 
-def _check_metadata_keys(files: list[DocumentFiles], aliases: AliasTable) -> None:
+def check_metadata_keys(files: list[DocumentFiles], aliases: AliasTable) -> None:
     """Publisher and author keys must be in the alias table (they have no mention to name them)."""
     for item in files:
         if not item.meta.exists():
@@ -221,7 +221,7 @@ class _Plan:
     previous_dir: Path | None
 
 
-def _plan(files: list[DocumentFiles], previous: dict | None, inputs: _Inputs, full: bool) -> _Plan | None:
+def _plan(files: list[DocumentFiles], previous: dict | None, inputs: Inputs, full: bool) -> _Plan | None:
     """What to (re)build; None when nothing changed."""
     if full or previous is None or previous.get("inputs") != inputs.fingerprint:
         prints = {f.slug: {"stat": f.stat_key(), "sha256": f.fingerprint()} for f in files}
@@ -246,7 +246,7 @@ def _plan(files: list[DocumentFiles], previous: dict | None, inputs: _Inputs, fu
     return _Plan("incremental", todo, added, changed, removed, prints, Path(previous["_dir"]))
 
 
-def _run(plan: _Plan, files: list[DocumentFiles], inputs: _Inputs, data_dir: Path, progress: bool,
+def _run(plan: _Plan, files: list[DocumentFiles], inputs: Inputs, data_dir: Path, progress: bool,
          validate: bool, workers: int | None,
          before_publish: Callable[[Path, BuildReport], None] | None = None) -> BuildReport:
     build_dir = layout.new_build_dir(data_dir)
@@ -273,7 +273,7 @@ def _run(plan: _Plan, files: list[DocumentFiles], inputs: _Inputs, data_dir: Pat
     return report
 
 
-def _read_all(todo: list[DocumentFiles], inputs: _Inputs, progress: bool, validate: bool,
+def read_all(todo: list[DocumentFiles], inputs: Inputs, progress: bool, validate: bool,
               workers: int | None, sink: Callable[[str, str], None]) -> set[str]:
     """Read every document to (re)build and hand its N-Quads to `sink`, in slug order, one at a
     time (memory stays flat however large the corpus). Every input error of every document is
@@ -351,7 +351,7 @@ def _error_args(exc: InputError) -> tuple:
     return (exc.reason, exc.path, exc.line, exc.column)
 
 
-def _write_store(plan: _Plan, inputs: _Inputs, build_dir: Path, progress: bool, validate: bool,
+def _write_store(plan: _Plan, inputs: Inputs, build_dir: Path, progress: bool, validate: bool,
                  workers: int | None) -> tuple[BuildReport, dict[str, list[int]]]:
     """Fill the build's store; for a full build also return where each graph sits in kg.nq."""
     store_dir = layout.store_path(build_dir)
@@ -360,14 +360,14 @@ def _write_store(plan: _Plan, inputs: _Inputs, build_dir: Path, progress: bool, 
         load_file = build_dir / LOAD_FILE
         with open(load_file, "wb") as out:
             _append_section(out, index, ONTOLOGY_GRAPH, _ontology_nquads(inputs.vocabulary))
-            checked = _read_all(plan.todo, inputs, progress, validate, workers,
+            checked = read_all(plan.todo, inputs, progress, validate, workers,
                                 lambda slug, text: _append_section(out, index, graph_iri(slug), text))
         store = EmbeddedStore(store_dir)
         store.bulk_load_file(load_file)
         touched = None
     else:
         graphs: dict[str, str] = {}
-        checked = _read_all(plan.todo, inputs, progress, validate, workers, graphs.__setitem__)
+        checked = read_all(plan.todo, inputs, progress, validate, workers, graphs.__setitem__)
         EmbeddedStore(layout.store_path(plan.previous_dir), read_only=True).backup(store_dir)
         store = EmbeddedStore(store_dir)
         touched = _replace_documents(store, plan, graphs)
@@ -447,7 +447,7 @@ def _run_hooks(build_dir: Path) -> None:
         store.close()
 
 
-def _write_manifest(build_dir: Path, plan: _Plan, inputs: _Inputs, report: BuildReport) -> None:
+def _write_manifest(build_dir: Path, plan: _Plan, inputs: Inputs, report: BuildReport) -> None:
     manifest = {
         "kg_version": __version__,
         "built_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),

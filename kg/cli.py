@@ -93,6 +93,20 @@ def build(corpus_dir: Path, data_dir: Path, store_url: str | None, full: bool, n
 
 
 @main.command()
+@click.option("--corpus", "corpus_dir", type=click.Path(file_okay=False, path_type=Path),
+              default=lambda: setting("corpus"), show_default="corpus",
+              help="Corpus directory (env KG_CORPUS).")
+@click.option("--shapes", is_flag=True, help="Also validate each document's graph with SHACL, as a build does.")
+@click.option("--workers", type=click.IntRange(1, 256), default=None,
+              help="Processes that read documents (default: every core when 200 or more documents, else 1).")
+def check(corpus_dir: Path, shapes: bool, workers: int | None) -> None:
+    """Check a corpus without building it: every error, located; exit 2 if there is one."""
+    from kg.check import check_corpus
+
+    click.echo(check_corpus(corpus_dir, shapes=shapes, workers=workers).summary())
+
+
+@main.command()
 @click.option("--format", "fmt", type=click.Choice([*FORMATS, "brat"]), default="ttl", show_default=True,
               help="Serialization, or brat: a brat corpus (texts, .ann, metadata, configuration) in a directory.")
 @click.option("-o", "--output", type=click.Path(path_type=Path), default=None,

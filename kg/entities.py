@@ -146,8 +146,18 @@ def _preferred_label(key: str, entry, evidence: Evidence) -> str:
     if family == "date":
         return _date_label(rest)
     if evidence.forms:
-        return sorted(evidence.forms, key=lambda f: (-evidence.forms[f], -len(f), f))[0]
+        fullest = [f for f in evidence.forms if not any(_part_of(f, other) for other in evidence.forms)]
+        return sorted(fullest, key=lambda f: (-evidence.forms[f], -len(f), f))[0]
     return rest.replace("-", " ")
+
+
+def _part_of(form: str, other: str) -> bool:
+    """Whether `form` is a shorter name inside `other` ('Guaidó' in 'Juan Guaidó'): the preferred
+    label is never a bare surname when a fuller name of the entity occurs."""
+    words, longer = normalize(form).split(), normalize(other).split()
+    if not words or len(words) >= len(longer):
+        return False
+    return any(longer[i:i + len(words)] == words for i in range(len(longer) - len(words) + 1))
 
 
 def _date_label(value: str) -> str:
