@@ -167,7 +167,7 @@ def build(corpus_dir: Path, data_dir: Path, *, store_url: str | None = None, pro
                 pusher.push_current(report, layout.current_build(data_dir))
             report.seconds = time.perf_counter() - started
             return report
-        check_metadata_keys(plan.todo, inputs.aliases)
+        check_metadata_keys(plan.todo, inputs.aliases.entries)
         report = _run(plan, files, inputs, data_dir, progress, validate, workers,
                       pusher.for_plan(plan) if pusher else None)
         report.ignored = listing.ignored
@@ -185,8 +185,9 @@ def _lock(data_dir: Path) -> Iterator[None]:
         yield
 
 
-def check_metadata_keys(files: list[DocumentFiles], aliases: AliasTable) -> None:
+def check_metadata_keys(files: list[DocumentFiles], keys: set[str] | dict) -> None:
     """Publisher and author keys must be in the alias table (they have no mention to name them)."""
+    errors: list[InputError] = []
     for item in files:
         if not item.meta.exists():
             continue
@@ -196,8 +197,11 @@ def check_metadata_keys(files: list[DocumentFiles], aliases: AliasTable) -> None
             continue  # reported with its line when the document is read
         for name in ("publisher", "author"):
             key = data.get(name) if isinstance(data, dict) else None
-            if isinstance(key, str) and key not in aliases.entries:
-                raise CorpusError(f"{name} {key!r} is not in aliases.toml (expected a key of the alias table)", item.meta)
+            if isinstance(key, str) and key not in keys:
+                errors.append(CorpusError(f"{name} {key!r} is not in aliases.toml (expected a key of the alias table)",
+                                          item.meta))
+    if errors:
+        raise InputErrors(errors)
 
 
 def _previous_manifest(data_dir: Path) -> dict | None:

@@ -14,7 +14,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from kg.build import Inputs, check_metadata_keys, read_all
-from kg.corpus import scan_corpus
+from kg.corpus import ALIASES_FILE, scan_corpus
+from kg.errors import InputError, InputErrors
+from kg.resolve import AliasTable, alias_keys
 
 
 @dataclass
@@ -38,6 +40,23 @@ def check_corpus(corpus_dir: Path, *, shapes: bool = False, workers: int | None 
     started = time.perf_counter()
     listing = scan_corpus(Path(corpus_dir))
     inputs = Inputs(Path(corpus_dir), listing.configs, listing.documents)
-    check_metadata_keys(listing.documents, inputs.aliases)
-    read_all(listing.documents, inputs, False, shapes, workers, lambda slug, nquads: None)
+    errors: list[InputError] = []
+    try:
+        keys = set(inputs.aliases.entries)
+    except InputError as exc:
+        errors += _each(exc)
+        keys = alias_keys(Path(corpus_dir) / ALIASES_FILE)
+        inputs.aliases = AliasTable({}, {})  # read the documents all the same, to report their problems too
+    for step in (lambda: check_metadata_keys(listing.documents, keys),
+                 lambda: read_all(listing.documents, inputs, False, shapes, workers, lambda slug, nquads: None)):
+        try:
+            step()
+        except InputError as exc:
+            errors += _each(exc)
+    if errors:
+        raise InputErrors(errors)
     return CheckReport(len(listing.documents), time.perf_counter() - started, listing.ignored)
+
+
+def _each(error: InputError) -> list[InputError]:
+    return list(error.errors) if isinstance(error, InputErrors) else [error]

@@ -301,13 +301,13 @@ def read_document(files: DocumentFiles, config: AnnotationConfig) -> Document:
         converted = _converted(files)
         annotations = parse_ann(Path(files.source), converted.ann, converted.text,
                                 parse_config(converted.conf, files.source))
-        return Document(files.slug, converted.text, read_metadata(files, converted.text), annotations)
+        return Document(files.slug, converted.text, read_metadata(files, converted.text), annotations, files.source)
     text = read_text(files.txt)
     metadata = read_metadata(files, text)
     annotations = Annotations()
     if files.ann.exists():
         annotations = parse_ann(files.ann, read_text(files.ann), text, config)
-    return Document(files.slug, text, metadata, annotations)
+    return Document(files.slug, text, metadata, annotations, str(files.ann))
 
 
 def inception_config(files: DocumentFiles) -> AnnotationConfig:

@@ -132,3 +132,4 @@ class Document:
     text: str
     metadata: Metadata
     annotations: Annotations
+    source: str = ""  # the file the annotations come from, for located errors found after parsing

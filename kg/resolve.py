@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from kg.corpus import CONTROL_CHARACTERS
-from kg.errors import ConfigError
+from kg.errors import AnnotationError, ConfigError, InputErrors
 from kg.iris import fold, local_iri, resource_iri, slugify
 from kg.model import Document, TextBound
 from kg.schema import Vocabulary
@@ -104,6 +104,16 @@ def load_aliases(path: Path, vocab: Vocabulary) -> AliasTable:
     return AliasTable(entries, index)
 
 
+def alias_keys(path: Path) -> set[str]:
+    """The keys an alias table names, read leniently (to check metadata against a table that has
+    other problems); empty when it cannot be parsed."""
+    try:
+        data = tomllib.loads(Path(path).read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+        return set()
+    return {item["key"] for item in data.get("entity", []) if isinstance(item, dict) and isinstance(item.get("key"), str)}
+
+
 def _entry(item: dict, path: Path, raw: str, vocab: Vocabulary) -> AliasEntry:
     key = item.get("key")
 
@@ -156,6 +166,7 @@ class Resolution:
 def resolve_document(doc: Document, vocab: Vocabulary, aliases: AliasTable) -> dict[str, Resolution]:
     """Resolution of every entity mention (T of an entity type) of one document."""
     ann = doc.annotations
+    _check_normalization_families(doc, vocab)
     kg_links = {n.target: n.ref for n in ann.normalizations if n.db == "KG"}
     iso = {n.target: n.ref for n in ann.normalizations if n.db == "ISO8601"}
     unnamed = {a.target for a in ann.attributes if vocab.means(a.name, "unnamed")}
@@ -164,6 +175,36 @@ def resolve_document(doc: Document, vocab: Vocabulary, aliases: AliasTable) -> d
         if bound.type in vocab.config.entities:
             own[tid] = _resolve_one(doc.slug, bound, vocab, aliases, kg_links, iso, unnamed)
     return _merge_equivalents(own, doc)
+
+
+def _check_normalization_families(doc: Document, vocab: Vocabulary) -> None:
+    """ISO8601 names dates, Number figures, and a KG key has the family of what it links (a person
+    is never linked to a place key): anything else is a located error."""
+    ann, errors = doc.annotations, []
+    events = {e.id: e.type for e in ann.events}
+    for norm in ann.normalizations:
+        if norm.target in ann.textbounds:
+            type_ = ann.textbounds[norm.target].type
+            if type_ not in vocab.config.entities:
+                continue
+            family = family_of(type_, vocab)
+        elif norm.target in events:
+            type_, family = events[norm.target], family_of(events[norm.target], vocab)
+        else:
+            continue
+        wanted = {"ISO8601": "date", "Number": "figure"}.get(norm.db)
+        if norm.db == "KG":
+            wanted = family
+            if norm.ref.split("/", 1)[0] == family:
+                continue
+            problem = f"KG:{norm.ref} links {norm.target}, a {type_}, to a {norm.ref.split('/', 1)[0]} (expected a {family}/... key)"
+        elif wanted is not None and wanted != family:
+            problem = f"{norm.db}:{norm.ref} on {norm.target}, a {type_} (expected {norm.db} only on {wanted} mentions)"
+        else:
+            continue
+        errors.append(AnnotationError(problem, doc.source or f"{doc.slug}.ann", norm.line))
+    if errors:
+        raise InputErrors(errors)
 
 
 def _resolve_one(slug: str, bound: TextBound, vocab: Vocabulary, aliases: AliasTable,
