@@ -38,8 +38,6 @@ from kg.store import SPARQL_JSON, Answer, EmbeddedStore, rows_of
 UNION_MODES = ("graphs", "param", "native")
 DATASET_TYPES = MEDIA_TYPES
 NO_GRAPH = MANIFEST_GRAPH + "#nothing"  # names an empty dataset
-# `GRAPH ?g {}` would be cheaper, but Virtuoso answers it with one empty row
-ALL_GRAPHS_QUERY = "SELECT DISTINCT ?g WHERE { GRAPH ?g { ?s ?p ?o } }"
 _GRAPHS_TTL = 5.0
 _TIMEOUT_STATES = ("S1TAT",)
 
@@ -62,7 +60,6 @@ class RemoteStore:
         self.union = union
         self.http = Client(credentials if credentials is not None else Credentials(), timeout)
         self._manifest: tuple[float, Manifest] | None = None
-        self._others: tuple[float, list[str]] | None = None
 
     @classmethod
     def from_url(cls, url: str, update_url: str | None = None, gsp_url: str | None = None, *,
@@ -128,20 +125,6 @@ class RemoteStore:
     def graphs(self) -> list[str]:
         """kg's named graphs in the store (those its manifest lists), sorted."""
         return sorted(self.manifest().graphs)
-
-    def other_graphs(self) -> list[str]:
-        """The store's graphs that are not kg's (the manifest, other projects', the engine's own);
-        cached for a few seconds."""
-        cached = self._others
-        if cached is not None and time.monotonic() - cached[0] < _GRAPHS_TTL:
-            return cached[1]
-        # a dataset given by the protocol skips the union pragmas; Virtuoso, the engine that takes
-        # them, still lets GRAPH ?g range over every graph
-        answer = self.query(ALL_GRAPHS_QUERY, query_form="SELECT", default_graph_uris=[NO_GRAPH])
-        ours = self.manifest().graphs
-        others = sorted(g for g in (r.get("g") for r in rows_of(answer.body)) if g and g not in ours)
-        self._others = (time.monotonic(), others)
-        return others
 
     def graph_ntriples(self, graph: str) -> tuple[bytes, ox.RdfFormat]:
         """One named graph as the server sends it (Graph Store Protocol GET), with its format."""
@@ -225,7 +208,7 @@ class RemoteStore:
             return form
         if self.union == "param":
             form.append(("union-default-graph", ""))
-        elif self.union == "graphs" and not (self.engine.exclude_pragmas and self.graphs()):
+        elif self.union == "graphs" and not self.engine.dataset_pragmas:
             # A protocol dataset leaves out what it does not name: name every graph as a
             # named graph too, so that GRAPH patterns still see them.
             names = self.graphs() or [NO_GRAPH]  # nothing built yet: an empty dataset, not the whole store
@@ -233,14 +216,13 @@ class RemoteStore:
         return form
 
     def _pragmas(self, default_graph_uris: Sequence[str], named_graph_uris: Sequence[str]) -> str:
-        """Query pragmas making the server's own union default graph kg's graphs only (engines that
-        take them), on the query's first line so that error positions keep their line."""
-        if (self.union != "graphs" or not self.engine.exclude_pragmas or default_graph_uris or named_graph_uris
-                or not self.graphs()):
+        """kg's union default graph as query pragmas, on engines that name it so (Virtuoso), on
+        the query's first line so that error positions keep their line."""
+        if self.union != "graphs" or not self.engine.dataset_pragmas or default_graph_uris or named_graph_uris:
             return ""
-        default, named = self.engine.exclude_pragmas
-        others = self.other_graphs()
-        return "".join(default.format(g) for g in others) + "".join(named.format(g) for g in others)
+        default, named = self.engine.dataset_pragmas
+        names = self.graphs() or [NO_GRAPH]
+        return "".join(default.format(g) for g in names) + "".join(named.format(g) for g in names)
 
     def _check_complete(self, response: requests.Response) -> None:
         """Some servers cut an answer short and still say 200 (Virtuoso at its time limit)."""
