@@ -12,8 +12,12 @@ write are never replaced or dropped.
 from __future__ import annotations
 
 from concurrent.futures import ThreadPoolExecutor
-from typing import Sequence
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any, Callable, Iterator, Mapping, Sequence
 
+from kg import layout
+from kg.errors import StoreError
 from kg.remote.owned import Manifest
 from kg.remote.store import RemoteStore
 from kg.store import EmbeddedStore
@@ -41,3 +45,51 @@ def push(remote: RemoteStore, local: EmbeddedStore, build: str, *, based_on: str
 def holds(remote: RemoteStore, build: str) -> bool:
     """Whether the store holds exactly build `build` (a complete push of it)."""
     return remote.manifest(fresh=True).build == build
+
+
+class Pusher:
+    """Pushes builds of a data directory to the store at `url` (configured by `settings`, see
+    kg.remote.connect), and turns a failure into an error that says what it means for the build."""
+
+    def __init__(self, url: str, settings: Mapping[str, Any] | None = None) -> None:
+        self.url = url
+        self.settings = settings
+
+    def push_build(self, build_dir: Path, *, based_on: str | None = None, changed: Sequence[str] | None = None,
+                   published: bool = False) -> int:
+        """Push a build (`published`: the current one, else one about to be published); returns
+        how many graphs were sent."""
+        local = EmbeddedStore(layout.store_path(build_dir), read_only=True)
+        try:
+            with self._remote() as remote:
+                return self._guard(lambda: push(remote, local, build_dir.name, based_on=based_on, changed=changed),
+                                   published)
+        finally:
+            local.close()
+
+    def push_if_missing(self, build_dir: Path) -> int:
+        """Push the current build when the store does not hold it (a new store, a push that failed)."""
+        with self._remote() as remote:
+            if self._guard(lambda: holds(remote, build_dir.name), published=True):
+                return 0
+        return self.push_build(build_dir, published=True)
+
+    @contextmanager
+    def _remote(self) -> Iterator[RemoteStore]:
+        from kg.remote import connect
+
+        remote = connect(self.url, self.settings)
+        try:
+            yield remote
+        finally:
+            remote.close()
+
+    @staticmethod
+    def _guard(step: Callable[[], Any], published: bool) -> Any:
+        try:
+            return step()
+        except StoreError as exc:
+            what = ("pushing the current build to the store failed (the next `kg build` pushes again)"
+                    if published else "pushing to the store failed, so this build is not published (the "
+                    "previous one stays current and the next `kg build` pushes again)")
+            raise StoreError(f"{what}: {exc}") from exc
