@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from importlib.metadata import entry_points
 from pathlib import Path
-from typing import Any, Callable, Iterator, Mapping
+from typing import TYPE_CHECKING, Any, Callable, Iterator, Mapping
 
 from tqdm import tqdm
 
@@ -33,7 +33,7 @@ from kg.bratexport import save_schema
 from kg.conf import CONFIG_FILE, load_config, merge_configs
 from kg.corpus import ALIASES_FILE, MAPPING_FILE, DocumentFiles, inception_config, read_document, scan_corpus
 from kg.entities import rebuild_records
-from kg.errors import BuildLockedError, ConfigError, CorpusError, InputError, InputErrors, KgError, StoreError
+from kg.errors import BuildLockedError, ConfigError, CorpusError, InputError, InputErrors, KgError
 from kg.export import write_exports
 from kg.graph import canonical_keys, document_nquads
 from kg.iris import ENTITIES_GRAPH, ONTOLOGY_GRAPH, graph_iri, resource_iri
@@ -41,6 +41,9 @@ from kg.resolve import AliasTable, load_aliases
 from kg.schema import Alignment, Vocabulary, check_alignment_names, load_alignment
 from kg.store import EmbeddedStore
 from kg.validate import ONTOLOGY_FILE, SHAPES_FILE, validate_nquads
+
+if TYPE_CHECKING:
+    from kg.remote.push import Pusher
 
 PARALLEL_THRESHOLD = 200
 # pySHACL needs about 0.2 s per document graph: past this many documents a build
@@ -159,17 +162,18 @@ def build(corpus_dir: Path, data_dir: Path, *, store_url: str | None = None, pro
         inputs = Inputs(corpus_dir, listing.configs, files)
         previous = _previous_manifest(data_dir)
         plan = _plan(files, previous, inputs, full)
-        pusher = _Pusher(store_url, store_settings) if store_url else None
+        pusher = _pusher(store_url, store_settings)
         if plan is None:
             layout.prune(data_dir)  # what a killed build left goes too, even when nothing changed
             report = BuildReport("unchanged", len(files), ignored=listing.ignored)
-            if pusher:
-                pusher.push_current(report, layout.current_build(data_dir))
+            current = layout.current_build(data_dir)
+            if pusher and current:
+                report.pushed, report.store = pusher.push_if_missing(current), pusher.url
             report.seconds = time.perf_counter() - started
             return report
         check_metadata_keys(plan.todo, inputs.aliases.entries)
         report = _run(plan, files, inputs, data_dir, progress, validate, workers,
-                      pusher.for_plan(plan) if pusher else None)
+                      _push_step(pusher, plan) if pusher else None)
         report.ignored = listing.ignored
         report.seconds = time.perf_counter() - started
         return report
@@ -463,62 +467,21 @@ def _write_manifest(build_dir: Path, plan: _Plan, inputs: Inputs, report: BuildR
     (build_dir / layout.MANIFEST_FILE).write_text(json.dumps(manifest, indent=1, sort_keys=True))
 
 
-class _Pusher:
-    """Sends builds to a remote store (kg.remote.push) and turns a failure into a clear error."""
+def _pusher(store_url: str | None, settings: Mapping[str, Any] | None) -> "Pusher | None":
+    if not store_url:
+        return None
+    from kg.remote.push import Pusher  # HTTP libraries only for builds that push
 
-    def __init__(self, store_url: str, settings: Mapping[str, Any] | None) -> None:
-        self.url = store_url
-        self.settings = settings
+    return Pusher(store_url, settings)
 
-    def for_plan(self, plan: _Plan) -> Callable[[Path, BuildReport], None]:
-        """The step run before a new build is published."""
-        changed = None if plan.mode == "full" else (
-            [graph_iri(s) for s in plan.added + plan.changed] + [ENTITIES_GRAPH])
-        based_on = plan.previous_dir.name if plan.previous_dir else None
-        return lambda build_dir, report: self._push(report, build_dir, based_on, changed)
 
-    def push_current(self, report: BuildReport, build_dir: Path | None) -> None:
-        """Push the current build when the store does not hold it yet (an earlier push failed,
-        or the store is new)."""
-        from kg.remote.push import holds
+def _push_step(pusher: "Pusher", plan: _Plan) -> Callable[[Path, BuildReport], None]:
+    """The step run before a new build is published: push it (only what changed when the store
+    holds the build this one started from)."""
+    changed = None if plan.mode == "full" else [graph_iri(s) for s in plan.added + plan.changed] + [ENTITIES_GRAPH]
+    based_on = plan.previous_dir.name if plan.previous_dir else None
 
-        if build_dir is None:
-            return
-        report.store = self.url
-        with self._remote() as remote:
-            if self._guard(lambda: holds(remote, build_dir.name), published=True):
-                report.pushed = 0
-                return
-        self._push(report, build_dir, None, None, published=True)
+    def step(build_dir: Path, report: BuildReport) -> None:
+        report.pushed, report.store = pusher.push_build(build_dir, based_on=based_on, changed=changed), pusher.url
 
-    def _push(self, report: BuildReport, build_dir: Path, based_on: str | None, changed: list[str] | None,
-              published: bool = False) -> None:
-        from kg.remote.push import push
-
-        report.store = self.url
-        local = EmbeddedStore(layout.store_path(build_dir), read_only=True)
-        try:
-            with self._remote() as remote:
-                report.pushed = self._guard(lambda: push(remote, local, build_dir.name, based_on=based_on,
-                                                         changed=changed), published)
-        finally:
-            local.close()
-
-    @contextmanager
-    def _remote(self):
-        from kg.remote import connect
-
-        remote = connect(self.url, self.settings)
-        try:
-            yield remote
-        finally:
-            remote.close()
-
-    def _guard(self, step: Callable[[], Any], published: bool = False) -> Any:
-        try:
-            return step()
-        except StoreError as exc:
-            what = ("pushing the current build to the store failed (the next `kg build` pushes again)"
-                    if published else "pushing to the store failed, so this build is not published (the "
-                    "previous one stays current and the next `kg build` pushes again)")
-            raise StoreError(f"{what}: {exc}") from exc
+    return step

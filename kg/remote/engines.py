@@ -31,6 +31,10 @@ class Engine:
     timeout_param: str = ""
     # response header present when the server cut an answer short, e.g. at its own time limit
     partial_header: str = ""
+    # kg's union default graph named in these query pragmas rather than as protocol parameters
+    # (Virtuoso echoes each protocol graph as a response header, and Python's HTTP client
+    # refuses more than 100 headers)
+    dataset_pragmas: tuple[str, str] | None = None
     notes: str = ""
 
     def urls(self, url: str, *, authenticated: bool = False) -> tuple[str, str, str]:
@@ -56,9 +60,10 @@ ENGINES: dict[str, Engine] = {e.name: e for e in (
     Engine("virtuoso", "sparql", "sparql", "sparql-graph-crud", gsp_auth="sparql-graph-crud-auth",
            update_auth="sparql-auth", query_names=("sparql", "sparql-auth"), ask_variable="__ASK_RETVAL",
            timeout_param="timeout", partial_header="X-SQL-State",
+           dataset_pragmas=("define input:default-graph-uri <{}> ", "define input:named-graph-uri <{}> "),
            notes="Virtuoso 7: /sparql; GSP at /sparql-graph-crud (digest-authenticated: -auth); "
                  "ASK answered as a row of __ASK_RETVAL; answers cut at ResultSetMaxRows and at the "
-                 "time limit, flagged by X-SQL-State"),
+                 "time limit, flagged by X-SQL-State; kg's graphs named in define pragmas"),
     Engine("fuseki", "sparql", "update", "data", query_names=("sparql", "query"),
            notes="Apache Jena Fuseki: /<dataset>/sparql, /update, /data"),
     Engine("graphdb", "", "statements", "rdf-graphs/service", query_names=(),

@@ -28,7 +28,7 @@ import requests
 import urllib3
 
 from kg.errors import StoreError
-from kg.export import FOOTERS, HEADERS, ordered_graphs, section
+from kg.export import FOOTERS, HEADERS, MEDIA_TYPES, ordered_graphs, section
 from kg.remote.engines import ENGINES, Engine, engine as find_engine
 from kg.remote.http import Client, Credentials, RemoteTimeout, check, check_url, media_type, read_error
 from kg.remote.owned import MANIFEST_GRAPH, READ_QUERY, Manifest
@@ -36,8 +36,8 @@ from kg.remote.results import GRAPH_ACCEPT, PARSED_GRAPHS, accept, convert
 from kg.store import SPARQL_JSON, Answer, EmbeddedStore, rows_of
 
 UNION_MODES = ("graphs", "param", "native")
-DATASET_TYPES = {"nq": "application/n-quads", "trig": "application/trig", "ttl": "text/turtle",
-                 "jsonld": "application/ld+json"}
+DATASET_TYPES = MEDIA_TYPES
+NO_GRAPH = MANIFEST_GRAPH + "#nothing"  # names an empty dataset
 _GRAPHS_TTL = 5.0
 _TIMEOUT_STATES = ("S1TAT",)
 
@@ -95,7 +95,8 @@ class RemoteStore:
         """Write the answer into `output` in the asked format as it arrives; returns (kind, media type).
         `output.write` may raise to stop early: the connection is then closed. `query_form`
         (SELECT, ASK, CONSTRUCT, DESCRIBE), when known, decides what the server is asked for."""
-        form = self._form(sparql, default_graph_uris, named_graph_uris)
+        form = self._form(self._pragmas(default_graph_uris, named_graph_uris) + sparql, default_graph_uris,
+                          named_graph_uris)
         headers = {"Accept": accept(query_form), "Content-Type": "application/x-www-form-urlencoded"}
         with self.http.request("POST", self.query_url, data=form, headers=headers, stream=True) as response:
             check(response)
@@ -207,12 +208,21 @@ class RemoteStore:
             return form
         if self.union == "param":
             form.append(("union-default-graph", ""))
-        elif self.union == "graphs":
+        elif self.union == "graphs" and not self.engine.dataset_pragmas:
             # A protocol dataset leaves out what it does not name: name every graph as a
             # named graph too, so that GRAPH patterns still see them.
-            names = self.graphs() or [MANIFEST_GRAPH]  # nothing built yet: an empty dataset, not the whole store
+            names = self.graphs() or [NO_GRAPH]  # nothing built yet: an empty dataset, not the whole store
             form += [("default-graph-uri", g) for g in names] + [("named-graph-uri", g) for g in names]
         return form
+
+    def _pragmas(self, default_graph_uris: Sequence[str], named_graph_uris: Sequence[str]) -> str:
+        """kg's union default graph as query pragmas, on engines that name it so (Virtuoso), on
+        the query's first line so that error positions keep their line."""
+        if self.union != "graphs" or not self.engine.dataset_pragmas or default_graph_uris or named_graph_uris:
+            return ""
+        default, named = self.engine.dataset_pragmas
+        names = self.graphs() or [NO_GRAPH]
+        return "".join(default.format(g) for g in names) + "".join(named.format(g) for g in names)
 
     def _check_complete(self, response: requests.Response) -> None:
         """Some servers cut an answer short and still say 200 (Virtuoso at its time limit)."""

@@ -132,7 +132,10 @@ def test_sparql_from_the_store_matches_the_embedded_store(served, server):
     for query in ("SELECT (COUNT(*) AS ?n) WHERE { ?s ?p ?o }",
                   "SELECT (COUNT(DISTINCT ?s) AS ?n) WHERE { ?s a <https://kg.example.org/ontology#Mention> }",
                   "SELECT (COUNT(*) AS ?n) WHERE { GRAPH ?g { ?s ?p ?o } }",
-                  "SELECT ?g (COUNT(*) AS ?n) WHERE { GRAPH ?g { ?s ?p ?o } } GROUP BY ?g ORDER BY ?g"):
+                  "SELECT ?g (COUNT(*) AS ?n) WHERE { GRAPH ?g { ?s ?p ?o } } GROUP BY ?g ORDER BY ?g",
+                  f"SELECT ?t (COUNT(*) AS ?n) WHERE {{ GRAPH <{ENTITIES_GRAPH}> {{ ?e a ?t }} }} GROUP BY ?t ORDER BY ?t",
+                  f"SELECT (COUNT(*) AS ?n) WHERE {{ ?m <https://kg.example.org/ontology#denotes> ?e . "
+                  f"GRAPH <{ENTITIES_GRAPH}> {{ ?e ?p ?label FILTER(isLiteral(?label)) }} }}"):
         there, here = sparql(ours, query), sparql(server, query)
         assert there.status_code == 200, there.text
         assert there.json()["results"]["bindings"] == here.json()["results"]["bindings"], query
