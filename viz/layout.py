@@ -110,12 +110,12 @@ def story_layout(story: nx.Graph, sizes: dict[str, float],
     pos = _communities_layout(linked) if len(linked) else {}
     pos = remove_overlaps({n: (x * ASPECT, y) for n, (x, y) in pos.items()}, {n: sizes[n] for n in pos})
     for _ in range(3 if pos else 0):
-        pos = remove_overlaps(pos, label_room(pos, sizes, labels or {}), rounds=60)
+        pos = remove_overlaps(pos, _label_room(pos, sizes, labels or {}), rounds=60)
     _row_below(pos, [n for n in story if n not in pos], sizes)
     return {n: (round(x, 1), round(y, 1)) for n, (x, y) in pos.items()}
 
 
-def label_room(pos: dict, sizes: dict[str, float], labels: dict[str, str]) -> dict:
+def _label_room(pos: dict, sizes: dict[str, float], labels: dict[str, str]) -> dict:
     """Half-sizes of the node boxes, widened for the labels of the larger nodes (the ones the page
     labels first) at the scale at which a SCREEN-sized window shows the whole drawing."""
     xs, ys = [p[0] for p in pos.values()], [p[1] for p in pos.values()]
@@ -172,17 +172,15 @@ def python_layout_unit(graph: nx.Graph) -> dict:
     return {n: (x / far, y / far) for n, (x, y) in pos.items()}
 
 
-def place_around(graph: nx.Graph, pos: dict, sizes: dict[str, float],
-                 room: dict | None = None) -> dict[str, tuple[float, float]]:
-    """Positions for the nodes of `graph` not in `pos` (the layers: events, quotes, figures, dates):
-    each near the placed nodes it links to, in breadth-first order, then pushed apart from every
-    other node while the nodes of `pos` stay put, and out of the `room` kept for their labels
-    (`label_room`). Returns all positions."""
+def place_around(graph: nx.Graph, pos: dict, sizes: dict[str, float]) -> dict[str, tuple[float, float]]:
+    """Positions for the nodes of `graph` not in `pos` (the layers: events, quotes, figures, dates,
+    or the actors a large page adds on demand): each near the placed nodes it links to, in
+    breadth-first order, then pushed apart from every other node while the nodes of `pos` stay
+    put. Returns all positions."""
     placed = dict(pos)
     _place_near_neighbours(graph, placed, 0.4 * COMMUNITY_SPACING, 0.9 * COMMUNITY_SPACING)
     _row_below(placed, [n for n in graph if n not in placed], sizes)
-    room = room or {}
-    placed = remove_overlaps(placed, {n: room.get(n, sizes[n]) for n in placed}, fixed=set(pos))
+    placed = remove_overlaps(placed, {n: sizes[n] for n in placed}, fixed=set(pos), rounds=100)
     return {n: (round(x, 1), round(y, 1)) for n, (x, y) in placed.items()}
 
 
