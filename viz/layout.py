@@ -92,7 +92,7 @@ def _place_unreached(graph: nx.Graph, pos: dict) -> None:
 NODE_GAP = 6.0  # pixels kept free between two nodes' shapes
 COMMUNITY_SPACING = 70.0  # pixels per sqrt(member): a community's disc grows with its size
 ASPECT = 1.6  # width / height of the drawing, as a screen
-SCREEN = (1100.0, 700.0)  # the window the room for labels is reckoned for
+SCREEN = (1000.0, 640.0)  # the window the room for labels is reckoned for
 LABELLED_SHARE = 0.5  # the larger half of the actors get room for a label,
 LABELLED_MAX = 60  # but no more than a screen can show
 DENSE_MAX = 150  # up to this many nodes, overlaps are looked for among all pairs (faster than a tree)
@@ -123,7 +123,7 @@ def _label_room(pos: dict, sizes: dict[str, float], labels: dict[str, str]) -> d
     font = min(14.0 / scale, 112.0)
     ranked = sorted(pos, key=lambda n: (-sizes[n], n))
     roomy = set(ranked[: max(1, min(int(len(ranked) * LABELLED_SHARE), LABELLED_MAX))])
-    return {n: (max(sizes[n], 0.3 * font * len(labels.get(n, ""))), sizes[n] + font / 2) if n in roomy
+    return {n: (max(sizes[n], 0.3 * font * len(labels.get(n, ""))), sizes[n] + font) if n in roomy
             else sizes[n] for n in pos}
 
 

@@ -893,7 +893,6 @@ var kgView = (function () {
     setFocus(id, params.get("depth") || meta.depth || 1);
   }
 
-  timings.indexed = performance.now();
   var params = initialState();
   buildLegend();
   wire();
