@@ -111,6 +111,7 @@ def story_layout(story: nx.Graph, sizes: dict[str, float],
     pos = remove_overlaps({n: (x * ASPECT, y) for n, (x, y) in pos.items()}, {n: sizes[n] for n in pos})
     for _ in range(3 if pos else 0):
         pos = remove_overlaps(pos, _label_room(pos, sizes, labels or {}), rounds=60)
+    pos = remove_overlaps(pos, {n: sizes[n] for n in pos})  # the label room may leave shapes touching
     _row_below(pos, [n for n in story if n not in pos], sizes)
     return {n: (round(x, 1), round(y, 1)) for n, (x, y) in pos.items()}
 
