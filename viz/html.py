@@ -26,7 +26,7 @@ from markupsafe import Markup
 from pyvis.options import Options
 
 from kg.iris import DOCUMENT, ONTOLOGY, RESOURCE, fold
-from viz.layout import label_room, place_around, story_layout
+from viz.layout import place_around, story_layout
 from viz.network import FAMILIES
 from viz.panels import figure_groups, timeline
 from viz.story import ACTORS, LAYERS, actor_graph, actor_links, link_direction, link_label, link_uncertain, \
@@ -120,9 +120,8 @@ def _positions(graph: nx.MultiDiGraph, story: nx.Graph, initial: list[str] | Non
     """The actors the page opens on laid out first (all of them, or the best-connected of a large
     graph), then the other actors next to those they link to, then the layer nodes."""
     core = story_layout(story.subgraph(initial) if initial else story, sizes, labels)
-    room = label_room(core, sizes, labels)
-    actors = place_around(story, core, sizes, room) if initial else core
-    return place_around(nx.Graph(graph.to_undirected(as_view=True)), actors, sizes, room)
+    actors = place_around(story, core, sizes) if initial else core
+    return place_around(nx.Graph(graph.to_undirected(as_view=True)), actors, sizes)
 
 
 def node_sizes(graph: nx.MultiDiGraph, size_by: str) -> dict[str, float]:

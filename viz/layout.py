@@ -92,7 +92,7 @@ def _place_unreached(graph: nx.Graph, pos: dict) -> None:
 NODE_GAP = 6.0  # pixels kept free between two nodes' shapes
 COMMUNITY_SPACING = 70.0  # pixels per sqrt(member): a community's disc grows with its size
 ASPECT = 1.6  # width / height of the drawing, as a screen
-SCREEN = (1100.0, 700.0)  # the window the room for labels is reckoned for
+SCREEN = (1000.0, 640.0)  # the window the room for labels is reckoned for
 LABELLED_SHARE = 0.5  # the larger half of the actors get room for a label,
 LABELLED_MAX = 60  # but no more than a screen can show
 DENSE_MAX = 150  # up to this many nodes, overlaps are looked for among all pairs (faster than a tree)
@@ -110,12 +110,13 @@ def story_layout(story: nx.Graph, sizes: dict[str, float],
     pos = _communities_layout(linked) if len(linked) else {}
     pos = remove_overlaps({n: (x * ASPECT, y) for n, (x, y) in pos.items()}, {n: sizes[n] for n in pos})
     for _ in range(3 if pos else 0):
-        pos = remove_overlaps(pos, label_room(pos, sizes, labels or {}), rounds=60)
+        pos = remove_overlaps(pos, _label_room(pos, sizes, labels or {}), rounds=60)
+    pos = remove_overlaps(pos, {n: sizes[n] for n in pos})  # the label room may leave shapes touching
     _row_below(pos, [n for n in story if n not in pos], sizes)
     return {n: (round(x, 1), round(y, 1)) for n, (x, y) in pos.items()}
 
 
-def label_room(pos: dict, sizes: dict[str, float], labels: dict[str, str]) -> dict:
+def _label_room(pos: dict, sizes: dict[str, float], labels: dict[str, str]) -> dict:
     """Half-sizes of the node boxes, widened for the labels of the larger nodes (the ones the page
     labels first) at the scale at which a SCREEN-sized window shows the whole drawing."""
     if not pos:
@@ -125,7 +126,7 @@ def label_room(pos: dict, sizes: dict[str, float], labels: dict[str, str]) -> di
     font = min(14.0 / scale, 112.0)
     ranked = sorted(pos, key=lambda n: (-sizes[n], n))
     roomy = set(ranked[: max(1, min(int(len(ranked) * LABELLED_SHARE), LABELLED_MAX))])
-    return {n: (max(sizes[n], 0.3 * font * len(labels.get(n, ""))), sizes[n] + font / 2) if n in roomy
+    return {n: (max(sizes[n], 0.3 * font * len(labels.get(n, ""))), sizes[n] + font) if n in roomy
             else sizes[n] for n in pos}
 
 
@@ -174,17 +175,15 @@ def python_layout_unit(graph: nx.Graph) -> dict:
     return {n: (x / far, y / far) for n, (x, y) in pos.items()}
 
 
-def place_around(graph: nx.Graph, pos: dict, sizes: dict[str, float],
-                 room: dict | None = None) -> dict[str, tuple[float, float]]:
-    """Positions for the nodes of `graph` not in `pos` (the layers: events, quotes, figures, dates):
-    each near the placed nodes it links to, in breadth-first order, then pushed apart from every
-    other node while the nodes of `pos` stay put, and out of the `room` kept for their labels
-    (`label_room`). Returns all positions."""
+def place_around(graph: nx.Graph, pos: dict, sizes: dict[str, float]) -> dict[str, tuple[float, float]]:
+    """Positions for the nodes of `graph` not in `pos` (the layers: events, quotes, figures, dates,
+    or the actors a large page adds on demand): each near the placed nodes it links to, in
+    breadth-first order, then pushed apart from every other node while the nodes of `pos` stay
+    put. Returns all positions."""
     placed = dict(pos)
     _place_near_neighbours(graph, placed, 0.4 * COMMUNITY_SPACING, 0.9 * COMMUNITY_SPACING)
     _row_below(placed, [n for n in graph if n not in placed], sizes)
-    room = room or {}
-    placed = remove_overlaps(placed, {n: room.get(n, sizes[n]) for n in placed}, fixed=set(pos))
+    placed = remove_overlaps(placed, {n: sizes[n] for n in placed}, fixed=set(pos), rounds=100)
     return {n: (round(x, 1), round(y, 1)) for n, (x, y) in placed.items()}
 
 

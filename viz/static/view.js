@@ -911,7 +911,6 @@ var kgView = (function () {
     setFocus(id, params.get("depth") || meta.depth || 1);
   }
 
-  timings.indexed = performance.now();
   var params = initialState();
   buildLegend();
   wire();
