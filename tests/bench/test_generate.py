@@ -66,11 +66,11 @@ def test_every_declared_type_role_attribute_and_normalization_is_used(generated:
     assert {line.split("\t")[1].split(" ")[0] for line in _lines(generated, "R")} == set(conf.relations) - set(conf.equiv_types())
     roles = {re.sub(r"\d+$", "", arg.split(":")[0]) for line in _lines(generated, "E")
              for arg in line.split("\t")[1].split()[1:]}
-    declared_roles = {role for event in conf.events.values() for role in event}
+    declared_roles = {role.name for event in conf.events.values() for role in event.roles}
     assert roles == declared_roles
     assert {line.split("\t")[1].split(" ")[0] for line in _lines(generated, "A")} == set(conf.attributes)
     qualifiers = {line.split()[-1] for line in _lines(generated, "A") if "\tQualifier " in line}
-    assert qualifiers == set(conf.attributes["Qualifier"][1])
+    assert qualifiers == set(conf.attributes["Qualifier"].values)
     databases = {line.split("\t")[1].split(" ")[2].split(":")[0] for line in _lines(generated, "N")}
     assert databases == {"ISO8601", "Number", "Wikidata", "KG"}
     assert _lines(generated, "*\tEquiv ")
