@@ -102,9 +102,10 @@ class Inputs:
         self.inception = [d for d in documents if d.is_xmi]
         self.config_files = [p for p in configs if p.name == CONFIG_FILE]
         digest = hashlib.sha256(__version__.encode())
+        for path in self.config_files:  # where each configuration applies (relative: a corpus may move)
+            digest.update(path.relative_to(corpus_dir).as_posix().encode())
         for path in (*self.config_files, corpus_dir / ALIASES_FILE, corpus_dir / MAPPING_FILE, ONTOLOGY_FILE,
                      SHAPES_FILE, *sorted(Path(__file__).parent.glob("*.py"))):
-            digest.update(str(path).encode())
             digest.update(path.read_bytes() if path.exists() else b"")
         self.fingerprint = digest.hexdigest()
 

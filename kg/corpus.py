@@ -69,7 +69,7 @@ class DocumentFiles:
         for path in (self.txt, self.ann, self.meta, *self._type_system()):
             digest.update(path.name.encode())
             digest.update(path.read_bytes() if path.exists() else b"\0missing")
-        digest.update(str(self.config).encode())
+        digest.update((self.config.name if self.config else "").encode())  # which configuration reads it
         return digest.hexdigest()
 
     def _type_system(self) -> list[Path]:
