@@ -30,7 +30,7 @@ def sparql() -> Response:
     max_bytes = current_app.config["MAX_REQUEST_BYTES"]
     call = protocol.read(request, max_bytes)
     if call.query is None and not call.update:
-        if request.method == "GET":
+        if request.method in ("GET", "HEAD"):
             return service_description()
         raise ApiError(400, "missing 'query' parameter")
     if call.update:
@@ -57,7 +57,7 @@ def _analyze(query: str) -> lexer.QueryInfo:
     try:
         info = lexer.analyze(query)
     except lexer.LexError as exc:
-        raise ApiError(400, str(exc)) from None
+        raise ApiError(400, str(exc), line=getattr(exc, "line", None), column=getattr(exc, "column", None)) from None
     if info.fetching:
         words = " and ".join(info.fetching)
         raise ApiError(400, f"{words} would make the server fetch remote data: refused, nothing was fetched "
