@@ -41,6 +41,7 @@ def sparql() -> Response:
     cap = int(current_app.config["MAX_ROWS"])
     job = execute.Request(
         sparql=call.query, form=info.form, cap=cap, top_limit=info.top_limit,
+        max_bytes=int(current_app.config["MAX_RESPONSE_BYTES"]),
         solutions_type=engine if info.form in ("SELECT", "ASK", None) else negotiate.JSON,
         graph_type=engine if info.form in ("CONSTRUCT", "DESCRIBE") else negotiate.TURTLE,
         default_graphs=default, named_graphs=named)
