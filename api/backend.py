@@ -58,7 +58,7 @@ class EmbeddedBackend:
 
     kind = "embedded"
 
-    def __init__(self, data_dir: Path, workers: int, memory_quads: int = 0, *, queue_size: int = 16,
+    def __init__(self, data_dir: Path, workers: int, memory_quads: int = 0, *, queue_size: int = 32,
                  worker_memory: int = 0) -> None:
         self.data_dir = Path(data_dir)
         self.queue_size = queue_size

@@ -33,14 +33,14 @@ SETTINGS: tuple[Setting, ...] = (
                                               "to the requested format (422 beyond); 0 for no cap"),
     Setting("WORKER_MEMORY", 1024, "megabytes of address space a query worker may add to what it holds after "
                                    "opening the graph (RLIMIT_AS); a query needing more ends with 503"),
-    Setting("QUEUE", 16, "requests that may wait for a query worker; beyond, 503 with Retry-After at once"),
+    Setting("QUEUE", 32, "requests that may wait for a query worker; beyond, 503 with Retry-After at once"),
     Setting("CONNECTIONS", 1000, "open client connections at most (waitress stops accepting beyond)"),
     Setting("IDLE_TIMEOUT", 10, "seconds a connection may stay idle or half-sent before it is closed"),
     Setting("WORKERS", 3, "query worker processes (forked from one process that opens the store)"),
     Setting("MEMORY_QUADS", 1_500_000, "a build with at most this many quads is loaded into memory once and shared "
                                        "by the workers (several times faster joins, ~380 bytes a quad); "
                                        "0: always on disk"),
-    Setting("THREADS", 32, "request threads of the WSGI server (at least 2 x workers + queue + 4, so that "
+    Setting("THREADS", 48, "request threads of the WSGI server (at least 2 x workers + queue + 4, so that "
                            "requests which need no worker, like /health, always find a thread)"),
     Setting("CORS", True, "send Access-Control-Allow-Origin: * on reads"),
     Setting("HOST", "127.0.0.1", "interface to listen on"),

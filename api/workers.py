@@ -211,7 +211,7 @@ class WorkerPool:
     """`size` worker processes serving one Source, shared by all request threads."""
 
     def __init__(self, size: int, source: Source, *, start_timeout: float = 300.0,
-                 demote_after: float = DEMOTE_AFTER, queue_size: int = 16) -> None:
+                 demote_after: float = DEMOTE_AFTER, queue_size: int = 32) -> None:
         self.size = max(1, size)
         self.queue_size = max(0, queue_size)
         self._waiting = 0  # requests waiting for a worker
