@@ -20,11 +20,11 @@ fresh fork once its job is done.
 
 Admission. At most `queue` requests wait for a worker; one more is told
 "busy" (503, Retry-After) at once instead of holding a request thread. A
-demoted job holds one of `size` long-job slots and its worker's successor
-is forked at once, so `size` workers stay free for short jobs however many
-long ones arrive; a job that passes DEMOTE_AFTER while every long slot is
-taken is stopped there (503). Slow queries therefore cannot starve short
-ones, nor, with enough request threads (api/cli.py), /health.
+demoted job takes one of `size` long-job slots while one is free, and then
+its worker's successor is forked at once, so that `size` workers stay free
+for short jobs while up to `size` long ones run; past that, long jobs keep
+their workers (at nice 19) as before. With enough request threads
+(api/cli.py), /health never waits behind queries.
 
     server process                 template (python -c ..., single-threaded)
       WorkerPool  --- control socket: "fork" + socket fd --->  fork()
@@ -69,7 +69,7 @@ DEMOTED_NICENESS = 19
 
 
 class PoolBusy(Exception):
-    """No worker became free before the deadline, the queue was full, or every long-job slot was taken."""
+    """No worker became free before the deadline, or the queue was full."""
 
 
 class WorkerCrashed(Exception):
@@ -238,30 +238,29 @@ class WorkerPool:
         (a time.monotonic() value), PoolBusy if no worker was free in time,
         WorkerCrashed, or the KgError the job raised."""
         worker = self._borrow(deadline)
-        demoted = False
+        demoted = surged = False
         try:
             worker.conn.send(job)
             if not worker.conn.poll(max(0.0, min(deadline - time.monotonic(), self.demote_after))):
-                if not self._hold_long_slot():
-                    raise PoolBusy(f"{self.size} long queries are running already; this one was stopped "
-                                   f"after {self.demote_after:g} s")
                 demoted = True
                 worker.demote()
-                self._start_one()  # its successor: `size` workers stay free for short jobs
+                surged = self._hold_long_slot()
+                if surged:
+                    self._start_one()  # its successor: `size` workers stay free for short jobs
                 if not worker.conn.poll(max(0.0, deadline - time.monotonic())):
                     raise execute.QueryTimeout
             status, payload = worker.conn.recv()
         except (EOFError, OSError) as exc:
-            self._end(worker, demoted, failed=True)
+            self._end(worker, demoted, surged, failed=True)
             worker = None
             raise WorkerCrashed(f"query worker died ({str(exc) or type(exc).__name__})") from exc
-        except (PoolBusy, execute.QueryTimeout):
-            self._end(worker, demoted, failed=True)
+        except execute.QueryTimeout:
+            self._end(worker, demoted, surged, failed=True)
             worker = None
             raise
         finally:
             if worker is not None:
-                self._end(worker, demoted, failed=False)
+                self._end(worker, demoted, surged, failed=False)
         if status == "ok":
             return payload
         raise payload
@@ -343,17 +342,18 @@ class WorkerPool:
             self._long += 1
             return True
 
-    def _end(self, worker: _Worker, demoted: bool, *, failed: bool) -> None:
-        """After a job: a demoted worker (whose successor is already starting) retires and frees
-        its long slot; a failed one is replaced; a healthy one goes back to the idle queue."""
-        if demoted:
+    def _end(self, worker: _Worker, demoted: bool, surged: bool, *, failed: bool) -> None:
+        """After a job: a worker whose successor was forked when it was demoted retires and
+        frees its long slot; another demoted or a failed one is replaced (a failure counts
+        as a restart); a healthy one goes back to the idle queue."""
+        if surged:
             with self._lock:
                 self._long -= 1
                 if failed:
                     self.restarts += 1
             self._discard(worker)
-        elif failed:
-            self._replace(worker)
+        elif failed or demoted:
+            self._replace(worker, counted=failed)
         else:
             self._give_back(worker)
 
