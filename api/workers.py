@@ -234,10 +234,13 @@ class WorkerPool:
     # -- using the pool -----------------------------------------------------
 
     def submit(self, job: Job, deadline: float) -> Any:
-        """Run `job` on a worker; raises execute.QueryTimeout after `deadline`
-        (a time.monotonic() value), PoolBusy if no worker was free in time,
-        WorkerCrashed, or the KgError the job raised."""
+        """Run `job` on a worker; raises PoolBusy if no worker was free by `deadline`
+        (a time.monotonic() value), execute.QueryTimeout once the job has run as long
+        as the time that was left when it was submitted (waiting in the queue does
+        not eat into its run time), WorkerCrashed, or the KgError the job raised."""
+        budget = deadline - time.monotonic()
         worker = self._borrow(deadline)
+        deadline = max(deadline, time.monotonic() + budget)
         demoted = surged = False
         try:
             worker.conn.send(job)
