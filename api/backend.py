@@ -65,8 +65,11 @@ class EmbeddedBackend:
 
     kind = "embedded"
 
-    def __init__(self, data_dir: Path, workers: int, memory_quads: int = 0) -> None:
+    def __init__(self, data_dir: Path, workers: int, memory_quads: int = 0, *, queue_size: int = 32,
+                 worker_memory: int = 0) -> None:
         self.data_dir = Path(data_dir)
+        self.queue_size = queue_size
+        self.worker_memory = worker_memory
         self._link = self.data_dir / "current"
         self._current: tuple[str | None, Path] | None = None
         self.workers = workers
@@ -239,7 +242,8 @@ class EmbeddedBackend:
             if not self._warming or self._warming[0] != current:
                 if self._warming:
                     self._warming[1].kill()
-                self._warming = (current, WorkerPool(self.workers, self._source(current)))
+                self._warming = (current, WorkerPool(self.workers, self._source(current),
+                                                                queue_size=self.queue_size))
             warming = self._warming
             if warming[1].failed():
                 self._warming = None
@@ -263,7 +267,7 @@ class EmbeddedBackend:
         nquads = layout.export_path(build, "nq")
         in_memory = (self.memory_quads > 0 and isinstance(quads, int) and quads <= self.memory_quads
                      and nquads.is_file())
-        return Source(str(layout.store_path(build)), str(nquads) if in_memory else None)
+        return Source(str(layout.store_path(build)), str(nquads) if in_memory else None, self.worker_memory)
 
 
 class PinnedBuild:
@@ -382,7 +386,8 @@ def make_backend(settings: dict[str, Any]) -> Backend:
     """The backend the settings ask for."""
     if settings["STORE"]:
         return RemoteBackend(connect(settings["STORE"], settings, timeout=float(settings["QUERY_TIMEOUT"])))
-    return EmbeddedBackend(Path(settings["DATA"]), int(settings["WORKERS"]), int(settings["MEMORY_QUADS"]))
+    return EmbeddedBackend(Path(settings["DATA"]), int(settings["WORKERS"]), int(settings["MEMORY_QUADS"]),
+                           queue_size=int(settings["QUEUE"]), worker_memory=int(settings["WORKER_MEMORY"]))
 
 
 def current() -> Backend:

@@ -35,6 +35,11 @@ def _help(name: str) -> str:
 @click.option("--max-request-bytes", type=click.IntRange(1024), default=None, help=_help("MAX_REQUEST_BYTES"))
 @click.option("--threads", type=click.IntRange(1, 256), default=None, help=_help("THREADS"))
 @click.option("--workers", type=click.IntRange(1, 64), default=None, help=_help("WORKERS"))
+@click.option("--max-response-bytes", type=click.IntRange(0), default=None, help=_help("MAX_RESPONSE_BYTES"))
+@click.option("--worker-memory", type=click.IntRange(0), default=None, help=_help("WORKER_MEMORY"))
+@click.option("--queue", type=click.IntRange(0, 1024), default=None, help=_help("QUEUE"))
+@click.option("--connections", type=click.IntRange(10, 100000), default=None, help=_help("CONNECTIONS"))
+@click.option("--idle-timeout", type=click.IntRange(1, 3600), default=None, help=_help("IDLE_TIMEOUT"))
 @click.option("--memory-quads", type=click.IntRange(0), default=None, help=_help("MEMORY_QUADS"))
 def serve(**options: Any) -> None:
     """Serve the graph: SPARQL at /sparql, JSON API at /api, query page at /."""
@@ -72,15 +77,11 @@ def run(config: dict[str, Any]) -> None:
     """Serve `create_app(config)` with waitress until interrupted."""
     import waitress
 
-    from api import create_app
+    from api import create_app, errors
 
     app = create_app(config)
-    server = waitress.create_server(
-        app, host=config["HOST"], port=int(config["PORT"]), threads=int(config["THREADS"]),
-        # waitress buffers bodies: its own (plain-text) limit stays well above ours,
-        # so that the app answers an oversize request with the JSON error shape
-        max_request_body_size=2 * int(config["MAX_REQUEST_BYTES"]) + 65536, ident="kg",
-        channel_timeout=max(30, int(float(config["QUERY_TIMEOUT"])) + 10))
+    server = waitress.create_server(app, ident="kg", **waitress_options(config))
+    server.channel_class = errors.waitress_channel()
     click.echo(f"Serving kg on http://{server.effective_host}:{server.effective_port}/ (SPARQL at /sparql)")
     sys.stdout.flush()
     try:
@@ -90,6 +91,33 @@ def run(config: dict[str, Any]) -> None:
     finally:
         app.extensions["kg"].close()
 
+
+def waitress_options(config: dict[str, Any]) -> dict[str, Any]:
+    """waitress's limits. Its own body and header limits stay above the app's, so that the app
+    answers an oversize request itself (413, 414); past them waitress answers 413 / 431, in the
+    same JSON shape (api.errors.waitress_channel). Threads: enough that the requests which may
+    hold or wait for a query worker never take the last ones (/health needs no worker).
+    Idle and half-sent connections are closed after IDLE_TIMEOUT (checked every second),
+    busy ones never; CONNECTIONS bounds them all."""
+    max_bytes = int(config["MAX_REQUEST_BYTES"])
+    workers = int(config["WORKERS"])
+    threads = max(int(config["THREADS"]), 2 * workers + int(config["QUEUE"]) + 4)
+    _raise_open_files(int(config["CONNECTIONS"]) + 256)
+    return {"host": config["HOST"], "port": int(config["PORT"]), "threads": threads,
+            "max_request_body_size": 2 * max_bytes + 65536,
+            "max_request_header_size": 3 * max_bytes + 65536,  # a query string may be percent-encoded
+            "connection_limit": int(config["CONNECTIONS"]),
+            "channel_timeout": int(config["IDLE_TIMEOUT"]), "cleanup_interval": 1}
+
+
+def _raise_open_files(wanted: int) -> None:
+    """Raise the soft limit of open files towards `wanted` (each connection holds one)."""
+    import resource
+
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    target = wanted if hard == resource.RLIM_INFINITY else min(wanted, hard)
+    if soft != resource.RLIM_INFINITY and soft < target:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (target, hard))
 
 
 @click.group()

@@ -73,8 +73,12 @@ def to_api_error(exc: Exception) -> ApiError:
                         headers={"Retry-After": "1"})
     if isinstance(exc, PoolBusy):
         return ApiError(503, f"the server is busy ({exc}); try again", headers={"Retry-After": "1"})
+    if isinstance(exc, execute.AnswerTooLarge):
+        return ApiError(422, f"{exc} (--max-response-bytes): the query was stopped there; "
+                             "narrow it (LIMIT, fewer variables or shorter values)", limit=exc.limit)
     if isinstance(exc, WorkerCrashed):
-        return ApiError(500, str(exc))
+        return ApiError(503, f"{exc}: the query needed more memory than a worker may take (--worker-memory) "
+                             "or crashed the engine; narrow it", headers={"Retry-After": "1"})
     if isinstance(exc, StoreError):
         return ApiError(503, f"the store cannot answer: {exc}")
     if isinstance(exc, KgError):
@@ -93,6 +97,29 @@ def register(app: Flask) -> None:
     @app.errorhandler(Exception)
     def _any(exc: Exception) -> Response:
         api_error = to_api_error(exc)
-        if api_error.status == 500 and not isinstance(exc, (ApiError, KgError, WorkerCrashed)):
+        if api_error.status == 500 and not isinstance(exc, (ApiError, KgError)):
             log.exception("unexpected error")
         return error_response(api_error.status, api_error.detail, api_error.headers, **api_error.extra)
+
+
+def waitress_channel():
+    """A waitress channel class whose own error answers (400 on bad framing, 413 for a body
+    past max_request_body_size, 431 for headers past max_request_header_size) leave in the
+    one error shape, like the app's."""
+    from waitress.channel import HTTPChannel
+    from waitress.task import ErrorTask
+
+    class JsonErrorTask(ErrorTask):
+        def execute(self) -> None:
+            error = self.request.error
+            body = (json.dumps(error_body(error.code, error.body), ensure_ascii=False) + "\n").encode("utf-8")
+            self.status = f"{error.code} {error.reason}"
+            self.response_headers.append(("Content-Type", ERROR_TYPE))
+            self.set_close_on_finish()
+            self.content_length = len(body)
+            self.write(body)
+
+    class JsonErrorChannel(HTTPChannel):
+        error_task_class = JsonErrorTask
+
+    return JsonErrorChannel

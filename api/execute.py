@@ -41,6 +41,17 @@ class QueryTimeout(Exception):
     """The query ran out of time."""
 
 
+class AnswerTooLarge(Exception):
+    """The serialized answer passed the byte cap (the engine was stopped there)."""
+
+    def __init__(self, limit: int) -> None:
+        super().__init__(limit)  # the only argument, so that it crosses from a worker intact
+        self.limit = limit
+
+    def __str__(self) -> str:
+        return f"the answer is larger than {self.limit:,} bytes"
+
+
 @dataclass(frozen=True)
 class Result:
     """A serialized answer as the endpoint sends it."""
@@ -60,6 +71,7 @@ class Request:
     solutions_type: str
     graph_type: str
     cap: int  # 0: no cap
+    max_bytes: int = 0  # most bytes an answer may take (before conversion); 0: no cap
     top_limit: int | None = None
     default_graphs: Sequence[str] = ()
     named_graphs: Sequence[str] = ()
@@ -70,17 +82,22 @@ class _Enough(Exception):
 
 
 class CappedBuffer:
-    """A binary sink that stops the writer after `max_lines` newlines (and an
-    optional deadline)."""
+    """A binary sink that stops the writer after `max_lines` newlines, past
+    `max_bytes` bytes (AnswerTooLarge) and past an optional deadline."""
 
-    def __init__(self, max_lines: int | None, deadline: float | None = None) -> None:
+    def __init__(self, max_lines: int | None, deadline: float | None = None, max_bytes: int = 0) -> None:
         self.chunks: list[bytes] = []
         self.lines = 0
+        self.size = 0
         self.max_lines = max_lines
+        self.max_bytes = max_bytes
         self.deadline = deadline
 
     def write(self, data) -> int:
         chunk = bytes(data)
+        self.size += len(chunk)
+        if self.max_bytes and self.size > self.max_bytes:
+            raise AnswerTooLarge(self.max_bytes)
         self.chunks.append(chunk)
         self.lines += chunk.count(b"\n")
         if self.max_lines is not None and self.lines > self.max_lines:
@@ -123,7 +140,7 @@ def _within_cap(request: Request) -> bool:
 
 
 def _direct(store: GraphStore, request: Request, deadline: float | None) -> Result:
-    sink = CappedBuffer(None, deadline)
+    sink = CappedBuffer(None, deadline, request.max_bytes)
     kind, media_type = store.query_into(
         sink, request.sparql, solutions_type=request.solutions_type, graph_type=request.graph_type,
         default_graph_uris=request.default_graphs, named_graph_uris=request.named_graphs)
@@ -133,7 +150,7 @@ def _direct(store: GraphStore, request: Request, deadline: float | None) -> Resu
 def _capped(store: GraphStore, request: Request, deadline: float | None) -> Result:
     # TSV has a header line; N-Triples has none. Which one comes back is only
     # known afterwards, so allow cap + 1 lines and check again for triples.
-    sink = CappedBuffer(request.cap + 1, deadline)
+    sink = CappedBuffer(request.cap + 1, deadline, request.max_bytes)
     truncated = False
     try:
         kind, _ = store.query_into(

@@ -261,8 +261,8 @@ def _int_arg(name: str, default: int, low: int, high: int) -> int:
     raw = request.args.get(name)
     if raw is None:
         return default
-    if not raw.isascii() or not raw.isdigit():
-        raise ApiError(400, f"'{name}' must be a whole number written in digits")
+    if not raw.isascii() or not raw.isdigit() or len(raw) > 18:
+        raise ApiError(400, f"'{name}' must be a whole number of at most 18 digits")
     value = int(raw)
     if not low <= value <= high:
         raise ApiError(400, f"'{name}' must be between {low} and {high}")

@@ -15,26 +15,38 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, replace
 from functools import lru_cache
+from typing import NamedTuple
 from urllib.parse import urljoin
 
+# Every alternative is possessive or cannot fail after a long scan, so that
+# lexing is linear in the text's length. A run of name characters that is not
+# a prefixed name (no colon after it) is one `run` token, split into words
+# by _RUN_PARTS: matching `word` and then trying `pname` again at each letter
+# inside "a.a.a.a..." used to make an 80 KB query cost 23 s.
+_NAME = r"[^\W\d][\w\-.\u00b7]*+"
 _TOKEN = re.compile(
-    r"""
+    rf"""
       (?P<ws>\s+)
     | (?P<comment>\#[^\n\r]*)
-    | (?P<iri><[^<>"{}|^`\\\x00-\x20]*>)
-    | (?P<string>\"\"\"(?:[^"\\]|\\.|"(?!""))*\"\"\"
-               | '''(?:[^'\\]|\\.|'(?!''))*'''
-               | "(?:[^"\\\n\r]|\\.)*"
-               | '(?:[^'\\\n\r]|\\.)*')
-    | (?P<var>[?$][\w\u00b7\u0300-\u036f\u203f-\u2040]+)
-    | (?P<langtag>@[A-Za-z]+(?:-[A-Za-z0-9]+)*)
-    | (?P<pname>(?:[^\W\d][\w\-.\u00b7]*)?:(?:[\w\-.:%\u00b7]|\\.)*)
-    | (?P<word>[^\W\d]\w*)
-    | (?P<number>\d[\w.]*|\.\d[\w]*)
+    | (?P<iri><[^<>"{{}}|^`\\\x00-\x20]*+>)
+    | (?P<string>\"\"\"(?:[^"\\]|\\.|"(?!""))*+\"\"\"
+               | '''(?:[^'\\]|\\.|'(?!''))*+'''
+               | "(?:[^"\\\n\r]|\\.)*+"
+               | '(?:[^'\\\n\r]|\\.)*+')
+    | (?P<var>[?$][\w\u00b7\u0300-\u036f\u203f-\u2040]++)
+    | (?P<langtag>@[A-Za-z]++(?:-[A-Za-z0-9]++)*+)
+    | (?P<pname>(?:{_NAME})?:(?:[\w\-.:%\u00b7]|\\.)*+)
+    | (?P<run>{_NAME})
+    | (?P<number>\d[\w.]*+|\.\d\w*+)
     | (?P<other>.)
     """,
     re.VERBOSE | re.DOTALL,
 )
+_RUN_PARTS = re.compile(r"(?P<word>[^\W\d]\w*+)|(?P<number>\d[\w.]*+|\.\d\w*+)|(?P<other>.)", re.DOTALL)
+_OPENERS = frozenset("{([")
+_CLOSERS = frozenset("})]")
+_UNARY = frozenset("!+-")
+MAX_DEPTH = 100  # nested groups, brackets and unary operators; the engine's parser recurses on each
 
 UPDATE_KEYWORDS = frozenset(
     {"INSERT", "DELETE", "LOAD", "CLEAR", "CREATE", "DROP", "COPY", "MOVE", "ADD", "WITH"}
@@ -44,15 +56,26 @@ FETCHING_KEYWORDS = frozenset({"SERVICE", "LOAD"})
 _UNICODE_ESCAPE = re.compile(r"\\u([0-9A-Fa-f]{4})|\\U([0-9A-Fa-f]{8})")
 
 
-@dataclass(frozen=True)
-class Token:
+class Token(NamedTuple):
+    """One token (a tuple: hundreds of thousands are made for a large query)."""
+
     kind: str
     text: str
     depth: int  # nesting depth of { } at the token
+    start: int = 0  # offset of its first character in the text
 
 
 class LexError(ValueError):
     """A text the endpoint refuses to interpret (e.g. a dataset clause spelt oddly)."""
+
+
+class TooDeep(LexError):
+    """A query nested deeper than MAX_DEPTH, at `line`:`column` (1-based, in characters)."""
+
+    def __init__(self, message: str, line: int, column: int) -> None:
+        super().__init__(message)
+        self.line = line
+        self.column = column
 
 
 @dataclass(frozen=True)
@@ -72,20 +95,48 @@ class QueryInfo:
 
 
 def tokens(text: str) -> list[Token]:
-    """Split SPARQL text into tokens, dropping whitespace and comments."""
+    """Split SPARQL text into tokens, dropping whitespace and comments (linear in len(text))."""
     out: list[Token] = []
     depth = 0
     for match in _TOKEN.finditer(text):
         kind = match.lastgroup or "other"
         if kind in ("ws", "comment"):
             continue
+        if kind == "run":
+            out.extend(Token(part.lastgroup or "other", part.group(), depth, match.start() + part.start())
+                       for part in _RUN_PARTS.finditer(match.group()))
+            continue
         value = match.group()
         if value == "}":
             depth = max(0, depth - 1)
-        out.append(Token(kind, value, depth))
+        out.append(Token(kind, value, depth, match.start()))
         if value == "{":
             depth += 1
     return out
+
+
+def check_depth(text: str, toks: list[Token], limit: int = MAX_DEPTH) -> None:
+    """Raise TooDeep at the first token nested deeper than `limit`: groups and
+    brackets ({ ( [) plus a run of unary operators (! + -) each count one level.
+    The engine's parser recurses once per level and a deep enough query
+    overflows its stack, which kills the process."""
+    depth = 0
+    run = 0
+    for tok in toks:
+        value = tok.text
+        if tok.kind == "other" and value in _UNARY:
+            run += 1
+        else:
+            run = 0
+        if tok.kind == "other" and value in _OPENERS:
+            depth += 1
+        elif tok.kind == "other" and value in _CLOSERS:
+            depth = max(0, depth - 1)
+        if depth + run > limit:
+            line = text.count("\n", 0, tok.start) + 1
+            column = tok.start - (text.rfind("\n", 0, tok.start) + 1) + 1
+            raise TooDeep(f"the query nests deeper than {limit} levels at {line}:{column} "
+                          "(groups, brackets and unary operators): flatten it", line, column)
 
 
 def unescape(text: str) -> str:
@@ -105,9 +156,12 @@ def analyze(text: str) -> QueryInfo:
     too, and reports the union of both, so no escape trick hides a keyword
     from an engine that unescapes first.
 
-    Raises LexError for a dataset clause the lexer cannot read with certainty.
+    Raises LexError for a dataset clause the lexer cannot read with certainty,
+    TooDeep for a query nested deeper than MAX_DEPTH.
     """
-    info = _analyze_tokens(tokens(text))
+    toks = tokens(text)
+    check_depth(text, toks)
+    info = _analyze_tokens(toks)
     if not _UNICODE_ESCAPE.search(text):
         return info
     other = _analyze_tokens(tokens(unescape(text)))
@@ -188,6 +242,8 @@ def _top_limit(toks: list[Token]) -> int | None:
     """The LIMIT of the outermost query (depth 0), when it is a plain integer."""
     for i, tok in enumerate(toks):
         if tok.depth == 0 and tok.kind == "word" and tok.text.upper() == "LIMIT":
-            if i + 1 < len(toks) and toks[i + 1].kind == "number" and toks[i + 1].text.isdigit():
-                return int(toks[i + 1].text)
+            following = toks[i + 1].text if i + 1 < len(toks) else ""
+            if following and toks[i + 1].kind == "number" and following.isascii() and following.isdigit():
+                # bounded before conversion: Python refuses to convert more than 4,300 digits
+                return int(following) if len(following) <= 18 else 10**18
     return None

@@ -37,11 +37,19 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("QUERY_TIMEOUT", 10.0, "seconds a query may run before the client gets 503 and the work is stopped"),
     Setting("MAX_ROWS", 10000, "most rows (or triples) a query answer carries; 0 for no cap"),
     Setting("MAX_REQUEST_BYTES", 1_000_000, "largest request body or query string accepted (413 beyond)"),
+    Setting("MAX_RESPONSE_BYTES", 50_000_000, "largest answer a query may produce, in bytes before conversion "
+                                              "to the requested format (422 beyond); 0 for no cap"),
+    Setting("WORKER_MEMORY", 1024, "megabytes of address space a query worker may add to what it holds after "
+                                   "opening the graph (RLIMIT_AS); a query needing more ends with 503"),
+    Setting("QUEUE", 32, "requests that may wait for a query worker; beyond, 503 with Retry-After at once"),
+    Setting("CONNECTIONS", 1000, "open client connections at most (waitress stops accepting beyond)"),
+    Setting("IDLE_TIMEOUT", 10, "seconds a connection may stay idle or half-sent before it is closed"),
     Setting("WORKERS", 3, "query worker processes (forked from one process that opens the store)"),
     Setting("MEMORY_QUADS", 1_500_000, "a build with at most this many quads is loaded into memory once and shared "
                                        "by the workers (several times faster joins, ~380 bytes a quad); "
                                        "0: always on disk"),
-    Setting("THREADS", 8, "request threads of the WSGI server"),
+    Setting("THREADS", 48, "request threads of the WSGI server (at least 2 x workers + queue + 4, so that "
+                           "requests which need no worker, like /health, always find a thread)"),
     Setting("CORS", True, "send Access-Control-Allow-Origin: * on reads"),
     Setting("HOST", "127.0.0.1", "interface to listen on"),
     Setting("PORT", 5000, "port to listen on"),

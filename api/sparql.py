@@ -34,7 +34,7 @@ def sparql() -> Response:
     max_bytes = current_app.config["MAX_REQUEST_BYTES"]
     call = protocol.read(request, max_bytes)
     if call.query is None and not call.update:
-        if request.method == "GET":
+        if request.method in ("GET", "HEAD"):
             return service_description()
         raise ApiError(400, "missing 'query' parameter")
     if call.update:
@@ -46,6 +46,7 @@ def sparql() -> Response:
     cap = int(current_app.config["MAX_ROWS"])
     job = execute.Request(
         sparql=sent, form=info.form, cap=cap, top_limit=info.top_limit,
+        max_bytes=int(current_app.config["MAX_RESPONSE_BYTES"]),
         solutions_type=engine if info.form in ("SELECT", "ASK", None) else negotiate.JSON,
         graph_type=engine if info.form in ("CONSTRUCT", "DESCRIBE") else negotiate.TURTLE,
         default_graphs=default, named_graphs=named)
@@ -67,7 +68,7 @@ def _analyze(query: str) -> lexer.QueryInfo:
     try:
         info = lexer.analyze(query)
     except lexer.LexError as exc:
-        raise ApiError(400, str(exc)) from None
+        raise ApiError(400, str(exc), line=getattr(exc, "line", None), column=getattr(exc, "column", None)) from None
     if info.fetching:
         words = " and ".join(info.fetching)
         raise ApiError(400, f"{words} would make the server fetch remote data: refused, nothing was fetched "

@@ -18,6 +18,14 @@ only the CPU that short queries and the request threads leave; since a
 process may not raise its priority again, that worker is replaced by a
 fresh fork once its job is done.
 
+Admission. At most `queue` requests wait for a worker; one more is told
+"busy" (503, Retry-After) at once instead of holding a request thread. A
+demoted job takes one of `size` long-job slots while one is free, and then
+its worker's successor is forked at once, so that `size` workers stay free
+for short jobs while up to `size` long ones run; past that, long jobs keep
+their workers (at nice 19) as before. With enough request threads
+(api/cli.py), /health never waits behind queries.
+
     server process                 template (python -c ..., single-threaded)
       WorkerPool  --- control socket: "fork" + socket fd --->  fork()
         _Worker   <------------- job socket ----------------  worker
@@ -35,6 +43,7 @@ import gc
 import importlib
 import os
 import queue
+import resource
 import select
 import signal
 import socket
@@ -60,11 +69,12 @@ DEMOTED_NICENESS = 19
 
 
 class PoolBusy(Exception):
-    """No worker became free before the deadline."""
+    """No worker became free before the deadline, or the queue was full."""
 
 
 class WorkerCrashed(Exception):
-    """A worker died while running a job (it has been replaced)."""
+    """A worker died while running a job (it has been replaced); running out of its
+    address space (Source.memory_mb) ends a worker this way."""
 
 
 @dataclass(frozen=True)
@@ -81,6 +91,7 @@ class Source:
 
     store: str
     nquads: str | None = None  # set: load this file into an in-memory store
+    memory_mb: int = 0  # address space a worker may add once its graph is open (RLIMIT_AS); 0: no limit
 
 
 class _Template:
@@ -90,7 +101,8 @@ class _Template:
         parent, child = socket.socketpair()
         env = dict(os.environ, PYTHONPATH=os.pathsep.join(
             p for p in (_PACKAGE_ROOT, os.environ.get("PYTHONPATH")) if p))
-        argv = [sys.executable, "-c", _BOOT, str(child.fileno()), source.store, source.nquads or ""]
+        argv = [sys.executable, "-c", _BOOT, str(child.fileno()), source.store, source.nquads or "",
+                str(source.memory_mb)]
         self.process = subprocess.Popen(argv, pass_fds=[child.fileno()], env=env, stdin=subprocess.DEVNULL,
                                         close_fds=True)
         child.close()
@@ -199,8 +211,11 @@ class WorkerPool:
     """`size` worker processes serving one Source, shared by all request threads."""
 
     def __init__(self, size: int, source: Source, *, start_timeout: float = 300.0,
-                 demote_after: float = DEMOTE_AFTER) -> None:
+                 demote_after: float = DEMOTE_AFTER, queue_size: int = 32) -> None:
         self.size = max(1, size)
+        self.queue_size = max(0, queue_size)
+        self._waiting = 0  # requests waiting for a worker
+        self._long = 0  # jobs running past demote_after (each holds a long-job slot)
         self.source = source
         self.start_timeout = start_timeout
         self.demote_after = demote_after
@@ -219,32 +234,36 @@ class WorkerPool:
     # -- using the pool -----------------------------------------------------
 
     def submit(self, job: Job, deadline: float) -> Any:
-        """Run `job` on a worker; raises execute.QueryTimeout after `deadline`
-        (a time.monotonic() value), PoolBusy if no worker was free in time,
-        WorkerCrashed, or the KgError the job raised."""
+        """Run `job` on a worker; raises PoolBusy if no worker was free by `deadline`
+        (a time.monotonic() value), execute.QueryTimeout once the job has run as long
+        as the time that was left when it was submitted (waiting in the queue does
+        not eat into its run time), WorkerCrashed, or the KgError the job raised."""
+        budget = deadline - time.monotonic()
         worker = self._borrow(deadline)
-        demoted = False
+        deadline = max(deadline, time.monotonic() + budget)
+        demoted = surged = False
         try:
             worker.conn.send(job)
             if not worker.conn.poll(max(0.0, min(deadline - time.monotonic(), self.demote_after))):
-                worker.demote()
                 demoted = True
+                worker.demote()
+                surged = self._hold_long_slot()
+                if surged:
+                    self._start_one()  # its successor: `size` workers stay free for short jobs
                 if not worker.conn.poll(max(0.0, deadline - time.monotonic())):
-                    self._replace(worker)
-                    worker = None
                     raise execute.QueryTimeout
             status, payload = worker.conn.recv()
         except (EOFError, OSError) as exc:
-            if worker is not None:
-                self._replace(worker)
-                worker = None
-            raise WorkerCrashed(f"query worker died: {exc or type(exc).__name__}") from exc
+            self._end(worker, demoted, surged, failed=True)
+            worker = None
+            raise WorkerCrashed(f"query worker died ({str(exc) or type(exc).__name__})") from exc
+        except execute.QueryTimeout:
+            self._end(worker, demoted, surged, failed=True)
+            worker = None
+            raise
         finally:
             if worker is not None:
-                if demoted:  # it cannot be raised back to normal priority: a fresh fork takes its place
-                    self._replace(worker, counted=False)
-                else:
-                    self._give_back(worker)
+                self._end(worker, demoted, surged, failed=False)
         if status == "ok":
             return payload
         raise payload
@@ -302,14 +321,44 @@ class WorkerPool:
     # -- plumbing -----------------------------------------------------------
 
     def _borrow(self, deadline: float) -> _Worker:
-        while True:
-            try:
-                worker = self._idle.get(timeout=max(0.0, deadline - time.monotonic()))
-            except queue.Empty:
-                raise PoolBusy(f"all {self.size} query workers stayed busy") from None
-            if worker.is_alive():
-                return worker
-            self._replace(worker)
+        with self._lock:
+            if self._idle.empty() and self._waiting >= self.queue_size:
+                raise PoolBusy(f"{self._waiting} requests are already waiting for the {self.size} query workers")
+            self._waiting += 1
+        try:
+            while True:
+                try:
+                    worker = self._idle.get(timeout=max(0.0, deadline - time.monotonic()))
+                except queue.Empty:
+                    raise PoolBusy(f"all {self.size} query workers stayed busy") from None
+                if worker.is_alive():
+                    return worker
+                self._replace(worker)
+        finally:
+            with self._lock:
+                self._waiting -= 1
+
+    def _hold_long_slot(self) -> bool:
+        with self._lock:
+            if self._long >= self.size:
+                return False
+            self._long += 1
+            return True
+
+    def _end(self, worker: _Worker, demoted: bool, surged: bool, *, failed: bool) -> None:
+        """After a job: a worker whose successor was forked when it was demoted retires and
+        frees its long slot; another demoted or a failed one is replaced (a failure counts
+        as a restart); a healthy one goes back to the idle queue."""
+        if surged:
+            with self._lock:
+                self._long -= 1
+                if failed:
+                    self.restarts += 1
+            self._discard(worker)
+        elif failed or demoted:
+            self._replace(worker, counted=failed)
+        else:
+            self._give_back(worker)
 
     def _give_back(self, worker: _Worker) -> None:
         with self._lock:
@@ -449,15 +498,28 @@ def _worker_after_fork(control: socket.socket, fd: int, memory, source: Source) 
     try:
         control.close()
         signal.signal(signal.SIGCHLD, signal.SIG_DFL)
-        _serve(Connection(fd), lambda: memory if memory is not None else _open_on_disk(source.store))
+        _serve(Connection(fd), lambda: memory if memory is not None else _open_on_disk(source.store),
+               source.memory_mb)
         code = 0
     finally:
         os._exit(code)
 
 
-def _serve(conn: Connection, open_store: Callable[[], Any]) -> None:
-    """Worker main loop: open the store, say ready, then one job at a time until the pipe closes."""
+def _limit_memory(extra_mb: int) -> None:
+    """Let this process's address space grow by `extra_mb` megabytes at most: past it an
+    allocation fails and the engine aborts the worker, which the pool replaces."""
+    if extra_mb <= 0:
+        return
+    with open("/proc/self/status", encoding="ascii") as status:
+        size_kb = next(int(line.split()[1]) for line in status if line.startswith("VmSize:"))
+    limit = (size_kb + extra_mb * 1024) * 1024
+    resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+
+
+def _serve(conn: Connection, open_store: Callable[[], Any], memory_mb: int = 0) -> None:
+    """Worker main loop: open the store, limit memory, say ready, then one job at a time until the pipe closes."""
     store = open_store()
+    _limit_memory(memory_mb)
     conn.send("ready")
     while True:
         try:
@@ -466,7 +528,7 @@ def _serve(conn: Connection, open_store: Callable[[], Any]) -> None:
             return
         try:
             reply = ("ok", _handle(job, store))
-        except (KgError, execute.QueryTimeout) as exc:
+        except (KgError, execute.QueryTimeout, execute.AnswerTooLarge) as exc:
             reply = ("error", exc)
         except Exception as exc:  # an engine error: report it, keep serving
             reply = ("error", StoreError(f"{type(exc).__name__}: {exc}"))
@@ -488,4 +550,4 @@ def _handle(job: Job, store) -> Any:
 
 def main(argv: list[str]) -> None:
     """Entry point of the template process: fd of the control socket, store directory, N-Quads file or ''."""
-    _template(socket.socket(fileno=int(argv[1])), Source(argv[2], argv[3] or None))
+    _template(socket.socket(fileno=int(argv[1])), Source(argv[2], argv[3] or None, int(argv[4])))

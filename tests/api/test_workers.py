@@ -14,7 +14,7 @@ from typing import Iterator
 import pytest
 
 from api import execute
-from api.workers import DEMOTED_NICENESS, Job, Source, WorkerPool
+from api.workers import DEMOTED_NICENESS, Job, PoolBusy, Source, WorkerPool
 from kg import layout
 from tests.hardening.procs import alive, wait_until
 
@@ -116,7 +116,8 @@ def test_a_long_job_yields_the_cpu_while_it_runs(memory_pool):
     niceness = sorted(os.getpriority(os.PRIO_PROCESS, pid) for pid in memory_pool.pids())
     thread.join(10)
     normal = os.getpriority(os.PRIO_PROCESS, 0)  # the workers' template inherits ours
-    assert niceness == [normal, DEMOTED_NICENESS]  # the busy worker only; the idle one keeps its priority
+    # the busy worker only: the idle one and the successor forked when the job was demoted keep their priority
+    assert niceness == [normal, normal, DEMOTED_NICENESS]
     assert len(outcome) == 1 and isinstance(outcome[0], execute.QueryTimeout)
 
 
@@ -163,3 +164,33 @@ def test_close_stops_the_template_and_the_workers(shipped_data):
     for pid in pids:
         assert wait_until(lambda: not alive(pid), 10), pid
 
+
+
+def test_admission_refuses_at_once_when_the_queue_is_full(shipped_data):
+    """One worker, no queue: while a job holds the worker a second job is refused at
+    once (PoolBusy), not after the deadline; once the first job is demoted, its successor
+    is forked and serves short jobs while the long one runs."""
+    pool = WorkerPool(1, _source(shipped_data, in_memory=True), start_timeout=60, demote_after=0.3, queue_size=0)
+    try:
+        assert wait_until(pool.ready, TIMEOUT)
+        first = threading.Thread(target=lambda: _swallow(pool, time.monotonic() + 4.0))
+        first.start()
+        time.sleep(0.1)
+        began = time.monotonic()
+        with pytest.raises(PoolBusy, match="already waiting"):
+            pool.submit(Job("select", {"sparql": ENDLESS}), time.monotonic() + 3.0)
+        assert time.monotonic() - began < 0.1
+        assert wait_until(lambda: len(pool.pids()) == 2 and not pool._idle.empty(), TIMEOUT)
+        assert first.is_alive()  # the long job still runs
+        assert _count(pool) > 1000  # on its successor
+        first.join(10)
+        assert wait_until(lambda: len(pool.pids()) == 1, TIMEOUT)  # the demoted worker retired
+    finally:
+        pool.kill()
+
+
+def _swallow(pool: WorkerPool, deadline: float) -> None:
+    try:
+        pool.submit(Job("select", {"sparql": ENDLESS}), deadline)
+    except execute.QueryTimeout:
+        pass
