@@ -65,10 +65,14 @@ def sparql() -> Response:
 
 
 def _analyze(query: str) -> lexer.QueryInfo:
+    """What the query is, read from the text sent to the engine (the predefined prefixes are its
+    first line, so a position is given back on the client's own lines)."""
     try:
         info = lexer.analyze(query)
     except lexer.LexError as exc:
-        raise ApiError(400, str(exc), line=getattr(exc, "line", None), column=getattr(exc, "column", None)) from None
+        line = getattr(exc, "line", None)
+        raise ApiError(400, str(exc).replace(f"at {line}:", f"at {line - 1}:") if line else str(exc),
+                       line=line - 1 if line else None, column=getattr(exc, "column", None)) from None
     if info.fetching:
         words = " and ".join(info.fetching)
         raise ApiError(400, f"{words} would make the server fetch remote data: refused, nothing was fetched "
