@@ -19,12 +19,12 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass
 from datetime import date, timedelta
 
-from kg.conf import AnnotationConfig
+from kg.conf import AnnotationConfig, AttributeType
 from kg.iris import fold
 from kg.model import Annotations
 from kg.resolve import AliasTable, normalize
 
-_TOKEN = re.compile(r"[^\W_][^\W_\u0300-\u036f]*(?:[\u0300-\u036f]+[^\W_]*)*")
+_TOKEN = re.compile(r"[^\W_](?:[^\W_]|[\u0300-\u036f])*")  # a word, with its combining accents (NFD text)
 _GAP = re.compile(r"[ \u00a0.'’\-]{1,3}")  # what may separate two words of one name in the text
 _KIND_ORDER = {"date": 0, "figure": 1, "name": 2}
 
@@ -50,6 +50,7 @@ class Suggestion:
     ref: str | None
     note: str
     kind: str = "name"
+    qualifier: str | None = None  # for a figure: MoreThan, Nearly, About, UpTo or LessThan
 
 
 Lexicon = dict[str, list[Candidate]]
@@ -119,11 +120,10 @@ def _lexicon_form(name: str) -> str:
 
 def tokens(text: str) -> list[tuple[str, int, int]]:
     """Words of the text as (folded form, begin, end); a possessive 's is not a word (normalize drops it)."""
-    found = []
+    found: list[tuple[str, int, int]] = []
     for match in _TOKEN.finditer(text):
         word = match.group()
-        if word in ("s", "S") and match.start() > 0 and text[match.start() - 1] in "'’" \
-                and (match.start() < 2 or text[match.start() - 2].isalnum()):
+        if word in ("s", "S") and found and found[-1][2] == match.start() - 1 and text[match.start() - 1] in "'’":
             continue
         found.append((fold(word), match.start(), match.end()))
     return found
@@ -269,6 +269,11 @@ _FIGURE = re.compile(
     rf"|scores(?={_SP}of\b)))"
     rf"(?:{_SP}(?P<pct>percent|per{_SP}cent)|%)?(?![\w]|[.,]\d)", re.IGNORECASE)
 
+_QUALIFIER_VALUES = {"more than": "MoreThan", "over": "MoreThan", "just over": "MoreThan", "nearly": "Nearly",
+                     "almost": "Nearly", "just under": "Nearly", "about": "About", "around": "About",
+                     "roughly": "About", "approximately": "About", "some": "About", "up to": "UpTo",
+                     "at most": "UpTo", "as many as": "UpTo", "less than": "LessThan", "fewer than": "LessThan",
+                     "under": "LessThan"}
 _MEASURE = re.compile(r"[ \u00a0-]+(?:years?|months?|weeks?|days?|hours?|minutes?|miles?|kilomet(?:er|re)s?|km|meals?)\b",
                       re.IGNORECASE)
 _AGE = re.compile(r", \d{1,3},")
@@ -288,7 +293,8 @@ def match_figures(text: str, type_: str) -> list[Suggestion]:
         qualifier = f", qualifier {' '.join(g['q'].split())!r}" if g["q"] else ""
         note = f"figure: {value}{qualifier}" if value is not None else f"figure without a value (vague){qualifier}"
         found.append(Suggestion(match.start(), match.end(), match.group(), type_,
-                                "Number" if value is not None else None, value, note, "figure"))
+                                "Number" if value is not None else None, value, note, "figure",
+                                _QUALIFIER_VALUES.get(" ".join(fold(g["q"] or "").split()))))
     return found
 
 
@@ -350,15 +356,20 @@ def without_human(suggestions: list[Suggestion], human: Annotations, config: Ann
     return kept
 
 
-def ann_lines(suggestions: list[Suggestion], first: dict[str, int] | None = None) -> list[str]:
-    """brat standoff lines (T, N, AnnotatorNotes) for the suggestions; ids start after `first`
-    (the highest T, N and # numbers already used)."""
-    used = {"T": 0, "N": 0, "#": 0, **(first or {})}
+def ann_lines(suggestions: list[Suggestion], first: dict[str, int] | None = None,
+              qualifier: AttributeType | None = None) -> list[str]:
+    """brat standoff lines (T, N, AnnotatorNotes, and the `qualifier` attribute of a figure
+    when the configuration declares that value) for the suggestions; ids start after `first`
+    (the highest T, N, A and # numbers already used)."""
+    used = {"T": 0, "N": 0, "A": 0, "#": 0, **(first or {})}
     lines = []
     for s in suggestions:
         used["T"] += 1
         tid = f"T{used['T']}"
         lines.append(f"{tid}\t{s.type} {s.begin} {s.end}\t{s.text}")
+        if qualifier and s.qualifier in (qualifier.values or ()):
+            used["A"] += 1
+            lines.append(f"A{used['A']}\t{qualifier.name} {tid} {s.qualifier}")
         if s.db:
             used["N"] += 1
             lines.append(f"N{used['N']}\tReference {tid} {s.db}:{s.ref}\t{s.text}")
@@ -372,10 +383,11 @@ def _one_line(text: str) -> str:
 
 
 def highest_ids(ann_text: str) -> dict[str, int]:
-    """The highest number used for T, N and # ids in an .ann file."""
-    highest = {"T": 0, "N": 0, "#": 0}
-    for match in re.finditer(r"^([TN#])(\d+)\t", ann_text, re.MULTILINE):
-        highest[match.group(1)] = max(highest[match.group(1)], int(match.group(2)))
+    """The highest number used for T, N, A (and M) and # ids in an .ann file."""
+    highest = {"T": 0, "N": 0, "A": 0, "#": 0}
+    for match in re.finditer(r"^([TNAM#])(\d+)\t", ann_text, re.MULTILINE):
+        kind = "A" if match.group(1) == "M" else match.group(1)
+        highest[kind] = max(highest[kind], int(match.group(2)))
     return highest
 
 

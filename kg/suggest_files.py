@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from kg.annotations import parse_ann
-from kg.conf import AnnotationConfig, find_config, load_config, merge_configs
+from kg.conf import AnnotationConfig, AttributeType, find_config, load_config, merge_configs
 from kg.corpus import ALIASES_FILE, MAPPING_FILE, DocumentFiles, read_document, scan_corpus
 from kg.errors import CorpusError, InputErrors
 from kg.model import Document
@@ -125,15 +125,17 @@ def _one(corpus: _Corpus, files: DocumentFiles, config: AnnotationConfig, lexico
     measured = score(found, doc.annotations, config) if files.ann.exists() else None
     if not write:
         return Outcome(files.slug, None, found, measured)
+    qualifier = _qualifier_of(config, vocab)
     if merge:
         human = files.ann.read_text(encoding="utf-8") if files.ann.exists() else ""
         added = without_human(found, doc.annotations, config)
         separator = "" if not human or human.endswith(("\n", "\r")) else "\n"
-        target, content = files.ann, human + separator + "".join(f"{line}\n" for line in ann_lines(added, highest_ids(human)))
+        lines = ann_lines(added, highest_ids(human), qualifier)
+        target, content = files.ann, human + separator + "".join(f"{line}\n" for line in lines)
     else:
         added = found
         target = files.txt.with_name(files.txt.name[:-4] + SUGGESTED_SUFFIX)
-        content = "".join(f"{line}\n" for line in ann_lines(found))
+        content = "".join(f"{line}\n" for line in ann_lines(found, qualifier=qualifier))
     parse_ann(target, content, doc.text, config)  # what is written must read back
     _write(target, content)
     return Outcome(files.slug, target, added, measured)
@@ -142,6 +144,13 @@ def _one(corpus: _Corpus, files: DocumentFiles, config: AnnotationConfig, lexico
 def _type_of_family(config: AnnotationConfig, vocab: Vocabulary, family: str) -> str | None:
     """The entity type for dates (or figures): the first usable one of that family."""
     return next((t for t in config.entities if config.usable(t) and vocab.family(t) == family), None)
+
+
+def _qualifier_of(config: AnnotationConfig, vocab: Vocabulary) -> AttributeType | None:
+    """The attribute that qualifies figures (kgo:qualifier), if the configuration has one for them."""
+    figure = _type_of_family(config, vocab, "figure")
+    return next((a for name, a in config.attributes.items() if figure and vocab.means(name, "qualifier")
+                 and config.matches(figure, a.targets)), None)
 
 
 def _write(path: Path, content: str) -> None:

@@ -43,10 +43,10 @@ def _spans(text: str, table: AliasTable) -> list[tuple[str, str, str | None]]:
 
 
 def test_names_match_blind_to_accents_case_and_punctuation_on_word_boundaries() -> None:
-    text = "GUAIDÓ met guaido; Guaidó’s aides, not Guaidoist ones, nor MaduroX. Maduro's men."
+    text = "GUAIDÓ met guaido; Guaido\u0301’s aides, not Guaidoist ones, nor MaduroX. Maduro's men."
     assert _spans(text, _table(GUAIDO, MADURO)) == [
         ("GUAIDÓ", "Person", "person/juan-guaido"), ("guaido", "Person", "person/juan-guaido"),
-        ("Guaidó", "Person", "person/juan-guaido"), ("Maduro", "Person", "person/nicolas-maduro")]
+        ("Guaido\u0301", "Person", "person/juan-guaido"), ("Maduro", "Person", "person/nicolas-maduro")]
 
 
 def test_longest_match_wins_and_the_choice_does_not_depend_on_table_order() -> None:
@@ -145,6 +145,27 @@ def test_merge_keeps_every_human_line_and_adds_no_span_a_human_annotated(tmp_pat
         assert min(int(k[1:]) for k in added) == max(int(k[1:]) for k in original.textbounds) + 1
     report = brat_report(_review_copy(corpus, tmp_path / "review", ".ann"), tmp_path / "brat")
     assert report["problems"] == []
+
+
+def test_merge_into_a_partly_annotated_article_continues_the_ids(tmp_path: Path) -> None:
+    corpus = _fixed_copy(tmp_path)
+    text = "Juan Guaidó met officials in Cúcuta on Feb. 23, 2019.\nMore than 1,400 soldiers fled, Guaidó said.\n"
+    human = (f"T1\tPerson 0 11\tJuan Guaidó\nT2\tPlace {text.index('Cúcuta')} {text.index('Cúcuta') + 6}\tCúcuta\n"
+             "A1\tUnnamed T1\n#1\tAnnotatorNotes T2\tthe city")  # no line break at the end
+    (corpus / "new.txt").write_text(text, encoding="utf-8")
+    (corpus / "new.ann").write_text(human, encoding="utf-8")
+    result = run_kg("suggest", "--merge", "--corpus", str(corpus), str(corpus / "new.txt"))
+    assert result.exit_code == 0, result.output
+    merged = (corpus / "new.ann").read_text(encoding="utf-8")
+    assert merged.startswith(human + "\n")
+    added = merged[len(human) + 1:].splitlines()
+    assert [line.split("\t")[1] for line in added if line.startswith("T")] == [
+        "Date 39 52", "Figure 54 69", "Person 85 91"]  # not Guaidó at 0 11 nor Cúcuta again as a City
+    assert [line for line in added if line[0] in "NA"] == [
+        "N1\tReference T3 ISO8601:2019-02-23\tFeb. 23, 2019", "A2\tQualifier T4 MoreThan",
+        "N2\tReference T4 Number:1400\tMore than 1,400", "N3\tReference T5 KG:person/juan-guaido\tGuaidó"]
+    assert added[-1] == "#4\tAnnotatorNotes T5\talias table: person/juan-guaido (matched 'Guaidó')"
+    parse_ann(corpus / "new.ann", merged, text, CONFIG)
 
 
 def test_precision_and_recall_on_the_four_shipped_articles(tmp_path: Path) -> None:
