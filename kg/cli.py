@@ -145,6 +145,26 @@ def _export_brat(build_dir: Path | None, output: Path | None) -> None:
 
 
 @main.command()
+@click.argument("articles", nargs=-1, type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.option("--corpus", "corpus_dir", type=click.Path(file_okay=False, path_type=Path),
+              default=lambda: setting("corpus"), show_default="corpus",
+              help="The corpus (alias table, annotation.conf, names annotated elsewhere); without ARTICLES, all of its articles.")
+@click.option("--merge", is_flag=True, help="Append the suggestions to each article's .ann, keeping every human line.")
+@click.option("--score", is_flag=True, help="Write nothing: print precision and recall against the human annotations.")
+def suggest(articles: tuple[Path, ...], corpus_dir: Path, merge: bool, score: bool) -> None:
+    """Pre-annotate known names, dates and figures as brat suggestions, written to
+    <slug>.suggested.ann beside each article (its .ann is untouched unless --merge)."""
+    from kg.suggest_files import score_table, suggest_files
+
+    outcomes = suggest_files(corpus_dir, list(articles) or None, merge=merge, write=not score)
+    if score:
+        click.echo(score_table(outcomes))
+        return
+    for outcome in outcomes:
+        click.echo(f"{outcome.written}: {len(outcome.suggestions)} suggestions")
+
+
+@main.command()
 @data_option
 def validate(data_dir: Path) -> None:
     """Check the current graph against shapes.ttl and the ontology."""

@@ -1,0 +1,212 @@
+"""`kg suggest`: known names, dates and figures suggested as brat annotations that kg and brat
+read back, never touching a human's .ann unless asked to merge, and then keeping every line;
+measured against the human annotations of the shipped articles (a fixed copy of four)."""
+
+from __future__ import annotations
+
+import random
+import shutil
+from pathlib import Path
+
+import pytest
+
+from kg.annotations import parse_ann
+from kg.conf import load_config, parse_config
+from kg.corpus import read_text
+from kg.resolve import AliasEntry, AliasTable
+from kg.suggest import alias_lexicon, corpus_lexicon, match_dates, match_figures, suggest
+from kg.suggest_files import suggest_files
+from tests.brat_reference import brat_report, brat_source
+from tests.helpers import CORPUS, run_kg
+
+CONLL = brat_source().parent.parent / "example-data" / "corpora" / "CoNLL-ST_2002"
+SHIPPED = ["france24-soldiers-desert-posts", "hrw-defection-turned-into-exile", "npr-venezuelan-armed-forces-fled",
+           "vice-defectors-trapped-in-colombia"]
+CONFIG = load_config(CORPUS / "annotation.conf")
+
+
+def _table(*entries: AliasEntry) -> AliasTable:
+    return AliasTable({e.key: e for e in entries}, {})
+
+
+GUAIDO = AliasEntry("person/juan-guaido", "Person", "Juan Guaidó", ("Guaidó", "Guaido"))
+MADURO = AliasEntry("person/nicolas-maduro", "Person", "Nicolás Maduro",
+                    ("Maduro", "President Nicolás Maduro"))
+GUARD = AliasEntry("organization/venezuelan-national-guard", "MilitaryUnit", "Venezuelan National Guard",
+                   ("National Guard",))
+US = AliasEntry("place/united-states", "Country", "United States", ("U.S.", "US"))
+PRESIDENT = AliasEntry("role/president", "Role", "president")
+
+
+def _spans(text: str, table: AliasTable) -> list[tuple[str, str, str | None]]:
+    return [(s.text, s.type, s.ref) for s in suggest(text, alias_lexicon(table, CONFIG), CONFIG)]
+
+
+def test_names_match_blind_to_accents_case_and_punctuation_on_word_boundaries() -> None:
+    text = "GUAIDÓ met guaido; Guaido\u0301’s aides, not Guaidoist ones, nor MaduroX. Maduro's men."
+    assert _spans(text, _table(GUAIDO, MADURO)) == [
+        ("GUAIDÓ", "Person", "person/juan-guaido"), ("guaido", "Person", "person/juan-guaido"),
+        ("Guaido\u0301", "Person", "person/juan-guaido"), ("Maduro", "Person", "person/nicolas-maduro")]
+
+
+def test_longest_match_wins_and_the_choice_does_not_depend_on_table_order() -> None:
+    text = "Juan Guaidó and the Venezuelan National Guard; later Guaidó and the National Guard."
+    entries = [GUAIDO, GUARD, MADURO]
+    first = suggest(text, alias_lexicon(_table(*entries), CONFIG), CONFIG)
+    random.Random(7).shuffle(entries)
+    assert suggest(text, alias_lexicon(_table(*entries), CONFIG), CONFIG) == first
+    assert [s.text for s in first] == ["Juan Guaidó", "Venezuelan National Guard", "Guaidó", "National Guard"]
+    assert first[0].note == "alias table: person/juan-guaido (matched 'Juan Guaidó')"
+
+
+def test_a_title_is_not_part_of_the_name_and_capitals_match_only_capitals() -> None:
+    text = "President Nicolás Maduro told us the U.S. and the US would not come."
+    assert _spans(text, _table(MADURO, US, PRESIDENT)) == [
+        ("Nicolás Maduro", "Person", "person/nicolas-maduro"), ("U.S.", "Country", "place/united-states"),
+        ("US", "Country", "place/united-states")]
+
+
+def test_written_dates_and_the_days_the_article_date_fixes() -> None:
+    text = ("On Feb. 23, 2019 and 23 February 2019, in February 2019, on Saturday, in January, "
+            "and on Monday, Feb. 25, 2019, last month; 1999.")
+    found = [(d.text, d.ref) for d in match_dates(text, "2019-02-24", "Date")]
+    assert found == [("Feb. 23, 2019", "2019-02-23"), ("23 February 2019", "2019-02-23"),
+                     ("February 2019", "2019-02"), ("Saturday", "2019-02-23"), ("January", "2019-01"),
+                     ("Monday, Feb. 25, 2019", "2019-02-25"), ("last month", "2019-01"), ("1999", "1999")]
+    undated = {d.text: (d.ref, d.note) for d in match_dates(text, None, "Date")}
+    assert undated["Saturday"] == (None, "date expression without a value: a weekday, and the article's date is not a day")
+
+
+def test_figures_with_their_values_but_not_durations_ages_or_a_bare_one() -> None:
+    text = ("More than 1,400 fled, nearly 1,000 stayed, over one hundred left and 1.2 million waited; "
+            "one soldier, two years, a 14-year veteran, Solano, 36, said hundreds agreed.")
+    found = [(f.text, f.ref) for f in match_figures(text, "Figure")]
+    assert found == [("More than 1,400", "1400"), ("nearly 1,000", "1000"), ("over one hundred", "100"),
+                     ("1.2 million", "1200000"), ("hundreds", None)]
+
+
+def test_names_annotated_elsewhere_are_proper_names_with_their_most_frequent_type() -> None:
+    lexicon = corpus_lexicon([("Cúcuta", "City", "place/cucuta", "a"), ("Cucuta", "Place", None, "b"),
+                              ("Cucuta", "City", None, "c"), ("the soldier", "Person", None, "a"),
+                              ("a Venezuelan soldier", "Person", None, "a"), ("Villa del Rosario", "City", None, "b")])
+    assert sorted(lexicon) == ["cucuta", "villa del rosario"]
+    assert lexicon["cucuta"][0].type == "City"
+
+
+def _fixed_copy(tmp_path: Path) -> Path:
+    target = tmp_path / "corpus"
+    target.mkdir()
+    for name in ["annotation.conf", "aliases.toml", *(f"{s}.{x}" for s in SHIPPED for x in ("txt", "ann", "json"))]:
+        shutil.copy(CORPUS / name, target / name)
+    return target
+
+
+def _review_copy(corpus: Path, target: Path, suffix: str, conf: Path | None = None) -> Path:
+    """The texts with `<slug><suffix>` as their .ann: what a reviewer opens in brat."""
+    target.mkdir()
+    shutil.copy(conf or corpus / "annotation.conf", target / "annotation.conf")
+    for ann in corpus.rglob(f"*{suffix}"):
+        stem = ann.name[: -len(suffix)]
+        shutil.copy(ann.with_name(stem + ".txt"), target / (stem + ".txt"))
+        shutil.copy(ann, target / (stem + ".ann"))
+    return target
+
+
+def test_suggestions_go_beside_the_article_and_kg_and_brat_read_them(tmp_path: Path) -> None:
+    corpus = _fixed_copy(tmp_path)
+    before = {p.name: p.read_bytes() for p in corpus.iterdir()}
+    for _ in range(2):  # a second run reads a corpus that holds suggestion files
+        result = run_kg("suggest", "--corpus", str(corpus))
+        assert result.exit_code == 0, result.output
+    assert {p.name: p.read_bytes() for p in corpus.iterdir() if p.name in before} == before
+    for slug in SHIPPED:
+        suggested = corpus / f"{slug}.suggested.ann"
+        annotations = parse_ann(suggested, read_text(suggested), read_text(corpus / f"{slug}.txt"), CONFIG)
+        assert len(annotations.textbounds) == len(annotations.notes) > 20
+    report = brat_report(_review_copy(corpus, tmp_path / "review", ".suggested.ann"), tmp_path / "brat")
+    assert report["documents"] == len(SHIPPED) and report["problems"] == []
+
+
+def test_merge_keeps_every_human_line_and_adds_no_span_a_human_annotated(tmp_path: Path) -> None:
+    corpus = _fixed_copy(tmp_path)
+    human = {slug: (corpus / f"{slug}.ann").read_text(encoding="utf-8") for slug in SHIPPED}
+    result = run_kg("suggest", "--merge", "--corpus", str(corpus), *(str(corpus / f"{s}.txt") for s in SHIPPED))
+    assert result.exit_code == 0, result.output
+    for slug in SHIPPED:
+        merged = (corpus / f"{slug}.ann").read_text(encoding="utf-8")
+        assert merged.startswith(human[slug])
+        text = read_text(corpus / f"{slug}.txt")
+        original = parse_ann(Path("h.ann"), human[slug], text, CONFIG)
+        both = parse_ann(Path("m.ann"), merged, text, CONFIG)
+        added = {k: b for k, b in both.textbounds.items() if k not in original.textbounds}
+        assert added, slug
+        human_spans = {(b.begin, b.end) for b in original.textbounds.values()}
+        assert all((b.begin, b.end) not in human_spans for b in added.values())
+        assert min(int(k[1:]) for k in added) == max(int(k[1:]) for k in original.textbounds) + 1
+    report = brat_report(_review_copy(corpus, tmp_path / "review", ".ann"), tmp_path / "brat")
+    assert report["problems"] == []
+
+
+def test_merge_into_a_partly_annotated_article_continues_the_ids(tmp_path: Path) -> None:
+    corpus = _fixed_copy(tmp_path)
+    text = "Juan Guaidó met officials in Cúcuta on Feb. 23, 2019.\nMore than 1,400 soldiers fled, Guaidó said.\n"
+    human = (f"T1\tPerson 0 11\tJuan Guaidó\nT2\tPlace {text.index('Cúcuta')} {text.index('Cúcuta') + 6}\tCúcuta\n"
+             "A1\tUnnamed T1\n#1\tAnnotatorNotes T2\tthe city")  # no line break at the end
+    (corpus / "new.txt").write_text(text, encoding="utf-8")
+    (corpus / "new.ann").write_text(human, encoding="utf-8")
+    result = run_kg("suggest", "--merge", "--corpus", str(corpus), str(corpus / "new.txt"))
+    assert result.exit_code == 0, result.output
+    merged = (corpus / "new.ann").read_text(encoding="utf-8")
+    assert merged.startswith(human + "\n")
+    added = merged[len(human) + 1:].splitlines()
+    assert [line.split("\t")[1] for line in added if line.startswith("T")] == [
+        "Date 39 52", "Figure 54 69", "Person 85 91"]  # not Guaidó at 0 11 nor Cúcuta again as a City
+    assert [line for line in added if line[0] in "NA"] == [
+        "N1\tReference T3 ISO8601:2019-02-23\tFeb. 23, 2019", "A2\tQualifier T4 MoreThan",
+        "N2\tReference T4 Number:1400\tMore than 1,400", "N3\tReference T5 KG:person/juan-guaido\tGuaidó"]
+    assert added[-1] == "#4\tAnnotatorNotes T5\talias table: person/juan-guaido (matched 'Guaidó')"
+    parse_ann(corpus / "new.ann", merged, text, CONFIG)
+
+
+def test_precision_and_recall_on_the_four_shipped_articles(tmp_path: Path) -> None:
+    """These figures are in README.md ("Adding articles"); this test says so and reads a fixed copy."""
+    outcomes = suggest_files(_fixed_copy(tmp_path), write=False)
+    total = outcomes[0].score
+    for outcome in outcomes[1:]:
+        total = total + outcome.score
+    figures = (total.suggested, total.human, round(total.precision(), 3), round(total.recall(), 3),
+               round(total.precision(False), 3), round(total.recall(False), 3))
+    assert figures == (357, 478, 0.958, 0.715, 0.958, 0.715)
+    readme = (CORPUS.parent / "README.md").read_text(encoding="utf-8")
+    assert "precision 0.958 and recall 0.715" in readme
+
+
+def test_a_corpus_without_alias_table_gets_the_names_annotated_in_its_other_documents(tmp_path: Path) -> None:
+    corpus = tmp_path / "conll"
+    shutil.copytree(CONLL, corpus)
+    result = run_kg("suggest", "--corpus", str(corpus))
+    assert result.exit_code == 0, result.output
+    suggested = sorted(corpus.rglob("*.suggested.ann"))
+    assert len(suggested) == len(list(corpus.rglob("*.txt")))
+    config = parse_config((CONLL / "annotation.conf").read_text(encoding="utf-8"))
+    notes = []
+    for path in suggested:
+        text = read_text(path.with_name(path.name.replace(".suggested.ann", ".txt")))
+        notes += [n.text for n in parse_ann(path, read_text(path), text, config).notes]
+    assert len(notes) > 100 and all(n.startswith("annotated in ") for n in notes)
+    for language in ("esp", "ned"):
+        review = _review_copy(corpus / language, tmp_path / f"review-{language}", ".suggested.ann",
+                              CONLL / "annotation.conf")
+        report = brat_report(review, tmp_path / f"brat-{language}")
+        assert report["documents"] > 0 and report["problems"] == []
+    scored = run_kg("suggest", "--corpus", str(corpus), "--score")
+    assert scored.stdout.splitlines()[-1].split()[0] == "overall"
+
+
+@pytest.mark.parametrize("article", ["missing.txt", "x.ann"])
+def test_an_argument_that_is_not_an_article_is_a_located_error(tmp_path: Path, article: str) -> None:
+    corpus = _fixed_copy(tmp_path)
+    (tmp_path / "x.ann").write_text("")
+    result = run_kg("suggest", "--corpus", str(corpus), str(tmp_path / article))
+    assert result.exit_code == 2
+    assert article in result.stderr
