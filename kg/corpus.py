@@ -35,6 +35,7 @@ MAPPING_FILE = "kg.toml"
 CORPUS_FILES = (CONFIG_FILE, ALIASES_FILE, MAPPING_FILE, "tools.conf", "visual.conf", "kb_shortcuts.conf",
                 TYPE_SYSTEM, "typesystem.xml")
 DOCUMENT_SUFFIXES = (".txt", ".ann", ".json", ".xmi", ".zip")
+SUGGESTED_SUFFIX = ".suggested.ann"  # kg suggest's output beside an article: for review, not a document
 _LOCAL_ID = re.compile(r"^[A-Z]+\d+$")
 
 
@@ -116,7 +117,7 @@ def scan_corpus(corpus_dir: Path) -> Listing:
         errors.append(CorpusError(f"both {Path(name).stem}.xmi and {Path(name).stem}.txt (expected one form of a "
                                   "document: brat's .txt and .ann, or INCEpTION's .xmi)", by_name[name]))
     for name in sorted(by_name):
-        if name.endswith(".ann") and name[:-4] not in stems:
+        if name.endswith(".ann") and name[:-4] not in stems and not name.endswith(SUGGESTED_SUFFIX):
             errors.append(CorpusError(f"annotation file without its text (expected {Path(name).stem}.txt beside it)",
                                       by_name[name]))
     documents = []

@@ -17,7 +17,7 @@ from pathlib import Path
 
 from kg.annotations import parse_ann
 from kg.conf import AnnotationConfig, AttributeType, find_config, load_config, merge_configs
-from kg.corpus import ALIASES_FILE, MAPPING_FILE, DocumentFiles, read_document, scan_corpus
+from kg.corpus import ALIASES_FILE, MAPPING_FILE, SUGGESTED_SUFFIX, DocumentFiles, read_document, scan_corpus
 from kg.errors import CorpusError, InputErrors
 from kg.model import Document
 from kg.resolve import LOCAL_FAMILIES, AliasTable, load_aliases, resolve_document
@@ -25,7 +25,6 @@ from kg.schema import Vocabulary, load_alignment
 from kg.suggest import (Lexicon, Score, Suggestion, alias_lexicon, ann_lines, corpus_lexicon, highest_ids,
                         merge_lexicons, score, suggest, without_human)
 
-SUGGESTED_SUFFIX = ".suggested.ann"
 _LINKED_RULES = ("KG normalization", "alias table")
 
 
@@ -79,16 +78,8 @@ class _Corpus:
 
 
 def _articles(root: Path) -> list[DocumentFiles]:
-    """The corpus's documents. The corpus scanner takes an .ann without a .txt of its name for an
-    error, so until it lists suggestion files as not read, a corpus whose only problems are
-    suggestion files is listed here from its .txt files."""
-    try:
-        return scan_corpus(root).documents
-    except InputErrors as exc:
-        if not all(str(e.path).endswith(SUGGESTED_SUFFIX) for e in exc.errors):
-            raise
-    return [DocumentFiles(p.relative_to(root).as_posix()[:-4], p, p.with_suffix(".ann"), p.with_suffix(".json"),
-                          find_config(p.parent, root)) for p in sorted(root.rglob("*.txt"))]
+    """The corpus's documents (suggestion files are listed by the scanner as not read)."""
+    return scan_corpus(root).documents
 
 
 def suggest_files(root: Path, articles: list[Path] | None = None, *, merge: bool = False, write: bool = True,

@@ -53,3 +53,10 @@ def test_preferred_label_is_the_full_name(tmp_path: Path) -> None:
         "SELECT ?l WHERE { GRAPH <https://kg.example.org/graph/entities> "
         "{ ?e <http://www.w3.org/2004/02/skos/core#prefLabel> ?l } }")}
     assert labels == {"Maria Lopez"}
+
+
+def test_an_ambiguous_focus_lists_the_candidates(shipped_data: Path, tmp_path: Path) -> None:
+    result = run_kg("viz", "--data", str(shipped_data), "--focus", "one defector", "-o", str(tmp_path / "v.html"))
+    assert result.exit_code == 2
+    assert "focus 'one defector' is ambiguous (expected one of: " in result.stderr
+    assert result.stderr.count("(one defector)") >= 2

@@ -220,8 +220,17 @@ def resolve_node(graph: nx.MultiDiGraph, ident: str) -> str:
              if key in {fold(s) for s in [d["label"], *d["alt"], *d["hidden"]]}]
     if len(named) == 1:
         return named[0]
-    reason = "is ambiguous" if named else "names no entity or event of the graph"
-    raise InputError(f"focus {ident!r} {reason}")
+    if named:
+        shown = ", ".join(f"{_short_key(n)} ({graph.nodes[n]['label']})" for n in sorted(named)[:10])
+        more = f" and {len(named) - 10} more" if len(named) > 10 else ""
+        raise InputError(f"focus {ident!r} is ambiguous (expected one of: {shown}{more})")
+    raise InputError(f"focus {ident!r} names no entity or event of the graph (expected a key such as "
+                     "person/juan-guaido, an IRI, a label or an alias)")
+
+
+def _short_key(iri: str) -> str:
+    """A node as `kg viz --focus` takes it: its canonical key, or its IRI."""
+    return iri[len(RESOURCE):] if iri.startswith(RESOURCE) else iri
 
 
 def cap_nodes(graph: nx.MultiDiGraph, max_nodes: int) -> nx.MultiDiGraph:
