@@ -29,8 +29,9 @@ from typing import Any, Callable, Iterator, Mapping
 from tqdm import tqdm
 
 from kg import __version__, layout
-from kg.bratexport import save_schema
-from kg.conf import CONFIG_FILE, load_config, merge_configs
+from kg.bratexport import SCHEMA_DIR, save_schema
+from kg.conf import CONFIG_FILE, load_config
+from kg.confwriter import save_document_configs, union_configs
 from kg.corpus import ALIASES_FILE, MAPPING_FILE, DocumentFiles, inception_config, read_document, scan_corpus
 from kg.entities import rebuild_records
 from kg.errors import BuildLockedError, ConfigError, CorpusError, InputError, InputErrors, KgError, StoreError
@@ -124,7 +125,7 @@ class _Inputs:
         if not vocabularies:
             raise ConfigError(f"no {CONFIG_FILE} in the corpus (expected one at its root or beside its documents)",
                               self.corpus_dir)
-        merged = Vocabulary(merge_configs([v.config for v in vocabularies]), self.alignment)
+        merged = Vocabulary(union_configs([v.config for v in vocabularies]), self.alignment)
         check_alignment_names(merged)
         return merged
 
@@ -260,6 +261,8 @@ def _run(plan: _Plan, files: list[DocumentFiles], inputs: _Inputs, data_dir: Pat
             write_exports(build_dir, previous=plan.previous_dir,
                           unchanged=frozenset({graph_iri(s) for s in unchanged} | {ONTOLOGY_GRAPH}))
         save_schema(inputs.corpus_dir, inputs.configs, build_dir)
+        save_document_configs(inputs.corpus_dir, build_dir / SCHEMA_DIR,
+                              {item.slug: inputs.vocabulary_of(item).config for item in inputs.inception})
         _run_hooks(build_dir)
         _write_manifest(build_dir, plan, inputs, report)
         if before_publish:

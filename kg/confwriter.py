@@ -17,9 +17,10 @@ types, of its attribute targets and values.
 from __future__ import annotations
 
 from dataclasses import replace
+from pathlib import Path, PurePosixPath
 
-from kg.conf import (OVERLAP, OVERLAP_KINDS, AnnotationConfig, AttributeType, OverlapRule, RelationType, Role,
-                     TypeNode)
+from kg.conf import (CONFIG_FILE, OVERLAP, OVERLAP_KINDS, AnnotationConfig, AttributeType, OverlapRule, RelationType,
+                     Role, TypeNode, find_config, load_config)
 
 INDENT = "\t"
 
@@ -110,7 +111,8 @@ def union_configs(configs: list[AnnotationConfig]) -> AnnotationConfig:
         _join(relation_nodes, config.relation_nodes, _join_nodes)
         _join(relations, config.relations, _join_relations)
         _join(attributes, config.attributes, _join_attributes)
-        overlaps += [rule for rule in config.overlaps if rule not in overlaps]
+        seen = {(r.inner, r.outer, r.kinds) for r in overlaps}
+        overlaps += [r for r in config.overlaps if (r.inner, r.outer, r.kinds) not in seen]
     for name, declared in relations.items():  # a relation's first line declares its first signature
         if declared and name in relation_nodes:
             relation_nodes[name] = replace(relation_nodes[name], roles=(declared[0].arg1, declared[0].arg2))
@@ -151,3 +153,19 @@ def _join_relations(a: tuple[RelationType, ...], b: tuple[RelationType, ...]) ->
 def _join_attributes(a: AttributeType, b: AttributeType) -> AttributeType:
     values = None if a.values is None and b.values is None else _union(a.values or (), b.values or ())
     return replace(a, targets=_union(a.targets, b.targets), values=values)
+
+
+def save_document_configs(corpus_dir: Path, schema_dir: Path, configs: dict[str, AnnotationConfig]) -> None:
+    """Save, for each directory holding documents that bring their own configuration (INCEpTION's
+    layers), one annotation.conf accepting all of them and the brat documents there: the union of
+    their configurations and of the annotation.conf that applies to the directory, as brat looks it up."""
+    by_directory: dict[str, list[AnnotationConfig]] = {}
+    for slug, config in sorted(configs.items()):
+        by_directory.setdefault(PurePosixPath(slug).parent.as_posix(), []).append(config)
+    for directory, parts in by_directory.items():
+        applies = find_config(corpus_dir / directory, corpus_dir)
+        if applies is not None:
+            parts = [load_config(applies), *parts]
+        target = schema_dir / directory / CONFIG_FILE
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(render_config(union_configs(parts)), encoding="utf-8")
