@@ -30,7 +30,7 @@ from tqdm import tqdm
 
 from kg import __version__, layout
 from kg.bratexport import SCHEMA_DIR, save_schema
-from kg.conf import CONFIG_FILE, load_config
+from kg.conf import CONFIG_FILE, find_config, load_config
 from kg.confwriter import save_document_configs, union_configs
 from kg.corpus import ALIASES_FILE, MAPPING_FILE, DocumentFiles, inception_config, read_document, scan_corpus
 from kg.entities import rebuild_records
@@ -112,10 +112,14 @@ class _Inputs:
 
     @cached_property
     def vocabularies(self) -> dict[Path, Vocabulary]:
-        """One per annotation.conf, and one per INCEpTION document (its layers are its schema)."""
+        """One per annotation.conf, and one per INCEpTION document (its layers are its schema, joined
+        with the annotation.conf that applies to its directory: its hierarchy and types)."""
         vocabularies = {path: Vocabulary(load_config(path), self.alignment) for path in self.config_files}
         for item in self.inception:
-            vocabularies[Path(item.source)] = Vocabulary(inception_config(item), self.alignment)
+            applies = find_config(item.txt.parent, self.corpus_dir)
+            own = inception_config(item)
+            config = union_configs([vocabularies[applies].config, own]) if applies in vocabularies else own
+            vocabularies[Path(item.source)] = Vocabulary(config, self.alignment)
         return vocabularies
 
     @cached_property

@@ -100,7 +100,7 @@ def build(corpus_dir: Path, data_dir: Path, store_url: str | None, full: bool, n
               help="File to write (default: standard output); for brat and xmi, the directory to write.")
 @data_option
 def export(fmt: str, output: Path | None, data_dir: Path) -> None:
-    """Write the current graph as Turtle, TriG, N-Quads or JSON-LD, or back out as a brat corpus."""
+    """Write the current graph as Turtle, TriG, N-Quads or JSON-LD, or back out as a brat or INCEpTION corpus."""
     build_dir = layout.current_build(data_dir)
     if fmt in ("brat", "xmi"):
         _export_brat(build_dir, output, fmt)

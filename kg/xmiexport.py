@@ -35,7 +35,7 @@ import pyoxigraph as ox
 from cassis import Cas, TypeSystem
 
 from kg.annotations import parse_ann
-from kg.bratexport import SCHEMA_DIR, _config_for, _DocumentGraph, _Writer
+from kg.bratexport import SCHEMA_DIR, _config_for, _DocumentGraph, _number, _Writer
 from kg.cas_brat import NAMED_ENTITY, reference_iri
 from kg.conf import load_config
 from kg.inception import TYPE_SYSTEM
@@ -256,7 +256,3 @@ class _CasWriter:
                 value = "true"
             setattr(fs, name, value)
 
-
-def _number(ann_id: str) -> int:
-    digits = "".join(c for c in ann_id if c.isdigit())
-    return int(digits) if digits else 0

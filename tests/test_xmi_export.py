@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 from cassis import load_cas_from_xmi, load_typesystem
 
+from kg.iris import ONTOLOGY_GRAPH, RESOURCE
 from kg.sentences import split_sentences
 from kg.vocab import KGO
 from kg.xmiexport import CHAIN, EVENT, RELATION, SENTENCE, TOKEN
@@ -16,6 +17,7 @@ from tests.helpers import CORPUS, assert_same_quads, run_kg, store_quads
 from tests.test_xmi_brat_export import inception_corpus
 
 NAMED_ENTITY = "de.tudarmstadt.ukp.dkpro.core.api.ner.type.NamedEntity"
+OWL_SAME_AS = "http://www.w3.org/2002/07/owl#sameAs"
 
 
 def export(data: Path, output: Path) -> None:
@@ -88,6 +90,21 @@ def test_shipped_corpus_through_xmi_is_stable(shipped_data: Path, tmp_path: Path
                 for quads in (first, second)]
     # every mention of the brat corpus made the trip; an event sharing its trigger with another gets its own
     assert mentions[1] == mentions[0] + shared_triggers(CORPUS)
+    # the corpus's annotation.conf travels with the XMI: same types, same entities, same Wikidata links
+    for part in (entities, same_as, ontology):
+        assert part(second) == part(first), part.__name__
+
+
+def entities(quads: set) -> set[str]:
+    return {q.subject.value for q in quads if q.subject.value.startswith(RESOURCE)}
+
+
+def same_as(quads: set) -> set:
+    return {q for q in quads if q.predicate.value == OWL_SAME_AS}
+
+
+def ontology(quads: set) -> set:
+    return {q for q in quads if q.graph_name.value == ONTOLOGY_GRAPH}
 
 
 def shared_triggers(corpus: Path) -> int:
