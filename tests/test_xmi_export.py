@@ -119,3 +119,17 @@ def shared_triggers(corpus: Path) -> int:
 def test_xmi_export_needs_a_directory(shipped_data: Path) -> None:
     result = run_kg("export", "--data", str(shipped_data), "--format", "xmi")
     assert result.exit_code == 2 and "--format xmi writes a directory" in result.stderr
+
+
+def test_a_name_uima_cannot_hold_is_reported_and_the_rest_written(tiny_copy: Path, tmp_path: Path) -> None:
+    conf, ann = tiny_copy / "annotation.conf", tiny_copy / "beta.ann"
+    conf.write_text(conf.read_text().replace("Qualifier\t", "Qualifier-Kind\t"))
+    ann.write_text(ann.read_text().replace("\tQualifier ", "\tQualifier-Kind "))
+    (tiny_copy / "alpha.ann").write_text((tiny_copy / "alpha.ann").read_text().replace("\tQualifier ",
+                                                                                        "\tQualifier-Kind "))
+    build(tiny_copy, tmp_path / "data")
+    result = run_kg("export", "--data", str(tmp_path / "data"), "--format", "xmi", "-o", str(tmp_path / "xmi"))
+    assert result.exit_code == 0
+    assert "'Qualifier-Kind' cannot be a feature of" in result.stderr
+    cas = load(tmp_path / "xmi" / "beta.xmi")
+    assert cas.select(NAMED_ENTITY) and not cas.typesystem.get_type(NAMED_ENTITY).get_feature("Qualifier-Kind")
