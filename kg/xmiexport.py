@@ -102,12 +102,14 @@ def export_xmi(build_dir: Path, store: EmbeddedStore, output: Path) -> tuple[int
         shutil.copytree(schema, output, dirs_exist_ok=True,
                         ignore=lambda _, names: [n for n in names if n.lower() == TYPE_SYSTEM.lower()])
     typesystem = type_system(features)
+    type_system_xml = typesystem.to_xml()
     for doc, annotations in documents:
         cas = _CasWriter(typesystem, doc.text, annotations).write()
         target = output / f"{doc.slug}.xmi"
         target.parent.mkdir(parents=True, exist_ok=True)
         cas.to_xmi(target)
-        (target.parent / TYPE_SYSTEM).write_text(typesystem.to_xml(), encoding="utf-8")
+        if not (target.parent / TYPE_SYSTEM).exists():
+            (target.parent / TYPE_SYSTEM).write_text(type_system_xml, encoding="utf-8")
         target.with_suffix(".json").write_text(json.dumps(doc.metadata(), indent=1, ensure_ascii=False) + "\n",
                                                encoding="utf-8")
     return len(documents), list(dict.fromkeys(features.warnings))
