@@ -36,6 +36,8 @@ TOOLS_DATABASES = {
     "KG": ("https://kg.example.org/", RESOURCE + "%s"),
     "ISO8601": ("https://en.wikipedia.org/wiki/ISO_8601", "https://en.wikipedia.org/wiki/ISO_8601#%s"),
     "Number": ("https://en.wikipedia.org/wiki/Number", "https://en.wikipedia.org/wiki/Number#%s"),
+    "geonames": ("https://www.geonames.org/", "https://sws.geonames.org/%s/"),  # as kg.cas_brat names IRIs
+    "dbpedia": ("https://dbpedia.org/", "https://dbpedia.org/%s"),
 }
 _STATEMENT = re.compile(r"^(E\d+)-(.+)-(\d+)$")
 

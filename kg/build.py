@@ -29,8 +29,9 @@ from typing import TYPE_CHECKING, Any, Callable, Iterator, Mapping
 from tqdm import tqdm
 
 from kg import __version__, layout
-from kg.bratexport import save_schema
-from kg.conf import CONFIG_FILE, load_config, merge_configs
+from kg.bratexport import SCHEMA_DIR, save_schema
+from kg.conf import CONFIG_FILE, find_config, load_config
+from kg.confwriter import save_document_configs, union_configs
 from kg.corpus import ALIASES_FILE, MAPPING_FILE, DocumentFiles, inception_config, read_document, scan_corpus
 from kg.entities import rebuild_records
 from kg.errors import BuildLockedError, ConfigError, CorpusError, InputError, InputErrors, KgError
@@ -115,10 +116,14 @@ class Inputs:
 
     @cached_property
     def vocabularies(self) -> dict[Path, Vocabulary]:
-        """One per annotation.conf, and one per INCEpTION document (its layers are its schema)."""
+        """One per annotation.conf, and one per INCEpTION document (its layers are its schema, joined
+        with the annotation.conf that applies to its directory: its hierarchy and types)."""
         vocabularies = {path: Vocabulary(load_config(path), self.alignment) for path in self.config_files}
         for item in self.inception:
-            vocabularies[Path(item.source)] = Vocabulary(inception_config(item), self.alignment)
+            applies = find_config(item.txt.parent, self.corpus_dir)
+            own = inception_config(item)
+            config = union_configs([vocabularies[applies].config, own]) if applies in vocabularies else own
+            vocabularies[Path(item.source)] = Vocabulary(config, self.alignment)
         return vocabularies
 
     @cached_property
@@ -128,7 +133,7 @@ class Inputs:
         if not vocabularies:
             raise ConfigError(f"no {CONFIG_FILE} in the corpus (expected one at its root or beside its documents)",
                               self.corpus_dir)
-        merged = Vocabulary(merge_configs([v.config for v in vocabularies]), self.alignment)
+        merged = Vocabulary(union_configs([v.config for v in vocabularies]), self.alignment)
         check_alignment_names(merged)
         return merged
 
@@ -269,6 +274,8 @@ def _run(plan: _Plan, files: list[DocumentFiles], inputs: Inputs, data_dir: Path
             write_exports(build_dir, previous=plan.previous_dir,
                           unchanged=frozenset({graph_iri(s) for s in unchanged} | {ONTOLOGY_GRAPH}))
         save_schema(inputs.corpus_dir, inputs.configs, build_dir)
+        save_document_configs(inputs.corpus_dir, build_dir / SCHEMA_DIR,
+                              {item.slug: inputs.vocabulary_of(item).config for item in inputs.inception})
         _run_hooks(build_dir)
         _write_manifest(build_dir, plan, inputs, report)
         if before_publish:

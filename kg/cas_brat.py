@@ -19,6 +19,7 @@ from cassis import Cas
 from cassis.typesystem import FeatureStructure, Type
 
 from kg.brat_render import Bound, Standoff, ann_lines, brat_name, conf_text, settle_attributes
+from kg.iris import BASE, RESOURCE, WIKIDATA
 
 DKPRO = "de.tudarmstadt.ukp.dkpro.core.api."
 NAMED_ENTITY = DKPRO + "ner.type.NamedEntity"
@@ -33,6 +34,11 @@ PRIMITIVES = {"uima.cas." + n for n in ("String", "Boolean", "Integer", "Float",
 WIKIDATA_HOSTS = {"wikidata.org", "www.wikidata.org", "m.wikidata.org"}
 _WIKIDATA_PATH = re.compile(r"/(?:entity|wiki)/([QPL][1-9]\d*)")
 _ATTRIBUTE_VALUE = re.compile(r"[\w.+-]+")
+# Normalization databases whose ids kg writes as these IRIs (kg export --format xmi) and reads back.
+REFERENCE_IRIS = {"KG": RESOURCE, "ISO8601": "https://en.wikipedia.org/wiki/ISO_8601#",
+                  "Number": "https://en.wikipedia.org/wiki/Number#"}
+OTHER_REFERENCES = BASE + "reference/"  # any other database: <OTHER_REFERENCES><database>/<id>
+KNOWN_HOSTS = {"geonames": "https://sws.geonames.org/{}/", "dbpedia": "https://dbpedia.org/{}"}
 
 
 def cas_to_brat(cas: Cas) -> tuple[str, str, list[str]]:
@@ -227,6 +233,11 @@ def normalization(value: str) -> tuple[str, str] | None:
     http(s) IRI as <second-level domain label>:<path, query and fragment>; None otherwise."""
     if not re.match(r"https?://", value) or any(c.isspace() for c in value):
         return None
+    for database, base in REFERENCE_IRIS.items():
+        if value.startswith(base) and len(value) > len(base):
+            return database, value[len(base):]
+    if value.startswith(OTHER_REFERENCES) and "/" in value[len(OTHER_REFERENCES):].strip("/"):
+        return tuple(value[len(OTHER_REFERENCES):].split("/", 1))
     parts = urlsplit(value)
     host = (parts.hostname or "").lower()
     if not host:
@@ -239,6 +250,18 @@ def normalization(value: str) -> tuple[str, str] | None:
     reference = parts.path.strip("/") + (f"?{parts.query}" if parts.query else "") + (
         f"#{parts.fragment}" if parts.fragment else "")
     return database, reference or host
+
+
+def reference_iri(database: str, reference: str) -> str:
+    """The IRI `normalization` reads back as (database, reference): a Wikidata item's IRI, kg's
+    resource IRI for KG, else an IRI under kg's base naming the database."""
+    if database == "Wikidata":
+        return WIKIDATA + reference
+    if database in REFERENCE_IRIS:
+        return REFERENCE_IRIS[database] + reference
+    if database in KNOWN_HOSTS:
+        return KNOWN_HOSTS[database].format(reference)
+    return f"{OTHER_REFERENCES}{database}/{reference}"
 
 
 def _add_relation(brat: Standoff, fs: FeatureStructure) -> None:

@@ -107,16 +107,17 @@ def check(corpus_dir: Path, shapes: bool, workers: int | None) -> None:
 
 
 @main.command()
-@click.option("--format", "fmt", type=click.Choice([*FORMATS, "brat"]), default="ttl", show_default=True,
-              help="Serialization, or brat: a brat corpus (texts, .ann, metadata, configuration) in a directory.")
+@click.option("--format", "fmt", type=click.Choice([*FORMATS, "brat", "xmi"]), default="ttl", show_default=True,
+              help="Serialization, or brat: a brat corpus (texts, .ann, metadata, configuration) in a directory, "
+                   "or xmi: INCEpTION's UIMA CAS XMI documents with their TypeSystem.xml in a directory.")
 @click.option("-o", "--output", type=click.Path(path_type=Path), default=None,
-              help="File to write (default: standard output); for brat, the directory to write.")
+              help="File to write (default: standard output); for brat and xmi, the directory to write.")
 @data_option
 def export(fmt: str, output: Path | None, data_dir: Path) -> None:
-    """Write the current graph as Turtle, TriG, N-Quads or JSON-LD, or back out as a brat corpus."""
+    """Write the current graph as Turtle, TriG, N-Quads or JSON-LD, or back out as a brat or INCEpTION corpus."""
     build_dir = layout.current_build(data_dir)
-    if fmt == "brat":
-        _export_brat(build_dir, output)
+    if fmt in ("brat", "xmi"):
+        _export_brat(build_dir, output, fmt)
         return
     if output is None:
         copy_export(build_dir, fmt, sys.stdout.buffer)
@@ -126,21 +127,27 @@ def export(fmt: str, output: Path | None, data_dir: Path) -> None:
     click.echo(f"wrote {output}", err=True)
 
 
-def _export_brat(build_dir: Path | None, output: Path | None) -> None:
+def _export_brat(build_dir: Path | None, output: Path | None, fmt: str = "brat") -> None:
     from kg.bratexport import export_brat
     from kg.store import EmbeddedStore
+    from kg.xmiexport import export_xmi
 
     if output is None:
-        raise click.UsageError("--format brat writes a directory: give it with -o DIR")
+        raise click.UsageError(f"--format {fmt} writes a directory: give it with -o DIR")
     if build_dir is None:
         raise click.ClickException("nothing built yet (run kg build first)")
     if output.exists() and any(output.iterdir()):
         raise click.ClickException(f"{output} is not empty (expected a new or empty directory)")
     store = EmbeddedStore(layout.store_path(build_dir), read_only=True)
     try:
-        count = export_brat(build_dir, store, output)
+        if fmt == "xmi":
+            count, warnings = export_xmi(build_dir, store, output)
+        else:
+            count, warnings = export_brat(build_dir, store, output), []
     finally:
         store.close()
+    for warning in warnings:
+        click.echo(f"warning: {warning}", err=True)
     click.echo(f"wrote {count} documents to {output}", err=True)
 
 
