@@ -23,7 +23,7 @@ from kg.model import (Annotations, Attribute, Equiv, Event, Normalization, Note,
 NORMALIZATION_DBS = ("Wikidata", "ISO8601", "Number", "KG")  # checked and used by kg; other DBs are kept as given
 _NORM_REF = re.compile(r"^\S+?:\S+$")
 _ID = {"T": r"T\d+", "R": r"R\d+", "E": r"E\d+", "A": r"[AM]\d+", "N": r"N\d+", "#": r"#\d*"}
-_OFFSETS = re.compile(r"^\d+ \d+(;\d+ \d+)*$")
+_OFFSETS = re.compile(r"^\d{1,10} \d{1,10}(;\d{1,10} \d{1,10})*$")  # bounded before int() converts them
 # brat's lines end at \n, \r\n or \r only; str.splitlines() would also split at U+2028,
 # U+0085, \x0b, \x0c and \x1c-\x1e, which may occur inside a span's text.
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
@@ -108,7 +108,8 @@ def _textbound(reader: _Reader, number: int, fields: list[str]) -> None:
     if not _usable_type(reader, number, type_):
         return
     if not _OFFSETS.match(offsets):
-        reader.fail(number, f"bad offsets {offsets!r} (expected START END, or START END;START END for a discontinuous span)")
+        reader.fail(number, f"bad offsets {offsets[:40]!r} (expected START END, or START END;START END for a "
+                            "discontinuous span, each a number of at most 10 digits)")
         return
     spans = tuple(Span(int(b), int(e)) for b, e in (p.split(" ") for p in offsets.split(";")))
     if not _spans_fit(reader, number, spans):
@@ -291,6 +292,21 @@ def _check_references(reader: _Reader) -> None:
                 reader.fail(equiv.line, f"{equiv.type} refers to undefined id {member} (expected T ids of this file)")
         _check_equiv_kinds(reader, equiv)
     _check_overlaps(reader)
+    _check_contradictions(reader)
+
+
+def _check_contradictions(reader: _Reader) -> None:
+    """One value per slot: two Number, ISO8601 or KG normalizations, or two values of one
+    attribute, on the same annotation would leave the graph to pick one silently."""
+    seen: dict[tuple[str, str], int] = {}
+    slots = [((n.target, n.db), n.line, f"{n.db} normalization") for n in reader.normalizations
+             if n.db in ("Number", "ISO8601", "KG")]
+    slots += [((a.target, a.name), a.line, f"{a.name} attribute") for a in reader.attributes]
+    for key, line, what in slots:
+        if key in seen:
+            reader.fail(line, f"a second {what} on {key[0]} (expected one; the first is on line {seen[key]})")
+        else:
+            seen[key] = line
 
 
 def _types_by_id(reader: _Reader) -> dict[str, str]:

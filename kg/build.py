@@ -203,7 +203,7 @@ def check_metadata_keys(files: list[DocumentFiles], keys: set[str] | dict) -> No
             continue
         try:
             data = json.loads(item.meta.read_bytes())
-        except (ValueError, UnicodeDecodeError):
+        except (ValueError, UnicodeDecodeError, RecursionError):
             continue  # reported with its line when the document is read
         for name in ("publisher", "author"):
             key = data.get(name) if isinstance(data, dict) else None

@@ -9,6 +9,7 @@ sub-directories, each read with the nearest annotation.conf up the tree.
 
 from __future__ import annotations
 
+import datetime
 import hashlib
 import json
 import os
@@ -36,6 +37,8 @@ CORPUS_FILES = (CONFIG_FILE, ALIASES_FILE, MAPPING_FILE, "tools.conf", "visual.c
                 TYPE_SYSTEM, "typesystem.xml")
 DOCUMENT_SUFFIXES = (".txt", ".ann", ".json", ".xmi", ".zip")
 SUGGESTED_SUFFIX = ".suggested.ann"  # kg suggest's output beside an article: for review, not a document
+MAX_TEXT_BYTES = 16 * 2**20  # a news article is far smaller; a larger file is refused, never half-read
+MAX_METADATA_CHARS = 64 * 2**10
 _LOCAL_ID = re.compile(r"^[A-Z]+\d+$")
 
 
@@ -230,7 +233,11 @@ def _slug_problem(slug: str, stems: set[str]) -> str | None:
 
 
 def read_text(path: Path) -> str:
-    """Read a UTF-8 file; bad bytes give the line and column where they are."""
+    """Read a UTF-8 file (at most MAX_TEXT_BYTES); bad bytes give the line and column where they are."""
+    size = Path(path).stat().st_size
+    if size > MAX_TEXT_BYTES:
+        raise CorpusError(f"file of {size:,} bytes (expected at most {MAX_TEXT_BYTES:,}: kg reads news articles "
+                          "and their annotations, each well under that)", path)
     data = Path(path).read_bytes()
     try:
         text = data.decode("utf-8")
@@ -257,10 +264,16 @@ def read_metadata(files: DocumentFiles, text: str) -> Metadata:
         first = next((line.strip() for line in text.splitlines() if line.strip()), files.slug)
         return Metadata(title=first)
     raw = read_text(files.meta)
+    if len(raw) > MAX_METADATA_CHARS:
+        raise CorpusError(f"metadata record of {len(raw):,} characters (expected at most {MAX_METADATA_CHARS:,})",
+                          files.meta, 1)
     try:
         data = json.loads(raw)
     except json.JSONDecodeError as exc:
         raise CorpusError(f"invalid JSON: {exc.msg} (expected a metadata object)", files.meta, exc.lineno, exc.colno) from exc
+    except (RecursionError, ValueError) as exc:  # nesting deeper than Python recurses; a number too long to convert
+        raise CorpusError(f"unreadable JSON: {str(exc).splitlines()[0][:120]} (expected a flat metadata object)",
+                          files.meta, 1) from exc
     if isinstance(data, dict) and any(isinstance(v, str) and CONTROL_CHARACTERS.search(v) for v in data.values()):
         raise CorpusError("control character in a metadata value (expected text without control characters)",
                           files.meta, 1)
@@ -279,13 +292,25 @@ def read_metadata(files: DocumentFiles, text: str) -> Metadata:
 
 def _check_metadata_values(path: Path, raw: str, fields: dict) -> None:
     date = fields.get("date")
-    if date is not None and not re.fullmatch(r"\d{4}(-\d{2}(-\d{2})?)?", date):
-        raise CorpusError(f"bad date {date!r} (expected YYYY-MM-DD, YYYY-MM or YYYY)", path, _line_of(raw, "date"))
+    if date is not None and not _real_date(date):
+        raise CorpusError(f"bad date {date!r} (expected YYYY-MM-DD, YYYY-MM or YYYY)", path,
+                          _line_of(raw, "date"))
     for name in ("publisher", "author"):
         value = fields.get(name)
         if value is not None and not re.fullmatch(r"[a-z]+/[a-z0-9]+(-[a-z0-9]+)*", value):
             raise CorpusError(f"bad {name} {value!r} (expected an alias-table key such as organization/npr)",
                               path, _line_of(raw, name))
+
+
+def _real_date(value: str) -> bool:
+    """'2019', '2019-02' or '2019-02-23', each part in range ('2019-13' is not a date)."""
+    if not re.fullmatch(r"\d{4}(-\d{2}(-\d{2})?)?", value):
+        return False
+    try:
+        datetime.date.fromisoformat(value + "-01-01"[len(value) - 4:])
+    except ValueError:
+        return False
+    return True
 
 
 def _line_of(raw: str, key: str) -> int:

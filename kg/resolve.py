@@ -87,7 +87,10 @@ def load_aliases(path: Path, vocab: Vocabulary) -> AliasTable:
     try:
         data = tomllib.loads(raw)
     except tomllib.TOMLDecodeError as exc:
-        raise ConfigError(f"invalid TOML: {exc} (expected [[entity]] tables)", path) from exc
+        where = re.search(r"at line (\d+), column (\d+)", str(exc))
+        line, column = (int(where.group(1)), int(where.group(2))) if where else (None, None)
+        raise ConfigError(f"invalid TOML: {str(exc).split(' (at line')[0]} (expected [[entity]] tables)",
+                          path, line, column) from exc
     entries: dict[str, AliasEntry] = {}
     index: dict[tuple[str, str], str] = {}
     for item in data.get("entity", []):

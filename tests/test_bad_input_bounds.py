@@ -1,0 +1,69 @@
+"""Input that used to end in a traceback or slip into the graph is a located error, exit 2,
+and the previous build stays as it was: invalid dates, numbers too long to convert, metadata
+nested deeper than Python recurses, oversized files, contradictory annotations, bad TOML."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.helpers import run_kg, tree_digest
+
+
+def _month_13(corpus: Path) -> None:
+    meta = corpus / "alpha.json"
+    meta.write_text(meta.read_text().replace('"2019-02-24"', '"2019-13"'))
+
+
+def _long_offset(corpus: Path) -> None:
+    ann = corpus / "alpha.ann"
+    ann.write_text(ann.read_text().replace("T2\tPerson 4 12", "T2\tPerson " + "9" * 5000 + " 12"))
+
+
+def _nested_json(corpus: Path) -> None:
+    (corpus / "alpha.json").write_text('{"title": "x", "extra": ' + "[" * 10_000 + "]" * 10_000 + "}")
+
+
+def _long_number_in_json(corpus: Path) -> None:
+    (corpus / "alpha.json").write_text('{"title": "x", "extra": ' + "7" * 5000 + "}")
+
+
+def _huge_text(corpus: Path) -> None:
+    with open(corpus / "beta.txt", "ab") as out:
+        out.write(b"x" * (17 * 2**20))
+
+
+def _two_qualifiers(corpus: Path) -> None:
+    ann = corpus / "alpha.ann"
+    ann.write_text(ann.read_text() + "A9\tQualifier T11 Nearly\n")
+
+
+def _bad_toml(corpus: Path) -> None:
+    table = corpus / "aliases.toml"
+    table.write_text(table.read_text() + "\n[[entity]\nkey = 1\n")
+
+
+CASES = [
+    (_month_13, "alpha.json:", "bad date '2019-13' (expected YYYY-MM-DD, YYYY-MM or YYYY)"),
+    (_long_offset, "alpha.ann:2: ", "bad offsets"),
+    (_nested_json, "alpha.json:1: ", "unreadable JSON"),
+    (_long_number_in_json, "alpha.json:1: ", "unreadable JSON"),
+    (_huge_text, "beta.txt: ", "bytes (expected at most 16,777,216"),
+    (_two_qualifiers, "alpha.ann:", "a second Qualifier attribute on T11 (expected one; the first is on line"),
+    (_bad_toml, "aliases.toml:", "invalid TOML"),
+]
+
+
+@pytest.mark.parametrize("damage, where, message", CASES, ids=[c[0].__name__.strip("_") for c in CASES])
+def test_bad_input_is_located_and_changes_nothing(tiny_copy: Path, tmp_path: Path, damage, where: str,
+                                                  message: str) -> None:
+    data = tmp_path / "data"
+    assert run_kg("build", "--corpus", str(tiny_copy), "--data", str(data), "--quiet").exit_code == 0
+    before = tree_digest(data)
+    damage(tiny_copy)
+    result = run_kg("build", "--corpus", str(tiny_copy), "--data", str(data), "--quiet")
+    assert result.exit_code == 2, result.output
+    assert where in result.stderr and message in result.stderr, result.stderr
+    assert "Traceback" not in result.stderr
+    assert tree_digest(data) == before
