@@ -20,15 +20,17 @@ ABBREVIATIONS = {
 }
 _BOUNDARY = re.compile(r"[.!?]+[\"'”’)\]]*(?=\s+[\"'“‘(\[]?[A-Z0-9ÁÉÍÓÚÑ])")
 _WORD_BEFORE = re.compile(r"([\w.]+)$")
+_WINDOW = 40  # longer than any abbreviation: a longer word before a period is never one
 
 
 def split_sentences(text: str) -> list[Span]:
     """Sentence spans covering every non-blank stretch of the text, trimmed of surrounding white space."""
     spans: list[Span] = []
     for line in re.finditer(r"[^\n]+", text):
-        start = line.start()
-        for boundary in _BOUNDARY.finditer(line.group()):
-            if _is_abbreviation(line.group()[: boundary.start() + 1]):
+        start, body = line.start(), line.group()
+        for boundary in _BOUNDARY.finditer(body):
+            # the word before the mark, from a short window: the whole line would make a long one quadratic
+            if _is_abbreviation(body[max(0, boundary.start() - _WINDOW): boundary.start() + 1]):
                 continue
             _add(spans, text, start, line.start() + boundary.end())
             start = line.start() + boundary.end()
