@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 import threading
+import time
 from dataclasses import dataclass, field
 from typing import Iterator, Mapping
 from urllib.parse import urlsplit
@@ -98,6 +99,9 @@ def _safe(url: str) -> str:
     return url
 
 
+DEADLOCK_RETRIES = 5
+
+
 class Client:
     """Sessions (one per thread, so that the endpoint's request threads never share one),
     credentials, the time limit of each thread, and the status checks."""
@@ -114,6 +118,17 @@ class Client:
         return getattr(self._local, "timeout", None) or self.timeout
 
     def request(self, method: str, url: str, **kwargs) -> requests.Response:
+        """Send a request; a write the store rolled back as a deadlock (SQL state 40001, which
+        Virtuoso reports when concurrent graph writes collide) is sent again, a few times."""
+        for attempt in range(DEADLOCK_RETRIES + 1):
+            response = self._send(method, url, **kwargs)
+            if attempt == DEADLOCK_RETRIES or not _deadlocked(method, response):
+                return response
+            response.close()
+            time.sleep(0.05 * 2 ** attempt)
+        raise AssertionError("unreachable")
+
+    def _send(self, method: str, url: str, **kwargs) -> requests.Response:
         timeout = self.current_timeout()
         try:
             return self._session().request(method, url, timeout=timeout, allow_redirects=False, **kwargs)
@@ -142,6 +157,14 @@ class Client:
             session.trust_env = False  # no proxy or .netrc from the environment: kg's own settings only
             session.auth = self.credentials.auth()
         return session
+
+
+def _deadlocked(method: str, response: requests.Response) -> bool:
+    """A graph write (PUT, DELETE, POST) rolled back as a deadlock, safe to send again."""
+    if method not in ("PUT", "DELETE", "POST") or response.status_code != 500:
+        return False
+    text = response.text
+    return "40001" in text or "deadlock" in text.lower()
 
 
 def read_error(response: requests.Response, exc: Exception) -> StoreError:

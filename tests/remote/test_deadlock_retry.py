@@ -1,0 +1,59 @@
+"""A graph write the store rolls back as a deadlock (Virtuoso: 'SR172: Transaction deadlocked',
+SQL state 40001, when concurrent pushes collide) is sent again; other errors are not."""
+
+from __future__ import annotations
+
+import threading
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+import pytest
+
+from kg.errors import StoreError
+from kg.remote.http import Client, Credentials, check
+
+
+class _Flaky(BaseHTTPRequestHandler):
+    failures = 0
+    body = b"<h3>Error 40001</h3> SR172: Transaction deadlocked"
+    seen: list[str] = []
+
+    def do_PUT(self) -> None:  # noqa: N802 (http.server's naming)
+        self.rfile.read(int(self.headers.get("Content-Length", 0)))
+        type(self).seen.append(self.command)
+        if len(type(self).seen) <= type(self).failures:
+            self.send_response(500)
+            self.send_header("Content-Length", str(len(self.body)))
+            self.end_headers()
+            self.wfile.write(self.body)
+        else:
+            self.send_response(201)
+            self.send_header("Content-Length", "0")
+            self.end_headers()
+
+    def log_message(self, *args) -> None:
+        pass
+
+
+@pytest.fixture
+def server():
+    httpd = ThreadingHTTPServer(("127.0.0.1", 0), _Flaky)
+    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread.start()
+    _Flaky.seen = []
+    yield f"http://127.0.0.1:{httpd.server_address[1]}/store"
+    httpd.shutdown()
+
+
+def test_a_deadlocked_write_is_sent_again(server: str) -> None:
+    _Flaky.failures, _Flaky.body = 2, b"<h3>Error 40001</h3> SR172: Transaction deadlocked"
+    response = Client(Credentials(), 5).request("PUT", server, data=b"<a> <b> <c> .")
+    check(response)
+    assert response.status_code == 201 and len(_Flaky.seen) == 3
+
+
+def test_another_server_error_is_not_retried(server: str) -> None:
+    _Flaky.failures, _Flaky.body = 1, b"disk full"
+    response = Client(Credentials(), 5).request("PUT", server, data=b"<a> <b> <c> .")
+    with pytest.raises(StoreError, match="HTTP 500: disk full"):
+        check(response)
+    assert len(_Flaky.seen) == 1
