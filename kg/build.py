@@ -32,7 +32,8 @@ from kg import __version__, layout
 from kg.bratexport import SCHEMA_DIR, save_schema
 from kg.conf import CONFIG_FILE, find_config, load_config
 from kg.confwriter import save_document_configs, union_configs
-from kg.corpus import ALIASES_FILE, MAPPING_FILE, DocumentFiles, inception_config, read_document, scan_corpus
+from kg.corpus import (ALIASES_FILE, MAPPING_FILE, DocumentFiles, inception_config, not_read, read_document,
+                       scan_corpus)
 from kg.entities import rebuild_records
 from kg.errors import BuildLockedError, ConfigError, CorpusError, InputError, InputErrors, KgError
 from kg.export import write_exports
@@ -86,11 +87,7 @@ class BuildReport:
 
     def _not_read(self) -> str:
         """Files of the corpus that are no document's: said, never skipped silently."""
-        if not self.ignored:
-            return ""
-        names = ", ".join(str(p) for p in self.ignored[:5]) + (", ..." if len(self.ignored) > 5 else "")
-        return (f"\n{len(self.ignored)} files not read (kg reads .txt, .ann, .json, INCEpTION .xmi and .zip "
-                f"documents and the corpus's configuration files): {names}")
+        return "\n" + not_read(self.ignored) if self.ignored else ""
 
 
 class Inputs:

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from kg.build import Inputs, check_metadata_keys, read_all
-from kg.corpus import ALIASES_FILE, scan_corpus
+from kg.corpus import ALIASES_FILE, not_read, scan_corpus
 from kg.errors import InputError, InputErrors
 from kg.resolve import AliasTable, alias_keys
 
@@ -28,11 +28,8 @@ class CheckReport:
     ignored: list[Path] = field(default_factory=list)
 
     def summary(self) -> str:
-        lines = [f"{self.documents} documents checked, no problem found ({self.seconds:.2f} s)"]
-        if self.ignored:
-            lines.append(f"{len(self.ignored)} files not read: " + ", ".join(str(p) for p in self.ignored[:5])
-                         + (", ..." if len(self.ignored) > 5 else ""))
-        return "\n".join(lines)
+        done = f"{self.documents} documents checked, no problem found ({self.seconds:.2f} s)"
+        return done + ("\n" + not_read(self.ignored) if self.ignored else "")
 
 
 def check_corpus(corpus_dir: Path, *, shapes: bool = False, workers: int | None = None) -> CheckReport:

@@ -195,19 +195,6 @@ class AnnotationConfig:
         return False
 
 
-def merge_configs(configs: list[AnnotationConfig]) -> AnnotationConfig:
-    """One configuration declaring every type of several (a collection whose sub-directories have
-    their own annotation.conf); the first declaration of a name wins."""
-    if len(configs) == 1:
-        return configs[0]
-    merged: dict[str, dict] = {"entities": {}, "events": {}, "relations": {}, "attributes": {}, "relation_nodes": {}}
-    for config in reversed(configs):
-        for name, table in merged.items():
-            table.update(getattr(config, name))
-    overlaps = tuple(rule for config in configs for rule in config.overlaps)
-    return AnnotationConfig(overlaps=overlaps, path=configs[0].path, **merged)
-
-
 def find_config(directory: Path, root: Path) -> Path | None:
     """The annotation.conf that applies to documents of `directory`: its own, else the nearest
     parent's, not looking above the corpus root (brat's lookup)."""

@@ -100,6 +100,13 @@ class Listing:
     configs: list[Path]
 
 
+def not_read(paths: list[Path]) -> str:
+    """The line that says which files of the corpus are no document's (never skipped silently)."""
+    names = ", ".join(str(p) for p in paths[:5]) + (", ..." if len(paths) > 5 else "")
+    return (f"{len(paths)} files not read (kg reads .txt, .ann, .json, INCEpTION .xmi and .zip documents and "
+            f"the corpus's configuration files): {names}")
+
+
 def list_documents(corpus_dir: Path) -> list[DocumentFiles]:
     """Every article of the corpus, sub-directories included, sorted by slug."""
     return scan_corpus(corpus_dir).documents

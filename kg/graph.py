@@ -9,6 +9,7 @@ document, the mentions and the sentences behind it.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 
 from kg import iris
 from kg.annotations import NORMALIZATION_DBS
@@ -47,18 +48,20 @@ class _Context:
             return self.resolved[ann_id].iri
         if ann_id in self.events:
             return self.events[ann_id]
-        return self.events[self.triggered[ann_id]]
+        return self.events[self.event_of_trigger[ann_id]]
 
-    @property
-    def triggered(self) -> dict[str, str]:
-        return {e.trigger: e.id for e in self.doc.annotations.events}
+    @cached_property
+    def trigger_of_event(self) -> dict[str, str]:
+        return {e.id: e.trigger for e in self.doc.annotations.events}
+
+    @cached_property
+    def event_of_trigger(self) -> dict[str, str]:
+        return {trigger: event for event, trigger in self.trigger_of_event.items()}
 
     def bound(self, ann_id: str) -> TextBound:
         """The span behind an argument id: the mention itself, or an event's trigger."""
         bounds = self.doc.annotations.textbounds
-        if ann_id in bounds:
-            return bounds[ann_id]
-        return bounds[next(e.trigger for e in self.doc.annotations.events if e.id == ann_id)]
+        return bounds[ann_id] if ann_id in bounds else bounds[self.trigger_of_event[ann_id]]
 
 
 def document_nquads(doc: Document, vocab: Vocabulary, aliases: AliasTable) -> str:

@@ -16,7 +16,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from kg.annotations import parse_ann
-from kg.conf import AnnotationConfig, AttributeType, find_config, load_config, merge_configs
+from kg.conf import AnnotationConfig, AttributeType, find_config, load_config
+from kg.confwriter import union_configs
 from kg.corpus import ALIASES_FILE, MAPPING_FILE, SUGGESTED_SUFFIX, DocumentFiles, read_document, scan_corpus
 from kg.errors import CorpusError, InputErrors
 from kg.model import Document
@@ -47,7 +48,7 @@ class _Corpus:
         self.configs = {p: load_config(p) for p in sorted({d.config for d in self.documents if d.config})}
         if not self.configs:
             raise CorpusError("no annotation.conf for the articles (expected one at the corpus root or beside them)", root)
-        self.vocab = Vocabulary(merge_configs(list(self.configs.values())), load_alignment(root / MAPPING_FILE))
+        self.vocab = Vocabulary(union_configs(list(self.configs.values())), load_alignment(root / MAPPING_FILE))
         self.aliases: AliasTable = load_aliases(root / ALIASES_FILE, self.vocab)
 
     def config_of(self, files: DocumentFiles) -> AnnotationConfig:
