@@ -158,12 +158,15 @@ def _export_brat(build_dir: Path | None, output: Path | None, fmt: str = "brat")
               help="The corpus (alias table, annotation.conf, names annotated elsewhere); without ARTICLES, all of its articles.")
 @click.option("--merge", is_flag=True, help="Append the suggestions to each article's .ann, keeping every human line.")
 @click.option("--score", is_flag=True, help="Write nothing: print precision and recall against the human annotations.")
-def suggest(articles: tuple[Path, ...], corpus_dir: Path, merge: bool, score: bool) -> None:
+@click.option("--corpus-names/--no-corpus-names", default=True, show_default=True,
+              help="Also suggest proper names annotated in the corpus's other articles (not only the alias table).")
+def suggest(articles: tuple[Path, ...], corpus_dir: Path, merge: bool, score: bool, corpus_names: bool) -> None:
     """Pre-annotate known names, dates and figures as brat suggestions, written to
     <slug>.suggested.ann beside each article (its .ann is untouched unless --merge)."""
     from kg.suggest_files import score_table, suggest_files
 
-    outcomes = suggest_files(corpus_dir, list(articles) or None, merge=merge, write=not score)
+    outcomes = suggest_files(corpus_dir, list(articles) or None, merge=merge, write=not score,
+                             corpus_names=corpus_names)
     if score:
         click.echo(score_table(outcomes))
         return

@@ -17,12 +17,14 @@ from __future__ import annotations
 import re
 from collections import Counter, defaultdict
 from dataclasses import dataclass
-from datetime import date, timedelta
 
 from kg.conf import AnnotationConfig, AttributeType
 from kg.iris import fold
 from kg.model import Annotations
 from kg.resolve import AliasTable, normalize
+from kg.suggest_dates import match_dates
+from kg.suggest_figures import match_figures
+from kg.suggestion import Suggestion
 
 _TOKEN = re.compile(r"[^\W_](?:[^\W_]|[\u0300-\u036f])*")  # a word, with its combining accents (NFD text)
 _GAP = re.compile(r"[ \u00a0.'’\-]{1,3}")  # what may separate two words of one name in the text
@@ -36,21 +38,6 @@ class Candidate:
     type: str
     key: str | None
     source: str
-
-
-@dataclass(frozen=True)
-class Suggestion:
-    """One suggested text-bound annotation, with its normalization and the reason for it."""
-
-    begin: int
-    end: int
-    text: str
-    type: str
-    db: str | None
-    ref: str | None
-    note: str
-    kind: str = "name"
-    qualifier: str | None = None  # for a figure: MoreThan, Nearly, About, UpTo or LessThan
 
 
 Lexicon = dict[str, list[Candidate]]
@@ -155,172 +142,52 @@ def _name_suggestion(begin: int, end: int, span: str, candidate: Candidate) -> S
     return Suggestion(begin, end, span, candidate.type, db, ref, f"{candidate.source} (matched {span!r})")
 
 
-# --- dates -------------------------------------------------------------------------------------
-
-_MONTHS = ["january", "february", "march", "april", "may", "june", "july", "august", "september",
-           "october", "november", "december"]
-_MONTH_WORD = (r"(?:Jan(?:uary|\.)?|Feb(?:ruary|\.)?|Mar(?:ch|\.)?|Apr(?:il|\.)?|May|June?\.?|July?\.?"
-               r"|Aug(?:ust|\.)?|Sept?(?:ember|\.)?|Oct(?:ober|\.)?|Nov(?:ember|\.)?|Dec(?:ember|\.)?)")
-_WEEKDAYS = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]
-_WEEKDAY = r"(?:Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday)"
-_SP = r"[ \u00a0]+"
-_DAY = r"(?:[12]\d|3[01]|0?[1-9])(?:st|nd|rd|th)?"
-_YEAR = r"(?:1[89]\d\d|20\d\d)"
-_DATE = re.compile(
-    rf"(?<![\w,.])(?:(?P<wd>{_WEEKDAY}),?{_SP})?(?:"
-    rf"(?P<m1>{_MONTH_WORD}){_SP}(?P<d1>{_DAY})\b(?:,?{_SP}(?P<y1>{_YEAR}))?"
-    rf"|(?P<d2>{_DAY}){_SP}(?P<m2>{_MONTH_WORD})(?:,?{_SP}(?P<y2>{_YEAR}))?"
-    rf"|(?P<m3>{_MONTH_WORD})(?:,?{_SP}(?P<y3>{_YEAR}))"
-    rf"|(?P<m4>January|February|March|April|June|July|August|September|October|November|December)"
-    rf"|(?P<y4>{_YEAR}))(?![\w,]\w|\.\d)"
-    rf"|(?<![\w,.])(?P<wd2>{_WEEKDAY})(?:{_SP}(?:morning|afternoon|evening|night))?\b"
-    rf"|(?<![\w,.])(?P<rel>(?:[Ll]ast|[Tt]his|[Nn]ext){_SP}(?:month|year)|[Tt]oday|[Yy]esterday)\b")
-
-
-def match_dates(text: str, published: str | None, type_: str) -> list[Suggestion]:
-    """Written dates with their ISO 8601 value. A date missing its year, a weekday, 'today' or
-    'last month' takes its value from the article's date when that date fixes it; otherwise
-    it is suggested without a value."""
-    found = []
-    for match in _DATE.finditer(text):
-        value, why = _date_value(match, _published(published))
-        note = f"date expression: {why}" if value else f"date expression without a value: {why}"
-        found.append(Suggestion(match.start(), match.end(), match.group(), type_,
-                                "ISO8601" if value else None, value, note, "date"))
-    return found
-
-
-def _published(value: str | None) -> tuple[int, int | None, int | None] | None:
-    if not value:
-        return None
-    parts = [int(p) for p in value.split("-")]
-    return (parts + [None, None])[0], (parts + [None, None])[1], (parts + [None, None])[2]
-
-
-def _date_value(match: re.Match, published) -> tuple[str | None, str]:
-    g = match.groupdict()
-    month_word = g["m1"] or g["m2"] or g["m3"] or g["m4"]
-    if month_word:
-        month = next(i for i, m in enumerate(_MONTHS, 1) if fold(month_word).startswith(m[:3]))
-        day = g["d1"] or g["d2"]
-        day = int(re.match(r"\d+", day).group()) if day else None
-        year = g["y1"] or g["y2"] or g["y3"]
-        if year:
-            return _iso(int(year), month, day), "written date"
-        if published is None:
-            return None, "no year, and the article has no date"
-        year = published[0] if published[1] is None or month <= published[1] else published[0] - 1
-        return _iso(year, month, day), f"year from the article date {_show(published)}"
-    if g["y4"]:
-        return g["y4"], "a year"
-    return _relative(g["wd2"] or g["rel"], published)
-
-
-def _relative(word: str, published) -> tuple[str | None, str]:
-    word = fold(word)
-    if word in _WEEKDAYS or word.split()[0] in _WEEKDAYS:
-        if published is None or published[2] is None:
-            return None, "a weekday, and the article's date is not a day"
-        day = date(*published)
-        back = (day.weekday() - _WEEKDAYS.index(word.split()[0])) % 7
-        return (day - timedelta(days=back)).isoformat(), f"the {word.split()[0].title()} on or before the article date {day}"
-    unit = word.split()[-1]
-    if unit in ("today", "yesterday"):
-        if published is None or published[2] is None:
-            return None, f"'{word}', and the article's date is not a day"
-        day = date(*published) - timedelta(days=unit == "yesterday")
-        return day.isoformat(), f"'{word}' of the article date {_show(published)}"
-    shift = {"last": -1, "this": 0, "next": 1}[word.split()[0]]
-    if unit == "year" and published:
-        return str(published[0] + shift), f"'{word}' from the article date {_show(published)}"
-    if unit == "month" and published and published[1]:
-        index = published[0] * 12 + published[1] - 1 + shift
-        return f"{index // 12:04d}-{index % 12 + 1:02d}", f"'{word}' from the article date {_show(published)}"
-    return None, f"'{word}', and the article's date does not fix it"
-
-
-def _iso(year: int, month: int, day: int | None) -> str:
-    if day is None:
-        return f"{year:04d}-{month:02d}"
-    try:
-        return date(year, month, day).isoformat()
-    except ValueError:
-        return f"{year:04d}-{month:02d}"
-
-
-def _show(published) -> str:
-    return "-".join(f"{p:02d}" for p in published if p is not None)
-
-
-# --- figures -----------------------------------------------------------------------------------
-
-_UNITS = {w: i for i, w in enumerate("zero one two three four five six seven eight nine ten eleven twelve thirteen "
-                                     "fourteen fifteen sixteen seventeen eighteen nineteen".split())}
-_TENS = {w: 10 * i for i, w in enumerate("_ _ twenty thirty forty fifty sixty seventy eighty ninety".split(), ) if i > 1}
-_SCALES = {"hundred": 100, "thousand": 1000, "million": 10**6, "billion": 10**9}
-_NUMBER_WORD = "|".join(sorted([*_UNITS, *_TENS], key=len, reverse=True))
-_QUALIFIERS = (r"(?:more|fewer|less)\s+than|over|nearly|almost|about|around|roughly|approximately|some|"
-               r"up\s+to|at\s+least|at\s+most|as\s+many\s+as|just\s+over|just\s+under|under")
-_FIGURE = re.compile(
-    rf"(?<![\w,.$])(?:(?P<q>{_QUALIFIERS}){_SP})?(?:"
-    rf"(?P<n>\d{{1,3}}(?:,\d{{3}})+|\d+(?:\.\d+)?)(?:{_SP}(?P<ns>hundred|thousand|million|billion))?"
-    rf"|(?P<w>(?:{_NUMBER_WORD})(?:[- ](?:{_NUMBER_WORD}))?)(?:{_SP}(?P<ws>hundred|thousand|million|billion))?"
-    rf"|(?P<vague>(?:a{_SP}few|few|several|many){_SP}(?:dozen|hundred|thousand)s?|(?:dozens|hundreds|thousands|millions)"
-    rf"|scores(?={_SP}of\b)))"
-    rf"(?:{_SP}(?P<pct>percent|per{_SP}cent)|%)?(?![\w]|[.,]\d)", re.IGNORECASE)
-
-_QUALIFIER_VALUES = {"more than": "MoreThan", "over": "MoreThan", "just over": "MoreThan", "nearly": "Nearly",
-                     "almost": "Nearly", "just under": "Nearly", "about": "About", "around": "About",
-                     "roughly": "About", "approximately": "About", "some": "About", "up to": "UpTo",
-                     "at most": "UpTo", "as many as": "UpTo", "less than": "LessThan", "fewer than": "LessThan",
-                     "under": "LessThan"}
-_MEASURE = re.compile(r"[ \u00a0-]+(?:years?|months?|weeks?|days?|hours?|minutes?|miles?|kilomet(?:er|re)s?|km|meals?)\b",
-                      re.IGNORECASE)
-_AGE = re.compile(r", \d{1,3},")
-
-
-def match_figures(text: str, type_: str) -> list[Suggestion]:
-    """Numbers and quantities with their value ('more than 1,400' -> 1400). Left out: a bare
-    'one' (rarely a figure), durations, distances and ages ('two years', '14-year veteran',
-    'Harry Solano, 36,'); vague quantities ('hundreds') get no value."""
-    found = []
-    for match in _FIGURE.finditer(text):
-        g = match.groupdict()
-        if (g["w"] and fold(g["w"]) == "one" and not g["ws"]) or _MEASURE.match(text, match.end()) \
-                or _AGE.fullmatch(text, max(match.start() - 2, 0), min(match.end() + 1, len(text))):
-            continue
-        value = _figure_value(g)
-        qualifier = f", qualifier {' '.join(g['q'].split())!r}" if g["q"] else ""
-        note = f"figure: {value}{qualifier}" if value is not None else f"figure without a value (vague){qualifier}"
-        found.append(Suggestion(match.start(), match.end(), match.group(), type_,
-                                "Number" if value is not None else None, value, note, "figure",
-                                _QUALIFIER_VALUES.get(" ".join(fold(g["q"] or "").split()))))
-    return found
-
-
-def _figure_value(g: dict) -> str | None:
-    if g["vague"]:
-        return None
-    if g["n"]:
-        number = float(g["n"].replace(",", "")) * _SCALES.get(fold(g["ns"] or ""), 1)
-    else:
-        parts = re.split(r"[- ]", fold(g["w"]))
-        number = float(sum(_UNITS.get(p, 0) + _TENS.get(p, 0) for p in parts)) * _SCALES.get(fold(g["ws"] or ""), 1)
-    return str(int(number)) if number == int(number) else str(round(number, 6))
-
-
 # --- choosing ----------------------------------------------------------------------------------
 
 def suggest(text: str, lexicon: Lexicon, config: AnnotationConfig, *, published: str | None = None,
-            date_type: str | None = None, figure_type: str | None = None) -> list[Suggestion]:
-    """Non-overlapping suggestions for one text, in text order. Dates and figures are
-    suggested when the configuration has a type for them (`date_type`, `figure_type`)."""
+            date_type: str | None = None, figure_type: str | None = None,
+            quote_type: str | None = None) -> list[Suggestion]:
+    """Suggestions for one text, in text order (a quote before what it holds). Names, dates and figures never overlap each
+    other; quotations are suggested beside them (a quote holds the names it mentions) when
+    the configuration has a quote type that may contain them. Dates, figures and quotes are
+    suggested when the configuration has a type for them (`date_type`, `figure_type`, `quote_type`)."""
     found = match_names(text, lexicon)
     if date_type and config.usable(date_type):
         found += match_dates(text, published, date_type)
     if figure_type and config.usable(figure_type):
         found += match_figures(text, figure_type)
-    return sorted(_choose(found), key=lambda s: (s.begin, s.end))
+    chosen = _choose(found)
+    if quote_type and config.usable(quote_type):
+        chosen += [q for q in match_quotes(text, quote_type) if _may_hold(q, chosen, config)]
+    return sorted(chosen, key=lambda s: (s.begin, -s.end))
+
+
+_QUOTATION = re.compile(r"“([^“”\n]+)”|\"([^\"\n]+)\"")
+
+
+def match_quotes(text: str, type_: str) -> list[Suggestion]:
+    """What stands between a pair of quotation marks on one line (“…” or "…"), without the
+    marks and the spaces inside them, as brat annotators of quotes mark it."""
+    found = []
+    for match in _QUOTATION.finditer(text):
+        begin, end = match.span(1 if match.group(1) is not None else 2)
+        inner = text[begin:end]
+        begin, end = begin + len(inner) - len(inner.lstrip()), end - (len(inner) - len(inner.rstrip()))
+        if end > begin:
+            found.append(Suggestion(begin, end, text[begin:end], type_, None, None,
+                                    "between quotation marks", "quote"))
+    return found
+
+
+def _may_hold(quote: Suggestion, chosen: list[Suggestion], config: AnnotationConfig) -> bool:
+    """Whether every suggestion the quote overlaps may nest in it (or cross it) by the configuration."""
+    for s in chosen:
+        if s.end <= quote.begin or quote.end <= s.begin:
+            continue
+        inside = quote.begin <= s.begin and s.end <= quote.end
+        if not config.overlap_allowed(s.type, quote.type, "contain" if inside else "cross"):
+            return False
+    return True
 
 
 def _choose(found: list[Suggestion]) -> list[Suggestion]:

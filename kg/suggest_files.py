@@ -113,7 +113,8 @@ def _one(corpus: _Corpus, files: DocumentFiles, config: AnnotationConfig, lexico
     doc = corpus.read(files)
     vocab = Vocabulary(config, corpus.vocab.alignment)
     found = suggest(doc.text, lexicon, config, published=doc.metadata.date,
-                    date_type=_type_of_family(config, vocab, "date"), figure_type=_type_of_family(config, vocab, "figure"))
+                    date_type=_type_of_family(config, vocab, "date"), figure_type=_type_of_family(config, vocab, "figure"),
+                    quote_type=_type_of_family(config, vocab, "quote"))
     measured = score(found, doc.annotations, config) if files.ann.exists() else None
     if not write:
         return Outcome(files.slug, None, found, measured)
