@@ -160,13 +160,16 @@ def _export_brat(build_dir: Path | None, output: Path | None, fmt: str = "brat")
 @click.option("--score", is_flag=True, help="Write nothing: print precision and recall against the human annotations.")
 @click.option("--corpus-names/--no-corpus-names", default=True, show_default=True,
               help="Also suggest proper names annotated in the corpus's other articles (not only the alias table).")
-def suggest(articles: tuple[Path, ...], corpus_dir: Path, merge: bool, score: bool, corpus_names: bool) -> None:
-    """Pre-annotate known names, dates and figures as brat suggestions, written to
+@click.option("--events/--no-events", default=True, show_default=True,
+              help="Also suggest event triggers annotated at least twice in the other articles (events without arguments).")
+def suggest(articles: tuple[Path, ...], corpus_dir: Path, merge: bool, score: bool, corpus_names: bool,
+            events: bool) -> None:
+    """Pre-annotate known names, dates, figures, quotes and event triggers as brat suggestions, written to
     <slug>.suggested.ann beside each article (its .ann is untouched unless --merge)."""
     from kg.suggest_files import score_table, suggest_files
 
     outcomes = suggest_files(corpus_dir, list(articles) or None, merge=merge, write=not score,
-                             corpus_names=corpus_names)
+                             corpus_names=corpus_names, events=events)
     if score:
         click.echo(score_table(outcomes))
         return

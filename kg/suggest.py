@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter, defaultdict
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from kg.conf import AnnotationConfig, AttributeType
 from kg.iris import fold
@@ -28,7 +28,7 @@ from kg.suggestion import Suggestion
 
 _TOKEN = re.compile(r"[^\W_](?:[^\W_]|[\u0300-\u036f])*")  # a word, with its combining accents (NFD text)
 _GAP = re.compile(r"[ \u00a0.'’\-]{1,3}")  # what may separate two words of one name in the text
-_KIND_ORDER = {"date": 0, "figure": 1, "name": 2}
+_KIND_ORDER = {"date": 0, "figure": 1, "name": 2, "event": 3}
 
 
 @dataclass(frozen=True)
@@ -55,7 +55,7 @@ def alias_lexicon(aliases: AliasTable, config: AnnotationConfig) -> Lexicon:
             continue
         names = {normalize(n) for n in (entry.label, *entry.aliases, *entry.hidden)}
         for name in dict.fromkeys((entry.label, *entry.aliases, *entry.hidden)):
-            form = _lexicon_form(name)
+            form = lexicon_form(name)
             if any(form.startswith(r + " ") and form[len(r) + 1:] in names for r in roles):
                 continue
             if form and not any(c.key == entry.key for c in lexicon[form]):
@@ -70,7 +70,7 @@ def corpus_lexicon(names: list[tuple[str, str, str | None, str]]) -> Lexicon:
     seen: dict[str, Counter] = defaultdict(Counter)
     where: dict[tuple[str, str, str | None], str] = {}
     for text, type_, key, slug in names:
-        form = _lexicon_form(text)
+        form = lexicon_form(text)
         if form and is_proper_name(text):
             seen[form][(type_, key)] += 1
             where.setdefault((form, type_, key), slug)
@@ -97,7 +97,7 @@ def is_proper_name(text: str) -> bool:
     return all(w[0].isupper() or (len(w) <= 3 and w.islower()) for w in words)
 
 
-def _lexicon_form(name: str) -> str:
+def lexicon_form(name: str) -> str:
     """The normalized form, with an all-capitals name marked so it matches capitals only."""
     form = normalize(name)
     if re.fullmatch(r"[A-Z]{2,4}", name.strip()):
@@ -146,12 +146,15 @@ def _name_suggestion(begin: int, end: int, span: str, candidate: Candidate) -> S
 
 def suggest(text: str, lexicon: Lexicon, config: AnnotationConfig, *, published: str | None = None,
             date_type: str | None = None, figure_type: str | None = None,
-            quote_type: str | None = None) -> list[Suggestion]:
+            quote_type: str | None = None, triggers: Lexicon | None = None) -> list[Suggestion]:
     """Suggestions for one text, in text order (a quote before what it holds). Names, dates and figures never overlap each
     other; quotations are suggested beside them (a quote holds the names it mentions) when
     the configuration has a quote type that may contain them. Dates, figures and quotes are
-    suggested when the configuration has a type for them (`date_type`, `figure_type`, `quote_type`)."""
+    suggested when the configuration has a type for them (`date_type`, `figure_type`, `quote_type`);
+    event triggers when a trigger lexicon is given (kg.suggest_events)."""
     found = match_names(text, lexicon)
+    if triggers:
+        found += [replace(s, kind="event") for s in match_names(text, triggers)]
     if date_type and config.usable(date_type):
         found += match_dates(text, published, date_type)
     if figure_type and config.usable(figure_type):
@@ -225,15 +228,20 @@ def without_human(suggestions: list[Suggestion], human: Annotations, config: Ann
 
 def ann_lines(suggestions: list[Suggestion], first: dict[str, int] | None = None,
               qualifier: AttributeType | None = None) -> list[str]:
-    """brat standoff lines (T, N, AnnotatorNotes, and the `qualifier` attribute of a figure
-    when the configuration declares that value) for the suggestions; ids start after `first`
-    (the highest T, N, A and # numbers already used)."""
-    used = {"T": 0, "N": 0, "A": 0, "#": 0, **(first or {})}
+    """brat standoff lines (T, E for an event trigger, N, AnnotatorNotes, and the `qualifier`
+    attribute of a figure when the configuration declares that value) for the suggestions; ids
+    start after `first` (the highest T, E, N, A and # numbers already used). An event's note is
+    on the event, since brat allows none on its trigger."""
+    used = {"T": 0, "E": 0, "N": 0, "A": 0, "#": 0, **(first or {})}
     lines = []
     for s in suggestions:
         used["T"] += 1
         tid = f"T{used['T']}"
         lines.append(f"{tid}\t{s.type} {s.begin} {s.end}\t{s.text}")
+        if s.kind == "event":
+            used["E"] += 1
+            lines.append(f"E{used['E']}\t{s.type}:{tid}")
+            tid = f"E{used['E']}"
         if qualifier and s.qualifier in (qualifier.values or ()):
             used["A"] += 1
             lines.append(f"A{used['A']}\t{qualifier.name} {tid} {s.qualifier}")
@@ -250,9 +258,9 @@ def _one_line(text: str) -> str:
 
 
 def highest_ids(ann_text: str) -> dict[str, int]:
-    """The highest number used for T, N, A (and M) and # ids in an .ann file."""
-    highest = {"T": 0, "N": 0, "A": 0, "#": 0}
-    for match in re.finditer(r"^([TNAM#])(\d+)\t", ann_text, re.MULTILINE):
+    """The highest number used for T, E, N, A (and M) and # ids in an .ann file."""
+    highest = {"T": 0, "E": 0, "N": 0, "A": 0, "#": 0}
+    for match in re.finditer(r"^([TENAM#])(\d+)\t", ann_text, re.MULTILINE):
         kind = "A" if match.group(1) == "M" else match.group(1)
         highest[kind] = max(highest[kind], int(match.group(2)))
     return highest
@@ -279,10 +287,11 @@ class Score:
 
 
 def score(suggestions: list[Suggestion], human: Annotations, config: AnnotationConfig) -> Score:
-    """Compare with the human entity annotations (event triggers are not suggested, so not counted)."""
+    """Compare the entity suggestions with the human entity annotations (events: kg.suggest_events)."""
     bounds = [b for b in human.textbounds.values() if b.type in config.entities and len(b.spans) == 1]
     typed = {(b.begin, b.end, b.type) for b in bounds}
     spans = {(b.begin, b.end) for b in bounds}
+    suggestions = [s for s in suggestions if s.kind != "event"]
     exact = sum((s.begin, s.end, s.type) in typed for s in suggestions)
     span = sum((s.begin, s.end) in spans for s in suggestions)
     return Score(len(suggestions), len(bounds), exact, span)

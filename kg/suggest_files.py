@@ -25,6 +25,7 @@ from kg.resolve import LOCAL_FAMILIES, AliasTable, load_aliases, resolve_documen
 from kg.schema import Vocabulary, load_alignment
 from kg.suggest import (Lexicon, Score, Suggestion, alias_lexicon, ann_lines, corpus_lexicon, highest_ids,
                         merge_lexicons, score, suggest, without_human)
+from kg.suggest_events import Trigger, score_events, trigger_lexicon
 
 _LINKED_RULES = ("KG normalization", "alias table")
 
@@ -37,6 +38,7 @@ class Outcome:
     written: Path | None
     suggestions: list[Suggestion]
     score: Score | None
+    events: Score | None = None
 
 
 class _Corpus:
@@ -61,6 +63,16 @@ class _Corpus:
     def read(self, files: DocumentFiles) -> Document:
         return read_document(files, self.config_of(files))
 
+    def triggers(self) -> list[Trigger]:
+        """(trigger text, event type, document) of every event a human annotated."""
+        found = []
+        for files in self.documents:
+            if files.ann.exists():
+                annotations = self.read(files).annotations
+                found += [(annotations.textbounds[e.trigger].text, e.type, files.slug)
+                          for e in annotations.events if e.trigger in annotations.textbounds]
+        return found
+
     def names(self) -> list[tuple[str, str, str | None, str]]:
         """(text, type, key or None, document) of every named entity mention a human annotated."""
         found = []
@@ -84,17 +96,21 @@ def _articles(root: Path) -> list[DocumentFiles]:
 
 
 def suggest_files(root: Path, articles: list[Path] | None = None, *, merge: bool = False, write: bool = True,
-                  corpus_names: bool = True) -> list[Outcome]:
-    """Suggest for the given articles (.txt paths) of the corpus at `root`, or for all of them."""
+                  corpus_names: bool = True, events: bool = True) -> list[Outcome]:
+    """Suggest for the given articles (.txt paths) of the corpus at `root`, or for all of them.
+    Names (`corpus_names`) and event triggers (`events`) annotated in the other articles are
+    suggested too."""
     corpus = _Corpus(Path(root))
     targets = corpus.documents if articles is None else [_files_of(corpus, Path(a)) for a in articles]
     names = corpus.names() if corpus_names else []
+    triggers = corpus.triggers() if events else []
     outcomes = []
     for files in targets:
         config = corpus.config_of(files)
         lexicon = merge_lexicons(alias_lexicon(corpus.aliases, config),
                                  corpus_lexicon([n for n in names if n[3] != files.slug]))
-        outcomes.append(_one(corpus, files, config, lexicon, merge, write))
+        known = trigger_lexicon([t for t in triggers if t[2] != files.slug], config)
+        outcomes.append(_one(corpus, files, config, (lexicon, known), merge, write))
     return outcomes
 
 
@@ -108,16 +124,19 @@ def _files_of(corpus: _Corpus, article: Path) -> DocumentFiles:
                          find_config(article.parent, article.parent) or find_config(corpus.root, corpus.root))
 
 
-def _one(corpus: _Corpus, files: DocumentFiles, config: AnnotationConfig, lexicon: Lexicon, merge: bool,
-         write: bool) -> Outcome:
+def _one(corpus: _Corpus, files: DocumentFiles, config: AnnotationConfig, lexicons: tuple[Lexicon, Lexicon],
+         merge: bool, write: bool) -> Outcome:
     doc = corpus.read(files)
     vocab = Vocabulary(config, corpus.vocab.alignment)
-    found = suggest(doc.text, lexicon, config, published=doc.metadata.date,
+    names, triggers = lexicons
+    found = suggest(doc.text, names, config, published=doc.metadata.date,
                     date_type=_type_of_family(config, vocab, "date"), figure_type=_type_of_family(config, vocab, "figure"),
-                    quote_type=_type_of_family(config, vocab, "quote"))
-    measured = score(found, doc.annotations, config) if files.ann.exists() else None
+                    quote_type=_type_of_family(config, vocab, "quote"), triggers=triggers)
+    annotated = files.ann.exists()
+    measured = score(found, doc.annotations, config) if annotated else None
+    events = score_events(found, doc.annotations) if annotated else None
     if not write:
-        return Outcome(files.slug, None, found, measured)
+        return Outcome(files.slug, None, found, measured, events)
     qualifier = _qualifier_of(config, vocab)
     if merge:
         human = files.ann.read_text(encoding="utf-8") if files.ann.exists() else ""
@@ -131,7 +150,7 @@ def _one(corpus: _Corpus, files: DocumentFiles, config: AnnotationConfig, lexico
         content = "".join(f"{line}\n" for line in ann_lines(found, qualifier=qualifier))
     parse_ann(target, content, doc.text, config)  # what is written must read back
     _write(target, content)
-    return Outcome(files.slug, target, added, measured)
+    return Outcome(files.slug, target, added, measured, events)
 
 
 def _type_of_family(config: AnnotationConfig, vocab: Vocabulary, family: str) -> str | None:
@@ -154,12 +173,13 @@ def _write(path: Path, content: str) -> None:
 
 def score_table(outcomes: list[Outcome]) -> str:
     """Per article and overall: suggestions, human entity annotations, precision and recall
-    (span and type), and span-only precision and recall."""
+    (span and type), and span-only precision and recall; then the same for event triggers."""
     rows = [(o.slug, o.score) for o in outcomes if o.score is not None]
     total = sum((s for _, s in rows), Score(0, 0, 0, 0))
     width = max([len(slug) for slug, _ in rows] + [7])
     lines = [f"{'article':{width}}  suggested  human  precision  recall  span-precision  span-recall"]
-    for slug, s in [*rows, ("overall", total)]:
+    events = sum((o.events for o in outcomes if o.events is not None), Score(0, 0, 0, 0))
+    for slug, s in [*rows, ("overall", total), ("event triggers", events)]:
         lines.append(f"{slug:{width}}  {s.suggested:9d}  {s.human:5d}  {s.precision():9.3f}  {s.recall():6.3f}"
                      f"  {s.precision(False):14.3f}  {s.recall(False):11.3f}")
     return "\n".join(lines)

@@ -15,7 +15,9 @@ from kg.annotations import parse_ann
 from kg.conf import load_config, parse_config
 from kg.corpus import read_text
 from kg.resolve import AliasEntry, AliasTable
-from kg.suggest import alias_lexicon, corpus_lexicon, match_dates, match_figures, match_quotes, suggest
+from kg.suggest import (Score, alias_lexicon, ann_lines, corpus_lexicon, match_dates, match_figures, match_quotes,
+                        suggest)
+from kg.suggest_events import trigger_lexicon
 from kg.suggest_files import suggest_files
 from tests.brat_reference import brat_report, brat_source
 from tests.helpers import CORPUS, run_kg
@@ -101,6 +103,22 @@ def test_quotes_are_what_stands_between_quotation_marks_and_may_hold_names() -> 
     assert found == [("Guaidó", "Person"), ("second one", "Quote")]
 
 
+def test_event_triggers_seen_twice_are_suggested_for_types_whose_arguments_are_all_optional() -> None:
+    triggers = [("defected", "Defection", "a"), ("Defected", "Defection", "b"), ("defected", "Flight", "c"),
+                ("fled", "Flight", "a"), ("joined", "Membership", "a"), ("joined", "Membership", "b")]
+    lexicon = trigger_lexicon(triggers, CONFIG)
+    assert sorted(lexicon) == ["defected"]  # 'fled' seen once; Membership needs its Member
+    assert lexicon["defected"][0].type == "Defection"
+    assert lexicon["defected"][0].source == "trigger of 2 Defection events in a, b"
+    text = "Mora defected on Saturday; Solano defected too."
+    found = suggest(text, {}, CONFIG, triggers=lexicon)
+    assert [(s.text, s.type, s.kind) for s in found] == [("defected", "Defection", "event")] * 2
+    lines = ann_lines(found[:1])
+    assert lines == ["T1\tDefection 5 13\tdefected", "E1\tDefection:T1",
+                     "#1\tAnnotatorNotes E1\ttrigger of 2 Defection events in a, b (matched 'defected')"]
+    parse_ann(Path("new.ann"), "".join(f"{line}\n" for line in lines), text, CONFIG)
+
+
 def test_figures_with_their_values_but_not_durations_ages_or_a_bare_one() -> None:
     text = ("More than 1,400 fled, nearly 1,000 stayed, over one hundred left and 1.2 million waited; "
             "one soldier, two years, a 14-year veteran, Solano, 36, said hundreds agreed.")
@@ -143,10 +161,15 @@ def test_suggestions_go_beside_the_article_and_kg_and_brat_read_them(tmp_path: P
         result = run_kg("suggest", "--corpus", str(corpus))
         assert result.exit_code == 0, result.output
     assert {p.name: p.read_bytes() for p in corpus.iterdir() if p.name in before} == before
+    events = []
     for slug in SHIPPED:
         suggested = corpus / f"{slug}.suggested.ann"
         annotations = parse_ann(suggested, read_text(suggested), read_text(corpus / f"{slug}.txt"), CONFIG)
         assert len(annotations.textbounds) == len(annotations.notes) > 20
+        assert {n.target for n in annotations.notes} == set(annotations.textbounds) - {
+            e.trigger for e in annotations.events} | {e.id for e in annotations.events}
+        events += annotations.events
+    assert len(events) > 5 and all(e.args == () for e in events)
     report = brat_report(_review_copy(corpus, tmp_path / "review", ".suggested.ann"), tmp_path / "brat")
     assert report["documents"] == len(SHIPPED) and report["problems"] == []
 
@@ -184,11 +207,12 @@ def test_merge_into_a_partly_annotated_article_continues_the_ids(tmp_path: Path)
     assert merged.startswith(human + "\n")
     added = merged[len(human) + 1:].splitlines()
     assert [line.split("\t")[1] for line in added if line.startswith("T")] == [
-        "Date 39 52", "Figure 54 69", "Person 85 91"]  # not Guaidó at 0 11 nor Cúcuta again as a City
-    assert [line for line in added if line[0] in "NA"] == [
+        "Date 39 52", "Figure 54 69", "Flight 79 83", "Person 85 91"]  # not Guaidó at 0 11 nor Cúcuta again
+    assert [line for line in added if line[0] in "NAE"] == [
         "N1\tReference T3 ISO8601:2019-02-23\tFeb. 23, 2019", "A2\tQualifier T4 MoreThan",
-        "N2\tReference T4 Number:1400\tMore than 1,400", "N3\tReference T5 KG:person/juan-guaido\tGuaidó"]
-    assert added[-1] == "#4\tAnnotatorNotes T5\talias table: person/juan-guaido (matched 'Guaidó')"
+        "N2\tReference T4 Number:1400\tMore than 1,400", "E1\tFlight:T5",
+        "N3\tReference T6 KG:person/juan-guaido\tGuaidó"]
+    assert added[-1] == "#5\tAnnotatorNotes T6\talias table: person/juan-guaido (matched 'Guaidó')"
     parse_ann(corpus / "new.ann", merged, text, CONFIG)
 
 
@@ -200,9 +224,13 @@ def test_precision_and_recall_on_the_four_shipped_articles(tmp_path: Path) -> No
         total = total + outcome.score
     figures = (total.suggested, total.human, round(total.precision(), 3), round(total.recall(), 3),
                round(total.precision(False), 3), round(total.recall(False), 3))
-    assert figures == (405, 478, 0.956, 0.81, 0.956, 0.81)
+    assert figures == (404, 478, 0.955, 0.808, 0.955, 0.808)
+    events = sum((o.events for o in outcomes), Score(0, 0, 0, 0))
+    assert (events.suggested, events.human, round(events.precision(), 3), round(events.recall(), 3)) == (
+        25, 147, 0.8, 0.136)
     readme = (CORPUS.parent / "README.md").read_text(encoding="utf-8")
-    assert "precision 0.956 and recall 0.810" in readme
+    assert "precision 0.955 and recall 0.808" in readme
+    assert "25 event triggers, precision 0.800 and recall 0.136" in readme
 
 
 def test_without_corpus_names_only_the_alias_table_dates_and_figures_are_suggested(tmp_path: Path) -> None:
@@ -236,7 +264,7 @@ def test_a_corpus_without_alias_table_gets_the_names_annotated_in_its_other_docu
         report = brat_report(review, tmp_path / f"brat-{language}")
         assert report["documents"] > 0 and report["problems"] == []
     scored = run_kg("suggest", "--corpus", str(corpus), "--score")
-    assert scored.stdout.splitlines()[-1].split()[0] == "overall"
+    assert [line.split()[0] for line in scored.stdout.splitlines()[-2:]] == ["overall", "event"]
 
 
 @pytest.mark.parametrize("article", ["missing.txt", "x.ann"])
