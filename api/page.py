@@ -23,10 +23,19 @@ POLICY = ("default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inlin
 @bp.get("/")
 def index() -> Response:
     """The query page (templates/index.html), under a policy that allows this server only."""
+    return query_page(START_QUERY)
+
+
+def query_page(start: str) -> Response:
+    """The query page with `start` in the editor (also what a browser's GET of /sparql?query= gets)."""
     has_view = "view" in current_app.blueprints
-    page = render_template("index.html", examples=examples.as_json(), start=START_QUERY, prefixes=PREFIXES,
+    page = render_template("index.html", examples=examples.as_json(), start=start, prefixes=PREFIXES,
                            has_view=has_view, links=_links(has_view))
-    response = Response(page, mimetype="text/html")
+    return secured(Response(page, mimetype="text/html"))
+
+
+def secured(response: Response) -> Response:
+    """An HTML page under the policy that allows this server only."""
     response.headers["Content-Security-Policy"] = POLICY
     response.headers["X-Content-Type-Options"] = "nosniff"
     response.headers["Referrer-Policy"] = "no-referrer"

@@ -46,8 +46,9 @@ def description_turtle(endpoint: str, graphs: list[str]) -> str:
 """
 
 
-def service_description() -> Response:
-    chosen = negotiate.choose(request.headers.get("Accept"), negotiate.GRAPH_OFFERS)
+def service_description(accept: str | None = None) -> Response:
+    """The description, in the format `accept` (or else the request's Accept header) asks for."""
+    chosen = negotiate.choose(accept or request.headers.get("Accept"), negotiate.GRAPH_OFFERS)
     if chosen is None:
         raise ApiError(406, "the service description is offered as " + ", ".join(negotiate.GRAPH_OFFERS))
     served, engine = chosen
