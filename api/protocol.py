@@ -78,7 +78,7 @@ def _call(params: list[tuple[str, str]], body_query: str | None) -> Call:
     call = Call(update=any(k == "update" for k, _ in params))
     call.default_graphs = [v for k, v in params if k == "default-graph-uri"]
     call.named_graphs = [v for k, v in params if k == "named-graph-uri"]
-    call.accept = _format_accept([v for k, v in params if k in FORMAT_PARAMS])
+    call.accept = format_accept([v for k, v in params if k in FORMAT_PARAMS])
     if call.update:
         return call
     if not queries and body_query is None and all(k in FORMAT_PARAMS for k, _ in params):
@@ -93,7 +93,7 @@ def _call(params: list[tuple[str, str]], body_query: str | None) -> Call:
     return call
 
 
-def _format_accept(values: list[str]) -> str | None:
+def format_accept(values: list[str]) -> str | None:
     """The Accept header that `format=` / `output=` stand for (several: any of them)."""
     if not values:
         return None
