@@ -71,8 +71,8 @@ def properties(iri: str) -> str:
 
 
 def statements(iri: str) -> str:
-    """The statements about `iri` (as subject or object) or stated by it (a document), each with the
-    sentence and the article that state it, in article and text order."""
+    """The statements about `iri` (as subject or object) or stated by it (a document): one row per
+    statement and sentence that states it, with the article, in article and text order."""
     return with_prefixes(f"""SELECT ?st ?s ?p ?o ?doc (SAMPLE(?sl) AS ?sLabel) (SAMPLE(?pl) AS ?pLabel)
        (SAMPLE(?ol) AS ?oLabel) (IF(isIRI(?o), "iri", "literal") AS ?kind) (SAMPLE(?text) AS ?sentence)
        (MIN(?begin) AS ?at) (SAMPLE(?t) AS ?title) (SAMPLE(?d) AS ?date) (SAMPLE(?pub) AS ?publisher) WHERE {{
@@ -85,7 +85,7 @@ def statements(iri: str) -> str:
   OPTIONAL {{ ?s skos:prefLabel|rdfs:label ?sl }}
   OPTIONAL {{ ?p rdfs:label ?pl }}
   OPTIONAL {{ ?o skos:prefLabel|rdfs:label ?ol }}
-}} GROUP BY ?st ?s ?p ?o ?doc ORDER BY ?doc ?at ?st LIMIT {MAX_ROWS}""")
+}} GROUP BY ?st ?s ?p ?o ?doc ?sentenceNode ORDER BY ?doc ?at ?st LIMIT {MAX_ROWS}""")
 
 
 def graph_size(graph: str) -> str:

@@ -40,7 +40,7 @@ def resource(iri: str) -> Response:
         "iri": iri, "label": _label(iri, rows), "names": names, "text": text,
         "types": [_value(r["o"], r.get("oLabel"), "iri") for r in rows if r["p"] == RDF_TYPE],
         "properties": [_property(r) for r in rows if r["p"] not in (RDF_TYPE, *NAME_PROPERTIES, *HIDDEN)],
-        "statements": [_statement(iri, r) for r in _select(describe.statements(iri))],
+        "statements": _statements(iri, _select(describe.statements(iri))),
         "max_rows": describe.MAX_ROWS, "view": _view_link(iri), "query": _query_link(_statements_query(iri)),
         "document": iri.startswith(DOCUMENT) and "/" not in iri[len(DOCUMENT):],
     }
@@ -52,7 +52,7 @@ def graph(iri: str) -> Response:
     size = _select(describe.graph_size(iri))
     slug = iri[len(GRAPH):]
     document = DOCUMENT + slug if iri != ONTOLOGY_GRAPH else None
-    terms = [{**_value(r["term"], r.get("label"), "iri"), "kind": _short(r.get("kind", "")),
+    terms = [{**_value(r["term"], r.get("label"), "iri"), "name": _short(r["term"]), "kind": _short(r.get("kind", "")),
               "comment": r.get("comment")} for r in _select(describe.terms(iri))]
     context = {"iri": iri, "label": _short(iri), "size": int(size[0]["n"]) if size else 0, "terms": terms,
                "document": _value(document, None, "iri") if document else None, "max_rows": describe.MAX_ROWS,
@@ -112,6 +112,20 @@ def _property(row: dict[str, str]) -> dict[str, Any]:
             "value": _value(row["o"], row.get("oLabel"), row["kind"], row.get("lang"))}
 
 
+def _statements(iri: str, rows: list[dict[str, str]]) -> list[dict[str, Any]]:
+    """One item per statement, its sentences in text order (the rows have one per sentence)."""
+    merged: dict[str, dict[str, Any]] = {}
+    for row in rows:
+        item = merged.get(row["st"])
+        if item is None:
+            item = merged[row["st"]] = _statement(iri, row)
+        if row.get("sentence") and row["sentence"] not in item["sentences"]:
+            item["sentences"].append(row["sentence"])
+    for item in merged.values():
+        item["citation"] = _citation(item)
+    return list(merged.values())
+
+
 def _statement(iri: str, row: dict[str, str]) -> dict[str, Any]:
     statement = row["st"]
     anchor = statement[len(iri) + 1:] if statement.startswith(iri + "#") else None
@@ -119,17 +133,16 @@ def _statement(iri: str, row: dict[str, str]) -> dict[str, Any]:
             "subject": _value(row["s"], row.get("sLabel"), "iri"),
             "predicate": _value(row["p"], row.get("pLabel"), "iri"),
             "object": _value(row["o"], row.get("oLabel"), row["kind"]),
-            "sentence": row.get("sentence"), "title": row.get("title"), "date": row.get("date"),
-            "publisher": row.get("publisher"), "document": _value(row["doc"], row.get("title"), "iri")
-            if row.get("doc") else None, "citation": _citation(row)}
+            "sentences": [], "title": row.get("title"), "date": row.get("date"), "publisher": row.get("publisher"),
+            "doc": row.get("doc"), "document": _value(row["doc"], row.get("title"), "iri") if row.get("doc") else None}
 
 
-def _citation(row: dict[str, str]) -> str:
-    """The statement's source as one line to copy: sentence, publisher, title, date, document IRI."""
-    parts = [f"“{row['sentence']}”" if row.get("sentence") else None, row.get("publisher"),
-             f"“{row['title']}”" if row.get("title") else None, row.get("date")]
+def _citation(item: dict[str, Any]) -> str:
+    """The statement's source as one line to copy: sentences, publisher, title, date, document IRI."""
+    quoted = " … ".join(f"“{s}”" for s in item["sentences"])
+    parts = [quoted or None, item["publisher"], f"“{item['title']}”" if item["title"] else None, item["date"]]
     source = ", ".join(p for p in parts if p)
-    return f"{source}. <{row.get('doc', '')}> (statement <{row['st']}>)"
+    return f"{source}. <{item['doc'] or ''}> (statement <{item['iri']}>)"
 
 
 def _view_link(iri: str) -> str | None:
