@@ -360,3 +360,98 @@ def test_entity_pages_in_chromium(browser, hostile, foreign, server, shipped_dat
         finally:
             context.close()
     assert shown == set(ALL_STRINGS)
+
+
+# -- behind a reverse proxy that maps a base with a path to the server -----------------------------
+
+class PrefixProxy:
+    """A reverse proxy on 127.0.0.1 (real sockets, a thread per request) that serves the server at
+    `/kg/`: /kg/<path> is forwarded to <server>/<path>; anything else is a 404."""
+
+    PREFIX = "/kg/"
+
+    def __init__(self, upstream: str) -> None:
+        import http.client
+        from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+        target = urlsplit(upstream)
+
+        class Handler(BaseHTTPRequestHandler):
+            def _forward(self) -> None:
+                if not self.path.startswith(PrefixProxy.PREFIX):
+                    self.send_error(404)
+                    return
+                length = int(self.headers.get("Content-Length") or 0)
+                body = self.rfile.read(length) if length else None
+                headers = {k: v for k, v in self.headers.items() if k.lower() not in ("host", "connection")}
+                connection = http.client.HTTPConnection(target.hostname, target.port, timeout=60)
+                connection.request(self.command, "/" + self.path[len(PrefixProxy.PREFIX):], body=body,
+                                   headers=headers)
+                answer = connection.getresponse()
+                content = answer.read()
+                self.send_response(answer.status)
+                for name, value in answer.getheaders():
+                    if name.lower() not in ("transfer-encoding", "connection", "content-length"):
+                        self.send_header(name, value)
+                self.send_header("Content-Length", str(len(content)))
+                self.end_headers()
+                self.wfile.write(content)
+                connection.close()
+
+            do_GET = do_POST = _forward
+
+            def log_message(self, *args) -> None:
+                pass
+
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.url = f"http://127.0.0.1:{self.server.server_address[1]}{self.PREFIX}"
+        import threading
+
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+
+    def close(self) -> None:
+        self.server.shutdown()
+        self.server.server_close()
+
+
+@pytest.fixture(scope="module")
+def proxy(server) -> Iterator[PrefixProxy]:
+    proxied = PrefixProxy(server.url)
+    yield proxied
+    proxied.close()
+
+
+def test_every_link_resolves_behind_a_reverse_proxy_with_a_path(proxy):
+    url = proxy.url + path_of(GUAIDO)[1:]
+    page = Page(requests.get(url, headers={"Accept": BROWSER}, timeout=TIMEOUT).text)
+    local = sorted({urljoin(url, h) for h in page.hrefs if not urlsplit(h).scheme})
+    assert local
+    for target in local:
+        assert target.startswith(proxy.url), target  # never out of the base
+        response = requests.get(target, headers={"Accept": BROWSER}, timeout=TIMEOUT)
+        assert response.status_code == 200, target
+
+
+@pytest.mark.browser
+def test_pages_work_in_chromium_behind_a_reverse_proxy_with_a_path(browser, proxy):
+    """The resource page and the query page it links to load every asset, and run a query, through the
+    proxy; the answer's IRIs link to their pages under the proxied base."""
+    context, watched = open_page(browser)
+    failed: list[str] = []
+    try:
+        page = watched.page
+        page.on("response", lambda r: failed.append(f"{r.status} {r.url}") if r.status >= 400 else None)
+        page.goto(proxy.url + path_of(GUAIDO)[1:], wait_until="load")
+        assert page.locator("ol.statements > li").count() > 10
+        assert page.evaluate("getComputedStyle(document.querySelector('blockquote')).borderLeftStyle") == "solid"
+        page.click(".links a:text-is(\"SPARQL query\")")
+        page.wait_for_selector(".yasqe .CodeMirror")
+        assert GUAIDO in page.evaluate("kgYasgui.getTab().getYasqe().getValue()")
+        page.click(".yasqe_queryButton")
+        page.wait_for_function("document.querySelectorAll('.yasr table tbody tr').length > 10")
+        hrefs = page.eval_on_selector_all(".yasr table tbody a[href]", "els => els.map(a => a.href)")
+        assert hrefs and all(h.startswith(proxy.url) for h in hrefs), hrefs[:5]
+        assert all(r.startswith(proxy.url) for r in watched.requests), watched.requests
+        assert failed == [] and watched.errors == [] and watched.blocked == []
+    finally:
+        context.close()
