@@ -22,7 +22,7 @@ from flask import Blueprint, Response, current_app, g, request
 
 from api import backend, describe, execute, negotiate, resource_page
 from api.errors import ApiError
-from api.protocol import FORMAT_PARAMS, format_accept
+from api.protocol import requested_accept
 from api.base import iri_of_path, namespace_path
 from kg import iris
 
@@ -73,22 +73,25 @@ def _requested_iri() -> str:
 
 def _answer(iri: str, exists: str, construct: str, page) -> Response:
     """404, the HTML page, or the engine's CONSTRUCT answer in the negotiated format."""
-    explicit = format_accept([v for k, v in request.args.items(multi=True) if k in FORMAT_PARAMS])
-    accept = explicit or request.headers.get("Accept")
+    accept, explicit = requested_accept(request)
     if not backend.current().select(exists, g.deadline):
         raise ApiError(404, f"the graph says nothing of <{iri}>")
-    if explicit is None and negotiate.prefers_html(accept, RDF_OFFERS):
+    if not explicit and negotiate.prefers_html(accept, RDF_OFFERS):
         return _vary(page())
     return _vary(rdf_response(construct, accept))
 
 
-def rdf_response(construct: str, accept: str | None) -> Response:
-    """Run a CONSTRUCT under the endpoint's caps and send it as the client prefers."""
+def rdf_format(accept: str | None, what: str) -> tuple[str, str]:
+    """(media type to send, engine format) of an RDF answer; 406 when the client takes none."""
     chosen = negotiate.choose(accept, RDF_OFFERS)
     if chosen is None:
-        raise ApiError(406, "this resource is offered as " + ", ".join(RDF_OFFERS) + " and text/html",
-                       offers=list(RDF_OFFERS) + [negotiate.HTML])
-    served, engine = chosen
+        raise ApiError(406, f"{what} is offered as " + ", ".join(RDF_OFFERS), offers=list(RDF_OFFERS))
+    return chosen
+
+
+def rdf_response(construct: str, accept: str | None) -> Response:
+    """Run a CONSTRUCT under the endpoint's caps and send it as the client prefers."""
+    served, engine = rdf_format(accept, "this resource")
     cap = int(current_app.config["MAX_ROWS"])
     job = execute.Request(sparql=construct, form="CONSTRUCT", cap=cap, solutions_type=negotiate.JSON,
                           graph_type=engine, max_bytes=int(current_app.config["MAX_RESPONSE_BYTES"]))

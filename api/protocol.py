@@ -93,6 +93,12 @@ def _call(params: list[tuple[str, str]], body_query: str | None) -> Call:
     return call
 
 
+def requested_accept(request: Request) -> tuple[str | None, bool]:
+    """(the Accept header a GET asks with, whether a `format=` / `output=` parameter gave it)."""
+    explicit = format_accept([v for k, v in request.args.items(multi=True) if k in FORMAT_PARAMS])
+    return (explicit, True) if explicit is not None else (request.headers.get("Accept"), False)
+
+
 def format_accept(values: list[str]) -> str | None:
     """The Accept header that `format=` / `output=` stand for (several: any of them)."""
     if not values:

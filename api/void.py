@@ -13,14 +13,14 @@ Links are IRIs under the base (api/base.py), the public address of this server.
 from __future__ import annotations
 
 import pyoxigraph as ox
-from flask import Blueprint, Response, current_app, g, request
+from flask import Blueprint, Response, current_app, request
 
 from api import backend, execute, negotiate
 from api.base import base_iri
-from api.errors import ApiError
 from api.exports import MEDIA_TYPES as EXPORTS
 from api.jsonapi import _cached
-from api.protocol import FORMAT_PARAMS, format_accept
+from api.linked import rdf_format
+from api.protocol import requested_accept
 from api.syntax import with_prefixes
 from kg.iris import ENTITIES_GRAPH, ONTOLOGY, PREFIXES, RESOURCE
 from kg.store import GRAPH_FORMATS
@@ -41,12 +41,7 @@ def dataset_iri() -> str:
 
 @bp.get("/" + PATH)
 def void() -> Response:
-    explicit = format_accept([v for k, v in request.args.items(multi=True) if k in FORMAT_PARAMS])
-    chosen = negotiate.choose(explicit or request.headers.get("Accept"), negotiate.GRAPH_OFFERS)
-    if chosen is None:
-        raise ApiError(406, "the VoID description is offered as " + ", ".join(negotiate.GRAPH_OFFERS),
-                       offers=list(negotiate.GRAPH_OFFERS))
-    served, engine = chosen
+    served, engine = rdf_format(requested_accept(request)[0], "the VoID description")
     counts = _cached("VoID counts", _counts)
     triples = ox.parse(description_turtle(current_app.config["LICENSE"]) + counts.decode("utf-8"),
                        format=ox.RdfFormat.TURTLE)
