@@ -1,15 +1,11 @@
-"""Linked Data on `kg serve`: every IRI under the base dereferences (content negotiation, 404s),
-the HTML page per resource (names, types, statements with their sentences and citations, links
-that resolve), VoID, on the shipped corpus, on a foreign corpus (brat's BioNLP-ST 2011 GE example
-data) and on the hostile corpus of tests/hardening/hostile.py; the pages in Chromium."""
+"""Linked Data on `kg serve`, the data: every IRI under the base dereferences by content negotiation
+(checked against the store: nothing missing, nothing invented), unknown IRIs are 404s, and VoID
+agrees with the store; on the shipped corpus and on a foreign one (brat's BioNLP-ST 2011 GE)."""
 
 from __future__ import annotations
 
-import shutil
-from html.parser import HTMLParser
 from pathlib import Path
 from typing import Iterator
-from urllib.parse import parse_qs, urljoin, urlsplit
 
 import pyoxigraph as ox
 import pytest
@@ -17,74 +13,9 @@ import requests
 
 from api import create_app
 from benchmarks.server import Server
-from kg import layout
-from kg.build import build
-from kg.iris import BASE, DOCUMENT, ENTITIES_GRAPH, GRAPH, ONTOLOGY_GRAPH, PREFIXES, RESOURCE
-from tests.brat_reference import brat_source
-from tests.browser import open_page
-from tests.hardening.hostile import ALL_STRINGS, SLUG, write_corpus
-
-BROWSER = "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8"
-GUAIDO = RESOURCE + "person/juan-guaido"
-NPR = "npr-venezuelan-armed-forces-fled"
-FOREIGN = brat_source().parent.parent / "example-data" / "corpora" / "BioNLP-ST_2011" / "BioNLP-ST_2011_GE"
-RDF = {"text/turtle": ox.RdfFormat.TURTLE, "application/n-triples": ox.RdfFormat.N_TRIPLES,
-       "application/ld+json": ox.RdfFormat.JSON_LD, "application/rdf+xml": ox.RdfFormat.RDF_XML}
-VOID = "http://rdfs.org/ns/void#"
-SD = "http://www.w3.org/ns/sparql-service-description#"
-TIMEOUT = 60
-
-
-def path_of(iri: str) -> str:
-    assert iri.startswith(BASE)
-    return "/" + iri[len(BASE):]
-
-
-def reference(data: Path) -> ox.Store:
-    """The build's store, read directly: what the answers must agree with."""
-    return ox.Store.read_only(str(layout.store_path(layout.current_build(data))))
-
-
-def union_triples(store: ox.Store, sparql: str) -> set[ox.Triple]:
-    return set(store.query(sparql, use_default_graph_as_union=True))
-
-
-def parsed(response) -> set[ox.Triple]:
-    assert response.status_code == 200, response.get_data(as_text=True)[:300]
-    return {ox.Triple(q.subject, q.predicate, q.object) for q in ox.parse(response.data, format=RDF[response.mimetype])}
-
-
-class Page(HTMLParser):
-    """An HTML page's text and links, as a browser would read them (entities decoded)."""
-
-    def __init__(self, html: str) -> None:
-        super().__init__(convert_charrefs=True)
-        self.text: list[str] = []
-        self.hrefs: list[str] = []
-        self.citations: list[str] = []
-        self.tags: list[str] = []
-        self._in_citation = False
-        self.feed(html)
-
-    def handle_starttag(self, tag, attrs) -> None:
-        self.tags.append(tag)
-        attributes = dict(attrs)
-        if tag == "a" and attributes.get("href"):
-            self.hrefs.append(attributes["href"])
-        self._in_citation = self._in_citation or (tag == "p" and attributes.get("class") == "citation")
-
-    def handle_endtag(self, tag) -> None:
-        if tag == "code" and self._in_citation:
-            self._in_citation = False
-
-    def handle_data(self, data) -> None:
-        self.text.append(data)
-        if self._in_citation and self.tags[-1] == "code":
-            self.citations.append(data)
-
-    @property
-    def all_text(self) -> str:
-        return "".join(self.text)
+from kg.iris import BASE, DOCUMENT, ENTITIES_GRAPH, GRAPH, ONTOLOGY_GRAPH, PREFIXES
+from tests.api.linked_support import (BROWSER, GUAIDO, NPR, RDF, SD, TIMEOUT, VOID, Page, most_stated, parsed,
+                                      path_of, reference, serve_foreign, union_triples, value)
 
 
 # -- the shipped corpus, through the app -------------------------------------------------------
@@ -152,60 +83,6 @@ def test_unknown_iris_under_the_base_are_404(client, path, accept):
     assert response.mimetype == "application/json" and response.json["error"]["status"] == 404
 
 
-def test_the_entity_page(client, shipped_data):
-    store = reference(shipped_data)
-    response = client.get(path_of(GUAIDO), headers={"Accept": BROWSER})
-    assert response.status_code == 200 and response.mimetype == "text/html"
-    assert response.headers["Content-Security-Policy"] and response.headers["X-Content-Type-Options"] == "nosniff"
-    page = Page(response.get_data(as_text=True))
-    text = page.all_text
-    for name in ("Juan Guaidó", "Guaidó", "Juan Guaido"):
-        assert name in text
-    rows = list(store.query(f"""SELECT DISTINCT ?st ?sentence ?doc WHERE {{
-        {{ ?st <{PREFIXES['rdf']}subject> <{GUAIDO}> }} UNION {{ ?st <{PREFIXES['rdf']}object> <{GUAIDO}> }}
-        ?st <{PREFIXES['prov']}wasDerivedFrom> ?doc .
-        OPTIONAL {{ ?st <{PREFIXES['kgo']}evidence>/<{PREFIXES['nif']}anchorOf> ?sentence }} }}""",
-                            use_default_graph_as_union=True))
-    statements = {r["st"].value for r in rows}
-    assert len(page.citations) == len(statements) > 10
-    for row in rows:
-        citation = next(c for c in page.citations if f"<{row['st'].value}>" in c)
-        assert f"<{row['doc'].value}>" in citation
-        if row["sentence"] is not None:
-            assert row["sentence"].value in text
-    assert any(h.endswith("graph?focus=person%2Fjuan-guaido") for h in page.hrefs)  # the view, focused on it
-
-
-def test_every_link_of_an_entity_page_resolves(client):
-    """Links are relative to the page (so that the page works under any base) and each one answers."""
-    page = Page(client.get(path_of(GUAIDO), headers={"Accept": BROWSER}).get_data(as_text=True))
-    url = "http://kg.test" + path_of(GUAIDO)
-    local = sorted({h for h in page.hrefs if not urlsplit(h).scheme})
-    assert local and not [h for h in local if h.startswith("/")]
-    for href in local:
-        target = urlsplit(urljoin(url, href))
-        if target.path.startswith("/graph") and target.path == "/graph":
-            continue  # the network view: tests/viz
-        response = client.get(target.path, query_string=target.query, headers={"Accept": BROWSER})
-        assert response.status_code == 200, (href, response.get_data(as_text=True)[:200])
-        if target.path == "/sparql":
-            assert response.mimetype == "text/html"  # the query page, with the query in its editor
-            assert GUAIDO in parse_qs(target.query)["query"][0]
-
-
-def test_the_document_page_anchors_each_statement(client):
-    page = client.get(path_of(DOCUMENT + NPR), headers={"Accept": BROWSER}).get_data(as_text=True)
-    assert 'id="R1"' in page or 'id="R2"' in page
-    assert "1,000 Venezuelan Armed Forces Have Fled Across Border" in Page(page).all_text
-
-
-def test_graph_and_ontology_pages(client):
-    ontology = Page(client.get("/ontology", headers={"Accept": BROWSER}).get_data(as_text=True)).all_text
-    assert "kgo:Person" in ontology and "kgo:memberOf" in ontology
-    graph = Page(client.get(path_of(GRAPH + NPR), headers={"Accept": BROWSER}).get_data(as_text=True)).all_text
-    assert "A named graph of" in graph
-
-
 # -- VoID ---------------------------------------------------------------------------------------
 
 def void_store(client) -> ox.Store:
@@ -214,11 +91,6 @@ def void_store(client) -> ox.Store:
     store = ox.Store()
     store.load(response.data, format=ox.RdfFormat.TURTLE)
     return store
-
-
-def value(store: ox.Store, sparql: str, *, union: bool = False) -> str:
-    """The first value of the first row (`union`: over the union of the named graphs, as kg queries)."""
-    return next(iter(store.query(sparql, use_default_graph_as_union=union)))[0].value
 
 
 def test_void_counts_agree_with_the_store(client, shipped_data):
@@ -258,33 +130,13 @@ def test_void_licence_and_the_service_description_link(shipped_data):
         app.extensions["kg"].close()
 
 
-# -- a foreign corpus and the hostile corpus, on real servers ------------------------------------
+# -- a foreign corpus -----------------------------------------------------------------------------
 
 @pytest.fixture(scope="module")
 def foreign(tmp_path_factory) -> Iterator[tuple[Path, Server]]:
-    """brat's BioNLP-ST 2011 GE example corpus (its own schema: proteins, gene expression events)."""
-    root = tmp_path_factory.mktemp("foreign")
-    shutil.copytree(FOREIGN, root / "corpus")
-    build(root / "corpus", root / "data")
-    server = Server(root / "data", "--workers", "2", "--threads", "6")
-    yield root / "data", server
+    data, server = serve_foreign(tmp_path_factory.mktemp("foreign"))
+    yield data, server
     server.stop()
-
-
-@pytest.fixture(scope="module")
-def hostile(tmp_path_factory) -> Iterator[tuple[Path, Server]]:
-    root = tmp_path_factory.mktemp("hostile-ld")
-    build(write_corpus(root / "corpus"), root / "data")
-    server = Server(root / "data", "--workers", "2", "--threads", "6")
-    yield root / "data", server
-    server.stop()
-
-
-def most_stated(data: Path) -> str:
-    """The canonical thing with the most statements about it."""
-    return value(reference(data), f"""SELECT ?x WHERE {{ {{ ?st <{PREFIXES['rdf']}subject> ?x }} UNION
-        {{ ?st <{PREFIXES['rdf']}object> ?x }} FILTER(STRSTARTS(STR(?x), "{RESOURCE}")) }}
-        GROUP BY ?x ORDER BY DESC(COUNT(?st)) ?x LIMIT 1""", union=True)
 
 
 def test_foreign_corpus_dereferences(foreign):
@@ -304,154 +156,3 @@ def test_foreign_corpus_dereferences(foreign):
     void.load(requests.get(server.url + ".well-known/void", timeout=TIMEOUT).content, format=ox.RdfFormat.TURTLE)
     classes = {r["c"].value for r in void.query(f"SELECT ?c WHERE {{ ?d <{VOID}classPartition>/<{VOID}class> ?c }}")}
     assert any(c.startswith(BASE + "vocab#") for c in classes)
-
-
-def hostile_iris(data: Path) -> list[str]:
-    """Every canonical thing and the document of the hostile corpus."""
-    store = reference(data)
-    things = [r["x"].value for r in store.query(
-        f"SELECT DISTINCT ?x WHERE {{ GRAPH <{ENTITIES_GRAPH}> {{ ?x <{PREFIXES['skos']}prefLabel> ?l }} }}")]
-    return sorted(things) + [DOCUMENT + SLUG]
-
-
-def test_hostile_text_is_escaped_in_every_page(hostile):
-    data, server = hostile
-    shown: set[str] = set()
-    for iri in hostile_iris(data):
-        response = requests.get(server.url + path_of(iri)[1:], headers={"Accept": BROWSER}, timeout=TIMEOUT)
-        assert response.status_code == 200, iri
-        html = response.text
-        for payload in ("<script>window", "<img src=x", "<svg onload", "<b onmouseover", "</textarea><b",
-                        "<i>won't</i>"):
-            assert payload not in html, (iri, payload)
-        page = Page(html)
-        assert page.tags.count("script") == 1  # ours, nothing else
-        shown |= {s for s in ALL_STRINGS if s in page.all_text}
-    assert shown == set(ALL_STRINGS)
-
-
-@pytest.mark.browser
-def test_entity_pages_in_chromium(browser, hostile, foreign, server, shipped_data):
-    """Each page: no console error, no script of the corpus run (CSP bypassed, so escaping alone must
-    hold), every hostile string shown as text, a citation per statement."""
-    data, hostile_server = hostile
-    pages = [(hostile_server, iri, True) for iri in hostile_iris(data)]
-    pages += [(server, GUAIDO, False), (server, DOCUMENT + NPR, False), (foreign[1], most_stated(foreign[0]), False)]
-    shown: set[str] = set()
-    for srv, iri, bypass in pages:
-        context, watched = open_page(browser, bypass_csp=bypass)
-        try:
-            page = watched.page
-            page.set_extra_http_headers({"Accept": BROWSER})
-            response = page.goto(srv.url + path_of(iri)[1:], wait_until="load")
-            assert response.status == 200 and "text/html" in response.headers["content-type"]
-            text = page.evaluate("document.body.innerText")
-            shown |= {s for s in ALL_STRINGS if s in page.evaluate("document.body.textContent")}
-            assert page.evaluate("window.__pwned") is None
-            assert page.evaluate("document.querySelectorAll('[onerror],[onload],[onmouseover]').length") == 0
-            citations = page.locator(".citation code").count()
-            assert citations == page.locator("ol.statements > li").count()
-            if iri != DOCUMENT + SLUG or citations:
-                assert citations > 0, iri
-            if citations:
-                page.locator("button.copy").first.click()
-            assert page.title() and text
-            assert watched.errors == [] and watched.dialogs == [] and watched.blocked == [], iri
-        finally:
-            context.close()
-    assert shown == set(ALL_STRINGS)
-
-
-# -- behind a reverse proxy that maps a base with a path to the server -----------------------------
-
-class PrefixProxy:
-    """A reverse proxy on 127.0.0.1 (real sockets, a thread per request) that serves the server at
-    `/kg/`: /kg/<path> is forwarded to <server>/<path>; anything else is a 404."""
-
-    PREFIX = "/kg/"
-
-    def __init__(self, upstream: str) -> None:
-        import http.client
-        from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-
-        target = urlsplit(upstream)
-
-        class Handler(BaseHTTPRequestHandler):
-            def _forward(self) -> None:
-                if not self.path.startswith(PrefixProxy.PREFIX):
-                    self.send_error(404)
-                    return
-                length = int(self.headers.get("Content-Length") or 0)
-                body = self.rfile.read(length) if length else None
-                headers = {k: v for k, v in self.headers.items() if k.lower() not in ("host", "connection")}
-                connection = http.client.HTTPConnection(target.hostname, target.port, timeout=60)
-                connection.request(self.command, "/" + self.path[len(PrefixProxy.PREFIX):], body=body,
-                                   headers=headers)
-                answer = connection.getresponse()
-                content = answer.read()
-                self.send_response(answer.status)
-                for name, value in answer.getheaders():
-                    if name.lower() not in ("transfer-encoding", "connection", "content-length"):
-                        self.send_header(name, value)
-                self.send_header("Content-Length", str(len(content)))
-                self.end_headers()
-                self.wfile.write(content)
-                connection.close()
-
-            do_GET = do_POST = _forward
-
-            def log_message(self, *args) -> None:
-                pass
-
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.url = f"http://127.0.0.1:{self.server.server_address[1]}{self.PREFIX}"
-        import threading
-
-        threading.Thread(target=self.server.serve_forever, daemon=True).start()
-
-    def close(self) -> None:
-        self.server.shutdown()
-        self.server.server_close()
-
-
-@pytest.fixture(scope="module")
-def proxy(server) -> Iterator[PrefixProxy]:
-    proxied = PrefixProxy(server.url)
-    yield proxied
-    proxied.close()
-
-
-def test_every_link_resolves_behind_a_reverse_proxy_with_a_path(proxy):
-    url = proxy.url + path_of(GUAIDO)[1:]
-    page = Page(requests.get(url, headers={"Accept": BROWSER}, timeout=TIMEOUT).text)
-    local = sorted({urljoin(url, h) for h in page.hrefs if not urlsplit(h).scheme})
-    assert local
-    for target in local:
-        assert target.startswith(proxy.url), target  # never out of the base
-        response = requests.get(target, headers={"Accept": BROWSER}, timeout=TIMEOUT)
-        assert response.status_code == 200, target
-
-
-@pytest.mark.browser
-def test_pages_work_in_chromium_behind_a_reverse_proxy_with_a_path(browser, proxy):
-    """The resource page and the query page it links to load every asset, and run a query, through the
-    proxy; the answer's IRIs link to their pages under the proxied base."""
-    context, watched = open_page(browser)
-    failed: list[str] = []
-    try:
-        page = watched.page
-        page.on("response", lambda r: failed.append(f"{r.status} {r.url}") if r.status >= 400 else None)
-        page.goto(proxy.url + path_of(GUAIDO)[1:], wait_until="load")
-        assert page.locator("ol.statements > li").count() > 10
-        assert page.evaluate("getComputedStyle(document.querySelector('blockquote')).borderLeftStyle") == "solid"
-        page.click(".links a:text-is(\"SPARQL query\")")
-        page.wait_for_selector(".yasqe .CodeMirror")
-        assert GUAIDO in page.evaluate("kgYasgui.getTab().getYasqe().getValue()")
-        page.click(".yasqe_queryButton")
-        page.wait_for_function("document.querySelectorAll('.yasr table tbody tr').length > 10")
-        hrefs = page.eval_on_selector_all(".yasr table tbody a[href]", "els => els.map(a => a.href)")
-        assert hrefs and all(h.startswith(proxy.url) for h in hrefs), hrefs[:5]
-        assert all(r.startswith(proxy.url) for r in watched.requests), watched.requests
-        assert failed == [] and watched.errors == [] and watched.blocked == []
-    finally:
-        context.close()
