@@ -39,13 +39,15 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
 
 
 def _register_blueprints(app: Flask) -> None:
-    from api import exports, jsonapi, page, sparql
+    from api import exports, jsonapi, linked, page, sparql, void
 
     app.before_request(sparql.start_clock)
     app.register_blueprint(sparql.bp)
     app.register_blueprint(jsonapi.bp)
     app.register_blueprint(exports.bp)
     app.register_blueprint(page.bp)
+    app.register_blueprint(linked.bp)
+    app.register_blueprint(void.bp)
     try:
         from api import view
     except ImportError:

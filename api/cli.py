@@ -41,6 +41,7 @@ def _help(name: str) -> str:
 @click.option("--connections", type=click.IntRange(10, 100000), default=None, help=_help("CONNECTIONS"))
 @click.option("--idle-timeout", type=click.IntRange(1, 3600), default=None, help=_help("IDLE_TIMEOUT"))
 @click.option("--memory-quads", type=click.IntRange(0), default=None, help=_help("MEMORY_QUADS"))
+@click.option("--license", "license", default=None, help=_help("LICENSE"))
 def serve(**options: Any) -> None:
     """Serve the graph: SPARQL at /sparql, JSON API at /api, query page at /."""
     config = settings.load({k.upper(): v for k, v in options.items()})

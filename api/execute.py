@@ -186,7 +186,7 @@ def _convert_triples(ntriples: bytes, media_type: str) -> bytes:
         return ntriples
     triples = ox.parse(ntriples, format=ox.RdfFormat.N_TRIPLES)
     fmt = GRAPH_FORMATS[media_type]
-    prefixes = PREFIXES if fmt in (ox.RdfFormat.TURTLE, ox.RdfFormat.RDF_XML) else None
+    prefixes = PREFIXES if fmt in (ox.RdfFormat.TURTLE, ox.RdfFormat.TRIG, ox.RdfFormat.N3, ox.RdfFormat.RDF_XML) else None
     out = io.BytesIO()
     ox.serialize(triples, out, format=fmt, prefixes=prefixes)
     return out.getvalue()

@@ -18,6 +18,10 @@ TURTLE = "text/turtle"
 NTRIPLES = "application/n-triples"
 JSONLD = "application/ld+json"
 RDFXML = "application/rdf+xml"
+NQUADS = "application/n-quads"
+TRIG = "application/trig"
+N3 = "text/n3"
+HTML = "text/html"
 
 # offered media type -> engine format, in the server's order of preference
 SOLUTION_OFFERS: dict[str, str] = {
@@ -25,9 +29,17 @@ SOLUTION_OFFERS: dict[str, str] = {
     "application/json": JSON, "application/xml": XML, "text/xml": XML,
 }
 GRAPH_OFFERS: dict[str, str] = {
-    TURTLE: TURTLE, NTRIPLES: NTRIPLES, JSONLD: JSONLD, RDFXML: RDFXML,
+    TURTLE: TURTLE, NTRIPLES: NTRIPLES, JSONLD: JSONLD, RDFXML: RDFXML, NQUADS: NQUADS, TRIG: TRIG, N3: N3,
     "application/x-turtle": TURTLE, "text/plain": NTRIPLES, "application/json": JSONLD,
     "application/xml": RDFXML, "text/xml": RDFXML,
+}
+# `format=` / `output=` values (Fuseki, Virtuoso and many clients send them instead of an
+# Accept header) -> the Accept header they stand for; a value with a slash is a media type.
+FORMAT_ALIASES: dict[str, str] = {
+    "json": f"{JSON}, {JSONLD}", "xml": f"{XML}, {RDFXML}", "csv": CSV, "tsv": TSV,
+    "ttl": TURTLE, "turtle": TURTLE, "nt": NTRIPLES, "ntriples": NTRIPLES, "n-triples": NTRIPLES,
+    "nq": NQUADS, "nquads": NQUADS, "n-quads": NQUADS, "trig": TRIG, "n3": N3,
+    "jsonld": JSONLD, "json-ld": JSONLD, "rdf": RDFXML, "rdfxml": RDFXML, "rdf/xml": RDFXML, "rdf+xml": RDFXML,
 }
 
 
@@ -77,6 +89,23 @@ def quality(ranges: list[MediaRange], media_type: str) -> float:
         if spec > best or (spec == best and media_range.q > best_q):
             best, best_q = spec, media_range.q
     return best_q if best >= 0 else 0.0
+
+
+def accept_of_format(value: str) -> str | None:
+    """The Accept header a `format=` / `output=` value stands for, None when it names no format."""
+    value = value.strip()
+    if "/" in value and value.lower() not in FORMAT_ALIASES:
+        return value
+    return FORMAT_ALIASES.get(value.lower())
+
+
+def prefers_html(accept: str | None, offers: dict[str, str]) -> bool:
+    """Whether a client (a browser) wants HTML more than any of `offers`: HTML is offered last,
+    so a tie (e.g. */*) goes to the data formats."""
+    if not accept:
+        return False
+    chosen = choose(accept, {**offers, HTML: HTML})
+    return chosen is not None and chosen[0] == HTML
 
 
 def choose(accept: str | None, offers: dict[str, str]) -> tuple[str, str] | None:

@@ -186,10 +186,15 @@ _PAGING = [
 _GRAPH_LIST = {"type": "array", "items": _STR}
 _SPARQL_PARAMS = [
     _param("query", "query", _STR, "the SPARQL query"),
-    {**_param("default-graph-uri", "query", _GRAPH_LIST, "graphs of this dataset to query as the default graph"),
+    {**_param("default-graph-uri", "query", _GRAPH_LIST, "graphs to query as the default graph (a graph this "
+                                                          "dataset does not hold is empty; nothing is fetched)"),
      "style": "form", "explode": True},
-    {**_param("named-graph-uri", "query", _GRAPH_LIST, "graphs of this dataset to query as named graphs"),
+    {**_param("named-graph-uri", "query", _GRAPH_LIST, "graphs to query as named graphs (a graph this dataset "
+                                                        "does not hold is empty; nothing is fetched)"),
      "style": "form", "explode": True},
+    _param("format", "query", _STR, "the answer's format instead of the Accept header: a media type or json, xml, "
+                                    "csv, tsv, ttl, nt, nq, trig, n3, jsonld, rdfxml"),
+    _param("output", "query", _STR, "the same as format"),
 ]
 _ANSWER_TYPES = sorted({*negotiate.SOLUTION_OFFERS.values(), *negotiate.GRAPH_OFFERS.values()})
 _SPARQL_RESPONSES = {

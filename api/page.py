@@ -2,14 +2,17 @@
 outside the server), the example queries of api/examples.py one click away
 with their question kept above the answer, the endpoint's predefined
 prefixes listed (folded), IRIs in the answer shown as prefixed names and
-linked to this server's pages, and errors shown readably."""
+linked to this server's page of each (api/linked.py), and errors shown
+readably. Every link and asset path is relative, so the page works behind a
+reverse proxy that maps the base to this server."""
 
 from __future__ import annotations
 
-from flask import Blueprint, Response, current_app, jsonify, render_template, url_for
+from flask import Blueprint, Response, current_app, jsonify, render_template
 
 from api import examples
-from kg.iris import DOCUMENT, PREFIXES, RESOURCE
+from api.base import base_iri
+from kg.iris import PREFIXES
 
 bp = Blueprint("page", __name__)
 
@@ -23,22 +26,28 @@ POLICY = ("default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inlin
 @bp.get("/")
 def index() -> Response:
     """The query page (templates/index.html), under a policy that allows this server only."""
+    return query_page(START_QUERY)
+
+
+def query_page(start: str) -> Response:
+    """The query page with `start` in the editor (also what a browser's GET of /sparql?query= gets)."""
     has_view = "view" in current_app.blueprints
-    page = render_template("index.html", examples=examples.as_json(), start=START_QUERY, prefixes=PREFIXES,
-                           has_view=has_view, links=_links(has_view))
-    response = Response(page, mimetype="text/html")
+    page = render_template("index.html", examples=examples.as_json(), start=start, prefixes=PREFIXES,
+                           has_view=has_view, links=_links())
+    return secured(Response(page, mimetype="text/html"))
+
+
+def secured(response: Response) -> Response:
+    """An HTML page under the policy that allows this server only."""
     response.headers["Content-Security-Policy"] = POLICY
     response.headers["X-Content-Type-Options"] = "nosniff"
     response.headers["Referrer-Policy"] = "no-referrer"
     return response
 
 
-def _links(has_view: bool) -> dict[str, str]:
-    """Where the page links an IRI of this graph: namespace -> page (the script appends the id)."""
-    entity = "/graph?focus=" if has_view else url_for("jsonapi.entity", key="x")[:-1]
-    return {"resource": RESOURCE, "document": DOCUMENT, "entity": entity,
-            "api": url_for("jsonapi.entity", key="x")[:-len("entities/x")],
-            "documentPage": url_for("jsonapi.document", slug="x")[:-1]}
+def _links() -> dict[str, str]:
+    """Where the page links an IRI of this graph: under the base, every IRI dereferences (api/linked.py)."""
+    return {"base": base_iri()}
 
 
 @bp.get("/examples.json")

@@ -13,11 +13,13 @@ from urllib.parse import parse_qsl
 
 from flask import Request
 
+from api import negotiate
 from api.errors import ApiError
 
 FORM = "application/x-www-form-urlencoded"
 SPARQL_QUERY = "application/sparql-query"
 SPARQL_UPDATE = "application/sparql-update"
+FORMAT_PARAMS = ("format", "output")  # aliases of the Accept header
 
 
 @dataclass
@@ -28,6 +30,7 @@ class Call:
     update: bool = False
     default_graphs: list[str] = field(default_factory=list)
     named_graphs: list[str] = field(default_factory=list)
+    accept: str | None = None  # what `format=` / `output=` ask for, as an Accept header; None: the header's
 
 
 def url_params(request: Request, max_bytes: int) -> list[tuple[str, str]]:
@@ -75,10 +78,11 @@ def _call(params: list[tuple[str, str]], body_query: str | None) -> Call:
     call = Call(update=any(k == "update" for k, _ in params))
     call.default_graphs = [v for k, v in params if k == "default-graph-uri"]
     call.named_graphs = [v for k, v in params if k == "named-graph-uri"]
+    call.accept = format_accept([v for k, v in params if k in FORMAT_PARAMS])
     if call.update:
         return call
-    if not queries and not params and body_query is None:
-        return call  # no parameter at all: a GET of the service description
+    if not queries and body_query is None and all(k in FORMAT_PARAMS for k, _ in params):
+        return call  # no parameter but a format: a GET of the service description
     if not queries:
         raise ApiError(400, "missing 'query' parameter")
     if len(queries) > 1:
@@ -87,6 +91,24 @@ def _call(params: list[tuple[str, str]], body_query: str | None) -> Call:
         raise ApiError(400, "the 'query' parameter is empty")
     call.query = queries[0]
     return call
+
+
+def requested_accept(request: Request) -> tuple[str | None, bool]:
+    """(the Accept header a GET asks with, whether a `format=` / `output=` parameter gave it)."""
+    explicit = format_accept([v for k, v in request.args.items(multi=True) if k in FORMAT_PARAMS])
+    return (explicit, True) if explicit is not None else (request.headers.get("Accept"), False)
+
+
+def format_accept(values: list[str]) -> str | None:
+    """The Accept header that `format=` / `output=` stand for (several: any of them)."""
+    if not values:
+        return None
+    accepts = [negotiate.accept_of_format(v) for v in values]
+    unknown = [v for v, a in zip(values, accepts) if a is None]
+    if unknown:
+        raise ApiError(400, f"unknown format {unknown[0]!r}: give a media type or one of "
+                            + ", ".join(negotiate.FORMAT_ALIASES))
+    return ", ".join(accepts)
 
 
 def _parse(raw: bytes, where: str) -> list[tuple[str, str]]:

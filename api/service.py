@@ -1,6 +1,8 @@
 """The SPARQL 1.1 Service Description (https://www.w3.org/TR/sparql11-service-description/)
 sent on GET /sparql without a query, in the RDF format the client prefers. The
-predefined prefixes are listed as SHACL prefix declarations (sh:declare)."""
+predefined prefixes are listed as SHACL prefix declarations (sh:declare). The
+default dataset is the VoID dataset of /.well-known/void (api/void.py), which it
+links with rdfs:seeAlso."""
 
 from __future__ import annotations
 
@@ -9,13 +11,14 @@ from flask import Response, current_app, g, request
 
 from api import backend, negotiate
 from api.errors import ApiError
+from api.void import dataset_iri, void_iri
 from kg.iris import PREFIXES
 from kg.store import GRAPH_FORMATS
 
 SD = "http://www.w3.org/ns/sparql-service-description#"
 FORMATS = "http://www.w3.org/ns/formats/"
 RESULT_FORMATS = ("SPARQL_Results_JSON", "SPARQL_Results_XML", "SPARQL_Results_CSV", "SPARQL_Results_TSV",
-                  "Turtle", "N-Triples", "JSON-LD", "RDF_XML")
+                  "Turtle", "N-Triples", "JSON-LD", "RDF_XML", "N-Quads", "TriG", "N3")
 
 
 def description_turtle(endpoint: str, graphs: list[str]) -> str:
@@ -28,6 +31,8 @@ def description_turtle(endpoint: str, graphs: list[str]) -> str:
 @prefix formats: <{FORMATS}> .
 @prefix dcterms: <http://purl.org/dc/terms/> .
 @prefix sh: <http://www.w3.org/ns/shacl#> .
+@prefix void: <http://rdfs.org/ns/void#> .
+@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
 @prefix xsd: <http://www.w3.org/2001/XMLSchema#> .
 
 <{endpoint}#service> a sd:Service ;
@@ -39,15 +44,18 @@ def description_turtle(endpoint: str, graphs: list[str]) -> str:
   dcterms:description "Read-only SPARQL 1.1 endpoint of the kg knowledge graph. The default graph is the union of the named graphs. SERVICE, LOAD and SPARQL Update are refused. The prefixes declared below (sh:declare) are predefined in every query; a query's own PREFIX overrides them." ;
   sh:declare
 {declared} ;
-  sd:defaultDataset [
-    a sd:Dataset ;
-    sd:defaultGraph [ a sd:Graph ] ;
-{named}  ] .
+  sd:defaultDataset <{dataset_iri()}> .
+
+<{dataset_iri()}> a sd:Dataset, void:Dataset ;
+  rdfs:seeAlso <{void_iri()}> ;
+  sd:defaultGraph [ a sd:Graph ] ;
+{named}  .
 """
 
 
-def service_description() -> Response:
-    chosen = negotiate.choose(request.headers.get("Accept"), negotiate.GRAPH_OFFERS)
+def service_description(accept: str | None = None) -> Response:
+    """The description, in the format `accept` (or else the request's Accept header) asks for."""
+    chosen = negotiate.choose(accept or request.headers.get("Accept"), negotiate.GRAPH_OFFERS)
     if chosen is None:
         raise ApiError(406, "the service description is offered as " + ", ".join(negotiate.GRAPH_OFFERS))
     served, engine = chosen

@@ -51,6 +51,8 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("THREADS", 48, "request threads of the WSGI server (at least 2 x workers + queue + 4, so that "
                            "requests which need no worker, like /health, always find a thread)"),
     Setting("CORS", True, "send Access-Control-Allow-Origin: * on reads"),
+    Setting("LICENSE", "", "IRI of the licence the graph is published under (dcterms:license of the VoID "
+                           "description at /.well-known/void); empty: none declared"),
     Setting("HOST", "127.0.0.1", "interface to listen on"),
     Setting("PORT", 5000, "port to listen on"),
 )

@@ -33,6 +33,9 @@ GRAPH_FORMATS: dict[str, ox.RdfFormat] = {
     "application/n-triples": ox.RdfFormat.N_TRIPLES,
     "application/ld+json": ox.RdfFormat.JSON_LD,
     "application/rdf+xml": ox.RdfFormat.RDF_XML,
+    "application/n-quads": ox.RdfFormat.N_QUADS,
+    "application/trig": ox.RdfFormat.TRIG,
+    "text/n3": ox.RdfFormat.N3,
 }
 DATASET_FORMATS: dict[str, ox.RdfFormat] = {
     "ttl": ox.RdfFormat.TURTLE,

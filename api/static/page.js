@@ -4,7 +4,8 @@
    to this server's pages, and the endpoint's errors shown readably. */
 (function () {
   "use strict";
-  var endpoint = window.location.origin + "/sparql";
+  /* Relative to the page (served at / and /sparql), so that it works under any base path. */
+  var endpoint = new URL("sparql", document.baseURI).href;
   function embedded(id) { return JSON.parse(document.getElementById(id).textContent); }
   var examples = embedded("kg-examples");
   var start = embedded("kg-start");
@@ -55,37 +56,22 @@
     yasqe: {
       value: start,
       autocompleters: ["prefixes", "variables"],
-      prefixCcApi: window.location.origin + "/api/prefixes",
+      prefixCcApi: new URL("api/prefixes", document.baseURI).href,
       persistenceId: null
     },
     yasr: { persistenceId: null, prefixes: abbreviations }
   });
   window.kgYasgui = yasgui;
 
-  /* The page of this server that describes an IRI of the graph, or null. */
+  /* The page of this server that describes an IRI of the graph (every IRI under the base
+     dereferences: its path is the rest of the IRI), or null for other IRIs. */
   function localPage(iri) {
-    var rest, kind;
-    if (iri.indexOf(links.resource) === 0) {
-      rest = iri.slice(links.resource.length);
-      kind = rest.split("/")[0];
-      if (kind === "person" || kind === "organization" || kind === "place") {
-        return links.entity === "/graph?focus=" ? links.entity + encodeURIComponent(rest) : links.entity + rest;
-      }
-      return links.api + (kind === "event" ? "events/" : "entities/") + rest;
-    }
-    if (iri.indexOf(links.document) === 0) {
-      rest = iri.slice(links.document.length);
-      if (rest.indexOf("#") >= 0) return null;
-      if (rest.indexOf("/") < 0) return links.documentPage + rest;
-      kind = rest.split("/")[1];
-      return links.api + ({ event: "events/", quote: "quotes/", figure: "figures/" }[kind] || "entities/") + rest;
-    }
-    return null;
+    return iri.indexOf(links.base) === 0 ? iri.slice(links.base.length) : null;
   }
 
   /* Point the answer's links at this server's pages (the table redraws when paged or sorted). */
   function relink(root) {
-    root.querySelectorAll("a[href^='" + links.resource.split("/id/")[0] + "']").forEach(function (a) {
+    root.querySelectorAll("a[href^='" + links.base + "']").forEach(function (a) {
       if (a.dataset.kgIri) return;
       var iri = a.getAttribute("href");
       a.dataset.kgIri = iri;

@@ -133,6 +133,9 @@ def _check_solutions(body: bytes, media_type: str, rows: int) -> None:
     ("application/ld+json", "application/ld+json", ox.RdfFormat.JSON_LD),
     ("application/rdf+xml", "application/rdf+xml", ox.RdfFormat.RDF_XML),
     ("application/rdf+xml;q=0.2, text/turtle;q=0.1", "application/rdf+xml", ox.RdfFormat.RDF_XML),
+    ("application/n-quads", "application/n-quads", ox.RdfFormat.N_QUADS),
+    ("application/trig", "application/trig", ox.RdfFormat.TRIG),
+    ("text/n3", "text/n3", ox.RdfFormat.N3),
 ])
 def test_construct_negotiation(client, accept, expected, fmt):
     query = "CONSTRUCT WHERE { ?s a ?o } LIMIT 7"
@@ -170,6 +173,60 @@ def test_406_when_nothing_acceptable(client, query, accept):
     assert response.status_code == 406
     error = json.loads(response.data)["error"]
     assert error["status"] == 406 and error["offers"]
+
+
+@pytest.mark.parametrize("name", ["format", "output"])
+@pytest.mark.parametrize("query, value, expected", [
+    ("SELECT * WHERE { ?s ?p ?o } LIMIT 3", "json", JSON),
+    ("SELECT * WHERE { ?s ?p ?o } LIMIT 3", "xml", "application/sparql-results+xml"),
+    ("SELECT * WHERE { ?s ?p ?o } LIMIT 3", "csv", "text/csv"),
+    ("SELECT * WHERE { ?s ?p ?o } LIMIT 3", "text/tab-separated-values", "text/tab-separated-values"),
+    ("CONSTRUCT WHERE { ?s ?p ?o } LIMIT 3", "json", "application/ld+json"),
+    ("CONSTRUCT WHERE { ?s ?p ?o } LIMIT 3", "xml", "application/rdf+xml"),
+    ("CONSTRUCT WHERE { ?s ?p ?o } LIMIT 3", "nt", "application/n-triples"),
+    ("CONSTRUCT WHERE { ?s ?p ?o } LIMIT 3", "nquads", "application/n-quads"),
+    ("DESCRIBE <https://kg.example.org/id/person/juan-guaido>", "trig", "application/trig"),
+    ("DESCRIBE <https://kg.example.org/id/person/juan-guaido>", "application/n-quads", "application/n-quads"),
+])
+def test_format_parameter_is_an_alias_of_accept(client, name, query, value, expected):
+    """`format=` / `output=` win over the Accept header (clients that cannot set it send them)."""
+    response = client.get("/sparql", query_string={"query": query, name: value}, headers={"Accept": "text/turtle"})
+    assert response.status_code == 200, response.get_data(as_text=True)
+    assert response.mimetype == expected
+    posted = client.post("/sparql", data={"query": query, name: value})
+    assert posted.mimetype == expected and posted.data == response.data
+
+
+def test_unknown_format_parameter(client):
+    response = client.get("/sparql", query_string={"query": "ASK {}", "format": "png"})
+    assert response.status_code == 400 and "unknown format 'png'" in json.loads(response.data)["error"]["detail"]
+    offered_elsewhere = client.get("/sparql", query_string={"query": "ASK {}", "format": "text/turtle"})
+    assert offered_elsewhere.status_code == 406
+
+
+BROWSER_ACCEPT = "text/html,application/xhtml+xml,application/xml;q=0.9,image/avif,image/webp,*/*;q=0.8"
+
+
+def test_browser_get_shows_the_query_page_with_the_query(client):
+    query = 'SELECT ?x WHERE { ?x ?p "</script><b>x</b>" } # é'
+    response = client.get("/sparql", query_string={"query": query}, headers={"Accept": BROWSER_ACCEPT})
+    assert response.status_code == 200 and response.mimetype == "text/html"
+    assert response.headers["Content-Security-Policy"] and "Accept" in response.headers["Vary"]
+    page = response.get_data(as_text=True)
+    start = page.split('<script id="kg-start" type="application/json">')[1].split("</script>")[0]
+    assert json.loads(start) == query  # embedded as JSON, with no way out of its script element
+    assert "</script><b>" not in page
+
+
+@pytest.mark.parametrize("accept", [None, "*/*", "text/html, application/sparql-results+json",
+                                    "application/sparql-results+json, text/html;q=0.5"])
+def test_clients_that_do_not_prefer_html_get_results(client, accept):
+    headers = {"Accept": accept} if accept else {}
+    response = client.get("/sparql", query_string={"query": "ASK {}"}, headers=headers)
+    assert response.mimetype == JSON
+    formatted = client.get("/sparql", query_string={"query": "ASK {}", "format": "json"},
+                           headers={"Accept": BROWSER_ACCEPT})
+    assert formatted.mimetype == JSON  # an explicit format wins over the browser's preference
 
 
 def test_service_description(client):

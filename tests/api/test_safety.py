@@ -109,8 +109,6 @@ def test_update_refused_every_way(client, shipped_data, update):
     "SELECT * WHERE {{ SERVICE SILENT <{url}sparql> {{ ?s ?p ?o }} }}",
     "PREFIX remote: <{url}> SELECT * WHERE {{ SERVICEremote:q {{ ?s ?p ?o }} }}",
     "SELECT * WHERE {{ ?x ?y ?z . \\u0053ERVICE <{url}> {{ ?s ?p ?o }} }}",
-    "SELECT * FROM <{url}data.ttl> WHERE {{ ?s ?p ?o }}",
-    "SELECT * FROM NAMED <{url}data.ttl> WHERE {{ GRAPH ?g {{ ?s ?p ?o }} }}",
     "LOAD <{url}data.ttl>",
     "LOAD SILENT <{url}data.ttl> INTO GRAPH <http://x/g>",
 ])
@@ -123,12 +121,32 @@ def test_no_outbound_request(client, listener, template):
     assert listener.connections == 0
 
 
+@pytest.mark.parametrize("template", [
+    "SELECT * FROM <{url}data.ttl> WHERE {{ ?s ?p ?o }}",
+    "SELECT * FROM NAMED <{url}data.ttl> WHERE {{ GRAPH ?g {{ ?s ?p ?o }} }}",
+])
+def test_unknown_from_graph_is_empty_and_never_fetched(client, listener, template):
+    query = template.format(url=listener.url)
+    for response in (client.get("/sparql", query_string={"query": query}),
+                     client.post("/sparql", data=query.encode(), content_type="application/sparql-query")):
+        assert response.status_code == 200, response.get_data(as_text=True)
+        assert json.loads(response.data)["results"]["bindings"] == []
+    time.sleep(0.2)
+    assert listener.connections == 0
+
+
 def test_protocol_graph_parameters_never_fetch(client, listener):
     for name in ("default-graph-uri", "named-graph-uri"):
         response = client.get("/sparql", query_string={"query": COUNT_ALL, name: listener.url + "g.ttl"})
-        assert listener.url in error_of(response, 400)["detail"]
+        assert response.status_code == 200, response.get_data(as_text=True)
+        assert json.loads(response.data)["results"]["bindings"][0]["n"]["value"] == "0"
     time.sleep(0.2)
     assert listener.connections == 0
+
+
+def test_graph_parameter_that_is_not_an_iri(client):
+    response = client.get("/sparql", query_string={"query": COUNT_ALL, "default-graph-uri": "not an iri"})
+    assert "absolute IRI" in error_of(response, 400)["detail"]
 
 
 def test_listener_would_notice_a_request(listener):

@@ -1,0 +1,31 @@
+"""Where the graph is published: its base IRI, and the paths of its IRIs on this server.
+
+Every IRI kg mints starts with the base IRI; its path on this server is the rest
+of it, so a reverse proxy that maps the base to this server (e.g.
+https://data.example.org/kg/ -> http://127.0.0.1:5000/) makes every IRI resolve.
+"""
+
+from __future__ import annotations
+
+from kg import iris
+
+
+def base_iri() -> str:
+    """The base IRI every minted IRI starts with: the one place the endpoint reads it."""
+    return iris.BASE
+
+
+def iri_of_path(path: str) -> str:
+    """The IRI a request path stands for (the path is relative to the base)."""
+    return base_iri() + path.lstrip("/")
+
+
+def path_of(iri: str) -> str | None:
+    """The path, relative to the base, at which an IRI of this graph dereferences; None for others."""
+    base = base_iri()
+    return iri[len(base):] if iri.startswith(base) else None
+
+
+def namespace_path(namespace: str) -> str:
+    """A namespace's path under the base: 'id/' for <base>id/, 'ontology' for <base>ontology#."""
+    return namespace[len(base_iri()):].rstrip("#")

@@ -1,0 +1,110 @@
+"""The SPARQL that describes one IRI of the graph, for its Linked Data answers (api/linked.py).
+
+Every answer is computed by the engine: CONSTRUCT for the RDF formats, a few
+SELECTs for the HTML page. `iri` arguments are validated IRIs (api/linked.py
+checks them with Oxigraph), so they can stand between angle brackets and, having
+no quote or backslash, inside a string literal.
+"""
+
+from __future__ import annotations
+
+from api.syntax import with_prefixes
+from kg.iris import DOCUMENT, GRAPH, ONTOLOGY_GRAPH, VOCABULARY
+
+MAX_ROWS = 1000  # most statements or properties an HTML page lists (the RDF answers have the endpoint's cap)
+
+
+def document_graph(iri: str) -> str:
+    """The named graph of a document IRI (`doc/<slug>` -> `graph/<slug>`); for other IRIs a graph
+    name that holds nothing."""
+    return GRAPH + iri[len(DOCUMENT):] if iri.startswith(DOCUMENT) else GRAPH + "-none-"
+
+
+def resource_exists(iri: str) -> str:
+    """One row when the graph says anything of `iri` or points at it."""
+    return with_prefixes(f"SELECT ?p WHERE {{ {{ <{iri}> ?p ?o }} UNION {{ ?s ?p <{iri}> }} }} LIMIT 1")
+
+
+def resource_construct(iri: str) -> str:
+    """What the graph says of a thing or a document: its own triples, the facts that point at it, the
+    provenance record of every statement about it (subject, predicate, object, document, sentences),
+    and, for a document, everything inside it (`doc/<slug>#...`: sentences, mentions, statements).
+    Mentions pointing at an entity are left to the documents that hold them."""
+    return with_prefixes(f"""CONSTRUCT {{ <{iri}> ?p ?o . ?s ?q <{iri}> . ?st ?sp ?so . ?part ?pp ?po . }}
+WHERE {{
+  {{ <{iri}> ?p ?o }}
+  UNION {{ ?s ?q <{iri}> FILTER(?q NOT IN (kgo:denotes, nif:referenceContext, prov:wasDerivedFrom,
+                                          rdf:subject, rdf:object)) }}
+  UNION {{ ?st rdf:subject <{iri}> ; ?sp ?so }} UNION {{ ?st rdf:object <{iri}> ; ?sp ?so }}
+  UNION {{ GRAPH <{document_graph(iri)}> {{ ?part ?pp ?po FILTER(STRSTARTS(STR(?part), "{iri}#")) }} }}
+}}""")
+
+
+def graph_exists(graph: str) -> str:
+    return with_prefixes(f"SELECT ?s WHERE {{ GRAPH <{graph}> {{ ?s ?p ?o }} }} LIMIT 1")
+
+
+def graph_construct(graph: str) -> str:
+    """The triples of one named graph."""
+    return with_prefixes(f"CONSTRUCT {{ ?s ?p ?o }} WHERE {{ GRAPH <{graph}> {{ ?s ?p ?o }} }}")
+
+
+def vocabulary_exists() -> str:
+    return with_prefixes(f"""SELECT ?s WHERE {{ GRAPH <{ONTOLOGY_GRAPH}> {{ ?s ?p ?o
+  FILTER(STRSTARTS(STR(?s), "{VOCABULARY}")) }} }} LIMIT 1""")
+
+
+def vocabulary_construct() -> str:
+    """The classes and properties minted from the corpus's own annotation schema."""
+    return with_prefixes(f"""CONSTRUCT {{ ?s ?p ?o }} WHERE {{ GRAPH <{ONTOLOGY_GRAPH}> {{ ?s ?p ?o
+  FILTER(STRSTARTS(STR(?s), "{VOCABULARY}")) }} }}""")
+
+
+def properties(iri: str) -> str:
+    """The page's rows of what `iri` has: property, value, their labels, and how the value is written."""
+    return with_prefixes(f"""SELECT ?p ?o (SAMPLE(?pl) AS ?pLabel) (SAMPLE(?ol) AS ?oLabel)
+       (IF(isIRI(?o), "iri", "literal") AS ?kind) (LANG(?o) AS ?lang) WHERE {{
+  <{iri}> ?p ?o .
+  OPTIONAL {{ ?p rdfs:label ?pl }}
+  OPTIONAL {{ ?o skos:prefLabel|rdfs:label|dcterms:title ?ol }}
+}} GROUP BY ?p ?o ORDER BY ?p ?o LIMIT {MAX_ROWS}""")
+
+
+def statements(iri: str) -> str:
+    """The statements about `iri` (as subject or object) or stated by it (a document): one row per
+    statement and sentence that states it, with the article, in article and text order.
+
+    Written for the engine's planner: each branch of the UNION holds the whole statement pattern,
+    and the sentence's text and position are nested OPTIONALs, so that every part starts from a
+    bound IRI (milliseconds; a UNION joined with the pattern after it, or one OPTIONAL group of
+    three patterns, made Oxigraph scan every statement or every text span: seconds at 1,000
+    articles)."""
+    record = "a kgo:Statement ; rdf:subject ?s ; rdf:predicate ?p ; rdf:object ?o"
+    return with_prefixes(f"""SELECT ?st ?s ?p ?o ?doc (SAMPLE(?sl) AS ?sLabel) (SAMPLE(?pl) AS ?pLabel)
+       (SAMPLE(?ol) AS ?oLabel) (IF(isIRI(?o), "iri", "literal") AS ?kind) (SAMPLE(?text) AS ?sentence)
+       (MIN(?begin) AS ?at) (SAMPLE(?t) AS ?title) (SAMPLE(?d) AS ?date) (SAMPLE(?pub) AS ?publisher) WHERE {{
+  {{ SELECT DISTINCT ?st ?s ?p ?o WHERE {{
+    {{ ?st rdf:subject <{iri}> ; {record} }} UNION {{ ?st rdf:object <{iri}> ; {record} }}
+    UNION {{ ?st prov:wasDerivedFrom <{iri}> ; {record} }} }} }}
+  OPTIONAL {{ ?st prov:wasDerivedFrom ?doc .
+             OPTIONAL {{ ?doc dcterms:title ?t }} OPTIONAL {{ ?doc dcterms:date ?d }}
+             OPTIONAL {{ ?doc kgo:publisher/skos:prefLabel ?pub }} }}
+  OPTIONAL {{ ?st kgo:evidence ?sentenceNode
+             OPTIONAL {{ ?sentenceNode nif:anchorOf ?text }} OPTIONAL {{ ?sentenceNode nif:beginIndex ?begin }} }}
+  OPTIONAL {{ ?s skos:prefLabel|rdfs:label ?sl }}
+  OPTIONAL {{ ?p rdfs:label ?pl }}
+  OPTIONAL {{ ?o skos:prefLabel|rdfs:label ?ol }}
+}} GROUP BY ?st ?s ?p ?o ?doc ?sentenceNode ORDER BY ?doc ?at ?st LIMIT {MAX_ROWS}""")
+
+
+def graph_size(graph: str) -> str:
+    return with_prefixes(f"SELECT (COUNT(*) AS ?n) WHERE {{ GRAPH <{graph}> {{ ?s ?p ?o }} }}")
+
+
+def terms(graph: str) -> str:
+    """The classes and properties a graph defines, with their labels and comments (the ontology page)."""
+    return with_prefixes(f"""SELECT ?term (SAMPLE(?k) AS ?kind) (SAMPLE(?l) AS ?label) (SAMPLE(?c) AS ?comment)
+WHERE {{ GRAPH <{graph}> {{
+  ?term a ?k FILTER(?k IN (owl:Class, rdfs:Class, owl:ObjectProperty, owl:DatatypeProperty, rdf:Property))
+  OPTIONAL {{ ?term rdfs:label ?l }} OPTIONAL {{ ?term rdfs:comment ?c }}
+}} }} GROUP BY ?term ORDER BY ?term LIMIT {MAX_ROWS}""")

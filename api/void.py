@@ -1,0 +1,116 @@
+"""The VoID description of the published graph at /.well-known/void
+(https://www.w3.org/TR/void/, section 7.2: the well-known location).
+
+It says what the dataset is (title, licence, SPARQL endpoint, data dumps,
+vocabularies, the space of its entity IRIs) and how large: triples, entities,
+one class partition per class (instances), one property partition per property
+(triples), one entry per named graph (triples). The counts come from one
+CONSTRUCT the engine evaluates, once per build; triples are counted as the store
+holds them, per named graph (a triple stated by two documents counts twice).
+Links are IRIs under the base (api/base.py), the public address of this server.
+"""
+
+from __future__ import annotations
+
+import pyoxigraph as ox
+from flask import Blueprint, Response, current_app, request
+
+from api import backend, execute, negotiate
+from api.base import base_iri
+from api.exports import MEDIA_TYPES as EXPORTS
+from api.jsonapi import _cached
+from api.linked import rdf_format
+from api.protocol import requested_accept
+from api.syntax import with_prefixes
+from kg.iris import ENTITIES_GRAPH, ONTOLOGY, PREFIXES, RESOURCE
+from kg.store import GRAPH_FORMATS
+
+bp = Blueprint("void", __name__)
+PATH = ".well-known/void"
+VOCABULARIES = ("rdf", "rdfs", "owl", "skos", "dcterms", "prov", "nif", "org", "foaf", "schema", "sem")
+
+
+def void_iri() -> str:
+    """The IRI of the VoID document (its dataset is `#dataset`)."""
+    return base_iri() + PATH
+
+
+def dataset_iri() -> str:
+    return void_iri() + "#dataset"
+
+
+@bp.get("/" + PATH)
+def void() -> Response:
+    served, engine = rdf_format(requested_accept(request)[0], "the VoID description")
+    counts = _cached("VoID counts", _counts)
+    triples = ox.parse(description_turtle(current_app.config["LICENSE"]) + counts.decode("utf-8"),
+                       format=ox.RdfFormat.TURTLE)
+    body = ox.serialize(triples, format=GRAPH_FORMATS[engine],
+                        prefixes=PREFIXES if engine in (negotiate.TURTLE, negotiate.TRIG, negotiate.N3) else None)
+    response = Response(body, mimetype=served)
+    response.vary.add("Accept")
+    return response
+
+
+def description_turtle(license_iri: str) -> str:
+    """What the dataset is, as Turtle (the counts follow as N-Triples)."""
+    base, dataset = base_iri(), dataset_iri()
+    dumps = ", ".join(f"<{base}export.{fmt}>" for fmt in EXPORTS)
+    vocabularies = ", ".join(f"<{PREFIXES[p]}>" for p in VOCABULARIES)
+    if license_iri:
+        licence = f"dcterms:license <{license_iri}>"
+    else:
+        licence = ('dcterms:rights "No licence has been declared for this graph (kg serve --license IRI). '
+                   'The texts of the articles belong to their publishers."')
+    return f"""@prefix void: <http://rdfs.org/ns/void#> .
+@prefix dcterms: <http://purl.org/dc/terms/> .
+@prefix foaf: <http://xmlns.com/foaf/0.1/> .
+@prefix sd: <http://www.w3.org/ns/sparql-service-description#> .
+
+<{void_iri()}> a void:DatasetDescription ;
+  dcterms:title "VoID description of the kg knowledge graph" ;
+  foaf:primaryTopic <{dataset}> .
+<{dataset}> a void:Dataset ;
+  dcterms:title "kg knowledge graph" ;
+  dcterms:description "Facts stated by annotated news articles, each traced to the document and sentence that state it." ;
+  {licence} ;
+  void:sparqlEndpoint <{base}sparql> ;
+  void:uriSpace "{RESOURCE}" ;
+  void:vocabulary <{ONTOLOGY}>, {vocabularies} ;
+  void:dataDump {dumps} ;
+  void:feature <http://www.w3.org/ns/formats/Turtle>, <http://www.w3.org/ns/formats/N-Triples>,
+    <http://www.w3.org/ns/formats/JSON-LD>, <http://www.w3.org/ns/formats/N-Quads>, <http://www.w3.org/ns/formats/TriG> .
+"""
+
+
+def counts_construct() -> str:
+    """The sizes of the dataset, its class and property partitions and its named graphs."""
+    dataset, void_doc = dataset_iri(), void_iri()
+    return with_prefixes(f"""PREFIX void: <http://rdfs.org/ns/void#>
+PREFIX sd: <http://www.w3.org/ns/sparql-service-description#>
+CONSTRUCT {{
+  <{dataset}> void:triples ?triples ; void:entities ?entities ; void:classes ?classes ; void:properties ?properties .
+  <{dataset}> void:classPartition ?cp . ?cp void:class ?class ; void:entities ?instances .
+  <{dataset}> void:propertyPartition ?pp . ?pp void:property ?property ; void:triples ?uses .
+  <{dataset}> sd:namedGraph ?ng . ?ng a sd:NamedGraph ; sd:name ?graph ; sd:graph ?gd .
+  ?gd a sd:Graph, void:Dataset ; void:triples ?size .
+}} WHERE {{
+  {{ SELECT (COUNT(*) AS ?triples) WHERE {{ GRAPH ?g {{ ?s ?p ?o }} }} }}
+  UNION {{ SELECT (COUNT(DISTINCT ?e) AS ?entities) WHERE {{ GRAPH <{ENTITIES_GRAPH}> {{ ?e skos:prefLabel ?l }} }} }}
+  UNION {{ SELECT (COUNT(DISTINCT ?c) AS ?classes) WHERE {{ ?x a ?c }} }}
+  UNION {{ SELECT (COUNT(DISTINCT ?q) AS ?properties) WHERE {{ ?x ?q ?y }} }}
+  UNION {{ {{ SELECT ?class (COUNT(DISTINCT ?x) AS ?instances) WHERE {{ ?x a ?class }} GROUP BY ?class }}
+          BIND(IRI(CONCAT("{void_doc}#class-", MD5(STR(?class)))) AS ?cp) }}
+  UNION {{ {{ SELECT ?property (COUNT(*) AS ?uses) WHERE {{ GRAPH ?g {{ ?x ?property ?y }} }} GROUP BY ?property }}
+          BIND(IRI(CONCAT("{void_doc}#property-", MD5(STR(?property)))) AS ?pp) }}
+  UNION {{ {{ SELECT ?graph (COUNT(*) AS ?size) WHERE {{ GRAPH ?graph {{ ?x ?y ?z }} }} GROUP BY ?graph }}
+          BIND(IRI(CONCAT("{void_doc}#graph-", MD5(STR(?graph)))) AS ?ng)
+          BIND(IRI(CONCAT("{void_doc}#graph-", MD5(STR(?graph)), "-triples")) AS ?gd) }}
+}}""")
+
+
+def _counts(deadline: float) -> bytes:
+    """The counts as N-Triples (uncapped: a VoID with a partition left out would be wrong)."""
+    job = execute.Request(sparql=counts_construct(), form="CONSTRUCT", cap=0, solutions_type=negotiate.JSON,
+                          graph_type=negotiate.NTRIPLES)
+    return backend.current().run(job, deadline).body

@@ -1,0 +1,185 @@
+"""Linked Data on `kg serve`, the pages: the HTML page of a thing, an article, a graph and the
+ontology (names, types, every statement with its sentences and a citation, links that resolve), with
+hostile corpus text escaped, in Chromium (no console error, nothing of the corpus run), and behind a
+real reverse proxy that serves the server under a path."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Iterator
+from urllib.parse import parse_qs, urljoin, urlsplit
+
+import pytest
+import requests
+
+from benchmarks.server import Server
+from kg.iris import DOCUMENT, GRAPH, PREFIXES
+from tests.api.linked_support import (BROWSER, GUAIDO, NPR, TIMEOUT, Page, PrefixProxy, hostile_iris,
+                                      most_stated, path_of, reference, serve_foreign, serve_hostile)
+from tests.browser import open_page
+from tests.hardening.hostile import ALL_STRINGS, SLUG
+
+
+@pytest.fixture(scope="module")
+def foreign(tmp_path_factory) -> Iterator[tuple[Path, Server]]:
+    data, server = serve_foreign(tmp_path_factory.mktemp("foreign"))
+    yield data, server
+    server.stop()
+
+
+@pytest.fixture(scope="module")
+def hostile(tmp_path_factory) -> Iterator[tuple[Path, Server]]:
+    data, server = serve_hostile(tmp_path_factory.mktemp("hostile-ld"))
+    yield data, server
+    server.stop()
+
+
+# -- the shipped corpus, through the app -------------------------------------------------------
+
+def test_the_entity_page(client, shipped_data):
+    store = reference(shipped_data)
+    response = client.get(path_of(GUAIDO), headers={"Accept": BROWSER})
+    assert response.status_code == 200 and response.mimetype == "text/html"
+    assert response.headers["Content-Security-Policy"] and response.headers["X-Content-Type-Options"] == "nosniff"
+    page = Page(response.get_data(as_text=True))
+    text = page.all_text
+    for name in ("Juan Guaidó", "Guaidó", "Juan Guaido"):
+        assert name in text
+    rows = list(store.query(f"""SELECT DISTINCT ?st ?sentence ?doc WHERE {{
+        {{ ?st <{PREFIXES['rdf']}subject> <{GUAIDO}> }} UNION {{ ?st <{PREFIXES['rdf']}object> <{GUAIDO}> }}
+        ?st <{PREFIXES['prov']}wasDerivedFrom> ?doc .
+        OPTIONAL {{ ?st <{PREFIXES['kgo']}evidence>/<{PREFIXES['nif']}anchorOf> ?sentence }} }}""",
+                            use_default_graph_as_union=True))
+    statements = {r["st"].value for r in rows}
+    assert len(page.citations) == len(statements) > 10
+    for row in rows:
+        citation = next(c for c in page.citations if f"<{row['st'].value}>" in c)
+        assert f"<{row['doc'].value}>" in citation
+        if row["sentence"] is not None:
+            assert row["sentence"].value in text
+    assert any(h.endswith("graph?focus=person%2Fjuan-guaido") for h in page.hrefs)  # the view, focused on it
+
+
+def test_every_link_of_an_entity_page_resolves(client):
+    """Links are relative to the page (so that the page works under any base) and each one answers."""
+    page = Page(client.get(path_of(GUAIDO), headers={"Accept": BROWSER}).get_data(as_text=True))
+    url = "http://kg.test" + path_of(GUAIDO)
+    local = sorted({h for h in page.hrefs if not urlsplit(h).scheme})
+    assert local and not [h for h in local if h.startswith("/")]
+    for href in local:
+        target = urlsplit(urljoin(url, href))
+        if target.path.startswith("/graph") and target.path == "/graph":
+            continue  # the network view: tests/viz
+        response = client.get(target.path, query_string=target.query, headers={"Accept": BROWSER})
+        assert response.status_code == 200, (href, response.get_data(as_text=True)[:200])
+        if target.path == "/sparql":
+            assert response.mimetype == "text/html"  # the query page, with the query in its editor
+            assert GUAIDO in parse_qs(target.query)["query"][0]
+
+
+def test_the_document_page_anchors_each_statement(client):
+    page = client.get(path_of(DOCUMENT + NPR), headers={"Accept": BROWSER}).get_data(as_text=True)
+    assert 'id="R1"' in page or 'id="R2"' in page
+    assert "1,000 Venezuelan Armed Forces Have Fled Across Border" in Page(page).all_text
+
+
+def test_graph_and_ontology_pages(client):
+    ontology = Page(client.get("/ontology", headers={"Accept": BROWSER}).get_data(as_text=True)).all_text
+    assert "kgo:Person" in ontology and "kgo:memberOf" in ontology
+    graph = Page(client.get(path_of(GRAPH + NPR), headers={"Accept": BROWSER}).get_data(as_text=True)).all_text
+    assert "A named graph of" in graph
+
+
+# -- the hostile and the foreign corpus, on real servers ---------------------------------------
+
+def test_hostile_text_is_escaped_in_every_page(hostile):
+    data, server = hostile
+    shown: set[str] = set()
+    for iri in hostile_iris(data):
+        response = requests.get(server.url + path_of(iri)[1:], headers={"Accept": BROWSER}, timeout=TIMEOUT)
+        assert response.status_code == 200, iri
+        html = response.text
+        for payload in ("<script>window", "<img src=x", "<svg onload", "<b onmouseover", "</textarea><b",
+                        "<i>won't</i>"):
+            assert payload not in html, (iri, payload)
+        page = Page(html)
+        assert page.tags.count("script") == 1  # ours, nothing else
+        shown |= {s for s in ALL_STRINGS if s in page.all_text}
+    assert shown == set(ALL_STRINGS)
+
+
+@pytest.mark.browser
+def test_entity_pages_in_chromium(browser, hostile, foreign, server, shipped_data):
+    """Each page: no console error, no script of the corpus run (CSP bypassed, so escaping alone must
+    hold), every hostile string shown as text, a citation per statement."""
+    data, hostile_server = hostile
+    pages = [(hostile_server, iri, True) for iri in hostile_iris(data)]
+    pages += [(server, GUAIDO, False), (server, DOCUMENT + NPR, False), (foreign[1], most_stated(foreign[0]), False)]
+    shown: set[str] = set()
+    for srv, iri, bypass in pages:
+        context, watched = open_page(browser, bypass_csp=bypass)
+        try:
+            page = watched.page
+            page.set_extra_http_headers({"Accept": BROWSER})
+            response = page.goto(srv.url + path_of(iri)[1:], wait_until="load")
+            assert response.status == 200 and "text/html" in response.headers["content-type"]
+            text = page.evaluate("document.body.innerText")
+            shown |= {s for s in ALL_STRINGS if s in page.evaluate("document.body.textContent")}
+            assert page.evaluate("window.__pwned") is None
+            assert page.evaluate("document.querySelectorAll('[onerror],[onload],[onmouseover]').length") == 0
+            citations = page.locator(".citation code").count()
+            assert citations == page.locator("ol.statements > li").count()
+            if iri != DOCUMENT + SLUG or citations:
+                assert citations > 0, iri
+            if citations:
+                page.locator("button.copy").first.click()
+            assert page.title() and text
+            assert watched.errors == [] and watched.dialogs == [] and watched.blocked == [], iri
+        finally:
+            context.close()
+    assert shown == set(ALL_STRINGS)
+
+
+# -- behind a reverse proxy that maps a base with a path to the server -----------------------------
+
+@pytest.fixture(scope="module")
+def proxy(server) -> Iterator[PrefixProxy]:
+    proxied = PrefixProxy(server.url)
+    yield proxied
+    proxied.close()
+
+
+def test_every_link_resolves_behind_a_reverse_proxy_with_a_path(proxy):
+    url = proxy.url + path_of(GUAIDO)[1:]
+    page = Page(requests.get(url, headers={"Accept": BROWSER}, timeout=TIMEOUT).text)
+    local = sorted({urljoin(url, h) for h in page.hrefs if not urlsplit(h).scheme})
+    assert local
+    for target in local:
+        assert target.startswith(proxy.url), target  # never out of the base
+        response = requests.get(target, headers={"Accept": BROWSER}, timeout=TIMEOUT)
+        assert response.status_code == 200, target
+
+
+@pytest.mark.browser
+def test_pages_work_in_chromium_behind_a_reverse_proxy_with_a_path(browser, proxy):
+    """The resource page and the query page it links to load every asset, and run a query, through the
+    proxy; the answer's IRIs link to their pages under the proxied base."""
+    context, watched = open_page(browser)
+    failed: list[str] = []
+    try:
+        page = watched.page
+        page.on("response", lambda r: failed.append(f"{r.status} {r.url}") if r.status >= 400 else None)
+        page.goto(proxy.url + path_of(GUAIDO)[1:], wait_until="load")
+        assert page.locator("ol.statements > li").count() > 10
+        assert page.evaluate("getComputedStyle(document.querySelector('blockquote')).borderLeftStyle") == "solid"
+        page.click(".links a:text-is(\"SPARQL query\")")
+        page.wait_for_selector(".yasqe .CodeMirror")
+        assert GUAIDO in page.evaluate("kgYasgui.getTab().getYasqe().getValue()")
+        page.click(".yasqe_queryButton")
+        page.wait_for_function("document.querySelectorAll('.yasr table tbody tr').length > 10")
+        hrefs = page.eval_on_selector_all(".yasr table tbody a[href]", "els => els.map(a => a.href)")
+        assert hrefs and all(h.startswith(proxy.url) for h in hrefs), hrefs[:5]
+        assert all(r.startswith(proxy.url) for r in watched.requests), watched.requests
+        assert failed == [] and watched.errors == [] and watched.blocked == []
+    finally:
+        context.close()
