@@ -80,7 +80,7 @@ def test_labels_with_markup_render_as_text_and_nothing_runs(page, sample_page):
     page.page.evaluate("kgView.openTab('figures'); kgView.openTab('timeline')")
     assert page.page.evaluate("window.__pwned") is None
     assert page.page.evaluate("document.querySelectorAll('img, b, i, em').length") == 0
-    assert page.page.evaluate("document.scripts.length") == 3
+    assert page.page.evaluate("document.scripts.length") == 4  # two data blocks, two scripts
     assert page.dialogs == [] and page.errors == [] and page.blocked == []
 
 
