@@ -259,24 +259,21 @@ var kgView = (function () {
     return free;
   };
 
-  /* The room a node takes around its centre: its shape, and under an actor's shape room for its label. */
+  /* The room a node takes around its centre: its shape, and under an actor's shape room for its
+   * label as drawn at zoom 1 (where selecting a node brings the view). */
   function roomOf(n) {
     var s = n.size + GAP / 2;
     if (n.layer) return { left: s, right: s, top: s, bottom: s };
-    measure.font = fontSize + "px " + FONT_FACE;
-    var half = Math.max(s, measure.measureText(n.label).width / 2 + GAP / 2);
-    return { left: half, right: half, top: s, bottom: s + fontSize + 2 };
+    if (n.labelHalf === undefined) {
+      measure.font = FONT + "px " + FONT_FACE;
+      n.labelHalf = measure.measureText(n.label).width / 2 + GAP / 2;
+    }
+    var half = Math.max(s, n.labelHalf);
+    return { left: half, right: half, top: s, bottom: s + FONT + 2 };
   }
 
   function boxAt(room, x, y) {
     return { left: x - room.left, right: x + room.right, top: y - room.top, bottom: y + room.bottom };
-  }
-
-  /* The drawn box of a placed node (with its label when one is drawn). */
-  function drawnBox(n) {
-    var text = labelled.get(n.id);
-    var box = text ? withLabel(n, text) : shapeBox(n);
-    return { left: box.left - GAP / 2, right: box.right + GAP / 2, top: box.top - GAP / 2, bottom: box.bottom + GAP / 2 };
   }
 
   function forgetPlace(n) {
@@ -299,7 +296,7 @@ var kgView = (function () {
     want.nodes.forEach(function (id) {
       var n = nodeById.get(id);
       if (n.x === undefined) return;
-      grid.put(id, drawnBox(n));
+      grid.put(id, boxAt(roomOf(n), n.x, n.y));
       placedXs.push(n.x);
       placedYs.push(n.y);
     });
@@ -721,6 +718,7 @@ var kgView = (function () {
     showNode(id);
     network.selectNodes([id]);
     network.focus(id, { scale: Math.max(network.getScale(), 1.0), animation: false });
+    onZoom();  /* a zoom by script fires no zoom event: fit the labels to the new scale */
     setUrl();
   });
 
