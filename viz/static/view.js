@@ -395,7 +395,8 @@ var kgView = (function () {
   function hit(a, b) { return a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom; }
 
   /* Greedy: the most important nodes first; a label is drawn when its node-and-label box
-   * meets no other drawn node's box. A uniform grid keeps it near-linear. */
+   * meets no other drawn node's box (the selected node's label always is). A uniform grid
+   * keeps it near-linear. */
   function placeLabels() {
     measure.font = fontSize + "px " + FONT_FACE;
     var ids = nodes.getIds();
@@ -420,7 +421,7 @@ var kgView = (function () {
       var text = n.label;
       var box = withLabel(n, text);
       var free = true;
-      cells(box, function (k) {
+      if (id !== selected) cells(box, function (k) {
         if (!free || !grid.has(k)) return;
         grid.get(k).forEach(function (other) { if (free && other !== id && hit(box, boxes.get(other))) free = false; });
       });
