@@ -16,6 +16,12 @@ from viz.measure import OVERLAP
 pytestmark = pytest.mark.browser
 
 ACTORS = view_html.STORY_MAX + 60
+OVERLAPPING_PAIRS = """except => { const ids = network.body.data.nodes.getIds().filter(id => id !== except);
+  const boxes = ids.map(id => network.getBoundingBox(id)); const pairs = [];
+  boxes.forEach((a, i) => boxes.forEach((b, j) => {
+    if (i < j && a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom) pairs.push([ids[i], ids[j]]);
+  }));
+  return pairs; }"""
 
 
 def node(graph: nx.MultiDiGraph, name: str, family: str, label: str) -> None:
@@ -78,8 +84,7 @@ def test_a_click_lays_out_the_new_neighbours_around_the_clicked_actor(page, larg
         here = (positions[n]["x"], positions[n]["y"])
         nearest = sorted(before, key=lambda m: math.dist(here, (positions[m]["x"], positions[m]["y"])))
         assert clicked in nearest[:3], (n, nearest[:3])
-    measured = page.page.evaluate(OVERLAP)
-    assert measured["overlapping"] == 0, measured
+    assert page.page.evaluate(OVERLAPPING_PAIRS, clicked) == []  # the clicked node's label is always drawn
     assert {n: positions[n] for n in before} == {n: drawn_positions(page)[n] for n in before}  # nothing else moved
     page.screenshot("viz-large-expanded.png")
     assert page.errors == []
