@@ -419,7 +419,9 @@ var kgView = (function () {
     order.forEach(function (id) {
       var n = nodeById.get(id);
       var text = n.label;
+      if (id === selected) measure.font = "bold " + fontSize + "px " + FONT_FACE;  /* vis draws it bold */
       var box = withLabel(n, text);
+      if (id === selected) measure.font = fontSize + "px " + FONT_FACE;
       var free = true;
       if (id !== selected) cells(box, function (k) {
         if (!free || !grid.has(k)) return;
