@@ -366,7 +366,7 @@ var kgView = (function () {
     want.nodes.forEach(function (id) { if (isActor(id)) actors++; else layer++; });
     var links = want.edges.filter(function (e) { return e.kind === "link"; }).length;
     var text = plural(actors, "actor") + " · " + plural(links, "link") +
-      (layer ? " · " + plural(layer, "other node") : "") + " drawn (" + meta.nodes.toLocaleString("en") + " nodes in all)";
+      (layer ? " · " + plural(layer, "other node") : "") + " drawn · " + meta.nodes.toLocaleString("en") + " nodes in the page";
     $("counts").textContent = text;
     var notes = [];
     if (focus) notes.push("Focus: " + (focus.day ? focus.day : label(focus.id)) + " and what it links to");
