@@ -13,6 +13,7 @@ own two scripts (by hash), no network access, and no inline event handlers.
 from __future__ import annotations
 
 import base64
+import gzip
 import hashlib
 import json
 import math
@@ -45,17 +46,24 @@ STYLE = {  # family -> (colour, vis shape); Okabe-Ito colours, safe for colour-b
     "Quote": ("#F0E442", "hexagon"),
 }
 LAYER_SIZE = 9.0
+COMPRESS_OVER = 256 * 1024  # bytes of JSON past which the data not needed for the first frame travels gzipped
 VIS_DIR = Path(pyvis.__file__).parent / "lib" / "vis-9.1.2"
 
 
 def render(graph: nx.MultiDiGraph, *, size_by: str = "mentions", focus: str | None = None,
            depth: int = 1, title: str = "Knowledge graph") -> str:
     """The page for `graph`: the actors and their links first, the rest as layers, with the
-    timeline and the figures table. `focus`/`depth` are shown as the initial focus."""
+    timeline and the figures table. `focus`/`depth` are shown as the initial focus.
+
+    The data travels in two blocks: what the first frame draws (the actors the page opens on and
+    their links), then everything else, gzipped and base64-encoded when large, which the page
+    reads once the first frame is drawn."""
     data = view_data(graph, size_by=size_by)
     total = graph.graph.get("total_nodes", graph.number_of_nodes())
     data["meta"].update(focus=focus, depth=depth, title=title, total=total,
                         prefixes={"kgr": RESOURCE, "doc": DOCUMENT})
+    first, more = split_data(data)
+    encoding, more_text = encode_more(more)
     script = _asset("view.js")
     vis_js = _read(VIS_DIR / "vis-network.min.js")
     return _template().render(
@@ -65,17 +73,51 @@ def render(graph: nx.MultiDiGraph, *, size_by: str = "mentions", focus: str | No
         view_css=_raw(_asset("view.css"), "style"),
         vis_js=_raw(vis_js, "script"),
         view_js=_raw(script, "script"),
-        data=Markup(safe_json(data)),
+        data=Markup(safe_json(first)),
+        more=Markup(more_text),
+        more_encoding=encoding,
         node_count=graph.number_of_nodes(),
         total_count=total,
     )
+
+
+def split_data(data: dict) -> tuple[dict, dict]:
+    """(what the first frame needs, the rest) of `view_data`: the first `meta.first` nodes and the
+    links among them the page draws at first (only the strong ones when it opens on the
+    best-connected actors); the rest of the nodes (numbered on from the first) and edges, the
+    relations, details, timeline, figures, sentences and documents."""
+    first_count = data["meta"]["first"]
+    sparse = data["meta"]["initial"] is not None
+
+    def drawn_first(edge: dict) -> bool:
+        return (edge["kind"] == "link" and edge["from"] < first_count and edge["to"] < first_count
+                and (not sparse or bool(edge.get("strong"))))
+
+    first_edges = [e for e in data["edges"] if drawn_first(e)]
+    other_edges = [e for e in data["edges"] if not drawn_first(e)]
+    first = {"meta": data["meta"], "legend": data["legend"], "options": data["options"],
+             "nodes": data["nodes"][:first_count], "edges": first_edges}
+    more = {key: value for key, value in data.items() if key not in first}
+    more.update(nodes=data["nodes"][first_count:], edges=other_edges)
+    return first, more
+
+
+def encode_more(more: dict) -> tuple[str, str]:
+    """('json', escaped JSON) for a small block, ('gzip', base64 of gzipped JSON) for a large one."""
+    text = safe_json(more)
+    if len(text) <= COMPRESS_OVER:
+        return "json", text
+    return "gzip", base64.b64encode(gzip.compress(text.encode("utf-8"), compresslevel=6, mtime=0)).decode("ascii")
 
 
 def view_data(graph: nx.MultiDiGraph, *, size_by: str = "mentions") -> dict:
     """Everything the page needs, as JSON-ready data: nodes (every node, placed) and edges (actor
     links and layer edges), every relation with its sentences, node details, the timeline, the
     figures, the cited sentences and documents, the legend and the vis options. Edges and
-    relations name their nodes by number (their place in `nodes`), which keeps a large page small."""
+    relations name their nodes by number (their place in `nodes`), which keeps a large page small.
+    `nodes` starts with the `meta.first` actors the page opens on (every linked actor, or the
+    best-connected of a large graph); only nodes Python placed have `x`/`y` (a large graph's
+    other nodes are placed by the page when it first draws them)."""
     if size_by not in ("degree", "mentions"):
         raise ValueError(f"size_by must be 'degree' or 'mentions', not {size_by!r}")
     docs = list(graph.graph.get("docs", {}))
@@ -86,29 +128,35 @@ def view_data(graph: nx.MultiDiGraph, *, size_by: str = "mentions") -> dict:
     story = actor_graph(graph, links)
     sizes = node_sizes(graph, size_by)
     labels = {n: _short(graph.nodes[n]["label"]) for n in story}
-    linked = sum(1 for n in story if story.degree(n))
-    initial = top_actors(story, graph, STORY_MAX) if linked > STORY_MAX else None
+    linked = [n for n in story if story.degree(n)]
+    initial = top_actors(story, graph, STORY_MAX) if len(linked) > STORY_MAX else None
     positions = _positions(graph, story, initial, sizes, labels)
-    node_index = {n: i for i, n in enumerate(graph)}
+    first = initial or linked
+    first_set = set(first)
+    order = first + [n for n in graph if n not in first_set]
+    node_index = {n: i for i, n in enumerate(order)}
     relations, relation_index = _relations(graph, node_index, sentence_index)
-    nodes, details = _nodes(graph, story, sizes, positions, sentence_index)
+    nodes, details = _nodes(graph, order, story, sizes, positions, sentence_index)
     for i, (s, o, _) in enumerate(relation_index):
         details[s]["relations"].append(i)
         if o != s:
             details[o]["relations"].append(i)
     edges = _link_edges(graph, links, node_index, relation_index) + _layer_edges(graph, node_index, relation_index)
+    days, figures = _timeline(graph, sentence_index, doc_index), _figures(graph, sentence_index, doc_index)
     return {
         "meta": {"nodes": len(nodes), "edges": len(edges), "physics": False, "actors": len(story),
-                 "linked": linked, "links": len(links), "layers": list(LAYERS),
-                 "initial": initial},
+                 "linked": len(linked), "links": len(links), "layers": list(LAYERS),
+                 "initial": initial, "first": len(first),
+                 "timelineEvents": sum(len(d["events"]) for d in days),
+                 "figureRows": sum(len(g["rows"]) for g in figures)},
         "legend": _legend(graph),
         "options": _options(len(nodes)),
         "nodes": nodes,
         "edges": edges,
         "relations": relations,
         "nodeDetails": details,
-        "timeline": _timeline(graph, sentence_index, doc_index),
-        "figures": _figures(graph, sentence_index, doc_index),
+        "timeline": days,
+        "figures": figures,
         "sentences": [{"text": graph.graph["sentences"][s]["text"],
                        "doc": doc_index.get(graph.graph["sentences"][s]["doc"], -1)} for s in sentences],
         "docs": [{"iri": d, **graph.graph["docs"][d]} for d in docs],
@@ -117,10 +165,12 @@ def view_data(graph: nx.MultiDiGraph, *, size_by: str = "mentions") -> dict:
 
 def _positions(graph: nx.MultiDiGraph, story: nx.Graph, initial: list[str] | None, sizes: dict,
                labels: dict) -> dict:
-    """The actors the page opens on laid out first (all of them, or the best-connected of a large
-    graph), then the other actors next to those they link to, then the layer nodes."""
-    core = story_layout(story.subgraph(initial) if initial else story, sizes, labels)
-    actors = place_around(story, core, sizes) if initial else core
+    """The actors laid out in Python, then the layer nodes next to them; a large graph's page
+    opens on its best-connected actors and only those are placed here: the page places the
+    others around the node that brings them in, among what it draws at that moment."""
+    if initial:
+        return story_layout(story.subgraph(initial), sizes, labels)
+    actors = story_layout(story, sizes, labels)
     return place_around(nx.Graph(graph.to_undirected(as_view=True)), actors, sizes)
 
 
@@ -146,15 +196,23 @@ def _relations(graph: nx.MultiDiGraph, node_index: dict, sentence_index: dict) -
     return relations, index
 
 
-def _nodes(graph: nx.MultiDiGraph, story: nx.Graph, sizes: dict, positions: dict,
+def _nodes(graph: nx.MultiDiGraph, order: list[str], story: nx.Graph, sizes: dict, positions: dict,
            sentence_index: dict) -> tuple[list, dict]:
-    """Compact node records (the page adds colour, shape and tooltip from the legend) and node details."""
+    """Compact node records in `order` (the page adds colour, shape and tooltip from the legend,
+    so a record carries what the tooltip says) and node details."""
     nodes, details = [], {}
-    for iri, d in graph.nodes(data=True):
+    for iri in order:
+        d = graph.nodes[iri]
         doubt = uncertainty(d)
         links = story.degree(iri) if iri in story else 0
-        node = {"id": iri, "label": _short(d["label"]), "family": d["family"], "size": sizes[iri],
-                "x": positions[iri][0], "y": positions[iri][1], "rank": sizes[iri] * 1000 + d["mentions"] + links}
+        short = _short(d["label"])
+        node = {"id": iri, "label": short, "family": d["family"], "size": sizes[iri],
+                "rank": sizes[iri] * 1000 + d["mentions"] + links, "type": (d["type_labels"] or [""])[0],
+                "mentions": d["mentions"], "links": links}
+        if iri in positions:
+            node["x"], node["y"] = positions[iri]
+        if short != d["label"]:
+            node["name"] = d["label"]
         if doubt:
             node["uncertain"] = doubt
         nodes.append(node)

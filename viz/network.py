@@ -40,25 +40,37 @@ SAME_AS = PREFIXES["owl"] + "sameAs"
 WIKIDATA = PREFIXES["wd"]
 
 _PROLOGUE = "".join(f"PREFIX {p}: <{iri}>\n" for p, iri in PREFIXES.items())
-_NODE = (
-    "VALUES ?top { " + " ".join(f"kgo:{f}" for f in FAMILIES) + " }\n"
-    "  {vx} a ?cls . ?cls rdfs:subClassOf* ?top ."
-)
 
 
-def _node(var: str) -> str:
-    """SPARQL pattern binding `var` to a node of the view and ?top to its family class."""
-    return _NODE.replace("{vx}", var)
+def _node_pattern(var: str, supers: dict[str, set[str]]) -> str:
+    """SPARQL pattern binding `var` to a node of the view, ?cls to its class and ?top to its family
+    class: the classes of each family listed (a property path per row is what made the view's
+    queries slow on large stores)."""
+    pairs = sorted({(ONTOLOGY + f, ONTOLOGY + f) for f in FAMILIES} |
+                   {(c, ONTOLOGY + f) for c, ups in supers.items() for f in FAMILIES if ONTOLOGY + f in ups})
+    values = " ".join(f"(<{c}> <{top}>)" for c, top in pairs)
+    return f"VALUES (?cls ?top) {{ {values} }}\n  {var} a ?cls ."
 
 
 def load_graph(store: GraphStore) -> nx.MultiDiGraph:
     """Read the whole view graph from the store."""
     graph = nx.MultiDiGraph(labels=ontology_labels(store))
-    _add_nodes(graph, store)
-    _add_node_literals(graph, store)
-    _add_edges(graph, store)
+    supers = _superclasses(store)
+    _add_nodes(graph, store, supers)
+    triples = _node_triples(store, supers)
+    _add_node_literals(graph, [r for r in triples if r["lit"] == "true" or r["p"] == SAME_AS])
+    _add_edges(graph, [r for r in triples if r["lit"] != "true"])
     _add_provenance(graph, store)
     return graph
+
+
+def _node_triples(store: GraphStore, supers: dict[str, set[str]]) -> list[dict[str, str]]:
+    """Every triple whose subject is a node of the view and whose object is an IRI or a literal
+    (`lit` says which): its names, facts and edges, in one query."""
+    rows = store.select(_PROLOGUE + f"""
+        SELECT DISTINCT ?x ?p ?v (isLiteral(?v) AS ?lit) WHERE {{ {_node_pattern('?x', supers)}
+          ?x ?p ?v . FILTER(!isBlank(?v)) }}""")
+    return [{**r, "lit": "true" if r.get("lit") in ("true", "1", True) else "false"} for r in rows]
 
 
 def ontology_labels(store: GraphStore) -> dict[str, str]:
@@ -72,9 +84,9 @@ def ontology_labels(store: GraphStore) -> dict[str, str]:
     return labels
 
 
-def _add_nodes(graph: nx.MultiDiGraph, store: GraphStore) -> None:
-    rows = store.select(_PROLOGUE + f"SELECT DISTINCT ?x ?top ?cls WHERE {{ {_node('?x')} FILTER(isIRI(?x)) }}")
-    supers = _superclasses(store)
+def _add_nodes(graph: nx.MultiDiGraph, store: GraphStore, supers: dict[str, set[str]]) -> None:
+    rows = store.select(_PROLOGUE + f"SELECT DISTINCT ?x ?top ?cls WHERE {{ {_node_pattern('?x', supers)} "
+                                    "FILTER(isIRI(?x)) }")
     families: dict[str, set[str]] = defaultdict(set)
     classes: dict[str, set[str]] = defaultdict(set)
     for row in rows:
@@ -107,10 +119,7 @@ def _most_specific_first(types: set[str], supers: dict[str, set[str]]) -> list[s
     return sorted(types, key=lambda t: (-len(supers.get(t, ())), t))
 
 
-def _add_node_literals(graph: nx.MultiDiGraph, store: GraphStore) -> None:
-    rows = store.select(_PROLOGUE + f"""
-        SELECT DISTINCT ?x ?p ?v WHERE {{ {_node('?x')}
-          ?x ?p ?v . FILTER(isLiteral(?v) || ?p = owl:sameAs) }}""")
+def _add_node_literals(graph: nx.MultiDiGraph, rows: list[dict[str, str]]) -> None:
     labels = graph.graph["labels"]
     found: dict[str, dict[str, list[str]]] = defaultdict(lambda: defaultdict(list))
     for row in sorted(rows, key=lambda r: (r["x"], r["p"], r["v"])):
@@ -144,12 +153,10 @@ def _first(seen: dict[str, list[str]], *kinds: str) -> str:
     return ""
 
 
-def _add_edges(graph: nx.MultiDiGraph, store: GraphStore) -> None:
-    rows = store.select(_PROLOGUE + f"""
-        SELECT DISTINCT ?s ?p ?o WHERE {{ {_node('?s')} ?s ?p ?o . FILTER(isIRI(?o)) }}""")
+def _add_edges(graph: nx.MultiDiGraph, rows: list[dict[str, str]]) -> None:
     labels = graph.graph["labels"]
-    for row in sorted(rows, key=lambda r: (r["s"], r["p"], r["o"])):
-        s, p, o = row["s"], row["p"], row["o"]
+    for row in sorted(rows, key=lambda r: (r["x"], r["p"], r["v"])):
+        s, p, o = row["x"], row["p"], row["v"]
         if p in SKIP_EDGE_PREDICATES or o not in graph or s not in graph or graph.has_edge(s, o, key=p):
             continue
         graph.add_edge(s, o, key=p, predicate=p, label=labels.get(p) or local_name(p), evidence=[])
@@ -177,8 +184,7 @@ def _add_provenance(graph: nx.MultiDiGraph, store: GraphStore) -> None:
 
 def _sentences(store: GraphStore, wanted: set[str]) -> dict[str, dict[str, str]]:
     rows = store.select(_PROLOGUE + """
-        SELECT ?sent ?text ?doc WHERE { ?sent nif:anchorOf ?text ; nif:referenceContext ?doc .
-          FILTER NOT EXISTS { ?sent a kgo:Mention } }""")
+        SELECT ?sent ?text ?doc WHERE { ?sent a kgo:Sentence ; nif:anchorOf ?text ; nif:referenceContext ?doc }""")
     return {r["sent"]: {"text": r["text"], "doc": r["doc"]} for r in rows if r["sent"] in wanted}
 
 

@@ -27,7 +27,7 @@ def screenshot(page_file: Path, png: Path, *, select: str | None = None, query: 
             page = context.new_page()
             page.route("**/*", lambda r: r.continue_() if r.request.url.startswith("file:") else r.abort())
             page.goto(Path(page_file).resolve().as_uri() + query, wait_until="load")
-            page.wait_for_function("window.kgView && kgView.timings.firstDraw")
+            page.wait_for_function("window.kgView && kgView.timings.firstDraw && kgView.timings.ready")
             page.wait_for_function("!kgView.data.meta.physics || kgView.timings.stabilized !== undefined",
                                    timeout=30_000)
             if select:

@@ -43,9 +43,10 @@ class Watched(WatchedPage):
     """A watched page of the network view, with what the view's tests do to it."""
 
     def open(self, url: str) -> None:
-        """Load a view and wait for its first drawn frame."""
+        """Load a view and wait until it has drawn its first frame and read the rest of its data."""
         self.page.goto(url, wait_until="load", timeout=TIMEOUT_MS)
-        self.page.wait_for_function("window.kgView && kgView.timings.firstDraw", timeout=TIMEOUT_MS)
+        self.page.wait_for_function("window.kgView && kgView.timings.firstDraw && kgView.timings.ready",
+                                    timeout=TIMEOUT_MS)
 
     def settle(self) -> None:
         """Wait until physics has stopped, so node positions stay put."""

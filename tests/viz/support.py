@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import base64
+import gzip
 import json
 import re
 from pathlib import Path
@@ -13,6 +15,7 @@ from kg.store import EmbeddedStore
 
 SAMPLE = Path(__file__).resolve().parent / "sample.trig"
 DATA_BLOCK = re.compile(r'<script type="application/json" id="kg-data">(.*?)</script>', re.S)
+MORE_BLOCK = re.compile(r'<script type="application/json" id="kg-more" data-encoding="(json|gzip)">(.*?)</script>', re.S)
 NODE_COUNT = """PREFIX kgo: <https://kg.example.org/ontology#>
 SELECT (COUNT(DISTINCT ?x) AS ?n) WHERE {
   VALUES ?c { kgo:Person kgo:Organization kgo:Place kgo:Date kgo:Figure kgo:Quote kgo:Event }
@@ -20,8 +23,16 @@ SELECT (COUNT(DISTINCT ?x) AS ?n) WHERE {
 
 
 def page_data(path: Path) -> dict:
-    """The JSON data block of a view page."""
-    return json.loads(DATA_BLOCK.search(path.read_text(encoding="utf-8")).group(1))
+    """The data of a view page: its first block joined to the rest (numbered on from the first)."""
+    return join_blocks(path.read_text(encoding="utf-8"))
+
+
+def join_blocks(html: str) -> dict:
+    """Both data blocks of a page as one, as the page joins them."""
+    data = json.loads(DATA_BLOCK.search(html).group(1))
+    encoding, text = MORE_BLOCK.search(html).groups()
+    more = json.loads(gzip.decompress(base64.b64decode(text)) if encoding == "gzip" else text)
+    return {**more, **data, "nodes": data["nodes"] + more["nodes"], "edges": data["edges"] + more["edges"]}
 
 
 def publish_sample(data_dir: Path, *, with_view: bool) -> Path:

@@ -37,7 +37,7 @@ def test_opens_on_the_actors_and_their_links(page, sample_page, sample_store):
                 ("juan-carlos-mora", "cucuta", "defection"), ("cucuta", "venezuela", "defection"),
                 ("juan-carlos-mora", "venezuela", "defection")]
     assert sorted(links) == sorted(" ".join(sorted([names[a], names[b]]) + [text]) for a, b, text in expected)
-    assert page.page.locator("#counts").text_content() == "7 actors · 7 links drawn (11 nodes in all)"
+    assert page.page.locator("#counts").text_content() == "7 actors · 7 links drawn · 11 nodes in the page"
     assert page.page.evaluate("network.physics.options.enabled") is False
     assert page.errors == [] and page.blocked == [] and page.dialogs == []
     page.screenshot("viz-sample.png")
@@ -80,7 +80,7 @@ def test_labels_with_markup_render_as_text_and_nothing_runs(page, sample_page):
     page.page.evaluate("kgView.openTab('figures'); kgView.openTab('timeline')")
     assert page.page.evaluate("window.__pwned") is None
     assert page.page.evaluate("document.querySelectorAll('img, b, i, em').length") == 0
-    assert page.page.evaluate("document.scripts.length") == 3
+    assert page.page.evaluate("document.scripts.length") == 4  # two data blocks, two scripts
     assert page.dialogs == [] and page.errors == [] and page.blocked == []
 
 

@@ -59,4 +59,5 @@ def test_max_nodes_keeps_the_best_connected(sample_data: Path, tmp_path: Path):
     assert sorted(d["label"] for d in data["nodeDetails"].values()) == [
         "Bolivarian National Guard of Venezuela", "Juan Carlos Mora", "Mora defects to Cúcuta"]
     assert data["meta"]["total"] == 11
-    assert "3 best-connected of 11 nodes" in out.read_text(encoding="utf-8")
+    html = out.read_text(encoding="utf-8")
+    assert "(the best-connected of 11)</span>" in html and "holds the 3 best-connected of the graph" in html

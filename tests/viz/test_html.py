@@ -12,7 +12,9 @@ import networkx as nx
 import pytest
 from hypothesis import given, strategies as st
 
-from viz.html import _raw, render, safe_json, view_data
+from tests.viz.support import join_blocks
+from viz import html as view_html
+from viz.html import _raw, render, safe_json, split_data, view_data
 from viz.network import FAMILIES
 
 EVIL = "<script>window.__pwned=1</script>"
@@ -63,28 +65,60 @@ def test_page_is_self_contained(page):
                          page)
 
 
-def test_exactly_three_scripts_and_corpus_text_never_raw(page):
+def test_two_data_blocks_two_scripts_and_corpus_text_never_raw(page):
     elements = parse(page)
     assert [attrs for tag, attrs in elements.tags if tag == "script"] == [
-        {"type": "application/json", "id": "kg-data"}, {}, {}]
+        {"type": "application/json", "id": "kg-data"}, {}, {},
+        {"type": "application/json", "id": "kg-more", "data-encoding": "json"}]
     assert EVIL not in page and "<img src=x" not in page and "<em>cross" not in page
     assert "<title>Graph &lt;b&gt;&#34;x&#34;&lt;/b&gt;</title>" in page
 
 
-def test_data_block_is_the_view_data(page, sample_graph):
-    block = json.loads(parse(page).scripts[0])
+def test_data_blocks_are_the_view_data(page, sample_graph):
+    first = json.loads(parse(page).scripts[0])
     expected = view_data(sample_graph)
-    assert block["nodes"] == expected["nodes"] and block["edges"] == expected["edges"]
+    assert first["nodes"] == expected["nodes"][: first["meta"]["first"]] and first["meta"]["first"] == 7
+    assert {n["family"] for n in first["nodes"]} <= {"Person", "Organization", "Place"}
+    assert {e["kind"] for e in first["edges"]} == {"link"} and "nodeDetails" not in first
+    block = join_blocks(page)
+    assert block["nodes"] == expected["nodes"]
+    assert sorted(block["edges"], key=lambda e: e["id"]) == sorted(expected["edges"], key=lambda e: e["id"])
     assert block["nodeDetails"]["https://kg.example.org/id/person/evil"]["label"].startswith(EVIL)
     assert len(block["nodes"]) == block["meta"]["nodes"] == 11
     assert {e["kind"] for e in block["edges"]} == {"link", "layer"}
     assert all(e["arrow"] for e in block["edges"] if e["kind"] == "layer")
 
 
+def test_a_large_second_block_travels_gzipped_and_escaped(sample_graph, monkeypatch):
+    monkeypatch.setattr(view_html, "COMPRESS_OVER", 0)
+    page = render(sample_graph)
+    more = parse(page).scripts[3]
+    assert re.fullmatch(r"[A-Za-z0-9+/=]+", more) and EVIL not in page
+    assert join_blocks(page)["nodeDetails"]["https://kg.example.org/id/person/evil"]["label"].startswith(EVIL)
+
+
+def test_a_large_graph_opens_on_its_best_connected_actors_and_their_strong_links():
+    graph = nx.MultiDiGraph(labels={}, docs={}, sentences={})
+    for i in range(view_html.STORY_MAX + 40):
+        graph.add_node(f"p{i}", family="Person", label=f"p{i}", alt=[], hidden=[], wikidata=[], mentions=1,
+                       facts=[], mention_sentences=[], type_labels=["person"], props={})
+    for i in range(view_html.STORY_MAX + 39):
+        graph.add_edge(f"p{i}", f"p{i + 1}", key="knows", label="knows", evidence=[])
+        graph.add_edge(f"p{i}", "p0", key="knows", label="knows", evidence=[])
+    data = view_data(graph)
+    first, more = split_data(data)
+    count = data["meta"]["first"]
+    assert count == len(data["meta"]["initial"]) == view_html.STORY_MAX
+    assert [n["id"] for n in first["nodes"]] == data["meta"]["initial"]
+    assert all("x" in n for n in first["nodes"]) and not any("x" in n for n in more["nodes"])
+    assert first["edges"] and all(e["strong"] and e["from"] < count and e["to"] < count for e in first["edges"])
+    assert len(first["edges"]) + len(more["edges"]) == len(data["edges"])
+
+
 def test_policy_allows_exactly_the_two_page_scripts(page):
     elements = parse(page)
     csp = next(a["content"] for t, a in elements.tags if a.get("http-equiv") == "Content-Security-Policy")
-    executable = elements.scripts[1:]
+    executable = elements.scripts[1:3]
     hashes = sorted(f"'sha256-{base64.b64encode(hashlib.sha256(s.encode()).digest()).decode()}'"
                     for s in executable)
     script_src = re.search(r"script-src ([^;]+);", csp).group(1).split()

@@ -1,9 +1,14 @@
-/* The network view: reads the JSON data block and draws the story first (people,
+/* The network view: reads the first JSON data block (what the first frame draws), draws the
+ * story first (people,
  * organizations and places, linked when a statement relates them or they share an
  * event); events, quotes, figures and dates are layers. Node positions come from
  * Python; this script decides what is drawn, which labels fit without covering
  * another node, and wires search, layers, focus, the timeline, the figures table
- * and the details panel. Text from the corpus reaches the DOM only through
+ * and the details panel. The rest of the data (every other node and edge, details,
+ * timeline, figures, sentences) is read from the second block, gzipped when large, once
+ * the first frame is drawn; what needs it waits for it (`kgView.ready`). Nodes Python did
+ * not place are placed when first drawn, around the node that brought them in, on the
+ * nearest spot where they cover no drawn node. Text from the corpus reaches the DOM only through
  * textContent (and vis tooltips, which use innerText). `network` is global, as in
  * pyvis pages; `kgView` exposes the view's state and actions to scripts and tests. */
 var network = null;
@@ -17,10 +22,17 @@ var kgView = (function () {
   var data = JSON.parse(document.getElementById("kg-data").textContent);
   var meta = data.meta;
   var STYLE = new Map(data.legend.map(function (l) { return [l.family, l]; }));
-  unpack();
-  var nodeById = new Map(data.nodes.map(function (n) { return [n.id, n]; }));
-  var edgeById = new Map(data.edges.map(function (e) { return [e.id, e]; }));
-  var adjacency = buildAdjacency();
+  var ids = [];                /* node number -> id */
+  var nodeById = new Map();
+  var edgeById = new Map();
+  var adjacency = new Map();   /* node id -> ids of its edges */
+  var loaded = false;          /* the second data block is read */
+  var pending = [];            /* actions waiting for it */
+  var readyResolve;
+  var ready = new Promise(function (resolve) { readyResolve = resolve; });
+  ["relations", "timeline", "figures", "sentences", "docs"].forEach(function (k) { data[k] = []; });
+  data.nodeDetails = {};
+  take(data);
   var shownFamilies = new Set(["Person", "Organization", "Place"]);
   var showIsolated = false;
   var expanded = meta.initial ? new Set(meta.initial) : null; /* null: every actor */
@@ -48,24 +60,81 @@ var kgView = (function () {
     return String(text).normalize("NFKD").replace(/\p{M}/gu, "").toLowerCase().replace(/ß/g, "ss");
   }
 
-  /* Edges and relations name their nodes by number in the data block; the page uses ids. */
-  function unpack() {
-    var ids = data.nodes.map(function (n) { return n.id; });
+  /* Index a data block's nodes and edges. Edges and relations name their nodes by number (the
+   * second block's nodes are numbered on from the first's); the page uses ids. */
+  function take(block) {
     var layers = new Set(meta.layers);
-    data.nodes.forEach(function (n) { n.layer = layers.has(n.family) ? n.family : null; });
-    data.edges.forEach(function (e) {
+    block.nodes.forEach(function (n) {
+      n.layer = layers.has(n.family) ? n.family : null;
+      ids.push(n.id);
+      nodeById.set(n.id, n);
+      adjacency.set(n.id, []);
+    });
+    block.edges.forEach(function (e) {
       e.from = ids[e.from];
       e.to = ids[e.to];
-      e.events = (e.events || []).map(function (i) { return ids[i]; });
+      e.eventNumbers = e.events || [];
+      edgeById.set(e.id, e);
+      adjacency.get(e.from).push(e.id);
+      if (e.to !== e.from) adjacency.get(e.to).push(e.id);
     });
-    data.relations.forEach(function (r) { r.from = ids[r.from]; r.to = ids[r.to]; });
+    (block.relations || []).forEach(function (r) { r.from = ids[r.from]; r.to = ids[r.to]; });
+    /* A first-block link may rest on events of the second block. */
+    edgeById.forEach(function (e) {
+      if (!e.eventNumbers) return;
+      e.events = e.eventNumbers.map(function (i) { return ids[i]; });
+      if (e.events.every(Boolean)) delete e.eventNumbers;
+    });
+  }
+
+  /* The second data block: plain JSON, or gzipped JSON in base64 (read with DecompressionStream). */
+  function readMore() {
+    var block = document.getElementById("kg-more");
+    if (block.dataset.encoding !== "gzip") return Promise.resolve(JSON.parse(block.textContent));
+    if (typeof DecompressionStream === "undefined") {
+      return Promise.reject(new Error("this browser cannot read the page's compressed data (DecompressionStream)"));
+    }
+    var binary = atob(block.textContent);
+    var bytes = new Uint8Array(binary.length);
+    for (var i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
+    var stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip"));
+    return new Response(stream).text().then(JSON.parse);
+  }
+
+  function loadMore() {
+    return readMore().then(function (more) {
+      timings.read = performance.now();
+      take(more);
+      data.nodes = data.nodes.concat(more.nodes);
+      data.edges = data.edges.concat(more.edges);
+      ["relations", "nodeDetails", "timeline", "figures", "sentences", "docs"].forEach(function (k) { data[k] = more[k]; });
+      loaded = true;
+      apply();
+      initialFocus(params);
+      pending.splice(0).forEach(function (run) { run(); });
+      if ($("search").value.trim()) showResults();
+      timings.ready = performance.now();
+      readyResolve(true);
+    }).catch(function (err) {
+      $("status").textContent = "Only the first view could be drawn: " + err.message;
+      timings.failed = String(err);
+      throw err;
+    });
+  }
+
+  /* `fn`, run now when every node is known, else once the second data block is read. */
+  function later(fn) {
+    return function () {
+      var self = this, args = arguments;
+      if (loaded) return fn.apply(self, args);
+      pending.push(function () { fn.apply(self, args); });
+    };
   }
 
   /* The vis-network item of a node: colour and shape of its kind, a dashed white shape for a
    * speculated or negated event, and a plain-text tooltip. */
   function nodeItem(n) {
     var style = STYLE.get(n.family);
-    var d = data.nodeDetails[n.id];
     var item = { id: n.id, family: n.family, x: n.x, y: n.y, size: n.size, label: "", shape: style.shape, borderWidth: 1,
                  color: { background: style.color, border: "#333333",
                           highlight: { background: style.color, border: "#000000" },
@@ -75,8 +144,8 @@ var kgView = (function () {
       item.shapeProperties = { borderDashes: [4, 3] };
       item.color.background = item.color.highlight.background = item.color.hover.background = "#ffffff";
     }
-    item.title = d.label + "\n" + (d.types[0] || style.label) + (n.uncertain ? " (" + n.uncertain + ")" : "") +
-      " · " + plural(d.mentions, "mention") + (n.layer ? "" : " · linked to " + plural(d.links, "actor"));
+    item.title = label(n.id) + "\n" + (n.type || style.label) + (n.uncertain ? " (" + n.uncertain + ")" : "") +
+      " · " + plural(n.mentions, "mention") + (n.layer ? "" : " · linked to " + plural(n.links, "actor"));
     return item;
   }
 
@@ -98,19 +167,9 @@ var kgView = (function () {
 
   function plural(n, word) { return n + " " + word + (n === 1 ? "" : "s"); }
 
-  function buildAdjacency() {
-    var adj = new Map();
-    data.nodes.forEach(function (n) { adj.set(n.id, []); });
-    data.edges.forEach(function (e) {
-      adj.get(e.from).push(e.id);
-      if (e.to !== e.from) adj.get(e.to).push(e.id);
-    });
-    return adj;
-  }
-
   function otherEnd(edge, id) { return edge.from === id ? edge.to : edge.from; }
   function isActor(id) { return !nodeById.get(id).layer; }
-  function label(id) { return data.nodeDetails[id].label; }
+  function label(id) { var n = nodeById.get(id); return n.name || n.label; }
 
   /* ---- what is drawn -------------------------------------------------------- */
 
@@ -150,7 +209,9 @@ var kgView = (function () {
     return adjacency.get(id).some(function (eid) { return expanded.has(otherEnd(edgeById.get(eid), id)); });
   }
 
-  function apply() {
+  /* Draw what `wanted` says; nodes with no place yet are placed around `anchor` (the node whose
+   * click or focus brings them in) or the drawn nodes they link to. */
+  function apply(anchor) {
     var want = wanted();
     var removeNodes = nodes.getIds().filter(function (id) { return !want.nodes.has(id); });
     var addNodes = [];
@@ -159,7 +220,9 @@ var kgView = (function () {
     var removeEdges = edges.getIds().filter(function (id) { return !wantEdges.has(id); });
     edges.remove(removeEdges);
     nodes.remove(removeNodes);
-    removeNodes.forEach(function (id) { labelled.delete(id); });
+    removeNodes.forEach(function (id) { labelled.delete(id); forgetPlace(nodeById.get(id)); });
+    var unplaced = addNodes.filter(function (id) { return nodeById.get(id).x === undefined; });
+    if (unplaced.length) placeNodes(unplaced, want, anchor);
     nodes.add(addNodes.map(function (id) { return nodeItem(nodeById.get(id)); }));
     edges.add(want.edges.filter(function (e) { return !edges.get(e.id); }).map(edgeItem));
     placeLabels();
@@ -167,17 +230,149 @@ var kgView = (function () {
     counts(want);
   }
 
+  /* ---- placing the nodes Python did not place ----------------------------------- */
+
+  var GAP = 8;       /* canvas pixels kept free around a placed node */
+  var RINGS = 400;   /* rings tried around a point before giving up on a free spot */
+
+  /* Boxes {left, right, top, bottom} on a grid of cells, to ask what a box would cover. */
+  function BoxGrid(cell) {
+    this.cell = cell;
+    this.cells = new Map();
+  }
+  BoxGrid.prototype.keys = function (box, fn) {
+    var c = this.cell;
+    for (var cx = Math.floor(box.left / c); cx <= Math.floor(box.right / c); cx++)
+      for (var cy = Math.floor(box.top / c); cy <= Math.floor(box.bottom / c); cy++) fn(cx + ":" + cy);
+  };
+  BoxGrid.prototype.put = function (id, box) {
+    var cells = this.cells;
+    this.keys(box, function (k) { if (!cells.has(k)) cells.set(k, []); cells.get(k).push([id, box]); });
+  };
+  /* True when `box` meets no box of the grid but `self`'s. */
+  BoxGrid.prototype.free = function (box, self) {
+    var cells = this.cells, free = true;
+    this.keys(box, function (k) {
+      if (!free || !cells.has(k)) return;
+      cells.get(k).forEach(function (entry) { if (free && entry[0] !== self && hit(box, entry[1])) free = false; });
+    });
+    return free;
+  };
+
+  /* The room a node takes around its centre: its shape, and under an actor's shape room for its
+   * label as drawn at zoom 1 (where selecting a node brings the view). */
+  function roomOf(n) {
+    var s = n.size + GAP / 2;
+    if (n.layer) return { left: s, right: s, top: s, bottom: s };
+    if (n.labelHalf === undefined) {
+      measure.font = FONT + "px " + FONT_FACE;
+      n.labelHalf = measure.measureText(n.label).width / 2 + GAP / 2;
+    }
+    var half = Math.max(s, n.labelHalf);
+    return { left: half, right: half, top: s, bottom: s + FONT + 2 };
+  }
+
+  function boxAt(room, x, y) {
+    return { left: x - room.left, right: x + room.right, top: y - room.top, bottom: y + room.bottom };
+  }
+
+  function forgetPlace(n) {
+    if (n && n.placed) { delete n.x; delete n.y; n.placed = false; }
+  }
+
+  /* Place `ids` (wanted, not placed yet) among the wanted nodes that have a place: the anchor
+   * first, then breadth-first, each on the nearest free spot on rings around the anchor (for
+   * the anchor's neighbours) or the middle of its placed neighbours. */
+  function placeNodes(ids, want, anchor) {
+    var grid = new BoxGrid(160);
+    var near = new Map();
+    want.edges.forEach(function (e) {
+      if (!near.has(e.from)) near.set(e.from, []);
+      if (!near.has(e.to)) near.set(e.to, []);
+      near.get(e.from).push(e.to);
+      near.get(e.to).push(e.from);
+    });
+    var placedXs = [], placedYs = [];
+    want.nodes.forEach(function (id) {
+      var n = nodeById.get(id);
+      if (n.x === undefined) return;
+      grid.put(id, boxAt(roomOf(n), n.x, n.y));
+      placedXs.push(n.x);
+      placedYs.push(n.y);
+    });
+    var middle = placedXs.length ? { x: median(placedXs), y: median(placedYs) } : { x: 0, y: 0 };
+    var todo = ids.slice().sort(function (a, b) { return nodeById.get(b).rank - nodeById.get(a).rank; });
+    var anchorNode = anchor !== undefined && anchor !== null ? nodeById.get(anchor) : null;
+    if (anchorNode && todo.indexOf(anchor) >= 0) {
+      todo.splice(todo.indexOf(anchor), 1);
+      todo.unshift(anchor);
+    }
+    var firstRing = new Map();
+    while (todo.length) {
+      var ready = todo.filter(function (id) { return id === anchor || placedNeighbours(id, near).length; });
+      if (!ready.length) ready = [todo[0]];
+      ready.forEach(function (id) {
+        var n = nodeById.get(id);
+        var centre = centreOf(id, near, anchorNode, middle);
+        var spot = freeSpot(grid, n, centre, firstRing);
+        n.x = spot.x;
+        n.y = spot.y;
+        n.placed = true;
+        grid.put(id, boxAt(roomOf(n), n.x, n.y));
+      });
+      todo = todo.filter(function (id) { return ready.indexOf(id) < 0; });
+    }
+  }
+
+  function median(values) {
+    var sorted = values.slice().sort(function (a, b) { return a - b; });
+    return sorted[Math.floor(sorted.length / 2)];
+  }
+
+  function placedNeighbours(id, near) {
+    return (near.get(id) || []).filter(function (m) { return nodeById.get(m).x !== undefined; });
+  }
+
+  function centreOf(id, near, anchorNode, middle) {
+    var around = placedNeighbours(id, near);
+    if (anchorNode && anchorNode.x !== undefined && (id === anchorNode.id || around.indexOf(anchorNode.id) >= 0)) {
+      return { x: anchorNode.x, y: anchorNode.y };
+    }
+    if (!around.length) return anchorNode && anchorNode.x !== undefined ? { x: anchorNode.x, y: anchorNode.y } : middle;
+    var x = 0, y = 0;
+    around.forEach(function (m) { x += nodeById.get(m).x; y += nodeById.get(m).y; });
+    return { x: x / around.length, y: y / around.length };
+  }
+
+  /* The first spot on rings around `centre` (a box apart, each ring turned so that rings do
+   * not line up) where the node's room is free; rings already full for this centre are skipped. */
+  function freeSpot(grid, n, centre, firstRing) {
+    var room = roomOf(n);
+    var step = Math.max(room.right + room.left, room.bottom + room.top) * 0.75;
+    var key = Math.round(centre.x) + ":" + Math.round(centre.y);
+    for (var ring = firstRing.get(key) || 0; ring < RINGS; ring++) {
+      var count = ring ? Math.max(6, Math.floor(2 * Math.PI * ring)) : 1;
+      for (var k = 0; k < count; k++) {
+        var angle = 2 * Math.PI * (k + 0.618 * ring) / count;
+        var x = centre.x + ring * step * Math.cos(angle), y = centre.y + ring * step * Math.sin(angle);
+        if (grid.free(boxAt(room, x, y), n.id)) { firstRing.set(key, ring); return { x: x, y: y }; }
+      }
+    }
+    return { x: centre.x, y: centre.y + RINGS * step };
+  }
+
   function counts(want) {
     var actors = 0, layer = 0;
     want.nodes.forEach(function (id) { if (isActor(id)) actors++; else layer++; });
     var links = want.edges.filter(function (e) { return e.kind === "link"; }).length;
     var text = plural(actors, "actor") + " · " + plural(links, "link") +
-      (layer ? " · " + plural(layer, "other node") : "") + " drawn (" + meta.nodes.toLocaleString("en") + " nodes in all)";
+      (layer ? " · " + plural(layer, "other node") : "") + " drawn · " + meta.nodes.toLocaleString("en") + " nodes in the page";
     $("counts").textContent = text;
     var notes = [];
     if (focus) notes.push("Focus: " + (focus.day ? focus.day : label(focus.id)) + " and what it links to");
     if (expanded !== null && !focus) notes.push("The " + meta.initial.length + " best-connected actors; click one to add its neighbours, or search");
     if (!showIsolated && meta.actors > meta.linked && !focus) notes.push(plural(meta.actors - meta.linked, "actor") + " with no link hidden");
+    if (!meta.nodes) notes.push("Nothing to draw: the graph has no person, organization, place, event, date, figure or quote");
     $("status").textContent = notes.join(" · ");
   }
 
@@ -200,7 +395,8 @@ var kgView = (function () {
   function hit(a, b) { return a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom; }
 
   /* Greedy: the most important nodes first; a label is drawn when its node-and-label box
-   * meets no other drawn node's box. A uniform grid keeps it near-linear. */
+   * meets no other drawn node's box (the selected node's label always is). A uniform grid
+   * keeps it near-linear. */
   function placeLabels() {
     measure.font = fontSize + "px " + FONT_FACE;
     var ids = nodes.getIds();
@@ -223,9 +419,11 @@ var kgView = (function () {
     order.forEach(function (id) {
       var n = nodeById.get(id);
       var text = n.label;
+      if (id === selected) measure.font = "bold " + fontSize + "px " + FONT_FACE;  /* vis draws it bold */
       var box = withLabel(n, text);
+      if (id === selected) measure.font = fontSize + "px " + FONT_FACE;
       var free = true;
-      cells(box, function (k) {
+      if (id !== selected) cells(box, function (k) {
         if (!free || !grid.has(k)) return;
         grid.get(k).forEach(function (other) { if (free && other !== id && hit(box, boxes.get(other))) free = false; });
       });
@@ -274,22 +472,29 @@ var kgView = (function () {
     network = new vis.Network($("network"), { nodes: nodes, edges: edges }, data.options);
     fitDrawn();
     timings.created = performance.now();
-    network.once("afterDrawing", function () { timings.firstDraw = performance.now(); });
+    network.once("afterDrawing", function () {
+      timings.firstDraw = performance.now();
+      setTimeout(function () {
+        if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", loadMore);
+        else loadMore();
+      }, 0);
+    });
     network.on("click", onClick);
     var zoomTimer = null;
     network.on("zoom", function () { clearTimeout(zoomTimer); zoomTimer = setTimeout(onZoom, 120); });
     window.addEventListener("resize", function () { network.redraw(); });
   }
 
-  function onClick(params) {
+  var onClick = later(function (params) {
     if (params.nodes.length) {
       var id = params.nodes[0];
       if (expanded !== null && isActor(id)) expand(id);
       showNode(id);
     } else if (params.edges.length) showEdge(params.edges[0]);
     else closePanel();
-  }
+  });
 
+  /* Add an actor's linked actors to a large graph's drawing, laid out around it. */
   function expand(id) {
     var before = expanded.size;
     expanded.add(id);
@@ -297,7 +502,7 @@ var kgView = (function () {
       var e = edgeById.get(eid);
       if (e.kind === "link") expanded.add(otherEnd(e, id));
     });
-    if (expanded.size !== before) apply();
+    if (expanded.size !== before) apply(id);
   }
 
   /* ---- the side panel: details, timeline, figures -------------------------- */
@@ -310,7 +515,7 @@ var kgView = (function () {
     if (network) network.redraw();
   }
 
-  function openTab(name) {
+  var openTab = later(function (name) {
     panelShown(true);
     ["details", "timeline", "figures"].forEach(function (t) {
       $("tab-" + t).setAttribute("aria-selected", String(t === name));
@@ -318,7 +523,7 @@ var kgView = (function () {
     });
     if (name === "timeline" && !$("timeline-body").firstChild) buildTimeline();
     if (name === "figures" && !$("figures-body").firstChild) buildFigures();
-  }
+  });
 
   function openDetails() {
     var body = clear($("panel-body"));
@@ -508,7 +713,7 @@ var kgView = (function () {
     }
   }
 
-  function selectNode(id) {
+  var selectNode = later(function (id) {
     if (!nodeById.has(id)) return;
     var n = nodeById.get(id);
     if (!shownFamilies.has(n.family)) { shownFamilies.add(n.family); syncLegend(); }
@@ -517,8 +722,9 @@ var kgView = (function () {
     showNode(id);
     network.selectNodes([id]);
     network.focus(id, { scale: Math.max(network.getScale(), 1.0), animation: false });
+    onZoom();  /* a zoom by script fires no zoom event: fit the labels to the new scale */
     setUrl();
-  }
+  });
 
   /* ---- timeline and figures -------------------------------------------------- */
 
@@ -615,7 +821,7 @@ var kgView = (function () {
 
   function search(query) {
     var q = fold(query).trim().split(/\s+/).join(" ");
-    if (!q) return [];
+    if (!q || !loaded) return [];
     var hits = [];
     data.nodes.forEach(function (n) {
       var d = data.nodeDetails[n.id];
@@ -636,7 +842,7 @@ var kgView = (function () {
     var hits = search(query);
     list.hidden = !query.trim();
     if (!query.trim()) return;
-    if (!hits.length) list.appendChild(el("li", "No match", "muted"));
+    if (!hits.length) list.appendChild(el("li", loaded ? "No match" : "Loading…", "muted"));
     hits.slice(0, 30).forEach(function (id) {
       var d = data.nodeDetails[id];
       var item = el("li");
@@ -673,16 +879,17 @@ var kgView = (function () {
     return seen;
   }
 
-  function setFocus(id, depth) {
+  var setFocus = later(function (id, depth) {
     depth = Math.max(0, Math.min(9, parseInt(depth, 10) || 0));
     focus = { id: id, depth: depth, roots: new Set([id]), members: neighbourhood([id], depth), day: null };
     $("depth").value = depth;
     $("unfocus-btn").hidden = false;
+    apply(id);
     showNode(id);
     fitDrawn();
     network.selectNodes([id]);
     setUrl();
-  }
+  });
 
   /* Focus on the participants of some events (a timeline entry or a whole day). */
   function focusNodes(id, events, day) {
@@ -692,7 +899,7 @@ var kgView = (function () {
     });
     focus = { id: id, depth: 1, roots: new Set(events), members: members, day: day || null };
     $("unfocus-btn").hidden = false;
-    apply();
+    apply(id);
     fitDrawn();
     if (!day) { network.selectNodes([id]); selected = id; }
     markTimeline();
@@ -743,14 +950,14 @@ var kgView = (function () {
     } catch (err) { /* some file: URLs refuse replaceState; the view still works */ }
   }
 
-  function setLayers(names) {
+  var setLayers = later(function (names) {
     meta.layers.forEach(function (f) {
       if (names.indexOf(LAYER_NAMES[f]) >= 0 || names.indexOf(f) >= 0) shownFamilies.add(f); else shownFamilies.delete(f);
     });
     syncLegend();
     apply();
     setUrl();
-  }
+  });
 
   /* A focus identifier: a node id (IRI), a canonical key, a prefixed name, or a unique name. */
   function resolve(ident) {
@@ -873,8 +1080,8 @@ var kgView = (function () {
     });
     $("timeline-btn").addEventListener("click", function () { openTab("timeline"); });
     $("figures-btn").addEventListener("click", function () { openTab("figures"); });
-    $("timeline-btn").textContent = "Timeline (" + data.timeline.reduce(function (n, d) { return n + d.events.length; }, 0) + ")";
-    $("figures-btn").textContent = "Figures (" + data.figures.reduce(function (n, g) { return n + g.rows.length; }, 0) + ")";
+    $("timeline-btn").textContent = "Timeline (" + meta.timelineEvents + ")";
+    $("figures-btn").textContent = "Figures (" + meta.figureRows + ")";
     document.addEventListener("keydown", function (ev) {
       if (ev.key === "Escape" && document.activeElement === document.body && !$("panel").hidden) closePanel();
     });
@@ -915,10 +1122,9 @@ var kgView = (function () {
   buildLegend();
   wire();
   draw();
-  initialFocus(params);
 
   return {
-    data: data, timings: timings, search: search, resolve: resolve, setFocus: setFocus,
+    data: data, timings: timings, ready: ready, search: search, resolve: resolve, setFocus: setFocus,
     clearFocus: clearFocus, selectNode: selectNode, setLayers: setLayers, focusDay: focusDay,
     openTab: openTab, fit: fitDrawn,
     state: function () {
