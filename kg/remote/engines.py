@@ -35,6 +35,9 @@ class Engine:
     # (Virtuoso echoes each protocol graph as a response header, and Python's HTTP client
     # refuses more than 100 headers)
     dataset_pragmas: tuple[str, str] | None = None
+    # words of a 500 answer to a graph write meaning the server rolled it back and it may be
+    # sent again (Virtuoso: SQL state 40001, a deadlock between concurrent graph writes)
+    rolled_back: tuple[str, ...] = ()
     notes: str = ""
 
     def urls(self, url: str, *, authenticated: bool = False) -> tuple[str, str, str]:
@@ -61,9 +64,11 @@ ENGINES: dict[str, Engine] = {e.name: e for e in (
            update_auth="sparql-auth", query_names=("sparql", "sparql-auth"), ask_variable="__ASK_RETVAL",
            timeout_param="timeout", partial_header="X-SQL-State",
            dataset_pragmas=("define input:default-graph-uri <{}> ", "define input:named-graph-uri <{}> "),
+           rolled_back=("40001", "deadlock"),
            notes="Virtuoso 7: /sparql; GSP at /sparql-graph-crud (digest-authenticated: -auth); "
                  "ASK answered as a row of __ASK_RETVAL; answers cut at ResultSetMaxRows and at the "
-                 "time limit, flagged by X-SQL-State; kg's graphs named in define pragmas"),
+                 "time limit, flagged by X-SQL-State; kg's graphs named in define pragmas; "
+                 "a graph write rolled back as a deadlock (40001) sent again"),
     Engine("fuseki", "sparql", "update", "data", query_names=("sparql", "query"),
            notes="Apache Jena Fuseki: /<dataset>/sparql, /update, /data"),
     Engine("graphdb", "", "statements", "rdf-graphs/service", query_names=(),

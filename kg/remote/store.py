@@ -58,7 +58,8 @@ class RemoteStore:
         self.gsp_url = gsp_url
         self.engine = engine or ENGINES["oxigraph"]
         self.union = union
-        self.http = Client(credentials if credentials is not None else Credentials(), timeout)
+        self.http = Client(credentials if credentials is not None else Credentials(), timeout,
+                           rolled_back=self.engine.rolled_back)
         self._manifest: tuple[float, Manifest] | None = None
 
     @classmethod
