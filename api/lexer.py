@@ -88,6 +88,11 @@ class QueryInfo:
     from_graphs: tuple[str, ...] = ()  # FROM <iri>, resolved
     from_named: tuple[str, ...] = ()  # FROM NAMED <iri>, resolved
     top_limit: int | None = None  # LIMIT of the outermost query, if any
+    # a SELECT whose outermost query has no LIMIT, no trailing VALUES and no ORDER BY (nor
+    # codepoint escapes): a LIMIT may be appended to its text, so that an engine stops early
+    # (not after ORDER BY: the whole answer is sorted anyway, and Virtuoso refuses to sort a
+    # LIMIT above its MaxSortedTopRows, 10,000 by default)
+    open_ended: bool = False
 
     @property
     def has_dataset(self) -> bool:
@@ -170,7 +175,8 @@ def analyze(text: str) -> QueryInfo:
         update=info.update or other.update,
         fetching=tuple(sorted(set(info.fetching) | set(other.fetching))),
         from_graphs=info.from_graphs + tuple(g for g in other.from_graphs if g not in info.from_graphs),
-        from_named=info.from_named + tuple(g for g in other.from_named if g not in info.from_named))
+        from_named=info.from_named + tuple(g for g in other.from_named if g not in info.from_named),
+        open_ended=False)
 
 
 def _analyze_tokens(toks: list[Token]) -> QueryInfo:
@@ -190,7 +196,9 @@ def _analyze_tokens(toks: list[Token]) -> QueryInfo:
         form=first if first in QUERY_FORMS else None,
         update=first is not None and first.startswith(tuple(UPDATE_KEYWORDS)),
         fetching=tuple(sorted({k for _, w in heads for k in FETCHING_KEYWORDS if w.startswith(k)})),
-        from_graphs=tuple(graphs), from_named=tuple(named), top_limit=_top_limit(toks))
+        from_graphs=tuple(graphs), from_named=tuple(named), top_limit=_top_limit(toks),
+        open_ended=first == "SELECT" and not any(toks[i].depth == 0 and w.startswith(("LIMIT", "VALUES", "ORDER"))
+                                                 for i, w in heads))
 
 
 def _dataset_clause(toks: list[Token], i: int, base: str | None, prefixes: dict[str, str]) -> tuple[bool, str]:
