@@ -18,7 +18,7 @@ from werkzeug.exceptions import HTTPException
 from werkzeug.http import HTTP_STATUS_CODES
 
 from api import execute
-from api.workers import PoolBusy, WorkerCrashed
+from api.workers import PoolBusy, WorkerCrashed, WorkerOutOfMemory
 from kg.errors import KgError, QueryError, StoreError
 from kg.remote import RemoteTimeout
 
@@ -76,9 +76,14 @@ def to_api_error(exc: Exception) -> ApiError:
     if isinstance(exc, execute.AnswerTooLarge):
         return ApiError(422, f"{exc} (--max-response-bytes): the query was stopped there; "
                              "narrow it (LIMIT, fewer variables or shorter values)", limit=exc.limit)
+    if isinstance(exc, WorkerOutOfMemory):
+        return ApiError(503, f"{exc}: the query needed more memory than a worker may take (--worker-memory); "
+                             "narrow it (LIMIT, fewer rows to group or sort)", headers={"Retry-After": "1"},
+                        cause="worker-memory")
     if isinstance(exc, WorkerCrashed):
-        return ApiError(503, f"{exc}: the query needed more memory than a worker may take (--worker-memory) "
-                             "or crashed the engine; narrow it", headers={"Retry-After": "1"})
+        said = exc.last_words.strip().splitlines()[-1][:300] if exc.last_words.strip() else "nothing"
+        return ApiError(500, f"{exc}: the query engine crashed on this query (its last words: {said}); "
+                             "the worker was replaced", cause="worker-crash")
     if isinstance(exc, StoreError):
         return ApiError(503, f"the store cannot answer: {exc}")
     if isinstance(exc, KgError):

@@ -4,6 +4,8 @@ worker memory, overlong numbers, HEAD, and the errors waitress itself makes."""
 
 from __future__ import annotations
 
+import os
+import signal
 import socket
 import threading
 import time
@@ -149,9 +151,43 @@ def test_worker_memory_is_capped(limited):
     before = health(limited.url)
     response = requests.get(limited.url + "sparql", params={"query": GREEDY}, timeout=30)
     error = error_of(response, 503)
-    assert "memory" in error["detail"] and response.headers["Retry-After"]
+    assert "--worker-memory" in error["detail"] and response.headers["Retry-After"]
+    assert error["cause"] == "worker-memory" and "crashed" not in error["detail"]
     assert wait_until(lambda: health(limited.url)["workers"] == before["workers"], 10)
     assert health(limited.url)["worker_restarts"] > before["worker_restarts"]
+    ask = requests.get(limited.url + "sparql", params={"query": "ASK { ?s ?p ?o }"}, timeout=10)
+    assert ask.status_code == 200
+
+
+def worker_pids(server: Server) -> list[int]:
+    """The query workers of a `kg serve`: the children of its worker template."""
+    def children(pid: int) -> list[int]:
+        try:
+            return [int(c) for c in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]
+        except OSError:
+            return []
+    templates = children(server.process.pid)
+    return [worker for template in templates for worker in children(template)]
+
+
+def test_a_crashed_worker_is_told_apart_from_one_out_of_memory(limited):
+    """A worker killed by the memory cap and one that crashed gave the client the same 503
+    ("needed more memory ... or crashed the engine"); a crash is now a 500 that says so and
+    carries the engine's last words, and the worker is replaced."""
+    before = health(limited.url)
+    answers: list[requests.Response] = []
+    thread = threading.Thread(target=lambda: answers.append(
+        requests.get(limited.url + "sparql", params={"query": ENDLESS}, timeout=30)))
+    thread.start()
+    time.sleep(1.5)  # the query runs on a worker, lowered to nice 19 after 0.5 s
+    busy = [pid for pid in worker_pids(limited) if os.getpriority(os.PRIO_PROCESS, pid) == 19]
+    assert len(busy) == 1
+    os.kill(busy[0], signal.SIGSEGV)
+    thread.join(30)
+    error = error_of(answers[0], 500)
+    assert error["cause"] == "worker-crash" and "crashed" in error["detail"]
+    assert "memory" not in error["detail"]
+    assert wait_until(lambda: health(limited.url)["workers"] == before["workers"], 10)
     ask = requests.get(limited.url + "sparql", params={"query": "ASK { ?s ?p ?o }"}, timeout=10)
     assert ask.status_code == 200
 
