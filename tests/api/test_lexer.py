@@ -126,3 +126,11 @@ def test_engine_and_lexer_agree_on_service_in_a_string():
 ])
 def test_open_ended_selects_may_take_a_limit(query, open_ended):
     assert analyze(query).open_ended is open_ended
+
+
+def test_lexing_stops_past_the_token_bound():
+    from api.lexer import MAX_TOKENS, TooManyTokens
+
+    with pytest.raises(TooManyTokens, match="more than 50,000 tokens"):
+        analyze("ASK { " + "a." * MAX_TOKENS + " }")
+    assert analyze("ASK { " + "a." * (MAX_TOKENS // 2 - 10) + " }").form == "ASK"
