@@ -133,7 +133,8 @@ class RemoteStore:
         if self.engine.manifest_in_names:
             manifest, alone = self._manifest_from_names()
         else:
-            answer = self.query(READ_QUERY, named_graph_uris=[MANIFEST_GRAPH], query_form="SELECT")  # a dataset of its own
+            # the manifest graph as a dataset of its own
+            answer = self.query(READ_QUERY, named_graph_uris=[MANIFEST_GRAPH], query_form="SELECT")
             manifest, alone = Manifest.from_rows(rows_of(answer.body)), False
         self._manifest = (time.monotonic(), manifest, alone)
         return manifest, alone
