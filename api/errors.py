@@ -18,7 +18,7 @@ from werkzeug.exceptions import HTTPException
 from werkzeug.http import HTTP_STATUS_CODES
 
 from api import execute
-from api.workers import PoolBusy, WorkerCrashed
+from api.workers import PoolBusy, WorkerCrashed, WorkerOutOfMemory
 from kg.errors import KgError, QueryError, StoreError
 from kg.remote import RemoteTimeout
 
@@ -76,9 +76,14 @@ def to_api_error(exc: Exception) -> ApiError:
     if isinstance(exc, execute.AnswerTooLarge):
         return ApiError(422, f"{exc} (--max-response-bytes): the query was stopped there; "
                              "narrow it (LIMIT, fewer variables or shorter values)", limit=exc.limit)
+    if isinstance(exc, WorkerOutOfMemory):
+        return ApiError(503, f"{exc}: the query needed more memory than a worker may take (--worker-memory); "
+                             "narrow it (LIMIT, fewer rows to group or sort)", headers={"Retry-After": "1"},
+                        cause="worker-memory")
     if isinstance(exc, WorkerCrashed):
-        return ApiError(503, f"{exc}: the query needed more memory than a worker may take (--worker-memory) "
-                             "or crashed the engine; narrow it", headers={"Retry-After": "1"})
+        said = exc.last_words.strip().splitlines()[-1][:300] if exc.last_words.strip() else "nothing"
+        return ApiError(500, f"{exc}: the query engine crashed on this query (its last words: {said}); "
+                             "the worker was replaced", cause="worker-crash")
     if isinstance(exc, StoreError):
         return ApiError(503, f"the store cannot answer: {exc}")
     if isinstance(exc, KgError):
@@ -102,12 +107,19 @@ def register(app: Flask) -> None:
         return error_response(api_error.status, api_error.detail, api_error.headers, **api_error.extra)
 
 
+MAX_HEADER_FIELDS = 64 * 1024  # bytes of header fields after the request line (nginx: 32 KiB in 4 buffers)
+
+
 def waitress_channel():
     """A waitress channel class whose own error answers (400 on bad framing, 413 for a body
-    past max_request_body_size, 431 for headers past max_request_header_size) leave in the
-    one error shape, like the app's."""
+    past max_request_body_size, 431 for headers past the limits) leave in the one error shape,
+    like the app's. waitress bounds the request line and the header fields together, and the
+    request line of a GET may carry a query of up to --max-request-bytes (3 x percent-encoded):
+    the header fields after it are bounded on their own, to MAX_HEADER_FIELDS."""
     from waitress.channel import HTTPChannel
+    from waitress.parser import HTTPRequestParser
     from waitress.task import ErrorTask
+    from waitress.utilities import RequestHeaderFieldsTooLarge
 
     class JsonErrorTask(ErrorTask):
         def execute(self) -> None:
@@ -119,7 +131,30 @@ def waitress_channel():
             self.content_length = len(body)
             self.write(body)
 
+    class BoundedHeaderParser(HTTPRequestParser):
+        def received(self, data: bytes) -> int:
+            if self.body_rcv is None and not self.completed and _header_fields_size(self.header_plus + data) \
+                    > MAX_HEADER_FIELDS:
+                self.parse_header(b"GET / HTTP/1.0\r\n")
+                self.error = RequestHeaderFieldsTooLarge(
+                    f"header fields over {MAX_HEADER_FIELDS:,} bytes (the request line aside)")
+                self.completed = True
+                return len(data)
+            return super().received(data)
+
     class JsonErrorChannel(HTTPChannel):
         error_task_class = JsonErrorTask
+        parser_class = BoundedHeaderParser
 
     return JsonErrorChannel
+
+
+def _header_fields_size(received: bytes) -> int:
+    """Bytes of header fields received so far: after the request line, before the blank line."""
+    received = received.lstrip()  # waitress skips blank lines before a request
+    line_end = received.find(b"\n")
+    if line_end < 0:
+        return 0
+    end = received.find(b"\r\n\r\n", line_end - 1)
+    end = received.find(b"\n\n", line_end) if end < 0 else end
+    return (end if end >= 0 else len(received)) - line_end - 1

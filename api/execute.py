@@ -11,7 +11,11 @@ When the client asked for another format, the engine converts the capped
 TSV / N-Triples (Oxigraph parses and re-serializes; still no Python loop).
 
 A SELECT whose own outermost LIMIT is within the cap cannot be truncated,
-so it is serialized directly in the requested format; so is every ASK.
+so it is serialized directly in the requested format; so is every ASK. A
+SELECT with no outermost LIMIT (`open_ended`) is sent with `LIMIT cap + 1`
+appended, so that an engine which computes a whole answer before sending it
+(Virtuoso) stops at the cap too; should the engine refuse the appended text,
+the query is sent as it was, so that its error is the client's own.
 """
 
 from __future__ import annotations
@@ -23,6 +27,7 @@ from typing import Sequence
 
 import pyoxigraph as ox
 
+from kg.errors import QueryError
 from kg.iris import PREFIXES
 from kg.store import GRAPH_FORMATS, RESULT_FORMATS, GraphStore
 
@@ -73,6 +78,7 @@ class Request:
     cap: int  # 0: no cap
     max_bytes: int = 0  # most bytes an answer may take (before conversion); 0: no cap
     top_limit: int | None = None
+    open_ended: bool = False  # from the lexer: a LIMIT may be appended
     default_graphs: Sequence[str] = ()
     named_graphs: Sequence[str] = ()
 
@@ -153,9 +159,7 @@ def _capped(store: GraphStore, request: Request, deadline: float | None) -> Resu
     sink = CappedBuffer(request.cap + 1, deadline, request.max_bytes)
     truncated = False
     try:
-        kind, _ = store.query_into(
-            sink, request.sparql, solutions_type=TSV, graph_type=NTRIPLES,
-            default_graph_uris=request.default_graphs, named_graph_uris=request.named_graphs)
+        kind = _capped_query(store, request, sink)
     except _Enough:
         truncated = True
         kind = "solutions" if request.form == "SELECT" else "graph"
@@ -166,6 +170,19 @@ def _capped(store: GraphStore, request: Request, deadline: float | None) -> Resu
         return Result(kind, _BOOLEAN_BODIES[request.solutions_type] % value, request.solutions_type)
     body = sink.head(request.cap + 1) if truncated else sink.getvalue()
     return Result(kind, _convert_solutions(body, request.solutions_type), request.solutions_type, truncated)
+
+
+def _capped_query(store: GraphStore, request: Request, sink: CappedBuffer) -> str:
+    def send(sparql: str) -> str:
+        return store.query_into(sink, sparql, solutions_type=TSV, graph_type=NTRIPLES,
+                                default_graph_uris=request.default_graphs, named_graph_uris=request.named_graphs)[0]
+
+    if not request.open_ended:
+        return send(request.sparql)
+    try:
+        return send(f"{request.sparql}\nLIMIT {request.cap + 1}")
+    except QueryError:
+        return send(request.sparql)
 
 
 def _graph_result(sink: CappedBuffer, request: Request, truncated: bool) -> Result:

@@ -28,6 +28,8 @@ SCHEMAS: dict[str, Any] = {
             "properties": {"status": {"type": "integer"}, "title": _STR, "detail": _STR,
                            "line": {"type": "integer"}, "column": {"type": "integer"},
                            "excerpt": _STR, "hint": _STR,
+                           "cause": {"enum": ["worker-memory", "worker-crash"]},
+                           "limit": {"type": "integer"},
                            "valid": {"type": "array", "items": _STR},
                            "offers": {"type": "array", "items": _STR}}}},
     },

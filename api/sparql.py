@@ -57,7 +57,7 @@ def sparql() -> Response:
     served, engine = _negotiate(info.form, accept)
     cap = int(current_app.config["MAX_ROWS"])
     job = execute.Request(
-        sparql=sent, form=info.form, cap=cap, top_limit=info.top_limit,
+        sparql=sent, form=info.form, cap=cap, top_limit=info.top_limit, open_ended=info.open_ended,
         max_bytes=int(current_app.config["MAX_RESPONSE_BYTES"]),
         solutions_type=engine if info.form in ("SELECT", "ASK", None) else negotiate.JSON,
         graph_type=engine if info.form in ("CONSTRUCT", "DESCRIBE") else negotiate.TURTLE,

@@ -73,8 +73,30 @@ class PoolBusy(Exception):
 
 
 class WorkerCrashed(Exception):
-    """A worker died while running a job (it has been replaced); running out of its
-    address space (Source.memory_mb) ends a worker this way."""
+    """A worker died while running a job (it has been replaced). `last_words` is what it
+    wrote on its standard error last (each worker writes into a memory file of its own)."""
+
+    def __init__(self, message: str, last_words: str = "") -> None:
+        super().__init__(message)
+        self.last_words = last_words
+
+    def __reduce__(self):  # crosses from a worker to the server with its last words
+        return type(self), (str(self), self.last_words)
+
+
+class WorkerOutOfMemory(WorkerCrashed):
+    """A worker ran out of the address space it may take (Source.memory_mb): the engine's
+    allocation failed ('memory allocation of N bytes failed') or Python's (MemoryError)."""
+
+
+_OUT_OF_MEMORY_WORDS = ("memory allocation of", "MemoryError", "Cannot allocate memory")
+_LAST_WORDS = 4096  # bytes of a dead worker's standard error kept for the message and the log
+
+
+def crash_of(message: str, last_words: str) -> WorkerCrashed:
+    """WorkerOutOfMemory when the worker's last words say an allocation failed, else WorkerCrashed."""
+    out_of_memory = any(word in last_words for word in _OUT_OF_MEMORY_WORDS)
+    return (WorkerOutOfMemory if out_of_memory else WorkerCrashed)(message, last_words)
 
 
 @dataclass(frozen=True)
@@ -122,19 +144,22 @@ class _Template:
     def fork(self) -> "_Worker":
         """A new worker, forked from the template; raises OSError when the template cannot."""
         parent, child = socket.socketpair()
+        stderr = os.memfd_create("kg-worker-stderr", os.MFD_CLOEXEC)
         try:
             self.control.settimeout(_FORK_TIMEOUT)
-            socket.send_fds(self.control, [b"F"], [child.fileno()])
+            socket.send_fds(self.control, [b"F"], [child.fileno(), stderr])
             pid = _PID.unpack(_recv_exactly(self.control, _PID.size))[0]
         except BaseException:
             parent.close()
+            os.close(stderr)
             raise
         finally:
             child.close()
         if pid <= 0:
             parent.close()
+            os.close(stderr)
             raise OSError("the worker template could not fork")
-        return _Worker(pid, Connection(parent.detach()))
+        return _Worker(pid, Connection(parent.detach()), stderr)
 
     def kill(self) -> None:
         if self.is_alive():
@@ -157,11 +182,13 @@ def _recv_exactly(sock: socket.socket, size: int) -> bytes:
 
 
 class _Worker:
-    """One worker forked from the template, talking over a socket pair."""
+    """One worker forked from the template, talking over a socket pair; its standard error
+    goes to a memory file (`stderr`) that is copied to the server's when the worker ends."""
 
-    def __init__(self, pid: int, conn: Connection) -> None:
+    def __init__(self, pid: int, conn: Connection, stderr: int | None = None) -> None:
         self.pid = pid
         self.conn = conn
+        self.stderr = stderr
         self._lock = threading.Lock()
         try:
             self._pidfd: int | None = os.pidfd_open(pid)
@@ -181,6 +208,12 @@ class _Worker:
             pidfd = self._pidfd
             # a pidfd is readable once the process exited
             return pidfd is not None and not select.select([pidfd], [], [], 0)[0]
+
+    def is_gone(self, timeout: float) -> bool:
+        """Wait up to `timeout` seconds for the worker to exit."""
+        with self._lock:
+            pidfd = self._pidfd
+        return pidfd is None or bool(select.select([pidfd], [], [], timeout)[0])
 
     def demote(self) -> None:
         """Lower the worker to the least CPU priority (nice 19), so that shorter jobs on
@@ -205,6 +238,28 @@ class _Worker:
             select.select([pidfd], [], [], 5.0)
             os.close(pidfd)
             self.conn.close()
+        self._close_stderr()
+
+    def last_words(self) -> str:
+        """The end of what the worker wrote on its standard error."""
+        with self._lock:
+            fd = self.stderr
+            if fd is None:
+                return ""
+            size = os.fstat(fd).st_size
+            return os.pread(fd, _LAST_WORDS, max(0, size - _LAST_WORDS)).decode("utf-8", "replace")
+
+    def _close_stderr(self) -> None:
+        """Copy what the worker wrote on its standard error to the server's, then let it go."""
+        words = self.last_words()
+        with self._lock:
+            fd, self.stderr = self.stderr, None
+        if fd is None:
+            return
+        os.close(fd)
+        if words:
+            sys.stderr.write(words if words.endswith("\n") else words + "\n")
+            sys.stderr.flush()
 
 
 class WorkerPool:
@@ -254,9 +309,11 @@ class WorkerPool:
                     raise execute.QueryTimeout
             status, payload = worker.conn.recv()
         except (EOFError, OSError) as exc:
+            worker.is_gone(1.0)  # its last words are written before it exits
+            last_words = worker.last_words()
             self._end(worker, demoted, surged, failed=True)
             worker = None
-            raise WorkerCrashed(f"query worker died ({str(exc) or type(exc).__name__})") from exc
+            raise crash_of("the query worker died", last_words) from exc
         except execute.QueryTimeout:
             self._end(worker, demoted, surged, failed=True)
             worker = None
@@ -477,7 +534,7 @@ def _template(control: socket.socket, source: Source) -> None:
     control.sendall(b"R")
     while True:
         try:
-            message, fds, _flags, _address = socket.recv_fds(control, 1, 1)
+            message, fds, _flags, _address = socket.recv_fds(control, 1, 2)
         except OSError:
             return
         if not message:
@@ -487,18 +544,23 @@ def _template(control: socket.socket, source: Source) -> None:
             continue
         pid = os.fork()
         if pid == 0:
-            _worker_after_fork(control, fds[0], memory, source)
-        os.close(fds[0])
+            _worker_after_fork(control, fds, memory, source)
+        for fd in fds:
+            os.close(fd)
         control.sendall(_PID.pack(pid))
 
 
-def _worker_after_fork(control: socket.socket, fd: int, memory, source: Source) -> None:
-    """Run in the forked child: serve jobs on `fd`; never returns into the template's loop."""
+def _worker_after_fork(control: socket.socket, fds: list[int], memory, source: Source) -> None:
+    """Run in the forked child: serve jobs on fds[0], standard error into fds[1] when given;
+    never returns into the template's loop."""
     code = 1
     try:
         control.close()
         signal.signal(signal.SIGCHLD, signal.SIG_DFL)
-        _serve(Connection(fd), lambda: memory if memory is not None else _open_on_disk(source.store),
+        if len(fds) > 1:
+            os.dup2(fds[1], 2)
+            os.close(fds[1])
+        _serve(Connection(fds[0]), lambda: memory if memory is not None else _open_on_disk(source.store),
                source.memory_mb)
         code = 0
     finally:
@@ -530,6 +592,8 @@ def _serve(conn: Connection, open_store: Callable[[], Any], memory_mb: int = 0) 
             reply = ("ok", _handle(job, store))
         except (KgError, execute.QueryTimeout, execute.AnswerTooLarge) as exc:
             reply = ("error", exc)
+        except MemoryError:  # Python's own allocation failed under the limit
+            reply = ("error", WorkerOutOfMemory("the query worker ran out of memory", "MemoryError"))
         except Exception as exc:  # an engine error: report it, keep serving
             reply = ("error", StoreError(f"{type(exc).__name__}: {exc}"))
         conn.send(reply)

@@ -277,6 +277,8 @@ class StoreRun:
     graphs: int = 0
     rows: list[tuple[Query, dict[str, float], dict[str, int | None]]] = field(default_factory=list)
     load: float = 0.0
+    # the engine asked directly for every triple, without and with the LIMIT our row cap appends
+    scan: dict[str, tuple[float, float]] = field(default_factory=dict)
 
 
 def measure_stores(build: Path, args: argparse.Namespace) -> StoreRun:
@@ -310,16 +312,42 @@ def measure_stores(build: Path, args: argparse.Namespace) -> StoreRun:
             started.append(server)
             urls[engine] = server.url + "sparql"
         entity, needle = pick_entity(urls["oxigraph"])
-        for query in typical_queries(entity, needle):
+        for query in typical_queries(entity, needle) + [SCAN]:
             medians, counts = time_urls(query, urls, args.runs)
             log(f"  {query.name}: " + ", ".join(f"{k} {v * 1000:.1f} ms" for k, v in medians.items()) + f", rows {counts}")
             run.rows.append((query, medians, counts))
+        for store in (s for s in started if not isinstance(s, Server)):
+            remote = connect(store.url, {"STORE_ENGINE": store.name})
+            run.scan[store.name] = time_scan(remote.query_url, remote.engine.union_param, args.runs)
+            log(f"  {store.name} directly, every triple: {run.scan[store.name][0]:.2f} s, "
+                f"with LIMIT {SCAN_CAP + 1:,}: {run.scan[store.name][1]:.2f} s")
     finally:
         local.close()
         for process in reversed(started):
             process.stop()
     run.load = os.getloadavg()[0]
     return run
+
+
+SCAN_CAP = 10_000  # our default --max-rows
+SCAN = Query("scan", "every triple (cut at the 10,000-row cap)", "SELECT ?s ?p ?o WHERE { ?s ?p ?o }")
+
+
+def time_scan(query_url: str, union_param: str, runs: int) -> tuple[float, float]:
+    """Median seconds for the engine to answer every triple of its union of all graphs, as
+    asked without a LIMIT (what the row cap sent before) and with the LIMIT the cap now appends."""
+    import requests
+
+    times: tuple[list[float], list[float]] = ([], [])
+    for i in range(min(runs, 5) + 1):
+        for j, text in enumerate((SCAN.text, f"{SCAN.text}\nLIMIT {SCAN_CAP + 1}")):
+            begin = time.perf_counter()
+            form = {"query": text, **({union_param: ""} if union_param else {})}
+            response = requests.post(query_url, data=form, headers={"Accept": JSON}, timeout=600)
+            response.raise_for_status()
+            if i:
+                times[j].append(time.perf_counter() - begin)
+    return statistics.median(times[0]), statistics.median(times[1])
 
 
 def stores_markdown(name: str, run: StoreRun, runs: int) -> str:
@@ -337,6 +365,10 @@ def stores_markdown(name: str, run: StoreRun, runs: int) -> str:
         ratio = medians["virtuoso"] / medians["oxigraph"]
         lines.append(f"| {query.name} | {count} | " + " | ".join(_ms(medians[e]) for e in engines)
                      + f" | {ratio:.2f} |")
+    if run.scan:
+        lines += ["", "Each engine asked directly for every triple of its default graph (median s): "
+                  + "; ".join(f"{e} {whole:.2f} without a LIMIT, {limited:.2f} with LIMIT {SCAN_CAP + 1:,}"
+                              for e, (whole, limited) in run.scan.items()) + "."]
     return "\n".join(lines) + "\n"
 
 

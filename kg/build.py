@@ -32,7 +32,7 @@ from kg import __version__, layout
 from kg.bratexport import SCHEMA_DIR, save_schema
 from kg.conf import CONFIG_FILE, find_config, load_config
 from kg.confwriter import save_document_configs, union_configs
-from kg.corpus import (ALIASES_FILE, MAPPING_FILE, DocumentFiles, inception_config, not_read, read_document,
+from kg.corpus import (ALIASES_FILE, MAPPING_FILE, DocumentFiles, inception_config, key_line, not_read, read_document,
                        scan_corpus)
 from kg.entities import rebuild_records
 from kg.errors import BuildLockedError, ConfigError, CorpusError, InputError, InputErrors, KgError
@@ -199,14 +199,15 @@ def check_metadata_keys(files: list[DocumentFiles], keys: set[str] | dict) -> No
         if not item.meta.exists():
             continue
         try:
-            data = json.loads(item.meta.read_bytes())
+            raw = item.meta.read_bytes().decode("utf-8")
+            data = json.loads(raw)
         except (ValueError, UnicodeDecodeError, RecursionError):
             continue  # reported with its line when the document is read
         for name in ("publisher", "author"):
             key = data.get(name) if isinstance(data, dict) else None
             if isinstance(key, str) and key not in keys:
                 errors.append(CorpusError(f"{name} {key!r} is not in aliases.toml (expected a key of the alias table)",
-                                          item.meta))
+                                          item.meta, key_line(raw, name)))
     if errors:
         raise InputErrors(errors)
 

@@ -44,7 +44,7 @@ def check_corpus(corpus_dir: Path, *, shapes: bool = False, workers: int | None 
         errors += _each(exc)
         keys = alias_keys(Path(corpus_dir) / ALIASES_FILE)
         inputs.aliases = AliasTable({}, {})  # read the documents all the same, to report their problems too
-    for step in (lambda: check_metadata_keys(listing.documents, keys),
+    for step in (lambda: keys is None or check_metadata_keys(listing.documents, keys),
                  lambda: read_all(listing.documents, inputs, False, shapes, workers, lambda slug, nquads: None)):
         try:
             step()

@@ -211,10 +211,21 @@ def find_config(directory: Path, root: Path) -> Path | None:
 def load_config(path: Path) -> AnnotationConfig:
     """Parse annotation.conf; a line that cannot be read raises ConfigError with its line."""
     try:
-        text = Path(path).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise ConfigError(f"cannot read annotation configuration ({exc})", path) from exc
-    return parse_config(text, path)
+        data = Path(path).read_bytes()
+    except OSError as exc:
+        raise ConfigError(f"cannot read annotation configuration ({exc.strerror or exc})", path) from exc
+    return parse_config(decode_utf8(data, path, ConfigError), path)
+
+
+def decode_utf8(data: bytes, path: Path | str, error: type = ConfigError) -> str:
+    """`data` as UTF-8; a byte that is not raises `error` at its line and column."""
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        column = exc.start - (data.rfind(b"\n", 0, exc.start) + 1) + 1
+        raise error(f"not UTF-8: byte 0x{data[exc.start]:02x} cannot be decoded (expected UTF-8 text)",
+                    path, line, column) from exc
 
 
 def parse_config(text: str, path: Path | str = CONFIG_FILE) -> AnnotationConfig:

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from kg.annotations import parse_ann
-from kg.conf import CONFIG_FILE, AnnotationConfig, find_config, parse_config
+from kg.conf import CONFIG_FILE, AnnotationConfig, decode_utf8, find_config, parse_config
 from kg.errors import CorpusError, InputError, InputErrors
 from kg.iris import RESERVED_GRAPHS
 from kg.inception import TYPE_SYSTEM, BratDocument, xmi_to_brat, zip_to_brat
@@ -245,14 +245,7 @@ def read_text(path: Path) -> str:
     if size > MAX_TEXT_BYTES:
         raise CorpusError(f"file of {size:,} bytes (expected at most {MAX_TEXT_BYTES:,}: kg reads news articles "
                           "and their annotations, each well under that)", path)
-    data = Path(path).read_bytes()
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        line = data.count(b"\n", 0, exc.start) + 1
-        column = exc.start - (data.rfind(b"\n", 0, exc.start) + 1) + 1
-        raise CorpusError(f"not UTF-8: byte 0x{data[exc.start]:02x} cannot be decoded (expected UTF-8 text)",
-                          path, line, column) from exc
+    text = decode_utf8(Path(path).read_bytes(), path, CorpusError)
     if text.startswith("\ufeff"):
         raise CorpusError("starts with a byte-order mark (expected UTF-8 without BOM, offsets count from the first character)", path, 1, 1)
     bad = CONTROL_CHARACTERS.search(text)
@@ -275,7 +268,10 @@ def read_metadata(files: DocumentFiles, text: str) -> Metadata:
         raise CorpusError(f"metadata record of {len(raw):,} characters (expected at most {MAX_METADATA_CHARS:,})",
                           files.meta, 1)
     try:
-        data = json.loads(raw)
+        data = json.loads(raw, object_pairs_hook=_refuse_repeated_keys)
+    except _RepeatedKey as exc:
+        raise CorpusError(f"field {exc.key!r} given twice (expected each field once)", files.meta,
+                          key_line(raw, exc.key, occurrence=2)) from exc
     except json.JSONDecodeError as exc:
         raise CorpusError(f"invalid JSON: {exc.msg} (expected a metadata object)", files.meta, exc.lineno, exc.colno) from exc
     except (RecursionError, ValueError) as exc:  # nesting deeper than Python recurses; a number too long to convert
@@ -284,13 +280,18 @@ def read_metadata(files: DocumentFiles, text: str) -> Metadata:
     if isinstance(data, dict) and any(isinstance(v, str) and CONTROL_CHARACTERS.search(v) for v in data.values()):
         raise CorpusError("control character in a metadata value (expected text without control characters)",
                           files.meta, 1)
-    if not isinstance(data, dict) or not isinstance(data.get("title"), str) or not data["title"].strip():
-        raise CorpusError("metadata needs a non-empty \"title\" (expected {\"title\": ..., \"publisher\": ..., \"date\": ...})", files.meta, 1)
+    if not isinstance(data, dict):
+        raise CorpusError(f"metadata is {_json_kind(data)} "
+                          "(expected an object: {\"title\": ..., \"publisher\": ..., \"date\": ...})", files.meta, 1)
+    if not isinstance(data.get("title"), str) or not data["title"].strip():
+        raise CorpusError("metadata needs a non-empty \"title\" "
+                          "(expected {\"title\": ..., \"publisher\": ..., \"date\": ...})", files.meta, key_line(raw, "title"))
     fields = {}
     for name in ("publisher", "author", "date", "date_note", "language"):
         value = data.get(name)
         if value is not None and not isinstance(value, str):
-            raise CorpusError(f"metadata field {name!r} must be a string or null", files.meta, _line_of(raw, name))
+            raise CorpusError(f"metadata field {name!r} is {_json_kind(value)} (expected a string or null)",
+                              files.meta, key_line(raw, name))
         if value is not None:
             fields[name] = value
     _check_metadata_values(files.meta, raw, fields)
@@ -301,12 +302,12 @@ def _check_metadata_values(path: Path, raw: str, fields: dict) -> None:
     date = fields.get("date")
     if date is not None and not _real_date(date):
         raise CorpusError(f"bad date {date!r} (expected YYYY-MM-DD, YYYY-MM or YYYY)", path,
-                          _line_of(raw, "date"))
+                          key_line(raw, "date"))
     for name in ("publisher", "author"):
         value = fields.get(name)
         if value is not None and not re.fullmatch(r"[a-z]+/[a-z0-9]+(-[a-z0-9]+)*", value):
             raise CorpusError(f"bad {name} {value!r} (expected an alias-table key such as organization/npr)",
-                              path, _line_of(raw, name))
+                              path, key_line(raw, name))
 
 
 def _real_date(value: str) -> bool:
@@ -320,11 +321,37 @@ def _real_date(value: str) -> bool:
     return True
 
 
-def _line_of(raw: str, key: str) -> int:
-    for number, line in enumerate(raw.splitlines(), start=1):
-        if f'"{key}"' in line:
-            return number
+def key_line(raw: str, key: str, *, occurrence: int = 1) -> int:
+    """The line of a JSON record on which `"key":` appears (its `occurrence`-th time), else 1."""
+    seen = 0
+    for match in re.finditer(r'"' + re.escape(key) + r'"\s*:', raw):
+        seen += 1
+        if seen == occurrence:
+            return raw.count("\n", 0, match.start()) + 1
     return 1
+
+
+def _json_kind(value: object) -> str:
+    """What a decoded JSON value is, in JSON's words."""
+    kinds = ((bool, "a boolean"), ((int, float), "a number"), (list, "an array"), (dict, "an object"),
+             (str, "a string"))
+    return next((name for kind, name in kinds if isinstance(value, kind)), "null")
+
+
+class _RepeatedKey(ValueError):
+    def __init__(self, key: str) -> None:
+        super().__init__(key)
+        self.key = key
+
+
+def _refuse_repeated_keys(pairs: list[tuple[str, object]]) -> dict:
+    """A JSON object whose keys are each given once (json keeps the last of two silently)."""
+    seen: dict = {}
+    for key, value in pairs:
+        if key in seen:
+            raise _RepeatedKey(key)
+        seen[key] = value
+    return seen
 
 
 def read_document(files: DocumentFiles, config: AnnotationConfig) -> Document:

@@ -35,6 +35,16 @@ class Engine:
     # (Virtuoso echoes each protocol graph as a response header, and Python's HTTP client
     # refuses more than 100 headers)
     dataset_pragmas: tuple[str, str] | None = None
+    # words of a 500 answer to a graph write meaning the server rolled it back and it may be
+    # sent again (Virtuoso: SQL state 40001, a deadlock between concurrent graph writes)
+    rolled_back: tuple[str, ...] = ()
+    # protocol parameter asking for the server's own union of all its graphs as the default
+    # graph: used for kg's union default graph while the store holds nothing but kg's graphs
+    # (naming 1,002 graphs one by one makes Oxigraph's joins hundreds of times slower)
+    union_param: str = ""
+    # the server keeps empty named graphs: the manifest is written as the names of empty
+    # graphs (kg.remote.owned), so that the server's union never holds its triples
+    manifest_in_names: bool = False
     notes: str = ""
 
     def urls(self, url: str, *, authenticated: bool = False) -> tuple[str, str, str]:
@@ -55,15 +65,18 @@ def _join(base: str, path: str) -> str:
 
 
 ENGINES: dict[str, Engine] = {e.name: e for e in (
-    Engine("oxigraph", "query", "update", "store",
-           notes="`oxigraph serve`: /query, /update, /store"),
+    Engine("oxigraph", "query", "update", "store", union_param="union-default-graph", manifest_in_names=True,
+           notes="`oxigraph serve`: /query, /update, /store; its union-default-graph while the store holds "
+                 "only kg's graphs; the manifest in the names of empty graphs"),
     Engine("virtuoso", "sparql", "sparql", "sparql-graph-crud", gsp_auth="sparql-graph-crud-auth",
            update_auth="sparql-auth", query_names=("sparql", "sparql-auth"), ask_variable="__ASK_RETVAL",
            timeout_param="timeout", partial_header="X-SQL-State",
            dataset_pragmas=("define input:default-graph-uri <{}> ", "define input:named-graph-uri <{}> "),
+           rolled_back=("40001", "deadlock"),
            notes="Virtuoso 7: /sparql; GSP at /sparql-graph-crud (digest-authenticated: -auth); "
                  "ASK answered as a row of __ASK_RETVAL; answers cut at ResultSetMaxRows and at the "
-                 "time limit, flagged by X-SQL-State; kg's graphs named in define pragmas"),
+                 "time limit, flagged by X-SQL-State; kg's graphs named in define pragmas; "
+                 "a graph write rolled back as a deadlock (40001) sent again"),
     Engine("fuseki", "sparql", "update", "data", query_names=("sparql", "query"),
            notes="Apache Jena Fuseki: /<dataset>/sparql, /update, /data"),
     Engine("graphdb", "", "statements", "rdf-graphs/service", query_names=(),

@@ -99,16 +99,19 @@ def _safe(url: str) -> str:
     return url
 
 
-DEADLOCK_RETRIES = 5
+WRITE_RETRIES = 5
 
 
 class Client:
     """Sessions (one per thread, so that the endpoint's request threads never share one),
-    credentials, the time limit of each thread, and the status checks."""
+    credentials, the time limit of each thread, and the status checks. `rolled_back` lists
+    words of a 500 answer meaning that the server rolled a write back and that it may be sent
+    again (an engine's quirk, from its profile: kg.remote.engines)."""
 
-    def __init__(self, credentials: Credentials, timeout: float) -> None:
+    def __init__(self, credentials: Credentials, timeout: float, *, rolled_back: tuple[str, ...] = ()) -> None:
         self.credentials = credentials
         self.timeout = timeout
+        self.rolled_back = tuple(word.lower() for word in rolled_back)
         self._local = threading.local()
 
     def limit_time(self, seconds: float) -> None:
@@ -118,11 +121,11 @@ class Client:
         return getattr(self._local, "timeout", None) or self.timeout
 
     def request(self, method: str, url: str, **kwargs) -> requests.Response:
-        """Send a request; a write the store rolled back as a deadlock (SQL state 40001, which
-        Virtuoso reports when concurrent graph writes collide) is sent again, a few times."""
-        for attempt in range(DEADLOCK_RETRIES + 1):
+        """Send a request; a write the store says it rolled back (see `rolled_back`) is sent
+        again, a few times."""
+        for attempt in range(WRITE_RETRIES + 1):
             response = self._send(method, url, **kwargs)
-            if attempt == DEADLOCK_RETRIES or not _deadlocked(method, response):
+            if attempt == WRITE_RETRIES or not self._rolled_back(method, response):
                 return response
             response.close()
             time.sleep(0.05 * 2 ** attempt)
@@ -150,6 +153,13 @@ class Client:
             session.close()
             self._local.session = None
 
+    def _rolled_back(self, method: str, response: requests.Response) -> bool:
+        """A graph write (PUT, DELETE, POST) the server rolled back, safe to send again."""
+        if not self.rolled_back or method not in ("PUT", "DELETE", "POST") or response.status_code != 500:
+            return False
+        text = response.text.lower()
+        return any(word in text for word in self.rolled_back)
+
     def _session(self) -> requests.Session:
         session = getattr(self._local, "session", None)
         if session is None:
@@ -157,14 +167,6 @@ class Client:
             session.trust_env = False  # no proxy or .netrc from the environment: kg's own settings only
             session.auth = self.credentials.auth()
         return session
-
-
-def _deadlocked(method: str, response: requests.Response) -> bool:
-    """A graph write (PUT, DELETE, POST) rolled back as a deadlock, safe to send again."""
-    if method not in ("PUT", "DELETE", "POST") or response.status_code != 500:
-        return False
-    text = response.text
-    return "40001" in text or "deadlock" in text.lower()
 
 
 def read_error(response: requests.Response, exc: Exception) -> StoreError:

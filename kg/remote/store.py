@@ -8,9 +8,12 @@ kg's: they make the union default graph of queries, the exports, and the
 only graphs a build may replace or drop.
 
 The union default graph, `union`:
-- "graphs" (default, any server): name each of kg's graphs as a
-  `default-graph-uri` (and as a `named-graph-uri`, so that GRAPH patterns see
-  them too): exactly kg's graphs, whatever else the server holds;
+- "graphs" (default, any server): exactly kg's graphs, whatever else the
+  server holds: while the store holds nothing but kg's graphs (and the
+  manifest's empty marker graphs, its default graph empty), the engine's own
+  union (Oxigraph's `union-default-graph`, fast); otherwise each of kg's
+  graphs named as a `default-graph-uri` (and as a `named-graph-uri`, so that
+  GRAPH patterns see them too), or in query pragmas (Virtuoso);
 - "param": Oxigraph's `union-default-graph` (every graph of the server);
 - "native": the server's own default graph (every graph on Virtuoso and
   GraphDB, including their system graphs).
@@ -31,7 +34,7 @@ from kg.errors import StoreError
 from kg.export import FOOTERS, HEADERS, MEDIA_TYPES, ordered_graphs, section
 from kg.remote.engines import ENGINES, Engine, engine as find_engine
 from kg.remote.http import Client, Credentials, RemoteTimeout, check, check_url, media_type, read_error
-from kg.remote.owned import MANIFEST_GRAPH, READ_QUERY, Manifest
+from kg.remote.owned import LIST_GRAPHS, MANIFEST_GRAPH, READ_QUERY, Manifest
 from kg.remote.results import GRAPH_ACCEPT, PARSED_GRAPHS, accept, convert
 from kg.store import SPARQL_JSON, Answer, EmbeddedStore, rows_of
 
@@ -58,8 +61,9 @@ class RemoteStore:
         self.gsp_url = gsp_url
         self.engine = engine or ENGINES["oxigraph"]
         self.union = union
-        self.http = Client(credentials if credentials is not None else Credentials(), timeout)
-        self._manifest: tuple[float, Manifest] | None = None
+        self.http = Client(credentials if credentials is not None else Credentials(), timeout,
+                           rolled_back=self.engine.rolled_back)
+        self._manifest: tuple[float, Manifest, bool] | None = None  # (when read, manifest, kg's alone)
 
     @classmethod
     def from_url(cls, url: str, update_url: str | None = None, gsp_url: str | None = None, *,
@@ -114,13 +118,51 @@ class RemoteStore:
 
     def manifest(self, *, fresh: bool = False) -> Manifest:
         """kg's graphs in the store and the build they hold (cached for a few seconds)."""
+        return self._read_manifest(fresh)[0]
+
+    def holds_only_kg(self) -> bool:
+        """Whether the store holds nothing but kg's graphs and its manifest, with an empty
+        default graph (known only on engines that record the manifest in graph names; cached
+        with the manifest): then the engine's own union is exactly kg's union default graph."""
+        return self._read_manifest(False)[1]
+
+    def _read_manifest(self, fresh: bool) -> tuple[Manifest, bool]:
         cached = self._manifest
         if not fresh and cached is not None and time.monotonic() - cached[0] < _GRAPHS_TTL:
-            return cached[1]
-        answer = self.query(READ_QUERY, named_graph_uris=[MANIFEST_GRAPH], query_form="SELECT")  # a dataset of its own
-        manifest = Manifest.from_rows(rows_of(answer.body))
-        self._manifest = (time.monotonic(), manifest)
-        return manifest
+            return cached[1], cached[2]
+        if self.engine.manifest_in_names:
+            manifest, alone = self._manifest_from_names()
+        else:
+            # the manifest graph as a dataset of its own
+            answer = self.query(READ_QUERY, named_graph_uris=[MANIFEST_GRAPH], query_form="SELECT")
+            manifest, alone = Manifest.from_rows(rows_of(answer.body)), False
+        self._manifest = (time.monotonic(), manifest, alone)
+        return manifest, alone
+
+    def _manifest_from_names(self) -> tuple[Manifest, bool]:
+        """The manifest from the empty marker graphs (or, left by an earlier kg, a manifest graph)."""
+        names = {row["g"] for row in rows_of(self._ask(LIST_GRAPHS)) if row.get("g")}
+        manifest = Manifest.from_graph_names(names)
+        if not manifest.graphs and MANIFEST_GRAPH in names:
+            manifest = Manifest.from_rows(rows_of(self._ask(READ_QUERY)))
+        alone = names <= manifest.graphs | manifest.marker_graphs() and self._default_graph_empty()
+        return manifest, alone
+
+    def _ask(self, sparql: str) -> bytes:
+        """A SELECT sent as it is (the server's own dataset), answered as SPARQL JSON."""
+        headers = {"Accept": SPARQL_JSON}
+        with self.http.request("POST", self.query_url, data={"query": sparql}, headers=headers) as response:
+            check(response)
+            if media_type(response) != SPARQL_JSON:
+                raise StoreError(f"{self.query_url} answered {media_type(response) or 'without a Content-Type'} "
+                                 f"(expected {SPARQL_JSON})")
+            return response.content
+
+    def _default_graph_empty(self) -> bool:
+        with self.http.request("GET", self._gsp(), params={"default": ""},
+                               headers={"Accept": "application/n-triples"}, stream=True) as response:
+            check(response)
+            return not any(chunk.strip() for chunk in self.http.chunks(response))  # stops at the first triple
 
     def graphs(self) -> list[str]:
         """kg's named graphs in the store (those its manifest lists), sorted."""
@@ -186,11 +228,28 @@ class RemoteStore:
 
     def write_manifest(self, manifest: Manifest) -> None:
         """Record which graphs are kg's and which build they hold."""
+        if self.engine.manifest_in_names:
+            self._write_marker_graphs(manifest)
+            return
         body = manifest.ntriples()
         if body:
             self.replace_graph(MANIFEST_GRAPH, body)
         else:
             self.drop_graph(MANIFEST_GRAPH)
+
+    def _write_marker_graphs(self, manifest: Manifest) -> None:
+        """One SPARQL Update: drop the marker graphs of the manifest held, create the new ones
+        (and drop a manifest graph an earlier kg left)."""
+        held = self.manifest(fresh=True).marker_graphs()
+        wanted = manifest.marker_graphs()
+        steps = ([f"DROP SILENT GRAPH <{g}>" for g in sorted(held - wanted)]
+                 + [f"CREATE SILENT GRAPH <{g}>" for g in sorted(wanted - held)]
+                 + [f"DROP SILENT GRAPH <{MANIFEST_GRAPH}>"])
+        if not self.update_url:
+            raise StoreError("this remote store has no update URL (set KG_STORE_UPDATE)")
+        with self.http.request("POST", self.update_url, data={"update": " ;\n".join(steps)}) as response:
+            check(response)
+        self._manifest = None
 
     def close(self) -> None:
         self.http.close()
@@ -207,7 +266,9 @@ class RemoteStore:
         if default_graph_uris or named_graph_uris:
             return form
         if self.union == "param":
-            form.append(("union-default-graph", ""))
+            form.append((self.engine.union_param or "union-default-graph", ""))
+        elif self.union == "graphs" and self.engine.union_param and self.holds_only_kg():
+            form.append((self.engine.union_param, ""))
         elif self.union == "graphs" and not self.engine.dataset_pragmas:
             # A protocol dataset leaves out what it does not name: name every graph as a
             # named graph too, so that GRAPH patterns still see them.

@@ -110,3 +110,27 @@ def test_engine_and_lexer_agree_on_service_in_a_string():
     query = 'SELECT ?x WHERE { BIND("SERVICE <http://127.0.0.1:9/> {}" AS ?x) }'
     assert analyze(query).fetching == ()
     assert len(list(store.query(query))) == 1  # the engine runs it: nothing is fetched
+
+
+@pytest.mark.parametrize("query, open_ended", [
+    ("SELECT * { ?s ?p ?o }", True),
+    ("SELECT * { ?s ?p ?o } OFFSET 5", True),
+    ("SELECT * { ?s ?p ?o } ORDER BY ?s", False),  # sorted whole anyway; Virtuoso limits sorted LIMITs
+    ("SELECT * { { SELECT * { ?s ?p ?o } LIMIT 3 } }", True),  # the inner LIMIT is not the outermost
+    ("SELECT * { ?s ?p ?o } LIMIT 5", False),
+    ("SELECT * { ?s ?p ?o } VALUES ?s { <http://a> }", False),  # LIMIT cannot follow VALUES
+    ("SELECT * { ?s ?p ?o } # LIMIT in a comment", True),
+    ('SELECT * { ?s ?p "\\u0041" }', False),  # escapes: the text is not what the engine reads
+    ("ASK { }", False),
+    ("CONSTRUCT WHERE { ?s ?p ?o }", False),
+])
+def test_open_ended_selects_may_take_a_limit(query, open_ended):
+    assert analyze(query).open_ended is open_ended
+
+
+def test_lexing_stops_past_the_token_bound():
+    from api.lexer import MAX_TOKENS, TooManyTokens
+
+    with pytest.raises(TooManyTokens, match="more than 50,000 tokens"):
+        analyze("ASK { " + "a." * MAX_TOKENS + " }")
+    assert analyze("ASK { " + "a." * (MAX_TOKENS // 2 - 10) + " }").form == "ASK"

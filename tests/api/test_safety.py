@@ -223,6 +223,20 @@ def test_row_cap_in_every_format(small_client, accept, fmt):
     assert len(list(ox.parse_query_results(response.data, fmt))) == 5
 
 
+def test_row_cap_is_sent_to_the_engine_as_a_limit(small_client):
+    """An open-ended SELECT is sent with LIMIT cap + 1 appended (engines that compute a whole
+    answer first stop there): the rows are those the query means, after its own OFFSET, and
+    still flagged truncated; a query the engine refuses is reported on the client's own
+    lines, not on the appended one."""
+    people = "SELECT DISTINCT ?s WHERE { ?s a kgo:Person } "
+    capped = small_client.get("/sparql", query_string={"query": people + "OFFSET 2"})
+    assert capped.headers["X-KG-Truncated"] == "true", capped.data
+    exact = small_client.get("/sparql", query_string={"query": people + "LIMIT 5 OFFSET 2"})
+    assert json.loads(capped.data)["results"] == json.loads(exact.data)["results"]
+    error = error_of(small_client.get("/sparql", query_string={"query": "SELECT * WHERE { ?s ?p ?o "}), 400)
+    assert error["line"] == 1
+
+
 def test_row_cap_not_signalled_when_all_rows_fit(small_client):
     for query in ("SELECT * WHERE { ?s ?p ?o } LIMIT 5", "SELECT * WHERE { ?s ?p ?o } LIMIT 3",
                   "SELECT * WHERE { { SELECT * WHERE { ?s ?p ?o } LIMIT 5 } }"):
