@@ -82,6 +82,8 @@ def ensure_export(build_dir: Path, fmt: str) -> Path:
 def _write_export_file(build_dir: Path, fmt: str, path: Path) -> None:
     """Serialize the build's store into `path` (renamed into place when complete), copying
     the sections the build did not remake from the build it started from."""
+    for stale in path.parent.glob(f".{path.name}.*.part"):  # left by a writer killed while holding the lock
+        stale.unlink(missing_ok=True)
     partial = path.with_name(f".{path.name}.{os.getpid()}.part")
     store = EmbeddedStore(layout.store_path(build_dir), read_only=True)
     try:
