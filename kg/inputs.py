@@ -70,9 +70,13 @@ class Inputs:
         return load_aliases(self.corpus_dir / ALIASES_FILE, self.vocabulary)
 
     def vocabulary_of(self, item: DocumentFiles) -> Vocabulary:
+        return self.vocabularies[self.vocabulary_key(item)]
+
+    def vocabulary_key(self, item: DocumentFiles) -> Path:
+        """Which of `vocabularies` a document is read with."""
         if item.is_xmi:
-            return self.vocabularies[Path(item.source)]
+            return Path(item.source)
         if item.config is None:
             raise CorpusError(f"no {CONFIG_FILE} for this document (expected one in its directory or a parent "
                               "directory of the corpus, as brat looks it up)", item.txt)
-        return self.vocabularies[item.config]
+        return item.config
