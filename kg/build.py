@@ -100,7 +100,8 @@ def build(corpus_dir: Path, data_dir: Path, *, store_url: str | None = None, pro
         if plan is None:
             report = _unchanged(data_dir, len(listing.documents), pusher)
         else:
-            check_metadata_keys(plan.todo, inputs.aliases.entries)
+            with phases.phase("inputs"):  # configurations, alias table: parsed only when there is work
+                check_metadata_keys(plan.todo, inputs.aliases.entries)
             before_publish = push_step(pusher, plan) if pusher else None
             report = _run(plan, inputs, data_dir, Options(progress, validate, workers), phases, eager,
                           before_publish)

@@ -20,7 +20,7 @@ from kg.inputs import Inputs
 from kg.iris import ENTITIES_GRAPH, ONTOLOGY_GRAPH, graph_iri, resource_iri
 from kg.loadfile import LoadFile, ontology_nquads
 from kg.phases import Phases
-from kg.plan import Plan
+from kg.plan import Plan, read_manifest
 from kg.readers import read_all
 from kg.schema import Vocabulary
 from kg.store import EmbeddedStore
@@ -47,16 +47,16 @@ class Options:
 def fill_store(plan: Plan, inputs: Inputs, build_dir: Path, options: Options, phases: Phases) -> Filled:
     """Write the build's store (and, for a full build, kg.nq); raises InputErrors on bad input."""
     if plan.mode == "full":
-        store, checked, touched, records = _load_all(plan, inputs, build_dir, options, phases)
+        store, checked, touched, filled = _load_all(plan, inputs, build_dir, options, phases)
     else:
-        store, checked, touched, records = _patch_previous(plan, inputs, build_dir, options, phases)
+        store, checked, touched, filled = _patch_previous(plan, inputs, build_dir, options, phases)
     try:
         if options.validate:
             with phases.phase("validate"):  # records of what the checked documents name or named
                 _validate_records(store, checked if touched is None else checked | touched, inputs.vocabulary)
         with phases.phase("flush"):
             store.flush()
-            return Filled(len(store), records)
+        return filled
     finally:
         store.close()
 
@@ -77,7 +77,7 @@ def _load_all(plan: Plan, inputs: Inputs, build_dir: Path, options: Options, pha
         count, records = rebuild_records(store, inputs.vocabulary, inputs.aliases, None)
     with phases.phase("nq export"):
         load.finish_as_export(records)
-    return store, checked, None, count
+    return store, checked, None, Filled(load.quads, count)
 
 
 def _patch_previous(plan: Plan, inputs: Inputs, build_dir: Path, options: Options, phases: Phases):
@@ -89,22 +89,37 @@ def _patch_previous(plan: Plan, inputs: Inputs, build_dir: Path, options: Option
         EmbeddedStore(layout.store_path(plan.previous_dir), read_only=True).backup(layout.store_path(build_dir))
     store = EmbeddedStore(layout.store_path(build_dir))
     with phases.phase("replace"):
-        touched = _replace_documents(store, plan, graphs)
+        touched, delta = _replace_documents(store, plan, graphs)
     with phases.phase("records"):
-        count, _ = rebuild_records(store, inputs.vocabulary, inputs.aliases, touched)
-    return store, checked, touched, count
+        delta -= _lines(store.dump_graph(ENTITIES_GRAPH, subjects=[resource_iri(k) for k in sorted(touched)]))
+        count, records = rebuild_records(store, inputs.vocabulary, inputs.aliases, touched)
+        delta += _lines(records)
+    previous = read_manifest(plan.previous_dir).get("quads")
+    with phases.phase("count"):  # counting a large store takes seconds: the previous count and the change
+        quads = previous + delta if isinstance(previous, int) else len(store)
+    return store, checked, touched, Filled(quads, count)
 
 
-def _replace_documents(store: EmbeddedStore, plan: Plan, graphs: dict[str, str]) -> set[str]:
-    """Swap the graphs of changed documents; returns the canonical keys whose records may change."""
+def _replace_documents(store: EmbeddedStore, plan: Plan, graphs: dict[str, str]) -> tuple[set[str], int]:
+    """Swap the graphs of changed documents; returns the canonical keys whose records may change
+    and how many quads the store gained (or lost: negative)."""
     touched: set[str] = set()
+    delta = 0
     for slug in plan.changed + plan.removed:
-        touched |= canonical_keys(store.dump_graph(graph_iri(slug)))
+        old = store.dump_graph(graph_iri(slug))
+        touched |= canonical_keys(old)
+        delta -= _lines(old)
         store.drop_graph(graph_iri(slug))
     for nquads in graphs.values():
         touched |= canonical_keys(nquads)
+        delta += _lines(nquads)
         store.load_nquads(nquads.encode())
-    return touched
+    return touched, delta
+
+
+def _lines(nquads: str) -> int:
+    """Quads in N-Quads text holding each quad once (literals escape their line breaks)."""
+    return nquads.count("\n")
 
 
 def _validate_records(store: EmbeddedStore, touched: set[str] | None, vocab: Vocabulary) -> None:

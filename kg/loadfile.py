@@ -29,6 +29,7 @@ class LoadFile:
         self.build_dir = build_dir
         self.path = build_dir / LOAD_FILE
         self.index: dict[str, list[int]] = {}
+        self.quads = 0  # every line is one quad, and no quad is written twice
         self._out = open(self.path, "wb")
 
     def append(self, graph: str, nquads: str) -> None:
@@ -36,6 +37,7 @@ class LoadFile:
         start = self._out.tell()
         self._out.write(nquads.encode())
         self.index[graph] = [start, self._out.tell()]
+        self.quads += nquads.count("\n")
 
     def close(self) -> None:
         self._out.close()

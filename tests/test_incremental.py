@@ -136,6 +136,7 @@ def test_incremental_build_equals_full_build(corpus_copy: Path, tmp_path: Path, 
     report = build(corpus_copy, data)
     assert report.mode == "incremental"
     assert report.added or report.changed or report.removed
+    assert report.quads == len(store_quads(data)), "the quad count kept from the previous build went wrong"
     _full_eager(corpus_copy, tmp_path / "full")
     _assert_like_a_full_build(corpus_copy, data, tmp_path / "full", change.__name__)
 
@@ -145,10 +146,12 @@ def test_incremental_builds_of_a_generated_corpus_equal_a_full_build(tmp_path: P
     subprocess.run([sys.executable, str(ROOT / "benchmarks" / "generate.py"), "--docs", str(GENERATED),
                     "--seed", "5", "--out", str(corpus)], check=True, capture_output=True, timeout=120)
     first = build(corpus, data)
+    assert first.quads == len(store_quads(data))
     write_exports(first.build_dir)
     _generated_changes(corpus)
     report = build(corpus, data)
     assert (len(report.added), len(report.changed), len(report.removed)) == (1, 1, 1)
+    assert report.quads == len(store_quads(data))
     assert report.build_dir != first.build_dir
     _full_eager(corpus, tmp_path / "full")
     _assert_like_a_full_build(corpus, data, tmp_path / "full", "generated corpus")
