@@ -28,7 +28,6 @@ from pathlib import Path
 from typing import Any, Callable, Iterator, Mapping
 
 from kg import layout
-from kg.bratexport import SCHEMA_DIR, save_schema
 from kg.confwriter import save_document_configs
 from kg.corpus import DocumentFiles, not_read, scan_corpus
 from kg.errors import BuildLockedError, CorpusError, InputError, InputErrors
@@ -157,6 +156,8 @@ def _run(plan: Plan, inputs: Inputs, data_dir: Path, options: Options, phases: P
         filled = fill_store(plan, inputs, build_dir, options, phases)
         report.quads, report.entities = filled.quads, filled.entities
         with phases.phase("schema"):
+            from kg.bratexport import SCHEMA_DIR, save_schema  # brat's rendering code: only when there is work
+
             save_schema(inputs.corpus_dir, inputs.configs, build_dir)
             save_document_configs(inputs.corpus_dir, build_dir / SCHEMA_DIR,
                                   {item.slug: inputs.vocabulary_of(item).config for item in inputs.inception})

@@ -16,11 +16,13 @@ import json
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from kg import __version__, layout
-from kg.corpus import DocumentFiles
 from kg.iris import ENTITIES_GRAPH, graph_iri
+
+if TYPE_CHECKING:
+    from kg.corpus import DocumentFiles
 
 
 @dataclass
@@ -94,6 +96,6 @@ def write_manifest(build_dir: Path, plan: Plan, fingerprint: str, quads: int, ph
         "documents": plan.fingerprints,
         "based_on": plan.previous_dir.name if plan.previous_dir else None,
         "remade_graphs": plan.remade_graphs(),
-        "phases": phases,
+        "phases": list(phases.items()),  # [name, seconds] in the order they ran
     }
     (build_dir / layout.MANIFEST_FILE).write_text(json.dumps(manifest, indent=1, sort_keys=True))
