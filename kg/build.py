@@ -161,8 +161,6 @@ def _run(plan: Plan, inputs: Inputs, data_dir: Path, options: Options, phases: P
             save_schema(inputs.corpus_dir, inputs.configs, build_dir)
             save_document_configs(inputs.corpus_dir, build_dir / SCHEMA_DIR,
                                   {item.slug: inputs.vocabulary_of(item).config for item in inputs.inception})
-        with phases.phase("manifest"):
-            write_manifest(build_dir, plan, inputs.fingerprint, filled.quads, phases.rounded())
         if eager:
             with phases.phase("outputs"):
                 write_exports(build_dir)
@@ -170,6 +168,8 @@ def _run(plan: Plan, inputs: Inputs, data_dir: Path, options: Options, phases: P
         if before_publish:
             with phases.phase("push"):
                 report.pushed, report.store = before_publish(build_dir)
+        with phases.phase("manifest"):  # last: a build directory without one is unfinished
+            write_manifest(build_dir, plan, inputs.fingerprint, filled.quads, phases.rounded())
     except BaseException:
         shutil.rmtree(build_dir, ignore_errors=True)
         raise

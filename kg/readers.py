@@ -29,7 +29,7 @@ PARALLEL_THRESHOLD = 200
 # validates an evenly spread sample of this size (and the entity records they touch).
 VALIDATE_ALL_LIMIT = 100
 VALIDATE_RUN = 10
-CHUNK = 32
+CHUNK = 30  # documents a worker reads per task: a multiple of VALIDATE_RUN
 
 
 def read_all(todo: list[DocumentFiles], inputs: Inputs, progress: bool, validate: bool,
@@ -39,13 +39,14 @@ def read_all(todo: list[DocumentFiles], inputs: Inputs, progress: bool, validate
     raised together at the end. Returns the canonical keys of the documents checked with SHACL."""
     sample = _validation_sample(todo) if validate else set()
     jobs = [(item, inputs.vocabulary_key(item), item.slug in sample) for item in todo]
-    chunks = [jobs[i:i + CHUNK] for i in range(0, len(jobs), CHUNK)]
+    if workers is None:
+        workers = usable_cores() if len(jobs) >= PARALLEL_THRESHOLD else 1
+    size = _chunk_size(len(jobs), workers)
+    chunks = [jobs[i:i + size] for i in range(0, len(jobs), size)]
     shared = (os.getpid(), inputs.vocabularies, inputs.aliases)
     bar = tqdm(total=len(jobs), unit="doc", desc="reading", disable=not progress or len(jobs) < 2)
     errors: list[InputError] = []
     checked_keys: set[str] = set()
-    if workers is None:
-        workers = usable_cores() if len(jobs) >= PARALLEL_THRESHOLD else 1
     with ExitStack() as stack:
         if workers > 1 and len(chunks) > 1:
             # forkserver: workers do not inherit the build lock (a forked worker outliving a killed
@@ -96,16 +97,26 @@ def _exit_with_build(build_pid: int) -> None:
     threading.Thread(target=watch, daemon=True).start()
 
 
+def _chunk_size(jobs: int, workers: int) -> int:
+    """Documents per task: a multiple of VALIDATE_RUN (a run of the SHACL sample stays in one
+    task), at most CHUNK, few enough that every worker gets work; one run when reading in this
+    process, so that the progress bar moves."""
+    if workers <= 1:
+        return VALIDATE_RUN
+    runs = -(-jobs // (workers * VALIDATE_RUN))
+    return VALIDATE_RUN * max(1, min(CHUNK // VALIDATE_RUN, runs))
+
+
 def _validation_sample(todo: list[DocumentFiles]) -> set[str]:
-    """Slugs whose graphs are checked with SHACL: all, or for a large build runs of
-    VALIDATE_RUN consecutive documents at the start of evenly spread chunks (pySHACL costs about
-    half as much per document when a run is checked together)."""
+    """Slugs whose graphs are checked with SHACL: all, or for a large build evenly spread runs of
+    VALIDATE_RUN consecutive documents (pySHACL costs about half as much per document when a run
+    is checked together)."""
     if len(todo) <= VALIDATE_ALL_LIMIT:
         return {item.slug for item in todo}
-    chunks = -(-len(todo) // CHUNK)
+    slots = -(-len(todo) // VALIDATE_RUN)
     runs = -(-VALIDATE_ALL_LIMIT // VALIDATE_RUN)
-    picked = {int(i * chunks / runs) for i in range(runs)}
-    return {item.slug for i, item in enumerate(todo) if i // CHUNK in picked and i % CHUNK < VALIDATE_RUN}
+    picked = {int(i * slots / runs) for i in range(runs)}
+    return {item.slug for i, item in enumerate(todo) if i // VALIDATE_RUN in picked}
 
 
 def _read_chunk(jobs: list[tuple[DocumentFiles, Path, bool]]) -> list[tuple[str, str | None, list]]:
