@@ -25,6 +25,7 @@ from api import execute
 from api.workers import Job, PoolBusy, Source, WorkerPool
 from kg import layout
 from kg.errors import StoreError
+from kg.export import ensure_export
 from kg.remote import DATASET_TYPES, RemoteStore, connect
 
 
@@ -139,16 +140,11 @@ class EmbeddedBackend:
         return _read_manifest(self.served())
 
     def export(self, fmt: str, deadline: float) -> Path:
-        """The export file of the served build, dumped once from the store
-        (into data/cache/<build>/) when the build did not write it."""
+        """The export file of the served build, written on the first request and kept (kg.export)."""
         return self.export_of(*self._serving(deadline), fmt, deadline)
 
     def export_of(self, build: Path, pool: WorkerPool, fmt: str, deadline: float) -> Path:
-        path = layout.export_path(build, fmt)
-        if path.is_file():
-            return path
-        return self.cached_file(build, path.name, lambda partial: pool.submit(
-            Job("dump", {"path": str(partial), "fmt": fmt}), deadline))
+        return ensure_export(build, fmt)
 
     def cached_file(self, build: Path, name: str, make: Callable[[Path], Any]) -> Path:
         """data/cache/<build>/<name>, made once by `make(partial_path)` and renamed into place.

@@ -42,14 +42,31 @@ def _help(name: str) -> str:
 @click.option("--idle-timeout", type=click.IntRange(1, 3600), default=None, help=_help("IDLE_TIMEOUT"))
 @click.option("--memory-quads", type=click.IntRange(0), default=None, help=_help("MEMORY_QUADS"))
 @click.option("--license", "license", default=None, help=_help("LICENSE"))
-def serve(**options: Any) -> None:
+@click.option("--watch", is_flag=True,
+              help="Rebuild when a file of the corpus changes (debounced) and serve the new build.")
+def serve(watch: bool, **options: Any) -> None:
     """Serve the graph: SPARQL at /sparql, JSON API at /api, query page at /."""
     config = settings.load({k.upper(): v for k, v in options.items()})
     try:
         ensure_built(config)
     except KgError as exc:
         raise click.ClickException(f"cannot build the graph: {exc}") from exc
-    run(config)
+    watcher = _watcher(config) if watch else None
+    try:
+        run(config)
+    finally:
+        if watcher:
+            watcher.stop()
+
+
+def _watcher(config: dict[str, Any]):
+    from api.watch import CorpusWatcher
+
+    extra = ("--store", config["STORE"]) if config["STORE"] else ()
+    watcher = CorpusWatcher(Path(config["CORPUS"]), Path(config["DATA"]), extra_args=extra)
+    watcher.start()
+    click.echo(f"Watching {config['CORPUS']} for changes", err=True)
+    return watcher
 
 
 def ensure_built(config: dict[str, Any]) -> None:

@@ -1,7 +1,7 @@
 """`/graph`: the network view, the same page `kg build` writes as graph.html.
 
-With the embedded store the page is the current build's graph.html when the
-build hook wrote it, otherwise it is rendered once per build from the store.
+With the embedded store the page is the current build's graph.html, drawn
+from the store on the first request and kept in the build directory.
 With a remote store it is rendered from the server's answers and kept for
 `REMOTE_TTL` seconds. `?focus=<id>&depth=N` is read by the page itself.
 """
@@ -16,8 +16,7 @@ from pathlib import Path
 
 from flask import Blueprint, Response, current_app, g, request, send_file
 
-from kg import layout
-from viz.hooks import view_page
+from viz.hooks import ensure_view, view_page
 
 bp = Blueprint("view", __name__)
 REMOTE_TTL = 60.0
@@ -40,11 +39,10 @@ def graph() -> Response:
 
 
 def _built_page(backend) -> Path | None:
-    """graph.html of the current embedded build, when the build wrote one."""
+    """graph.html of the served embedded build (drawn now if no request asked for it before)."""
     if getattr(backend, "kind", "") != "embedded":
         return None
-    path = backend.build() / layout.VIEW_FILE
-    return path if path.is_file() else None
+    return ensure_view(backend.served())
 
 
 def _send_page(backend, page: Path) -> Response:

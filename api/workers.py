@@ -509,12 +509,9 @@ class WorkerPool:
 
 def _load_into_memory(nquads: str):
     """An in-memory store holding the N-Quads file."""
-    import pyoxigraph as ox
     from kg.store import EmbeddedStore
 
-    store = EmbeddedStore()
-    store.oxigraph.bulk_load(path=nquads, format=ox.RdfFormat.N_QUADS)
-    return store
+    return EmbeddedStore.in_memory_from(Path(nquads))
 
 
 def _open_on_disk(store_dir: str):

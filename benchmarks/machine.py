@@ -70,3 +70,8 @@ def _commit() -> str:
     except (OSError, subprocess.TimeoutExpired):
         return "unknown"
     return f"{head}{' (with uncommitted changes)' if dirty else ''}" if head else "unknown"
+
+
+def usable_cores() -> int:
+    """Cores this process may run on."""
+    return len(os.sched_getaffinity(0)) or 1

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from benchmarks.results import SizeResult, Step, exponent, ratio, verdicts
+from benchmarks.results import SizeResult, Step, exponent, loop_verdicts, ratio, verdicts
 
 MARK = {True: "met", False: "**missed**", None: "not measured"}
 
@@ -77,10 +77,35 @@ def incremental_table(results: list[SizeResult]) -> str:
         noop = r.step("noop")
         summary = noop.detail.get("summary", "")
         said = "says nothing to do" if "nothing to do" in summary else (summary.split(";")[0] or "–")
-        rows.append([f"{r.docs:,}", cell(noop), said, cell(r.step("edit")), cell(r.step("add")),
-                     cell(r.step("remove")), memory(r.step("edit").peak)])
-    return table(["documents", "no-op rebuild", "no-op output", "edit 1 document", "add 1 document",
-                  "remove 1 document", "edit peak memory"], rows)
+        rows.append([f"{r.docs:,}", cell(noop), said]
+                    + [f"{cell(r.step(k))} / {cell(r.step(k + '_queryable'))}" for k in ("edit", "add", "remove")]
+                    + [memory(r.step("edit").peak)])
+    return table(["documents", "no-op rebuild", "no-op output", "edit 1 document: build / until queryable",
+                  "add 1: build / until queryable", "remove 1: build / until queryable", "edit peak memory"], rows)
+
+
+def cores_table(results: list[SizeResult]) -> str:
+    rows = []
+    for r in results:
+        one, two, every = r.step("build_1core"), r.step("build_2core"), r.step("build")
+        two_seconds = two.seconds if two.ok else every.seconds
+        rows.append([f"{r.docs:,}", cell(one), cell(two) if two.ok else f"{cell(every)} (all)", cell(every),
+                     times(ratio(one.seconds if one.ok else None, two_seconds)), memory(one.peak), memory(every.peak)])
+    return table(["documents", "1 core", "2 cores", "all cores", "speed-up 1 → 2", "peak on 1", "peak on all"], rows)
+
+
+def phase_table(results: list[SizeResult]) -> str:
+    """Where the largest full build and its one-document rebuilds spent their time (from their manifests)."""
+    if not results:
+        return "–"
+    r = results[-1]
+    steps = [(name, r.step(name)) for name in ("build", "edit", "add", "remove")]
+    names: list[str] = []
+    for _, step in steps:
+        names += [n for n in step.detail.get("phases", {}) if n not in names]
+    rows = [[name] + [seconds(step.detail.get("phases", {}).get(name)) for _, step in steps] for name in names]
+    rows.append(["**wall time of the process**"] + [cell(step) for _, step in steps])
+    return f"{r.docs:,} documents\n\n" + table(["phase", "full build", "edit 1", "add 1", "remove 1"], rows)
 
 
 def growth_table(results: list[SizeResult]) -> str:
@@ -116,9 +141,13 @@ def render(machine: dict[str, str], results: list[SizeResult], companions: list[
         "## Machine\n\n" + "\n".join(f"- {k}: {v}" for k, v in machine.items()),
         "## Targets (issue 5), at the largest size\n\n"
         + "\n".join(f"- {v.target}: {MARK[v.met]} ({v.figures})" for v in verdicts(results)),
+        "## Targets of the annotation loop (issue 13)\n\n"
+        + "\n".join(f"- {v.target}: {MARK[v.met]} ({v.figures})" for v in loop_verdicts(results)),
         "## Build, beside bulk-loading and parsing the same N-Quads\n\n" + build_table(results),
         "## Turtle export\n\n" + export_table(results),
         "## Rebuilds (incremental build)\n\n" + incremental_table(results),
+        "## Where the time goes (phases of `kg build`, from its manifest)\n\n" + phase_table(results),
+        "## Build time against cores (pinned with taskset)\n\n" + cores_table(results),
         "## Growth: k in cost ~ N^k between sizes (1.00 is linear)\n\n" + growth_table(results),
         "## Corpus (benchmarks/generate.py)\n\n" + corpus_table(results),
     ]

@@ -1,4 +1,5 @@
-"""What a benchmark run measured, per corpus size, and the targets of issue 5 checked against it."""
+"""What a benchmark run measured, per corpus size, and the targets checked against it: those of
+issue 5 (the build at the largest size) and of issue 13 (the annotation loop at 1,000 and 10,000)."""
 
 from __future__ import annotations
 
@@ -13,6 +14,9 @@ TARGET_PEAK_BYTES = 2 * GIB    # under 2 GiB peak memory
 TARGET_EXPORT_RATIO = 3.0      # Turtle export within 3x Oxigraph's own serializer
 TARGET_NOOP_SECONDS = 1.0      # an unchanged corpus: nothing done in under a second
 LINEAR_EXPONENT = 1.15         # cost ~ N**k with k at most this counts as linear
+# issue 13, by corpus size: (full build ÷ floor, one edit until a query sees it, no-op seconds)
+LOOP_TARGETS = {1_000: (2.5, 3.0, None), 10_000: (2.0, 5.0, 0.5)}
+TARGET_CORE_SPEEDUP = 1.6      # at 10,000: a build on 2 cores at least this much faster than on 1
 
 
 @dataclass
@@ -110,3 +114,36 @@ def _linearity(results: list[SizeResult]) -> Verdict:
     figures = ", ".join(f"{name} ~ N^{k:.2f}" for name, k in measured.items())
     return Verdict(f"cost growing linearly with N ({a.docs:,} to {b.docs:,} documents)",
                    all(k <= LINEAR_EXPONENT for k in measured.values()), figures)
+
+
+def loop_verdicts(results: list[SizeResult]) -> list[Verdict]:
+    """The targets of issue 13 at each size they name; a size not run is said to be not measured."""
+    out = []
+    by_docs = {r.docs: r for r in results}
+    for docs, (build_ratio, edit_seconds, noop_seconds) in LOOP_TARGETS.items():
+        r = by_docs.get(docs)
+        n = f"{docs:,} documents"
+        measured = ratio(r.seconds("build"), r.seconds("bulk_load")) if r else None
+        out.append(_at_most(f"full build of {n} within {build_ratio:g}x the bulk-load floor", measured,
+                            build_ratio, "x"))
+        edit = r.seconds("edit_queryable") if r else None
+        out.append(_at_most(f"edit one of {n} until a query sees it under {edit_seconds:g} s", edit, edit_seconds, " s"))
+        if noop_seconds is not None:
+            out.append(_at_most(f"no-op rebuild of {n} under {noop_seconds:g} s", r.seconds("noop") if r else None,
+                                noop_seconds, " s"))
+        if docs == 10_000:
+            peak = r.step("build").peak if r else None
+            out.append(_at_most(f"peak memory of a full build of {n} under 2 GiB",
+                                None if peak is None else peak / GIB, TARGET_PEAK_BYTES / GIB, " GiB"))
+            speedup = ratio(r.seconds("build_1core"), r.seconds("build_2core") or r.seconds("build")) if r else None
+            out.append(Verdict(f"a build of {n} on 2 cores at least {TARGET_CORE_SPEEDUP:g}x faster than on 1",
+                               None if speedup is None else speedup >= TARGET_CORE_SPEEDUP,
+                               "not measured" if speedup is None else f"{speedup:.2f}x"))
+    return out
+
+
+def _at_most(target: str, value: float | None, limit: float, unit: str) -> Verdict:
+    if value is None:
+        return Verdict(target, None, "not measured")
+    over = "" if value <= limit else f", {value / limit:.2f}x the target"
+    return Verdict(target, value <= limit, f"{value:.2f}{unit}{over}")

@@ -19,7 +19,10 @@ import argparse
 import json
 import shutil
 import sys
+import time
 from pathlib import Path
+
+import requests
 
 if __package__ in (None, ""):
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -28,12 +31,15 @@ from benchmarks import machine, measure, mutate, report
 from benchmarks.check import check_corpus
 from benchmarks.generate import Generator
 from benchmarks.results import SizeResult, Step
+from benchmarks.server import Server
 from kg import layout
+from kg.iris import graph_iri
 
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parent
 SIZES = (100, 1_000, 10_000)
 QUICK_SIZES = (20, 100)
+QUERYABLE_TIMEOUT = 300.0  # seconds a running server may take to answer from a new build
 COMPANIONS = (("Endpoint query latencies", "bench_endpoint.py"), ("Endpoint under load", "bench_load.py"),
               ("Network view", "bench_view.py"))
 
@@ -69,8 +75,9 @@ class Runner:
         for path in (data, scratch):
             shutil.rmtree(path, ignore_errors=True)
         scratch.mkdir(parents=True)
-        self.log(f"{docs:,} documents: kg build")
+        self.log(f"{docs:,} documents: kg build on every core ({machine.usable_cores()})")
         result.steps["build"] = build = self.kg_build(corpus, data)
+        self.cores(result, corpus, scratch)
         self.log(f"{docs:,} documents: built in {report.seconds(build.seconds)} ({build.note or 'ok'})")
         build_dir = layout.current_build(data)
         if build.seconds is None or build_dir is None:
@@ -81,12 +88,38 @@ class Runner:
         self.rebuilds(result, corpus, data)
         return result
 
-    def kg_build(self, corpus: Path, data: Path) -> Step:
-        run = self.measure([*self.kg, "build", "--corpus", corpus, "--data", data, "--quiet"])
-        summary = run.stdout.strip().splitlines()[-1] if run.stdout.strip() else ""
+    def kg_build(self, corpus: Path, data: Path, cores: int | None = None) -> Step:
+        """`kg build` in its own process (pinned to the first `cores` cores when given); the
+        phases it spent its time in come from its manifest."""
+        before = layout.current_build(data)
+        pin = ["taskset", "-c", f"0-{cores - 1}"] if cores else []
+        run = self.measure([*pin, *self.kg, "build", "--corpus", corpus, "--data", data, "--quiet"])
+        lines = [line for line in run.stdout.strip().splitlines() if line.strip()]
+        summary = next((line for line in lines if " build" in line or "nothing to do" in line), "")
         if run.returncode != 0:
             return Step(peak=run.peak_bytes, note=_failure(run))
-        return Step(run.seconds, run.peak_bytes, {"summary": summary}, cpu=run.cpu_seconds)
+        after = layout.current_build(data)
+        phases = dict(_manifest(after).get("phases", [])) if after and after != before else {}
+        return Step(run.seconds, run.peak_bytes, {"summary": summary, "phases": phases}, cpu=run.cpu_seconds)
+
+    def until_queryable(self, build: Step, server: Server, sparql: str, expected: bool) -> Step:
+        """The researcher's loop: the rebuild, then a running `kg serve` asked until it answers
+        from the new build (it follows data/current) and sees the change."""
+        if not build.ok:
+            return Step(note=build.note or "the build failed")
+        started = time.perf_counter()
+        while time.perf_counter() - started < QUERYABLE_TIMEOUT:
+            try:
+                answer = requests.get(server.url + "sparql", params={"query": sparql}, timeout=30,
+                                      headers={"Accept": "application/sparql-results+json"})
+                if answer.status_code == 200 and answer.json().get("boolean") is expected:
+                    waited = time.perf_counter() - started
+                    return Step(build.seconds + waited, build.peak, {"build_seconds": build.seconds,
+                                                                      "server_seconds": waited})
+            except (requests.RequestException, ValueError):
+                pass
+            time.sleep(0.02)
+        return Step(note=f"the server did not see the change within {QUERYABLE_TIMEOUT:g} s")
 
     def floor(self, operation: str, *paths: Path) -> Step:
         run = self.measure([self.python, HERE / "floors.py", operation, *paths])
@@ -121,22 +154,48 @@ class Runner:
         (scratch / "rdflib.ttl").unlink(missing_ok=True)
         return step
 
+    def cores(self, result: SizeResult, corpus: Path, scratch: Path) -> None:
+        """The same full build pinned to 1 core and to 2 (when there are more than 2, "all" is the main build)."""
+        for cores in (1, 2):
+            if cores > machine.usable_cores() or (cores == machine.usable_cores() and cores > 1):
+                continue
+            self.log(f"{result.docs:,} documents: kg build on {cores} core(s)")
+            result.steps[f"build_{cores}core"] = self.kg_build(corpus, scratch / f"cores-{cores}", cores=cores)
+            shutil.rmtree(scratch / f"cores-{cores}", ignore_errors=True)
+
     def rebuilds(self, result: SizeResult, corpus: Path, data: Path) -> None:
-        """Nothing changed, then one document edited, one added, one removed: a build after each."""
+        """Nothing changed, then one document edited, one added, one removed: a build after each,
+        then a query that must see the change."""
         self.log(f"{result.docs:,} documents: rebuilds")
         inputs = _inputs_fingerprint(data)
         result.steps["noop"] = noop = self.kg_build(corpus, data)
         if inputs != _inputs_fingerprint(data):
             noop.detail["warning"] = ("kg's code, ontology, shapes or configuration changed between the first "
                                       "build and the no-op rebuild, so the rebuild was rightly a full one")
+        server = Server(data, "--workers", "1")
+        try:
+            self.loop(result, corpus, data, server)
+        finally:
+            server.stop()
+
+    def loop(self, result: SizeResult, corpus: Path, data: Path, server: Server) -> None:
+        """Edit, add, remove one document while `kg serve` runs: each build, then until it answers."""
         generator = Generator(self.args.seed, result.docs)
         slugs = sorted(p.stem for p in corpus.glob("*.txt"))
-        mutate.edit_document(corpus, slugs[len(slugs) // 2], generator)
-        result.steps["edit"] = self.kg_build(corpus, data)
-        mutate.add_document(corpus, generator, result.docs)
-        result.steps["add"] = self.kg_build(corpus, data)
+        edited = slugs[len(slugs) // 2]
+        mutate.edit_document(corpus, edited, generator)
+        result.steps["edit"] = edit = self.kg_build(corpus, data)
+        text = (corpus / f"{edited}.txt").read_text(encoding="utf-8").rstrip().rsplit("\n", 1)[-1][-40:]
+        result.steps["edit_queryable"] = self.until_queryable(
+            edit, server, f"ASK {{ GRAPH <{graph_iri(edited)}> {{ ?d ?p ?text FILTER(CONTAINS(?text, {_sparql_string(text)})) }} }}",
+            True)
+        added = mutate.add_document(corpus, generator, result.docs)
+        result.steps["add"] = add = self.kg_build(corpus, data)
+        result.steps["add_queryable"] = self.until_queryable(add, server, f"ASK {{ GRAPH <{graph_iri(added)}> {{ ?s ?p ?o }} }}", True)
         mutate.remove_document(corpus, slugs[0])
-        result.steps["remove"] = self.kg_build(corpus, data)
+        result.steps["remove"] = remove = self.kg_build(corpus, data)
+        result.steps["remove_queryable"] = self.until_queryable(
+            remove, server, f"ASK {{ GRAPH <{graph_iri(slugs[0])}> {{ ?s ?p ?o }} }}", False)
 
     # -- companions -----------------------------------------------------------------------
 
@@ -175,6 +234,17 @@ def _inputs_fingerprint(data: Path) -> str | None:
         return json.loads((build_dir / layout.MANIFEST_FILE).read_text()).get("inputs") if build_dir else None
     except (OSError, ValueError):
         return None
+
+
+def _manifest(build_dir: Path) -> dict:
+    try:
+        return json.loads((build_dir / layout.MANIFEST_FILE).read_text())
+    except (OSError, ValueError):
+        return {}
+
+
+def _sparql_string(text: str) -> str:
+    return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
 def _quads(build_dir: Path) -> int:

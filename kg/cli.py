@@ -79,17 +79,26 @@ def main() -> None:
 @click.option("--workers", type=click.IntRange(1, 256), default=None,
               help="Processes that read documents (default: every core when 200 or more documents change, else 1).")
 @click.option("--quiet", is_flag=True, help="No progress bar.")
+@click.option("--eager", is_flag=True,
+              help="Write every export and the view now (default: each on first request, then kept).")
+@click.option("--timings", is_flag=True, help="Print where the build spent its time, phase by phase.")
 def build(corpus_dir: Path, data_dir: Path, store_url: str | None, full: bool, no_validate: bool,
-          workers: int | None, quiet: bool) -> None:
-    """Build the graph from the corpus: store, exports and view, swapped in at the end.
+          workers: int | None, quiet: bool, eager: bool, timings: bool) -> None:
+    """Build the graph from the corpus into a new store, swapped in at the end.
 
     Unchanged documents are not rebuilt; when nothing changed, nothing is done.
     """
     from kg.build import build as run_build
 
     report = run_build(corpus_dir, data_dir, store_url=store_url, progress=not quiet, full=full,
-                       validate=not no_validate, workers=workers)
+                       validate=not no_validate, workers=workers, eager=eager)
     click.echo(report.summary())
+    if timings and report.phases:
+        from kg.phases import Phases
+
+        phases = Phases()
+        phases.seconds = dict(report.phases)
+        click.echo(phases.table())
 
 
 @main.command()

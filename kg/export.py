@@ -1,32 +1,37 @@
-"""Write the exports of a build: Turtle, TriG, N-Quads and JSON-LD, serialized by Oxigraph.
+"""The exports of a build: Turtle, TriG, N-Quads and JSON-LD, serialized by Oxigraph.
 
-Every export is a sequence of sections, one per named graph, in a fixed
-order (ontology, documents by name, entity records), each serialized by
-Oxigraph and grouped by subject. kg.ttl is the union of the graphs: a
-section each, with the project's prefixes. Because sections stand alone, an
-incremental build copies the bytes of unchanged documents' sections from
-the previous build (their offsets are kept in exports.json) and serializes
-only what changed. The order inside a section follows Oxigraph's index, so
-it does not move when other documents change and diffs stay small.
+Exports are not on a build's critical path: each is written the first time
+it is asked for (`kg export`, /export.*) into the build directory and kept
+there for the life of the build (a full build writes kg.nq as it loads, at
+no cost). Every export is a sequence of sections, one per named graph, in a
+fixed order (ontology, documents by name, entity records), each serialized
+by Oxigraph and grouped by subject; kg.ttl is the union of the graphs, a
+section each, with the project's prefixes. Because sections stand alone, the
+export of an incremental build copies the bytes of every section its build
+did not remake from the export of the build it started from, when that one
+was written (the byte ranges are kept in `<export>.sections.json`), and
+serializes only what changed. The order inside a section follows Oxigraph's
+index, so a lazily written export equals one written at build time.
 """
 
 from __future__ import annotations
 
+import fcntl
 import json
+import os
 import shutil
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import IO, Callable
 
-import pyoxigraph as ox
-
 from kg import layout
 from kg.errors import StoreError
 from kg.iris import ENTITIES_GRAPH, ONTOLOGY_GRAPH, PREFIXES
+from kg.plan import read_manifest
 from kg.store import EmbeddedStore
 
 FORMATS = tuple(layout.EXPORT_FILES)
-INDEX_FILE = "exports.json"
+INDEX_SUFFIX = ".sections.json"
 MEDIA_TYPES = {
     "ttl": "text/turtle",
     "trig": "application/trig",
@@ -51,47 +56,82 @@ def ordered_graphs(names: list[str]) -> list[str]:
     return [g for g in (ONTOLOGY_GRAPH,) if g in names] + documents + [g for g in (ENTITIES_GRAPH,) if g in names]
 
 
-def write_exports(build_dir: Path, *, written: dict[str, Index] | None = None, previous: Path | None = None,
-                  unchanged: frozenset[str] = frozenset()) -> None:
-    """Write every export into the build directory, one thread per format (Oxigraph serializes
-    without holding the GIL). `written` gives the index of exports already written (the N-Quads
-    of a full build); sections of `unchanged` graphs are copied from the `previous` build."""
-    indexes = dict(written or {})
-    old = _read_index(previous) if previous else {}
+def write_exports(build_dir: Path) -> None:
+    """Write every export of a build now, one thread per format (Oxigraph serializes without
+    holding the GIL): what `kg build --eager` does instead of leaving them to the first request."""
+    with ThreadPoolExecutor(max_workers=len(FORMATS)) as pool:
+        for job in [pool.submit(ensure_export, build_dir, fmt) for fmt in FORMATS]:
+            job.result()
+
+
+def ensure_export(build_dir: Path, fmt: str) -> Path:
+    """The build's export in `fmt`: written on the first call (one writer at a time, across
+    threads and processes: an flock per open file), then kept in the build directory."""
+    if fmt not in FORMATS:
+        raise ValueError(f"unknown export format {fmt!r} (expected one of {', '.join(FORMATS)})")
+    path = layout.export_path(build_dir, fmt)
+    if path.is_file():
+        return path
+    with open(build_dir / f".{path.name}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not path.is_file():
+            _write_export_file(build_dir, fmt, path)
+    return path
+
+
+def _write_export_file(build_dir: Path, fmt: str, path: Path) -> None:
+    """Serialize the build's store into `path` (renamed into place when complete), copying
+    the sections the build did not remake from the build it started from."""
+    for stale in path.parent.glob(f".{path.name}.*.part"):  # left by a writer killed while holding the lock
+        stale.unlink(missing_ok=True)
+    partial = path.with_name(f".{path.name}.{os.getpid()}.part")
     store = EmbeddedStore(layout.store_path(build_dir), read_only=True)
     try:
-        graphs = ordered_graphs(store.graphs())
-        todo = [f for f in FORMATS if f not in indexes]
-        with ThreadPoolExecutor(max_workers=len(todo) or 1) as pool:
-            jobs = {fmt: pool.submit(_write_format, store, fmt, graphs, layout.export_path(build_dir, fmt),
-                                     _reusable(previous, old, fmt, unchanged)) for fmt in todo}
-            indexes.update({fmt: job.result() for fmt, job in jobs.items()})
+        index = _write_format(store, fmt, ordered_graphs(store.graphs()), partial, _reusable(build_dir, fmt))
+        write_index(path, index)
+        os.replace(partial, path)
     finally:
         store.close()
-    (build_dir / INDEX_FILE).write_text(json.dumps(indexes, sort_keys=True))
+        partial.unlink(missing_ok=True)
 
 
-def _read_index(build: Path) -> dict[str, Index]:
+def write_index(export: Path, index: Index) -> None:
+    """Where each graph's section lies in `export` (written before the export is renamed into place)."""
+    export.with_name(export.name + INDEX_SUFFIX).write_text(json.dumps(index, sort_keys=True))
+
+
+def read_index(export: Path) -> Index | None:
     try:
-        return json.loads((build / INDEX_FILE).read_text())
+        return json.loads(export.with_name(export.name + INDEX_SUFFIX).read_text())
     except (OSError, ValueError):
-        return {}
-
-
-def _reusable(previous: Path | None, old: dict[str, Index], fmt: str, unchanged: frozenset[str]):
-    if previous is None or fmt not in old:
         return None
-    return layout.export_path(previous, fmt), old[fmt], unchanged
+
+
+def _reusable(build_dir: Path, fmt: str) -> tuple[Path, Index, frozenset[str]] | None:
+    """(previous export, its index, graphs that must not be copied), when the build started from
+    one whose export in `fmt` exists."""
+    manifest = read_manifest(build_dir)
+    based_on, remade = manifest.get("based_on"), manifest.get("remade_graphs")
+    if not based_on or remade is None:
+        return None
+    old = layout.export_path(build_dir.parent / based_on, fmt)
+    index = read_index(old)
+    if index is None or not old.is_file():
+        return None
+    return old, index, frozenset(remade)
 
 
 def _write_format(store: EmbeddedStore, fmt: str, graphs: list[str], path: Path, reuse) -> Index:
     index: Index = {}
-    old_file = open(reuse[0], "rb") if reuse else None
+    try:
+        old_file = open(reuse[0], "rb") if reuse else None
+    except OSError:  # the previous build was pruned meanwhile: serialize everything
+        old_file, reuse = None, None
     try:
         with open(path, "wb") as out:
             def write_section(graph: str) -> None:
                 start = out.tell()
-                if reuse and graph in reuse[2] and graph in reuse[1]:
+                if reuse and graph not in reuse[2] and graph in reuse[1]:
                     begin, end = reuse[1][graph]
                     old_file.seek(begin)
                     _copy(old_file, out, end - begin)
@@ -127,14 +167,13 @@ def _copy(src: IO[bytes], dst: IO[bytes], size: int, chunk: int = 1 << 20) -> No
 
 def section(store: EmbeddedStore, fmt: str, graph: str) -> bytes:
     """One named graph in one format, ready to be placed between the header and the footer."""
-    name = ox.NamedNode(graph)
     if fmt == "nq":
-        triples = store.oxigraph.dump(format=ox.RdfFormat.N_TRIPLES, from_graph=name)
+        triples = store.serialize_graph(graph, "nt")
         return triples.replace(b" .\n", f" <{graph}> .\n".encode())  # literals escape their line breaks
     if fmt == "jsonld":
-        nodes = store.oxigraph.dump(format=ox.RdfFormat.JSON_LD, from_graph=name)
+        nodes = store.serialize_graph(graph, "jsonld")
         return b'{"@id": ' + json.dumps(graph).encode() + b', "@graph": ' + nodes + b"}"
-    turtle = store.oxigraph.dump(format=ox.RdfFormat.TURTLE, from_graph=name, prefixes=PREFIXES)
+    turtle = store.serialize_graph(graph, "ttl", prefixes=PREFIXES)
     if fmt == "ttl":
         return f"\n# graph <{graph}>\n".encode() + turtle
     body = b"".join(line for line in turtle.splitlines(keepends=True) if not line.startswith(b"@prefix "))
@@ -149,8 +188,8 @@ def write_export(store: EmbeddedStore, fmt: str, out: IO[bytes]) -> None:
 
 
 def copy_export(build_dir: Path | None, fmt: str, target: IO[bytes]) -> None:
-    """Copy a build's export file to a stream (the CLI's `kg export`)."""
+    """Copy a build's export to a stream (the CLI's `kg export`), writing it first if need be."""
     if build_dir is None:
         raise StoreError("no build yet (expected `kg build` to have run on this data directory)")
-    with open(layout.export_path(build_dir, fmt), "rb") as src:
+    with open(ensure_export(build_dir, fmt), "rb") as src:
         shutil.copyfileobj(src, target)

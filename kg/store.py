@@ -102,10 +102,12 @@ class EmbeddedStore:
             self._store = ox.Store(str(path))
         self.path = path
 
-    @property
-    def oxigraph(self) -> ox.Store:
-        """The underlying pyoxigraph store, for bulk work inside kg."""
-        return self._store
+    @classmethod
+    def in_memory_from(cls, nquads: Path) -> "EmbeddedStore":
+        """A store in memory holding an N-Quads file (the endpoint's in-memory workers)."""
+        store = cls()
+        store.bulk_load_file(nquads)
+        return store
 
     def query(
         self,
@@ -179,6 +181,10 @@ class EmbeddedStore:
         if nquads:
             self._store.load(nquads, format=ox.RdfFormat.N_QUADS)
 
+    def load_file(self, path: Path, fmt: str) -> None:
+        """Add a dataset file in `fmt` (a key of DATASET_FORMATS), in one transaction."""
+        self._store.load(path=str(path), format=DATASET_FORMATS[fmt])
+
     def bulk_load_file(self, path: Path) -> None:
         """Load a large N-Quads file as fast as Oxigraph can (not transactional: for new stores)."""
         self._store.bulk_load(path=str(path), format=ox.RdfFormat.N_QUADS)
@@ -189,6 +195,17 @@ class EmbeddedStore:
         doomed = [q for s in subjects for q in self._store.quads_for_pattern(ox.NamedNode(s), None, None, name)]
         for quad in doomed:
             self._store.remove(quad)
+
+    def load_graph(self, graph: str, data: bytes, fmt: str | ox.RdfFormat) -> None:
+        """Add triples to `graph`; `fmt` is a key of DATASET_FORMATS ('nt', 'ttl') or an Oxigraph format.
+        Raises SyntaxError when `data` does not parse."""
+        rdf_format = DATASET_FORMATS[fmt] if isinstance(fmt, str) else fmt
+        self._store.load(data, format=rdf_format, to_graph=ox.NamedNode(graph))
+
+    def serialize_graph(self, graph: str, fmt: str, prefixes: dict[str, str] | None = None) -> bytes:
+        """One named graph's triples in `fmt` ('nt', 'ttl' or 'jsonld'), serialized by Oxigraph."""
+        options = {"prefixes": prefixes} if prefixes else {}
+        return self._store.dump(format=DATASET_FORMATS[fmt], from_graph=ox.NamedNode(graph), **options)
 
     def dump_graph(self, graph: str, *, subjects: Sequence[str] | None = None, fmt: str = "nq") -> str:
         """One named graph (or the triples of some of its subjects) as N-Quads or N-Triples text."""

@@ -7,7 +7,6 @@ from functools import lru_cache
 from pathlib import Path
 
 import pyoxigraph as ox
-import pyshacl
 import rdflib
 from rdflib import RDF, XSD, URIRef
 
@@ -36,6 +35,8 @@ def declared_terms() -> set[URIRef]:
 
 def check_shapes(data: rdflib.Graph) -> None:
     """Raise ValidationError with pySHACL's findings when `data` breaks a shape."""
+    import pyshacl  # 0.6 s to import: not on the path of a build that has nothing to do
+
     conforms, report, text = pyshacl.validate(data, shacl_graph=shapes_graph(), inference="none",
                                               advanced=False, allow_warnings=True)
     if not conforms:

@@ -49,3 +49,17 @@ def tree_digest(directory: Path) -> dict[str, str]:
     """SHA-256 of every file under a directory, to prove a build left it untouched."""
     return {str(p.relative_to(directory)): hashlib.sha256(p.read_bytes()).hexdigest()
             for p in sorted(directory.rglob("*")) if p.is_file()}
+
+
+def export_file(data_dir: Path, fmt: str) -> Path:
+    """The current build's export in `fmt`, written now if no one asked for it before (kg.export)."""
+    from kg.export import ensure_export
+
+    return ensure_export(layout.current_build(data_dir), fmt)
+
+
+def view_file(build_dir: Path) -> Path:
+    """A build's graph.html, drawn now if no one asked for it before (viz.hooks)."""
+    from viz.hooks import ensure_view
+
+    return ensure_view(build_dir)

@@ -1,25 +1,43 @@
-"""Incremental and parallel builds give exactly what a full, single-process build gives."""
+"""Incremental, lazy and parallel builds give exactly what a full, eager, single-process build gives.
+
+Every incremental path (edit, add, remove, several at once, a build killed
+mid-way and run again) is compared with a full build of the same corpus:
+the store and every export, on the shipped corpus and on a generated one
+(benchmarks/generate.py). Exports of an incremental build are written
+lazily and copy the unchanged sections of the previous build's exports:
+they must be isomorphic to the exports an eager full build writes, and a
+lazily written export of a build equals, byte for byte, an eager one.
+"""
 
 from __future__ import annotations
 
+import os
 import shutil
+import signal
+import subprocess
+import sys
+import time
 from pathlib import Path
+from typing import Callable
 
 import pytest
+import rdflib
+from rdflib.compare import graph_diff, isomorphic, to_isomorphic
 
+from benchmarks import mutate
+from benchmarks.generate import Generator
+from kg import layout
 from kg.build import build
+from kg.export import FORMATS, ensure_export, write_exports
 from kg.iris import PREFIXES
-from tests.helpers import assert_same_quads, store_quads
+from tests.helpers import ROOT, assert_same_quads, store_quads
 
 NPR = "npr-venezuelan-armed-forces-fled"
+GENERATED = 30
+PARSERS = {"nq": "nquads", "trig": "trig", "jsonld": "json-ld", "ttl": "turtle"}
 
 
-def _full(corpus: Path, tmp_path: Path) -> set:
-    data = tmp_path / "full"
-    shutil.rmtree(data, ignore_errors=True)
-    build(corpus, data, full=True)
-    return store_quads(data)
-
+# -- changes to a corpus --------------------------------------------------------------
 
 def _edit(corpus: Path) -> None:
     ann = corpus / f"{NPR}.ann"
@@ -41,16 +59,160 @@ def _remove(corpus: Path) -> None:
         (corpus / f"{NPR}{suffix}").unlink()
 
 
-@pytest.mark.parametrize("change", [_edit, _add, _remove], ids=["edit", "add", "remove"])
-def test_incremental_build_equals_full_rebuild(corpus_copy: Path, tmp_path: Path, change) -> None:
+def _several(corpus: Path) -> None:
+    """An edit, an addition and a removal in one build."""
+    _edit(corpus)
+    _add(corpus)
+    first = sorted(p.stem for p in corpus.glob("*.txt") if p.stem not in (NPR, "zz-new"))[0]
+    for suffix in (".txt", ".ann", ".json"):
+        (corpus / f"{first}{suffix}").unlink(missing_ok=True)
+
+
+def _generated_changes(corpus: Path) -> None:
+    """An edit, an addition and a removal in a generated corpus, as the benchmark makes them."""
+    generator = Generator(5, GENERATED)
+    slugs = sorted(p.stem for p in corpus.glob("*.txt"))
+    mutate.edit_document(corpus, slugs[len(slugs) // 2], generator)
+    mutate.add_document(corpus, generator, GENERATED)
+    mutate.remove_document(corpus, slugs[0])
+
+
+# -- comparisons ----------------------------------------------------------------------
+
+def _dataset(path: Path, fmt: str) -> dict[str, rdflib.Graph]:
+    """The graphs of an export file by name (kg.ttl: its union, under '')."""
+    if fmt == "ttl":
+        return {"": rdflib.Graph().parse(path, format="turtle")}
+    dataset = rdflib.Dataset()
+    dataset.parse(path, format=PARSERS[fmt])
+    graphs: dict[str, rdflib.Graph] = {}
+    for s, p, o, g in dataset.quads((None, None, None, None)):
+        name = str(g.identifier if hasattr(g, "identifier") else g)
+        graphs.setdefault(name, rdflib.Graph()).add((s, p, o))
+    return graphs
+
+
+def assert_isomorphic_exports(actual: Path, expected: Path, fmt: str, what: str) -> None:
+    """Graph by graph isomorphism (rdflib.compare); the differing triples are printed on failure."""
+    ours, theirs = _dataset(actual, fmt), _dataset(expected, fmt)
+    assert sorted(ours) == sorted(theirs), f"{what}: named graphs differ"
+    for name in theirs:
+        if not isomorphic(ours[name], theirs[name]):
+            _, only_ours, only_theirs = graph_diff(to_isomorphic(ours[name]), to_isomorphic(theirs[name]))
+            lines = [f"{what}: graph <{name}> differs"]
+            lines += [f"+ {t}" for t in sorted(map(str, only_ours))[:15]]
+            lines += [f"- {t}" for t in sorted(map(str, only_theirs))[:15]]
+            raise AssertionError("\n".join(lines))
+
+
+def _full_eager(corpus: Path, data: Path) -> Path:
+    """A full build whose exports are all written before anything else reads it (what --eager does,
+    without drawing the view)."""
+    shutil.rmtree(data, ignore_errors=True)
+    report = build(corpus, data, full=True)
+    write_exports(report.build_dir)
+    return report.build_dir
+
+
+def _assert_like_a_full_build(corpus: Path, data: Path, reference: Path, what: str) -> None:
+    """Store and every (lazily written) export of `data`'s current build equal a full eager build's."""
+    assert_same_quads(store_quads(data), store_quads(reference), f"{what}: store")
+    expected = layout.current_build(reference)
+    current = layout.current_build(data)
+    for fmt in FORMATS:
+        lazy = ensure_export(current, fmt)
+        assert_isomorphic_exports(lazy, layout.export_path(expected, fmt), fmt, f"{what}: {fmt} export")
+
+
+# -- the incremental paths ------------------------------------------------------------
+
+@pytest.mark.parametrize("change", [_edit, _add, _remove, _several], ids=["edit", "add", "remove", "several"])
+def test_incremental_build_equals_full_build(corpus_copy: Path, tmp_path: Path, change: Callable) -> None:
     data = tmp_path / "data"
-    build(corpus_copy, data)
+    first = build(corpus_copy, data)
+    for fmt in ("ttl", "jsonld"):  # the previous build's exports exist for these two: their sections are copied
+        ensure_export(first.build_dir, fmt)
     change(corpus_copy)
     report = build(corpus_copy, data)
     assert report.mode == "incremental"
-    assert len(report.added) + len(report.changed) + len(report.removed) == 1
-    assert_same_quads(store_quads(data), _full(corpus_copy, tmp_path), f"incremental after {change.__name__}")
+    assert report.added or report.changed or report.removed
+    assert report.quads == len(store_quads(data)), "the quad count kept from the previous build went wrong"
+    _full_eager(corpus_copy, tmp_path / "full")
+    _assert_like_a_full_build(corpus_copy, data, tmp_path / "full", change.__name__)
 
+
+def test_incremental_builds_of_a_generated_corpus_equal_a_full_build(tmp_path: Path) -> None:
+    corpus, data = tmp_path / "corpus", tmp_path / "data"
+    subprocess.run([sys.executable, str(ROOT / "benchmarks" / "generate.py"), "--docs", str(GENERATED),
+                    "--seed", "5", "--out", str(corpus)], check=True, capture_output=True, timeout=120)
+    first = build(corpus, data)
+    assert first.quads == len(store_quads(data))
+    write_exports(first.build_dir)
+    _generated_changes(corpus)
+    report = build(corpus, data)
+    assert (len(report.added), len(report.changed), len(report.removed)) == (1, 1, 1)
+    assert report.quads == len(store_quads(data))
+    assert report.build_dir != first.build_dir
+    _full_eager(corpus, tmp_path / "full")
+    _assert_like_a_full_build(corpus, data, tmp_path / "full", "generated corpus")
+
+
+def test_a_build_killed_mid_way_then_run_again_equals_a_full_build(corpus_copy: Path, tmp_path: Path) -> None:
+    """SIGKILL an incremental build once its new store exists: the old build stays current, and the
+    next build is still incremental and gives what a full build gives."""
+    data = tmp_path / "data"
+    old = build(corpus_copy, data).build_dir
+    _several(corpus_copy)
+    kg = Path(sys.executable).parent / "kg"
+    process = subprocess.Popen([str(kg), "build", "--corpus", str(corpus_copy), "--data", str(data), "--quiet"],
+                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+    try:
+        killed = _kill_once_store_exists(process, data, old)
+    finally:
+        if process.poll() is None:
+            os.killpg(process.pid, signal.SIGKILL)
+        process.wait(10)
+    if killed:
+        assert layout.current_build(data) == old
+    report = build(corpus_copy, data)
+    assert report.mode == ("incremental" if killed else "unchanged")
+    _full_eager(corpus_copy, tmp_path / "full")
+    _assert_like_a_full_build(corpus_copy, data, tmp_path / "full", "after a killed build")
+    if killed:  # the killed build's directory is gone
+        assert sorted(p.name for p in (data / "builds").iterdir()) == sorted({old.name, report.build_dir.name})
+
+
+def _kill_once_store_exists(process: subprocess.Popen, data: Path, old: Path) -> bool:
+    """Kill the build when its new store directory appears; False if it finished first."""
+    while process.poll() is None:
+        builds = [p for p in (data / "builds").iterdir() if p != old] if (data / "builds").is_dir() else []
+        if any((p / layout.STORE_DIR).exists() for p in builds):
+            os.killpg(process.pid, signal.SIGKILL)
+            return True
+        time.sleep(0.002)
+    return False
+
+
+# -- lazy and eager -------------------------------------------------------------------
+
+def test_a_lazily_written_export_equals_an_eager_one(tiny_copy: Path, tmp_path: Path) -> None:
+    eager = build(tiny_copy, tmp_path / "eager", eager=True).build_dir
+    lazy = build(tiny_copy, tmp_path / "lazy").build_dir
+    assert not layout.export_path(lazy, "ttl").exists() and not (lazy / layout.VIEW_FILE).exists()
+    for fmt in FORMATS:
+        assert ensure_export(lazy, fmt).read_bytes() == layout.export_path(eager, fmt).read_bytes(), fmt
+        assert ensure_export(lazy, fmt).stat().st_mtime_ns == layout.export_path(lazy, fmt).stat().st_mtime_ns
+
+
+def test_a_killed_export_writer_leaves_nothing_behind(tiny_copy: Path, tmp_path: Path) -> None:
+    build_dir = build(tiny_copy, tmp_path / "data").build_dir
+    (build_dir / ".kg.ttl.99999999.part").write_bytes(b"half an export")
+    path = ensure_export(build_dir, "ttl")
+    assert rdflib.Graph().parse(path, format="turtle")
+    assert not list(build_dir.glob(".kg.ttl.*.part"))
+
+
+# -- the rest -------------------------------------------------------------------------
 
 def test_entity_mentioned_nowhere_disappears(corpus_copy: Path, tmp_path: Path) -> None:
     data = tmp_path / "data"
@@ -79,30 +241,9 @@ def test_parallel_build_equals_single_process(corpus_copy: Path, tmp_path: Path)
     assert_same_quads(store_quads(tmp_path / "two"), store_quads(tmp_path / "one"), "parallel vs serial")
 
 
-def test_exports_after_an_incremental_build_hold_the_new_graph(corpus_copy: Path, tmp_path: Path) -> None:
-    """Sections of unchanged documents are copied from the previous build: the result must still
-    be exactly the new store, in every format."""
-    import pyoxigraph as ox
-    import rdflib
-
-    from kg import layout
-
-    def quads(dataset: rdflib.Dataset) -> set:
-        return {(s, p, o, str(g.identifier if hasattr(g, "identifier") else g))
-                for s, p, o, g in dataset.quads((None, None, None, None))}
-
-    data = tmp_path / "data"
-    build(corpus_copy, data)
+def test_a_build_records_its_phases(corpus_copy: Path, tmp_path: Path) -> None:
+    full = build(corpus_copy, tmp_path / "data")
+    assert {"plan", "read", "load", "records", "publish"} <= set(full.phases)
     _edit(corpus_copy)
-    _add(corpus_copy)
-    report = build(corpus_copy, data)
-    assert report.mode == "incremental"
-    reference = rdflib.Dataset()
-    store = ox.Store.read_only(str(layout.store_path(report.build_dir)))
-    reference.parse(data=store.dump(format=ox.RdfFormat.N_QUADS), format="nquads")
-    for fmt, parser in (("nq", "nquads"), ("trig", "trig"), ("jsonld", "json-ld")):
-        dataset = rdflib.Dataset()
-        dataset.parse(layout.export_path(report.build_dir, fmt), format=parser)
-        assert_same_quads(quads(dataset), quads(reference), f"{fmt} export after an incremental build")
-    union = rdflib.Graph().parse(layout.export_path(report.build_dir, "ttl"), format="turtle")
-    assert_same_quads(set(union), {q[:3] for q in quads(reference)}, "ttl export after an incremental build")
+    edit = build(corpus_copy, tmp_path / "data")
+    assert {"read", "checkpoint", "replace", "records"} <= set(edit.phases) and "load" not in edit.phases

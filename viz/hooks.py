@@ -1,7 +1,9 @@
-"""How the rest of kg reaches the view: the build hook and the file writer the CLI uses."""
+"""How the rest of kg reaches the view: the build's page (written on first request and kept
+in the build directory, or by an eager build's hook) and the file writer the CLI uses."""
 
 from __future__ import annotations
 
+import fcntl
 import os
 from pathlib import Path
 
@@ -15,9 +17,26 @@ MAX_NODES = 10_000  # the best-connected nodes a whole-graph page shows; --focus
 
 
 def write_view(build_dir: Path, store: GraphStore) -> Path:
-    """Build hook (`kg.build_hooks`): write graph.html into the build directory."""
+    """Build hook (`kg.build_hooks`, run by `kg build --eager`): write graph.html into the build directory."""
     path = Path(build_dir) / VIEW_FILE
     write_html(store, path)
+    return path
+
+
+def ensure_view(build_dir: Path) -> Path:
+    """The build's graph.html, drawn from its store on the first call (one writer at a time) and kept:
+    the view is not on a build's critical path."""
+    path = Path(build_dir) / VIEW_FILE
+    if path.is_file():
+        return path
+    with open(path.with_name(f".{VIEW_FILE}.lock"), "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not path.is_file():
+            store = EmbeddedStore(store_path(Path(build_dir)), read_only=True)
+            try:
+                write_view(build_dir, store)
+            finally:
+                store.close()
     return path
 
 

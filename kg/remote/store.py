@@ -192,7 +192,7 @@ class RemoteStore:
             body, rdf_format = self.graph_ntriples(graph)
             scratch = EmbeddedStore()
             try:
-                scratch.oxigraph.load(body, format=rdf_format, to_graph=ox.NamedNode(graph))
+                scratch.load_graph(graph, body, rdf_format)
             except SyntaxError as exc:
                 raise StoreError(f"graph <{graph}> from {self._gsp()} does not parse: {exc}") from exc
             yield (b",\n" if fmt == "jsonld" and i else b"") + section(scratch, fmt, graph)

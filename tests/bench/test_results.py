@@ -1,11 +1,11 @@
-"""Judging the targets of issue 5 and rendering the tables from measured figures."""
+"""Judging the targets of issues 5 and 13 and rendering the tables from measured figures."""
 
 from __future__ import annotations
 
 import pytest
 
 from benchmarks import report
-from benchmarks.results import GIB, SizeResult, Step, exponent, verdicts
+from benchmarks.results import GIB, SizeResult, Step, exponent, loop_verdicts, verdicts
 
 
 def _size(docs: int, build: float, floor: float, export: float, dump: float, peak: int, noop: float) -> SizeResult:
@@ -57,7 +57,8 @@ def test_report_shows_each_size_projection_and_verdict() -> None:
     assert "| 10,000 | 8,000,000 | 200 s | 300 s | 1.00 GiB | 40,000 | 110 s |" in text
     assert "~5,000 s (projected)" in text
     assert "says nothing to do" in text
-    assert text.count(": met (") == 5
+    issue_5 = text.split("## Targets of the annotation loop")[0]
+    assert issue_5.count(": met (") == 5
     assert "## Endpoint\n\n| q | ms |" in text
 
 
@@ -67,7 +68,27 @@ def test_report_notes_failures_and_warnings_and_shortens_rebuild_summaries() -> 
                                    "warning": "kg's code changed"}
     result.steps["edit"] = Step(note="exit 2: corpus/x.ann:3: bad line")
     text = report.render({"date": "today"}, [result], [], "run.py")
-    assert "| 100 | 30.0 s | full build: 100 documents | – (exit 2: corpus/x.ann:3: bad line) |" in text
+    assert "| 100 | 30.0 s | full build: 100 documents | – (exit 2: corpus/x.ann:3: bad line) / – (not run) |" in text
     assert "- 100 documents, noop: kg's code changed" in text
     assert "- 100 documents, edit: exit 2: corpus/x.ann:3: bad line" in text
     assert "rdflib: not run: projected" not in text
+
+
+def test_loop_targets_say_by_how_much_they_are_missed_and_what_was_not_run() -> None:
+    result = _size(1000, 20, 5, 3, 2, GIB, 0.2)
+    result.steps["edit_queryable"] = Step(2.0, GIB)
+    judged = {v.target: v for v in loop_verdicts([result])}
+    build = judged["full build of 1,000 documents within 2.5x the bulk-load floor"]
+    assert (build.met, build.figures) == (False, "4.00x, 1.60x the target")
+    edit = judged["edit one of 1,000 documents until a query sees it under 3 s"]
+    assert (edit.met, edit.figures) == (True, "2.00 s")
+    at_10k = [v for target, v in judged.items() if "10,000" in target]
+    assert len(at_10k) == 5 and {v.met for v in at_10k} == {None}
+
+
+def test_two_cores_against_one_is_judged_at_10000() -> None:
+    result = _size(10_000, 100, 50, 30, 20, GIB, 0.3)
+    result.steps["build_1core"] = Step(150.0, GIB)
+    judged = {v.target: v for v in loop_verdicts([result])}
+    cores = judged["a build of 10,000 documents on 2 cores at least 1.6x faster than on 1"]
+    assert (cores.met, cores.figures) == (False, "1.50x")

@@ -23,6 +23,7 @@ import requests
 from kg import layout
 from kg.iris import PREFIXES, document_iri
 from kg.store import EmbeddedStore
+from tests.helpers import export_file, view_file
 from tests.hardening.hostile import ALL_STRINGS, NAMES, PEOPLE, QUOTE, SLUG, TITLE
 
 TIMEOUT = 30
@@ -66,7 +67,7 @@ def test_the_store_keeps_every_string_where_it_belongs(hostile_data: Path) -> No
 
 @pytest.mark.parametrize("fmt,parser", [("ttl", "turtle"), ("trig", "trig"), ("nq", "nquads"), ("jsonld", "json-ld")])
 def test_every_export_parses_with_rdflib_to_the_store(hostile_data: Path, store_quads, fmt: str, parser: str) -> None:
-    path = layout.export_path(layout.current_build(hostile_data), fmt)
+    path = export_file(hostile_data, fmt)
     if fmt == "ttl":
         triples = set(rdflib.Graph().parse(path, format=parser))
         assert len(triples) == len({(q.subject, q.predicate, q.object) for q in store_quads})
@@ -92,7 +93,7 @@ def _json_strings(value) -> set[str]:
                                             ("nq", "nquads", "nquads")])
 def test_every_export_parses_with_rapper(hostile_data: Path, store_quads, tmp_path: Path, fmt, syntax, out) -> None:
     """An independent parser (raptor) reads each export without a warning and keeps every string."""
-    path = layout.export_path(layout.current_build(hostile_data), fmt)
+    path = export_file(hostile_data, fmt)
     result = subprocess.run(["rapper", "-i", syntax, "-o", out, str(path), "http://base.invalid/"],
                             capture_output=True, timeout=120)
     assert result.returncode == 0, result.stderr.decode()[-2000:]
@@ -218,7 +219,7 @@ def test_query_page_shows_every_string_as_text(hostile_server, watched_page) -> 
 @pytest.mark.parametrize("where", ["served", "file"])
 def test_network_view_shows_every_name_as_text(hostile_server, hostile_data: Path, watched_page, where: str) -> None:
     page = watched_page.page
-    url = hostile_server.url + "graph" if where == "served" else (layout.current_build(hostile_data) / "graph.html").as_uri()
+    url = hostile_server.url + "graph" if where == "served" else view_file(layout.current_build(hostile_data)).as_uri()
     page.goto(url, wait_until="load")
     page.wait_for_function("window.kgView && kgView.timings.firstDraw")
     details = page.evaluate("Object.values(kgView.data.nodeDetails).map(d => d.label)")

@@ -205,10 +205,11 @@ def test_kill_during_incremental_store_write(previous: tuple[Path, Path]) -> Non
 
 
 def test_kill_during_export(previous: tuple[Path, Path]) -> None:
+    """An eager build writes its exports before publishing (a lazy one writes none)."""
     corpus, data = previous
     old, link = layout.current_build(data), os.readlink(data / "current")
     digest, quads = tree_digest(old), store_quads(data)
-    process = kg_build(corpus, data, "--full", "--no-validate")
+    process = kg_build(corpus, data, "--full", "--no-validate", "--eager")
     try:
         _kill_when(process, lambda: _in_export(data, old), "the export")
     finally:

@@ -134,8 +134,8 @@ def test_a_killed_rebuild_changes_nothing_for_clients(served) -> None:
     process = kg_build(corpus, data, "--no-validate")
     watcher.building = True
     try:
-        exporting = lambda: any((p / "kg.ttl").exists() for p in (data / "builds").iterdir() if p != first)  # noqa: E731
-        assert wait_until(lambda: exporting() or process.poll() is not None, BUILD_TIMEOUT)
+        storing = lambda: any((p / "store").exists() for p in (data / "builds").iterdir() if p != first)  # noqa: E731
+        assert wait_until(lambda: storing() or process.poll() is not None, BUILD_TIMEOUT)
         assert process.poll() is None, "the rebuild ended before it could be killed"
         os.kill(process.pid, signal.SIGKILL)
         process.wait(10)

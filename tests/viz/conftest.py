@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pyoxigraph as ox
 import pytest
 
 from kg.store import EmbeddedStore
@@ -22,7 +21,7 @@ TIMEOUT_MS = 15_000
 def sample_store() -> EmbeddedStore:
     """An in-memory store holding tests/viz/sample.trig."""
     store = EmbeddedStore()
-    store.oxigraph.load(path=str(SAMPLE), format=ox.RdfFormat.TRIG)
+    store.load_file(SAMPLE, "trig")
     return store
 
 

@@ -8,7 +8,6 @@ import json
 import re
 from pathlib import Path
 
-import pyoxigraph as ox
 
 from kg import layout
 from kg.store import EmbeddedStore
@@ -41,8 +40,8 @@ def publish_sample(data_dir: Path, *, with_view: bool) -> Path:
 
     build = layout.new_build_dir(data_dir)
     store = EmbeddedStore(layout.store_path(build))
-    store.oxigraph.load(path=str(SAMPLE), format=ox.RdfFormat.TRIG)
-    store.oxigraph.flush()
+    store.load_file(SAMPLE, "trig")
+    store.flush()
     if with_view:
         write_view(build, store)
     store.close()

@@ -8,6 +8,7 @@ import pytest
 
 from kg import layout
 from kg.store import EmbeddedStore
+from tests.helpers import view_file
 from tests.viz.support import NODE_COUNT, page_data
 
 GUAIDO = "https://kg.example.org/id/person/juan-guaido"
@@ -25,7 +26,7 @@ def corpus_view(shipped_data: Path) -> tuple[Path, int, set[str]]:
             "<http://purl.org/dc/terms/title> ?t }")}
     finally:
         store.close()
-    return build / layout.VIEW_FILE, count, titles
+    return view_file(build), count, titles
 
 
 def test_build_writes_the_view_with_every_entity_and_event(corpus_view):

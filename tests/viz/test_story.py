@@ -10,6 +10,7 @@ import pytest
 
 from kg import layout
 from kg.store import EmbeddedStore
+from tests.helpers import view_file
 from viz.measure import OVERLAP
 
 pytestmark = pytest.mark.browser
@@ -39,7 +40,7 @@ def corpus(shipped_data: Path) -> dict:
         figures = store.select(FIGURES)
     finally:
         store.close()
-    return {"page": (build / layout.VIEW_FILE).as_uri(), "dates": dates, "figures": figures}
+    return {"page": view_file(build).as_uri(), "dates": dates, "figures": figures}
 
 
 def test_at_most_5_percent_of_drawn_nodes_overlap_at_the_first_frame(page, corpus):

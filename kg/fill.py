@@ -1,0 +1,128 @@
+"""Filling a build's store: bulk-loaded from scratch, or patched from the previous build's.
+
+A full build streams every document's N-Quads into the load file (which
+becomes kg.nq) and bulk-loads it. An incremental build starts from a
+checkpoint of the previous store (hard links: it shares every unchanged
+file), drops the graphs of changed and removed documents, loads the new
+ones and recomputes only the entity records they touch. Both end with the
+same store a full build makes of the same corpus.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from kg import layout
+from kg.entities import rebuild_records
+from kg.graph import canonical_keys
+from kg.inputs import Inputs
+from kg.iris import ENTITIES_GRAPH, ONTOLOGY_GRAPH, graph_iri, resource_iri
+from kg.loadfile import LoadFile, ontology_nquads
+from kg.phases import Phases
+from kg.plan import Plan, read_manifest
+from kg.readers import read_all
+from kg.schema import Vocabulary
+from kg.store import EmbeddedStore
+from kg.validate import validate_nquads
+
+
+@dataclass
+class Filled:
+    """What the store of a build holds."""
+
+    quads: int
+    entities: int  # entity records written
+
+
+@dataclass
+class Options:
+    """How to read: progress bar, SHACL validation, reader processes (None: by corpus size)."""
+
+    progress: bool = False
+    validate: bool = True
+    workers: int | None = None
+
+
+def fill_store(plan: Plan, inputs: Inputs, build_dir: Path, options: Options, phases: Phases) -> Filled:
+    """Write the build's store (and, for a full build, kg.nq); raises InputErrors on bad input."""
+    if plan.mode == "full":
+        store, checked, touched, filled = _load_all(plan, inputs, build_dir, options, phases)
+    else:
+        store, checked, touched, filled = _patch_previous(plan, inputs, build_dir, options, phases)
+    try:
+        if options.validate:
+            with phases.phase("validate"):  # records of what the checked documents name or named
+                _validate_records(store, checked if touched is None else checked | touched, inputs.vocabulary)
+        with phases.phase("flush"):
+            store.flush()
+        return filled
+    finally:
+        store.close()
+
+
+def _load_all(plan: Plan, inputs: Inputs, build_dir: Path, options: Options, phases: Phases):
+    load = LoadFile(build_dir)
+    try:
+        with phases.phase("read"):
+            load.append(ONTOLOGY_GRAPH, ontology_nquads(inputs.vocabulary))
+            checked = read_all(plan.todo, inputs, options.progress, options.validate, options.workers,
+                               lambda slug, text: load.append(graph_iri(slug), text))
+    finally:
+        load.close()
+    store = EmbeddedStore(layout.store_path(build_dir))
+    with phases.phase("load"):
+        store.bulk_load_file(load.path)
+    with phases.phase("records"):
+        count, records = rebuild_records(store, inputs.vocabulary, inputs.aliases, None)
+    with phases.phase("nq export"):
+        load.finish_as_export(records)
+    return store, checked, None, Filled(load.quads, count)
+
+
+def _patch_previous(plan: Plan, inputs: Inputs, build_dir: Path, options: Options, phases: Phases):
+    graphs: dict[str, str] = {}
+    with phases.phase("read"):
+        checked = read_all(plan.todo, inputs, options.progress, options.validate, options.workers,
+                           graphs.__setitem__)
+    with phases.phase("checkpoint"):
+        EmbeddedStore(layout.store_path(plan.previous_dir), read_only=True).backup(layout.store_path(build_dir))
+    store = EmbeddedStore(layout.store_path(build_dir))
+    with phases.phase("replace"):
+        touched, delta = _replace_documents(store, plan, graphs)
+    with phases.phase("records"):
+        delta -= _lines(store.dump_graph(ENTITIES_GRAPH, subjects=[resource_iri(k) for k in sorted(touched)]))
+        count, records = rebuild_records(store, inputs.vocabulary, inputs.aliases, touched)
+        delta += _lines(records)
+    previous = read_manifest(plan.previous_dir).get("quads")
+    with phases.phase("count"):  # counting a large store takes seconds: the previous count and the change
+        quads = previous + delta if isinstance(previous, int) else len(store)
+    return store, checked, touched, Filled(quads, count)
+
+
+def _replace_documents(store: EmbeddedStore, plan: Plan, graphs: dict[str, str]) -> tuple[set[str], int]:
+    """Swap the graphs of changed documents; returns the canonical keys whose records may change
+    and how many quads the store gained (or lost: negative)."""
+    touched: set[str] = set()
+    delta = 0
+    for slug in plan.changed + plan.removed:
+        old = store.dump_graph(graph_iri(slug))
+        touched |= canonical_keys(old)
+        delta -= _lines(old)
+        store.drop_graph(graph_iri(slug))
+    for nquads in graphs.values():
+        touched |= canonical_keys(nquads)
+        delta += _lines(nquads)
+        store.load_nquads(nquads.encode())
+    return touched, delta
+
+
+def _lines(nquads: str) -> int:
+    """Quads in N-Quads text holding each quad once (literals escape their line breaks)."""
+    return nquads.count("\n")
+
+
+def _validate_records(store: EmbeddedStore, touched: set[str] | None, vocab: Vocabulary) -> None:
+    subjects = None if touched is None else [resource_iri(k) for k in sorted(touched)]
+    records = store.dump_graph(ENTITIES_GRAPH, subjects=subjects)
+    validate_nquads(records.encode(), vocab.declared())

@@ -1,0 +1,82 @@
+"""What every document of a build is read against: configurations, alignment, alias table.
+
+Parsing them is deferred until there is work to do, so a no-op build costs
+only their fingerprint (which also covers kg's own code, ontology and shapes:
+a change to any of them makes the next build a full one).
+"""
+
+from __future__ import annotations
+
+import hashlib
+from functools import cached_property
+from pathlib import Path
+
+from kg import __version__
+from kg.conf import CONFIG_FILE, find_config, load_config
+from kg.confwriter import union_configs
+from kg.corpus import ALIASES_FILE, MAPPING_FILE, DocumentFiles, inception_config
+from kg.errors import ConfigError, CorpusError
+from kg.resolve import AliasTable, load_aliases
+from kg.schema import Alignment, Vocabulary, check_alignment_names, load_alignment
+from kg.validate import ONTOLOGY_FILE, SHAPES_FILE
+
+
+class Inputs:
+    """What every document is read against. Configurations, alignment and the alias table are
+    parsed only when there is work to do: a no-op build needs nothing but their fingerprint."""
+
+    def __init__(self, corpus_dir: Path, configs: list[Path], documents: list[DocumentFiles]) -> None:
+        self.corpus_dir = corpus_dir
+        self.configs = configs
+        self.inception = [d for d in documents if d.is_xmi]
+        self.config_files = [p for p in configs if p.name == CONFIG_FILE]
+        digest = hashlib.sha256(__version__.encode())
+        for path in self.config_files:  # where each configuration applies (relative: a corpus may move)
+            digest.update(path.relative_to(corpus_dir).as_posix().encode())
+        for path in (*self.config_files, corpus_dir / ALIASES_FILE, corpus_dir / MAPPING_FILE, ONTOLOGY_FILE,
+                     SHAPES_FILE, *sorted(Path(__file__).parent.glob("*.py"))):
+            digest.update(path.read_bytes() if path.exists() else b"")
+        self.fingerprint = digest.hexdigest()
+
+    @cached_property
+    def alignment(self) -> Alignment:
+        return load_alignment(self.corpus_dir / MAPPING_FILE)
+
+    @cached_property
+    def vocabularies(self) -> dict[Path, Vocabulary]:
+        """One per annotation.conf, and one per INCEpTION document (its layers are its schema, joined
+        with the annotation.conf that applies to its directory: its hierarchy and types)."""
+        vocabularies = {path: Vocabulary(load_config(path), self.alignment) for path in self.config_files}
+        for item in self.inception:
+            applies = find_config(item.txt.parent, self.corpus_dir)
+            own = inception_config(item)
+            config = union_configs([vocabularies[applies].config, own]) if applies in vocabularies else own
+            vocabularies[Path(item.source)] = Vocabulary(config, self.alignment)
+        return vocabularies
+
+    @cached_property
+    def vocabulary(self) -> Vocabulary:
+        """Every type of the corpus (all its configurations): for the entity records and the ontology."""
+        vocabularies = list(self.vocabularies.values())
+        if not vocabularies:
+            raise ConfigError(f"no {CONFIG_FILE} in the corpus (expected one at its root or beside its documents)",
+                              self.corpus_dir)
+        merged = Vocabulary(union_configs([v.config for v in vocabularies]), self.alignment)
+        check_alignment_names(merged)
+        return merged
+
+    @cached_property
+    def aliases(self) -> AliasTable:
+        return load_aliases(self.corpus_dir / ALIASES_FILE, self.vocabulary)
+
+    def vocabulary_of(self, item: DocumentFiles) -> Vocabulary:
+        return self.vocabularies[self.vocabulary_key(item)]
+
+    def vocabulary_key(self, item: DocumentFiles) -> Path:
+        """Which of `vocabularies` a document is read with."""
+        if item.is_xmi:
+            return Path(item.source)
+        if item.config is None:
+            raise CorpusError(f"no {CONFIG_FILE} for this document (expected one in its directory or a parent "
+                              "directory of the corpus, as brat looks it up)", item.txt)
+        return item.config

@@ -1,0 +1,100 @@
+"""`kg serve --watch`: a real server, a real file change, and the new graph answered.
+
+The server (a child process on 127.0.0.1) builds a copy of the two-document
+test corpus, then an annotator "saves" an article: its text gains a
+sentence and its .ann a mention. Without any other action the server must
+answer a query that sees the new mention, from a new build; a broken save
+must leave the served build answering.
+"""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import pytest
+import requests
+
+from benchmarks.server import Server
+from kg.iris import PREFIXES
+
+TIMEOUT = 120.0
+ASK_NEW_MENTION = ("ASK { ?m <" + PREFIXES["nif"] + "anchorOf> \"Pedro Gomez\" ; <"
+                   + PREFIXES["kgo"] + "denotes> ?e }")
+
+
+@pytest.fixture
+def watched(tiny_copy: Path, tmp_path: Path):
+    server = Server(tmp_path / "data", "--corpus", str(tiny_copy), "--watch", "--workers", "1")
+    yield tiny_copy, server
+    server.stop()
+
+
+def _ask(server: Server, sparql: str) -> bool:
+    response = requests.get(server.url + "sparql", params={"query": sparql},
+                            headers={"Accept": "application/sparql-results+json"}, timeout=30)
+    assert response.status_code == 200, response.text
+    return response.json()["boolean"]
+
+
+def _build(server: Server) -> str:
+    return requests.get(server.url + "health", timeout=30).json()["build"]
+
+
+def _wait_for(condition, timeout: float = TIMEOUT) -> bool:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if condition():
+            return True
+        time.sleep(0.2)
+    return condition()
+
+
+def _save_new_mention(corpus: Path) -> None:
+    """What brat does when an annotator adds a sentence and marks a person in it."""
+    txt, ann = corpus / "alpha.txt", corpus / "alpha.ann"
+    text = txt.read_text(encoding="utf-8")
+    start = len(text)
+    txt.write_text(text + "Pedro Gomez agreed.\n", encoding="utf-8")
+    ann.write_text(ann.read_text(encoding="utf-8") + f"T99\tPerson {start} {start + 11}\tPedro Gomez\n",
+                   encoding="utf-8")
+
+
+def test_a_saved_annotation_is_answered_without_a_restart(watched) -> None:
+    corpus, server = watched
+    first = _build(server)
+    assert not _ask(server, ASK_NEW_MENTION)
+    _save_new_mention(corpus)
+    assert _wait_for(lambda: _ask(server, ASK_NEW_MENTION)), server.stderr()[-3000:]
+    assert _build(server) != first
+    assert "rebuilding" in server.stderr()
+
+
+def test_a_broken_save_keeps_the_served_build(watched) -> None:
+    corpus, server = watched
+    first = _build(server)
+    ann = corpus / "alpha.ann"
+    ann.write_text(ann.read_text(encoding="utf-8") + "T98\tPerson 0 3\tNot the text\n", encoding="utf-8")
+    assert _wait_for(lambda: "the build failed" in server.stderr()), server.stderr()[-3000:]
+    assert "alpha.ann" in server.stderr()
+    assert _build(server) == first
+    assert _ask(server, "ASK { ?s ?p ?o }")
+
+
+def test_the_query_page_offers_to_reload_after_a_rebuild(watched, browser) -> None:
+    """Headless Chromium on the query page: the banner appears once the new build is served."""
+    corpus, server = watched
+    page = browser.new_page()
+    try:
+        page.goto(server.url)
+        banner = page.locator("#new-build")
+        page.wait_for_timeout(1000)  # the page has asked /health once
+        assert banner.is_hidden()
+        _save_new_mention(corpus)
+        banner.wait_for(state="visible", timeout=TIMEOUT * 1000)
+        banner.locator("button").click()
+        page.wait_for_load_state()
+        page.wait_for_timeout(1000)
+        assert page.locator("#new-build").is_hidden()
+    finally:
+        page.close()
