@@ -14,6 +14,7 @@ import click
 
 from api import settings
 from kg import layout
+from kg.cli import KgCommandError, KgErrorsGroup
 from kg.errors import KgError
 
 
@@ -47,7 +48,7 @@ def serve(**options: Any) -> None:
     try:
         ensure_built(config)
     except KgError as exc:
-        raise click.ClickException(f"cannot build the graph: {exc}") from exc
+        raise KgCommandError(exc, "cannot build the graph") from exc
     run(config)
 
 
@@ -120,7 +121,7 @@ def _raise_open_files(wanted: int) -> None:
         resource.setrlimit(resource.RLIMIT_NOFILE, (target, hard))
 
 
-@click.group()
+@click.group(cls=KgErrorsGroup)
 def main() -> None:
     """`python -m api serve ...`: the serve command without the kg group."""
 

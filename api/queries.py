@@ -16,6 +16,7 @@ quads, store on disk):
 
 from __future__ import annotations
 
+from kg.errors import InputError
 from kg.iris import PREFIXES
 
 MAX_RELATION_ROWS = 2000  # (predicate, other end, document, sentence) rows per direction
@@ -25,7 +26,7 @@ PROLOGUE = "".join(f"PREFIX {p}: <{iri}>\n" for p, iri in PREFIXES.items())
 def iri(value: str) -> str:
     """An IRI as a SPARQL term; refuses characters that cannot be in an IRIREF."""
     if any(c in value for c in '<>"{}|^`\\') or any(ord(c) <= 0x20 for c in value):
-        raise ValueError(f"not an IRI: {value!r}")
+        raise InputError(f"not an IRI: {value!r}")
     return f"<{value}>"
 
 

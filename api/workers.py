@@ -58,7 +58,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from api import execute
-from kg.errors import KgError, QueryError, StoreError
+from kg.errors import KgError, PoolBusy, QueryError, StoreError, WorkerCrashed
 
 _PACKAGE_ROOT = str(Path(__file__).resolve().parent.parent)
 _BOOT = "import sys; from api.workers import main; main(sys.argv)"
@@ -66,15 +66,6 @@ _PID = struct.Struct("!q")
 _FORK_TIMEOUT = 60.0  # seconds the template may take to fork one worker
 DEMOTE_AFTER = 0.5  # seconds a job runs at normal CPU priority before it yields to shorter ones
 DEMOTED_NICENESS = 19
-
-
-class PoolBusy(Exception):
-    """No worker became free before the deadline, or the queue was full."""
-
-
-class WorkerCrashed(Exception):
-    """A worker died while running a job (it has been replaced); running out of its
-    address space (Source.memory_mb) ends a worker this way."""
 
 
 @dataclass(frozen=True)

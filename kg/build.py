@@ -35,7 +35,7 @@ from kg.confwriter import save_document_configs, union_configs
 from kg.corpus import (ALIASES_FILE, MAPPING_FILE, DocumentFiles, inception_config, not_read, read_document,
                        scan_corpus)
 from kg.entities import rebuild_records
-from kg.errors import BuildLockedError, ConfigError, CorpusError, InputError, InputErrors, KgError
+from kg.errors import BuildLockedError, ConfigError, CorpusError, InputError, InputErrors, ValidationError
 from kg.export import write_exports
 from kg.graph import canonical_keys, document_nquads
 from kg.iris import ENTITIES_GRAPH, ONTOLOGY_GRAPH, graph_iri, resource_iri
@@ -356,8 +356,8 @@ def _read_one(job: tuple) -> tuple[str, str | None, list]:
         return item.slug, None, [_error_args(e) for e in exc.errors]
     except InputError as exc:
         return item.slug, None, [_error_args(exc)]
-    except KgError as exc:
-        return item.slug, None, [(f"{exc}", item.txt, None, None)]
+    except ValidationError as exc:  # the graph made from valid input breaks the shapes: not the input's fault
+        raise ValidationError(f"the graph of document {item.slug}: {exc}") from None
 
 
 def _error_args(exc: InputError) -> tuple:

@@ -1,8 +1,10 @@
 """The `kg` command: thin click commands over the library.
 
-Library errors are caught here, and only here, and become a message on
-stderr and an exit code: 2 for bad input or a bad query, 3 for a graph that
-breaks the shapes, 4 when another build holds the lock, 1 otherwise.
+Library errors are caught here, and only here (KgErrorsGroup, which api's
+and viz's commands run under too), and become a message on stderr and the
+exit code their class carries (kg.errors): 2 for bad input or a bad query,
+3 for a graph that breaks the shapes, 4 when another build holds the lock,
+1 otherwise.
 Commands from other packages (`serve` from api, `viz` from viz) are found
 through the `kg.commands` entry-point group, so kg never imports them.
 """
@@ -27,22 +29,26 @@ from kg.store import EmbeddedStore
 class KgCommandError(click.ClickException):
     """A KgError on its way out, keeping the library's exit code."""
 
-    def __init__(self, error: KgError) -> None:
-        super().__init__(str(error))
+    def __init__(self, error: KgError, context: str = "") -> None:
+        super().__init__(f"{context}: {error}" if context else str(error))
         self.exit_code = error.exit_code
 
     def show(self, file=None) -> None:
         click.echo(f"error: {self.message}", err=True)
 
 
-class KgGroup(click.Group):
-    """Maps KgError to exit codes and adds the commands other packages register."""
+class KgErrorsGroup(click.Group):
+    """A group whose commands' KgErrors end the program with their message and exit code."""
 
     def invoke(self, ctx: click.Context):
         try:
             return super().invoke(ctx)
         except KgError as exc:
             raise KgCommandError(exc) from exc
+
+
+class KgGroup(KgErrorsGroup):
+    """The kg command: maps KgError to exit codes and adds the commands other packages register."""
 
     def list_commands(self, ctx: click.Context) -> list[str]:
         return sorted(set(super().list_commands(ctx)) | {ep.name for ep in entry_points(group="kg.commands")})

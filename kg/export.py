@@ -21,7 +21,7 @@ from typing import IO, Callable
 import pyoxigraph as ox
 
 from kg import layout
-from kg.errors import StoreError
+from kg.errors import InputError, StoreError
 from kg.iris import ENTITIES_GRAPH, ONTOLOGY_GRAPH, PREFIXES
 from kg.store import EmbeddedStore
 
@@ -144,7 +144,7 @@ def section(store: EmbeddedStore, fmt: str, graph: str) -> bytes:
 def write_export(store: EmbeddedStore, fmt: str, out: IO[bytes]) -> None:
     """Serialize a whole store in one format to a binary stream."""
     if fmt not in FORMATS:
-        raise ValueError(f"unknown export format {fmt!r} (expected one of {', '.join(FORMATS)})")
+        raise InputError(f"unknown export format {fmt!r} (expected one of {', '.join(FORMATS)})")
     _write_sections(out, fmt, ordered_graphs(store.graphs()), lambda graph: out.write(section(store, fmt, graph)))
 
 

@@ -25,6 +25,7 @@ import pyvis
 from markupsafe import Markup
 from pyvis.options import Options
 
+from kg.errors import InputError, KgError
 from kg.iris import DOCUMENT, ONTOLOGY, RESOURCE, fold
 from viz.layout import place_around, story_layout
 from viz.network import FAMILIES
@@ -77,7 +78,7 @@ def view_data(graph: nx.MultiDiGraph, *, size_by: str = "mentions") -> dict:
     figures, the cited sentences and documents, the legend and the vis options. Edges and
     relations name their nodes by number (their place in `nodes`), which keeps a large page small."""
     if size_by not in ("degree", "mentions"):
-        raise ValueError(f"size_by must be 'degree' or 'mentions', not {size_by!r}")
+        raise InputError(f"size_by must be 'degree' or 'mentions', not {size_by!r}")
     docs = list(graph.graph.get("docs", {}))
     doc_index = {d: i for i, d in enumerate(docs)}
     sentences = list(graph.graph.get("sentences", {}))
@@ -274,7 +275,7 @@ def _raw(text: str, element: str) -> Markup:
     """Static code for a <script> or <style> element; refuses text that would close it."""
     lowered = text.lower()
     if f"</{element}" in lowered or "<!--" in lowered:
-        raise ValueError(f"asset contains </{element}> or <!--")
+        raise KgError(f"asset contains </{element}> or <!--")
     return Markup(text)
 
 

@@ -19,13 +19,13 @@ from urllib.parse import urlsplit
 import requests
 from requests.auth import AuthBase, HTTPBasicAuth, HTTPDigestAuth
 
-from kg.errors import QueryError, StoreError
+from kg.errors import QueryError, QueryTimeout, StoreError
 
 AUTH_SCHEMES = ("basic", "digest", "bearer")
 CHUNK = 64 * 1024
 
 
-class RemoteTimeout(StoreError):
+class RemoteTimeout(StoreError, QueryTimeout):
     """The remote server did not answer within the time limit."""
 
 
