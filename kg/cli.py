@@ -16,11 +16,12 @@ import json
 import sys
 from importlib.metadata import entry_points
 from pathlib import Path
+from typing import Any, Callable
 
 import click
 
 from kg import __version__, layout
-from kg.config import setting
+from kg import config
 from kg.errors import KgError, StoreError
 from kg.export import FORMATS, copy_export
 from kg.store import EmbeddedStore
@@ -62,9 +63,21 @@ class KgGroup(KgErrorsGroup):
         return command
 
 
-data_option = click.option("--data", "data_dir", type=click.Path(file_okay=False, path_type=Path),
-                           default=lambda: setting("data"), show_default="data",
-                           help="Data directory holding the builds (env KG_DATA).")
+def setting_option(name: str, *decls: str, **kwargs: Any) -> Callable:
+    """The click option of a setting of kg.config: flag, help, environment variable and default
+    from the table. Its value, unless given on the command line, is KG_<NAME>, else the default;
+    `default=None` leaves that to config.load (kg serve)."""
+    item = config.BY_NAME[name]
+    kwargs.setdefault("default", lambda: config.setting(name) if config.setting(name) != "" else None)
+    kwargs.setdefault("show_default", False)
+    help = f"{item.help[0].upper()}{item.help[1:]} [env {item.env}; default {item.default!r}]"
+    flags = decls if any(d.startswith(item.flag) for d in decls) else (item.flag, *decls)
+    return click.option(*flags, help=help, **kwargs)
+
+
+DIRECTORY = click.Path(file_okay=False, path_type=Path)
+data_option = setting_option("data", "data_dir", type=DIRECTORY)
+corpus_option = setting_option("corpus", "corpus_dir", type=DIRECTORY)
 
 
 @click.group(cls=KgGroup)
@@ -74,12 +87,9 @@ def main() -> None:
 
 
 @main.command()
-@click.option("--corpus", "corpus_dir", type=click.Path(file_okay=False, path_type=Path),
-              default=lambda: setting("corpus"), show_default="corpus",
-              help="Corpus directory (env KG_CORPUS).")
+@corpus_option
 @data_option
-@click.option("--store", "store_url", default=lambda: setting("store") or None,
-              help="Also push the graphs to this SPARQL 1.1 store (env KG_STORE).")
+@setting_option("store", "store_url")
 @click.option("--full", is_flag=True, help="Rebuild everything, even documents that did not change.")
 @click.option("--no-validate", is_flag=True, help="Skip the SHACL validation of what is built.")
 @click.option("--workers", type=click.IntRange(1, 256), default=None,
@@ -99,9 +109,7 @@ def build(corpus_dir: Path, data_dir: Path, store_url: str | None, full: bool, n
 
 
 @main.command()
-@click.option("--corpus", "corpus_dir", type=click.Path(file_okay=False, path_type=Path),
-              default=lambda: setting("corpus"), show_default="corpus",
-              help="Corpus directory (env KG_CORPUS).")
+@corpus_option
 @click.option("--shapes", is_flag=True, help="Also validate each document's graph with SHACL, as a build does.")
 @click.option("--workers", type=click.IntRange(1, 256), default=None,
               help="Processes that read documents (default: every core when 200 or more documents, else 1).")
@@ -159,14 +167,13 @@ def _export_brat(build_dir: Path | None, output: Path | None, fmt: str = "brat")
 
 @main.command()
 @click.argument("articles", nargs=-1, type=click.Path(exists=True, dir_okay=False, path_type=Path))
-@click.option("--corpus", "corpus_dir", type=click.Path(file_okay=False, path_type=Path),
-              default=lambda: setting("corpus"), show_default="corpus",
-              help="The corpus (alias table, annotation.conf, names annotated elsewhere); without ARTICLES, all of its articles.")
+@corpus_option
 @click.option("--merge", is_flag=True, help="Append the suggestions to each article's .ann, keeping every human line.")
 @click.option("--score", is_flag=True, help="Write nothing: print precision and recall against the human annotations.")
 def suggest(articles: tuple[Path, ...], corpus_dir: Path, merge: bool, score: bool) -> None:
     """Pre-annotate known names, dates and figures as brat suggestions, written to
-    <slug>.suggested.ann beside each article (its .ann is untouched unless --merge)."""
+    <slug>.suggested.ann beside each article (its .ann is untouched unless --merge).
+    Without ARTICLES, every article of the corpus."""
     from kg.suggest_files import score_table, suggest_files
 
     outcomes = suggest_files(corpus_dir, list(articles) or None, merge=merge, write=not score)

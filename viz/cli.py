@@ -7,12 +7,12 @@ from pathlib import Path
 
 import click
 
+from kg.cli import data_option
 from viz.hooks import MAX_NODES, open_current_store, write_html
 
 
 @click.command("viz")
-@click.option("--data", "data_dir", type=click.Path(file_okay=False, path_type=Path), default=Path("data"),
-              show_default=True, help="Data directory holding the current build.")
+@data_option
 @click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="HTML file to write [default: DATA/graph.html].")
 @click.option("--focus", default=None, help="Only this entity or event (IRI, key such as person/juan-guaido, "
