@@ -16,9 +16,9 @@ import re
 from dataclasses import dataclass
 
 from api import lexer
-from kg.iris import PREFIXES
+from kg.iris import PREFIXES, prologue
 
-DECLARATIONS = " ".join(f"PREFIX {p}: <{iri}>" for p, iri in PREFIXES.items()) + "\n"
+DECLARATIONS = prologue(one_line=True)
 _POSITION = re.compile(r"error at (\d+):(\d+): ?(.*)", re.DOTALL)
 _QUOTED = re.compile(r'"([^"]+)"|(?<![\[\w\'])([A-Z][A-Za-z ]+?)(?=,|$)')
 MAX_EXPECTED = 8

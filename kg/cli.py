@@ -271,20 +271,22 @@ def _turtle(ntriples: bytes, prefixes: dict[str, str]) -> bytes:
 @data_option
 @click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")
 def stats(data_dir: Path, as_json: bool) -> None:
-    """Count documents, entities by type, relations, events and quads in the current graph."""
+    """Count quads, graphs, documents, entities, mentions, statements, events, figures and quotes,
+    entities and events per class and statements per predicate (the same as /api/stats)."""
     from kg.stats import graph_stats
 
-    counts = graph_stats(_open(data_dir))
+    store = _open(data_dir)
+    try:
+        stats = graph_stats(store.select)
+    finally:
+        store.close()
     if as_json:
-        click.echo(json.dumps(counts, indent=2, ensure_ascii=False))
+        click.echo(json.dumps(stats, indent=2, ensure_ascii=False))
         return
-    for key, value in counts.items():
-        if isinstance(value, dict):
-            click.echo(f"{key}:")
-            for name, n in value.items():
-                click.echo(f"  {n:6d}  {name}")
-        else:
-            click.echo(f"{key}: {value}")
+    for section, values in stats.items():
+        click.echo(f"{section}:")
+        for name, n in values.items():
+            click.echo(f"  {n:7d}  {name}")
 
 
 def _open(data_dir: Path) -> EmbeddedStore:

@@ -1,0 +1,64 @@
+"""One statistics definition (kg/stats.py): `kg stats` and `/api/stats` give the same numbers,
+checked by hand on the tiny corpus (tests/data/tiny)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pyoxigraph as ox
+import pytest
+
+from api import create_app
+from kg import layout
+from kg.build import build
+from tests.helpers import TINY, run_kg
+
+# Counted by hand from tests/data/tiny: alpha.ann has 11 text spans, beta.ann 6 (17 mentions);
+# alpha states R1-R3, the Membership E1 (memberOf, hasRole, member, role, organization) and the
+# Flight E2 (agent, destination, time), beta R1-R2 (13 statements); the unnamed "Officials" get no
+# record, Cúcuta and Cucuta are one place, alpha.json names the publisher (9 entity records).
+TINY_STATS = {
+    "counts": {"graphs": 4, "documents": 2, "entities": 9, "mentions": 17, "statements": 13, "events": 1,
+               "figures": 2, "quotes": 1},
+    "entityTypes": {"Organization": 3, "Person": 2, "Place": 2, "City": 1, "Country": 1, "Date": 1,
+                    "IntergovernmentalOrganization": 1, "MediaOrganization": 1, "MilitaryUnit": 1, "Role": 1},
+    "eventTypes": {"Flight": 1},
+    "relations": {"memberOf": 2, "reportedBy": 2, "agent": 1, "asOf": 1, "destination": 1, "hasRole": 1,
+                  "member": 1, "organization": 1, "role": 1, "saidBy": 1, "time": 1},
+}
+
+
+@pytest.fixture(scope="module")
+def tiny_data(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    data = tmp_path_factory.mktemp("tiny-data")
+    build(TINY, data)
+    return data
+
+
+def _quads(data: Path) -> int:
+    return len(ox.Store.read_only(str(layout.store_path(layout.current_build(data)))))
+
+
+def test_kg_stats_gives_the_hand_counted_numbers(tiny_data):
+    result = run_kg("stats", "--data", str(tiny_data), "--json")
+    stats = json.loads(result.stdout)
+    assert stats["counts"].pop("quads") == _quads(tiny_data)
+    assert stats == TINY_STATS
+
+
+def test_api_stats_gives_the_same_numbers_as_kg_stats(tiny_data):
+    cli = json.loads(run_kg("stats", "--data", str(tiny_data), "--json").stdout)
+    app = create_app({"DATA": str(tiny_data), "WORKERS": 1})
+    try:
+        api = app.test_client().get("/api/stats").get_json()
+    finally:
+        app.extensions["kg"].close()
+    assert api["version"] == layout.current_build(tiny_data).name
+    assert {k: v for k, v in api.items() if k not in ("version", "builtAt")} == cli
+
+
+def test_kg_stats_text_lists_each_section(tiny_data):
+    lines = run_kg("stats", "--data", str(tiny_data)).stdout.splitlines()
+    assert lines[0] == "counts:" and lines[1] == f"  {_quads(tiny_data):7d}  quads"
+    assert lines[lines.index("eventTypes:") + 1] == "        1  Flight"
