@@ -53,7 +53,7 @@ def serve(**options: Any) -> None:
 
 def ensure_built(config: dict[str, Any]) -> None:
     """Build from the corpus when the store has no graph yet."""
-    from kg.build import build
+    from kg.builder import build
 
     if config["STORE"]:
         from kg.remote import connect

@@ -14,7 +14,7 @@ from that export, queried in its own process and serializing SPARQL JSON
 like the servers do. Every query goes to both servers alternately (one
 warm-up each) over keep-alive HTTP; the three engines must agree on the
 number of rows. The synthetic graph is a corpus from benchmarks/generate.py
-built with kg.build; work files live under data/bench/endpoint/.
+built with kg.builder; work files live under data/bench/endpoint/.
 
 Targets: our /sparql within 1.5x of oxigraph serve (median of the per-query
 ratios) and at least 10x faster than rdflib.
@@ -392,7 +392,7 @@ def measure(name: str, build: Path, args: argparse.Namespace) -> tuple[str, list
 
 def shipped_build(work: Path) -> Path:
     from kg import layout
-    from kg.build import build
+    from kg.builder import build
 
     data = work / "shipped"
     build(REPO / "corpus", data)
@@ -403,7 +403,7 @@ def synthetic_build(work: Path, triples: int) -> Path:
     """A build of a generated corpus of about `triples` quads (reused when it exists)."""
     from benchmarks.generate import write_corpus
     from kg import layout
-    from kg.build import build
+    from kg.builder import build
 
     docs = max(1, round(triples / QUADS_PER_DOC))
     corpus, data = work / f"corpus-{docs}", work / f"data-{docs}"

@@ -1,6 +1,6 @@
 """`kg check`: everything a build checks on its input, without writing anything.
 
-The same code as `kg build` reads the corpus (kg.build.read_all): every file
+The same code as `kg build` reads the corpus (kg.builder.read_all): every file
 listed, every document read, checked, resolved and turned into its graph in
 memory, the alias table and the metadata keys checked; every problem found is
 raised together as InputErrors. SHACL validation of the graphs, which a
@@ -13,7 +13,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from kg.build import Inputs, check_metadata_keys, read_all
+from kg.builder import Inputs, check_metadata_keys, read_all
 from kg.corpus import ALIASES_FILE, not_read, scan_corpus
 from kg.errors import InputError, InputErrors
 from kg.resolve import AliasTable, alias_keys

@@ -101,7 +101,7 @@ def build(corpus_dir: Path, data_dir: Path, store_url: str | None, full: bool, n
 
     Unchanged documents are not rebuilt; when nothing changed, nothing is done.
     """
-    from kg.build import build as run_build
+    from kg.builder import build as run_build
 
     report = run_build(corpus_dir, data_dir, store_url=store_url, progress=not quiet, full=full,
                        validate=not no_validate, workers=workers)

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from kg.build import build
+from kg.builder import build
 from kg.iris import PREFIXES
 from tests.helpers import assert_same_quads, store_quads
 

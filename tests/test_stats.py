@@ -11,7 +11,7 @@ import pytest
 
 from api import create_app
 from kg import layout
-from kg.build import build
+from kg.builder import build
 from tests.helpers import TINY, run_kg
 
 # Counted by hand from tests/data/tiny: alpha.ann has 11 text spans, beta.ann 6 (17 mentions);

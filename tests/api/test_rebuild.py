@@ -9,7 +9,7 @@ import time
 
 from api import create_app
 from kg import layout
-from kg.build import build
+from kg.builder import build
 
 DOCS = "SELECT (COUNT(DISTINCT ?d) AS ?n) WHERE { ?d a <https://kg.example.org/ontology#NewsArticle> }"
 

@@ -13,7 +13,7 @@ import requests
 from api.backend import EmbeddedBackend
 from benchmarks.server import Server
 from kg import layout
-from kg.build import build
+from kg.builder import build
 
 DOCS = "SELECT (COUNT(DISTINCT ?d) AS ?n) WHERE { ?d a <https://kg.example.org/ontology#NewsArticle> }"
 

@@ -18,7 +18,7 @@ from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
 from kg import layout
-from kg.build import build
+from kg.builder import build
 from kg.corpus import DocumentFiles, read_document
 from kg.errors import InputError
 from kg.graph import document_nquads

@@ -16,7 +16,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 
 from kg.annotations import parse_ann
-from kg.build import build
+from kg.builder import build
 from kg.graph import document_nquads
 from kg.model import Document, Metadata
 from kg.resolve import load_aliases

@@ -17,7 +17,7 @@ import pytest
 import requests
 
 from kg import layout
-from kg.build import build
+from kg.builder import build
 from kg.errors import StoreError
 from kg.iris import ENTITIES_GRAPH, graph_iri
 from kg.remote import MANIFEST_GRAPH, RemoteStore, RemoteTimeout, connect
