@@ -12,21 +12,7 @@ import pytest
 from api import create_app
 from kg import layout
 from kg.builder import build
-from tests.helpers import TINY, run_kg
-
-# Counted by hand from tests/data/tiny: alpha.ann has 11 text spans, beta.ann 6 (17 mentions);
-# alpha states R1-R3, the Membership E1 (memberOf, hasRole, member, role, organization) and the
-# Flight E2 (agent, destination, time), beta R1-R2 (13 statements); the unnamed "Officials" get no
-# record, Cúcuta and Cucuta are one place, alpha.json names the publisher (9 entity records).
-TINY_STATS = {
-    "counts": {"graphs": 4, "documents": 2, "entities": 9, "mentions": 17, "statements": 13, "events": 1,
-               "figures": 2, "quotes": 1},
-    "entityTypes": {"Organization": 3, "Person": 2, "Place": 2, "City": 1, "Country": 1, "Date": 1,
-                    "IntergovernmentalOrganization": 1, "MediaOrganization": 1, "MilitaryUnit": 1, "Role": 1},
-    "eventTypes": {"Flight": 1},
-    "relations": {"memberOf": 2, "reportedBy": 2, "agent": 1, "asOf": 1, "destination": 1, "hasRole": 1,
-                  "member": 1, "organization": 1, "role": 1, "saidBy": 1, "time": 1},
-}
+from tests.helpers import TINY, TINY_STATS, run_kg
 
 
 @pytest.fixture(scope="module")
