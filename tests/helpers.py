@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import hashlib
+import os
+import shutil
 from pathlib import Path
-
 from typing import Iterable
 
 import pyoxigraph as ox
@@ -17,7 +18,12 @@ from kg.cli import main
 from kg.terms import from_oxigraph
 
 ROOT = Path(__file__).resolve().parent.parent
-CORPUS = ROOT / "corpus"
+# The corpus the corpus-dependent tests read: the shipped one, or another (TEST_CORPUS), which is how
+# tests/test_fifth_article.py shows that they hold with an article added. Tests that pin the shipped
+# corpus's counts build from the fixed copy CORPUS_2019 instead.
+CORPUS = Path(os.environ.get("TEST_CORPUS") or ROOT / "corpus")
+CORPUS_2019 = Path(__file__).resolve().parent / "data" / "corpus-2019"
+FIFTH_ARTICLE = Path(__file__).resolve().parent / "data" / "fifth-article"
 TINY = Path(__file__).resolve().parent / "data" / "tiny"
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
@@ -55,10 +61,10 @@ def store_quads(data_dir: Path, *, skip_ontology: bool = False) -> set[ox.Quad]:
 
 
 def assert_same_quads(actual: Iterable, expected: Iterable, what: str = "graphs") -> None:
-    """Graph equality: isomorphism (rdflib.compare, graph by graph) when either side holds a blank
-    node, else set equality, which is then the same and much faster. Quads or triples, of
-    Oxigraph's or rdflib's terms. The difference is shown on failure."""
-    actual, expected = set(actual), set(expected)
+    """Graph equality, shown as a difference on failure. Quads or triples, of Oxigraph's or rdflib's
+    terms (either side may be either). Isomorphism (rdflib.compare, graph by graph) when a blank node
+    occurs; without one, isomorphism is set equality, which is then used (much faster)."""
+    actual, expected = _normal(actual), _normal(expected)
     if _has_blank_node(actual) or _has_blank_node(expected):
         actual, expected = _canonical(actual), _canonical(expected)
     missing, extra = expected - actual, actual - expected
@@ -69,23 +75,78 @@ def assert_same_quads(actual: Iterable, expected: Iterable, what: str = "graphs"
         raise AssertionError("\n".join(lines))
 
 
+def _normal(quads: Iterable) -> set[tuple]:
+    """(s, p, o, graph) of rdflib terms; graph None for a triple or the default graph."""
+    return {tuple(_term(t) for t in quad) + ((None,) if len(quad) == 3 else ()) for quad in map(tuple, quads)}
+
+
+def _term(term):
+    if isinstance(term, (ox.NamedNode, ox.BlankNode, ox.Literal, ox.DefaultGraph)):
+        return from_oxigraph(term)
+    if isinstance(term, rdflib.Graph):
+        term = term.identifier
+    if isinstance(term, str) and not isinstance(term, rdflib.term.Identifier):
+        return rdflib.URIRef(term)  # a graph name given as text
+    return None if term == rdflib.graph.DATASET_DEFAULT_GRAPH_ID else term
+
+
 def _has_blank_node(quads: set) -> bool:
-    return any(isinstance(term, (ox.BlankNode, rdflib.BNode)) for quad in quads for term in quad)
+    return any(isinstance(term, rdflib.BNode) for quad in quads for term in quad)
 
 
-def _canonical(quads: set) -> set[tuple]:
-    """(graph, s, p, o) with blank nodes given canonical labels within their graph (rdflib.compare),
-    so that two isomorphic datasets give the same set."""
+def _canonical(quads: set[tuple]) -> set[tuple]:
+    """The quads with blank nodes given canonical labels within their graph (rdflib.compare), so
+    that two isomorphic datasets give the same set."""
     graphs: dict = {}
-    for quad in quads:
-        terms = [from_oxigraph(t) if isinstance(t, (ox.NamedNode, ox.BlankNode, ox.Literal, ox.DefaultGraph)) else t
-                 for t in quad]
-        name = terms[3] if len(terms) == 4 else None
-        graphs.setdefault(name, rdflib.Graph()).add(tuple(terms[:3]))
-    return {(name, *triple) for name, graph in graphs.items() for triple in to_canonical_graph(graph)}
+    for s, p, o, g in quads:
+        graphs.setdefault(g, rdflib.Graph()).add((s, p, o))
+    return {(*triple, name) for name, graph in graphs.items() for triple in to_canonical_graph(graph)}
 
 
 def tree_digest(directory: Path) -> dict[str, str]:
     """SHA-256 of every file under a directory, to prove a build left it untouched."""
     return {str(p.relative_to(directory)): hashlib.sha256(p.read_bytes()).hexdigest()
             for p in sorted(directory.rglob("*")) if p.is_file()}
+
+
+# -- corpus changes (incremental builds, remote pushes) and corpora made of the test data
+
+NPR = "npr-venezuelan-armed-forces-fled"
+INCEPTION = Path(__file__).resolve().parent / "data" / "inception"
+
+
+def edit_npr(corpus: Path) -> None:
+    """Drop R1 from the NPR article and reword its metadata."""
+    ann = corpus / f"{NPR}.ann"
+    lines = [l for l in ann.read_text(encoding="utf-8").splitlines() if not l.startswith("R1\t")]
+    ann.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    meta = corpus / f"{NPR}.json"
+    meta.write_text(meta.read_text(encoding="utf-8").replace('"1,000 Venezuelan', '"One thousand Venezuelan'),
+                    encoding="utf-8")
+
+
+def add_article(corpus: Path) -> None:
+    """Add a one-sentence article naming two people of the alias table."""
+    (corpus / "zz-new.txt").write_text("Harry Solano met Tamara Taraciuk in Bogota.\n", encoding="utf-8")
+    (corpus / "zz-new.ann").write_text(
+        "T1\tPerson 0 12\tHarry Solano\nT2\tPerson 17 32\tTamara Taraciuk\nT3\tCity 36 42\tBogota\n", encoding="utf-8")
+
+
+def remove_npr(corpus: Path) -> None:
+    """Remove the NPR article."""
+    for suffix in (".txt", ".ann", ".json"):
+        (corpus / f"{NPR}{suffix}").unlink()
+
+
+def inception_corpus(root: Path, with_brat: bool = False) -> Path:
+    """Loose .xmi documents with their type system in a sub-directory, the export zip at the root."""
+    (root / "loose").mkdir(parents=True)
+    for path in [*INCEPTION.glob("*.xmi"), INCEPTION / "TypeSystem.xml"]:
+        shutil.copy(path, root / "loose")
+    shutil.copy(INCEPTION / "inception.zip", root)
+    if with_brat:
+        for path in CORPUS.glob("npr-*"):
+            shutil.copy(path, root)
+        shutil.copy(CORPUS / "annotation.conf", root)
+        shutil.copy(CORPUS / "aliases.toml", root)
+    return root

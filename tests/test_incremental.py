@@ -9,9 +9,8 @@ import pytest
 
 from kg.builder import build
 from kg.iris import PREFIXES
-from tests.helpers import assert_same_quads, store_quads
+from tests.helpers import add_article as _add, assert_same_quads, edit_npr as _edit, remove_npr as _remove, store_quads
 
-NPR = "npr-venezuelan-armed-forces-fled"
 
 
 def _full(corpus: Path, tmp_path: Path) -> set:
@@ -19,26 +18,6 @@ def _full(corpus: Path, tmp_path: Path) -> set:
     shutil.rmtree(data, ignore_errors=True)
     build(corpus, data, full=True)
     return store_quads(data)
-
-
-def _edit(corpus: Path) -> None:
-    ann = corpus / f"{NPR}.ann"
-    lines = [l for l in ann.read_text(encoding="utf-8").splitlines() if not l.startswith("R1\t")]
-    ann.write_text("\n".join(lines) + "\n", encoding="utf-8")
-    meta = corpus / f"{NPR}.json"
-    meta.write_text(meta.read_text(encoding="utf-8").replace('"1,000 Venezuelan', '"One thousand Venezuelan'),
-                    encoding="utf-8")
-
-
-def _add(corpus: Path) -> None:
-    (corpus / "zz-new.txt").write_text("Harry Solano met Tamara Taraciuk in Bogota.\n", encoding="utf-8")
-    (corpus / "zz-new.ann").write_text(
-        "T1\tPerson 0 12\tHarry Solano\nT2\tPerson 17 32\tTamara Taraciuk\nT3\tCity 36 42\tBogota\n", encoding="utf-8")
-
-
-def _remove(corpus: Path) -> None:
-    for suffix in (".txt", ".ann", ".json"):
-        (corpus / f"{NPR}{suffix}").unlink()
 
 
 @pytest.mark.parametrize("change", [_edit, _add, _remove], ids=["edit", "add", "remove"])

@@ -17,7 +17,7 @@ from kg.resolve import AliasEntry, AliasTable
 from kg.suggest import alias_lexicon, corpus_lexicon, match_dates, match_figures, suggest
 from kg.suggest_files import suggest_files
 from tests.brat_reference import brat_report, brat_source
-from tests.helpers import CORPUS, run_kg
+from tests.helpers import CORPUS, CORPUS_2019, ROOT, run_kg
 
 CONLL = brat_source().parent.parent / "example-data" / "corpora" / "CoNLL-ST_2002"
 SHIPPED = ["france24-soldiers-desert-posts", "hrw-defection-turned-into-exile", "npr-venezuelan-armed-forces-fled",
@@ -97,7 +97,7 @@ def _fixed_copy(tmp_path: Path) -> Path:
     target = tmp_path / "corpus"
     target.mkdir()
     for name in ["annotation.conf", "aliases.toml", *(f"{s}.{x}" for s in SHIPPED for x in ("txt", "ann", "json"))]:
-        shutil.copy(CORPUS / name, target / name)
+        shutil.copy(CORPUS_2019 / name, target / name)
     return target
 
 
@@ -177,7 +177,7 @@ def test_precision_and_recall_on_the_four_shipped_articles(tmp_path: Path) -> No
     figures = (total.suggested, total.human, round(total.precision(), 3), round(total.recall(), 3),
                round(total.precision(False), 3), round(total.recall(False), 3))
     assert figures == (357, 478, 0.958, 0.715, 0.958, 0.715)
-    readme = (CORPUS.parent / "README.md").read_text(encoding="utf-8")
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
     assert "precision 0.958 and recall 0.715" in readme
 
 

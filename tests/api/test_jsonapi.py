@@ -6,27 +6,14 @@ from __future__ import annotations
 import json
 import re
 
-import jsonschema_rs
 import pyoxigraph as ox
 import pytest
 
 from api import create_app, openapi
 from kg import layout
 from kg.iris import ENTITIES_GRAPH, PREFIXES, RESOURCE
+from tests.api.support import body, validator
 from tests.helpers import CORPUS
-
-
-def body(response, status: int = 200):
-    assert response.status_code == status, response.get_data(as_text=True)
-    assert response.mimetype == "application/json"
-    return json.loads(response.data)
-
-
-def validator(schema_name: str):
-    """A validator for one schema of the OpenAPI document, with its references."""
-    doc = openapi.document()
-    schema = {"$ref": f"#/components/schemas/{schema_name}", "components": doc["components"]}
-    return jsonschema_rs.validator_for(schema)
 
 
 def test_entities_paging_is_complete_and_disjoint(client):
@@ -144,7 +131,11 @@ def test_documents(client):
     assert {i["id"] for i in result["items"]} == slugs
     for item in result["items"]:
         validator("Document").validate(item)
-        assert item["title"] and item["publisher"]["label"]
+        metadata = json.loads((CORPUS / f"{item['id']}.json").read_text(encoding="utf-8"))
+        assert item["title"] == metadata["title"]
+        publisher = item["publisher"]
+        assert (publisher and publisher["iri"]) == (metadata.get("publisher") and RESOURCE + metadata["publisher"])
+        assert publisher is None or publisher["label"]
         assert item["graph"].endswith("/graph/" + item["id"])
 
 

@@ -24,6 +24,7 @@ from kg import layout
 from kg.iris import PREFIXES, document_iri
 from kg.store import EmbeddedStore
 from tests.hardening.hostile import ALL_STRINGS, NAMES, PEOPLE, QUOTE, SLUG, TITLE
+from tests.helpers import assert_same_quads
 
 TIMEOUT = 30
 LITERALS = "SELECT DISTINCT ?o WHERE { ?s ?p ?o FILTER(isLiteral(?o)) }"
@@ -69,13 +70,13 @@ def test_every_export_parses_with_rdflib_to_the_store(hostile_data: Path, store_
     path = layout.export_path(layout.current_build(hostile_data), fmt)
     if fmt == "ttl":
         triples = set(rdflib.Graph().parse(path, format=parser))
-        assert len(triples) == len({(q.subject, q.predicate, q.object) for q in store_quads})
+        assert_same_quads(triples, {q.triple for q in store_quads}, "kg.ttl read by rdflib against the store")
         assert_all_present(literal_values(triples), "kg.ttl")
         return
     dataset = rdflib.Dataset()
     dataset.parse(path, format=parser)
     quads = list(dataset.quads((None, None, None, None)))
-    assert len(quads) == len(store_quads)
+    assert_same_quads(quads, store_quads, f"kg.{fmt} read by rdflib against the store")
     assert_all_present(literal_values(quads), f"kg.{fmt}")
     if fmt == "jsonld":
         assert_all_present(_json_strings(json.loads(path.read_text(encoding="utf-8"))), "kg.jsonld as JSON")
@@ -99,7 +100,7 @@ def test_every_export_parses_with_rapper(hostile_data: Path, store_quads, tmp_pa
     assert b"Warning" not in result.stderr and b"Error" not in result.stderr, result.stderr.decode()
     parsed = list(ox.parse(result.stdout, format=ox.RdfFormat.N_QUADS if out == "nquads" else ox.RdfFormat.N_TRIPLES))
     expected = store_quads if out == "nquads" else {q.triple for q in store_quads}
-    assert len(set(parsed)) == len(expected)
+    assert_same_quads(parsed, expected, f"kg.{fmt} read by rapper against the store")
     assert_all_present(literal_values(parsed), f"kg.{fmt} read by rapper")
 
 

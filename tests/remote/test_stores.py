@@ -22,7 +22,7 @@ from kg.errors import StoreError
 from kg.iris import ENTITIES_GRAPH, graph_iri
 from kg.remote import MANIFEST_GRAPH, RemoteStore, RemoteTimeout, connect
 from tests.helpers import assert_same_quads, store_quads
-from tests.test_incremental import NPR, _add, _edit, _remove
+from tests.helpers import NPR, add_article as _add, edit_npr as _edit, remove_npr as _remove
 
 FOREIGN = "http://example.org/other-project/graph"
 FOREIGN_TRIPLES = b'<http://example.org/s> <http://example.org/p> "kept by its owner" .\n'
