@@ -20,6 +20,7 @@ import time
 import warnings
 from concurrent.futures import ProcessPoolExecutor
 from contextlib import ExitStack, contextmanager
+from enum import StrEnum
 from dataclasses import dataclass, field
 from functools import cached_property
 from importlib.metadata import entry_points
@@ -55,11 +56,19 @@ LOAD_FILE = "load.nq"
 CHUNK = 32
 
 
+class BuildMode(StrEnum):
+    """What a build did: everything, only the documents that changed, or nothing."""
+
+    FULL = "full"
+    INCREMENTAL = "incremental"
+    UNCHANGED = "unchanged"
+
+
 @dataclass
 class BuildReport:
     """What a build did."""
 
-    mode: str  # "full", "incremental" or "unchanged"
+    mode: BuildMode
     documents: int
     added: list[str] = field(default_factory=list)
     changed: list[str] = field(default_factory=list)
@@ -77,11 +86,11 @@ class BuildReport:
 
     def _what(self) -> str:
         pushed = "" if self.pushed is None else f"; {self.pushed} graphs pushed to {self.store}"
-        if self.mode == "unchanged":
+        if self.mode is BuildMode.UNCHANGED:
             return (f"nothing to do: {self.documents} documents unchanged since the last build{pushed} "
                     f"({self.seconds:.2f} s)")
         what = (f"{len(self.added)} added, {len(self.changed)} changed, {len(self.removed)} removed"
-                if self.mode == "incremental" else f"{self.documents} documents")
+                if self.mode is BuildMode.INCREMENTAL else f"{self.documents} documents")
         return (f"{self.mode} build: {what}; {self.quads} quads, {self.entities} entity records "
                 f"updated{pushed}, in {self.seconds:.2f} s -> {self.build_dir}")
 
@@ -168,7 +177,7 @@ def build(corpus_dir: Path, data_dir: Path, *, store_url: str | None = None, pro
         pusher = _pusher(store_url, store_settings)
         if plan is None:
             layout.prune(data_dir)  # what a killed build left goes too, even when nothing changed
-            report = BuildReport("unchanged", len(files), ignored=listing.ignored)
+            report = BuildReport(BuildMode.UNCHANGED, len(files), ignored=listing.ignored)
             current = layout.current_build(data_dir)
             if pusher and current:
                 report.pushed, report.store = pusher.push_if_missing(current), pusher.url
@@ -223,7 +232,7 @@ def _previous_manifest(data_dir: Path) -> dict | None:
 
 @dataclass
 class _Plan:
-    mode: str
+    mode: BuildMode
     todo: list[DocumentFiles]
     added: list[str]
     changed: list[str]
@@ -236,7 +245,7 @@ def _plan(files: list[DocumentFiles], previous: dict | None, inputs: Inputs, ful
     """What to (re)build; None when nothing changed."""
     if full or previous is None or previous.get("inputs") != inputs.fingerprint:
         prints = {f.slug: {"stat": f.stat_key(), "sha256": f.fingerprint()} for f in files}
-        return _Plan("full", files, [f.slug for f in files], [], [], prints, None)
+        return _Plan(BuildMode.FULL, files, [f.slug for f in files], [], [], prints, None)
     old = previous.get("documents", {})
     prints, todo, added, changed = {}, [], [], []
     for item in files:
@@ -254,7 +263,7 @@ def _plan(files: list[DocumentFiles], previous: dict | None, inputs: Inputs, ful
     removed = sorted(set(old) - {f.slug for f in files})
     if not todo and not removed:
         return None
-    return _Plan("incremental", todo, added, changed, removed, prints, Path(previous["_dir"]))
+    return _Plan(BuildMode.INCREMENTAL, todo, added, changed, removed, prints, Path(previous["_dir"]))
 
 
 def _run(plan: _Plan, files: list[DocumentFiles], inputs: Inputs, data_dir: Path, progress: bool,
@@ -264,7 +273,7 @@ def _run(plan: _Plan, files: list[DocumentFiles], inputs: Inputs, data_dir: Path
     try:
         report, nquads_index = _write_store(plan, inputs, build_dir, progress, validate, workers)
         report.documents = len(files)
-        if plan.mode == "full":
+        if plan.mode is BuildMode.FULL:
             write_exports(build_dir, written={"nq": nquads_index})
         else:
             unchanged = {f.slug for f in files} - set(plan.added) - set(plan.changed)
@@ -369,7 +378,7 @@ def _write_store(plan: _Plan, inputs: Inputs, build_dir: Path, progress: bool, v
     """Fill the build's store; for a full build also return where each graph sits in kg.nq."""
     store_dir = layout.store_path(build_dir)
     index: dict[str, list[int]] = {}
-    if plan.mode == "full":
+    if plan.mode is BuildMode.FULL:
         load_file = build_dir / LOAD_FILE
         with open(load_file, "wb") as out:
             _append_section(out, index, ONTOLOGY_GRAPH, _ontology_nquads(inputs.vocabulary))
@@ -385,7 +394,7 @@ def _write_store(plan: _Plan, inputs: Inputs, build_dir: Path, progress: bool, v
         store = EmbeddedStore(store_dir)
         touched = _replace_documents(store, plan, graphs)
     count, records = rebuild_records(store, inputs.vocabulary, inputs.aliases, touched)
-    if plan.mode == "full":
+    if plan.mode is BuildMode.FULL:
         _finish_nquads_export(build_dir, index, records)
     if validate:
         # the records of what the checked documents name, and of what removed documents named
@@ -483,7 +492,7 @@ def _pusher(store_url: str | None, settings: Mapping[str, Any] | None) -> "Pushe
 def _push_step(pusher: "Pusher", plan: _Plan) -> Callable[[Path, BuildReport], None]:
     """The step run before a new build is published: push it (only what changed when the store
     holds the build this one started from)."""
-    changed = None if plan.mode == "full" else [graph_iri(s) for s in plan.added + plan.changed] + [ENTITIES_GRAPH]
+    changed = None if plan.mode is BuildMode.FULL else [graph_iri(s) for s in plan.added + plan.changed] + [ENTITIES_GRAPH]
     based_on = plan.previous_dir.name if plan.previous_dir else None
 
     def step(build_dir: Path, report: BuildReport) -> None:

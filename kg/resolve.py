@@ -16,6 +16,7 @@ never links to a full name unless the alias table lists it.
 from __future__ import annotations
 
 import re
+from enum import StrEnum
 import tomllib
 from dataclasses import dataclass
 from pathlib import Path
@@ -32,8 +33,18 @@ _PUNCT = re.compile(r"[^\w\s]|_")
 LOCAL_FAMILIES = {"figure", "quote"}
 EXTRA_TYPES = {"Role": "role"}
 
-# Rule names, strongest first; an Equiv group takes its strongest member's resolution.
-RULES = ("KG normalization", "ISO 8601 value", "alias table", "unnamed", "local", "normalized form")
+class Rule(StrEnum):
+    """How a mention was resolved, strongest first; an Equiv group takes its strongest member's rule."""
+
+    KG = "KG normalization"
+    ISO8601 = "ISO 8601 value"
+    ALIAS_TABLE = "alias table"
+    UNNAMED = "unnamed"
+    LOCAL = "local"
+    NORMALIZED = "normalized form"
+
+
+RULES = tuple(Rule)
 
 
 def normalize(text: str) -> str:
@@ -159,11 +170,13 @@ class Resolution:
 
     iri: str
     key: str | None
-    rule: str
+    rule: Rule
+    equiv: bool = False  # taken from another mention of its Equiv group
 
     @property
     def explanation(self) -> str:
-        return f"{self.rule}: {self.key}" if self.key else self.rule
+        how = f"{self.rule} (Equiv)" if self.equiv else str(self.rule)
+        return f"{how}: {self.key}" if self.key else how
 
 
 def resolve_document(doc: Document, vocab: Vocabulary, aliases: AliasTable) -> dict[str, Resolution]:
@@ -215,19 +228,19 @@ def _resolve_one(slug: str, bound: TextBound, vocab: Vocabulary, aliases: AliasT
     family = family_of(bound.type, vocab)
     if bound.id in kg_links:
         key = kg_links[bound.id]
-        return Resolution(resource_iri(key), key, "KG normalization")
+        return Resolution(resource_iri(key), key, Rule.KG)
     if family == "date" and bound.id in iso:
         key = f"date/{iso[bound.id]}"
-        return Resolution(resource_iri(key), key, "ISO 8601 value")
+        return Resolution(resource_iri(key), key, Rule.ISO8601)
     if family in LOCAL_FAMILIES or family == "date":
-        return Resolution(local_iri(slug, family, bound.id), None, "local")
+        return Resolution(local_iri(slug, family, bound.id), None, Rule.LOCAL)
     if bound.id in unnamed:
-        return Resolution(local_iri(slug, family, bound.id), None, "unnamed")
+        return Resolution(local_iri(slug, family, bound.id), None, Rule.UNNAMED)
     key = aliases.lookup(family, bound.text)
     if key:
-        return Resolution(resource_iri(key), key, "alias table")
+        return Resolution(resource_iri(key), key, Rule.ALIAS_TABLE)
     key = f"{family}/{slugify(normalize(bound.text))}"
-    return Resolution(resource_iri(key), key, "normalized form")
+    return Resolution(resource_iri(key), key, Rule.NORMALIZED)
 
 
 def _merge_equivalents(own: dict[str, Resolution], doc: Document) -> dict[str, Resolution]:
@@ -239,7 +252,7 @@ def _merge_equivalents(own: dict[str, Resolution], doc: Document) -> dict[str, R
         best = min((own[m] for m in members), key=lambda r: (RULES.index(r.rule), r.iri))
         for member in members:
             if resolved[member] != best:
-                resolved[member] = Resolution(best.iri, best.key, f"{best.rule} (Equiv)")
+                resolved[member] = Resolution(best.iri, best.key, best.rule, equiv=True)
     return resolved
 
 
