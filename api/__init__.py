@@ -19,12 +19,12 @@ CORS_EXPOSED = "X-KG-Truncated, X-KG-Row-Limit, Retry-After"
 
 
 def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
-    """The Flask app; `test_config` overrides settings (see kg/config.py)."""
+    """The Flask app; `test_config` overrides settings (see kg/settings.py)."""
     from flask import Flask
 
     from api import errors
     from api.backend import make_backend
-    from kg.config import load
+    from kg.settings import load
 
     app = Flask(__name__)
     app.config.update(load(test_config))

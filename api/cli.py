@@ -12,9 +12,9 @@ from typing import Any, Callable
 
 import click
 
-from kg import layout
+from kg import build_dirs
 from kg.cli import DIRECTORY, KgCommandError, KgErrorsGroup, setting_option
-from kg.config import load
+from kg.settings import load
 from kg.errors import KgError
 
 
@@ -68,7 +68,7 @@ def ensure_built(config: dict[str, Any]) -> None:
         build(Path(config["CORPUS"]), Path(config["DATA"]), store_url=config["STORE"], progress=True,
               store_settings=config)
         return
-    if layout.current_build(Path(config["DATA"])) is None:
+    if build_dirs.current_build(Path(config["DATA"])) is None:
         click.echo(f"no graph in {config['DATA']}: building {config['CORPUS']}", err=True)
         build(Path(config["CORPUS"]), Path(config["DATA"]), progress=True)
 

@@ -16,8 +16,8 @@ from pathlib import Path
 
 from flask import Blueprint, Response, current_app, g, request, send_file
 
-from kg import layout
-from viz.hooks import view_page
+from kg import build_dirs
+from viz import view_page
 
 bp = Blueprint("view", __name__)
 REMOTE_TTL = 60.0
@@ -54,7 +54,7 @@ def _built_page(backend) -> Path | None:
     """graph.html of the current embedded build, when the build wrote one."""
     if getattr(backend, "kind", "") != "embedded":
         return None
-    path = backend.build() / layout.VIEW_FILE
+    path = backend.build() / build_dirs.VIEW_FILE
     return path if path.is_file() else None
 
 

@@ -28,7 +28,7 @@ from benchmarks import machine, measure, mutate, report
 from benchmarks.check import check_corpus
 from benchmarks.generate import Generator
 from benchmarks.results import SizeResult, Step
-from kg import layout
+from kg import build_dirs
 
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parent
@@ -72,7 +72,7 @@ class Runner:
         self.log(f"{docs:,} documents: kg build")
         result.steps["build"] = build = self.kg_build(corpus, data)
         self.log(f"{docs:,} documents: built in {report.seconds(build.seconds)} ({build.note or 'ok'})")
-        build_dir = layout.current_build(data)
+        build_dir = build_dirs.current_build(data)
         if build.seconds is None or build_dir is None:
             return result
         result.quads = _quads(build_dir)
@@ -96,7 +96,7 @@ class Runner:
         return Step(detail.get("seconds", detail.get("parse_seconds")), run.peak_bytes, detail, cpu=run.cpu_seconds)
 
     def floors(self, result: SizeResult, build_dir: Path, scratch: Path, earlier: list[SizeResult]) -> None:
-        nquads, store = layout.export_path(build_dir, "nq"), layout.store_path(build_dir)
+        nquads, store = build_dirs.export_path(build_dir, "nq"), build_dirs.store_path(build_dir)
         self.log(f"{result.docs:,} documents: floors on {result.quads:,} quads")
         result.steps["bulk_load"] = self.floor("bulk-load", nquads, scratch / "store")
         shutil.rmtree(scratch / "store", ignore_errors=True)
@@ -170,18 +170,18 @@ def _kg_command() -> list[str]:
 
 def _inputs_fingerprint(data: Path) -> str | None:
     """The builder's fingerprint of everything but the documents (its code included), from the manifest."""
-    build_dir = layout.current_build(data)
+    build_dir = build_dirs.current_build(data)
     try:
-        return json.loads((build_dir / layout.MANIFEST_FILE).read_text()).get("inputs") if build_dir else None
+        return json.loads((build_dir / build_dirs.MANIFEST_FILE).read_text()).get("inputs") if build_dir else None
     except (OSError, ValueError):
         return None
 
 
 def _quads(build_dir: Path) -> int:
     try:
-        return int(json.loads((build_dir / layout.MANIFEST_FILE).read_text())["quads"])
+        return int(json.loads((build_dir / build_dirs.MANIFEST_FILE).read_text())["quads"])
     except (OSError, KeyError, ValueError):
-        with open(layout.export_path(build_dir, "nq"), "rb") as handle:
+        with open(build_dirs.export_path(build_dir, "nq"), "rb") as handle:
             return sum(1 for _ in handle)
 
 

@@ -1,7 +1,7 @@
 """`kg build`: corpus -> checked documents -> named graphs -> store -> exports.
 
 A build never touches the published one: it writes a new build directory and
-swaps `data/current` at the very end (kg.layout). When only some articles
+swaps `data/current` at the very end (kg.build_dirs). When only some articles
 changed since the current build, it starts from a copy of the current store
 and replaces just their graphs and the entity records they touch; when
 nothing changed it does nothing. Documents are read and checked on every
@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, Any, Callable, Iterator, Mapping
 
 from tqdm import tqdm
 
-from kg import __version__, layout
+from kg import __version__, build_dirs
 from kg.bratexport import SCHEMA_DIR, save_schema
 from kg.conf import CONFIG_FILE, find_config, load_config
 from kg.confwriter import save_document_configs, union_configs
@@ -176,9 +176,9 @@ def build(corpus_dir: Path, data_dir: Path, *, store_url: str | None = None, pro
         plan = _plan(files, previous, inputs, full)
         pusher = _pusher(store_url, store_settings)
         if plan is None:
-            layout.prune(data_dir)  # what a killed build left goes too, even when nothing changed
+            build_dirs.prune(data_dir)  # what a killed build left goes too, even when nothing changed
             report = BuildReport(BuildMode.UNCHANGED, len(files), ignored=listing.ignored)
-            current = layout.current_build(data_dir)
+            current = build_dirs.current_build(data_dir)
             if pusher and current:
                 report.pushed, report.store = pusher.push_if_missing(current), pusher.url
             report.seconds = time.perf_counter() - started
@@ -221,11 +221,11 @@ def check_metadata_keys(files: list[DocumentFiles], keys: set[str] | dict) -> No
 
 
 def _previous_manifest(data_dir: Path) -> dict | None:
-    current = layout.current_build(data_dir)
+    current = build_dirs.current_build(data_dir)
     if current is None:
         return None
     try:
-        return json.loads((current / layout.MANIFEST_FILE).read_text()) | {"_dir": str(current)}
+        return json.loads((current / build_dirs.MANIFEST_FILE).read_text()) | {"_dir": str(current)}
     except (OSError, ValueError):
         return None
 
@@ -269,7 +269,7 @@ def _plan(files: list[DocumentFiles], previous: dict | None, inputs: Inputs, ful
 def _run(plan: _Plan, files: list[DocumentFiles], inputs: Inputs, data_dir: Path, progress: bool,
          validate: bool, workers: int | None,
          before_publish: Callable[[Path, BuildReport], None] | None = None) -> BuildReport:
-    build_dir = layout.new_build_dir(data_dir)
+    build_dir = build_dirs.new_build_dir(data_dir)
     try:
         report, nquads_index = _write_store(plan, inputs, build_dir, progress, validate, workers)
         report.documents = len(files)
@@ -290,7 +290,7 @@ def _run(plan: _Plan, files: list[DocumentFiles], inputs: Inputs, data_dir: Path
         import shutil
         shutil.rmtree(build_dir, ignore_errors=True)
         raise
-    layout.publish(data_dir, build_dir)
+    build_dirs.publish(data_dir, build_dir)
     report.build_dir = build_dir
     return report
 
@@ -376,7 +376,7 @@ def _error_args(exc: InputError) -> tuple:
 def _write_store(plan: _Plan, inputs: Inputs, build_dir: Path, progress: bool, validate: bool,
                  workers: int | None) -> tuple[BuildReport, dict[str, list[int]]]:
     """Fill the build's store; for a full build also return where each graph sits in kg.nq."""
-    store_dir = layout.store_path(build_dir)
+    store_dir = build_dirs.store_path(build_dir)
     index: dict[str, list[int]] = {}
     if plan.mode is BuildMode.FULL:
         load_file = build_dir / LOAD_FILE
@@ -390,7 +390,7 @@ def _write_store(plan: _Plan, inputs: Inputs, build_dir: Path, progress: bool, v
     else:
         graphs: dict[str, str] = {}
         checked = read_all(plan.todo, inputs, progress, validate, workers, graphs.__setitem__)
-        EmbeddedStore(layout.store_path(plan.previous_dir), read_only=True).backup(store_dir)
+        EmbeddedStore(build_dirs.store_path(plan.previous_dir), read_only=True).backup(store_dir)
         store = EmbeddedStore(store_dir)
         touched = _replace_documents(store, plan, graphs)
     count, records = rebuild_records(store, inputs.vocabulary, inputs.aliases, touched)
@@ -418,7 +418,7 @@ def _finish_nquads_export(build_dir: Path, index: dict[str, list[int]], records:
     load_file = build_dir / LOAD_FILE
     with open(load_file, "ab") as out:
         _append_section(out, index, ENTITIES_GRAPH, records)
-    os.replace(load_file, layout.export_path(build_dir, "nq"))
+    os.replace(load_file, build_dirs.export_path(build_dir, "nq"))
 
 
 def _ontology_nquads(vocab: Vocabulary) -> str:
@@ -461,7 +461,7 @@ def _run_hooks(build_dir: Path) -> None:
             warnings.warn(f"build hook {ep.name!r} not run: {exc}", stacklevel=2)
     if not hooks:
         return
-    store = EmbeddedStore(layout.store_path(build_dir), read_only=True)
+    store = EmbeddedStore(build_dirs.store_path(build_dir), read_only=True)
     try:
         for hook in hooks:
             hook(build_dir, store)
@@ -478,7 +478,7 @@ def _write_manifest(build_dir: Path, plan: _Plan, inputs: Inputs, report: BuildR
         "quads": report.quads,
         "documents": plan.fingerprints,
     }
-    (build_dir / layout.MANIFEST_FILE).write_text(json.dumps(manifest, indent=1, sort_keys=True))
+    (build_dir / build_dirs.MANIFEST_FILE).write_text(json.dumps(manifest, indent=1, sort_keys=True))
 
 
 def _pusher(store_url: str | None, settings: Mapping[str, Any] | None) -> "Pusher | None":

@@ -20,8 +20,8 @@ from typing import Any, Callable
 
 import click
 
-from kg import __version__, layout
-from kg import config
+from kg import __version__, build_dirs
+from kg import settings
 from kg.errors import KgError, StoreError
 from kg.export import FORMATS, copy_export
 from kg.store import EmbeddedStore
@@ -64,11 +64,11 @@ class KgGroup(KgErrorsGroup):
 
 
 def setting_option(name: str, *decls: str, **kwargs: Any) -> Callable:
-    """The click option of a setting of kg.config: flag, help, environment variable and default
+    """The click option of a setting of kg.settings: flag, help, environment variable and default
     from the table. Its value, unless given on the command line, is KG_<NAME>, else the default;
-    `default=None` leaves that to config.load (kg serve)."""
-    item = config.BY_NAME[name]
-    kwargs.setdefault("default", lambda: config.setting(name) if config.setting(name) != "" else None)
+    `default=None` leaves that to settings.load (kg serve)."""
+    item = settings.BY_NAME[name]
+    kwargs.setdefault("default", lambda: settings.setting(name) if settings.setting(name) != "" else None)
     kwargs.setdefault("show_default", False)
     help = f"{item.help[0].upper()}{item.help[1:]} [env {item.env}; default {item.default!r}]"
     flags = decls if any(d.startswith(item.flag) for d in decls) else (item.flag, *decls)
@@ -129,7 +129,7 @@ def check(corpus_dir: Path, shapes: bool, workers: int | None) -> None:
 @data_option
 def export(fmt: str, output: Path | None, data_dir: Path) -> None:
     """Write the current graph as Turtle, TriG, N-Quads or JSON-LD, or back out as a brat or INCEpTION corpus."""
-    build_dir = layout.current_build(data_dir)
+    build_dir = build_dirs.current_build(data_dir)
     if fmt in ("brat", "xmi"):
         _export_brat(build_dir, output, fmt)
         return
@@ -152,7 +152,7 @@ def _export_brat(build_dir: Path | None, output: Path | None, fmt: str = "brat")
         raise click.ClickException("nothing built yet (run kg build first)")
     if output.exists() and any(output.iterdir()):
         raise click.ClickException(f"{output} is not empty (expected a new or empty directory)")
-    store = EmbeddedStore(layout.store_path(build_dir), read_only=True)
+    store = EmbeddedStore(build_dirs.store_path(build_dir), read_only=True)
     try:
         if fmt == "xmi":
             count, warnings = export_xmi(build_dir, store, output)
@@ -290,10 +290,10 @@ def stats(data_dir: Path, as_json: bool) -> None:
 
 
 def _open(data_dir: Path) -> EmbeddedStore:
-    build_dir = layout.current_build(data_dir)
+    build_dir = build_dirs.current_build(data_dir)
     if build_dir is None:
         raise StoreError(f"no build in {data_dir} (expected `kg build` to have run)")
-    return EmbeddedStore(layout.store_path(build_dir), read_only=True)
+    return EmbeddedStore(build_dirs.store_path(build_dir), read_only=True)
 
 
 def _table(columns: list[str], rows: list[dict[str, str]], width: int = 60) -> str:

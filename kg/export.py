@@ -20,12 +20,12 @@ from typing import IO, Callable
 
 import pyoxigraph as ox
 
-from kg import layout
+from kg import build_dirs
 from kg.errors import InputError, StoreError
 from kg.iris import ENTITIES_GRAPH, ONTOLOGY_GRAPH, PREFIXES
 from kg.store import EmbeddedStore
 
-FORMATS = tuple(layout.EXPORT_FILES)
+FORMATS = tuple(build_dirs.EXPORT_FILES)
 INDEX_FILE = "exports.json"
 MEDIA_TYPES = {
     "ttl": "text/turtle",
@@ -58,12 +58,12 @@ def write_exports(build_dir: Path, *, written: dict[str, Index] | None = None, p
     of a full build); sections of `unchanged` graphs are copied from the `previous` build."""
     indexes = dict(written or {})
     old = _read_index(previous) if previous else {}
-    store = EmbeddedStore(layout.store_path(build_dir), read_only=True)
+    store = EmbeddedStore(build_dirs.store_path(build_dir), read_only=True)
     try:
         graphs = ordered_graphs(store.graphs())
         todo = [f for f in FORMATS if f not in indexes]
         with ThreadPoolExecutor(max_workers=len(todo) or 1) as pool:
-            jobs = {fmt: pool.submit(_write_format, store, fmt, graphs, layout.export_path(build_dir, fmt),
+            jobs = {fmt: pool.submit(_write_format, store, fmt, graphs, build_dirs.export_path(build_dir, fmt),
                                      _reusable(previous, old, fmt, unchanged)) for fmt in todo}
             indexes.update({fmt: job.result() for fmt, job in jobs.items()})
     finally:
@@ -81,7 +81,7 @@ def _read_index(build: Path) -> dict[str, Index]:
 def _reusable(previous: Path | None, old: dict[str, Index], fmt: str, unchanged: frozenset[str]):
     if previous is None or fmt not in old:
         return None
-    return layout.export_path(previous, fmt), old[fmt], unchanged
+    return build_dirs.export_path(previous, fmt), old[fmt], unchanged
 
 
 def _write_format(store: EmbeddedStore, fmt: str, graphs: list[str], path: Path, reuse) -> Index:
@@ -152,5 +152,5 @@ def copy_export(build_dir: Path | None, fmt: str, target: IO[bytes]) -> None:
     """Copy a build's export file to a stream (the CLI's `kg export`)."""
     if build_dir is None:
         raise StoreError("no build yet (expected `kg build` to have run on this data directory)")
-    with open(layout.export_path(build_dir, fmt), "rb") as src:
+    with open(build_dirs.export_path(build_dir, fmt), "rb") as src:
         shutil.copyfileobj(src, target)

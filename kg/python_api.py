@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any, Iterator, Sequence
 
 import rdflib
 
-from kg import layout
+from kg import build_dirs
 from kg.errors import KgError, StoreError
 from kg.iris import PREFIXES
 from kg.store import EmbeddedStore
@@ -68,10 +68,10 @@ class KnowledgeGraph:
     @classmethod
     def open(cls, data: Path | str = "data") -> "KnowledgeGraph":
         """The current build of `data` (raises StoreError when nothing is built there)."""
-        build = layout.current_build(Path(data))
+        build = build_dirs.current_build(Path(data))
         if build is None:
             raise StoreError(f"no build in {data} (expected kg.build or `kg build` to have run)")
-        return cls(EmbeddedStore(layout.store_path(build), read_only=True))
+        return cls(EmbeddedStore(build_dirs.store_path(build), read_only=True))
 
     def query(self, sparql: str) -> Results | bool | rdflib.Graph:
         """Run a query, with the prefixes of kg.iris.PREFIXES declared: a SELECT gives Results,

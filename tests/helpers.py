@@ -13,7 +13,7 @@ import rdflib
 from click.testing import CliRunner, Result
 from rdflib.compare import to_canonical_graph
 
-from kg import layout
+from kg import build_dirs
 from kg.cli import main
 from kg.terms import from_oxigraph
 
@@ -52,8 +52,8 @@ def run_kg(*args: str) -> Result:
 
 def store_quads(data_dir: Path, *, skip_ontology: bool = False) -> set[ox.Quad]:
     """Every quad of the current build's store."""
-    build = layout.current_build(data_dir)
-    store = ox.Store.read_only(str(layout.store_path(build)))
+    build = build_dirs.current_build(data_dir)
+    store = ox.Store.read_only(str(build_dirs.store_path(build)))
     quads = set(store)
     if skip_ontology:
         quads = {q for q in quads if not str(q.graph_name.value).endswith("/graph/ontology")}

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from kg import layout
+from kg import build_dirs
 from kg.iris import PREFIXES, prologue
 from kg.store import EmbeddedStore
 from tests.helpers import CORPUS, run_kg
@@ -17,7 +17,7 @@ PROLOGUE = prologue()
 
 @pytest.fixture(scope="module")
 def store(shipped_data: Path) -> EmbeddedStore:
-    return EmbeddedStore(layout.store_path(layout.current_build(shipped_data)), read_only=True)
+    return EmbeddedStore(build_dirs.store_path(build_dirs.current_build(shipped_data)), read_only=True)
 
 
 def select(store: EmbeddedStore, query: str) -> list[dict[str, str]]:
@@ -59,7 +59,7 @@ def test_labels_keep_preferred_alternate_and_hidden_spellings(store: EmbeddedSto
 def test_people_sharing_a_surname_are_not_merged(tmp_path: Path, tiny_copy: Path) -> None:
     data = tmp_path / "data"
     assert run_kg("build", "--corpus", str(tiny_copy), "--data", str(data), "--quiet").exit_code == 0
-    tiny = EmbeddedStore(layout.store_path(layout.current_build(data)), read_only=True)
+    tiny = EmbeddedStore(build_dirs.store_path(build_dirs.current_build(data)), read_only=True)
     rows = select(tiny, """SELECT ?text ?e ?why WHERE { ?m kgo:denotes ?e ; nif:anchorOf ?text ;
         kgo:annotationType "Person" ; kgo:resolvedBy ?why }""")
     by_text = {}
@@ -151,5 +151,5 @@ def test_kg_query_reports_the_parser_position(shipped_data: Path) -> None:
 
 
 def test_manifest_records_every_document(shipped_data: Path) -> None:
-    manifest = json.loads((layout.current_build(shipped_data) / layout.MANIFEST_FILE).read_text())
+    manifest = json.loads((build_dirs.current_build(shipped_data) / build_dirs.MANIFEST_FILE).read_text())
     assert sorted(manifest["documents"]) == sorted(p.stem for p in CORPUS.glob("*.txt"))

@@ -10,7 +10,7 @@ import pyoxigraph as ox
 import pytest
 import rdflib
 
-from kg import layout
+from kg import build_dirs
 from tests.helpers import assert_same_quads, run_kg
 
 NQ = "application/n-quads"
@@ -18,7 +18,7 @@ NQ = "application/n-quads"
 
 def _store_dataset(data: Path) -> rdflib.Dataset:
     """The store itself as the reference: its quads, dumped by Oxigraph now."""
-    store = ox.Store.read_only(str(layout.store_path(layout.current_build(data))))
+    store = ox.Store.read_only(str(build_dirs.store_path(build_dirs.current_build(data))))
     dataset = rdflib.Dataset()
     dataset.parse(data=store.dump(format=ox.RdfFormat.N_QUADS), format="nquads")
     return dataset
@@ -41,12 +41,12 @@ def reference(shipped_data: Path) -> rdflib.Dataset:
 @pytest.mark.parametrize("fmt,parser", [("trig", "trig"), ("nq", "nquads"), ("jsonld", "json-ld")])
 def test_dataset_exports_round_trip_through_rdflib(shipped_data, reference, fmt, parser) -> None:
     dataset = rdflib.Dataset()
-    dataset.parse(layout.export_path(layout.current_build(shipped_data), fmt), format=parser)
+    dataset.parse(build_dirs.export_path(build_dirs.current_build(shipped_data), fmt), format=parser)
     assert_same_quads(_quads(dataset), _quads(reference), f"{fmt} export")
 
 
 def test_turtle_export_is_the_union_and_readable(shipped_data, reference) -> None:
-    path = layout.export_path(layout.current_build(shipped_data), "ttl")
+    path = build_dirs.export_path(build_dirs.current_build(shipped_data), "ttl")
     graph = rdflib.Graph().parse(path, format="turtle")
     assert_same_quads(set(graph), _union(reference), "ttl export")
     text = path.read_text(encoding="utf-8")
@@ -57,15 +57,15 @@ def test_turtle_export_is_the_union_and_readable(shipped_data, reference) -> Non
 def test_two_builds_write_the_same_bytes(tiny_copy, tmp_path) -> None:
     for data in (tmp_path / "one", tmp_path / "two"):
         assert run_kg("build", "--corpus", str(tiny_copy), "--data", str(data)).exit_code == 0
-    for fmt in layout.EXPORT_FILES:
-        one, two = (layout.export_path(layout.current_build(tmp_path / d), fmt) for d in ("one", "two"))
+    for fmt in build_dirs.EXPORT_FILES:
+        one, two = (build_dirs.export_path(build_dirs.current_build(tmp_path / d), fmt) for d in ("one", "two"))
         assert one.read_bytes() == two.read_bytes(), fmt
 
 
 def test_kg_export_writes_a_file(shipped_data, tmp_path) -> None:
     target = tmp_path / "out.trig"
     assert run_kg("export", "--format", "trig", "-o", str(target), "--data", str(shipped_data)).exit_code == 0
-    assert target.read_bytes() == layout.export_path(layout.current_build(shipped_data), "trig").read_bytes()
+    assert target.read_bytes() == build_dirs.export_path(build_dirs.current_build(shipped_data), "trig").read_bytes()
 
 
 RAPPER = shutil.which("rapper")
@@ -74,7 +74,7 @@ RAPPER = shutil.which("rapper")
 @pytest.mark.skipif(RAPPER is None, reason="rapper (Debian raptor2-utils) is not installed")
 @pytest.mark.parametrize("fmt,syntax", [("ttl", "turtle"), ("trig", "trig"), ("nq", "nquads")])
 def test_exports_parse_with_rapper(shipped_data, reference, fmt, syntax) -> None:
-    path = layout.export_path(layout.current_build(shipped_data), fmt)
+    path = build_dirs.export_path(build_dirs.current_build(shipped_data), fmt)
     output = "ntriples" if fmt == "ttl" else "nquads"
     run = subprocess.run([RAPPER, "-q", "-i", syntax, "-o", output, str(path)], capture_output=True, timeout=120)
     assert run.returncode == 0, run.stderr.decode()

@@ -64,7 +64,7 @@ def test_exports_after_an_incremental_build_hold_the_new_graph(corpus_copy: Path
     import pyoxigraph as ox
     import rdflib
 
-    from kg import layout
+    from kg import build_dirs
 
     def quads(dataset: rdflib.Dataset) -> set:
         return {(s, p, o, str(g.identifier if hasattr(g, "identifier") else g))
@@ -77,11 +77,11 @@ def test_exports_after_an_incremental_build_hold_the_new_graph(corpus_copy: Path
     report = build(corpus_copy, data)
     assert report.mode == "incremental"
     reference = rdflib.Dataset()
-    store = ox.Store.read_only(str(layout.store_path(report.build_dir)))
+    store = ox.Store.read_only(str(build_dirs.store_path(report.build_dir)))
     reference.parse(data=store.dump(format=ox.RdfFormat.N_QUADS), format="nquads")
     for fmt, parser in (("nq", "nquads"), ("trig", "trig"), ("jsonld", "json-ld")):
         dataset = rdflib.Dataset()
-        dataset.parse(layout.export_path(report.build_dir, fmt), format=parser)
+        dataset.parse(build_dirs.export_path(report.build_dir, fmt), format=parser)
         assert_same_quads(quads(dataset), quads(reference), f"{fmt} export after an incremental build")
-    union = rdflib.Graph().parse(layout.export_path(report.build_dir, "ttl"), format="turtle")
+    union = rdflib.Graph().parse(build_dirs.export_path(report.build_dir, "ttl"), format="turtle")
     assert_same_quads(set(union), {q[:3] for q in quads(reference)}, "ttl export after an incremental build")

@@ -14,7 +14,7 @@ import pytest
 import rdflib
 
 import kg
-from kg import layout
+from kg import build_dirs
 from tests.helpers import TINY, TINY_STATS, assert_same_quads
 
 ANA = rdflib.URIRef("https://kg.example.org/id/person/ana-ruiz")
@@ -90,7 +90,7 @@ def test_a_bad_query_raises_query_error(graph):
 def test_to_rdflib_holds_every_quad_of_the_export(graph, data):
     dataset = graph.to_rdflib()
     export = rdflib.Dataset()
-    export.parse(layout.export_path(layout.current_build(data), "nq"), format="nquads")
+    export.parse(build_dirs.export_path(build_dirs.current_build(data), "nq"), format="nquads")
     quads = {q for q in dataset.quads((None, None, None, None))}
     assert {str(g) for *_, g in quads} == {f"https://kg.example.org/graph/{n}" for n in
                                            ("alpha", "beta", "entities", "ontology")}
@@ -125,4 +125,4 @@ def test_bad_input_raises_input_error_and_keeps_the_previous_build(tmp_path):
     with pytest.raises(kg.InputError) as caught:
         kg.build(corpus, tmp_path / "data")
     assert caught.value.exit_code == 2 and str(caught.value).startswith(f"{corpus / 'beta.ann'}:1: span text 'Xyz'")
-    assert layout.current_build(tmp_path / "data") == first
+    assert build_dirs.current_build(tmp_path / "data") == first

@@ -10,7 +10,7 @@ import pyoxigraph as ox
 import pytest
 
 from api import create_app
-from kg import layout
+from kg import build_dirs
 from kg.builder import build
 from tests.helpers import TINY, TINY_STATS, run_kg
 
@@ -23,7 +23,7 @@ def tiny_data(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def _quads(data: Path) -> int:
-    return len(ox.Store.read_only(str(layout.store_path(layout.current_build(data)))))
+    return len(ox.Store.read_only(str(build_dirs.store_path(build_dirs.current_build(data)))))
 
 
 def test_kg_stats_gives_the_hand_counted_numbers(tiny_data):
@@ -40,7 +40,7 @@ def test_api_stats_gives_the_same_numbers_as_kg_stats(tiny_data):
         api = app.test_client().get("/api/stats").get_json()
     finally:
         app.extensions["kg"].close()
-    assert api["version"] == layout.current_build(tiny_data).name
+    assert api["version"] == build_dirs.current_build(tiny_data).name
     assert {k: v for k, v in api.items() if k not in ("version", "builtAt")} == cli
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from kg.config import load
+from kg.settings import load
 from kg.remote.engines import ENGINES, Engine
 from kg.remote.http import Credentials, RemoteTimeout
 from kg.remote.owned import MANIFEST_GRAPH, Manifest

@@ -18,7 +18,7 @@ from urllib.parse import urlsplit
 import requests
 from requests.auth import AuthBase, HTTPBasicAuth, HTTPDigestAuth
 
-from kg.config import load
+from kg.settings import load
 from kg.errors import QueryError, QueryTimeout, StoreError
 
 AUTH_SCHEMES = ("basic", "digest", "bearer")

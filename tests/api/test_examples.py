@@ -11,7 +11,7 @@ import pyoxigraph as ox
 import pytest
 
 from api.examples import EXAMPLES
-from kg import layout
+from kg import build_dirs
 from tests.helpers import CORPUS
 
 NPR = "npr-venezuelan-armed-forces-fled"
@@ -51,7 +51,7 @@ def rows(client):
 @pytest.fixture(scope="module")
 def bare_store(shipped_data):
     """The build's store opened by plain pyoxigraph: no prefix is predefined there."""
-    return ox.Store.read_only(str(layout.store_path(layout.current_build(shipped_data))))
+    return ox.Store.read_only(str(build_dirs.store_path(build_dirs.current_build(shipped_data))))
 
 
 @pytest.mark.parametrize("example", EXAMPLES, ids=lambda e: e.id)

@@ -10,7 +10,7 @@ import pyoxigraph as ox
 import pytest
 
 from api import create_app, openapi
-from kg import layout
+from kg import build_dirs
 from kg.iris import ENTITIES_GRAPH, PREFIXES, RESOURCE
 from tests.api.support import body, validator
 from tests.helpers import CORPUS
@@ -142,7 +142,7 @@ def test_documents(client):
 def test_stats_match_the_store(client, shipped_data):
     stats = body(client.get("/api/stats"))
     validator("Stats").validate(stats)
-    store = ox.Store.read_only(str(layout.store_path(layout.current_build(shipped_data))))
+    store = ox.Store.read_only(str(build_dirs.store_path(build_dirs.current_build(shipped_data))))
     assert stats["counts"]["quads"] == len(store)
     assert stats["counts"]["documents"] == len(list(CORPUS.glob("*.txt")))
     assert stats["counts"]["graphs"] == len(list(store.named_graphs()))
@@ -169,7 +169,7 @@ def test_stats_are_not_bound_by_the_query_time_limit(shipped_data):
 def test_health(client, shipped_data):
     health = body(client.get("/health"))
     validator("Health").validate(health)
-    assert health["status"] == "ok" and health["build"] == layout.current_build(shipped_data).name
+    assert health["status"] == "ok" and health["build"] == build_dirs.current_build(shipped_data).name
     assert health["in_memory"] is True  # the shipped corpus is far under the memory threshold
 
 
@@ -207,7 +207,7 @@ def test_exports_download_and_parse(client, shipped_data, fmt, rdf_format):
     quads = list(ox.parse(response.data, format=rdf_format))
     assert quads
     if fmt in ("trig", "nq"):
-        store = ox.Store.read_only(str(layout.store_path(layout.current_build(shipped_data))))
+        store = ox.Store.read_only(str(build_dirs.store_path(build_dirs.current_build(shipped_data))))
         assert len(set(quads)) == len(store)
 
 

@@ -25,9 +25,9 @@ def count(response) -> int:
 
 def store_count(shipped_data, graphs=None) -> int:
     """The same count straight from the store, as the reference."""
-    from kg import layout
+    from kg import build_dirs
 
-    store = ox.Store.read_only(str(layout.store_path(layout.current_build(shipped_data))))
+    store = ox.Store.read_only(str(build_dirs.store_path(build_dirs.current_build(shipped_data))))
     options = {"default_graph": [ox.NamedNode(g) for g in graphs]} if graphs else {"use_default_graph_as_union": True}
     return int(next(iter(store.query(COUNT_ALL, **options)))["n"].value)
 

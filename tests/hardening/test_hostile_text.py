@@ -20,7 +20,7 @@ import pytest
 import rdflib
 import requests
 
-from kg import layout
+from kg import build_dirs
 from kg.iris import PREFIXES, document_iri
 from kg.store import EmbeddedStore
 from tests.hardening.hostile import ALL_STRINGS, NAMES, PEOPLE, QUOTE, SLUG, TITLE
@@ -47,13 +47,13 @@ def assert_all_present(values: set[str], what: str) -> None:
 
 @pytest.fixture(scope="module")
 def store_quads(hostile_data: Path) -> set[ox.Quad]:
-    return set(ox.Store.read_only(str(layout.store_path(layout.current_build(hostile_data)))))
+    return set(ox.Store.read_only(str(build_dirs.store_path(build_dirs.current_build(hostile_data)))))
 
 
 # -- build and exports -------------------------------------------------------------------------------
 
 def test_the_store_keeps_every_string_where_it_belongs(hostile_data: Path) -> None:
-    store = EmbeddedStore(layout.store_path(layout.current_build(hostile_data)), read_only=True)
+    store = EmbeddedStore(build_dirs.store_path(build_dirs.current_build(hostile_data)), read_only=True)
     pick = lambda q: {r["v"] for r in store.select(q)}  # noqa: E731
     p = PREFIXES
     anchors = pick(f"SELECT ?v WHERE {{ ?m a <{p['kgo']}Mention> ; <{p['nif']}anchorOf> ?v }}")
@@ -67,7 +67,7 @@ def test_the_store_keeps_every_string_where_it_belongs(hostile_data: Path) -> No
 
 @pytest.mark.parametrize("fmt,parser", [("ttl", "turtle"), ("trig", "trig"), ("nq", "nquads"), ("jsonld", "json-ld")])
 def test_every_export_parses_with_rdflib_to_the_store(hostile_data: Path, store_quads, fmt: str, parser: str) -> None:
-    path = layout.export_path(layout.current_build(hostile_data), fmt)
+    path = build_dirs.export_path(build_dirs.current_build(hostile_data), fmt)
     if fmt == "ttl":
         triples = set(rdflib.Graph().parse(path, format=parser))
         assert_same_quads(triples, {q.triple for q in store_quads}, "kg.ttl read by rdflib against the store")
@@ -93,7 +93,7 @@ def _json_strings(value) -> set[str]:
                                             ("nq", "nquads", "nquads")])
 def test_every_export_parses_with_rapper(hostile_data: Path, store_quads, tmp_path: Path, fmt, syntax, out) -> None:
     """An independent parser (raptor) reads each export without a warning and keeps every string."""
-    path = layout.export_path(layout.current_build(hostile_data), fmt)
+    path = build_dirs.export_path(build_dirs.current_build(hostile_data), fmt)
     result = subprocess.run(["rapper", "-i", syntax, "-o", out, str(path), "http://base.invalid/"],
                             capture_output=True, timeout=120)
     assert result.returncode == 0, result.stderr.decode()[-2000:]
@@ -219,7 +219,7 @@ def test_query_page_shows_every_string_as_text(hostile_server, watched_page) -> 
 @pytest.mark.parametrize("where", ["served", "file"])
 def test_network_view_shows_every_name_as_text(hostile_server, hostile_data: Path, watched_page, where: str) -> None:
     page = watched_page.page
-    url = hostile_server.url + "graph" if where == "served" else (layout.current_build(hostile_data) / "graph.html").as_uri()
+    url = hostile_server.url + "graph" if where == "served" else (build_dirs.current_build(hostile_data) / "graph.html").as_uri()
     page.goto(url, wait_until="load")
     page.wait_for_function("window.kgView && kgView.timings.firstDraw")
     details = page.evaluate("Object.values(kgView.data.nodeDetails).map(d => d.label)")

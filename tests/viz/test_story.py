@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from kg import layout
+from kg import build_dirs
 from kg.store import EmbeddedStore
 from viz.measure import OVERLAP
 
@@ -32,14 +32,14 @@ GUAIDO = "https://kg.example.org/id/person/juan-guaido"
 @pytest.fixture(scope="module")
 def corpus(shipped_data: Path) -> dict:
     """The shipped corpus build's page and what SPARQL says about its events and figures."""
-    build = layout.current_build(shipped_data)
-    store = EmbeddedStore(layout.store_path(build), read_only=True)
+    build = build_dirs.current_build(shipped_data)
+    store = EmbeddedStore(build_dirs.store_path(build), read_only=True)
     try:
         dates = {r["e"]: r["d"] for r in store.select(EVENT_DATES)}
         figures = store.select(FIGURES)
     finally:
         store.close()
-    return {"page": (build / layout.VIEW_FILE).as_uri(), "dates": dates, "figures": figures}
+    return {"page": (build / build_dirs.VIEW_FILE).as_uri(), "dates": dates, "figures": figures}
 
 
 def test_at_most_5_percent_of_drawn_nodes_overlap_at_the_first_frame(page, corpus):

@@ -2,7 +2,7 @@
 the commands that read it. A value comes from the default, then the environment variable
 `KG_<NAME>`, then the command line (where the setting is an option), then, in tests, the
 mapping given to `api.create_app`. docs/settings.md is rendered from this table
-(`python -m kg.config > docs/settings.md`; tests/test_settings.py keeps it so).
+(`python -m kg.settings > docs/settings.md`; tests/test_settings.py keeps it so).
 
 Adding a setting is one line in SETTINGS; a command that lists it gets its option from
 `kg.cli.setting_option`.
@@ -119,8 +119,8 @@ def parse(item: Setting, raw: str) -> Any:
 def markdown() -> str:
     """docs/settings.md: the table as Markdown."""
     lines = ["# Settings", "",
-             "Every setting of kg, from one table (`kg/config.py`; this page is rendered from it by",
-             "`python -m kg.config > docs/settings.md`). A value is the default, overridden by the",
+             "Every setting of kg, from one table (`kg/settings.py`; this page is rendered from it by",
+             "`python -m kg.settings > docs/settings.md`). A value is the default, overridden by the",
              "environment variable, overridden by the command-line option of the commands that have one.", "",
              "| setting | environment | option | default | commands | what |", "|---|---|---|---|---|---|"]
     for s in SETTINGS:
