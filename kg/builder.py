@@ -40,7 +40,7 @@ from kg.errors import BuildLockedError, ConfigError, CorpusError, InputError, In
 from kg.export import write_exports
 from kg.graph import canonical_keys, document_nquads
 from kg.iris import ENTITIES_GRAPH, ONTOLOGY_GRAPH, graph_iri, resource_iri
-from kg.resolve import AliasTable, load_aliases
+from kg.aliases import AliasTable, load_aliases
 from kg.schema import Alignment, Vocabulary, check_alignment_names, load_alignment
 from kg.store import EmbeddedStore
 from kg.validate import ONTOLOGY_FILE, SHAPES_FILE, validate_nquads

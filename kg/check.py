@@ -16,7 +16,7 @@ from pathlib import Path
 from kg.builder import Inputs, check_metadata_keys, read_all
 from kg.corpus import ALIASES_FILE, not_read, scan_corpus
 from kg.errors import InputError, InputErrors
-from kg.resolve import AliasTable, alias_keys
+from kg.aliases import AliasTable, alias_keys
 
 
 @dataclass

@@ -15,7 +15,7 @@ from typing import Iterable
 
 from kg.iris import ENTITIES_GRAPH, PREFIXES, RESOURCE, WIKIDATA, resource_iri
 from kg.nquads import QuadWriter, date_literal, integer, iri, literal
-from kg.resolve import AliasTable, normalize
+from kg.aliases import AliasTable, normalize
 from kg.schema import Vocabulary
 from kg.store import EmbeddedStore
 from kg.vocab import KGO

@@ -22,7 +22,7 @@ from datetime import date, timedelta
 from kg.conf import AnnotationConfig, AttributeType
 from kg.iris import fold
 from kg.model import Annotations
-from kg.resolve import AliasTable, normalize
+from kg.aliases import AliasTable, normalize
 
 _TOKEN = re.compile(r"[^\W_](?:[^\W_]|[\u0300-\u036f])*")  # a word, with its combining accents (NFD text)
 _GAP = re.compile(r"[ \u00a0.'’\-]{1,3}")  # what may separate two words of one name in the text

@@ -21,7 +21,8 @@ from kg.confwriter import union_configs
 from kg.corpus import ALIASES_FILE, MAPPING_FILE, SUGGESTED_SUFFIX, DocumentFiles, read_document, scan_corpus
 from kg.errors import CorpusError, InputErrors
 from kg.model import Document
-from kg.resolve import LOCAL_FAMILIES, AliasTable, Rule, load_aliases, resolve_document
+from kg.aliases import AliasTable, load_aliases
+from kg.resolve import LOCAL_FAMILIES, Rule, resolve_document
 from kg.schema import Vocabulary, load_alignment
 from kg.suggest import (Lexicon, Score, Suggestion, alias_lexicon, ann_lines, corpus_lexicon, highest_ids,
                         merge_lexicons, score, suggest, without_human)

@@ -8,8 +8,8 @@ import pytest
 
 from kg.conf import load_config
 from kg.errors import ConfigError
-from kg.resolve import load_aliases
-from kg.resolve import load_aliases, normalize
+from kg.aliases import load_aliases
+from kg.aliases import load_aliases, normalize
 from kg.schema import Vocabulary
 from kg.sentences import split_sentences
 from tests.helpers import CORPUS, TINY, run_kg

@@ -13,7 +13,7 @@ import pytest
 from kg.annotations import parse_ann
 from kg.conf import load_config, parse_config
 from kg.corpus import read_text
-from kg.resolve import AliasEntry, AliasTable
+from kg.aliases import AliasEntry, AliasTable
 from kg.suggest import alias_lexicon, corpus_lexicon, match_dates, match_figures, suggest
 from kg.suggest_files import suggest_files
 from tests.brat_reference import brat_report, brat_source

@@ -23,7 +23,7 @@ from kg.corpus import DocumentFiles, read_document
 from kg.errors import InputError
 from kg.graph import document_nquads
 from kg.iris import document_iri
-from kg.resolve import load_aliases
+from kg.aliases import load_aliases
 from kg.schema import Vocabulary
 from kg.store import EmbeddedStore
 from tests.hardening.brat import (CONFIG, HOSTILE_CHARS, VALID_ANN, VALID_TXT, ann_bytes, assert_located,

@@ -19,7 +19,7 @@ from kg.annotations import parse_ann
 from kg.builder import build
 from kg.graph import document_nquads
 from kg.model import Document, Metadata
-from kg.resolve import load_aliases
+from kg.aliases import load_aliases
 from kg.schema import Vocabulary
 from tests.hardening.brat import CONFIG, ValidDocument, valid_document
 from tests.helpers import CORPUS, TINY, assert_same_quads, store_quads
