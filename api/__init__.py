@@ -19,14 +19,15 @@ CORS_EXPOSED = "X-KG-Truncated, X-KG-Row-Limit, Retry-After"
 
 
 def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
-    """The Flask app; `test_config` overrides settings (see api/settings.py)."""
+    """The Flask app; `test_config` overrides settings (see kg/settings.py)."""
     from flask import Flask
 
-    from api import errors, settings
+    from api import errors
     from api.backend import make_backend
+    from kg.settings import load
 
     app = Flask(__name__)
-    app.config.update(settings.load(test_config))
+    app.config.update(load(test_config))
     app.config["MAX_CONTENT_LENGTH"] = int(app.config["MAX_REQUEST_BYTES"])
     app.json.sort_keys = False
     backend = make_backend(app.config)

@@ -23,7 +23,7 @@ from typing import Any, Callable, Iterator, Protocol
 
 from api import execute
 from api.workers import Job, PoolBusy, Source, WorkerPool
-from kg import layout
+from kg import build_dirs
 from kg.errors import StoreError
 from kg.export import ensure_export
 from kg.remote import DATASET_TYPES, RemoteStore, connect
@@ -82,7 +82,7 @@ class EmbeddedBackend:
         self._retiring: dict[int, WorkerPool] = {}  # retired pools still pinned by a request
         self._lock = threading.Lock()
         self._cache_lock = threading.Lock()  # one cached file made at a time
-        if layout.current_build(self.data_dir) is not None:
+        if build_dirs.current_build(self.data_dir) is not None:
             self._pool(time.monotonic() + 300)
 
     def build(self) -> Path:
@@ -96,7 +96,7 @@ class EmbeddedBackend:
         cached = self._current
         if cached is not None and cached[0] == target and target is not None:
             return cached[1]
-        build = layout.current_build(self.data_dir)
+        build = build_dirs.current_build(self.data_dir)
         if build is None:
             raise NoGraph(f"no graph has been built in {self.data_dir} yet: run `kg build`")
         self._current = (target, build)
@@ -260,10 +260,10 @@ class EmbeddedBackend:
     def _source(self, build: Path) -> Source:
         """Load into memory when the build is small enough, else read the store on disk."""
         quads = _read_manifest(build).get("quads")
-        nquads = layout.export_path(build, "nq")
+        nquads = build_dirs.export_path(build, "nq")
         in_memory = (self.memory_quads > 0 and isinstance(quads, int) and quads <= self.memory_quads
                      and nquads.is_file())
-        return Source(str(layout.store_path(build)), str(nquads) if in_memory else None, self.worker_memory)
+        return Source(str(build_dirs.store_path(build)), str(nquads) if in_memory else None, self.worker_memory)
 
 
 class PinnedBuild:
@@ -308,7 +308,7 @@ class PinnedBuild:
 
 def _read_manifest(build: Path) -> dict[str, Any]:
     try:
-        return json.loads((build / layout.MANIFEST_FILE).read_text(encoding="utf-8"))
+        return json.loads((build / build_dirs.MANIFEST_FILE).read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return {}
 

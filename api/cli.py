@@ -8,49 +8,49 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 import click
 
-from api import settings
-from kg import layout
+from kg import build_dirs
+from kg.cli import DIRECTORY, KgCommandError, KgErrorsGroup, setting_option
+from kg.settings import load
 from kg.errors import KgError
 
 
-def _help(name: str) -> str:
-    setting = next(s for s in settings.SETTINGS if s.name == name)
-    return f"{setting.help} [env KG_{name}, default {setting.default!r}]"
+def _option(name: str, **kwargs: Any) -> Callable:
+    """The option of a setting, left None unless given: config.load adds the environment and defaults."""
+    return setting_option(name, default=None, **kwargs)
 
 
 @click.command("serve")
-@click.option("--host", default=None, help=_help("HOST"))
-@click.option("--port", type=click.IntRange(0, 65535), default=None, help=_help("PORT") + " (0: any free port)")
-@click.option("--data", "data", type=click.Path(file_okay=False, path_type=Path), default=None, help=_help("DATA"))
-@click.option("--corpus", "corpus", type=click.Path(file_okay=False, path_type=Path), default=None,
-              help=_help("CORPUS"))
-@click.option("--query-timeout", type=click.FloatRange(0.1, 3600), default=None, help=_help("QUERY_TIMEOUT"))
-@click.option("--store", "store", default=None, help=_help("STORE"))
-@click.option("--cors/--no-cors", default=None, help=_help("CORS"))
-@click.option("--max-rows", type=click.IntRange(0), default=None, help=_help("MAX_ROWS"))
-@click.option("--max-request-bytes", type=click.IntRange(1024), default=None, help=_help("MAX_REQUEST_BYTES"))
-@click.option("--threads", type=click.IntRange(1, 256), default=None, help=_help("THREADS"))
-@click.option("--workers", type=click.IntRange(1, 64), default=None, help=_help("WORKERS"))
-@click.option("--max-response-bytes", type=click.IntRange(0), default=None, help=_help("MAX_RESPONSE_BYTES"))
-@click.option("--worker-memory", type=click.IntRange(0), default=None, help=_help("WORKER_MEMORY"))
-@click.option("--queue", type=click.IntRange(0, 1024), default=None, help=_help("QUEUE"))
-@click.option("--connections", type=click.IntRange(10, 100000), default=None, help=_help("CONNECTIONS"))
-@click.option("--idle-timeout", type=click.IntRange(1, 3600), default=None, help=_help("IDLE_TIMEOUT"))
-@click.option("--memory-quads", type=click.IntRange(0), default=None, help=_help("MEMORY_QUADS"))
-@click.option("--license", "license", default=None, help=_help("LICENSE"))
+@_option("host")
+@_option("port", type=click.IntRange(0, 65535))
+@_option("data", type=DIRECTORY)
+@_option("corpus", type=DIRECTORY)
+@_option("query_timeout", type=click.FloatRange(0.1, 3600))
+@_option("store")
+@setting_option("cors", "--cors/--no-cors", default=None)
+@_option("max_rows", type=click.IntRange(0))
+@_option("max_request_bytes", type=click.IntRange(1024))
+@_option("threads", type=click.IntRange(1, 256))
+@_option("workers", type=click.IntRange(1, 64))
+@_option("max_response_bytes", type=click.IntRange(0))
+@_option("worker_memory", type=click.IntRange(0))
+@_option("queue", type=click.IntRange(0, 1024))
+@_option("connections", type=click.IntRange(10, 100000))
+@_option("idle_timeout", type=click.IntRange(1, 3600))
+@_option("memory_quads", type=click.IntRange(0))
+@_option("license")
 @click.option("--watch", is_flag=True,
               help="Rebuild when a file of the corpus changes (debounced) and serve the new build.")
 def serve(watch: bool, **options: Any) -> None:
     """Serve the graph: SPARQL at /sparql, JSON API at /api, query page at /."""
-    config = settings.load({k.upper(): v for k, v in options.items()})
+    config = load(options)
     try:
         ensure_built(config)
     except KgError as exc:
-        raise click.ClickException(f"cannot build the graph: {exc}") from exc
+        raise KgCommandError(exc, "cannot build the graph") from exc
     watcher = _watcher(config) if watch else None
     try:
         run(config)
@@ -71,7 +71,7 @@ def _watcher(config: dict[str, Any]):
 
 def ensure_built(config: dict[str, Any]) -> None:
     """Build from the corpus when the store has no graph yet."""
-    from kg.build import build
+    from kg.builder import build
 
     if config["STORE"]:
         from kg.remote import connect
@@ -86,7 +86,7 @@ def ensure_built(config: dict[str, Any]) -> None:
         build(Path(config["CORPUS"]), Path(config["DATA"]), store_url=config["STORE"], progress=True,
               store_settings=config)
         return
-    if layout.current_build(Path(config["DATA"])) is None:
+    if build_dirs.current_build(Path(config["DATA"])) is None:
         click.echo(f"no graph in {config['DATA']}: building {config['CORPUS']}", err=True)
         build(Path(config["CORPUS"]), Path(config["DATA"]), progress=True)
 
@@ -138,7 +138,7 @@ def _raise_open_files(wanted: int) -> None:
         resource.setrlimit(resource.RLIMIT_NOFILE, (target, hard))
 
 
-@click.group()
+@click.group(cls=KgErrorsGroup)
 def main() -> None:
     """`python -m api serve ...`: the serve command without the kg group."""
 

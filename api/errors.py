@@ -17,25 +17,14 @@ from flask import Flask, Response
 from werkzeug.exceptions import HTTPException
 from werkzeug.http import HTTP_STATUS_CODES
 
-from api import execute
-from api.workers import PoolBusy, WorkerCrashed, WorkerOutOfMemory
-from kg.errors import KgError, QueryError, StoreError
-from kg.remote import RemoteTimeout
+from kg.errors import (AnswerTooLarge, ApiError, KgError, QueryError, QueryTimeout, StoreError, WorkerCrashed,
+                       WorkerOutOfMemory)
 
 ERROR_TYPE = "application/json"
 _POSITION = re.compile(r"(?:error )?at (\d+):(\d+)")
 log = logging.getLogger(__name__)
-
-
-class ApiError(Exception):
-    """An error to send to the client as it is."""
-
-    def __init__(self, status: int, detail: str, headers: dict[str, str] | None = None, **extra: Any) -> None:
-        super().__init__(detail)
-        self.status = status
-        self.detail = detail
-        self.headers = headers or {}
-        self.extra = extra
+TIMEOUT_HINT = ("the query ran out of time and was stopped; "
+                "narrow it (LIMIT, more specific patterns) or raise --query-timeout")
 
 
 def error_body(status: int, detail: str, **extra: Any) -> dict[str, Any]:
@@ -62,33 +51,38 @@ def query_error(exc: QueryError) -> ApiError:
 
 
 def to_api_error(exc: Exception) -> ApiError:
-    """Map the exceptions of kg and of the worker pool to HTTP errors."""
+    """Any exception as the HTTP error to send: the status is the class's (kg.errors), the
+    detail says what the client can do; anything outside the tree is a 500 without details."""
     if isinstance(exc, ApiError):
         return exc
     if isinstance(exc, QueryError):
         return query_error(exc)
-    if isinstance(exc, (execute.QueryTimeout, RemoteTimeout)):
-        return ApiError(503, "the query ran out of time and was stopped; "
-                             "narrow it (LIMIT, more specific patterns) or raise --query-timeout",
-                        headers={"Retry-After": "1"})
-    if isinstance(exc, PoolBusy):
-        return ApiError(503, f"the server is busy ({exc}); try again", headers={"Retry-After": "1"})
-    if isinstance(exc, execute.AnswerTooLarge):
-        return ApiError(422, f"{exc} (--max-response-bytes): the query was stopped there; "
-                             "narrow it (LIMIT, fewer variables or shorter values)", limit=exc.limit)
+    if not isinstance(exc, KgError):
+        return ApiError(500, "internal server error")
+    headers = {"Retry-After": str(exc.retry_after)} if exc.retry_after else {}
+    extra = {"limit": exc.limit} if isinstance(exc, AnswerTooLarge) else {}
+    if isinstance(exc, WorkerCrashed):
+        extra = {"cause": "worker-memory" if isinstance(exc, WorkerOutOfMemory) else "worker-crash"}
+    return ApiError(exc.http_status, _detail(exc), headers, **extra)
+
+
+def _detail(exc: KgError) -> str:
+    if isinstance(exc, QueryTimeout):
+        return TIMEOUT_HINT
+    if isinstance(exc, AnswerTooLarge):
+        return (f"{exc} (--max-response-bytes): the query was stopped there; "
+                "narrow it (LIMIT, fewer variables or shorter values)")
     if isinstance(exc, WorkerOutOfMemory):
-        return ApiError(503, f"{exc}: the query needed more memory than a worker may take (--worker-memory); "
-                             "narrow it (LIMIT, fewer rows to group or sort)", headers={"Retry-After": "1"},
-                        cause="worker-memory")
+        return (f"{exc}: the query needed more memory than a worker may take (--worker-memory); "
+                "narrow it (LIMIT, fewer rows to group or sort)")
     if isinstance(exc, WorkerCrashed):
         said = exc.last_words.strip().splitlines()[-1][:300] if exc.last_words.strip() else "nothing"
-        return ApiError(500, f"{exc}: the query engine crashed on this query (its last words: {said}); "
-                             "the worker was replaced", cause="worker-crash")
+        return f"{exc}: the query engine crashed on this query (its last words: {said}); the worker was replaced"
     if isinstance(exc, StoreError):
-        return ApiError(503, f"the store cannot answer: {exc}")
-    if isinstance(exc, KgError):
-        return ApiError(500, str(exc))
-    return ApiError(500, "internal server error")
+        return f"the store cannot answer: {exc}"
+    if exc.http_status == 503:
+        return f"the server is busy ({exc}); try again"
+    return str(exc)
 
 
 def register(app: Flask) -> None:
@@ -102,7 +96,7 @@ def register(app: Flask) -> None:
     @app.errorhandler(Exception)
     def _any(exc: Exception) -> Response:
         api_error = to_api_error(exc)
-        if api_error.status == 500 and not isinstance(exc, (ApiError, KgError)):
+        if not isinstance(exc, KgError):
             log.exception("unexpected error")
         return error_response(api_error.status, api_error.detail, api_error.headers, **api_error.extra)
 

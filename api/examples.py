@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass
 
 from api import lexer
-from kg.iris import PREFIXES
+from kg.iris import PREFIXES, prologue
 
 
 @dataclass(frozen=True)
@@ -37,12 +37,6 @@ def used_prefixes(query: str) -> list[str]:
     """The predefined prefixes a query uses, in table order."""
     used = {t.text.partition(":")[0] for t in lexer.tokens(query) if t.kind == "pname"}
     return [p for p in PREFIXES if p in used]
-
-
-def prologue(names: list[str] | None = None) -> str:
-    """PREFIX declarations for `names` (all of kg.iris.PREFIXES when None)."""
-    chosen = list(PREFIXES) if names is None else names
-    return "".join(f"PREFIX {p}: <{PREFIXES[p]}>\n" for p in chosen)
 
 
 _LABEL = "skos:prefLabel|rdfs:label|nif:anchorOf"

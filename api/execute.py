@@ -27,7 +27,7 @@ from typing import Sequence
 
 import pyoxigraph as ox
 
-from kg.errors import QueryError
+from kg.errors import AnswerTooLarge, QueryError, QueryTimeout
 from kg.iris import PREFIXES
 from kg.store import GRAPH_FORMATS, RESULT_FORMATS, GraphStore
 
@@ -40,21 +40,6 @@ _BOOLEAN_BODIES = {
     "text/csv": b"%s",
     TSV: b"%s",
 }
-
-
-class QueryTimeout(Exception):
-    """The query ran out of time."""
-
-
-class AnswerTooLarge(Exception):
-    """The serialized answer passed the byte cap (the engine was stopped there)."""
-
-    def __init__(self, limit: int) -> None:
-        super().__init__(limit)  # the only argument, so that it crosses from a worker intact
-        self.limit = limit
-
-    def __str__(self) -> str:
-        return f"the answer is larger than {self.limit:,} bytes"
 
 
 @dataclass(frozen=True)

@@ -14,8 +14,8 @@ from flask import Blueprint, Response, jsonify, request, url_for
 from api import ids, queries
 from api.classes import CLASSES, EVENT_TYPES
 from api.errors import ApiError
-from api.jsonapi import (_KEY, _add_titles, _cached, _doc_id, _local, _page, _paging, _select, type_arg)
-from kg.iris import ONTOLOGY
+from api.jsonapi import (_KEY, _add_titles, _cached, _doc_id, _page, _paging, _select, type_arg)
+from kg.iris import ONTOLOGY, local_name
 
 bp = Blueprint("facts", __name__)
 
@@ -83,7 +83,7 @@ def neighbourhood(key: str) -> Response:
         if other not in found or (type_name and ONTOLOGY + type_name not in found[other]["types"].split()):
             continue  # a literal, a thing without an id, or not of the type asked for
         item = neighbours.setdefault(other, {**_summary(other, found[other]), "links": []})
-        item["links"].append({"predicate": _local(row["p"]), "direction": row["direction"],
+        item["links"].append({"predicate": local_name(row["p"]), "direction": row["direction"],
                               "statements": int(row["n"])})
     return jsonify({"entity": _summary(iri, center[0]), "neighbours": list(neighbours.values())})
 
@@ -145,7 +145,7 @@ def _events(iris: list[str], evidence: bool = False) -> list[dict[str, Any]]:
     found = {e: r for e, r in found.items() if ONTOLOGY + "Event" in r.get("types", "").split()}
     roles: dict[str, list[dict[str, Any]]] = {}
     for row in _select(queries.event_roles(list(found))) if found else []:
-        roles.setdefault(row["e"], []).append({"role": _local(row["role"]), **ids.ref(row["who"], row.get("label"))})
+        roles.setdefault(row["e"], []).append({"role": local_name(row["role"]), **ids.ref(row["who"], row.get("label"))})
     sentences = _sentences(list(found)) if evidence and found else {}
     items = []
     for e in iris:
@@ -200,7 +200,7 @@ def _sentences(iris: list[str]) -> dict[str, list[str]]:
 
 def _summary(iri: str, row: dict[str, str]) -> dict[str, Any]:
     return {"id": ids.item_id(iri), "iri": iri, "href": ids.href(iri), "label": row.get("label"),
-            "types": sorted(_local(t) for t in row.get("types", "").split())}
+            "types": sorted(local_name(t) for t in row.get("types", "").split())}
 
 
 def _doc_ref(doc: str | None) -> dict[str, Any] | None:

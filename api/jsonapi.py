@@ -20,8 +20,9 @@ from api.classes import ENTITY_TYPES
 from api.errors import ApiError
 from api.workers import PoolBusy
 from api.search import REMOTE_TTL, SearchIndexes
-from kg.iris import DOCUMENT, GRAPH, ONTOLOGY, PREFIXES, RESOURCE
+from kg.iris import DOCUMENT, GRAPH, ONTOLOGY, PREFIXES, RESOURCE, local_name
 from kg.errors import StoreError
+from kg.stats import graph_stats
 
 bp = Blueprint("jsonapi", __name__)
 _KEY = re.compile(r"^[A-Za-z0-9._~-]+(?:/[A-Za-z0-9._~-]+)*$")
@@ -210,10 +211,8 @@ def _entity_keys(type_name: str | None) -> list[tuple[str, str]]:
 
 
 def _compute_stats(deadline: float) -> dict[str, Any]:
-    counts = {k: int(v) for k, v in _select(queries.STATS, deadline)[0].items()}
-    types = {_local(r["t"]): int(r["n"]) for r in _select(queries.TYPE_COUNTS, deadline)}
     manifest = _backend().manifest()
-    return {"version": _backend().version(), "counts": counts, "entityTypes": types,
+    return {"version": _backend().version(), **graph_stats(lambda sparql: _select(sparql, deadline)),
             "builtAt": manifest.get("built_at") or manifest.get("created")}
 
 
@@ -276,7 +275,7 @@ def _page(total: int, limit: int, offset: int, items: list, endpoint: str, **arg
 
 
 def _entity_item(iri: str, label: str, types: str, mentions: Any) -> dict[str, Any]:
-    return {"id": ids.item_id(iri), "iri": iri, "label": label, "types": sorted(_local(t) for t in types.split()),
+    return {"id": ids.item_id(iri), "iri": iri, "label": label, "types": sorted(local_name(t) for t in types.split()),
             "mentions": int(mentions) if mentions not in (None, "") else None, "href": ids.href(iri)}
 
 
@@ -292,7 +291,7 @@ def _record(iri: str, rows: list[dict[str, str]]) -> dict[str, Any]:
         "labels": {"preferred": pref,
                    "alternative": sorted(set(by.get(skos + "altLabel", []))),
                    "hidden": sorted(set(by.get(skos + "hiddenLabel", [])))},
-        "types": sorted({_local(t) for t in by.get(PREFIXES["rdf"] + "type", [])}),
+        "types": sorted({local_name(t) for t in by.get(PREFIXES["rdf"] + "type", [])}),
         "sameAs": sorted(set(by.get(PREFIXES["owl"] + "sameAs", []))),
         "mentionCount": int(count[0]) if count else None,
     }
@@ -304,7 +303,7 @@ def _relations(rows: list[dict[str, str]], side: str) -> list[dict[str, Any]]:
     for row in rows:
         key = (row["p"], row["other"])
         if key not in grouped:
-            grouped[key] = {"predicate": _local(row["p"]), "predicateIri": row["p"],
+            grouped[key] = {"predicate": local_name(row["p"]), "predicateIri": row["p"],
                             side: ids.ref(row["other"], row.get("otherLabel")),
                             "sources": []}
         if "doc" in row:
@@ -348,11 +347,6 @@ def _memberships(rows: list[dict[str, str]]) -> list[dict[str, Any]]:
 
 def _doc_id(iri: str) -> str | None:
     return iri[len(DOCUMENT):] if iri.startswith(DOCUMENT) and "/" not in iri[len(DOCUMENT):] else None
-
-
-def _local(iri: str) -> str:
-    """'Person' for kgo:Person; other IRIs stay whole."""
-    return iri[len(ONTOLOGY):] if iri.startswith(ONTOLOGY) else iri
 
 
 

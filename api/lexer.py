@@ -19,6 +19,8 @@ from itertools import islice
 from typing import NamedTuple
 from urllib.parse import urljoin
 
+from kg.errors import LexError
+
 # Every alternative is possessive or cannot fail after a long scan, so that
 # lexing is linear in the text's length. A run of name characters that is not
 # a prefixed name (no colon after it) is one `run` token, split into words
@@ -68,10 +70,6 @@ class Token(NamedTuple):
     text: str
     depth: int  # nesting depth of { } at the token
     start: int = 0  # offset of its first character in the text
-
-
-class LexError(ValueError):
-    """A text the endpoint refuses to interpret (e.g. a dataset clause spelt oddly)."""
 
 
 class TooManyTokens(LexError):

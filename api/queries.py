@@ -16,16 +16,17 @@ quads, store on disk):
 
 from __future__ import annotations
 
-from kg.iris import PREFIXES
+from kg.errors import InputError
+from kg.iris import prologue
 
 MAX_RELATION_ROWS = 2000  # (predicate, other end, document, sentence) rows per direction
-PROLOGUE = "".join(f"PREFIX {p}: <{iri}>\n" for p, iri in PREFIXES.items())
+PROLOGUE = prologue()
 
 
 def iri(value: str) -> str:
     """An IRI as a SPARQL term; refuses characters that cannot be in an IRIREF."""
     if any(c in value for c in '<>"{}|^`\\') or any(ord(c) <= 0x20 for c in value):
-        raise ValueError(f"not an IRI: {value!r}")
+        raise InputError(f"not an IRI: {value!r}")
     return f"<{value}>"
 
 
@@ -156,26 +157,6 @@ SELECT ?doc (SAMPLE(?t) AS ?title) (SAMPLE(?d) AS ?date) (SAMPLE(?dn) AS ?dateNo
   OPTIONAL {{ ?doc kgo:author ?au . OPTIONAL {{ ?au skos:prefLabel ?aul }} }}
 }}
 GROUP BY ?doc
-"""
-
-
-STATS = PROLOGUE + """
-SELECT ?quads ?graphs ?documents ?entities ?mentions ?statements ?events ?figures ?quotes WHERE {
-  { SELECT (COUNT(*) AS ?quads) WHERE { GRAPH ?g { ?s ?p ?o } } }
-  { SELECT (COUNT(DISTINCT ?g) AS ?graphs) WHERE { GRAPH ?g { } } }
-  { SELECT (COUNT(DISTINCT ?x) AS ?documents) WHERE { ?x a kgo:NewsArticle } }
-  { SELECT (COUNT(DISTINCT ?x) AS ?entities) WHERE { GRAPH kgg:entities { ?x skos:prefLabel ?l } } }
-  { SELECT (COUNT(DISTINCT ?x) AS ?mentions) WHERE { ?x a kgo:Mention } }
-  { SELECT (COUNT(DISTINCT ?x) AS ?statements) WHERE { ?x a kgo:Statement } }
-  { SELECT (COUNT(DISTINCT ?x) AS ?events) WHERE { ?x a kgo:Event } }
-  { SELECT (COUNT(DISTINCT ?x) AS ?figures) WHERE { ?x a kgo:Figure } }
-  { SELECT (COUNT(DISTINCT ?x) AS ?quotes) WHERE { ?x a kgo:Quote } }
-}
-"""
-
-TYPE_COUNTS = PROLOGUE + """
-SELECT ?t (COUNT(DISTINCT ?e) AS ?n) WHERE { GRAPH kgg:entities { ?e a ?t } }
-GROUP BY ?t ORDER BY DESC(?n) ?t
 """
 
 

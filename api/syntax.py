@@ -16,11 +16,11 @@ import re
 from dataclasses import dataclass
 
 from api import lexer
-from kg.iris import BASE, PREFIXES
+from kg.iris import BASE, PREFIXES, prologue
 
 # The base IRI resolves a query's relative IRIs (`<id/person/juan-guaido>`), as the protocol's
 # tests expect of an endpoint; a BASE of the query's own, coming later, wins.
-DECLARATIONS = f"BASE <{BASE}> " + " ".join(f"PREFIX {p}: <{iri}>" for p, iri in PREFIXES.items()) + "\n"
+DECLARATIONS = f"BASE <{BASE}> " + prologue(one_line=True)
 _POSITION = re.compile(r"error at (\d+):(\d+): ?(.*)", re.DOTALL)
 _QUOTED = re.compile(r'"([^"]+)"|(?<![\[\w\'])([A-Z][A-Za-z ]+?)(?=,|$)')
 MAX_EXPECTED = 8

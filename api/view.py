@@ -16,12 +16,23 @@ from pathlib import Path
 
 from flask import Blueprint, Response, current_app, g, request, send_file
 
-from viz.hooks import ensure_view, view_page
+from viz import ensure_view, view_page
 
 bp = Blueprint("view", __name__)
 REMOTE_TTL = 60.0
-_cache: dict[str, tuple[float, str]] = {}
-_lock = threading.Lock()
+
+
+class _RenderedPages:
+    """The page rendered from the store, per app: (backend version) -> (when, html)."""
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.pages: dict[str, tuple[float, str]] = {}
+
+
+@bp.record_once
+def _install(state) -> None:
+    state.app.extensions["kg.view"] = _RenderedPages()
 
 
 @bp.get("/graph")
@@ -64,16 +75,17 @@ def _gzip(source: Path, target: Path) -> None:
 
 
 def _rendered_page(backend) -> str:
+    rendered: _RenderedPages = current_app.extensions["kg.view"]
     key = f"{backend.kind}:{backend.version()}"
     ttl = REMOTE_TTL if backend.kind == "remote" else float("inf")
-    with _lock:
-        cached = _cache.get(key)
+    with rendered.lock:
+        cached = rendered.pages.get(key)
     if cached and time.monotonic() - cached[0] < ttl:
         return cached[1]
     html, _ = view_page(_Selector(backend))
-    with _lock:
-        _cache.clear()
-        _cache[key] = (time.monotonic(), html)
+    with rendered.lock:
+        rendered.pages.clear()
+        rendered.pages[key] = (time.monotonic(), html)
     return html
 
 

@@ -58,7 +58,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from api import execute
-from kg.errors import KgError, QueryError, StoreError
+from kg.errors import KgError, PoolBusy, QueryError, StoreError, WorkerCrashed, WorkerOutOfMemory
 
 _PACKAGE_ROOT = str(Path(__file__).resolve().parent.parent)
 _BOOT = "import sys; from api.workers import main; main(sys.argv)"
@@ -66,27 +66,6 @@ _PID = struct.Struct("!q")
 _FORK_TIMEOUT = 60.0  # seconds the template may take to fork one worker
 DEMOTE_AFTER = 0.5  # seconds a job runs at normal CPU priority before it yields to shorter ones
 DEMOTED_NICENESS = 19
-
-
-class PoolBusy(Exception):
-    """No worker became free before the deadline, or the queue was full."""
-
-
-class WorkerCrashed(Exception):
-    """A worker died while running a job (it has been replaced). `last_words` is what it
-    wrote on its standard error last (each worker writes into a memory file of its own)."""
-
-    def __init__(self, message: str, last_words: str = "") -> None:
-        super().__init__(message)
-        self.last_words = last_words
-
-    def __reduce__(self):  # crosses from a worker to the server with its last words
-        return type(self), (str(self), self.last_words)
-
-
-class WorkerOutOfMemory(WorkerCrashed):
-    """A worker ran out of the address space it may take (Source.memory_mb): the engine's
-    allocation failed ('memory allocation of N bytes failed') or Python's (MemoryError)."""
 
 
 _OUT_OF_MEMORY_WORDS = ("memory allocation of", "MemoryError", "Cannot allocate memory")

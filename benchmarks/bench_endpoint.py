@@ -14,7 +14,7 @@ from that export, queried in its own process and serializing SPARQL JSON
 like the servers do. Every query goes to both servers alternately (one
 warm-up each) over keep-alive HTTP; the three engines must agree on the
 number of rows. The synthetic graph is a corpus from benchmarks/generate.py
-built with kg.build; work files live under data/bench/endpoint/.
+built with kg.builder; work files live under data/bench/endpoint/.
 
 Targets: our /sparql within 1.5x of oxigraph serve (median of the per-query
 ratios) and at least 10x faster than rdflib.
@@ -289,12 +289,12 @@ def measure_stores(build: Path, args: argparse.Namespace) -> StoreRun:
     from kg.remote import connect
     from kg.remote.push import push
     from kg.store import EmbeddedStore
-    from kg import layout
+    from kg import build_dirs
 
-    run = StoreRun(sum(1 for _ in open(layout.export_path(build, "nq"), "rb")))
+    run = StoreRun(sum(1 for _ in open(build_dirs.export_path(build, "nq"), "rb")))
     started: list = []
     urls: dict[str, str] = {}
-    local = EmbeddedStore(layout.store_path(build), read_only=True)
+    local = EmbeddedStore(build_dirs.store_path(build), read_only=True)
     try:
         for engine, (kind, _) in ENGINES.items():
             directory = args.work / f"store-{engine}"
@@ -387,9 +387,9 @@ def pick_entity(url: str) -> tuple[str, str]:
 
 
 def measure(name: str, build: Path, args: argparse.Namespace) -> tuple[str, list[Row], dict]:
-    from kg import layout
+    from kg import build_dirs
 
-    nquads = layout.export_path(build, "nq")
+    nquads = build_dirs.export_path(build, "nq")
     quads = sum(1 for _ in open(nquads, "rb"))
     log(f"{name}: {quads:,} quads in {build}")
     ours_proc, ours = start_ours(build.parent.parent, args.workers)
@@ -423,29 +423,29 @@ def measure(name: str, build: Path, args: argparse.Namespace) -> tuple[str, list
 # -- the graphs ---------------------------------------------------------------------------
 
 def shipped_build(work: Path) -> Path:
-    from kg import layout
-    from kg.build import build
+    from kg import build_dirs
+    from kg.builder import build
 
     data = work / "shipped"
     build(REPO / "corpus", data)
-    return layout.current_build(data)
+    return build_dirs.current_build(data)
 
 
 def synthetic_build(work: Path, triples: int) -> Path:
     """A build of a generated corpus of about `triples` quads (reused when it exists)."""
     from benchmarks.generate import write_corpus
-    from kg import layout
-    from kg.build import build
+    from kg import build_dirs
+    from kg.builder import build
 
     docs = max(1, round(triples / QUADS_PER_DOC))
     corpus, data = work / f"corpus-{docs}", work / f"data-{docs}"
-    if layout.current_build(data) is None:
+    if build_dirs.current_build(data) is None:
         if not (corpus / "annotation.conf").exists():
             log(f"generating {docs:,} documents into {corpus}")
             write_corpus(corpus, docs, 1, force=True)
         log(f"building {corpus} (this takes a while the first time)")
         build(corpus, data)
-    return layout.current_build(data)
+    return build_dirs.current_build(data)
 
 
 # -- report -------------------------------------------------------------------------------
@@ -526,13 +526,13 @@ def main(argv: list[str] | None = None) -> int:
         rdflib_worker(args.rdflib_worker)
         return 0
     args.work.mkdir(parents=True, exist_ok=True)
-    from kg import layout
+    from kg import build_dirs
 
     graphs = []
     if not args.skip_shipped:
         graphs.append(("Shipped corpus", shipped_build(args.work)))
     if args.data:
-        build = layout.current_build(args.data)
+        build = build_dirs.current_build(args.data)
         if build is None:
             raise SystemExit(f"{args.data} holds no build")
         graphs.append((f"Build in {args.data}", build))

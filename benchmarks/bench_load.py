@@ -254,7 +254,7 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _build_shipped(scratch: Path) -> Path:
-    from kg.build import build
+    from kg.builder import build
 
     build(REPO / "corpus", scratch / "data")
     return scratch / "data"

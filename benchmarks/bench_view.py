@@ -71,7 +71,7 @@ class Browser:
 
 
 def load(data_dir: Path):
-    from viz.hooks import MAX_NODES, open_current_store
+    from viz import MAX_NODES, open_current_store
     from viz.network import cap_nodes, load_graph
 
     store = open_current_store(data_dir)

@@ -19,7 +19,7 @@ if __package__ in (None, ""):
 from kg.check import check_corpus as kg_check
 from kg.conf import AnnotationConfig, load_config
 from kg.errors import InputError
-from kg.resolve import normalize
+from kg.aliases import normalize
 
 
 @dataclass

@@ -32,7 +32,7 @@ from benchmarks.check import check_corpus
 from benchmarks.generate import Generator
 from benchmarks.results import SizeResult, Step
 from benchmarks.server import Server
-from kg import layout
+from kg import build_dirs
 from kg.iris import graph_iri
 
 HERE = Path(__file__).resolve().parent
@@ -79,7 +79,7 @@ class Runner:
         result.steps["build"] = build = self.kg_build(corpus, data)
         self.cores(result, corpus, scratch)
         self.log(f"{docs:,} documents: built in {report.seconds(build.seconds)} ({build.note or 'ok'})")
-        build_dir = layout.current_build(data)
+        build_dir = build_dirs.current_build(data)
         if build.seconds is None or build_dir is None:
             return result
         result.quads = _quads(build_dir)
@@ -91,14 +91,14 @@ class Runner:
     def kg_build(self, corpus: Path, data: Path, cores: int | None = None) -> Step:
         """`kg build` in its own process (pinned to the first `cores` cores when given); the
         phases it spent its time in come from its manifest."""
-        before = layout.current_build(data)
+        before = build_dirs.current_build(data)
         pin = ["taskset", "-c", f"0-{cores - 1}"] if cores else []
         run = self.measure([*pin, *self.kg, "build", "--corpus", corpus, "--data", data, "--quiet"])
         lines = [line for line in run.stdout.strip().splitlines() if line.strip()]
         summary = next((line for line in lines if " build" in line or "nothing to do" in line), "")
         if run.returncode != 0:
             return Step(peak=run.peak_bytes, note=_failure(run))
-        after = layout.current_build(data)
+        after = build_dirs.current_build(data)
         phases = dict(_manifest(after).get("phases", [])) if after and after != before else {}
         return Step(run.seconds, run.peak_bytes, {"summary": summary, "phases": phases}, cpu=run.cpu_seconds)
 
@@ -129,7 +129,7 @@ class Runner:
         return Step(detail.get("seconds", detail.get("parse_seconds")), run.peak_bytes, detail, cpu=run.cpu_seconds)
 
     def floors(self, result: SizeResult, build_dir: Path, scratch: Path, earlier: list[SizeResult]) -> None:
-        nquads, store = layout.export_path(build_dir, "nq"), layout.store_path(build_dir)
+        nquads, store = build_dirs.export_path(build_dir, "nq"), build_dirs.store_path(build_dir)
         self.log(f"{result.docs:,} documents: floors on {result.quads:,} quads")
         result.steps["bulk_load"] = self.floor("bulk-load", nquads, scratch / "store")
         shutil.rmtree(scratch / "store", ignore_errors=True)
@@ -229,16 +229,16 @@ def _kg_command() -> list[str]:
 
 def _inputs_fingerprint(data: Path) -> str | None:
     """The builder's fingerprint of everything but the documents (its code included), from the manifest."""
-    build_dir = layout.current_build(data)
+    build_dir = build_dirs.current_build(data)
     try:
-        return json.loads((build_dir / layout.MANIFEST_FILE).read_text()).get("inputs") if build_dir else None
+        return json.loads((build_dir / build_dirs.MANIFEST_FILE).read_text()).get("inputs") if build_dir else None
     except (OSError, ValueError):
         return None
 
 
 def _manifest(build_dir: Path) -> dict:
     try:
-        return json.loads((build_dir / layout.MANIFEST_FILE).read_text())
+        return json.loads((build_dir / build_dirs.MANIFEST_FILE).read_text())
     except (OSError, ValueError):
         return {}
 
@@ -249,9 +249,9 @@ def _sparql_string(text: str) -> str:
 
 def _quads(build_dir: Path) -> int:
     try:
-        return int(json.loads((build_dir / layout.MANIFEST_FILE).read_text())["quads"])
+        return int(json.loads((build_dir / build_dirs.MANIFEST_FILE).read_text())["quads"])
     except (OSError, KeyError, ValueError):
-        with open(layout.export_path(build_dir, "nq"), "rb") as handle:
+        with open(build_dirs.export_path(build_dir, "nq"), "rb") as handle:
             return sum(1 for _ in handle)
 
 

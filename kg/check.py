@@ -13,12 +13,12 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from kg.build import check_metadata_keys
+from kg.builder import check_metadata_keys
 from kg.inputs import Inputs
 from kg.readers import read_all
 from kg.corpus import ALIASES_FILE, not_read, scan_corpus
 from kg.errors import InputError, InputErrors
-from kg.resolve import AliasTable, alias_keys
+from kg.aliases import AliasTable, alias_keys
 
 
 @dataclass

@@ -1,8 +1,10 @@
 """The `kg` command: thin click commands over the library.
 
-Library errors are caught here, and only here, and become a message on
-stderr and an exit code: 2 for bad input or a bad query, 3 for a graph that
-breaks the shapes, 4 when another build holds the lock, 1 otherwise.
+Library errors are caught here, and only here (KgErrorsGroup, which api's
+and viz's commands run under too), and become a message on stderr and the
+exit code their class carries (kg.errors): 2 for bad input or a bad query,
+3 for a graph that breaks the shapes, 4 when another build holds the lock,
+1 otherwise.
 Commands from other packages (`serve` from api, `viz` from viz) are found
 through the `kg.commands` entry-point group, so kg never imports them.
 """
@@ -14,11 +16,12 @@ import json
 import sys
 from importlib.metadata import entry_points
 from pathlib import Path
+from typing import Any, Callable
 
 import click
 
-from kg import __version__, layout
-from kg.config import setting
+from kg import __version__, build_dirs
+from kg import settings
 from kg.errors import KgError, StoreError
 from kg.export import FORMATS, copy_export
 from kg.store import EmbeddedStore
@@ -27,22 +30,26 @@ from kg.store import EmbeddedStore
 class KgCommandError(click.ClickException):
     """A KgError on its way out, keeping the library's exit code."""
 
-    def __init__(self, error: KgError) -> None:
-        super().__init__(str(error))
+    def __init__(self, error: KgError, context: str = "") -> None:
+        super().__init__(f"{context}: {error}" if context else str(error))
         self.exit_code = error.exit_code
 
     def show(self, file=None) -> None:
         click.echo(f"error: {self.message}", err=True)
 
 
-class KgGroup(click.Group):
-    """Maps KgError to exit codes and adds the commands other packages register."""
+class KgErrorsGroup(click.Group):
+    """A group whose commands' KgErrors end the program with their message and exit code."""
 
     def invoke(self, ctx: click.Context):
         try:
             return super().invoke(ctx)
         except KgError as exc:
             raise KgCommandError(exc) from exc
+
+
+class KgGroup(KgErrorsGroup):
+    """The kg command: maps KgError to exit codes and adds the commands other packages register."""
 
     def list_commands(self, ctx: click.Context) -> list[str]:
         return sorted(set(super().list_commands(ctx)) | {ep.name for ep in entry_points(group="kg.commands")})
@@ -56,9 +63,21 @@ class KgGroup(click.Group):
         return command
 
 
-data_option = click.option("--data", "data_dir", type=click.Path(file_okay=False, path_type=Path),
-                           default=lambda: setting("data"), show_default="data",
-                           help="Data directory holding the builds (env KG_DATA).")
+def setting_option(name: str, *decls: str, **kwargs: Any) -> Callable:
+    """The click option of a setting of kg.settings: flag, help, environment variable and default
+    from the table. Its value, unless given on the command line, is KG_<NAME>, else the default;
+    `default=None` leaves that to settings.load (kg serve)."""
+    item = settings.BY_NAME[name]
+    kwargs.setdefault("default", lambda: settings.setting(name) if settings.setting(name) != "" else None)
+    kwargs.setdefault("show_default", False)
+    help = f"{item.help[0].upper()}{item.help[1:]} [env {item.env}; default {item.default!r}]"
+    flags = decls if any(d.startswith(item.flag) for d in decls) else (item.flag, *decls)
+    return click.option(*flags, help=help, **kwargs)
+
+
+DIRECTORY = click.Path(file_okay=False, path_type=Path)
+data_option = setting_option("data", "data_dir", type=DIRECTORY)
+corpus_option = setting_option("corpus", "corpus_dir", type=DIRECTORY)
 
 
 @click.group(cls=KgGroup)
@@ -68,12 +87,9 @@ def main() -> None:
 
 
 @main.command()
-@click.option("--corpus", "corpus_dir", type=click.Path(file_okay=False, path_type=Path),
-              default=lambda: setting("corpus"), show_default="corpus",
-              help="Corpus directory (env KG_CORPUS).")
+@corpus_option
 @data_option
-@click.option("--store", "store_url", default=lambda: setting("store") or None,
-              help="Also push the graphs to this SPARQL 1.1 store (env KG_STORE).")
+@setting_option("store", "store_url")
 @click.option("--full", is_flag=True, help="Rebuild everything, even documents that did not change.")
 @click.option("--no-validate", is_flag=True, help="Skip the SHACL validation of what is built.")
 @click.option("--workers", type=click.IntRange(1, 256), default=None,
@@ -88,7 +104,7 @@ def build(corpus_dir: Path, data_dir: Path, store_url: str | None, full: bool, n
 
     Unchanged documents are not rebuilt; when nothing changed, nothing is done.
     """
-    from kg.build import build as run_build
+    from kg.builder import build as run_build
 
     report = run_build(corpus_dir, data_dir, store_url=store_url, progress=not quiet, full=full,
                        validate=not no_validate, workers=workers, eager=eager)
@@ -102,9 +118,7 @@ def build(corpus_dir: Path, data_dir: Path, store_url: str | None, full: bool, n
 
 
 @main.command()
-@click.option("--corpus", "corpus_dir", type=click.Path(file_okay=False, path_type=Path),
-              default=lambda: setting("corpus"), show_default="corpus",
-              help="Corpus directory (env KG_CORPUS).")
+@corpus_option
 @click.option("--shapes", is_flag=True, help="Also validate each document's graph with SHACL, as a build does.")
 @click.option("--workers", type=click.IntRange(1, 256), default=None,
               help="Processes that read documents (default: every core when 200 or more documents, else 1).")
@@ -124,7 +138,7 @@ def check(corpus_dir: Path, shapes: bool, workers: int | None) -> None:
 @data_option
 def export(fmt: str, output: Path | None, data_dir: Path) -> None:
     """Write the current graph as Turtle, TriG, N-Quads or JSON-LD, or back out as a brat or INCEpTION corpus."""
-    build_dir = layout.current_build(data_dir)
+    build_dir = build_dirs.current_build(data_dir)
     if fmt in ("brat", "xmi"):
         _export_brat(build_dir, output, fmt)
         return
@@ -147,7 +161,7 @@ def _export_brat(build_dir: Path | None, output: Path | None, fmt: str = "brat")
         raise click.ClickException("nothing built yet (run kg build first)")
     if output.exists() and any(output.iterdir()):
         raise click.ClickException(f"{output} is not empty (expected a new or empty directory)")
-    store = EmbeddedStore(layout.store_path(build_dir), read_only=True)
+    store = EmbeddedStore(build_dirs.store_path(build_dir), read_only=True)
     try:
         if fmt == "xmi":
             count, warnings = export_xmi(build_dir, store, output)
@@ -162,9 +176,7 @@ def _export_brat(build_dir: Path | None, output: Path | None, fmt: str = "brat")
 
 @main.command()
 @click.argument("articles", nargs=-1, type=click.Path(exists=True, dir_okay=False, path_type=Path))
-@click.option("--corpus", "corpus_dir", type=click.Path(file_okay=False, path_type=Path),
-              default=lambda: setting("corpus"), show_default="corpus",
-              help="The corpus (alias table, annotation.conf, names annotated elsewhere); without ARTICLES, all of its articles.")
+@corpus_option
 @click.option("--merge", is_flag=True, help="Append the suggestions to each article's .ann, keeping every human line.")
 @click.option("--score", is_flag=True, help="Write nothing: print precision and recall against the human annotations.")
 @click.option("--corpus-names/--no-corpus-names", default=True, show_default=True,
@@ -174,7 +186,8 @@ def _export_brat(build_dir: Path | None, output: Path | None, fmt: str = "brat")
 def suggest(articles: tuple[Path, ...], corpus_dir: Path, merge: bool, score: bool, corpus_names: bool,
             events: bool) -> None:
     """Pre-annotate known names, dates, figures, quotes and event triggers as brat suggestions, written to
-    <slug>.suggested.ann beside each article (its .ann is untouched unless --merge)."""
+    <slug>.suggested.ann beside each article (its .ann is untouched unless --merge).
+    Without ARTICLES, every article of the corpus."""
     from kg.suggest_files import score_table, suggest_files
 
     outcomes = suggest_files(corpus_dir, list(articles) or None, merge=merge, write=not score,
@@ -273,27 +286,29 @@ def _turtle(ntriples: bytes, prefixes: dict[str, str]) -> bytes:
 @data_option
 @click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")
 def stats(data_dir: Path, as_json: bool) -> None:
-    """Count documents, entities by type, relations, events and quads in the current graph."""
+    """Count quads, graphs, documents, entities, mentions, statements, events, figures and quotes,
+    entities and events per class and statements per predicate (the same as /api/stats)."""
     from kg.stats import graph_stats
 
-    counts = graph_stats(_open(data_dir))
+    store = _open(data_dir)
+    try:
+        stats = graph_stats(store.select)
+    finally:
+        store.close()
     if as_json:
-        click.echo(json.dumps(counts, indent=2, ensure_ascii=False))
+        click.echo(json.dumps(stats, indent=2, ensure_ascii=False))
         return
-    for key, value in counts.items():
-        if isinstance(value, dict):
-            click.echo(f"{key}:")
-            for name, n in value.items():
-                click.echo(f"  {n:6d}  {name}")
-        else:
-            click.echo(f"{key}: {value}")
+    for section, values in stats.items():
+        click.echo(f"{section}:")
+        for name, n in values.items():
+            click.echo(f"  {n:7d}  {name}")
 
 
 def _open(data_dir: Path) -> EmbeddedStore:
-    build_dir = layout.current_build(data_dir)
+    build_dir = build_dirs.current_build(data_dir)
     if build_dir is None:
         raise StoreError(f"no build in {data_dir} (expected `kg build` to have run)")
-    return EmbeddedStore(layout.store_path(build_dir), read_only=True)
+    return EmbeddedStore(build_dirs.store_path(build_dir), read_only=True)
 
 
 def _table(columns: list[str], rows: list[dict[str, str]], width: int = 60) -> str:

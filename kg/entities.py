@@ -15,7 +15,7 @@ from typing import Iterable
 
 from kg.iris import ENTITIES_GRAPH, PREFIXES, RESOURCE, WIKIDATA, resource_iri
 from kg.nquads import QuadWriter, date_literal, integer, iri, literal
-from kg.resolve import AliasTable, normalize
+from kg.aliases import AliasTable, normalize
 from kg.schema import Vocabulary
 from kg.store import EmbeddedStore
 from kg.vocab import KGO
@@ -41,7 +41,7 @@ SELECT DISTINCT ?e WHERE {{
 
 
 @dataclass
-class Evidence:
+class MentionCounts:
     """What the corpus says of one canonical entity."""
 
     forms: Counter = field(default_factory=Counter)
@@ -49,7 +49,7 @@ class Evidence:
     referenced: bool = False
 
 
-def gather_evidence(store: EmbeddedStore, keys: Iterable[str] | None = None) -> dict[str, Evidence]:
+def gather_evidence(store: EmbeddedStore, keys: Iterable[str] | None = None) -> dict[str, MentionCounts]:
     """Mentions and references per canonical key, for every key or only `keys`."""
     values = ""
     if keys is not None:
@@ -58,7 +58,7 @@ def gather_evidence(store: EmbeddedStore, keys: Iterable[str] | None = None) -> 
             return {}
         values = "VALUES ?e { " + " ".join(f"<{resource_iri(k)}>" for k in keys) + " }"
     fill = dict(kgo=PREFIXES["kgo"], nif=PREFIXES["nif"], resource=RESOURCE, values=values)
-    evidence: dict[str, Evidence] = defaultdict(Evidence)
+    evidence: dict[str, MentionCounts] = defaultdict(MentionCounts)
     for row in store.select(_MENTIONS.format(**fill)):
         item = evidence[row["e"][len(RESOURCE):]]
         count = int(row["n"])
@@ -92,7 +92,7 @@ def _drop_records(store: EmbeddedStore, keys: set[str] | None) -> None:
     store.drop_subjects(ENTITIES_GRAPH, [resource_iri(k) for k in keys])
 
 
-def write_record(out: QuadWriter, key: str, evidence: Evidence, vocab: Vocabulary,
+def write_record(out: QuadWriter, key: str, evidence: MentionCounts, vocab: Vocabulary,
                  aliases: AliasTable) -> None:
     """The record of one entity: types, labels, links, mention count."""
     node = resource_iri(key)
@@ -117,7 +117,7 @@ def write_record(out: QuadWriter, key: str, evidence: Evidence, vocab: Vocabular
     out.add(node, KGO.mentionCount, integer(sum(evidence.forms.values())))
 
 
-def _type_of(key: str, entry, evidence: Evidence, vocab: Vocabulary) -> str:
+def _type_of(key: str, entry, evidence: MentionCounts, vocab: Vocabulary) -> str:
     family = key.split("/", 1)[0]
     if family == "role":
         return "Role"
@@ -139,7 +139,7 @@ def _classes(type_: str, vocab: Vocabulary) -> list[str]:
     return [str(KGO[type_])]
 
 
-def _preferred_label(key: str, entry, evidence: Evidence) -> str:
+def _preferred_label(key: str, entry, evidence: MentionCounts) -> str:
     if entry is not None:
         return entry.label
     family, rest = key.split("/", 1)

@@ -1,34 +1,50 @@
-"""One exception tree for kg. Library code raises these; only the edges
-(the CLI, the HTTP handlers) catch them and turn them into exit codes or
-the JSON error shape.
+"""One exception tree for kg, api and viz. Library code raises these; only the
+edges (the click commands, Flask's error handler) catch them and turn them
+into an exit code or the JSON error shape. Every class carries both:
 
-    KgError
-    ├── InputError            bad corpus or annotation input (exit code 2)
-    │   ├── InputErrors       several InputErrors found together (one per line)
-    │   ├── AnnotationError   a .ann line that is wrong; carries path, line, column
-    │   ├── CorpusError       a missing, unreadable or non-UTF-8 file; metadata
-    │   └── ConfigError       annotation.conf or aliases.toml that is wrong
-    ├── ValidationError       a built graph that breaks the SHACL shapes
-    ├── QueryError            a SPARQL query the engine rejects (message has line:column)
-    ├── StoreError            the store cannot be opened, read or written
-    └── BuildLockedError      another build holds the lock
+    KgError                        exit 1  HTTP 500
+    ├── InputError                 exit 2  HTTP 400  bad corpus, annotation or setting input
+    │   ├── InputErrors                              several InputErrors found together (one per line)
+    │   ├── AnnotationError                          a .ann line that is wrong; carries path, line, column
+    │   ├── CorpusError                              a missing, unreadable or non-UTF-8 file; metadata
+    │   ├── ConfigError                              annotation.conf or aliases.toml that is wrong
+    │   └── SettingError                             a setting (KG_* variable, option) that is not valid
+    ├── ValidationError            exit 3  HTTP 500  a built graph that breaks the SHACL shapes
+    ├── QueryError                 exit 2  HTTP 400  a SPARQL query the engine rejects (message has line:column)
+    │   └── LexError                                 a query text the endpoint refuses to interpret
+    ├── AnswerTooLarge             exit 2  HTTP 422  an answer past the byte cap (the engine was stopped)
+    ├── Unavailable                exit 1  HTTP 503  try again later (Retry-After)
+    │   ├── QueryTimeout                             a query ran out of time and was stopped
+    │   └── PoolBusy                                 no query worker became free in time, or the queue was full
+    ├── WorkerCrashed              exit 1  HTTP 500  a query worker died: the engine crashed (its last words kept)
+    │   └── WorkerOutOfMemory              HTTP 503  a query worker passed its memory cap (Retry-After)
+    ├── StoreError                 exit 1  HTTP 503  the store cannot be opened, read or written
+    ├── BuildLockedError           exit 4  HTTP 409  another build holds the lock
+    └── ApiError                   exit 1  HTTP as given  an HTTP answer decided by the endpoint itself
+
+Subclasses elsewhere stay in the tree: api.lexer.TooDeep and api.lexer.TooManyTokens (LexErrors),
+api.backend.NoGraph and kg.remote.RemoteTimeout (StoreErrors).
 """
 
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 
 class KgError(Exception):
     """Base of every error kg raises on purpose."""
 
     exit_code = 1
+    http_status = 500
+    retry_after: int | None = None  # seconds, sent as Retry-After with an HTTP answer
 
 
 class InputError(KgError):
     """Bad input: the message says where and what was expected."""
 
     exit_code = 2
+    http_status = 400
 
     def __init__(self, message: str, path: Path | str | None = None, line: int | None = None,
                  column: int | None = None) -> None:
@@ -71,6 +87,10 @@ class ConfigError(InputError):
     """annotation.conf or aliases.toml that cannot be read."""
 
 
+class SettingError(InputError):
+    """A setting's value (from the environment or an option) that is not of its kind."""
+
+
 class ValidationError(KgError):
     """The built graph does not conform to the SHACL shapes."""
 
@@ -81,13 +101,85 @@ class QueryError(KgError):
     """A SPARQL query the engine rejects; the message carries line and column."""
 
     exit_code = 2
+    http_status = 400
+
+
+class LexError(QueryError):
+    """A query text the endpoint refuses to interpret (e.g. a dataset clause spelt oddly)."""
+
+
+class AnswerTooLarge(KgError):
+    """The serialized answer passed the byte cap (the engine was stopped there)."""
+
+    exit_code = 2
+    http_status = 422
+
+    def __init__(self, limit: int) -> None:
+        super().__init__(limit)  # the only argument, so that it crosses from a worker intact
+        self.limit = limit
+
+    def __str__(self) -> str:
+        return f"the answer is larger than {self.limit:,} bytes"
+
+
+class Unavailable(KgError):
+    """The server cannot answer now; the client may try again (503 with Retry-After)."""
+
+    http_status = 503
+    retry_after = 1
+
+
+class QueryTimeout(Unavailable):
+    """The query ran out of time."""
+
+
+class PoolBusy(Unavailable):
+    """No worker became free before the deadline, or the queue was full."""
+
+
+class WorkerCrashed(KgError):
+    """A worker died while running a job (it has been replaced). `last_words` is what it
+    wrote on its standard error last (each worker writes into a memory file of its own)."""
+
+    def __init__(self, message: str = "", last_words: str = "") -> None:
+        super().__init__(message)
+        self.last_words = last_words
+
+    def __reduce__(self):  # crosses from a worker to the server with its last words
+        return type(self), (str(self), self.last_words)
+
+
+class WorkerOutOfMemory(WorkerCrashed):
+    """A worker ran out of the address space it may take (Source.memory_mb): the engine's
+    allocation failed or Python's (MemoryError). The client may try again."""
+
+    http_status = 503
+    retry_after = 1
 
 
 class StoreError(KgError):
     """The store cannot be opened, read or written."""
+
+    http_status = 503
 
 
 class BuildLockedError(KgError):
     """Another build is running on the same data directory."""
 
     exit_code = 4
+    http_status = 409
+
+
+class ApiError(KgError):
+    """An HTTP answer the endpoint decides itself (status, detail, extra members of the error shape)."""
+
+    def __init__(self, status: int, detail: str, headers: dict[str, str] | None = None, **extra: Any) -> None:
+        super().__init__(detail)
+        self.http_status = status
+        self.detail = detail
+        self.headers = headers or {}
+        self.extra = extra
+
+    @property
+    def status(self) -> int:
+        return self.http_status

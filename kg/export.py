@@ -24,13 +24,13 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import IO, Callable
 
-from kg import layout
-from kg.errors import StoreError
+from kg import build_dirs
+from kg.errors import InputError, StoreError
 from kg.iris import ENTITIES_GRAPH, ONTOLOGY_GRAPH, PREFIXES
 from kg.plan import read_manifest
 from kg.store import EmbeddedStore
 
-FORMATS = tuple(layout.EXPORT_FILES)
+FORMATS = tuple(build_dirs.EXPORT_FILES)
 INDEX_SUFFIX = ".sections.json"
 MEDIA_TYPES = {
     "ttl": "text/turtle",
@@ -68,8 +68,8 @@ def ensure_export(build_dir: Path, fmt: str) -> Path:
     """The build's export in `fmt`: written on the first call (one writer at a time, across
     threads and processes: an flock per open file), then kept in the build directory."""
     if fmt not in FORMATS:
-        raise ValueError(f"unknown export format {fmt!r} (expected one of {', '.join(FORMATS)})")
-    path = layout.export_path(build_dir, fmt)
+        raise InputError(f"unknown export format {fmt!r} (expected one of {', '.join(FORMATS)})")
+    path = build_dirs.export_path(build_dir, fmt)
     if path.is_file():
         return path
     with open(build_dir / f".{path.name}.lock", "w") as lock:
@@ -85,7 +85,7 @@ def _write_export_file(build_dir: Path, fmt: str, path: Path) -> None:
     for stale in path.parent.glob(f".{path.name}.*.part"):  # left by a writer killed while holding the lock
         stale.unlink(missing_ok=True)
     partial = path.with_name(f".{path.name}.{os.getpid()}.part")
-    store = EmbeddedStore(layout.store_path(build_dir), read_only=True)
+    store = EmbeddedStore(build_dirs.store_path(build_dir), read_only=True)
     try:
         index = _write_format(store, fmt, ordered_graphs(store.graphs()), partial, _reusable(build_dir, fmt))
         write_index(path, index)
@@ -114,7 +114,7 @@ def _reusable(build_dir: Path, fmt: str) -> tuple[Path, Index, frozenset[str]] |
     based_on, remade = manifest.get("based_on"), manifest.get("remade_graphs")
     if not based_on or remade is None:
         return None
-    old = layout.export_path(build_dir.parent / based_on, fmt)
+    old = build_dirs.export_path(build_dir.parent / based_on, fmt)
     index = read_index(old)
     if index is None or not old.is_file():
         return None
@@ -183,7 +183,7 @@ def section(store: EmbeddedStore, fmt: str, graph: str) -> bytes:
 def write_export(store: EmbeddedStore, fmt: str, out: IO[bytes]) -> None:
     """Serialize a whole store in one format to a binary stream."""
     if fmt not in FORMATS:
-        raise ValueError(f"unknown export format {fmt!r} (expected one of {', '.join(FORMATS)})")
+        raise InputError(f"unknown export format {fmt!r} (expected one of {', '.join(FORMATS)})")
     _write_sections(out, fmt, ordered_graphs(store.graphs()), lambda graph: out.write(section(store, fmt, graph)))
 
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from kg import layout
+from kg import build_dirs
 from kg.entities import rebuild_records
 from kg.graph import canonical_keys
 from kg.inputs import Inputs
@@ -70,7 +70,7 @@ def _load_all(plan: Plan, inputs: Inputs, build_dir: Path, options: Options, pha
                                lambda slug, text: load.append(graph_iri(slug), text))
     finally:
         load.close()
-    store = EmbeddedStore(layout.store_path(build_dir))
+    store = EmbeddedStore(build_dirs.store_path(build_dir))
     with phases.phase("load"):
         store.bulk_load_file(load.path)
     with phases.phase("records"):
@@ -86,8 +86,8 @@ def _patch_previous(plan: Plan, inputs: Inputs, build_dir: Path, options: Option
         checked = read_all(plan.todo, inputs, options.progress, options.validate, options.workers,
                            graphs.__setitem__)
     with phases.phase("checkpoint"):
-        EmbeddedStore(layout.store_path(plan.previous_dir), read_only=True).backup(layout.store_path(build_dir))
-    store = EmbeddedStore(layout.store_path(build_dir))
+        EmbeddedStore(build_dirs.store_path(plan.previous_dir), read_only=True).backup(build_dirs.store_path(build_dir))
+    store = EmbeddedStore(build_dirs.store_path(build_dir))
     with phases.phase("replace"):
         touched, delta = _replace_documents(store, plan, graphs)
     with phases.phase("records"):

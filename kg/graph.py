@@ -16,7 +16,8 @@ from kg.annotations import NORMALIZATION_DBS
 from kg.iris import PREFIXES, document_iri, fragment_iri, graph_iri, local_iri, resource_iri, span_iri
 from kg.model import Document, Event, Relation, TextBound
 from kg.nquads import QuadWriter, boolean, date_literal, decimal, integer, iri, literal
-from kg.resolve import AliasTable, Resolution, resolve_document, resolve_event, resolve_role
+from kg.aliases import AliasTable
+from kg.resolve import Resolution, Rule, resolve_document, resolve_event, resolve_role
 from kg.schema import Vocabulary
 from kg.sentences import SentenceIndex
 from kg.vocab import KGO
@@ -163,7 +164,7 @@ def _local_things(ctx: _Context) -> None:
             add(node, KGO.value, decimal(numbers[tid]))
         if tid in qualifiers:
             add(node, KGO.qualifier, literal(qualifiers[tid]))
-        if resolution.rule.startswith("unnamed"):
+        if resolution.rule is Rule.UNNAMED:
             add(node, KGO.unnamed, boolean(True))
 
 

@@ -16,7 +16,7 @@ from kg.conf import CONFIG_FILE, find_config, load_config
 from kg.confwriter import union_configs
 from kg.corpus import ALIASES_FILE, MAPPING_FILE, DocumentFiles, inception_config
 from kg.errors import ConfigError, CorpusError
-from kg.resolve import AliasTable, load_aliases
+from kg.aliases import AliasTable, load_aliases
 from kg.schema import Alignment, Vocabulary, check_alignment_names, load_alignment
 from kg.validate import ONTOLOGY_FILE, SHAPES_FILE
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import re
 import unicodedata
+from typing import Iterable
 
 BASE = "https://kg.example.org/"
 ONTOLOGY = BASE + "ontology#"
@@ -44,6 +45,20 @@ PREFIXES: dict[str, str] = {
     "sem": "http://semanticweb.cs.vu.nl/2009/11/sem/",
     "oa": "http://www.w3.org/ns/oa#",
 }
+
+
+def local_name(iri: str) -> str:
+    """'Person' for kgo:Person; IRIs outside kg's ontology stay whole."""
+    return iri[len(ONTOLOGY):] if iri.startswith(ONTOLOGY) else iri
+
+
+def prologue(names: Iterable[str] | None = None, *, one_line: bool = False) -> str:
+    """SPARQL PREFIX declarations of `names` (every prefix of PREFIXES when None), one a line,
+    or all on one line (so that a query after them keeps its own line numbers, less one)."""
+    declarations = [f"PREFIX {p}: <{PREFIXES[p]}>" for p in (PREFIXES if names is None else names)]
+    if not declarations:
+        return ""
+    return (" " if one_line else "\n").join(declarations) + "\n"
 
 _NON_SLUG = re.compile(r"[^a-z0-9]+")
 

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pyoxigraph as ox
 
-from kg import layout
+from kg import build_dirs
 from kg.export import write_index
 from kg.iris import ENTITIES_GRAPH, ONTOLOGY_GRAPH
 from kg.schema import Vocabulary
@@ -48,7 +48,7 @@ class LoadFile:
         with open(self.path, "ab") as out:
             self._out = out
             self.append(ENTITIES_GRAPH, records)
-        target = layout.export_path(self.build_dir, "nq")
+        target = build_dirs.export_path(self.build_dir, "nq")
         write_index(target, self.index)
         os.replace(self.path, target)
 

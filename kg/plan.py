@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from kg import __version__, layout
+from kg import __version__, build_dirs
 from kg.iris import ENTITIES_GRAPH, graph_iri
 
 if TYPE_CHECKING:
@@ -46,7 +46,7 @@ class Plan:
 
 def previous_manifest(data_dir: Path) -> dict | None:
     """The manifest of the current build, with its directory under '_dir'; None before the first build."""
-    current = layout.current_build(data_dir)
+    current = build_dirs.current_build(data_dir)
     if current is None:
         return None
     manifest = read_manifest(current)
@@ -55,7 +55,7 @@ def previous_manifest(data_dir: Path) -> dict | None:
 
 def read_manifest(build_dir: Path) -> dict[str, Any]:
     try:
-        return json.loads((build_dir / layout.MANIFEST_FILE).read_text(encoding="utf-8"))
+        return json.loads((build_dir / build_dirs.MANIFEST_FILE).read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return {}
 
@@ -98,4 +98,4 @@ def write_manifest(build_dir: Path, plan: Plan, fingerprint: str, quads: int, ph
         "remade_graphs": plan.remade_graphs(),
         "phases": list(phases.items()),  # [name, seconds] in the order they ran
     }
-    (build_dir / layout.MANIFEST_FILE).write_text(json.dumps(manifest, indent=1, sort_keys=True))
+    (build_dir / build_dirs.MANIFEST_FILE).write_text(json.dumps(manifest, indent=1, sort_keys=True))

@@ -19,7 +19,7 @@ from typing import Callable
 from tqdm import tqdm
 
 from kg.corpus import DocumentFiles, read_document
-from kg.errors import InputError, InputErrors, KgError
+from kg.errors import InputError, InputErrors, KgError, ValidationError
 from kg.graph import canonical_keys, document_nquads
 from kg.inputs import Inputs
 from kg.validate import validate_nquads
@@ -147,8 +147,8 @@ def _read_one(item: DocumentFiles, vocab, aliases) -> tuple[str, str | None, lis
         return item.slug, None, [_error_args(e) for e in exc.errors]
     except InputError as exc:
         return item.slug, None, [_error_args(exc)]
-    except KgError as exc:
-        return item.slug, None, [(f"{exc}", item.txt, None, None)]
+    except ValidationError as exc:  # the graph made from valid input breaks the shapes: not the input's fault
+        raise ValidationError(f"the graph of document {item.slug}: {exc}") from None
 
 
 def _checked(result: tuple[str, str | None, list], item: DocumentFiles, declared: frozenset[str]):
@@ -159,8 +159,8 @@ def _checked(result: tuple[str, str | None, list], item: DocumentFiles, declared
         return result
     except InputError as exc:
         return slug, None, [_error_args(exc)]
-    except KgError as exc:
-        return slug, None, [(f"{exc}", item.txt, None, None)]
+    except ValidationError as exc:
+        raise ValidationError(f"the graph of document {slug}: {exc}") from None
 
 
 def _error_args(exc: InputError) -> tuple:

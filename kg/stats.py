@@ -1,41 +1,58 @@
-"""Counts that describe a built graph: documents, entities by type, relations, events, quads."""
+"""The one definition of a graph's statistics, shown by `kg stats` and `/api/stats`:
+
+    counts        quads, graphs, documents, entities, mentions, statements, events, figures, quotes
+    entityTypes   entity records per class, under every class a record has (an NGO counts
+                  under NGO and under Organization)
+    eventTypes    events per class, kgo:Event itself left out
+    relations     statements per predicate
+
+Classes and predicates of kg's ontology are given by local name (GovernmentBody), those of
+a corpus's own vocabulary by their whole IRI. Every count is of distinct things: the union
+default graph holds a triple once per document graph that states it. The queries are written
+for large graphs (7.5 million quads): each count is its own sub-select.
+"""
 
 from __future__ import annotations
 
-from kg.iris import PREFIXES
-from kg.store import GraphStore
+from typing import Callable
 
-_PREFIXES = "".join(f"PREFIX {p}: <{PREFIXES[p]}>\n" for p in ("kgo", "kgg", "rdf", "rdfs"))
+from kg.iris import local_name, prologue
 
-QUERIES = {
-    "entities_by_type": """SELECT ?type (COUNT(DISTINCT ?e) AS ?n) WHERE {
-        GRAPH kgg:entities { ?e a ?c } ?c rdfs:label ?type .
-        FILTER NOT EXISTS { GRAPH kgg:entities { ?e a ?sub } GRAPH kgg:ontology { ?sub rdfs:subClassOf ?c } }
-      } GROUP BY ?type ORDER BY DESC(?n)""",
-    "events_by_type": """SELECT ?type (COUNT(DISTINCT ?e) AS ?n) WHERE {
-        ?e a kgo:Event , ?c . FILTER(?c != kgo:Event) GRAPH kgg:ontology { ?c rdfs:label ?type }
-      } GROUP BY ?type ORDER BY DESC(?n)""",
-    "relations_by_predicate": """SELECT ?predicate (COUNT(?s) AS ?n) WHERE {
-        ?s a kgo:Statement ; rdf:predicate ?p . GRAPH kgg:ontology { ?p rdfs:label ?predicate }
-      } GROUP BY ?predicate ORDER BY DESC(?n)""",
-    "totals": """SELECT
-        (COUNT(DISTINCT ?doc) AS ?documents) WHERE { ?doc a kgo:NewsArticle }""",
-    "mentions": """SELECT (COUNT(?m) AS ?mentions) WHERE { ?m a kgo:Mention }""",
-    "statements": """SELECT (COUNT(?s) AS ?statements) WHERE { ?s a kgo:Statement }""",
-    "quads": """SELECT (COUNT(*) AS ?quads) WHERE { GRAPH ?g { ?s ?p ?o } }""",
-    "entities": """SELECT (COUNT(DISTINCT ?e) AS ?entities) WHERE { GRAPH kgg:entities { ?e a ?c } }""",
-    "events": """SELECT (COUNT(DISTINCT ?e) AS ?events) WHERE { ?e a kgo:Event }""",
+Select = Callable[[str], list[dict[str, str]]]
+
+COUNTS = prologue() + """
+SELECT ?quads ?graphs ?documents ?entities ?mentions ?statements ?events ?figures ?quotes WHERE {
+  { SELECT (COUNT(*) AS ?quads) WHERE { GRAPH ?g { ?s ?p ?o } } }
+  { SELECT (COUNT(DISTINCT ?g) AS ?graphs) WHERE { GRAPH ?g { } } }
+  { SELECT (COUNT(DISTINCT ?x) AS ?documents) WHERE { ?x a kgo:NewsArticle } }
+  { SELECT (COUNT(DISTINCT ?x) AS ?entities) WHERE { GRAPH kgg:entities { ?x skos:prefLabel ?l } } }
+  { SELECT (COUNT(DISTINCT ?x) AS ?mentions) WHERE { ?x a kgo:Mention } }
+  { SELECT (COUNT(DISTINCT ?x) AS ?statements) WHERE { ?x a kgo:Statement } }
+  { SELECT (COUNT(DISTINCT ?x) AS ?events) WHERE { ?x a kgo:Event } }
+  { SELECT (COUNT(DISTINCT ?x) AS ?figures) WHERE { ?x a kgo:Figure } }
+  { SELECT (COUNT(DISTINCT ?x) AS ?quotes) WHERE { ?x a kgo:Quote } }
 }
+"""
+ENTITY_TYPES = prologue() + """
+SELECT ?t (COUNT(DISTINCT ?e) AS ?n) WHERE { GRAPH kgg:entities { ?e a ?t } }
+GROUP BY ?t ORDER BY DESC(?n) ?t
+"""
+EVENT_TYPES = prologue() + """
+SELECT ?t (COUNT(DISTINCT ?e) AS ?n) WHERE { ?e a kgo:Event , ?t . FILTER(?t != kgo:Event) }
+GROUP BY ?t ORDER BY DESC(?n) ?t
+"""
+RELATIONS = prologue() + """
+SELECT ?t (COUNT(DISTINCT ?s) AS ?n) WHERE { ?s a kgo:Statement ; rdf:predicate ?t }
+GROUP BY ?t ORDER BY DESC(?n) ?t
+"""
 
 
-def graph_stats(store: GraphStore) -> dict:
-    """Every count of QUERIES, as plain Python values."""
-    result: dict = {}
-    for name, query in QUERIES.items():
-        rows = store.select(_PREFIXES + query)
-        if name.endswith("_by_type") or name.endswith("_by_predicate"):
-            key = next(k for k in ("type", "predicate") if rows and k in rows[0]) if rows else "type"
-            result[name] = {row[key]: int(row["n"]) for row in rows}
-        else:
-            result.update({k: int(v) for k, v in rows[0].items()})
-    return result
+def graph_stats(select: Select) -> dict[str, dict[str, int]]:
+    """The statistics of the graph that `select` (a SPARQL SELECT -> rows of strings) reads."""
+    counts = {name: int(value) for name, value in select(COUNTS)[0].items()}
+    return {"counts": counts, "entityTypes": _per_term(select(ENTITY_TYPES)),
+            "eventTypes": _per_term(select(EVENT_TYPES)), "relations": _per_term(select(RELATIONS))}
+
+
+def _per_term(rows: list[dict[str, str]]) -> dict[str, int]:
+    return {local_name(row["t"]): int(row["n"]) for row in rows}

@@ -21,7 +21,7 @@ from dataclasses import dataclass, replace
 from kg.conf import AnnotationConfig, AttributeType
 from kg.iris import fold
 from kg.model import Annotations
-from kg.resolve import AliasTable, normalize
+from kg.aliases import AliasTable, normalize
 from kg.suggest_dates import match_dates
 from kg.suggest_figures import match_figures
 from kg.suggestion import Suggestion

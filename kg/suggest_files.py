@@ -21,13 +21,14 @@ from kg.confwriter import union_configs
 from kg.corpus import ALIASES_FILE, MAPPING_FILE, SUGGESTED_SUFFIX, DocumentFiles, read_document, scan_corpus
 from kg.errors import CorpusError, InputErrors
 from kg.model import Document
-from kg.resolve import LOCAL_FAMILIES, AliasTable, load_aliases, resolve_document
+from kg.aliases import AliasTable, load_aliases
+from kg.resolve import LOCAL_FAMILIES, Rule, resolve_document
 from kg.schema import Vocabulary, load_alignment
 from kg.suggest import (Lexicon, Score, Suggestion, alias_lexicon, ann_lines, corpus_lexicon, highest_ids,
                         merge_lexicons, score, suggest, without_human)
 from kg.suggest_events import Trigger, score_events, trigger_lexicon
 
-_LINKED_RULES = ("KG normalization", "alias table")
+_LINKED_RULES = (Rule.KG, Rule.ALIAS_TABLE)
 
 
 @dataclass(frozen=True)
@@ -83,9 +84,9 @@ class _Corpus:
             vocab = Vocabulary(self.config_of(files), self.vocab.alignment)
             for tid, resolution in resolve_document(doc, vocab, self.aliases).items():
                 bound = doc.annotations.textbounds[tid]
-                if vocab.family(bound.type) in LOCAL_FAMILIES | {"date"} or resolution.rule.startswith(("unnamed", "local")):
+                if vocab.family(bound.type) in LOCAL_FAMILIES | {"date"} or resolution.rule in (Rule.UNNAMED, Rule.LOCAL):
                     continue
-                key = resolution.key if resolution.rule.startswith(_LINKED_RULES) else None
+                key = resolution.key if resolution.rule in _LINKED_RULES else None
                 found.append((bound.text, bound.type, key, files.slug))
         return found
 

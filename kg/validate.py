@@ -8,9 +8,10 @@ from pathlib import Path
 
 import pyoxigraph as ox
 import rdflib
-from rdflib import RDF, XSD, URIRef
+from rdflib import RDF, URIRef
 
 from kg.errors import ValidationError
+from kg.terms import from_oxigraph
 
 ROOT = Path(__file__).resolve().parent.parent
 ONTOLOGY_FILE = ROOT / "ontology.ttl"
@@ -60,21 +61,9 @@ def validate_nquads(nquads: bytes, extra: frozenset[str] = frozenset()) -> None:
     # Oxigraph parses: rdflib's N-Triples reader is quadratic in a line's length (an article's text
     # is one literal: a 5 MB text took minutes)
     for quad in ox.parse(nquads, format=ox.RdfFormat.N_QUADS):
-        union.add((_term(quad.subject), _term(quad.predicate), _term(quad.object)))
+        union.add((from_oxigraph(quad.subject), from_oxigraph(quad.predicate), from_oxigraph(quad.object)))
     check_shapes(union)
     check_declared(union, extra)
-
-
-def _term(term: ox.NamedNode | ox.BlankNode | ox.Literal) -> rdflib.term.Identifier:
-    """An Oxigraph term as rdflib has it (a plain literal stays without datatype, as rdflib reads it)."""
-    if isinstance(term, ox.NamedNode):
-        return URIRef(term.value)
-    if isinstance(term, ox.BlankNode):
-        return rdflib.BNode(term.value)
-    if term.language:
-        return rdflib.Literal(term.value, lang=term.language)
-    datatype = term.datatype.value
-    return rdflib.Literal(term.value, datatype=None if datatype == str(XSD.string) else URIRef(datatype))
 
 
 def _first_results(report: rdflib.Graph, text: str) -> str:

@@ -3,21 +3,46 @@
 from __future__ import annotations
 
 import hashlib
+import os
+import shutil
 from pathlib import Path
+from typing import Iterable
 
 import pyoxigraph as ox
+import rdflib
 from click.testing import CliRunner, Result
+from rdflib.compare import to_canonical_graph
 
-from kg import layout
+from kg import build_dirs
 from kg.cli import main
+from kg.terms import from_oxigraph
 
 ROOT = Path(__file__).resolve().parent.parent
-CORPUS = ROOT / "corpus"
+# The corpus the corpus-dependent tests read: the shipped one, or another (TEST_CORPUS), which is how
+# tests/test_fifth_article.py shows that they hold with an article added. Tests that pin the shipped
+# corpus's counts build from the fixed copy CORPUS_2019 instead.
+CORPUS = Path(os.environ.get("TEST_CORPUS") or ROOT / "corpus")
+CORPUS_2019 = Path(__file__).resolve().parent / "data" / "corpus-2019"
+FIFTH_ARTICLE = Path(__file__).resolve().parent / "data" / "fifth-article"
 TINY = Path(__file__).resolve().parent / "data" / "tiny"
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                  "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 BROWSER_TIMEOUT_MS = 20_000
+
+# The statistics of tests/data/tiny (kg stats, /api/stats), counted by hand from tests/data/tiny: alpha.ann has 11 text spans, beta.ann 6 (17 mentions);
+# alpha states R1-R3, the Membership E1 (memberOf, hasRole, member, role, organization) and the
+# Flight E2 (agent, destination, time), beta R1-R2 (13 statements); the unnamed "Officials" get no
+# record, Cúcuta and Cucuta are one place, alpha.json names the publisher (9 entity records).
+TINY_STATS = {
+    "counts": {"graphs": 4, "documents": 2, "entities": 9, "mentions": 17, "statements": 13, "events": 1,
+               "figures": 2, "quotes": 1},
+    "entityTypes": {"Organization": 3, "Person": 2, "Place": 2, "City": 1, "Country": 1, "Date": 1,
+                    "IntergovernmentalOrganization": 1, "MediaOrganization": 1, "MilitaryUnit": 1, "Role": 1},
+    "eventTypes": {"Flight": 1},
+    "relations": {"memberOf": 2, "reportedBy": 2, "agent": 1, "asOf": 1, "destination": 1, "hasRole": 1,
+                  "member": 1, "organization": 1, "role": 1, "saidBy": 1, "time": 1},
+}
 
 
 def run_kg(*args: str) -> Result:
@@ -27,22 +52,55 @@ def run_kg(*args: str) -> Result:
 
 def store_quads(data_dir: Path, *, skip_ontology: bool = False) -> set[ox.Quad]:
     """Every quad of the current build's store."""
-    build = layout.current_build(data_dir)
-    store = ox.Store.read_only(str(layout.store_path(build)))
+    build = build_dirs.current_build(data_dir)
+    store = ox.Store.read_only(str(build_dirs.store_path(build)))
     quads = set(store)
     if skip_ontology:
         quads = {q for q in quads if not str(q.graph_name.value).endswith("/graph/ontology")}
     return quads
 
 
-def assert_same_quads(actual: set, expected: set, what: str = "graphs") -> None:
-    """Set equality (our graphs have no blank nodes, so this is isomorphism), with the difference shown."""
+def assert_same_quads(actual: Iterable, expected: Iterable, what: str = "graphs") -> None:
+    """Graph equality, shown as a difference on failure. Quads or triples, of Oxigraph's or rdflib's
+    terms (either side may be either). Isomorphism (rdflib.compare, graph by graph) when a blank node
+    occurs; without one, isomorphism is set equality, which is then used (much faster)."""
+    actual, expected = _normal(actual), _normal(expected)
+    if _has_blank_node(actual) or _has_blank_node(expected):
+        actual, expected = _canonical(actual), _canonical(expected)
     missing, extra = expected - actual, actual - expected
     if missing or extra:
         lines = [f"{what} differ: {len(missing)} missing, {len(extra)} unexpected"]
         lines += [f"- {q}" for q in sorted(map(str, missing))[:15]]
         lines += [f"+ {q}" for q in sorted(map(str, extra))[:15]]
         raise AssertionError("\n".join(lines))
+
+
+def _normal(quads: Iterable) -> set[tuple]:
+    """(s, p, o, graph) of rdflib terms; graph None for a triple or the default graph."""
+    return {tuple(_term(t) for t in quad) + ((None,) if len(quad) == 3 else ()) for quad in map(tuple, quads)}
+
+
+def _term(term):
+    if isinstance(term, (ox.NamedNode, ox.BlankNode, ox.Literal, ox.DefaultGraph)):
+        return from_oxigraph(term)
+    if isinstance(term, rdflib.Graph):
+        term = term.identifier
+    if isinstance(term, str) and not isinstance(term, rdflib.term.Identifier):
+        return rdflib.URIRef(term)  # a graph name given as text
+    return None if term == rdflib.graph.DATASET_DEFAULT_GRAPH_ID else term
+
+
+def _has_blank_node(quads: set) -> bool:
+    return any(isinstance(term, rdflib.BNode) for quad in quads for term in quad)
+
+
+def _canonical(quads: set[tuple]) -> set[tuple]:
+    """The quads with blank nodes given canonical labels within their graph (rdflib.compare), so
+    that two isomorphic datasets give the same set."""
+    graphs: dict = {}
+    for s, p, o, g in quads:
+        graphs.setdefault(g, rdflib.Graph()).add((s, p, o))
+    return {(*triple, name) for name, graph in graphs.items() for triple in to_canonical_graph(graph)}
 
 
 def tree_digest(directory: Path) -> dict[str, str]:
@@ -55,11 +113,54 @@ def export_file(data_dir: Path, fmt: str) -> Path:
     """The current build's export in `fmt`, written now if no one asked for it before (kg.export)."""
     from kg.export import ensure_export
 
-    return ensure_export(layout.current_build(data_dir), fmt)
+    return ensure_export(build_dirs.current_build(data_dir), fmt)
 
 
 def view_file(build_dir: Path) -> Path:
     """A build's graph.html, drawn now if no one asked for it before (viz.hooks)."""
-    from viz.hooks import ensure_view
+    from viz import ensure_view
 
     return ensure_view(build_dir)
+
+
+# -- corpus changes (incremental builds, remote pushes) and corpora made of the test data
+
+NPR = "npr-venezuelan-armed-forces-fled"
+INCEPTION = Path(__file__).resolve().parent / "data" / "inception"
+
+
+def edit_npr(corpus: Path) -> None:
+    """Drop R1 from the NPR article and reword its metadata."""
+    ann = corpus / f"{NPR}.ann"
+    lines = [l for l in ann.read_text(encoding="utf-8").splitlines() if not l.startswith("R1\t")]
+    ann.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    meta = corpus / f"{NPR}.json"
+    meta.write_text(meta.read_text(encoding="utf-8").replace('"1,000 Venezuelan', '"One thousand Venezuelan'),
+                    encoding="utf-8")
+
+
+def add_article(corpus: Path) -> None:
+    """Add a one-sentence article naming two people of the alias table."""
+    (corpus / "zz-new.txt").write_text("Harry Solano met Tamara Taraciuk in Bogota.\n", encoding="utf-8")
+    (corpus / "zz-new.ann").write_text(
+        "T1\tPerson 0 12\tHarry Solano\nT2\tPerson 17 32\tTamara Taraciuk\nT3\tCity 36 42\tBogota\n", encoding="utf-8")
+
+
+def remove_npr(corpus: Path) -> None:
+    """Remove the NPR article."""
+    for suffix in (".txt", ".ann", ".json"):
+        (corpus / f"{NPR}{suffix}").unlink()
+
+
+def inception_corpus(root: Path, with_brat: bool = False) -> Path:
+    """Loose .xmi documents with their type system in a sub-directory, the export zip at the root."""
+    (root / "loose").mkdir(parents=True)
+    for path in [*INCEPTION.glob("*.xmi"), INCEPTION / "TypeSystem.xml"]:
+        shutil.copy(path, root / "loose")
+    shutil.copy(INCEPTION / "inception.zip", root)
+    if with_brat:
+        for path in CORPUS.glob("npr-*"):
+            shutil.copy(path, root)
+        shutil.copy(CORPUS / "annotation.conf", root)
+        shutil.copy(CORPUS / "aliases.toml", root)
+    return root

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pyoxigraph as ox
 
-from kg import layout
+from kg import build_dirs
 from tests.helpers import TINY, run_kg
 
 
@@ -48,7 +48,7 @@ def test_preferred_label_is_the_full_name(tmp_path: Path) -> None:
                                   "*\tEquiv T1 T2 T3\n")
     data = tmp_path / "data"
     assert run_kg("build", "--corpus", str(corpus), "--data", str(data), "--quiet").exit_code == 0
-    store = ox.Store.read_only(str(layout.store_path(layout.current_build(data))))
+    store = ox.Store.read_only(str(build_dirs.store_path(build_dirs.current_build(data))))
     labels = {str(row[0].value) for row in store.query(
         "SELECT ?l WHERE { GRAPH <https://kg.example.org/graph/entities> "
         "{ ?e <http://www.w3.org/2004/02/skos/core#prefLabel> ?l } }")}

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from kg import layout
+from kg import build_dirs
 from tests.helpers import run_kg, tree_digest
 
 
@@ -77,7 +77,7 @@ def test_bad_input_is_located_and_changes_nothing(tiny_copy: Path, tmp_path: Pat
     data = tmp_path / "data"
     assert run_kg("build", "--corpus", str(tiny_copy), "--data", str(data), "--quiet").exit_code == 0
     before_target = os.readlink(data / "current")
-    before_files = tree_digest(layout.current_build(data))
+    before_files = tree_digest(build_dirs.current_build(data))
 
     break_input(tiny_copy)
     result = run_kg("build", "--corpus", str(tiny_copy), "--data", str(data), "--quiet")
@@ -85,7 +85,7 @@ def test_bad_input_is_located_and_changes_nothing(tiny_copy: Path, tmp_path: Pat
     assert result.exit_code == 2, result.output
     assert re.search(CASES[break_input], result.stderr), result.stderr
     assert os.readlink(data / "current") == before_target
-    assert tree_digest(layout.current_build(data)) == before_files
+    assert tree_digest(build_dirs.current_build(data)) == before_files
     assert [p.name for p in (data / "builds").iterdir()] == [Path(before_target).name]
 
 

@@ -10,7 +10,7 @@ import pyoxigraph as ox
 import pytest
 import rdflib
 
-from kg import layout
+from kg import build_dirs
 from tests.helpers import assert_same_quads, export_file, run_kg
 
 NQ = "application/n-quads"
@@ -18,7 +18,7 @@ NQ = "application/n-quads"
 
 def _store_dataset(data: Path) -> rdflib.Dataset:
     """The store itself as the reference: its quads, dumped by Oxigraph now."""
-    store = ox.Store.read_only(str(layout.store_path(layout.current_build(data))))
+    store = ox.Store.read_only(str(build_dirs.store_path(build_dirs.current_build(data))))
     dataset = rdflib.Dataset()
     dataset.parse(data=store.dump(format=ox.RdfFormat.N_QUADS), format="nquads")
     return dataset
@@ -57,7 +57,7 @@ def test_turtle_export_is_the_union_and_readable(shipped_data, reference) -> Non
 def test_two_builds_write_the_same_bytes(tiny_copy, tmp_path) -> None:
     for data in (tmp_path / "one", tmp_path / "two"):
         assert run_kg("build", "--corpus", str(tiny_copy), "--data", str(data)).exit_code == 0
-    for fmt in layout.EXPORT_FILES:
+    for fmt in build_dirs.EXPORT_FILES:
         one, two = (export_file(tmp_path / d, fmt) for d in ("one", "two"))
         assert one.read_bytes() == two.read_bytes(), fmt
 

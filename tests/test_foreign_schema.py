@@ -10,7 +10,7 @@ from pathlib import Path
 import pyoxigraph as ox
 import pytest
 
-from kg import layout
+from kg import build_dirs
 from tests.helpers import run_kg
 
 ACE = Path(__file__).parent / "data" / "ace" / "annotation.conf"
@@ -54,7 +54,7 @@ def ace_corpus(tmp_path: Path) -> Path:
 
 
 def _query(data: Path, sparql: str) -> list[tuple[str, ...]]:
-    store = ox.Store.read_only(str(layout.store_path(layout.current_build(data))))
+    store = ox.Store.read_only(str(build_dirs.store_path(build_dirs.current_build(data))))
     prefixes = "PREFIX kgo: <https://kg.example.org/ontology#> PREFIX kgv: <https://kg.example.org/vocab#> "
     prefixes += "PREFIX rdfs: <http://www.w3.org/2000/01/rdf-schema#> "
     return sorted(tuple(str(v.value) for v in row) for row in store.query(prefixes + sparql, use_default_graph_as_union=True))

@@ -8,14 +8,14 @@ from pathlib import Path
 
 import pyoxigraph as ox
 
-from kg import layout
+from kg import build_dirs
 from tests.helpers import TINY, run_kg
 
 INCEPTION = Path(__file__).parent / "data" / "inception"
 
 
 def _rows(data: Path, sparql: str) -> list[tuple[str, ...]]:
-    store = ox.Store.read_only(str(layout.store_path(layout.current_build(data))))
+    store = ox.Store.read_only(str(build_dirs.store_path(build_dirs.current_build(data))))
     prefixes = "PREFIX kgo: <https://kg.example.org/ontology#> PREFIX kgv: <https://kg.example.org/vocab#> "
     rows = store.query(prefixes + sparql, use_default_graph_as_union=True)
     return sorted(tuple(str(v.value) for v in row) for row in rows)

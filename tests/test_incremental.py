@@ -26,11 +26,12 @@ from rdflib.compare import graph_diff, isomorphic, to_isomorphic
 
 from benchmarks import mutate
 from benchmarks.generate import Generator
-from kg import layout
-from kg.build import build
+from kg import build_dirs
+from kg.builder import build
 from kg.export import FORMATS, ensure_export, write_exports
 from kg.iris import PREFIXES
 from tests.helpers import ROOT, assert_same_quads, store_quads
+from tests.helpers import add_article as _add, edit_npr as _edit, remove_npr as _remove
 
 NPR = "npr-venezuelan-armed-forces-fled"
 GENERATED = 30
@@ -38,26 +39,6 @@ PARSERS = {"nq": "nquads", "trig": "trig", "jsonld": "json-ld", "ttl": "turtle"}
 
 
 # -- changes to a corpus --------------------------------------------------------------
-
-def _edit(corpus: Path) -> None:
-    ann = corpus / f"{NPR}.ann"
-    lines = [l for l in ann.read_text(encoding="utf-8").splitlines() if not l.startswith("R1\t")]
-    ann.write_text("\n".join(lines) + "\n", encoding="utf-8")
-    meta = corpus / f"{NPR}.json"
-    meta.write_text(meta.read_text(encoding="utf-8").replace('"1,000 Venezuelan', '"One thousand Venezuelan'),
-                    encoding="utf-8")
-
-
-def _add(corpus: Path) -> None:
-    (corpus / "zz-new.txt").write_text("Harry Solano met Tamara Taraciuk in Bogota.\n", encoding="utf-8")
-    (corpus / "zz-new.ann").write_text(
-        "T1\tPerson 0 12\tHarry Solano\nT2\tPerson 17 32\tTamara Taraciuk\nT3\tCity 36 42\tBogota\n", encoding="utf-8")
-
-
-def _remove(corpus: Path) -> None:
-    for suffix in (".txt", ".ann", ".json"):
-        (corpus / f"{NPR}{suffix}").unlink()
-
 
 def _several(corpus: Path) -> None:
     """An edit, an addition and a removal in one build."""
@@ -117,11 +98,11 @@ def _full_eager(corpus: Path, data: Path) -> Path:
 def _assert_like_a_full_build(corpus: Path, data: Path, reference: Path, what: str) -> None:
     """Store and every (lazily written) export of `data`'s current build equal a full eager build's."""
     assert_same_quads(store_quads(data), store_quads(reference), f"{what}: store")
-    expected = layout.current_build(reference)
-    current = layout.current_build(data)
+    expected = build_dirs.current_build(reference)
+    current = build_dirs.current_build(data)
     for fmt in FORMATS:
         lazy = ensure_export(current, fmt)
-        assert_isomorphic_exports(lazy, layout.export_path(expected, fmt), fmt, f"{what}: {fmt} export")
+        assert_isomorphic_exports(lazy, build_dirs.export_path(expected, fmt), fmt, f"{what}: {fmt} export")
 
 
 # -- the incremental paths ------------------------------------------------------------
@@ -173,7 +154,7 @@ def test_a_build_killed_mid_way_then_run_again_equals_a_full_build(corpus_copy: 
             os.killpg(process.pid, signal.SIGKILL)
         process.wait(10)
     if killed:
-        assert layout.current_build(data) == old
+        assert build_dirs.current_build(data) == old
     report = build(corpus_copy, data)
     assert report.mode == ("incremental" if killed else "unchanged")
     _full_eager(corpus_copy, tmp_path / "full")
@@ -186,7 +167,7 @@ def _kill_once_store_exists(process: subprocess.Popen, data: Path, old: Path) ->
     """Kill the build when its new store directory appears; False if it finished first."""
     while process.poll() is None:
         builds = [p for p in (data / "builds").iterdir() if p != old] if (data / "builds").is_dir() else []
-        if any((p / layout.STORE_DIR).exists() for p in builds):
+        if any((p / build_dirs.STORE_DIR).exists() for p in builds):
             os.killpg(process.pid, signal.SIGKILL)
             return True
         time.sleep(0.002)
@@ -198,10 +179,10 @@ def _kill_once_store_exists(process: subprocess.Popen, data: Path, old: Path) ->
 def test_a_lazily_written_export_equals_an_eager_one(tiny_copy: Path, tmp_path: Path) -> None:
     eager = build(tiny_copy, tmp_path / "eager", eager=True).build_dir
     lazy = build(tiny_copy, tmp_path / "lazy").build_dir
-    assert not layout.export_path(lazy, "ttl").exists() and not (lazy / layout.VIEW_FILE).exists()
+    assert not build_dirs.export_path(lazy, "ttl").exists() and not (lazy / build_dirs.VIEW_FILE).exists()
     for fmt in FORMATS:
-        assert ensure_export(lazy, fmt).read_bytes() == layout.export_path(eager, fmt).read_bytes(), fmt
-        assert ensure_export(lazy, fmt).stat().st_mtime_ns == layout.export_path(lazy, fmt).stat().st_mtime_ns
+        assert ensure_export(lazy, fmt).read_bytes() == build_dirs.export_path(eager, fmt).read_bytes(), fmt
+        assert ensure_export(lazy, fmt).stat().st_mtime_ns == build_dirs.export_path(lazy, fmt).stat().st_mtime_ns
 
 
 def test_a_killed_export_writer_leaves_nothing_behind(tiny_copy: Path, tmp_path: Path) -> None:

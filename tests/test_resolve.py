@@ -8,8 +8,8 @@ import pytest
 
 from kg.conf import load_config
 from kg.errors import ConfigError
-from kg.resolve import load_aliases
-from kg.resolve import load_aliases, normalize
+from kg.aliases import load_aliases
+from kg.aliases import load_aliases, normalize
 from kg.schema import Vocabulary
 from kg.sentences import split_sentences
 from tests.helpers import CORPUS, TINY, run_kg
@@ -81,7 +81,7 @@ def test_a_swap_link_left_by_a_killed_build_is_removed(tmp_path: Path) -> None:
     data = tmp_path / "data"
     run_kg("build", "--corpus", str(TINY), "--data", str(data), "--quiet")
     os.symlink("builds/nowhere", data / ".current-999999999")
-    from kg import layout
+    from kg import build_dirs
 
-    layout.prune(data)
+    build_dirs.prune(data)
     assert not (data / ".current-999999999").is_symlink()

@@ -14,13 +14,13 @@ import pytest
 from kg.annotations import parse_ann
 from kg.conf import load_config, parse_config
 from kg.corpus import read_text
-from kg.resolve import AliasEntry, AliasTable
+from kg.aliases import AliasEntry, AliasTable
 from kg.suggest import (Score, alias_lexicon, ann_lines, corpus_lexicon, match_dates, match_figures, match_quotes,
                         suggest)
 from kg.suggest_events import trigger_lexicon
 from kg.suggest_files import suggest_files
 from tests.brat_reference import brat_report, brat_source
-from tests.helpers import CORPUS, run_kg
+from tests.helpers import CORPUS, CORPUS_2019, ROOT, run_kg
 
 CONLL = brat_source().parent.parent / "example-data" / "corpora" / "CoNLL-ST_2002"
 SHIPPED = ["france24-soldiers-desert-posts", "hrw-defection-turned-into-exile", "npr-venezuelan-armed-forces-fled",
@@ -139,7 +139,7 @@ def _fixed_copy(tmp_path: Path) -> Path:
     target = tmp_path / "corpus"
     target.mkdir()
     for name in ["annotation.conf", "aliases.toml", *(f"{s}.{x}" for s in SHIPPED for x in ("txt", "ann", "json"))]:
-        shutil.copy(CORPUS / name, target / name)
+        shutil.copy(CORPUS_2019 / name, target / name)
     return target
 
 
@@ -228,7 +228,7 @@ def test_precision_and_recall_on_the_four_shipped_articles(tmp_path: Path) -> No
     events = sum((o.events for o in outcomes), Score(0, 0, 0, 0))
     assert (events.suggested, events.human, round(events.precision(), 3), round(events.recall(), 3)) == (
         25, 147, 0.8, 0.136)
-    readme = (CORPUS.parent / "README.md").read_text(encoding="utf-8")
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
     assert "precision 0.955 and recall 0.808" in readme
     assert "25 event triggers, precision 0.800 and recall 0.136" in readme
 

@@ -4,27 +4,11 @@ the export again gives the same graph."""
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
 from tests.brat_reference import brat_report
-from tests.helpers import CORPUS, assert_same_quads, run_kg, store_quads
+from tests.helpers import assert_same_quads, inception_corpus, run_kg, store_quads
 
-INCEPTION = Path(__file__).resolve().parent / "data" / "inception"
-
-
-def inception_corpus(root: Path, with_brat: bool = False) -> Path:
-    """Loose .xmi documents with their type system in a sub-directory, the export zip at the root."""
-    (root / "loose").mkdir(parents=True)
-    for path in [*INCEPTION.glob("*.xmi"), INCEPTION / "TypeSystem.xml"]:
-        shutil.copy(path, root / "loose")
-    shutil.copy(INCEPTION / "inception.zip", root)
-    if with_brat:
-        for path in CORPUS.glob("npr-*"):
-            shutil.copy(path, root)
-        shutil.copy(CORPUS / "annotation.conf", root)
-        shutil.copy(CORPUS / "aliases.toml", root)
-    return root
 
 
 def test_inception_documents_go_out_as_brat_and_come_back_the_same(tmp_path: Path) -> None:

@@ -7,13 +7,12 @@ from pathlib import Path
 
 import click
 
-from kg.errors import KgError
-from viz.hooks import MAX_NODES, open_current_store, write_html
+from kg.cli import data_option
+from viz import MAX_NODES, open_current_store, write_html
 
 
 @click.command("viz")
-@click.option("--data", "data_dir", type=click.Path(file_okay=False, path_type=Path), default=Path("data"),
-              show_default=True, help="Data directory holding the current build.")
+@data_option
 @click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="HTML file to write [default: DATA/graph.html].")
 @click.option("--focus", default=None, help="Only this entity or event (IRI, key such as person/juan-guaido, "
@@ -28,18 +27,15 @@ def viz(data_dir: Path, output: Path | None, focus: str | None, depth: int, size
         max_nodes: int) -> None:
     """Write the interactive network view (one self-contained HTML file)."""
     output = output or data_dir / "graph.html"
+    store = open_current_store(data_dir)
     try:
-        store = open_current_store(data_dir)
-        try:
-            nodes = write_html(store, output, focus=focus, depth=depth, size_by=size_by,
-                               max_nodes=max_nodes)
-        finally:
-            store.close()
-    except KgError as exc:
-        click.echo(f"error: {exc}", err=True)
-        sys.exit(exc.exit_code)
+        nodes = write_html(store, output, focus=focus, depth=depth, size_by=size_by, max_nodes=max_nodes)
+    finally:
+        store.close()
     click.echo(f"wrote {output} ({nodes} nodes)")
 
 
 if __name__ == "__main__":
-    viz()
+    from kg.cli import main
+
+    main(["viz", *sys.argv[1:]])

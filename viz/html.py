@@ -26,6 +26,7 @@ import pyvis
 from markupsafe import Markup
 from pyvis.options import Options
 
+from kg.errors import InputError, KgError
 from kg.iris import DOCUMENT, ONTOLOGY, RESOURCE, fold
 from viz.layout import place_around, story_layout
 from viz.network import FAMILIES
@@ -119,7 +120,7 @@ def view_data(graph: nx.MultiDiGraph, *, size_by: str = "mentions") -> dict:
     best-connected of a large graph); only nodes Python placed have `x`/`y` (a large graph's
     other nodes are placed by the page when it first draws them)."""
     if size_by not in ("degree", "mentions"):
-        raise ValueError(f"size_by must be 'degree' or 'mentions', not {size_by!r}")
+        raise InputError(f"size_by must be 'degree' or 'mentions', not {size_by!r}")
     docs = list(graph.graph.get("docs", {}))
     doc_index = {d: i for i, d in enumerate(docs)}
     sentences = list(graph.graph.get("sentences", {}))
@@ -332,7 +333,7 @@ def _raw(text: str, element: str) -> Markup:
     """Static code for a <script> or <style> element; refuses text that would close it."""
     lowered = text.lower()
     if f"</{element}" in lowered or "<!--" in lowered:
-        raise ValueError(f"asset contains </{element}> or <!--")
+        raise KgError(f"asset contains </{element}> or <!--")
     return Markup(text)
 
 

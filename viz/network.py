@@ -20,7 +20,7 @@ from collections import defaultdict
 import networkx as nx
 
 from kg.errors import InputError
-from kg.iris import ONTOLOGY, ONTOLOGY_GRAPH, PREFIXES, RESOURCE, fold
+from kg.iris import ONTOLOGY, ONTOLOGY_GRAPH, PREFIXES, RESOURCE, fold, prologue
 from kg.store import GraphStore
 
 # Node families in priority order (a node of two families shows as the first).
@@ -39,7 +39,7 @@ LABEL_PREDICATES = {
 SAME_AS = PREFIXES["owl"] + "sameAs"
 WIKIDATA = PREFIXES["wd"]
 
-_PROLOGUE = "".join(f"PREFIX {p}: <{iri}>\n" for p, iri in PREFIXES.items())
+_PROLOGUE = prologue()
 
 
 def _node_pattern(var: str, supers: dict[str, set[str]]) -> str:

@@ -10,9 +10,9 @@
 
 from __future__ import annotations
 
-import os
 from typing import Any, Mapping
 
+from kg.settings import load
 from kg.remote.engines import ENGINES, Engine
 from kg.remote.http import Credentials, RemoteTimeout
 from kg.remote.owned import MANIFEST_GRAPH, Manifest
@@ -29,8 +29,7 @@ def connect(url: str, settings: Mapping[str, Any] | None = None, *, timeout: flo
     """The store at `url` configured by `settings` (STORE_ENGINE, STORE_UPDATE, STORE_GSP,
     STORE_UNION and the credentials); a name missing from `settings` is read from the
     environment as KG_<NAME>. The one way kg build and kg serve reach a store."""
-    values = {name: os.environ.get("KG_" + name, "") for name in SETTING_NAMES}
-    values.update({k: v for k, v in (settings or {}).items() if k in SETTING_NAMES and v is not None})
+    values = load({k: v for k, v in (settings or {}).items() if k in SETTING_NAMES})
     return RemoteStore.from_url(url, values["STORE_UPDATE"] or None, values["STORE_GSP"] or None,
                                 engine=values["STORE_ENGINE"] or None, union=values["STORE_UNION"] or "graphs",
                                 credentials=Credentials.from_settings(values), timeout=timeout)

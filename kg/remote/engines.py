@@ -12,6 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from urllib.parse import urlsplit, urlunsplit
 
+from kg.errors import SettingError
+
 
 @dataclass(frozen=True)
 class Engine:
@@ -107,4 +109,4 @@ def engine(name: str | None, url: str) -> Engine:
     try:
         return ENGINES[name]
     except KeyError:
-        raise ValueError(f"unknown store engine {name!r} (expected auto or one of {', '.join(ENGINES)})") from None
+        raise SettingError(f"unknown store engine {name!r} (expected auto or one of {', '.join(ENGINES)})") from None

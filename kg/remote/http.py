@@ -9,7 +9,6 @@ store's own host; no message, repr or log line carries them.
 
 from __future__ import annotations
 
-import os
 import threading
 import time
 from dataclasses import dataclass, field
@@ -19,13 +18,14 @@ from urllib.parse import urlsplit
 import requests
 from requests.auth import AuthBase, HTTPBasicAuth, HTTPDigestAuth
 
-from kg.errors import QueryError, StoreError
+from kg.settings import load
+from kg.errors import QueryError, QueryTimeout, StoreError
 
 AUTH_SCHEMES = ("basic", "digest", "bearer")
 CHUNK = 64 * 1024
 
 
-class RemoteTimeout(StoreError):
+class RemoteTimeout(StoreError, QueryTimeout):
     """The remote server did not answer within the time limit."""
 
 
@@ -58,9 +58,7 @@ class Credentials:
 
     @classmethod
     def from_environment(cls, environ: Mapping[str, str] | None = None) -> "Credentials":
-        environ = os.environ if environ is None else environ
-        return cls.from_settings({k: environ.get("KG_" + k) for k in
-                                  ("STORE_AUTH", "STORE_USER", "STORE_PASSWORD", "STORE_TOKEN")})
+        return cls.from_settings(load(environ=environ))
 
     def auth(self) -> AuthBase | None:
         if self.scheme == "basic":

@@ -30,7 +30,7 @@ import pyoxigraph as ox
 import requests
 import urllib3
 
-from kg.errors import StoreError
+from kg.errors import SettingError, StoreError
 from kg.export import FOOTERS, HEADERS, MEDIA_TYPES, ordered_graphs, section
 from kg.remote.engines import ENGINES, Engine, engine as find_engine
 from kg.remote.http import Client, Credentials, RemoteTimeout, check, check_url, media_type, read_error
@@ -52,7 +52,7 @@ class RemoteStore:
                  engine: Engine | None = None, union: str = "graphs", timeout: float = 30.0,
                  credentials: Credentials | None = None) -> None:
         if union not in UNION_MODES:
-            raise ValueError(f"union must be one of {', '.join(UNION_MODES)}, not {union!r}")
+            raise SettingError(f"union must be one of {', '.join(UNION_MODES)}, not {union!r}")
         for url in (query_url, update_url, gsp_url):
             if url:
                 check_url(url)

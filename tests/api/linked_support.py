@@ -14,8 +14,8 @@ from urllib.parse import urlsplit
 import pyoxigraph as ox
 
 from benchmarks.server import Server
-from kg import layout
-from kg.build import build
+from kg import build_dirs
+from kg.builder import build
 from kg.iris import BASE, DOCUMENT, ENTITIES_GRAPH, PREFIXES, RESOURCE
 from tests.brat_reference import brat_source
 from tests.hardening.hostile import SLUG, write_corpus
@@ -38,7 +38,7 @@ def path_of(iri: str) -> str:
 
 def reference(data: Path) -> ox.Store:
     """The build's store, read directly: what the answers must agree with."""
-    return ox.Store.read_only(str(layout.store_path(layout.current_build(data))))
+    return ox.Store.read_only(str(build_dirs.store_path(build_dirs.current_build(data))))
 
 
 def union_triples(store: ox.Store, sparql: str) -> set[ox.Triple]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.api.test_jsonapi import body, validator
+from tests.api.support import body, validator
 from tests.helpers import CORPUS
 
 

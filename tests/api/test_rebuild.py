@@ -8,8 +8,8 @@ import shutil
 import time
 
 from api import create_app
-from kg import layout
-from kg.build import build
+from kg import build_dirs
+from kg.builder import build
 
 DOCS = "SELECT (COUNT(DISTINCT ?d) AS ?n) WHERE { ?d a <https://kg.example.org/ontology#NewsArticle> }"
 
@@ -23,7 +23,7 @@ def documents(client) -> int:
 def test_swap_is_noticed(tmp_path, tiny_copy, corpus_copy):
     data = tmp_path / "data"
     build(tiny_copy, data)
-    first = layout.current_build(data)
+    first = build_dirs.current_build(data)
     app = create_app({"DATA": str(data), "WORKERS": 2})
     try:
         client = app.test_client()
@@ -38,7 +38,7 @@ def test_swap_is_noticed(tmp_path, tiny_copy, corpus_copy):
         for path in corpus_copy.iterdir():
             shutil.copy(path, tiny_copy / path.name)
         build(tiny_copy, data)
-        second = layout.current_build(data)
+        second = build_dirs.current_build(data)
         assert second != first
 
         # the old build answers until the new one is loaded, then the new one does

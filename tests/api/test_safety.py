@@ -13,7 +13,7 @@ from urllib.parse import urlencode
 import pyoxigraph as ox
 import pytest
 
-from kg import layout
+from kg import build_dirs
 from tests.hardening.procs import wait_until
 
 COUNT_ALL = "SELECT (COUNT(*) AS ?n) WHERE { ?s ?p ?o }"
@@ -75,7 +75,7 @@ def test_body_not_utf8(client):
 
 
 def _quads(shipped_data) -> int:
-    store = ox.Store.read_only(str(layout.store_path(layout.current_build(shipped_data))))
+    store = ox.Store.read_only(str(build_dirs.store_path(build_dirs.current_build(shipped_data))))
     return len(store)
 
 

@@ -244,11 +244,11 @@ def test_serve_builds_first_when_there_is_no_graph(tmp_path, tiny_copy):
     data = tmp_path / "data"
     srv = Server(data, "--corpus", str(tiny_copy), "--workers", "1")
     try:
-        from kg import layout
+        from kg import build_dirs
 
-        assert layout.current_build(data) is not None
+        assert build_dirs.current_build(data) is not None
         health = requests.get(srv.url + "health", timeout=TIMEOUT).json()
-        assert health["build"] == layout.current_build(data).name
+        assert health["build"] == build_dirs.current_build(data).name
         docs = requests.get(srv.url + "api/documents", timeout=TIMEOUT).json()
         assert docs["total"] == len(list(tiny_copy.glob("*.txt")))
     finally:

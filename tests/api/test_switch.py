@@ -12,8 +12,8 @@ import requests
 
 from api.backend import EmbeddedBackend
 from benchmarks.server import Server
-from kg import layout
-from kg.build import build
+from kg import build_dirs
+from kg.builder import build
 
 DOCS = "SELECT (COUNT(DISTINCT ?d) AS ?n) WHERE { ?d a <https://kg.example.org/ontology#NewsArticle> }"
 
@@ -45,14 +45,14 @@ def observe(base: str) -> list[tuple[str, str]]:
 def test_switch_is_atomic_for_the_whole_api(tmp_path, tiny_copy, corpus_copy):
     data = tmp_path / "data"
     build(tiny_copy, data)
-    first = layout.current_build(data).name
+    first = build_dirs.current_build(data).name
     server = Server(data, "--workers", "2", "--query-timeout", "20")
     try:
         base = server.url
         assert {b for _, b in observe(base)} == {f"old:{first}", first, "old"}
         swap_in_shipped_corpus(tiny_copy, corpus_copy)
         build(tiny_copy, data)
-        second = layout.current_build(data).name
+        second = build_dirs.current_build(data).name
         names = {first: "old", second: "new"}
         seen: list[str] = []
         deadline = time.monotonic() + 60
@@ -81,7 +81,7 @@ def test_a_request_keeps_its_build_through_a_switch(tmp_path, tiny_copy, corpus_
         before = int(pinned.select(DOCS, far())[0]["n"])
         swap_in_shipped_corpus(tiny_copy, corpus_copy)
         build(tiny_copy, data)
-        second = layout.current_build(data).name
+        second = build_dirs.current_build(data).name
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:  # other requests meanwhile: the new build takes over
             other = backend.pin(far())

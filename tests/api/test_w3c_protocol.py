@@ -28,7 +28,7 @@ import requests
 
 from benchmarks.server import Server
 from benchmarks.stores import OxigraphServer, oxigraph_binary
-from kg import layout
+from kg import build_dirs
 from kg.store import EmbeddedStore
 
 DATA = "http://kasei.us/2009/09/sparql/data/"
@@ -128,12 +128,12 @@ TESTS = [
 
 def w3c_data(directory: Path) -> Path:
     """A data directory whose current build holds the three graphs of the protocol tests."""
-    build = layout.new_build_dir(directory)
-    store = EmbeddedStore(layout.store_path(build))
+    build = build_dirs.new_build_dir(directory)
+    store = EmbeddedStore(build_dirs.store_path(build))
     for graph, ntriples in GRAPHS.items():
         store.replace_graph(graph, ntriples.encode())
     store.close()
-    layout.publish(directory, build)
+    build_dirs.publish(directory, build)
     return directory
 
 

@@ -15,7 +15,7 @@ import pytest
 
 from api import execute
 from api.workers import DEMOTED_NICENESS, Job, PoolBusy, Source, WorkerPool
-from kg import layout
+from kg import build_dirs
 from tests.hardening.procs import alive, wait_until
 
 COUNT_ALL = "SELECT (COUNT(*) AS ?n) WHERE { ?s ?p ?o }"
@@ -24,9 +24,9 @@ ENDLESS = "SELECT (COUNT(*) AS ?n) WHERE { ?a ?b ?c . ?d ?e ?f . ?g ?h ?i }"
 
 
 def _source(data: Path, *, in_memory: bool) -> Source:
-    build = layout.current_build(data)
-    nquads = layout.export_path(build, "nq")
-    return Source(str(layout.store_path(build)), str(nquads) if in_memory else None)
+    build = build_dirs.current_build(data)
+    nquads = build_dirs.export_path(build, "nq")
+    return Source(str(build_dirs.store_path(build)), str(nquads) if in_memory else None)
 
 
 def _count(pool: WorkerPool) -> int:
@@ -65,7 +65,7 @@ def test_workers_are_forked_from_one_template(memory_pool, shipped_data):
     template = _template_pid(memory_pool)
     assert template != os.getpid() and _parent_of(template) == os.getpid()
     assert len(memory_pool.pids()) == 2
-    manifest = json.loads((layout.current_build(shipped_data) / "manifest.json").read_text())
+    manifest = json.loads((build_dirs.current_build(shipped_data) / "manifest.json").read_text())
     assert _count(memory_pool) == manifest["quads"]
 
 

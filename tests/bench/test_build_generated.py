@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from kg import layout
+from kg import build_dirs
 from kg.iris import fragment_iri, resource_iri
 from kg.store import EmbeddedStore
 
@@ -17,7 +17,7 @@ from kg.store import EmbeddedStore
 @pytest.fixture(scope="module")
 def store(built: tuple[Path, Path]):
     _, data = built
-    store = EmbeddedStore(layout.store_path(layout.current_build(data)), read_only=True)
+    store = EmbeddedStore(build_dirs.store_path(build_dirs.current_build(data)), read_only=True)
     yield store
     store.close()
 

@@ -14,6 +14,8 @@ import pytest
 from benchmarks.check import check_corpus
 from benchmarks.generate import write_corpus
 
+from tests.helpers import CORPUS
+
 from .conftest import REPO
 
 
@@ -116,8 +118,8 @@ def test_checker_reports_unknown_publishers_and_clashing_aliases(small: Path) ->
 
 def test_the_annotated_corpus_passes_the_checker(tmp_path: Path) -> None:
     corpus = tmp_path / "corpus"
-    shutil.copytree(REPO / "corpus", corpus)
+    shutil.copytree(CORPUS, corpus)
     problems, shape = check_corpus(corpus)
     assert problems == []
-    assert shape.documents == len(list((REPO / "corpus").glob("*.txt"))) >= 4
+    assert shape.documents == len(list((CORPUS).glob("*.txt"))) >= 4
     assert shape.kinds["T"] > 100

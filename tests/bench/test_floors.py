@@ -8,7 +8,7 @@ from pathlib import Path
 import pyoxigraph as ox
 import rdflib
 
-from kg import layout
+from kg import build_dirs
 
 from .conftest import REPO, run_cli
 
@@ -24,7 +24,7 @@ def _floor(*args: object) -> dict:
 
 def test_bulk_load_and_rdflib_see_every_quad_of_the_export(built, tmp_path: Path) -> None:
     _, data = built
-    nquads = layout.export_path(layout.current_build(data), "nq")
+    nquads = build_dirs.export_path(build_dirs.current_build(data), "nq")
     lines = sum(1 for line in nquads.read_bytes().splitlines() if line.strip())
     loaded = _floor("bulk-load", nquads, tmp_path / "store")
     assert loaded["quads"] == lines and loaded["seconds"] > 0
@@ -37,11 +37,11 @@ def test_bulk_load_and_rdflib_see_every_quad_of_the_export(built, tmp_path: Path
 
 def test_serializers_write_the_whole_graph(built, tmp_path: Path) -> None:
     _, data = built
-    build = layout.current_build(data)
-    quads = set(ox.parse(path=str(layout.export_path(build, "nq")), format=ox.RdfFormat.N_QUADS))
-    dumped = _floor("oxigraph-dump", layout.store_path(build), tmp_path / "all.trig")
+    build = build_dirs.current_build(data)
+    quads = set(ox.parse(path=str(build_dirs.export_path(build, "nq")), format=ox.RdfFormat.N_QUADS))
+    dumped = _floor("oxigraph-dump", build_dirs.store_path(build), tmp_path / "all.trig")
     assert set(ox.parse(path=str(tmp_path / "all.trig"), format=ox.RdfFormat.TRIG)) == quads
-    ours = _floor("kg-turtle", layout.store_path(build), tmp_path / "kg.ttl")
+    ours = _floor("kg-turtle", build_dirs.store_path(build), tmp_path / "kg.ttl")
     triples = {q.triple for q in ox.parse(path=str(tmp_path / "kg.ttl"), format=ox.RdfFormat.TURTLE)}
     assert triples == {ox.Triple(q.subject, q.predicate, q.object) for q in quads}
     assert ours["bytes"] > 0 and dumped["bytes"] > 0

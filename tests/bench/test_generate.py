@@ -14,6 +14,8 @@ from benchmarks.check import check_corpus
 from benchmarks.generate import write_corpus
 from kg.conf import load_config
 
+from tests.helpers import CORPUS
+
 from .conftest import REPO, run_cli
 
 GENERATE = REPO / "benchmarks" / "generate.py"
@@ -59,7 +61,7 @@ def test_generated_corpus_passes_the_checker(generated: Path) -> None:
 
 
 def test_every_declared_type_role_attribute_and_normalization_is_used(generated: Path) -> None:
-    conf = load_config(REPO / "corpus" / "annotation.conf")
+    conf = load_config(CORPUS / "annotation.conf")
     spans = {line.split("\t")[1].split(" ")[0] for line in _lines(generated, "T")}
     assert set(conf.parents) <= spans
     assert set(conf.events) <= spans

@@ -11,7 +11,7 @@ from typing import Iterator
 import pytest
 
 from benchmarks.server import Server
-from kg.build import build
+from kg.builder import build
 from tests.browser import WatchedPage, open_page
 from tests.hardening.hostile import write_corpus
 from tests.hardening.procs import GENERATED_DOCS

@@ -20,11 +20,12 @@ import pytest
 import rdflib
 import requests
 
-from kg import layout
+from kg import build_dirs
 from kg.iris import PREFIXES, document_iri
 from kg.store import EmbeddedStore
 from tests.helpers import export_file, view_file
 from tests.hardening.hostile import ALL_STRINGS, NAMES, PEOPLE, QUOTE, SLUG, TITLE
+from tests.helpers import assert_same_quads
 
 TIMEOUT = 30
 LITERALS = "SELECT DISTINCT ?o WHERE { ?s ?p ?o FILTER(isLiteral(?o)) }"
@@ -47,13 +48,13 @@ def assert_all_present(values: set[str], what: str) -> None:
 
 @pytest.fixture(scope="module")
 def store_quads(hostile_data: Path) -> set[ox.Quad]:
-    return set(ox.Store.read_only(str(layout.store_path(layout.current_build(hostile_data)))))
+    return set(ox.Store.read_only(str(build_dirs.store_path(build_dirs.current_build(hostile_data)))))
 
 
 # -- build and exports -------------------------------------------------------------------------------
 
 def test_the_store_keeps_every_string_where_it_belongs(hostile_data: Path) -> None:
-    store = EmbeddedStore(layout.store_path(layout.current_build(hostile_data)), read_only=True)
+    store = EmbeddedStore(build_dirs.store_path(build_dirs.current_build(hostile_data)), read_only=True)
     pick = lambda q: {r["v"] for r in store.select(q)}  # noqa: E731
     p = PREFIXES
     anchors = pick(f"SELECT ?v WHERE {{ ?m a <{p['kgo']}Mention> ; <{p['nif']}anchorOf> ?v }}")
@@ -70,13 +71,13 @@ def test_every_export_parses_with_rdflib_to_the_store(hostile_data: Path, store_
     path = export_file(hostile_data, fmt)
     if fmt == "ttl":
         triples = set(rdflib.Graph().parse(path, format=parser))
-        assert len(triples) == len({(q.subject, q.predicate, q.object) for q in store_quads})
+        assert_same_quads(triples, {q.triple for q in store_quads}, "kg.ttl read by rdflib against the store")
         assert_all_present(literal_values(triples), "kg.ttl")
         return
     dataset = rdflib.Dataset()
     dataset.parse(path, format=parser)
     quads = list(dataset.quads((None, None, None, None)))
-    assert len(quads) == len(store_quads)
+    assert_same_quads(quads, store_quads, f"kg.{fmt} read by rdflib against the store")
     assert_all_present(literal_values(quads), f"kg.{fmt}")
     if fmt == "jsonld":
         assert_all_present(_json_strings(json.loads(path.read_text(encoding="utf-8"))), "kg.jsonld as JSON")
@@ -100,7 +101,7 @@ def test_every_export_parses_with_rapper(hostile_data: Path, store_quads, tmp_pa
     assert b"Warning" not in result.stderr and b"Error" not in result.stderr, result.stderr.decode()
     parsed = list(ox.parse(result.stdout, format=ox.RdfFormat.N_QUADS if out == "nquads" else ox.RdfFormat.N_TRIPLES))
     expected = store_quads if out == "nquads" else {q.triple for q in store_quads}
-    assert len(set(parsed)) == len(expected)
+    assert_same_quads(parsed, expected, f"kg.{fmt} read by rapper against the store")
     assert_all_present(literal_values(parsed), f"kg.{fmt} read by rapper")
 
 
@@ -219,7 +220,7 @@ def test_query_page_shows_every_string_as_text(hostile_server, watched_page) -> 
 @pytest.mark.parametrize("where", ["served", "file"])
 def test_network_view_shows_every_name_as_text(hostile_server, hostile_data: Path, watched_page, where: str) -> None:
     page = watched_page.page
-    url = hostile_server.url + "graph" if where == "served" else view_file(layout.current_build(hostile_data)).as_uri()
+    url = hostile_server.url + "graph" if where == "served" else view_file(build_dirs.current_build(hostile_data)).as_uri()
     page.goto(url, wait_until="load")
     page.wait_for_function("window.kgView && kgView.timings.firstDraw")
     details = page.evaluate("Object.values(kgView.data.nodeDetails).map(d => d.label)")

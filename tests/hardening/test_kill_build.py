@@ -25,14 +25,14 @@ from pathlib import Path
 import pyoxigraph as ox
 import pytest
 
-from kg import layout
+from kg import build_dirs
 from kg.store import EmbeddedStore
 from tests.hardening.procs import GENERATED_DOCS as DOCS
 from tests.hardening.procs import alive, kg_build, kill_group, run_build, wait_until
 from tests.helpers import assert_same_quads, store_quads, tree_digest
 
 PHASE_TIMEOUT = 120.0
-EXPORTS = [layout.EXPORT_FILES[f] for f in ("ttl", "trig", "jsonld")]
+EXPORTS = [build_dirs.EXPORT_FILES[f] for f in ("ttl", "trig", "jsonld")]
 
 
 @pytest.fixture
@@ -51,12 +51,12 @@ def _new_build(data: Path, old: Path) -> Path | None:
 
 def _in_store_write(data: Path, old: Path) -> bool:
     new = _new_build(data, old)
-    return bool(new and (new / layout.STORE_DIR).is_dir() and not any((new / f).exists() for f in EXPORTS))
+    return bool(new and (new / build_dirs.STORE_DIR).is_dir() and not any((new / f).exists() for f in EXPORTS))
 
 
 def _in_export(data: Path, old: Path) -> bool:
     new = _new_build(data, old)
-    return bool(new and any((new / f).exists() for f in EXPORTS) and not (new / layout.MANIFEST_FILE).exists())
+    return bool(new and any((new / f).exists() for f in EXPORTS) and not (new / build_dirs.MANIFEST_FILE).exists())
 
 
 class Progress:
@@ -79,8 +79,8 @@ def _check_survival(data: Path, old: Path, link: str, digest: dict[str, str], qu
     """`current` unchanged, its files byte-identical, its store opens and answers, its exports parse."""
     assert os.readlink(data / "current") == link
     assert tree_digest(old) == digest
-    manifest = json.loads((old / layout.MANIFEST_FILE).read_text())
-    store = EmbeddedStore(layout.store_path(old), read_only=True)
+    manifest = json.loads((old / build_dirs.MANIFEST_FILE).read_text())
+    store = EmbeddedStore(build_dirs.store_path(old), read_only=True)
     try:
         rows = store.select("SELECT (COUNT(*) AS ?n) WHERE { GRAPH ?g { ?s ?p ?o } }")
         assert int(rows[0]["n"]) == manifest["quads"] == len(quads)
@@ -97,8 +97,8 @@ def _check_recovery(corpus: Path, data: Path, old: Path, leftover: Path | None, 
     corpus did not change (`quads` given), holds exactly the old quads."""
     result = run_build(corpus, data, "--no-validate", *args)
     assert result.returncode == 0, result.stderr[-2000:]
-    new = layout.current_build(data)
-    assert new is not None and (new / layout.MANIFEST_FILE).exists()
+    new = build_dirs.current_build(data)
+    assert new is not None and (new / build_dirs.MANIFEST_FILE).exists()
     if leftover is not None:
         assert not leftover.exists(), "the killed build's directory was not removed"
     assert sorted(p.name for p in (data / "builds").iterdir()) == sorted({old.name, new.name})
@@ -147,7 +147,7 @@ class Steady:
 def test_kill_during_parse(previous: tuple[Path, Path], workers: int) -> None:
     """With --workers 2 the readers run in a pool: they must end with the build and not keep its lock."""
     corpus, data = previous
-    old, link = layout.current_build(data), os.readlink(data / "current")
+    old, link = build_dirs.current_build(data), os.readlink(data / "current")
     digest, quads = tree_digest(old), store_quads(data)
     process = kg_build(corpus, data, "--full", "--workers", str(workers), progress=True)
     progress = Progress(process)
@@ -163,14 +163,14 @@ def test_kill_during_parse(previous: tuple[Path, Path], workers: int) -> None:
         kill_group(process)
     assert progress.read < DOCS, "the build was past parsing when killed"
     leftover = _new_build(data, old)  # documents are streamed to its load file as they are read
-    assert leftover is None or not (leftover / layout.STORE_DIR).exists(), "the kill came after parsing"
+    assert leftover is None or not (leftover / build_dirs.STORE_DIR).exists(), "the kill came after parsing"
     _check_survival(data, old, link, digest, quads)
     assert _check_recovery(corpus, data, old, leftover, quads, "--full", "--workers", str(workers)) != old
 
 
 def test_kill_during_store_write(previous: tuple[Path, Path]) -> None:
     corpus, data = previous
-    old, link = layout.current_build(data), os.readlink(data / "current")
+    old, link = build_dirs.current_build(data), os.readlink(data / "current")
     digest, quads = tree_digest(old), store_quads(data)
     process = kg_build(corpus, data, "--full", "--no-validate")
     try:
@@ -178,7 +178,7 @@ def test_kill_during_store_write(previous: tuple[Path, Path]) -> None:
     finally:
         kill_group(process)
     leftover = _new_build(data, old)
-    assert leftover and (leftover / layout.STORE_DIR).is_dir()
+    assert leftover and (leftover / build_dirs.STORE_DIR).is_dir()
     assert not any((leftover / f).exists() for f in EXPORTS), "the kill came after the store was written"
     _check_survival(data, old, link, digest, quads)
     assert _check_recovery(corpus, data, old, leftover, quads, "--full") != old
@@ -187,7 +187,7 @@ def test_kill_during_store_write(previous: tuple[Path, Path]) -> None:
 def test_kill_during_incremental_store_write(previous: tuple[Path, Path]) -> None:
     """An incremental build starts from a copy (hard links) of the current store: the copy must not leak back."""
     corpus, data = previous
-    old, link = layout.current_build(data), os.readlink(data / "current")
+    old, link = build_dirs.current_build(data), os.readlink(data / "current")
     digest, quads = tree_digest(old), store_quads(data)
     victim = sorted(corpus.glob("*.ann"))[0]
     victim.write_text("\n".join(victim.read_text(encoding="utf-8").splitlines()[:3]) + "\n", encoding="utf-8")
@@ -200,14 +200,14 @@ def test_kill_during_incremental_store_write(previous: tuple[Path, Path]) -> Non
     assert leftover and not any((leftover / f).exists() for f in EXPORTS)
     _check_survival(data, old, link, digest, quads)
     new = _check_recovery(corpus, data, old, leftover, None)
-    assert json.loads((new / layout.MANIFEST_FILE).read_text())["mode"] == "incremental"
+    assert json.loads((new / build_dirs.MANIFEST_FILE).read_text())["mode"] == "incremental"
     assert len(store_quads(data)) < len(quads), "the shortened document was not rebuilt"
 
 
 def test_kill_during_export(previous: tuple[Path, Path]) -> None:
     """An eager build writes its exports before publishing (a lazy one writes none)."""
     corpus, data = previous
-    old, link = layout.current_build(data), os.readlink(data / "current")
+    old, link = build_dirs.current_build(data), os.readlink(data / "current")
     digest, quads = tree_digest(old), store_quads(data)
     process = kg_build(corpus, data, "--full", "--no-validate", "--eager")
     try:
@@ -216,7 +216,7 @@ def test_kill_during_export(previous: tuple[Path, Path]) -> None:
         kill_group(process)
     leftover = _new_build(data, old)
     assert leftover and any((leftover / f).exists() for f in EXPORTS)
-    assert not (leftover / layout.MANIFEST_FILE).exists(), "the kill came after the build was finished"
+    assert not (leftover / build_dirs.MANIFEST_FILE).exists(), "the kill came after the build was finished"
     _check_survival(data, old, link, digest, quads)
     # nothing changed in the corpus: the next plain build has nothing to do, but still clears the leftover
     assert _check_recovery(corpus, data, old, leftover, quads) == old

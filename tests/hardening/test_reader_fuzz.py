@@ -17,13 +17,13 @@ import pytest
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
-from kg import layout
-from kg.build import build
+from kg import build_dirs
+from kg.builder import build
 from kg.corpus import DocumentFiles, read_document
 from kg.errors import InputError
 from kg.graph import document_nquads
 from kg.iris import document_iri
-from kg.resolve import load_aliases
+from kg.aliases import load_aliases
 from kg.schema import Vocabulary
 from kg.store import EmbeddedStore
 from tests.hardening.brat import (CONFIG, HOSTILE_CHARS, VALID_ANN, VALID_TXT, ann_bytes, assert_located,
@@ -119,7 +119,7 @@ def test_mutated_annotations_through_a_full_build(tiny_data: tuple[Path, Path], 
     """`kg build` (SHACL on) publishes a graph or raises a located InputError and leaves `current` as it was."""
     corpus, data = tiny_data
     (corpus / "alpha.ann").write_text(ann, encoding="utf-8", newline="")
-    before = layout.current_build(data)
+    before = build_dirs.current_build(data)
     digest = tree_digest(before)
     try:
         report = build(corpus, data, full=True)
@@ -127,11 +127,11 @@ def test_mutated_annotations_through_a_full_build(tiny_data: tuple[Path, Path], 
         event("located error")
         files = {p: p.read_bytes() for p in corpus.iterdir()}
         assert_located(exc, files)
-        assert layout.current_build(data) == before and tree_digest(before) == digest
+        assert build_dirs.current_build(data) == before and tree_digest(before) == digest
         return
     event("graph")
-    assert layout.current_build(data) == report.build_dir.resolve() != before
-    assert len(EmbeddedStore(layout.store_path(report.build_dir), read_only=True)) == report.quads
+    assert build_dirs.current_build(data) == report.build_dir.resolve() != before
+    assert len(EmbeddedStore(build_dirs.store_path(report.build_dir), read_only=True)) == report.quads
 
 
 @pytest.mark.parametrize("members,kinds", [("T2 T9", "Person, Place"), ("T7 T9", "Place, Quote"),

@@ -16,10 +16,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 
 from kg.annotations import parse_ann
-from kg.build import build
+from kg.builder import build
 from kg.graph import document_nquads
 from kg.model import Document, Metadata
-from kg.resolve import load_aliases
+from kg.aliases import load_aliases
 from kg.schema import Vocabulary
 from tests.hardening.brat import CONFIG, ValidDocument, valid_document
 from tests.helpers import CORPUS, TINY, assert_same_quads, store_quads

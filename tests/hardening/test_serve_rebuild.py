@@ -21,7 +21,7 @@ import pytest
 import requests
 
 from benchmarks.server import Server
-from kg import layout
+from kg import build_dirs
 from tests.hardening.procs import GENERATED_DOCS, kg_build, kill_group, wait_until
 
 COUNT = "SELECT (COUNT(?d) AS ?n) WHERE { ?d a <https://kg.example.org/ontology#NewsArticle> }"
@@ -95,12 +95,12 @@ def _rebuild(watcher: Watcher, corpus: Path, data: Path) -> Path:
         watcher.building = False
         kill_group(process)
     assert process.returncode == 0
-    return layout.current_build(data)
+    return build_dirs.current_build(data)
 
 
 def test_old_graph_until_the_rebuild_is_complete_then_the_new(served) -> None:
     corpus, data, server = served
-    first = layout.current_build(data)
+    first = build_dirs.current_build(data)
     watcher = Watcher(server)
     try:
         assert wait_until(lambda: len(watcher.answers) >= 3, 30, 0.05)
@@ -128,7 +128,7 @@ def test_old_graph_until_the_rebuild_is_complete_then_the_new(served) -> None:
 
 def test_a_killed_rebuild_changes_nothing_for_clients(served) -> None:
     corpus, data, server = served
-    first = layout.current_build(data)
+    first = build_dirs.current_build(data)
     watcher = Watcher(server)
     _add_article(corpus, 1)
     process = kg_build(corpus, data, "--no-validate")

@@ -16,13 +16,13 @@ import pyoxigraph as ox
 import pytest
 import requests
 
-from kg import layout
-from kg.build import build
+from kg import build_dirs
+from kg.builder import build
 from kg.errors import StoreError
 from kg.iris import ENTITIES_GRAPH, graph_iri
 from kg.remote import MANIFEST_GRAPH, RemoteStore, RemoteTimeout, connect
 from tests.helpers import assert_same_quads, store_quads
-from tests.test_incremental import NPR, _add, _edit, _remove
+from tests.helpers import NPR, add_article as _add, edit_npr as _edit, remove_npr as _remove
 
 FOREIGN = "http://example.org/other-project/graph"
 FOREIGN_TRIPLES = b'<http://example.org/s> <http://example.org/p> "kept by its owner" .\n'
@@ -42,7 +42,7 @@ def remote_quads(remote: RemoteStore) -> set[ox.Quad]:
 def assert_holds(remote: RemoteStore, data: Path) -> None:
     """The store holds exactly the current build: the same graphs, the same quads."""
     local = store_quads(data)
-    assert remote.manifest(fresh=True).build == layout.current_build(data).name
+    assert remote.manifest(fresh=True).build == build_dirs.current_build(data).name
     assert remote.graphs() == sorted({q.graph_name.value for q in local})
     assert_same_quads(remote_quads(remote), local, "remote graphs")
 
@@ -96,7 +96,7 @@ def test_union_default_graph_is_kg_graphs_alone_on_the_fast_path_too(remote: Rem
     assert remote.holds_only_kg() is fast
     assert int(remote.select(count)[0]["n"]) == kg_quads
     remote.replace_graph(FOREIGN, FOREIGN_TRIPLES)
-    assert remote.manifest(fresh=True).build == layout.current_build(data).name
+    assert remote.manifest(fresh=True).build == build_dirs.current_build(data).name
     assert remote.holds_only_kg() is False
     assert int(remote.select(count)[0]["n"]) == kg_quads
     remote.drop_graph(FOREIGN)
@@ -113,25 +113,25 @@ def test_failed_push_leaves_the_previous_build_published(remote: RemoteStore, st
                                                          corpus_copy: Path, tmp_path: Path):
     data = tmp_path / "data"
     build(corpus_copy, data, validate=False, store_url=store_server.url)
-    before = layout.current_build(data)
+    before = build_dirs.current_build(data)
     _edit(corpus_copy)
     store_server.stop()
     with pytest.raises(StoreError, match="not published"):
         build(corpus_copy, data, validate=False, store_url=store_server.url)
-    assert layout.current_build(data) == before
+    assert build_dirs.current_build(data) == before
     store_server.start()
     assert remote.manifest(fresh=True).build == before.name  # the store still holds the old build
     report = build(corpus_copy, data, validate=False, store_url=store_server.url)  # tried again
     assert report.mode == "incremental" and report.changed == [NPR]
-    assert layout.current_build(data) != before
+    assert build_dirs.current_build(data) != before
     assert_holds(remote, data)
     # a store that answers with an error status: the same
-    current = layout.current_build(data)
+    current = build_dirs.current_build(data)
     _add(corpus_copy)
     with pytest.raises(StoreError, match=r"not published.*HTTP \d\d\d"):
         build(corpus_copy, data, validate=False, store_url=store_server.url,
               store_settings={"STORE_GSP": store_server.base + "/no-such-endpoint"})
-    assert layout.current_build(data) == current
+    assert build_dirs.current_build(data) == current
     assert_holds(remote, data)
 
 

@@ -10,7 +10,7 @@ import pytest
 from kg.store import EmbeddedStore
 from tests.browser import WatchedPage, open_page
 from tests.viz.support import SAMPLE, publish_sample
-from viz.hooks import write_html
+from viz import write_html
 from viz.network import load_graph
 
 ARTIFACTS = Path(__file__).resolve().parent.parent.parent / "test-artifacts"

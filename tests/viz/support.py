@@ -9,7 +9,7 @@ import re
 from pathlib import Path
 
 
-from kg import layout
+from kg import build_dirs
 from kg.store import EmbeddedStore
 
 SAMPLE = Path(__file__).resolve().parent / "sample.trig"
@@ -36,16 +36,16 @@ def join_blocks(html: str) -> dict:
 
 def publish_sample(data_dir: Path, *, with_view: bool) -> Path:
     """Make `data_dir` hold a current build whose store is the sample graph."""
-    from viz.hooks import write_view
+    from viz import write_view
 
-    build = layout.new_build_dir(data_dir)
-    store = EmbeddedStore(layout.store_path(build))
+    build = build_dirs.new_build_dir(data_dir)
+    store = EmbeddedStore(build_dirs.store_path(build))
     store.load_file(SAMPLE, "trig")
     store.flush()
     if with_view:
         write_view(build, store)
     store.close()
     del store
-    (build / layout.MANIFEST_FILE).write_text("{}", encoding="utf-8")
-    layout.publish(data_dir, build)
+    (build / build_dirs.MANIFEST_FILE).write_text("{}", encoding="utf-8")
+    build_dirs.publish(data_dir, build)
     return build

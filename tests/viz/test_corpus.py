@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from kg import layout
+from kg import build_dirs
 from kg.store import EmbeddedStore
 from tests.helpers import view_file
 from tests.viz.support import NODE_COUNT, page_data
@@ -17,8 +17,8 @@ GUAIDO = "https://kg.example.org/id/person/juan-guaido"
 @pytest.fixture(scope="module")
 def corpus_view(shipped_data: Path) -> tuple[Path, int, set[str]]:
     """The build's graph.html, the SPARQL count of entities and events, and the document titles."""
-    build = layout.current_build(shipped_data)
-    store = EmbeddedStore(layout.store_path(build), read_only=True)
+    build = build_dirs.current_build(shipped_data)
+    store = EmbeddedStore(build_dirs.store_path(build), read_only=True)
     try:
         count = int(store.select(NODE_COUNT)[0]["n"])
         titles = {r["t"] for r in store.select(

@@ -12,6 +12,7 @@ import networkx as nx
 import pytest
 from hypothesis import given, strategies as st
 
+from kg.errors import KgError
 from tests.viz.support import join_blocks
 from viz import html as view_html
 from viz.html import _raw, render, safe_json, split_data, view_data
@@ -199,8 +200,8 @@ def test_safe_json_cannot_break_out_of_a_script_element(text):
 
 
 def test_assets_that_would_close_their_element_are_refused():
-    with pytest.raises(ValueError):
+    with pytest.raises(KgError, match="asset contains"):
         _raw("var a = '</SCRIPT>';", "script")
-    with pytest.raises(ValueError):
+    with pytest.raises(KgError, match="asset contains"):
         _raw("<!-- x", "script")
     assert _raw("a { color: red }", "style") == "a { color: red }"

@@ -11,7 +11,7 @@ import requests
 from werkzeug.serving import make_server
 
 from api import create_app
-from kg import layout
+from kg import build_dirs
 from kg.iris import RESOURCE
 from tests.viz.support import DATA_BLOCK, publish_sample
 
@@ -42,7 +42,7 @@ def test_serves_the_page_the_build_wrote(sample_data: Path, serve):
     assert response.status_code == 200
     assert response.headers["Content-Type"].startswith("text/html")
     assert response.headers["X-Content-Type-Options"] == "nosniff"
-    built = layout.current_build(sample_data) / layout.VIEW_FILE
+    built = build_dirs.current_build(sample_data) / build_dirs.VIEW_FILE
     assert response.content == built.read_bytes()
     again = requests.get(f"{base}/graph", headers={"If-None-Match": response.headers["ETag"]}, timeout=30)
     assert again.status_code == 304
@@ -53,7 +53,7 @@ def test_the_page_goes_compressed_to_clients_that_take_gzip(sample_data: Path, s
     stale.parent.mkdir(parents=True)
     stale.write_bytes(b"old")
     base = serve(sample_data)
-    built = layout.current_build(sample_data) / layout.VIEW_FILE
+    built = build_dirs.current_build(sample_data) / build_dirs.VIEW_FILE
     packed = requests.get(f"{base}/graph", headers={"Accept-Encoding": "gzip"}, stream=True, timeout=30)
     assert packed.headers["Content-Encoding"] == "gzip" and "Accept-Encoding" in packed.headers["Vary"]
     body = packed.raw.read(decode_content=False)
@@ -71,7 +71,7 @@ def test_the_compressed_page_is_found_with_a_relative_data_directory(sample_data
     try:
         response = app.test_client().get("/graph", headers={"Accept-Encoding": "gzip"})
         assert response.status_code == 200 and response.headers["Content-Encoding"] == "gzip"
-        built = layout.current_build(sample_data) / layout.VIEW_FILE
+        built = build_dirs.current_build(sample_data) / build_dirs.VIEW_FILE
         assert gzip.decompress(response.get_data()) == built.read_bytes()
     finally:
         app.extensions["kg"].close()

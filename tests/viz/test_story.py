@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from kg import layout
+from kg import build_dirs
 from kg.store import EmbeddedStore
 from tests.helpers import view_file
 from viz.measure import OVERLAP
@@ -33,8 +33,8 @@ GUAIDO = "https://kg.example.org/id/person/juan-guaido"
 @pytest.fixture(scope="module")
 def corpus(shipped_data: Path) -> dict:
     """The shipped corpus build's page and what SPARQL says about its events and figures."""
-    build = layout.current_build(shipped_data)
-    store = EmbeddedStore(layout.store_path(build), read_only=True)
+    build = build_dirs.current_build(shipped_data)
+    store = EmbeddedStore(build_dirs.store_path(build), read_only=True)
     try:
         dates = {r["e"]: r["d"] for r in store.select(EVENT_DATES)}
         figures = store.select(FIGURES)

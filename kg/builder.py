@@ -8,7 +8,7 @@ kg.loadfile (the N-Quads a full build loads and keeps as kg.nq), kg.export
 push). This module runs them in order under the build lock.
 
 A build never touches the published one: it writes a new build directory and
-swaps `data/current` at the very end (kg.layout), so a build that fails or
+swaps `data/current` at the very end (kg.build_dirs), so a build that fails or
 is killed at any moment leaves the previous build current. Exports other
 than kg.nq and the network view are not written here but on first request
 (`eager=True` writes them before publishing).
@@ -23,11 +23,12 @@ import time
 import warnings
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from enum import StrEnum
 from importlib.metadata import entry_points
 from pathlib import Path
 from typing import Any, Callable, Iterator, Mapping
 
-from kg import layout
+from kg import build_dirs
 from kg.confwriter import save_document_configs
 from kg.corpus import DocumentFiles, key_line, not_read, scan_corpus
 from kg.errors import BuildLockedError, CorpusError, InputError, InputErrors
@@ -40,11 +41,19 @@ from kg.push_step import make_pusher, push_step
 from kg.store import EmbeddedStore
 
 
+class BuildMode(StrEnum):
+    """What a build did: everything, only the documents that changed, or nothing."""
+
+    FULL = "full"
+    INCREMENTAL = "incremental"
+    UNCHANGED = "unchanged"
+
+
 @dataclass
 class BuildReport:
     """What a build did."""
 
-    mode: str  # "full", "incremental" or "unchanged"
+    mode: BuildMode
     documents: int
     added: list[str] = field(default_factory=list)
     changed: list[str] = field(default_factory=list)
@@ -63,11 +72,11 @@ class BuildReport:
 
     def _what(self) -> str:
         pushed = "" if self.pushed is None else f"; {self.pushed} graphs pushed to {self.store}"
-        if self.mode == "unchanged":
+        if self.mode is BuildMode.UNCHANGED:
             return (f"nothing to do: {self.documents} documents unchanged since the last build{pushed} "
                     f"({self.seconds:.2f} s)")
         what = (f"{len(self.added)} added, {len(self.changed)} changed, {len(self.removed)} removed"
-                if self.mode == "incremental" else f"{self.documents} documents")
+                if self.mode is BuildMode.INCREMENTAL else f"{self.documents} documents")
         return (f"{self.mode} build: {what}; {self.quads} quads, {self.entities} entity records "
                 f"updated{pushed}, in {self.seconds:.2f} s -> {self.build_dir}")
 
@@ -111,9 +120,9 @@ def build(corpus_dir: Path, data_dir: Path, *, store_url: str | None = None, pro
 
 
 def _unchanged(data_dir: Path, documents: int, pusher) -> BuildReport:
-    layout.prune(data_dir)  # what a killed build left goes too, even when nothing changed
-    report = BuildReport("unchanged", documents)
-    current = layout.current_build(data_dir)
+    build_dirs.prune(data_dir)  # what a killed build left goes too, even when nothing changed
+    report = BuildReport(BuildMode.UNCHANGED, documents)
+    current = build_dirs.current_build(data_dir)
     if pusher and current:
         report.pushed, report.store = pusher.push_if_missing(current), pusher.url
     return report
@@ -151,8 +160,8 @@ def check_metadata_keys(files: list[DocumentFiles], keys: set[str] | dict) -> No
 
 def _run(plan: Plan, inputs: Inputs, data_dir: Path, options: Options, phases: Phases, eager: bool,
          before_publish: Callable[[Path], tuple[int, str]] | None) -> BuildReport:
-    build_dir = layout.new_build_dir(data_dir)
-    report = BuildReport(plan.mode, 0, plan.added, plan.changed, plan.removed)
+    build_dir = build_dirs.new_build_dir(data_dir)
+    report = BuildReport(BuildMode(plan.mode), 0, plan.added, plan.changed, plan.removed)
     try:
         filled = fill_store(plan, inputs, build_dir, options, phases)
         report.quads, report.entities = filled.quads, filled.entities
@@ -175,7 +184,7 @@ def _run(plan: Plan, inputs: Inputs, data_dir: Path, options: Options, phases: P
         shutil.rmtree(build_dir, ignore_errors=True)
         raise
     with phases.phase("publish"):
-        layout.publish(data_dir, build_dir)
+        build_dirs.publish(data_dir, build_dir)
     report.build_dir, report.phases = build_dir, phases.rounded()
     return report
 
@@ -191,7 +200,7 @@ def run_hooks(build_dir: Path) -> None:
             warnings.warn(f"build hook {ep.name!r} not run: {exc}", stacklevel=2)
     if not hooks:
         return
-    store = EmbeddedStore(layout.store_path(build_dir), read_only=True)
+    store = EmbeddedStore(build_dirs.store_path(build_dir), read_only=True)
     try:
         for hook in hooks:
             hook(build_dir, store)

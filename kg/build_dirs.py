@@ -18,6 +18,8 @@ import shutil
 import time
 from pathlib import Path
 
+from kg.errors import StoreError
+
 EXPORT_FILES = {"ttl": "kg.ttl", "trig": "kg.trig", "nq": "kg.nq", "jsonld": "kg.jsonld"}
 VIEW_FILE = "graph.html"
 MANIFEST_FILE = "manifest.json"
@@ -56,7 +58,7 @@ def new_build_dir(data_dir: Path) -> Path:
             return path
         except FileExistsError:
             continue
-    raise RuntimeError("could not create a build directory")
+    raise StoreError(f"could not create a build directory under {builds} (1000 names taken)")
 
 
 def publish(data_dir: Path, build: Path) -> None:

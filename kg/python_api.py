@@ -1,0 +1,124 @@
+"""The graph as a Python program sees it: `kg.open(data)` gives a KnowledgeGraph whose
+queries answer with Python values (int, Decimal, datetime.date, bool, str; IRIs as
+rdflib.URIRef), an rdflib Dataset of every graph, and pandas DataFrames (the optional
+extra `kg[dataframe]`).
+
+    import kg
+    kg.build("corpus", "data")
+    with kg.open("data") as graph:
+        rows = graph.query("SELECT ?p ?n WHERE { ?p kgo:mentionCount ?n }")
+        rows[0]["n"] + 1            # an int
+        rows.to_dataframe()         # pandas
+        graph.to_rdflib()           # rdflib.Dataset, one graph per article and the entity records
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Iterator, Sequence
+
+import rdflib
+
+from kg import build_dirs
+from kg.errors import KgError, StoreError
+from kg.iris import PREFIXES
+from kg.store import EmbeddedStore
+from kg.terms import from_sparql_json
+
+if TYPE_CHECKING:
+    import pandas
+
+_QUADS = "SELECT ?g ?s ?p ?o WHERE { GRAPH ?g { ?s ?p ?o } }"
+
+
+@dataclass(frozen=True)
+class Results(Sequence[dict[str, Any]]):
+    """The rows of a SELECT: one dict per solution, variable -> Python value (unbound: absent)."""
+
+    variables: list[str]
+    rows: list[dict[str, Any]]
+
+    def __getitem__(self, index):  # type: ignore[override]
+        return self.rows[index]
+
+    def __len__(self) -> int:
+        return len(self.rows)
+
+    def __iter__(self) -> Iterator[dict[str, Any]]:
+        return iter(self.rows)
+
+    def to_dataframe(self) -> "pandas.DataFrame":
+        """The rows as a pandas DataFrame, one column per variable (unbound: None)."""
+        try:
+            import pandas
+        except ImportError:
+            raise KgError("to_dataframe needs pandas: pip install 'kg[dataframe]'") from None
+        return pandas.DataFrame([[row.get(v) for v in self.variables] for row in self.rows],
+                                columns=self.variables)
+
+
+class KnowledgeGraph:
+    """A built graph, read-only: the current build of a data directory."""
+
+    def __init__(self, store: EmbeddedStore) -> None:
+        self.store = store
+
+    @classmethod
+    def open(cls, data: Path | str = "data") -> "KnowledgeGraph":
+        """The current build of `data` (raises StoreError when nothing is built there)."""
+        build = build_dirs.current_build(Path(data))
+        if build is None:
+            raise StoreError(f"no build in {data} (expected kg.build or `kg build` to have run)")
+        return cls(EmbeddedStore(build_dirs.store_path(build), read_only=True))
+
+    def query(self, sparql: str) -> Results | bool | rdflib.Graph:
+        """Run a query, with the prefixes of kg.iris.PREFIXES declared: a SELECT gives Results,
+        an ASK a bool, a CONSTRUCT or DESCRIBE an rdflib.Graph."""
+        answer = self.store.query(sparql, graph_type="application/n-triples", prefixes=PREFIXES)
+        if answer.kind == "graph":
+            graph = rdflib.Graph()
+            for prefix, namespace in PREFIXES.items():
+                graph.bind(prefix, namespace)
+            return graph.parse(data=answer.body.decode("utf-8"), format="nt")
+        data = json.loads(answer.body)
+        if answer.kind == "boolean":
+            return bool(data["boolean"])
+        rows = [{name: python_value(term) for name, term in binding.items()}
+                for binding in data["results"]["bindings"]]
+        return Results(list(data["head"]["vars"]), rows)
+
+    def to_rdflib(self) -> rdflib.Dataset:
+        """Every quad in an rdflib Dataset: one named graph per article, kgg:entities, kgg:ontology."""
+        dataset = rdflib.Dataset()
+        for prefix, namespace in PREFIXES.items():
+            dataset.bind(prefix, namespace)
+        body = json.loads(self.store.query(_QUADS).body)
+        for row in body["results"]["bindings"]:
+            graph = dataset.graph(from_sparql_json(row["g"]))
+            graph.add((from_sparql_json(row["s"]), from_sparql_json(row["p"]), from_sparql_json(row["o"])))
+        return dataset
+
+    def stats(self) -> dict[str, dict[str, int]]:
+        """The statistics `kg stats` prints (kg.stats)."""
+        from kg.stats import graph_stats
+
+        return graph_stats(self.store.select)
+
+    def close(self) -> None:
+        self.store.close()
+
+    def __enter__(self) -> "KnowledgeGraph":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def python_value(term: dict[str, str]) -> Any:
+    """A term of SPARQL JSON results as a Python value: a literal as its Python type (int, Decimal,
+    float, bool, datetime.date, datetime.datetime, str; a language-tagged string as rdflib.Literal,
+    which is a str), an IRI as rdflib.URIRef, a blank node as rdflib.BNode."""
+    node = from_sparql_json(term)
+    return node.toPython() if isinstance(node, rdflib.Literal) else node

@@ -1,0 +1,136 @@
+"""Every setting of the project in one table: name, default, help, environment variable and
+the commands that read it. A value comes from the default, then the environment variable
+`KG_<NAME>`, then the command line (where the setting is an option), then, in tests, the
+mapping given to `api.create_app`. docs/settings.md is rendered from this table
+(`python -m kg.settings > docs/settings.md`; tests/test_settings.py keeps it so).
+
+Adding a setting is one line in SETTINGS; a command that lists it gets its option from
+`kg.cli.setting_option`.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from dataclasses import dataclass
+from typing import Any, Mapping
+
+from kg.errors import SettingError
+
+REMOTE = ("build", "serve")  # the commands that reach a remote store
+SERVE = ("serve",)
+
+
+@dataclass(frozen=True)
+class Setting:
+    """One setting. `option`: each command in `commands` also takes it as --<name>."""
+
+    name: str
+    default: Any
+    help: str
+    commands: tuple[str, ...]
+    option: bool = True
+
+    @property
+    def env(self) -> str:
+        return f"KG_{self.name.upper()}"
+
+    @property
+    def flag(self) -> str:
+        return "--" + self.name.replace("_", "-")
+
+
+SETTINGS: tuple[Setting, ...] = (
+    Setting("corpus", "corpus", "directory of the annotated corpus (.txt, .ann, .json, annotation.conf, "
+            "aliases.toml); kg serve builds it when nothing is built yet", ("build", "check", "suggest", "serve")),
+    Setting("data", "data", "directory holding the builds (data/current -> builds/<id>): the store, the exports "
+            "and the network view", ("build", "export", "query", "validate", "stats", "serve", "viz")),
+    Setting("store", "", "URL of a SPARQL 1.1 server (base or query URL) to build into and answer from instead "
+            "of the embedded store; empty: the embedded store", REMOTE),
+    Setting("store_engine", "auto", "engine of the remote store: oxigraph, virtuoso, fuseki, graphdb, or auto "
+            "(guessed from the URL)", REMOTE, option=False),
+    Setting("store_update", "", "update endpoint of the remote store (default: the engine's, next to the query "
+            "URL)", REMOTE, option=False),
+    Setting("store_gsp", "", "Graph Store Protocol endpoint of the remote store (default: the engine's)", REMOTE,
+            option=False),
+    Setting("store_union", "graphs", "how the remote store gets the union default graph: graphs (kg's graphs "
+            "only), param or native", REMOTE, option=False),
+    Setting("store_auth", "", "authentication to the remote store: basic, digest or bearer (default: bearer with "
+            "a token, basic with a user)", REMOTE, option=False),
+    Setting("store_user", "", "user for the remote store (environment only)", REMOTE, option=False),
+    Setting("store_password", "", "password for the remote store (environment only; never logged)", REMOTE,
+            option=False),
+    Setting("store_token", "", "bearer token for the remote store (environment only; never logged)", REMOTE,
+            option=False),
+    Setting("query_timeout", 10.0, "seconds a query may run before the client gets 503 and the work is stopped",
+            SERVE),
+    Setting("max_rows", 10000, "most rows (or triples) a query answer carries; 0 for no cap", SERVE),
+    Setting("max_request_bytes", 1_000_000, "largest request body or query string accepted (413 beyond)", SERVE),
+    Setting("max_response_bytes", 50_000_000, "largest answer a query may produce, in bytes before conversion "
+            "to the requested format (422 beyond); 0 for no cap", SERVE),
+    Setting("worker_memory", 1024, "megabytes of address space a query worker may add to what it holds after "
+            "opening the graph (RLIMIT_AS); a query needing more ends with 503", SERVE),
+    Setting("queue", 32, "requests that may wait for a query worker; beyond, 503 with Retry-After at once", SERVE),
+    Setting("connections", 1000, "open client connections at most (waitress stops accepting beyond)", SERVE),
+    Setting("idle_timeout", 10, "seconds a connection may stay idle or half-sent before it is closed", SERVE),
+    Setting("workers", 3, "query worker processes (forked from one process that opens the store)", SERVE),
+    Setting("memory_quads", 1_500_000, "a build with at most this many quads is loaded into memory once and "
+            "shared by the workers (several times faster joins, ~380 bytes a quad); 0: always on disk", SERVE),
+    Setting("threads", 48, "request threads of the WSGI server (at least 2 x workers + queue + 4, so that "
+            "requests which need no worker, like /health, always find a thread)", SERVE),
+    Setting("cors", True, "send Access-Control-Allow-Origin: * on reads", SERVE),
+    Setting("license", "", "IRI of the licence the graph is published under (dcterms:license of the VoID "
+                       "description at /.well-known/void); empty: none declared", SERVE),
+    Setting("host", "127.0.0.1", "interface to listen on", SERVE),
+    Setting("port", 5000, "port to listen on (0: any free port)", SERVE),
+)
+BY_NAME: dict[str, Setting] = {s.name: s for s in SETTINGS}
+
+
+def setting(name: str, environ: Mapping[str, str] | None = None) -> Any:
+    """The value of one setting: KG_<NAME> from the environment (as the default's type), else its default."""
+    item = BY_NAME[name]
+    raw = (os.environ if environ is None else environ).get(item.env)
+    return item.default if raw is None else parse(item, raw)
+
+
+def load(overrides: Mapping[str, Any] | None = None, environ: Mapping[str, str] | None = None) -> dict[str, Any]:
+    """Every setting, keyed by its name in capitals (QUERY_TIMEOUT): defaults, then KG_* environment
+    variables, then the `overrides` that are not None (keyed either way)."""
+    values = {s.name.upper(): setting(s.name, environ) for s in SETTINGS}
+    values.update({k.upper(): v for k, v in (overrides or {}).items() if v is not None})
+    return values
+
+
+def parse(item: Setting, raw: str) -> Any:
+    """An environment string as the type of the setting's default."""
+    kind = type(item.default)
+    if kind is bool:
+        lowered = raw.strip().lower()
+        if lowered in ("1", "true", "yes", "on"):
+            return True
+        if lowered in ("0", "false", "no", "off"):
+            return False
+        raise SettingError(f"{item.env}: expected a boolean (1, true, yes, on, 0, false, no, off), got {raw!r}")
+    try:
+        return kind(raw)
+    except ValueError:
+        raise SettingError(f"{item.env}: expected {kind.__name__}, got {raw!r}") from None
+
+
+def markdown() -> str:
+    """docs/settings.md: the table as Markdown."""
+    lines = ["# Settings", "",
+             "Every setting of kg, from one table (`kg/settings.py`; this page is rendered from it by",
+             "`python -m kg.settings > docs/settings.md`). A value is the default, overridden by the",
+             "environment variable, overridden by the command-line option of the commands that have one.", "",
+             "| setting | environment | option | default | commands | what |", "|---|---|---|---|---|---|"]
+    for s in SETTINGS:
+        option = f"`{s.flag}`" if s.option else "(environment only)"
+        commands = ", ".join(f"`kg {c}`" for c in s.commands)
+        lines.append(f"| {s.name} | `{s.env}` | {option} | `{s.default!r}` | {commands} | {s.help} |")
+    return "\n".join(lines) + "\n"
+
+
+if __name__ == "__main__":
+    sys.stdout.write(markdown())
