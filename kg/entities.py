@@ -13,6 +13,7 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from typing import Iterable
 
+from kg.graph import date_precision
 from kg.iris import ENTITIES_GRAPH, PREFIXES, RESOURCE, WIKIDATA, resource_iri
 from kg.nquads import QuadWriter, date_literal, integer, iri, literal
 from kg.resolve import AliasTable, normalize
@@ -114,6 +115,7 @@ def write_record(out: QuadWriter, key: str, evidence: Evidence, vocab: Vocabular
         out.add(node, OWL + "sameAs", iri(WIKIDATA + entry.wikidata))
     if family == "date":
         out.add(node, KGO.dateValue, date_literal(key.split("/", 1)[1]))
+        out.add(node, KGO.datePrecision, literal(date_precision(key.split("/", 1)[1])))
     out.add(node, KGO.mentionCount, integer(sum(evidence.forms.values())))
 
 
