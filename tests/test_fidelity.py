@@ -235,3 +235,61 @@ def test_a_build_refuses_a_number_on_a_vague_figure(corpus_copy: Path, tmp_path:
     result = run_kg("build", "--corpus", str(corpus_copy), "--data", str(tmp_path / "data"), "--quiet")
     assert result.exit_code == 2
     assert "Vague" in result.stderr or "vague" in result.stderr
+
+
+# --- a corpus with its own schema gets the same semantics through kg.toml -----------------------
+
+FOREIGN_CONF = """[entities]
+Human
+Crowd
+When
+
+[relations]
+<OVERLAP>\tArg1:<ENTITY>, Arg2:<ENTITY>, <OVL-TYPE>:<ANY>
+
+[events]
+Assertion\tSpeaker:Human, Said?:Attack
+Attack\tAttacker:Crowd|Human, Time?:When
+
+[attributes]
+Certainty\tArg:When, Value:Read|Guessed
+"""
+FOREIGN_ALIGN = """[align]
+Human = "Person"
+Crowd = "Group"
+When = "Date"
+Assertion = "Claim"
+Speaker = "claimant"
+Said = "content"
+Attacker = "agent"
+Certainty = "dateBasis"
+"""
+FOREIGN_TEXT = "Ann said that a mob attacked the mayor on 1 May 2019.\n"
+
+
+def test_a_corpus_with_its_own_schema_gets_groups_claims_and_date_bases(tmp_path: Path) -> None:
+    corpus = tmp_path / "corpus"
+    corpus.mkdir()
+    (corpus / "annotation.conf").write_text(FOREIGN_CONF)
+    (corpus / "kg.toml").write_text(FOREIGN_ALIGN)
+    (corpus / "one.txt").write_text(FOREIGN_TEXT)
+
+    def span(words: str) -> str:
+        begin = FOREIGN_TEXT.index(words)
+        return f"{begin} {begin + len(words)}\t{words}"
+
+    (corpus / "one.ann").write_text(
+        f"T1\tHuman {span('Ann')}\nT2\tAssertion {span('said')}\nT3\tCrowd {span('a mob')}\n"
+        f"T4\tAttack {span('attacked')}\nT5\tWhen {span('1 May 2019')}\nT6\tHuman {span('the mayor')}\n"
+        "E1\tAttack:T4 Attacker:T3 Time:T5\nE2\tAssertion:T2 Speaker:T1 Said:E1\n"
+        "A1\tCertainty T5 Read\nN1\tReference T5 ISO8601:2019-05-01\t1 May 2019\n")
+    data = tmp_path / "data"
+    result = run_kg("build", "--corpus", str(corpus), "--data", str(data), "--quiet")
+    assert result.exit_code == 0, result.stderr
+    assert labels(data, "SELECT ?l WHERE { ?p a kgo:Person ; skos:prefLabel ?l }") == {"Ann", "the mayor"}
+    assert labels(data, "SELECT ?l WHERE { ?g a kgo:Group ; skos:prefLabel ?l }") == {"a mob"}
+    attack = ask(data, """SELECT ?asserted ?by ?date ?precision ?basis WHERE {
+        ?c a kgo:Claim ; kgo:claimant ?by ; kgo:content ?e .
+        ?e kgo:asserted ?asserted ; kgo:claimedBy ?by ; kgo:date ?date ; kgo:datePrecision ?precision ;
+           kgo:dateBasis ?basis }""")
+    assert attack == [("false", PREFIXES["kgr"] + "person/ann", "2019-05-01", "day", "Read")]
