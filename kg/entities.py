@@ -32,6 +32,17 @@ SELECT ?e ?text ?type (COUNT(?m) AS ?n) WHERE {{
   FILTER(STRSTARTS(STR(?e), "{resource}"))
 }} GROUP BY ?e ?text ?type
 """
+# Posts are named by no mention: their evidence is the memberships that fill them, their forms
+# the labels the documents give them ("president, Venezuela").
+_POSTS = """
+PREFIX kgo: <{kgo}>
+PREFIX rdfs: <http://www.w3.org/2000/01/rdf-schema#>
+SELECT ?e ?text ?role ?in (COUNT(DISTINCT ?membership) AS ?n) WHERE {{
+  {values}
+  GRAPH ?g {{ ?e a kgo:Post ; rdfs:label ?text ; kgo:role ?role ; kgo:postIn ?in . ?membership kgo:post ?e }}
+  FILTER(STRSTARTS(STR(?e), "{resource}"))
+}} GROUP BY ?e ?text ?role ?in
+"""
 _REFERENCES = """
 PREFIX kgo: <{kgo}>
 SELECT DISTINCT ?e WHERE {{
@@ -48,6 +59,7 @@ class Evidence:
     forms: Counter = field(default_factory=Counter)
     types: Counter = field(default_factory=Counter)
     referenced: bool = False
+    post: tuple[str, str] | None = None  # a post's role and organization IRIs
 
 
 def gather_evidence(store: EmbeddedStore, keys: Iterable[str] | None = None) -> dict[str, Evidence]:
@@ -65,6 +77,11 @@ def gather_evidence(store: EmbeddedStore, keys: Iterable[str] | None = None) -> 
         count = int(row["n"])
         item.forms[row["text"]] += count
         item.types[row["type"]] += count
+    for row in store.select(_POSTS.format(**fill)):
+        item = evidence[row["e"][len(RESOURCE):]]
+        item.forms[row["text"]] += int(row["n"])
+        item.types["Post"] += int(row["n"])
+        item.post = (row["role"], row["in"])
     for row in store.select(_REFERENCES.format(**fill)):
         evidence[row["e"][len(RESOURCE):]].referenced = True
     return dict(evidence)
@@ -113,6 +130,9 @@ def write_record(out: QuadWriter, key: str, evidence: Evidence, vocab: Vocabular
         out.add(node, SKOS + "hiddenLabel", literal(label))
     if entry and entry.wikidata:
         out.add(node, OWL + "sameAs", iri(WIKIDATA + entry.wikidata))
+    if evidence.post is not None:
+        out.add(node, KGO.role, iri(evidence.post[0]))
+        out.add(node, KGO.postIn, iri(evidence.post[1]))
     if family == "date":
         out.add(node, KGO.dateValue, date_literal(key.split("/", 1)[1]))
         out.add(node, KGO.datePrecision, literal(date_precision(key.split("/", 1)[1])))
@@ -121,8 +141,8 @@ def write_record(out: QuadWriter, key: str, evidence: Evidence, vocab: Vocabular
 
 def _type_of(key: str, entry, evidence: Evidence, vocab: Vocabulary) -> str:
     family = key.split("/", 1)[0]
-    if family == "role":
-        return "Role"
+    if family in ("role", "post"):
+        return family.capitalize()
     if entry is not None and entry.type != "Event":
         return entry.type
     if not evidence.types:
