@@ -37,11 +37,11 @@ SELECT ?e ?text ?type (COUNT(?m) AS ?n) WHERE {{
 _POSTS = """
 PREFIX kgo: <{kgo}>
 PREFIX rdfs: <http://www.w3.org/2000/01/rdf-schema#>
-SELECT ?e ?text ?role ?in (COUNT(DISTINCT ?membership) AS ?n) WHERE {{
+SELECT ?e ?text (COUNT(DISTINCT ?membership) AS ?n) WHERE {{
   {values}
-  GRAPH ?g {{ ?e a kgo:Post ; rdfs:label ?text ; kgo:role ?role ; kgo:postIn ?in . ?membership kgo:post ?e }}
+  GRAPH ?g {{ ?e a kgo:Post ; rdfs:label ?text . ?membership kgo:post ?e }}
   FILTER(STRSTARTS(STR(?e), "{resource}"))
-}} GROUP BY ?e ?text ?role ?in
+}} GROUP BY ?e ?text
 """
 _REFERENCES = """
 PREFIX kgo: <{kgo}>
@@ -59,7 +59,6 @@ class Evidence:
     forms: Counter = field(default_factory=Counter)
     types: Counter = field(default_factory=Counter)
     referenced: bool = False
-    post: tuple[str, str] | None = None  # a post's role and organization IRIs
 
 
 def gather_evidence(store: EmbeddedStore, keys: Iterable[str] | None = None) -> dict[str, Evidence]:
@@ -81,7 +80,6 @@ def gather_evidence(store: EmbeddedStore, keys: Iterable[str] | None = None) -> 
         item = evidence[row["e"][len(RESOURCE):]]
         item.forms[row["text"]] += int(row["n"])
         item.types["Post"] += int(row["n"])
-        item.post = (row["role"], row["in"])
     for row in store.select(_REFERENCES.format(**fill)):
         evidence[row["e"][len(RESOURCE):]].referenced = True
     return dict(evidence)
@@ -130,9 +128,6 @@ def write_record(out: QuadWriter, key: str, evidence: Evidence, vocab: Vocabular
         out.add(node, SKOS + "hiddenLabel", literal(label))
     if entry and entry.wikidata:
         out.add(node, OWL + "sameAs", iri(WIKIDATA + entry.wikidata))
-    if evidence.post is not None:
-        out.add(node, KGO.role, iri(evidence.post[0]))
-        out.add(node, KGO.postIn, iri(evidence.post[1]))
     if family == "date":
         out.add(node, KGO.dateValue, date_literal(key.split("/", 1)[1]))
         out.add(node, KGO.datePrecision, literal(date_precision(key.split("/", 1)[1])))

@@ -332,7 +332,8 @@ def _membership(ctx: _Context, event: Event) -> None:
     asserted = event.id not in ctx.claimants
     members = [t for r, t in event.args if vocab.means(r, "member")]
     organizations = [t for r, t in event.args if vocab.means(r, "organization")]
-    posts = [_post(ctx, event, role_key, org) for org in organizations] or [_post(ctx, event, role_key, None)]
+    posts = [_post(ctx, event, role_key, org, j) for j, org in enumerate(organizations, start=1)] \
+        or [_post(ctx, event, role_key, None, 1)]
     for j, post in enumerate(posts, start=1):
         _statement(ctx, f"{event.id}-post-{j}", node, [KGO.post], post, None, trigger)
     for i, member in enumerate(members, start=1):
@@ -352,7 +353,7 @@ def _membership(ctx: _Context, event: Event) -> None:
     _claimed(ctx, event.id, node)
 
 
-def _post(ctx: _Context, event: Event, role_key: str, org: str | None) -> str:
+def _post(ctx: _Context, event: Event, role_key: str, org: str | None, number: int) -> str:
     """The post a membership fills: the role in one organization, shared by every holder of that
     role there when the organization is canonical, else local to the document. A post without an
     organization has no kgo:postIn (the shapes reject it)."""
@@ -364,11 +365,13 @@ def _post(ctx: _Context, event: Event, role_key: str, org: str | None) -> str:
     else:
         node = local_iri(ctx.doc.slug, "post", f"{event.id}-{org}" if org else event.id)
     add(node, TYPE, iri(KGO.Post))
-    add(node, KGO.role, iri(resource_iri(role_key)))
+    trigger = ctx.bound(event.trigger)
+    _statement(ctx, f"{event.id}-post-{number}-role", node, [KGO.role], resource_iri(role_key), None, trigger)
     entry = ctx.aliases.entries.get(role_key)
-    role_label = entry.label if entry else ctx.bound(event.trigger).text
+    role_label = entry.label if entry else trigger.text
     if org:
-        add(node, KGO.postIn, iri(ctx.node(org)))
+        _statement(ctx, f"{event.id}-post-{number}-postIn", node, [KGO.postIn], ctx.node(org), trigger,
+                   ctx.bound(org))
         org_entry = ctx.aliases.entries.get(resolution.key) if resolution and resolution.key else None
         add(node, RDFS + "label", literal(f"{role_label}, {org_entry.label if org_entry else ctx.bound(org).text}"))
     else:

@@ -200,8 +200,9 @@ SHAPE_CASES = {
                                   "troops\" ; rdfs:label \"Venezuelan troops\" ."),
     "a value for a vague quantity": ("<x:f> a kgo:Figure ; kgo:qualifier \"Vague\" ; kgo:value 40.0 .",
                                      "<x:f> a kgo:Figure ; kgo:qualifier \"Vague\" ."),
-    "an office with no organization": ("<x:p> a kgo:Post ; kgo:role role:president .",
-                                       "<x:p> a kgo:Post ; kgo:role role:president ; kgo:postIn place:venezuela ."),
+    "an office with no organization": ("<x:m> kgo:post <x:p> . <x:p> a kgo:Post ; kgo:role role:president .",
+                                       "<x:m> kgo:post <x:p> . <x:p> a kgo:Post ; kgo:role role:president ; "
+                                       "kgo:postIn place:venezuela ."),
     "a membership with no organization": (
         "<x:m> a kgo:Membership ; kgo:member person:a ; kgo:role role:president ; kgo:post <x:p> ; kgo:trigger <x:t> . "
         "<x:p> a kgo:Post ; kgo:role role:president ; kgo:postIn place:venezuela .",
