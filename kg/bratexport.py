@@ -44,9 +44,9 @@ _STATEMENT = re.compile(r"^(E\d+)-(.+)-(\d+)$")
 
 
 def _derived(name: str) -> bool:
-    """Statements a Membership event adds (its post, the memberOf, hasRole and holds shortcuts),
-    which are not annotated arguments."""
-    return name in ("post", "hasRole") or name.startswith(("memberOf-", "holds-"))
+    """Statements kg adds to an event (a membership's post, its memberOf, hasRole and holds
+    shortcuts; who claims a claimed event), which are not annotated arguments."""
+    return name in ("post", "hasRole", "claimedBy") or name.startswith(("memberOf-", "holds-"))
 
 
 def save_schema(corpus_dir: Path, configs: list[Path], build_dir: Path) -> None:

@@ -297,12 +297,15 @@ def _event_date(ctx: _Context, node: str, value: str, attributes: dict[str, str]
 
 
 def _claimed(ctx: _Context, event_id: str, node: str) -> None:
-    """Mark an event or membership that is only the content of a claim: not asserted, and by whom."""
+    """Mark an event or membership that is only the content of a claim: not asserted, and by whom
+    (a fact with its statement: the event's trigger and the claimant's mention)."""
     if event_id not in ctx.claimants:
         return
     ctx.out.add(node, KGO.asserted, boolean(False))
-    for claimant in ctx.claimants[event_id]:
-        ctx.out.add(node, KGO.claimedBy, iri(ctx.node(claimant)))
+    trigger = ctx.bound(event_id)
+    for i, claimant in enumerate(ctx.claimants[event_id], start=1):
+        _statement(ctx, f"{event_id}-claimedBy-{i}", node, [KGO.claimedBy], ctx.node(claimant), trigger,
+                   ctx.bound(claimant))
 
 
 def _event_label(ctx: _Context, event: Event, trigger: TextBound, iso: dict[str, str], times: set[str]) -> str:
