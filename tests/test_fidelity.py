@@ -294,3 +294,15 @@ def test_a_corpus_with_its_own_schema_gets_groups_claims_and_date_bases(tmp_path
         ?e kgo:asserted ?asserted ; kgo:claimedBy ?by ; kgo:date ?date ; kgo:datePrecision ?precision ;
            kgo:dateBasis ?basis }""")
     assert attack == [("false", PREFIXES["kgr"] + "person/ann", "2019-05-01", "day", "Read")]
+
+
+def test_an_argument_naming_a_trigger_without_event_is_refused(corpus_copy: Path, tmp_path: Path) -> None:
+    """A claim's content must be an event (its E id), not a role word left without its event."""
+    ann = corpus_copy / "france24-soldiers-desert-posts.ann"
+    lines = ann.read_text().splitlines()
+    said = next(l.split("\t")[0] for l in lines if l.startswith("T") and l.split("\t")[1].startswith("Claim "))
+    ann.write_text("\n".join(lines) + "\nT900\tMembership 0 6\tScores\n"
+                   f"E900\tClaim:{said} Claimant:T94 Content:T900\n")
+    result = run_kg("build", "--corpus", str(corpus_copy), "--data", str(tmp_path / "data"), "--quiet")
+    assert result.exit_code == 2
+    assert "Content is T900, a Membership span that triggers no event (expected the E id" in result.stderr
