@@ -43,19 +43,39 @@ _LABEL = "skos:prefLabel|rdfs:label|nif:anchorOf"
 
 EXAMPLES: tuple[Example, ...] = (
     Example(
-        "membership", "Who belongs to which organization",
-        "Who belongs to which organization, in which role when the text gives one?",
+        "offices", "Who holds which office, where",
+        "Who holds which office or rank, in which organization or state? Only what the articles "
+        "assert: an office a source merely claims for someone is left out (see claims).",
         f"""
-SELECT DISTINCT ?memberLabel ?role ?organizationLabel ?member ?organization WHERE {{
-  ?member kgo:memberOf ?organization .
-  OPTIONAL {{ ?member {_LABEL} ?memberLabel }}
-  OPTIONAL {{ ?organization {_LABEL} ?organizationLabel }}
-  OPTIONAL {{
-    ?membership a kgo:Membership ; kgo:member ?member ; kgo:organization ?organization ; kgo:role ?r .
-    ?r skos:prefLabel ?role .
-  }}
+SELECT DISTINCT ?holderLabel ?role ?inLabel ?holder ?post WHERE {{
+  ?holder kgo:holds ?post .
+  ?post kgo:role ?r ; kgo:postIn ?in .
+  ?r skos:prefLabel ?role .
+  OPTIONAL {{ ?holder {_LABEL} ?holderLabel }}
+  OPTIONAL {{ ?in skos:prefLabel ?inLabel }}
 }}
-ORDER BY ?organizationLabel ?memberLabel
+ORDER BY ?inLabel ?role ?holderLabel
+""",
+    ),
+    Example(
+        "claims", "Who claims what, about whom",
+        "What does each source claim (quoted opinions, accusations, recognitions, estimates), about "
+        "whom, in which sentence? Claimed events are not asserted as facts.",
+        f"""
+SELECT ?claimantLabel ?sentence
+       (GROUP_CONCAT(DISTINCT ?what; separator=" | ") AS ?claims)
+       (GROUP_CONCAT(DISTINCT ?topicLabel; separator=", ") AS ?about)
+       ?article
+WHERE {{
+  ?c a kgo:Claim ; kgo:claimant ?who ; kgo:trigger ?t ; prov:wasDerivedFrom ?document .
+  ?t kgo:sentence ?s . ?s nif:anchorOf ?sentence .
+  OPTIONAL {{ ?who {_LABEL} ?claimantLabel }}
+  OPTIONAL {{ ?c kgo:content ?x . ?x kgo:quoteText|skos:prefLabel|rdfs:label ?what }}
+  OPTIONAL {{ ?c kgo:topic ?tp . ?tp skos:prefLabel|rdfs:label ?topicLabel }}
+  OPTIONAL {{ ?document dcterms:title ?article }}
+}}
+GROUP BY ?claimantLabel ?sentence ?article ?c
+ORDER BY ?article ?claimantLabel
 """,
     ),
     Example(
@@ -73,13 +93,15 @@ ORDER BY ?article ?speakerLabel
     ),
     Example(
         "figures", "Which source reports which figure",
-        "Which source reports which figure, with its value, qualifier and date? "
-        "Claims from different sources stay apart.",
+        "Which source reports which figure, with its value (none when the text gives none: "
+        "\"hundreds\"), qualifier, unit, what it counts and date? Claims from different sources stay apart.",
         f"""
-SELECT DISTINCT ?figure ?value ?qualifier ?sourceLabel ?asOf ?article ?source WHERE {{
+SELECT DISTINCT ?figure ?value ?qualifier ?unit ?countsLabel ?sourceLabel ?asOf ?article ?source WHERE {{
   ?f a kgo:Figure ; rdfs:label ?figure ; prov:wasDerivedFrom ?document .
   OPTIONAL {{ ?f kgo:value ?value }}
   OPTIONAL {{ ?f kgo:qualifier ?qualifier }}
+  OPTIONAL {{ ?f kgo:unit ?unit }}
+  OPTIONAL {{ ?f kgo:counts ?counts . ?counts skos:prefLabel ?countsLabel }}
   ?f kgo:reportedBy ?source .
   OPTIONAL {{ ?source {_LABEL} ?sourceLabel }}
   OPTIONAL {{ ?f kgo:asOf ?date . OPTIONAL {{ ?date kgo:dateValue ?asOf }} }}
@@ -90,20 +112,23 @@ ORDER BY ?sourceLabel DESC(?value)
     ),
     Example(
         "timeline", "Events in date order",
-        "What happened when, where, and who took part?",
+        "What happened when, where, and who took part? The precision of each date, and whether the "
+        "text states it or it was worked out from the article's date.",
         f"""
-SELECT ?date ?type ?event
+SELECT ?date ?precision ?basis ?type ?event
        (GROUP_CONCAT(DISTINCT ?placeLabel; separator=", ") AS ?places)
        (GROUP_CONCAT(DISTINCT ?whoLabel; separator=", ") AS ?participants)
 WHERE {{
   ?e a kgo:Event ; a ?t ; kgo:date ?date .
   FILTER(?t != kgo:Event && STRSTARTS(STR(?t), STR(kgo:)))
+  OPTIONAL {{ ?e kgo:datePrecision ?precision }}
+  OPTIONAL {{ ?e kgo:dateBasis ?basis }}
   BIND(STRAFTER(STR(?t), STR(kgo:)) AS ?type)
   OPTIONAL {{ ?e skos:prefLabel ?event }}
   OPTIONAL {{ ?e kgo:place ?place . ?place {_LABEL} ?placeLabel }}
   OPTIONAL {{ ?e kgo:agent|kgo:participant|kgo:patient ?who . ?who {_LABEL} ?whoLabel }}
 }}
-GROUP BY ?date ?type ?event ?e
+GROUP BY ?date ?precision ?basis ?type ?event ?e
 ORDER BY ?date ?type
 """,
     ),

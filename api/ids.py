@@ -14,7 +14,7 @@ from flask import url_for
 
 from kg.iris import DOCUMENT, RESOURCE
 
-FAMILIES = frozenset({"person", "organization", "place", "event", "date", "role"})
+FAMILIES = frozenset({"person", "organization", "place", "event", "date", "role", "post"})
 ROUTES = {"event": "jsonapi.facts.event", "quote": "jsonapi.facts.quote", "figure": "jsonapi.facts.figure"}
 
 

@@ -226,6 +226,7 @@ class Document:
         r = self.rng.random()
         on, in_ = ("", "") if bare else ("on ", "in ")
         year, month, day = self._nearby_day()
+        basis, bound = "Stated", None
         if r < 0.35:
             self.put(on)
             tid = self.span("Date", f"{MONTHS[month - 1]} {day}, {year}")
@@ -233,25 +234,30 @@ class Document:
         elif r < 0.6:
             self.put(on)
             tid = self.span("Date", f"{MONTHS[month - 1]} {day}")
-            iso = f"{year}-{month:02d}-{day:02d}"
+            iso, basis = f"{year}-{month:02d}-{day:02d}", "ArticleDate"
         elif r < 0.8:
             self.put(in_)
             tid = self.span("Date", f"{MONTHS[month - 1]} {year}")
             iso = f"{year}-{month:02d}"
         elif r < 0.9:
-            self.put(in_)
-            tid = self.span("Date", str(year))
-            iso = str(year)
+            since = not bare and self.rng.random() < 0.3  # "since 2016": the start of a period
+            self.put("since " if since else in_)
+            iso = str(year - self.rng.randint(1, 5) if since else year)
+            tid = self.span("Date", iso)
+            bound = "Start" if since else None
         else:
             if self.rng.random() < 0.5:
                 self.put(on)
                 tid = self.span("Date", self.rng.choice(WEEKDAYS))
             else:
                 tid = self.span("Date", self.rng.choice(("last week", "last month", "this week")))
-            iso = None
+            iso, basis = None, "ArticleDate"
         self.mentions += 1
         if iso:
             self.normalize(tid, f"ISO8601:{iso}", iso)
+        self.attribute("DateBasis", tid, basis)
+        if bound:
+            self.attribute("PeriodBound", tid, bound)
         return tid
 
     def _nearby_day(self) -> tuple[int, int, int]:
@@ -263,16 +269,26 @@ class Document:
 
     def figure(self, noun: str) -> str:
         """Write '[qualifier ]<number> <noun>'; the Figure span is the qualified number, as
-        annotators mark it ('more than 1,400'), with its value and Qualifier."""
-        words, qualifier = self.rng.choice(QUALIFIERS) if self.rng.random() < 0.6 else ("", None)
-        value = self._number()
-        shown = NUMBER_WORDS[value] if value in NUMBER_WORDS and self.rng.random() < 0.5 else f"{value:,}"
-        tid = self.span("Figure", f"{words} {shown}" if words else shown)
-        self.put(f" {noun}")
+        annotators mark it ('more than 1,400'), with its value, Qualifier and Unit; sometimes a
+        vague quantity ('hundreds of') without value, and the counted noun as a Group."""
+        if self.rng.random() < 0.1:
+            tid = self.span("Figure", self.rng.choice(("hundreds of", "dozens of", "scores of", "thousands of")))
+            self.attribute("Qualifier", tid, "Vague")
+        else:
+            words, qualifier = self.rng.choice(QUALIFIERS) if self.rng.random() < 0.6 else ("", None)
+            value = self._number()
+            shown = NUMBER_WORDS[value] if value in NUMBER_WORDS and self.rng.random() < 0.5 else f"{value:,}"
+            tid = self.span("Figure", f"{words} {shown}" if words else shown)
+            self.normalize(tid, f"Number:{value}", str(value))
+            if qualifier:
+                self.attribute("Qualifier", tid, qualifier)
+        self.put(" ")
         self.mentions += 1
-        self.normalize(tid, f"Number:{value}", str(value))
-        if qualifier:
-            self.attribute("Qualifier", tid, qualifier)
+        self.attribute("Unit", tid, "Person")
+        if self.rng.random() < 0.3:
+            self.relation("Counts", tid, self.span("Group", noun))
+        else:
+            self.put(noun)
         return tid
 
     def _number(self) -> int:

@@ -207,7 +207,7 @@ def expulsion(d: Document) -> None:
 
 def detention(d: Document) -> None:
     unit = d.entity("MilitaryUnit", "GovernmentBody")
-    negated = _maybe(d, 0.3)
+    negated = _maybe(d, 0.5)
     if negated:
         d.put(" did not ")
         trigger = d.trigger("Detention", "detain")
@@ -326,19 +326,26 @@ def quote_organization(d: Document) -> None:
     d.put(',"')
     d.put(" ")
     org = d.entity("Organization")
-    d.put(" said in a statement")
+    d.put(" ")
+    said = d.trigger("Claim", "said")
+    d.put(" in a statement about ")
+    topic = d.entity("Person")
     d.end_sentence()
     d.relation("SaidBy", quote, org.id)
+    d.event("Claim", said, [("Claimant", org.id), ("Content", quote), ("Topic", topic.id)])
 
 
 def quote_unnamed(d: Document) -> None:
     quote = d.quote()
     d.put(',"')
-    d.put(" said ")
+    d.put(" ")
+    said = d.trigger("Claim", "said")
+    d.put(" ")
     source = d.unnamed(d.rng.choice(("one defector", "a soldier", "a sergeant who deserted", "one officer")))
     d.put(", who asked not to be named")
     d.end_sentence()
     d.relation("SaidBy", quote, source.id)
+    d.event("Claim", said, [("Claimant", source.id), ("Content", quote)])
 
 
 # -- relation sentences ------------------------------------------------------------------

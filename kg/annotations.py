@@ -391,6 +391,10 @@ def _check_slot(reader: _Reader, line: int, slot: str, target: str, allowed: tup
         reader.fail(line, f"{slot} refers to undefined id {target} (expected a T id of this file)")
     elif not reader.config.matches(types[target], allowed):
         reader.fail(line, f"{slot} is {target}, a {types[target]} (expected {'|'.join(allowed)})")
+    elif target in reader.textbounds and types[target] in reader.config.events \
+            and all(e.trigger != target for e in reader.events):
+        reader.fail(line, f"{slot} is {target}, a {types[target]} span that triggers no event "
+                          f"(expected the E id of a {types[target]} event)")
 
 
 def _check_event(reader: _Reader, event: Event, types: dict[str, str]) -> None:

@@ -23,6 +23,7 @@ from pathlib import Path
 import pyoxigraph as ox
 
 from kg.conf import CONFIG_FILE, load_config
+from kg.graph import THING_ATTRIBUTES
 from kg.iris import DOCUMENT, PREFIXES, RESOURCE, WIKIDATA, slug_of_graph
 from kg.schema import Vocabulary, load_alignment
 from kg.store import EmbeddedStore
@@ -40,6 +41,12 @@ TOOLS_DATABASES = {
     "dbpedia": ("https://dbpedia.org/", "https://dbpedia.org/%s"),
 }
 _STATEMENT = re.compile(r"^(E\d+)-(.+)-(\d+)$")
+
+
+def _derived(name: str) -> bool:
+    """Statements kg adds to an event (a membership's post, its memberOf, hasRole and holds
+    shortcuts; who claims a claimed event), which are not annotated arguments."""
+    return name in ("post", "hasRole", "claimedBy") or name.startswith(("memberOf-", "holds-"))
 
 
 def save_schema(corpus_dir: Path, configs: list[Path], build_dir: Path) -> None:
@@ -181,7 +188,7 @@ class _Writer:
         is the trigger), else from a document-local IRI, else a fresh id."""
         found: dict[str, tuple[str, str]] = {}
         for statement, match in self._role_statements():
-            if not match.group(2).startswith(("hasRole", "memberOf")):
+            if not _derived(match.group(2)):
                 trigger = self.mention_ids[self.doc.one(statement, str(KGO.subjectMention))]
                 found.setdefault(match.group(1), (self.doc.one(statement, RDF + "subject"), trigger))
         covered = {trigger for _, trigger in found.values()}
@@ -219,8 +226,8 @@ class _Writer:
     def _role_arguments(self, eid: str) -> list[tuple[str, int, str]]:
         args = []
         for statement, match in self._role_statements():
-            if match.group(1) != eid or match.group(2).startswith(("hasRole", "memberOf")):
-                continue  # shortcuts a Membership event adds; its arguments are Member and Organization
+            if match.group(1) != eid or _derived(match.group(2)):
+                continue  # what a Membership event adds; its arguments are Member and Organization
             target = self.mention_ids[self.doc.one(statement, str(KGO.objectMention))]
             args.append((match.group(2), int(match.group(3)), self.trigger_event.get(target, target)))
         return sorted(args, key=lambda a: (a[0], a[1]))
@@ -249,18 +256,31 @@ class _Writer:
         targets += [(s[len(self.prefix):], s) for s in self.doc.typed(str(KGO.Statement))
                     if re.fullmatch(r"R\d+", s[len(self.prefix):])]
         targets += list(self.mentions.items())
+        config = self.vocab.config
         for ann_id, node in sorted(targets, key=lambda t: (t[0][0], _number(t[0]))):
+            type_ = self._type_of(ann_id)
             for iri, name in sorted(attributes.items(), key=lambda a: a[1]):
+                if type_ is not None and not config.matches(type_, config.attributes[name].targets):
+                    continue  # a property kg writes on events too (a date's basis), not this attribute
                 for value in self.doc.all(node, iri):
                     lines.append(f"{self._next('A')}\t{name} {ann_id}" + ("" if value == "true" else f" {value}"))
         lines += self._local_attributes()
         return lines
 
+    def _type_of(self, ann_id: str) -> str | None:
+        """The annotation type of an event, mention or relation id (None when unknown)."""
+        if ann_id in self.events:
+            return self.doc.one(self.mentions[self.events[ann_id][1]], str(KGO.annotationType))
+        if ann_id in self.mentions:
+            return self.doc.one(self.mentions[ann_id], str(KGO.annotationType))
+        predicate = self.doc.one(self.prefix + ann_id, RDF + "predicate")
+        return self.names.get(predicate) if predicate else None
+
     def _local_attributes(self) -> list[str]:
-        """Qualifier and Unnamed live on the document-local thing; brat puts them on its mention."""
+        """Qualifier, Unit and Unnamed live on the document-local thing; brat puts them on its mention."""
         lines = []
         for name in self.vocab.config.attributes:
-            for meaning in ("qualifier", "unnamed"):
+            for meaning in THING_ATTRIBUTES:
                 if not self.vocab.means(name, meaning):
                     continue
                 for thing, props in sorted(self.doc.props.items()):

@@ -13,6 +13,7 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from typing import Iterable
 
+from kg.graph import date_precision
 from kg.iris import ENTITIES_GRAPH, PREFIXES, RESOURCE, WIKIDATA, resource_iri
 from kg.nquads import QuadWriter, date_literal, integer, iri, literal
 from kg.aliases import AliasTable, normalize
@@ -30,6 +31,17 @@ SELECT ?e ?text ?type (COUNT(?m) AS ?n) WHERE {{
   GRAPH ?g {{ ?m kgo:denotes ?e ; nif:anchorOf ?text ; kgo:annotationType ?type }}
   FILTER(STRSTARTS(STR(?e), "{resource}"))
 }} GROUP BY ?e ?text ?type
+"""
+# Posts are named by no mention: their evidence is the memberships that fill them, their forms
+# the labels the documents give them ("president, Venezuela").
+_POSTS = """
+PREFIX kgo: <{kgo}>
+PREFIX rdfs: <http://www.w3.org/2000/01/rdf-schema#>
+SELECT ?e ?text (COUNT(DISTINCT ?membership) AS ?n) WHERE {{
+  {values}
+  GRAPH ?g {{ ?e a kgo:Post ; rdfs:label ?text . ?membership kgo:post ?e }}
+  FILTER(STRSTARTS(STR(?e), "{resource}"))
+}} GROUP BY ?e ?text
 """
 _REFERENCES = """
 PREFIX kgo: <{kgo}>
@@ -64,6 +76,10 @@ def gather_evidence(store: EmbeddedStore, keys: Iterable[str] | None = None) -> 
         count = int(row["n"])
         item.forms[row["text"]] += count
         item.types[row["type"]] += count
+    for row in store.select(_POSTS.format(**fill)):
+        item = evidence[row["e"][len(RESOURCE):]]
+        item.forms[row["text"]] += int(row["n"])
+        item.types["Post"] += int(row["n"])
     for row in store.select(_REFERENCES.format(**fill)):
         evidence[row["e"][len(RESOURCE):]].referenced = True
     return dict(evidence)
@@ -114,13 +130,14 @@ def write_record(out: QuadWriter, key: str, evidence: MentionCounts, vocab: Voca
         out.add(node, OWL + "sameAs", iri(WIKIDATA + entry.wikidata))
     if family == "date":
         out.add(node, KGO.dateValue, date_literal(key.split("/", 1)[1]))
+        out.add(node, KGO.datePrecision, literal(date_precision(key.split("/", 1)[1])))
     out.add(node, KGO.mentionCount, integer(sum(evidence.forms.values())))
 
 
 def _type_of(key: str, entry, evidence: MentionCounts, vocab: Vocabulary) -> str:
     family = key.split("/", 1)[0]
-    if family == "role":
-        return "Role"
+    if family in ("role", "post"):
+        return family.capitalize()
     if entry is not None and entry.type != "Event":
         return entry.type
     if not evidence.types:

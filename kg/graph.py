@@ -27,6 +27,15 @@ DCTERMS, PROV, OWL = PREFIXES["dcterms"], PREFIXES["prov"], PREFIXES["owl"]
 TYPE = RDF + "type"
 QUOTE_LABEL_CHARS = 80
 MAX_EVIDENCE_SENTENCES = 3
+DATE_ATTRIBUTES = ("dateBasis", "periodBound")
+# Attributes whose meaning kg writes on the thing itself (a figure, an unnamed person), not on the mention.
+THING_ATTRIBUTES = ("qualifier", "unnamed", "unit")
+PRECISIONS = {4: "year", 7: "month", 10: "day"}
+
+
+def date_precision(iso_value: str) -> str:
+    """How much of a date an ISO 8601 value fixes: year (2019), month (2019-02) or day."""
+    return PRECISIONS.get(len(iso_value), "day")
 
 
 @dataclass
@@ -39,6 +48,29 @@ class _Context:
     resolved: dict[str, Resolution]
     doc_iri: str
     events: dict[str, str]  # event id -> the event's node
+
+    @cached_property
+    def claimants(self) -> dict[str, list[str]]:
+        """Claimed event id -> argument ids of the claimants of the claims that state it."""
+        claimed: dict[str, list[str]] = {}
+        for event in self.doc.annotations.events:
+            if not self.vocab.is_a(event.type, "Claim"):
+                continue
+            who = [t for r, t in event.args if self.vocab.means(r, "claimant")]
+            for role, target in event.args:
+                if self.vocab.means(role, "content") and target in self.events:
+                    claimed.setdefault(target, []).extend(who)
+        return claimed
+
+    @cached_property
+    def date_attributes(self) -> dict[str, dict[str, str]]:
+        """Date mention id -> {"dateBasis": value, "periodBound": value} from its attributes."""
+        found: dict[str, dict[str, str]] = {}
+        for attr in self.doc.annotations.attributes:
+            for meaning in DATE_ATTRIBUTES:
+                if self.vocab.means(attr.name, meaning) and attr.value is not None:
+                    found.setdefault(attr.target, {})[meaning] = attr.value
+        return found
 
     def mention(self, tid: str) -> str:
         return fragment_iri(self.doc.slug, tid)
@@ -144,6 +176,7 @@ def _local_things(ctx: _Context) -> None:
     ann, add, vocab = ctx.doc.annotations, ctx.out.add, ctx.vocab
     numbers = {n.target: n.ref for n in ann.normalizations if n.db == "Number"}
     qualifiers = {a.target: a.value for a in ann.attributes if vocab.means(a.name, "qualifier")}
+    units = {a.target: a.value for a in ann.attributes if vocab.means(a.name, "unit")}
     done: set[str] = set()
     for tid, resolution in sorted(ctx.resolved.items(), key=lambda item: _id_order(item[0])):
         if resolution.key is not None or resolution.iri in done:
@@ -164,6 +197,8 @@ def _local_things(ctx: _Context) -> None:
             add(node, KGO.value, decimal(numbers[tid]))
         if tid in qualifiers:
             add(node, KGO.qualifier, literal(qualifiers[tid]))
+        if tid in units and units[tid] is not None:
+            add(node, KGO.unit, literal(units[tid]))
         if resolution.rule is Rule.UNNAMED:
             add(node, KGO.unnamed, boolean(True))
 
@@ -247,7 +282,31 @@ def _event(ctx: _Context, event: Event) -> None:
         _statement(ctx, f"{event.id}-{role}-{seen[role]}", node, _predicates(ctx, role),
                    ctx.node(target), trigger, ctx.bound(target))
         if target in times and target in iso:
-            add(node, KGO.date, date_literal(iso[target]))
+            _event_date(ctx, node, iso[target], ctx.date_attributes.get(target, {}))
+    _claimed(ctx, event.id, node)
+
+
+def _event_date(ctx: _Context, node: str, value: str, attributes: dict[str, str]) -> None:
+    """An event's date from a normalized Time argument: kgo:date, or kgo:startDate / kgo:endDate
+    when the date bounds a period; with its precision and, when annotated, its basis."""
+    add = ctx.out.add
+    bound = attributes.get("periodBound")
+    add(node, {"Start": KGO.startDate, "End": KGO.endDate}.get(bound, KGO.date), date_literal(value))
+    add(node, KGO.datePrecision, literal(date_precision(value)))
+    if "dateBasis" in attributes:
+        add(node, KGO.dateBasis, literal(attributes["dateBasis"]))
+
+
+def _claimed(ctx: _Context, event_id: str, node: str) -> None:
+    """Mark an event or membership that is only the content of a claim: not asserted, and by whom
+    (a fact with its statement: the event's trigger and the claimant's mention)."""
+    if event_id not in ctx.claimants:
+        return
+    ctx.out.add(node, KGO.asserted, boolean(False))
+    trigger = ctx.bound(event_id)
+    for i, claimant in enumerate(ctx.claimants[event_id], start=1):
+        _statement(ctx, f"{event_id}-claimedBy-{i}", node, [KGO.claimedBy], ctx.node(claimant), trigger,
+                   ctx.bound(claimant))
 
 
 def _event_label(ctx: _Context, event: Event, trigger: TextBound, iso: dict[str, str], times: set[str]) -> str:
@@ -259,7 +318,8 @@ def _event_label(ctx: _Context, event: Event, trigger: TextBound, iso: dict[str,
 
 
 def _membership(ctx: _Context, event: Event) -> None:
-    """A Membership event: the n-ary membership node, plus memberOf and hasRole shortcuts."""
+    """A Membership event: the n-ary membership node and the post it fills (the role in that
+    organization); unless the membership is only claimed, the memberOf, hasRole and holds shortcuts."""
     ann, add, vocab = ctx.doc.annotations, ctx.out.add, ctx.vocab
     trigger = ann.textbounds[event.trigger]
     node = ctx.events[event.id]
@@ -273,26 +333,64 @@ def _membership(ctx: _Context, event: Event) -> None:
     add(node, KGO.trigger, iri(ctx.mention(trigger.id)))
     add(node, PROV + "wasDerivedFrom", iri(ctx.doc_iri))
     _statement(ctx, f"{event.id}-role", node, [KGO.role], role, None, trigger)
+    asserted = event.id not in ctx.claimants
     members = [t for r, t in event.args if vocab.means(r, "member")]
     organizations = [t for r, t in event.args if vocab.means(r, "organization")]
+    posts = [_post(ctx, event, role_key, org, j) for j, org in enumerate(organizations, start=1)] \
+        or [_post(ctx, event, role_key, None, 1)]
+    for j, post in enumerate(posts, start=1):
+        _statement(ctx, f"{event.id}-post-{j}", node, [KGO.post], post, None, trigger)
     for i, member in enumerate(members, start=1):
         _statement(ctx, f"{event.id}-Member-{i}", node, [KGO.member], ctx.node(member), trigger, ctx.bound(member))
+        if not asserted:
+            continue
         _statement(ctx, f"{event.id}-hasRole-{i}", ctx.node(member), [KGO.hasRole], role, ctx.bound(member), trigger)
+        for j, post in enumerate(posts, start=1):
+            _statement(ctx, f"{event.id}-holds-{i}-{j}", ctx.node(member), [KGO.holds], post,
+                       ctx.bound(member), trigger)
         for j, org in enumerate(organizations, start=1):
             _statement(ctx, f"{event.id}-memberOf-{i}-{j}", ctx.node(member), [KGO.memberOf],
                        ctx.node(org), ctx.bound(member), ctx.bound(org))
     for j, org in enumerate(organizations, start=1):
         _statement(ctx, f"{event.id}-Organization-{j}", node, [KGO.organization], ctx.node(org),
                    trigger, ctx.bound(org))
+    _claimed(ctx, event.id, node)
+
+
+def _post(ctx: _Context, event: Event, role_key: str, org: str | None, number: int) -> str:
+    """The post a membership fills: the role in one organization, shared by every holder of that
+    role there when the organization is canonical, else local to the document. A post without an
+    organization has no kgo:postIn (the shapes reject it)."""
+    add = ctx.out.add
+    resolution = ctx.resolved.get(org) if org else None
+    role_slug = role_key.split("/", 1)[1]
+    if resolution is not None and resolution.key is not None:
+        node = resource_iri(f"post/{role_slug}-of-{resolution.key.split('/', 1)[1]}")
+    else:
+        node = local_iri(ctx.doc.slug, "post", f"{event.id}-{org}" if org else event.id)
+    add(node, TYPE, iri(KGO.Post))
+    trigger = ctx.bound(event.trigger)
+    _statement(ctx, f"{event.id}-post-{number}-role", node, [KGO.role], resource_iri(role_key), None, trigger)
+    entry = ctx.aliases.entries.get(role_key)
+    role_label = entry.label if entry else trigger.text
+    if org:
+        _statement(ctx, f"{event.id}-post-{number}-postIn", node, [KGO.postIn], ctx.node(org), trigger,
+                   ctx.bound(org))
+        org_entry = ctx.aliases.entries.get(resolution.key) if resolution and resolution.key else None
+        add(node, RDFS + "label", literal(f"{role_label}, {org_entry.label if org_entry else ctx.bound(org).text}"))
+    else:
+        add(node, RDFS + "label", literal(role_label))
+    return node
 
 
 def _attributes(ctx: _Context) -> None:
-    """Attributes kg gives no meaning of its own (qualifiers and Unnamed are used above): on an
-    event, its node; on a relation, its statement; on a mention, the mention."""
+    """Attributes kg writes as given (qualifiers, units and Unnamed are written on their thing
+    above): on an event, its node; on a relation, its statement; on a mention (a date's basis),
+    the mention."""
     ann, add, vocab = ctx.doc.annotations, ctx.out.add, ctx.vocab
     relations = {r.id for r in ann.relations}
     for attr in ann.attributes:
-        if attr.target in ctx.resolved and (vocab.means(attr.name, "qualifier") or vocab.means(attr.name, "unnamed")):
+        if attr.target in ctx.resolved and any(vocab.means(attr.name, m) for m in THING_ATTRIBUTES):
             continue
         if attr.target in ctx.events:
             node = ctx.events[attr.target]

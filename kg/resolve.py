@@ -3,8 +3,8 @@
 A mention resolves, first rule that applies:
 1. a `KG:<key>` normalization on it;
 2. a Date with an `ISO8601:` value: `date/<value>`;
-3. Figures, Quotes, Dates without a value and `Unnamed` mentions stay local to
-   their document;
+3. Figures, Quotes, Groups, Dates without a value and `Unnamed` mentions stay
+   local to their document;
 4. the alias table: its normalized text equals the normalized label, alias or
    hidden label of an entry of the same family;
 5. its own normalized text: `<family>/<slug>`.
@@ -24,7 +24,7 @@ from kg.iris import local_iri, resource_iri, slugify
 from kg.model import Document, TextBound
 from kg.schema import Vocabulary
 
-LOCAL_FAMILIES = {"figure", "quote"}
+LOCAL_FAMILIES = {"figure", "quote", "group"}
 
 
 class Rule(StrEnum):

@@ -34,7 +34,7 @@ from kg.vocab import KGO
 MAPPING_FILE = "kg.toml"
 RDF, RDFS, OWL = PREFIXES["rdf"], PREFIXES["rdfs"], PREFIXES["owl"]
 # Families of canonical keys for kg's own kinds of things; other types use their top type's name.
-FAMILIES = {"Person": "person", "Organization": "organization", "Place": "place", "Date": "date",
+FAMILIES = {"Person": "person", "Group": "group", "Organization": "organization", "Place": "place", "Date": "date",
             "Figure": "figure", "Quote": "quote"}
 
 

@@ -22,6 +22,7 @@ class KGO(DefinedNamespace):
     Attack: URIRef
     BorderClosure: URIRef
     City: URIRef
+    Claim: URIRef
     Confrontation: URIRef
     Country: URIRef
     Date: URIRef
@@ -34,6 +35,7 @@ class KGO(DefinedNamespace):
     Figure: URIRef
     Flight: URIRef
     GovernmentBody: URIRef
+    Group: URIRef
     Inauguration: URIRef
     IntergovernmentalOrganization: URIRef
     Interview: URIRef
@@ -47,6 +49,7 @@ class KGO(DefinedNamespace):
     Person: URIRef
     Place: URIRef
     PoliticalGroup: URIRef
+    Post: URIRef
     Protest: URIRef
     Quote: URIRef
     Region: URIRef
@@ -61,28 +64,40 @@ class KGO(DefinedNamespace):
     annotationType: URIRef
     argumentLabels: URIRef
     asOf: URIRef
+    asserted: URIRef
     author: URIRef
+    claimant: URIRef
+    claimedBy: URIRef
+    content: URIRef
+    counts: URIRef
     date: URIRef
+    dateBasis: URIRef
     dateNote: URIRef
+    datePrecision: URIRef
     dateValue: URIRef
     denotes: URIRef
     destination: URIRef
+    endDate: URIRef
     evidence: URIRef
     hasRole: URIRef
+    holds: URIRef
     locatedIn: URIRef
     member: URIRef
     memberOf: URIRef
     mention: URIRef
     mentionCount: URIRef
     negated: URIRef
-    offsets: URIRef
     objectMention: URIRef
+    offsets: URIRef
     opposes: URIRef
     organization: URIRef
     origin: URIRef
     participant: URIRef
     patient: URIRef
+    periodBound: URIRef
     place: URIRef
+    post: URIRef
+    postIn: URIRef
     publisher: URIRef
     qualifier: URIRef
     quoteText: URIRef
@@ -95,13 +110,15 @@ class KGO(DefinedNamespace):
     sentence: URIRef
     sourceFile: URIRef
     speculated: URIRef
-    subOrganizationOf: URIRef
+    startDate: URIRef
     subjectMention: URIRef
+    subOrganizationOf: URIRef
     supports: URIRef
     time: URIRef
+    topic: URIRef
     trigger: URIRef
+    unit: URIRef
     unnamed: URIRef
     value: URIRef
-
 
 NIF = Namespace("http://persistence.uni-leipzig.org/nlp2rdf/ontologies/nif-core#")

@@ -25,7 +25,7 @@ from tests.helpers import CORPUS, CORPUS_2019, ROOT, run_kg
 CONLL = brat_source().parent.parent / "example-data" / "corpora" / "CoNLL-ST_2002"
 SHIPPED = ["france24-soldiers-desert-posts", "hrw-defection-turned-into-exile", "npr-venezuelan-armed-forces-fled",
            "vice-defectors-trapped-in-colombia"]
-CONFIG = load_config(CORPUS / "annotation.conf")
+CONFIG = load_config(CORPUS_2019 / "annotation.conf")
 
 
 def _table(*entries: AliasEntry) -> AliasTable:

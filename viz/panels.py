@@ -19,6 +19,7 @@ from viz.story import is_actor, uncertainty
 
 OTHER_FIGURES = "other figures"
 REPORTED_BY = ONTOLOGY + "reportedBy"
+COUNTS = ONTOLOGY + "counts"  # what a figure counts is not its source
 CONTEXT_WORDS = 8
 MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August", "September",
           "October", "November", "December")
@@ -92,7 +93,7 @@ def figure_row(graph: nx.MultiDiGraph, figure: str) -> dict:
     for _, target, key in graph.out_edges(figure, keys=True):
         if graph.nodes[target]["family"] == "Date":
             dates.append(graph.nodes[target].get("props", {}).get("dateValue") or graph.nodes[target]["label"])
-        elif key == REPORTED_BY or is_actor(graph, target):
+        elif key == REPORTED_BY or (key != COUNTS and is_actor(graph, target)):
             sources.append(target)
     sentence = data["mention_sentences"][0] if data["mention_sentences"] else None
     text = graph.graph.get("sentences", {}).get(sentence, {})

@@ -65,14 +65,30 @@ def test_example_runs_here_as_shown_and_elsewhere_with_its_prefixes(rows, bare_s
     assert len(list(elsewhere)) == len(here)
 
 
-def test_membership(rows):
-    found = rows("membership")
+def test_offices(rows):
+    found = rows("offices")
     says(NPR, "For Mora, the National Guard lieutenant,")
-    assert any(r.get("memberLabel") == "Juan Carlos Mora" and r.get("role") == "lieutenant"
-               and "National Guard" in r.get("organizationLabel", "") for r in found)
+    assert any(r.get("holderLabel") == "Juan Carlos Mora" and r.get("role") == "lieutenant"
+               and "National Guard" in r.get("inLabel", "") for r in found)
     says(HRW, "Juan Guaidó, National Assembly president")
-    assert any(r.get("memberLabel") == "Juan Guaidó" and r.get("role") == "president"
-               and r.get("organizationLabel") == "National Assembly of Venezuela" for r in found)
+    assert any(r.get("holderLabel") == "Juan Guaidó" and r.get("role") == "president"
+               and r.get("inLabel") == "National Assembly of Venezuela" for r in found)
+    # Venezuela's presidency: Maduro's, as every article says; Guaidó's is only claimed
+    says(NPR, "Guaidó \"is president and military commander,\" Mora said")
+    in_venezuela = {(r.get("holderLabel"), r.get("role")) for r in found if r.get("inLabel") == "Venezuela"}
+    assert in_venezuela == {("Nicolás Maduro", "president")}
+
+
+def test_claims(rows):
+    found = rows("claims")
+    says(F24, "US Secretary of State Mike Pompeo said confidently on Sunday, blaming the border violence on "
+              "armed loyalists known as \"colectivos.\"")
+    pompeo = [r for r in found if r.get("claimantLabel") == "Mike Pompeo"]
+    assert any("colectivos" in r["about"] and "blaming" in r["sentence"] for r in pompeo)
+    assert any("days are numbered" in r.get("claims", "") for r in pompeo)
+    mora = [r for r in found if r.get("claimantLabel") == "Juan Carlos Mora"]
+    assert any("is president and military commander" in r.get("claims", "") for r in mora)
+    assert all(r["sentence"] and r["article"] for r in found)
 
 
 def test_quotes(rows):
@@ -92,6 +108,10 @@ def test_figures(rows):
     says(F24, "\"Currently, we have welcomed over one hundred members of Venezuela's National Guard,\" "
               "Colombia's migration agency said")
     assert any(r["figure"] == "over one hundred" and r["value"] == "100" and r["sourceLabel"] == "Migración Colombia"
+               and r["unit"] == "Person" and r["countsLabel"] == "Bolivarian National Guard of Venezuela" for r in found)
+    says(F24, "Scores of Venezuelan soldiers desert posts")  # the headline: no source, so not listed
+    says(NPR, "Mora estimates that up to 90 percent of Venezuelan troops oppose Maduro")
+    assert any(r["figure"] == "up to 90 percent" and r["unit"] == "Percent" and r["qualifier"] == "UpTo"
                for r in found)
 
 
@@ -103,6 +123,9 @@ def test_timeline(rows):
     assert any(r["date"] == "2019-02-23" for r in found)
     says(NPR, "Guaidó swore himself in as Venezuela's interim president")
     assert any(r["type"] == "Inauguration" and "Juan Guaidó" in r["participants"] for r in found)
+    says(F24, "The first defections occured early on Saturday morning")
+    assert any(r["date"] == "2019-02-23" and r.get("basis") == "ArticleDate" and r["precision"] == "day"
+               and r["type"] == "Defection" for r in found)
 
 
 def test_defections(rows):

@@ -221,7 +221,8 @@ def _events(draw, bounds: list[TextBound]) -> list[tuple[str, Event]]:
         written: list[str] = []
         possible = True
         for name, role in roles.items():
-            candidates = _allowed(role.types, bounds)
+            # an argument names an entity here: an event argument would need its E id, not its trigger
+            candidates = [b for b in _allowed(role.types, bounds) if b.type not in CONFIG.events]
             count = draw(st.integers(0 if role.optional else 1, 2 if role.repeatable else 1))
             if count and not candidates:
                 possible = possible and role.optional
