@@ -107,7 +107,8 @@ def test_serve_exits_with_the_code_of_the_build_that_failed(tmp_path):
 @pytest.mark.parametrize("error, status, retry", [
     (errors.InputError("x"), 400, None), (errors.QueryError("x"), 400, None),
     (errors.ValidationError("x"), 500, None), (errors.AnswerTooLarge(10), 422, None),
-    (errors.QueryTimeout(), 503, "1"), (errors.PoolBusy("x"), 503, "1"), (errors.WorkerCrashed("x"), 503, "1"),
+    (errors.QueryTimeout(), 503, "1"), (errors.PoolBusy("x"), 503, "1"),
+    (errors.WorkerCrashed("x"), 500, None), (errors.WorkerOutOfMemory("x"), 503, "1"),
     (errors.StoreError("x"), 503, None), (errors.BuildLockedError("x"), 409, None),
     (errors.ApiError(404, "x"), 404, None), (ValueError("x"), 500, None),
 ])
