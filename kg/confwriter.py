@@ -129,10 +129,13 @@ def _union(a: tuple[str, ...], b: tuple[str, ...]) -> tuple[str, ...]:
 
 
 def _join_roles(a: tuple[Role, ...], b: tuple[Role, ...]) -> tuple[Role, ...]:
-    roles = {r.name: r for r in a}
+    """The roles of one type declared twice: a document valid under either declaration is valid
+    under the join, so a role that only one of them names becomes optional."""
+    in_a, in_b = {r.name for r in a}, {r.name for r in b}
+    roles = {r.name: r if r.name in in_b else replace(r, minimum=0) for r in a}
     for role in b:
         old = roles.get(role.name)
-        roles[role.name] = role if old is None else Role(
+        roles[role.name] = replace(role, minimum=0) if role.name not in in_a else Role(
             role.name, _union(old.types, role.types), min(old.minimum, role.minimum), max(old.maximum, role.maximum))
     return tuple(roles.values())
 

@@ -78,7 +78,8 @@ def test_every_fact_has_a_statement_with_its_sentence(store: EmbeddedStore) -> N
     facts = select(store, """SELECT DISTINCT ?g ?s ?p ?o WHERE { GRAPH ?g { ?s ?p ?o }
         VALUES ?p { kgo:memberOf kgo:saidBy kgo:reportedBy kgo:agent kgo:participant kgo:patient kgo:place
         kgo:origin kgo:destination kgo:time kgo:locatedIn kgo:asOf kgo:supports kgo:opposes kgo:recognizes
-        kgo:subOrganizationOf kgo:member kgo:organization kgo:role kgo:hasRole } FILTER(?g != kgg:entities) }""")
+        kgo:subOrganizationOf kgo:member kgo:organization kgo:role kgo:hasRole kgo:post kgo:postIn kgo:holds
+        kgo:claimant kgo:content kgo:topic kgo:claimedBy kgo:counts } FILTER(?g != kgg:entities) }""")
     stated = select(store, """SELECT DISTINCT ?g ?s ?p ?o WHERE { GRAPH ?g {
         ?st a kgo:Statement ; rdf:subject ?s ; rdf:predicate ?p ; rdf:object ?o } }""")
     as_set = lambda rows: {(r["g"], r["s"], r["p"], r["o"]) for r in rows}  # noqa: E731
@@ -86,7 +87,8 @@ def test_every_fact_has_a_statement_with_its_sentence(store: EmbeddedStore) -> N
     unsupported = select(store, """SELECT ?g ?s ?p ?o WHERE { GRAPH ?g { ?s ?p ?o }
         VALUES ?p { kgo:memberOf kgo:saidBy kgo:reportedBy kgo:agent kgo:participant kgo:patient kgo:place
         kgo:origin kgo:destination kgo:time kgo:locatedIn kgo:asOf kgo:supports kgo:opposes kgo:recognizes
-        kgo:subOrganizationOf kgo:member kgo:organization kgo:role kgo:hasRole }
+        kgo:subOrganizationOf kgo:member kgo:organization kgo:role kgo:hasRole kgo:post kgo:postIn kgo:holds
+        kgo:claimant kgo:content kgo:topic kgo:claimedBy kgo:counts }
         FILTER NOT EXISTS { GRAPH ?g { ?st rdf:subject ?s ; rdf:predicate ?p ; rdf:object ?o ;
                                            kgo:evidence ?sentence } } }""")
     assert unsupported == []

@@ -113,3 +113,16 @@ def test_union_declares_what_each_document_uses() -> None:
     assert union.attributes["Stance"].targets == ("PER", "LOC")
     assert union.attributes["Stance"].values == ("pro", "contra")
     assert without_lines(parse_config(render_config(union))) == without_lines(union)
+
+
+def test_a_type_declared_twice_with_other_roles_takes_both_and_requires_only_what_both_require() -> None:
+    """An INCEpTION layer's own Claim (Speaker, Medium) beside a corpus Claim (Claimant+, Topic*):
+    a document valid under either must be valid under the union."""
+    ours = parse_config("[entities]\nPER\nORG\n[events]\nClaim\tClaimant+:PER, Topic*:PER\n")
+    theirs = parse_config("[entities]\nPER\nORG\n[events]\nClaim\tSpeaker:PER, Medium?:ORG, Topic:PER\n")
+    roles = {r.name: (r.types, r.minimum, r.maximum) for r in union_configs([ours, theirs]).events["Claim"].roles}
+    many = ours.events["Claim"].roles[0].maximum  # what '+' and '*' allow
+    assert roles == {"Claimant": (("PER",), 0, many), "Topic": (("PER",), 0, many), "Speaker": (("PER",), 0, 1),
+                     "Medium": (("ORG",), 0, 1)}  # '+' loses its minimum but keeps its repetition
+    same = union_configs([ours, ours]).events["Claim"].roles
+    assert [(r.name, r.minimum) for r in same] == [("Claimant", 1), ("Topic", 0)]  # one declaration: unchanged

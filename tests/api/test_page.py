@@ -74,7 +74,7 @@ def test_every_example_runs_and_its_question_stays(visit, server, example):
 
 def test_an_error_is_shown_readably(visit):
     page = visit.page
-    page.click("button[data-example='membership']")
+    page.click("button[data-example='offices']")
     page.wait_for_selector(".yasr table tbody tr")
     page.evaluate("kgYasgui.getTab().getYasqe().setValue('SELECT ?x WHERE {\\n  ?x persn:juan-guaido ?y }')")
     page.click(".yasqe_queryButton")

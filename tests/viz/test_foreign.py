@@ -10,6 +10,7 @@ import pytest
 from kg import build_dirs
 from kg.builder import build
 from tests.brat_reference import brat_source
+from tests.helpers import view_file
 
 pytestmark = pytest.mark.browser
 
@@ -19,7 +20,7 @@ CONLL = brat_source().parent.parent / "example-data" / "corpora" / "CoNLL-ST_200
 def test_a_graph_with_nothing_to_draw_says_so(page, tmp_path: Path):
     data = tmp_path / "data"
     build(CONLL, data)
-    page.open((build_dirs.current_build(data) / build_dirs.VIEW_FILE).as_uri())
+    page.open(view_file(build_dirs.current_build(data)).as_uri())
     assert page.page.evaluate("kgView.data.meta.nodes") == 0
     assert page.page.locator("#status").text_content().startswith("Nothing to draw")
     page.page.fill("#search", "Madrid")
