@@ -53,6 +53,7 @@ class _Corpus:
             raise CorpusError("no annotation.conf for the articles (expected one at the corpus root or beside them)", root)
         self.vocab = Vocabulary(union_configs(list(self.configs.values())), load_alignment(root / MAPPING_FILE))
         self.aliases: AliasTable = load_aliases(root / ALIASES_FILE, self.vocab)
+        self._read: dict[DocumentFiles, Document] = {}
 
     def config_of(self, files: DocumentFiles) -> AnnotationConfig:
         if files.config is None:
@@ -62,7 +63,11 @@ class _Corpus:
         return self.configs[files.config]
 
     def read(self, files: DocumentFiles) -> Document:
-        return read_document(files, self.config_of(files))
+        """The document, read and checked once however many times names, triggers and its own
+        suggestions ask for it."""
+        if files not in self._read:
+            self._read[files] = read_document(files, self.config_of(files))
+        return self._read[files]
 
     def triggers(self) -> list[Trigger]:
         """(trigger text, event type, document) of every event a human annotated."""

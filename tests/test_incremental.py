@@ -30,10 +30,10 @@ from kg import build_dirs
 from kg.builder import build
 from kg.export import FORMATS, ensure_export, write_exports
 from kg.iris import PREFIXES
-from tests.helpers import ROOT, assert_same_quads, store_quads
+from tests.helpers import NPR, ROOT, assert_same_quads, store_quads
 from tests.helpers import add_article as _add, edit_npr as _edit, remove_npr as _remove
 
-NPR = "npr-venezuelan-armed-forces-fled"
+
 GENERATED = 30
 PARSERS = {"nq": "nquads", "trig": "trig", "jsonld": "json-ld", "ttl": "turtle"}
 
