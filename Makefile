@@ -14,6 +14,7 @@ setup: $(VENV)/.installed
 $(VENV)/.installed: setup.cfg pyproject.toml
 	python3 -m venv $(VENV)
 	$(PY) -m pip install -q --upgrade pip
+	$(PY) -m pip uninstall -q -y kg 2>/dev/null || true  # the distribution's former name
 	$(PY) -m pip install -q -e '.[test,bench]'
 	touch $@
 

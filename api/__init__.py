@@ -10,6 +10,8 @@ The store is opened once per worker process (embedded) or reached over HTTP
 from __future__ import annotations
 
 import atexit
+from functools import lru_cache
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, Mapping
 
 if TYPE_CHECKING:  # the worker processes import api.workers: keep this package light
@@ -22,8 +24,8 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     """The Flask app; `test_config` overrides settings (see kg/settings.py)."""
     from flask import Flask
 
-    from api import errors
-    from api.backend import make_backend
+    from kg.api import errors
+    from kg.api.backend import make_backend
     from kg.settings import load
 
     app = Flask(__name__)
@@ -40,9 +42,11 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
 
 
 def _register_blueprints(app: Flask) -> None:
-    from api import exports, jsonapi, linked, page, sparql, void
+    from kg.api import exports, jsonapi, linked, page, sparql, void
 
     app.before_request(sparql.start_clock)
+    app.before_request(_use_build_base)
+    app.teardown_request(_end_build_base)
     app.register_blueprint(sparql.bp)
     app.register_blueprint(jsonapi.bp)
     app.register_blueprint(exports.bp)
@@ -50,10 +54,43 @@ def _register_blueprints(app: Flask) -> None:
     app.register_blueprint(linked.bp)
     app.register_blueprint(void.bp)
     try:
-        from api import view
+        from kg.api import view
     except ImportError:
         return
     app.register_blueprint(view.bp)
+
+
+def _use_build_base() -> None:
+    """Before each request: name, mint and abbreviate IRIs under the base IRI of the build served
+    (a remote store's: the base_iri setting's)."""
+    from flask import current_app, g
+
+    from kg import iris
+    from kg.errors import KgError
+
+    served = getattr(current_app.extensions["kg"], "served", None)
+    try:
+        base = _base_of(served()) if served else None
+    except KgError:  # nothing built yet: the request's own handler says so
+        base = None
+    g.kg_base_token = iris.use_base(base)
+
+
+def _end_build_base(exc: BaseException | None = None) -> None:
+    """After each request: the thread goes back to the base it had (a test client runs requests in
+    the caller's thread, which must not keep the served build's base)."""
+    from flask import g
+
+    from kg import iris
+
+    iris.reset_base(g.pop("kg_base_token", None))
+
+
+@lru_cache(maxsize=8)
+def _base_of(build: Path) -> str | None:
+    from kg import build_dirs
+
+    return build_dirs.base_iri(build)
 
 
 def _cors(response: Response) -> Response:

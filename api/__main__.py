@@ -1,5 +1,5 @@
-"""`python -m api serve [options]`: the same as `kg serve`."""
+"""`python -m kg.api serve [options]`: the same as `kg serve`."""
 
-from api.cli import main
+from kg.api.cli import main
 
-main(prog_name="python -m api")
+main(prog_name="python -m kg.api")

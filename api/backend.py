@@ -21,8 +21,8 @@ import time
 from pathlib import Path
 from typing import Any, Callable, Iterator, Protocol
 
-from api import execute
-from api.workers import Job, PoolBusy, Source, WorkerPool
+from kg.api import execute
+from kg.api.workers import Job, PoolBusy, Source, WorkerPool
 from kg import build_dirs
 from kg.errors import StoreError
 from kg.export import ensure_export

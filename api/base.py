@@ -12,7 +12,7 @@ from kg import iris
 
 def base_iri() -> str:
     """The base IRI every minted IRI starts with: the one place the endpoint reads it."""
-    return iris.BASE
+    return iris.current().base  # the served build's, set before each request
 
 
 def iri_of_path(path: str) -> str:

@@ -1,7 +1,7 @@
 """`kg serve`: build the graph if there is none, then serve it with waitress.
 
 Registered in the `kg.commands` entry-point group (setup.cfg), so `kg serve`
-works; `python -m api serve` is the same command without the kg group.
+works; `python -m kg.api serve` is the same command without the kg group.
 """
 
 from __future__ import annotations
@@ -60,7 +60,7 @@ def serve(watch: bool, **options: Any) -> None:
 
 
 def _watcher(config: dict[str, Any]):
-    from api.watch import CorpusWatcher
+    from kg.api.watch import CorpusWatcher
 
     extra = ("--store", config["STORE"]) if config["STORE"] else ()
     watcher = CorpusWatcher(Path(config["CORPUS"]), Path(config["DATA"]), extra_args=extra)
@@ -95,7 +95,7 @@ def run(config: dict[str, Any]) -> None:
     """Serve `create_app(config)` with waitress until interrupted."""
     import waitress
 
-    from api import create_app, errors
+    from kg.api import create_app, errors
 
     app = create_app(config)
     server = waitress.create_server(app, ident="kg", **waitress_options(config))
@@ -140,7 +140,7 @@ def _raise_open_files(wanted: int) -> None:
 
 @click.group(cls=KgErrorsGroup)
 def main() -> None:
-    """`python -m api serve ...`: the serve command without the kg group."""
+    """`python -m kg.api serve ...`: the serve command without the kg group."""
 
 
 main.add_command(serve)

@@ -8,8 +8,8 @@ no quote or backslash, inside a string literal.
 
 from __future__ import annotations
 
-from api.syntax import with_prefixes
-from kg.iris import DOCUMENT, GRAPH, ONTOLOGY_GRAPH, VOCABULARY
+from kg.api.syntax import with_prefixes
+from kg import iris
 
 MAX_ROWS = 1000  # most statements or properties an HTML page lists (the RDF answers have the endpoint's cap)
 
@@ -17,7 +17,7 @@ MAX_ROWS = 1000  # most statements or properties an HTML page lists (the RDF ans
 def document_graph(iri: str) -> str:
     """The named graph of a document IRI (`doc/<slug>` -> `graph/<slug>`); for other IRIs a graph
     name that holds nothing."""
-    return GRAPH + iri[len(DOCUMENT):] if iri.startswith(DOCUMENT) else GRAPH + "-none-"
+    return iris.GRAPH + iri[len(iris.DOCUMENT):] if iri.startswith(iris.DOCUMENT) else iris.GRAPH + "-none-"
 
 
 def resource_exists(iri: str) -> str:
@@ -50,14 +50,14 @@ def graph_construct(graph: str) -> str:
 
 
 def vocabulary_exists() -> str:
-    return with_prefixes(f"""SELECT ?s WHERE {{ GRAPH <{ONTOLOGY_GRAPH}> {{ ?s ?p ?o
-  FILTER(STRSTARTS(STR(?s), "{VOCABULARY}")) }} }} LIMIT 1""")
+    return with_prefixes(f"""SELECT ?s WHERE {{ GRAPH <{iris.ONTOLOGY_GRAPH}> {{ ?s ?p ?o
+  FILTER(STRSTARTS(STR(?s), "{iris.VOCABULARY}")) }} }} LIMIT 1""")
 
 
 def vocabulary_construct() -> str:
     """The classes and properties minted from the corpus's own annotation schema."""
-    return with_prefixes(f"""CONSTRUCT {{ ?s ?p ?o }} WHERE {{ GRAPH <{ONTOLOGY_GRAPH}> {{ ?s ?p ?o
-  FILTER(STRSTARTS(STR(?s), "{VOCABULARY}")) }} }}""")
+    return with_prefixes(f"""CONSTRUCT {{ ?s ?p ?o }} WHERE {{ GRAPH <{iris.ONTOLOGY_GRAPH}> {{ ?s ?p ?o
+  FILTER(STRSTARTS(STR(?s), "{iris.VOCABULARY}")) }} }}""")
 
 
 def properties(iri: str) -> str:

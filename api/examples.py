@@ -11,8 +11,9 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass
 
-from api import lexer
-from kg.iris import PREFIXES, prologue
+from kg.api import lexer
+from kg import iris
+from kg.iris import prologue
 
 
 @dataclass(frozen=True)
@@ -36,7 +37,7 @@ class Example:
 def used_prefixes(query: str) -> list[str]:
     """The predefined prefixes a query uses, in table order."""
     used = {t.text.partition(":")[0] for t in lexer.tokens(query) if t.kind == "pname"}
-    return [p for p in PREFIXES if p in used]
+    return [p for p in iris.PREFIXES if p in used]
 
 
 _LABEL = "skos:prefLabel|rdfs:label|nif:anchorOf"

@@ -23,12 +23,11 @@ from __future__ import annotations
 import io
 import time
 from dataclasses import dataclass
-from typing import Sequence
+from typing import Mapping, Sequence
 
 import pyoxigraph as ox
 
 from kg.errors import AnswerTooLarge, QueryError, QueryTimeout
-from kg.iris import PREFIXES
 from kg.store import GRAPH_FORMATS, RESULT_FORMATS, GraphStore
 
 TSV = "text/tab-separated-values"
@@ -66,6 +65,7 @@ class Request:
     open_ended: bool = False  # from the lexer: a LIMIT may be appended
     default_graphs: Sequence[str] = ()
     named_graphs: Sequence[str] = ()
+    prefixes: Mapping[str, str] | None = None  # for Turtle and RDF/XML answers: those of the build's base
 
 
 class _Enough(Exception):
@@ -173,7 +173,7 @@ def _capped_query(store: GraphStore, request: Request, sink: CappedBuffer) -> st
 def _graph_result(sink: CappedBuffer, request: Request, truncated: bool) -> Result:
     truncated = truncated or sink.lines > request.cap
     body = sink.head(request.cap) if truncated else sink.getvalue()
-    return Result("graph", _convert_triples(body, request.graph_type), request.graph_type, truncated)
+    return Result("graph", _convert_triples(body, request.graph_type, request.prefixes), request.graph_type, truncated)
 
 
 def _convert_solutions(tsv: bytes, media_type: str) -> bytes:
@@ -183,12 +183,13 @@ def _convert_solutions(tsv: bytes, media_type: str) -> bytes:
     return parsed.serialize(format=RESULT_FORMATS[media_type])
 
 
-def _convert_triples(ntriples: bytes, media_type: str) -> bytes:
+def _convert_triples(ntriples: bytes, media_type: str, prefixes: Mapping[str, str] | None) -> bytes:
     if media_type == NTRIPLES:
         return ntriples
     triples = ox.parse(ntriples, format=ox.RdfFormat.N_TRIPLES)
     fmt = GRAPH_FORMATS[media_type]
-    prefixes = PREFIXES if fmt in (ox.RdfFormat.TURTLE, ox.RdfFormat.TRIG, ox.RdfFormat.N3, ox.RdfFormat.RDF_XML) else None
+    prefixes = dict(prefixes or {}) if fmt in (ox.RdfFormat.TURTLE, ox.RdfFormat.TRIG, ox.RdfFormat.N3,
+                                               ox.RdfFormat.RDF_XML) else None
     out = io.BytesIO()
     ox.serialize(triples, out, format=fmt, prefixes=prefixes)
     return out.getvalue()

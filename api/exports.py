@@ -10,7 +10,7 @@ from pathlib import Path
 
 from flask import Blueprint, Response, current_app, g, send_file
 
-from api.errors import ApiError
+from kg.api.errors import ApiError
 
 bp = Blueprint("exports", __name__)
 

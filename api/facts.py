@@ -11,10 +11,10 @@ from typing import Any, Callable
 
 from flask import Blueprint, Response, jsonify, request, url_for
 
-from api import ids, queries
-from api.classes import CLASSES, EVENT_TYPES
-from api.errors import ApiError
-from api.jsonapi import (_KEY, _add_titles, _cached, _doc_id, _page, _paging, _select, type_arg)
+from kg.api import ids, queries
+from kg.api.classes import CLASSES, EVENT_TYPES
+from kg.api.errors import ApiError
+from kg.api.jsonapi import (_KEY, _add_titles, _cached, _doc_id, _page, _paging, _select, type_arg)
 from kg.iris import ONTOLOGY, local_name
 
 bp = Blueprint("facts", __name__)

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from flask import url_for
 
-from kg.iris import DOCUMENT, RESOURCE
+from kg import iris
 
 FAMILIES = frozenset({"person", "organization", "place", "event", "date", "role", "post"})
 ROUTES = {"event": "jsonapi.facts.event", "quote": "jsonapi.facts.quote", "figure": "jsonapi.facts.figure"}
@@ -20,10 +20,10 @@ ROUTES = {"event": "jsonapi.facts.event", "quote": "jsonapi.facts.quote", "figur
 
 def item_id(iri: str) -> str | None:
     """The id of a canonical or document-local thing, None for any other IRI."""
-    if iri.startswith(RESOURCE):
-        return iri[len(RESOURCE):] or None
-    if iri.startswith(DOCUMENT):
-        rest = iri[len(DOCUMENT):]
+    if iri.startswith(iris.RESOURCE):
+        return iri[len(iris.RESOURCE):] or None
+    if iri.startswith(iris.DOCUMENT):
+        rest = iri[len(iris.DOCUMENT):]
         return rest if "/" in rest and "#" not in rest else None
     return None
 
@@ -31,7 +31,7 @@ def item_id(iri: str) -> str | None:
 def iri_of(thing_id: str) -> str:
     """The IRI an id stands for (the inverse of item_id)."""
     family = thing_id.partition("/")[0]
-    return (RESOURCE if family in FAMILIES else DOCUMENT) + thing_id
+    return (iris.RESOURCE if family in FAMILIES else iris.DOCUMENT) + thing_id
 
 
 def kind_of(thing_id: str) -> str:

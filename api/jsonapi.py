@@ -14,13 +14,14 @@ from typing import Any, Callable
 
 from flask import Blueprint, Response, current_app, g, jsonify, request, url_for
 
-from api import ids, openapi, queries
-from api.backend import Backend, current as backend_of_request
-from api.classes import ENTITY_TYPES
-from api.errors import ApiError
-from api.workers import PoolBusy
-from api.search import REMOTE_TTL, SearchIndexes
-from kg.iris import DOCUMENT, GRAPH, ONTOLOGY, PREFIXES, RESOURCE, local_name
+from kg.api import ids, openapi, queries
+from kg.api.backend import Backend, current as backend_of_request
+from kg.api.classes import ENTITY_TYPES
+from kg.api.errors import ApiError
+from kg.api.workers import PoolBusy
+from kg.api.search import REMOTE_TTL, SearchIndexes
+from kg import iris
+from kg.iris import FIXED_PREFIXES, ONTOLOGY, local_name
 from kg.errors import StoreError
 from kg.stats import graph_stats
 
@@ -74,7 +75,7 @@ def entity(key: str) -> Response:
     """One entity (or any other thing with an id): labels, types, same-as links, memberships with their
     roles, relations in and out with their sources, mentions."""
     iri = ids.iri_of(key) if _KEY.match(key) else None
-    canonical = iri is not None and iri.startswith(RESOURCE)
+    canonical = iri is not None and iri.startswith(iris.RESOURCE)
     record = _select(queries.entity_record(iri) if canonical else queries.node_record(iri)) if iri else []
     if not record:
         raise ApiError(404, f"no entity {key!r}")
@@ -136,7 +137,7 @@ def documents() -> Response:
 @bp.get("/api/documents/<slug>")
 def document(slug: str) -> Response:
     """One article with its whole text."""
-    doc = DOCUMENT + slug
+    doc = iris.DOCUMENT + slug
     rows = _select(queries.documents([doc])) if _KEY.match(slug) else []
     text = _select(queries.document_text(doc)) if rows else []
     if not text:
@@ -160,7 +161,7 @@ def openapi_json() -> Response:
 @bp.get("/api/prefixes")
 def prefixes() -> Response:
     """The prefixes of the ontology (the query page's editor completes them)."""
-    return jsonify(PREFIXES)
+    return jsonify(iris.PREFIXES)
 
 
 @bp.get("/health")
@@ -283,7 +284,7 @@ def _record(iri: str, rows: list[dict[str, str]]) -> dict[str, Any]:
     by: dict[str, list[str]] = {}
     for row in rows:
         by.setdefault(row["p"], []).append(row["o"])
-    skos = PREFIXES["skos"]
+    skos = FIXED_PREFIXES["skos"]
     pref = by.get(skos + "prefLabel", [""])[0]
     count = by.get(ONTOLOGY + "mentionCount")
     return {
@@ -291,8 +292,8 @@ def _record(iri: str, rows: list[dict[str, str]]) -> dict[str, Any]:
         "labels": {"preferred": pref,
                    "alternative": sorted(set(by.get(skos + "altLabel", []))),
                    "hidden": sorted(set(by.get(skos + "hiddenLabel", [])))},
-        "types": sorted({local_name(t) for t in by.get(PREFIXES["rdf"] + "type", [])}),
-        "sameAs": sorted(set(by.get(PREFIXES["owl"] + "sameAs", []))),
+        "types": sorted({local_name(t) for t in by.get(FIXED_PREFIXES["rdf"] + "type", [])}),
+        "sameAs": sorted(set(by.get(FIXED_PREFIXES["owl"] + "sameAs", []))),
         "mentionCount": int(count[0]) if count else None,
     }
 
@@ -324,7 +325,7 @@ def _mention(row: dict[str, str]) -> dict[str, Any]:
 
 def _document(row: dict[str, str]) -> dict[str, Any]:
     slug = _doc_id(row["doc"])
-    return {"id": slug, "iri": row["doc"], "href": url_for("jsonapi.document", slug=slug) if slug else None, "graph": GRAPH + slug if slug else None,
+    return {"id": slug, "iri": row["doc"], "href": url_for("jsonapi.document", slug=slug) if slug else None, "graph": iris.GRAPH + slug if slug else None,
             "title": row.get("title"), "date": row.get("date"), "dateNote": row.get("dateNote"),
             "publisher": _ref(row, "publisher"), "author": _ref(row, "author")}
 
@@ -346,10 +347,10 @@ def _memberships(rows: list[dict[str, str]]) -> list[dict[str, Any]]:
 
 
 def _doc_id(iri: str) -> str | None:
-    return iri[len(DOCUMENT):] if iri.startswith(DOCUMENT) and "/" not in iri[len(DOCUMENT):] else None
+    return iri[len(iris.DOCUMENT):] if iri.startswith(iris.DOCUMENT) and "/" not in iri[len(iris.DOCUMENT):] else None
 
 
 
-from api import facts  # noqa: E402  (its routes use the helpers above)
+from kg.api import facts  # noqa: E402  (its routes use the helpers above)
 
 bp.register_blueprint(facts.bp)

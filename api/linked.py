@@ -20,10 +20,10 @@ from __future__ import annotations
 import pyoxigraph as ox
 from flask import Blueprint, Response, current_app, g, request
 
-from api import backend, describe, execute, negotiate, resource_page
-from api.errors import ApiError
-from api.protocol import requested_accept
-from api.base import iri_of_path, namespace_path
+from kg.api import backend, describe, execute, negotiate, resource_page
+from kg.api.errors import ApiError
+from kg.api.protocol import requested_accept
+from kg.api.base import iri_of_path, namespace_path
 from kg import iris
 
 bp = Blueprint("linked", __name__)
@@ -94,7 +94,8 @@ def rdf_response(construct: str, accept: str | None) -> Response:
     served, engine = rdf_format(accept, "this resource")
     cap = int(current_app.config["MAX_ROWS"])
     job = execute.Request(sparql=construct, form="CONSTRUCT", cap=cap, solutions_type=negotiate.JSON,
-                          graph_type=engine, max_bytes=int(current_app.config["MAX_RESPONSE_BYTES"]))
+                          graph_type=engine, max_bytes=int(current_app.config["MAX_RESPONSE_BYTES"]),
+                          prefixes=dict(iris.PREFIXES))
     result = backend.current().run(job, g.deadline)
     response = Response(result.body, mimetype=served)
     if cap > 0:

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from api import negotiate
-from api.classes import CLASSES, ENTITY_TYPES, EVENT_TYPES
+from kg.api import negotiate
+from kg.api.classes import CLASSES, ENTITY_TYPES, EVENT_TYPES
 from kg import __version__
 
 _STR = {"type": "string"}

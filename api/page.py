@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from flask import Blueprint, Response, current_app, jsonify, render_template
 
-from api import examples
-from api.base import base_iri
-from kg.iris import PREFIXES
+from kg.api import examples
+from kg.api.base import base_iri
+from kg import iris
 
 bp = Blueprint("page", __name__)
 
@@ -32,7 +32,7 @@ def index() -> Response:
 def query_page(start: str) -> Response:
     """The query page with `start` in the editor (also what a browser's GET of /sparql?query= gets)."""
     has_view = "view" in current_app.blueprints
-    page = render_template("index.html", examples=examples.as_json(), start=start, prefixes=PREFIXES,
+    page = render_template("index.html", examples=examples.as_json(), start=start, prefixes=iris.PREFIXES,
                            has_view=has_view, links=_links())
     return secured(Response(page, mimetype="text/html"))
 

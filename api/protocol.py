@@ -13,8 +13,8 @@ from urllib.parse import parse_qsl
 
 from flask import Request
 
-from api import negotiate
-from api.errors import ApiError
+from kg.api import negotiate
+from kg.api.errors import ApiError
 
 FORM = "application/x-www-form-urlencoded"
 SPARQL_QUERY = "application/sparql-query"

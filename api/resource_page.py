@@ -16,19 +16,19 @@ from urllib.parse import quote, urlencode
 
 from flask import Response, current_app, g, render_template, request
 
-from api import backend, describe, ids
-from api.base import path_of
-from api.page import secured
-from kg.iris import DOCUMENT, GRAPH, ONTOLOGY_GRAPH, PREFIXES, RESOURCE
+from kg.api import backend, describe, ids
+from kg.api.base import path_of
+from kg.api.page import secured
+from kg import iris
+from kg.iris import FIXED_PREFIXES
 
-RDF_TYPE = PREFIXES["rdf"] + "type"
-PREF_LABEL = PREFIXES["skos"] + "prefLabel"
-NAME_PROPERTIES = (PREF_LABEL, PREFIXES["skos"] + "altLabel", PREFIXES["rdfs"] + "label",
-                   PREFIXES["dcterms"] + "title")
-HIDDEN = (PREFIXES["skos"] + "hiddenLabel", PREFIXES["nif"] + "isString")
-TEXT = PREFIXES["nif"] + "isString"
+RDF_TYPE = FIXED_PREFIXES["rdf"] + "type"
+PREF_LABEL = FIXED_PREFIXES["skos"] + "prefLabel"
+NAME_PROPERTIES = (PREF_LABEL, FIXED_PREFIXES["skos"] + "altLabel", FIXED_PREFIXES["rdfs"] + "label",
+                   FIXED_PREFIXES["dcterms"] + "title")
+HIDDEN = (FIXED_PREFIXES["skos"] + "hiddenLabel", FIXED_PREFIXES["nif"] + "isString")
+TEXT = FIXED_PREFIXES["nif"] + "isString"
 DATA_FORMATS = (("Turtle", "ttl"), ("JSON-LD", "jsonld"), ("N-Triples", "nt"))
-_BY_LENGTH = sorted(PREFIXES.items(), key=lambda item: -len(item[1]))
 
 
 def resource(iri: str) -> Response:
@@ -42,7 +42,7 @@ def resource(iri: str) -> Response:
         "properties": [_property(r) for r in rows if r["p"] not in (RDF_TYPE, *NAME_PROPERTIES, *HIDDEN)],
         "statements": _statements(iri, _select(describe.statements(iri))),
         "max_rows": describe.MAX_ROWS, "view": _view_link(iri), "query": _query_link(_statements_query(iri)),
-        "document": iri.startswith(DOCUMENT) and "/" not in iri[len(DOCUMENT):],
+        "document": iri.startswith(iris.DOCUMENT) and "/" not in iri[len(iris.DOCUMENT):],
     }
     return _render("resource", context)
 
@@ -50,8 +50,8 @@ def resource(iri: str) -> Response:
 def graph(iri: str) -> Response:
     """The page of a named graph (or of the ontology, which is one)."""
     size = _select(describe.graph_size(iri))
-    slug = iri[len(GRAPH):]
-    document = DOCUMENT + slug if iri != ONTOLOGY_GRAPH else None
+    slug = iri[len(iris.GRAPH):]
+    document = iris.DOCUMENT + slug if iri != iris.ONTOLOGY_GRAPH else None
     terms = [{**_value(r["term"], r.get("label"), "iri"), "name": _short(r["term"]), "kind": _short(r.get("kind", "")),
               "comment": r.get("comment")} for r in _select(describe.terms(iri))]
     context = {"iri": iri, "label": _short(iri), "size": int(size[0]["n"]) if size else 0, "terms": terms,
@@ -87,7 +87,7 @@ def href(iri: str) -> str | None:
 
 def _short(iri: str) -> str:
     """A prefixed name for an IRI of a known namespace (longest namespace first), else the IRI."""
-    for prefix, namespace in _BY_LENGTH:
+    for prefix, namespace in sorted(iris.PREFIXES.items(), key=lambda item: -len(item[1])):
         if iri.startswith(namespace) and len(iri) > len(namespace):
             return f"{prefix}:{iri[len(namespace):]}"
     return iri
@@ -100,7 +100,7 @@ def _value(term: str, label: str | None, kind: str, lang: str | None = None) -> 
 
 
 def _label(iri: str, rows: list[dict[str, str]]) -> str:
-    for name in (PREF_LABEL, PREFIXES["dcterms"] + "title", PREFIXES["rdfs"] + "label"):
+    for name in (PREF_LABEL, FIXED_PREFIXES["dcterms"] + "title", FIXED_PREFIXES["rdfs"] + "label"):
         for row in rows:
             if row["p"] == name and row["kind"] == "literal":
                 return row["o"]
@@ -147,7 +147,7 @@ def _citation(item: dict[str, Any]) -> str:
 
 def _view_link(iri: str) -> str | None:
     """The network view focused on a canonical thing, when the server has the view."""
-    if "view" not in current_app.blueprints or not iri.startswith(RESOURCE):
+    if "view" not in current_app.blueprints or not iri.startswith(iris.RESOURCE):
         return None
     return _root() + "graph?" + urlencode({"focus": ids.item_id(iri)})
 

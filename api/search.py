@@ -14,7 +14,7 @@ import time
 from dataclasses import dataclass
 from typing import Callable
 
-from api import queries
+from kg.api import queries
 from kg.iris import fold
 
 _RANKS = ("exact", "prefix", "word", "substring")

@@ -9,10 +9,10 @@ from __future__ import annotations
 import pyoxigraph as ox
 from flask import Response, current_app, g, request
 
-from api import backend, negotiate
-from api.errors import ApiError
-from api.void import dataset_iri, void_iri
-from kg.iris import PREFIXES
+from kg.api import backend, negotiate
+from kg.api.errors import ApiError
+from kg.api.void import dataset_iri, void_iri
+from kg import iris
 from kg.store import GRAPH_FORMATS
 
 SD = "http://www.w3.org/ns/sparql-service-description#"
@@ -26,7 +26,7 @@ def description_turtle(endpoint: str, graphs: list[str]) -> str:
     named = "".join(
         f"    sd:namedGraph [ a sd:NamedGraph ; sd:name <{iri}> ] ;\n" for iri in graphs)
     formats = ", ".join(f"formats:{name}" for name in RESULT_FORMATS)
-    declared = " ,\n".join(f'    [ sh:prefix "{p}" ; sh:namespace "{iri}"^^xsd:anyURI ]' for p, iri in PREFIXES.items())
+    declared = " ,\n".join(f'    [ sh:prefix "{p}" ; sh:namespace "{iri}"^^xsd:anyURI ]' for p, iri in iris.PREFIXES.items())
     return f"""@prefix sd: <{SD}> .
 @prefix formats: <{FORMATS}> .
 @prefix dcterms: <http://purl.org/dc/terms/> .

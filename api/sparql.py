@@ -21,9 +21,10 @@ import time
 import pyoxigraph as ox
 from flask import Blueprint, Response, current_app, g, request
 
-from api import backend, execute, lexer, negotiate, page, protocol, syntax
-from api.errors import ApiError
-from api.service import service_description
+from kg.api import backend, execute, lexer, negotiate, page, protocol, syntax
+from kg.api.errors import ApiError
+from kg.api.service import service_description
+from kg import iris
 from kg.errors import QueryError
 
 bp = Blueprint("sparql", __name__)
@@ -61,7 +62,7 @@ def sparql() -> Response:
         max_bytes=int(current_app.config["MAX_RESPONSE_BYTES"]),
         solutions_type=engine if info.form in ("SELECT", "ASK", None) else negotiate.JSON,
         graph_type=engine if info.form in ("CONSTRUCT", "DESCRIBE") else negotiate.TURTLE,
-        default_graphs=default, named_graphs=named)
+        default_graphs=default, named_graphs=named, prefixes=dict(iris.PREFIXES))
     try:
         result = backend.current().run(job, g.deadline)
     except QueryError as exc:

@@ -15,20 +15,24 @@ import difflib
 import re
 from dataclasses import dataclass
 
-from api import lexer
-from kg.iris import BASE, PREFIXES, prologue
+from kg.api import lexer
+from kg import iris
 
-# The base IRI resolves a query's relative IRIs (`<id/person/juan-guaido>`), as the protocol's
-# tests expect of an endpoint; a BASE of the query's own, coming later, wins.
-DECLARATIONS = f"BASE <{BASE}> " + prologue(one_line=True)
 _POSITION = re.compile(r"error at (\d+):(\d+): ?(.*)", re.DOTALL)
 _QUOTED = re.compile(r'"([^"]+)"|(?<![\[\w\'])([A-Z][A-Za-z ]+?)(?=,|$)')
 MAX_EXPECTED = 8
 
 
+def declarations() -> str:
+    """The base IRI and the predefined prefixes (of the base in force) on one line, put before every
+    query. The base resolves a query's relative IRIs (`<id/person/juan-guaido>`), as the protocol's
+    tests expect of an endpoint; a BASE of the query's own, coming later, wins."""
+    return f"BASE <{iris.BASE}> " + iris.prologue(one_line=True)
+
+
 def with_prefixes(query: str) -> str:
     """`query` with the predefined prefixes declared before it (its own ones win)."""
-    return DECLARATIONS + query
+    return declarations() + query
 
 
 @dataclass(frozen=True)
@@ -54,7 +58,7 @@ class SyntaxProblem:
 
 def explain(engine_message: str, query: str, shifted: bool = True) -> SyntaxProblem:
     """A readable account of the engine's error about `query` (as the client sent it;
-    `shifted`: the engine saw it after the one line of DECLARATIONS)."""
+    `shifted`: the engine saw it after the one line of declarations())."""
     match = _POSITION.search(engine_message)
     if not match:
         return SyntaxProblem(None, None, " ".join(engine_message.split()), None, None)
@@ -94,7 +98,7 @@ def _expected(rest: str) -> str:
 def _unknown_prefix(text: str, column: int, query: str) -> str | None:
     """The prefix of the prefixed name that ends nearest before `column` on the line,
     if the query does not declare it."""
-    declared = set(PREFIXES) | _declared(query)
+    declared = set(iris.PREFIXES) | _declared(query)
     best: str | None = None
     for token in lexer.tokens(text[:column]):
         if token.kind == "pname":
@@ -111,7 +115,7 @@ def _declared(query: str) -> set[str]:
 
 
 def _prefix_hint(unknown: str | None) -> str:
-    known = ", ".join(f"{p}:" for p in PREFIXES)
-    close = difflib.get_close_matches(unknown, list(PREFIXES), n=1) if unknown else []
+    known = ", ".join(f"{p}:" for p in iris.PREFIXES)
+    close = difflib.get_close_matches(unknown, list(iris.PREFIXES), n=1) if unknown else []
     guess = f"did you mean {close[0]}:? " if close else ""
     return f"hint: {guess}declare it with PREFIX {unknown or 'name'}: <namespace IRI>, or use a predefined one: {known}"

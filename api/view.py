@@ -16,7 +16,7 @@ from pathlib import Path
 
 from flask import Blueprint, Response, current_app, g, request, send_file
 
-from viz import ensure_view, view_page
+from kg.viz import ensure_view, view_page
 
 bp = Blueprint("view", __name__)
 REMOTE_TTL = 60.0

@@ -15,14 +15,15 @@ from __future__ import annotations
 import pyoxigraph as ox
 from flask import Blueprint, Response, current_app, request
 
-from api import backend, execute, negotiate
-from api.base import base_iri
-from api.exports import MEDIA_TYPES as EXPORTS
-from api.jsonapi import _cached
-from api.linked import rdf_format
-from api.protocol import requested_accept
-from api.syntax import with_prefixes
-from kg.iris import ENTITIES_GRAPH, ONTOLOGY, PREFIXES, RESOURCE
+from kg.api import backend, execute, negotiate
+from kg.api.base import base_iri
+from kg.api.exports import MEDIA_TYPES as EXPORTS
+from kg.api.jsonapi import _cached
+from kg.api.linked import rdf_format
+from kg.api.protocol import requested_accept
+from kg.api.syntax import with_prefixes
+from kg import iris
+from kg.iris import ONTOLOGY
 from kg.store import GRAPH_FORMATS
 
 bp = Blueprint("void", __name__)
@@ -46,7 +47,7 @@ def void() -> Response:
     triples = ox.parse(description_turtle(current_app.config["LICENSE"]) + counts.decode("utf-8"),
                        format=ox.RdfFormat.TURTLE)
     body = ox.serialize(triples, format=GRAPH_FORMATS[engine],
-                        prefixes=PREFIXES if engine in (negotiate.TURTLE, negotiate.TRIG, negotiate.N3) else None)
+                        prefixes=iris.PREFIXES if engine in (negotiate.TURTLE, negotiate.TRIG, negotiate.N3) else None)
     response = Response(body, mimetype=served)
     response.vary.add("Accept")
     return response
@@ -56,7 +57,7 @@ def description_turtle(license_iri: str) -> str:
     """What the dataset is, as Turtle (the counts follow as N-Triples)."""
     base, dataset = base_iri(), dataset_iri()
     dumps = ", ".join(f"<{base}export.{fmt}>" for fmt in EXPORTS)
-    vocabularies = ", ".join(f"<{PREFIXES[p]}>" for p in VOCABULARIES)
+    vocabularies = ", ".join(f"<{iris.PREFIXES[p]}>" for p in VOCABULARIES)
     if license_iri:
         licence = f"dcterms:license <{license_iri}>"
     else:
@@ -75,7 +76,7 @@ def description_turtle(license_iri: str) -> str:
   dcterms:description "Facts stated by annotated news articles, each traced to the document and sentence that state it." ;
   {licence} ;
   void:sparqlEndpoint <{base}sparql> ;
-  void:uriSpace "{RESOURCE}" ;
+  void:uriSpace "{iris.RESOURCE}" ;
   void:vocabulary <{ONTOLOGY}>, {vocabularies} ;
   void:dataDump {dumps} ;
   void:feature <http://www.w3.org/ns/formats/Turtle>, <http://www.w3.org/ns/formats/N-Triples>,
@@ -96,7 +97,7 @@ CONSTRUCT {{
   ?gd a sd:Graph, void:Dataset ; void:triples ?size .
 }} WHERE {{
   {{ SELECT (COUNT(*) AS ?triples) WHERE {{ GRAPH ?g {{ ?s ?p ?o }} }} }}
-  UNION {{ SELECT (COUNT(DISTINCT ?e) AS ?entities) WHERE {{ GRAPH <{ENTITIES_GRAPH}> {{ ?e skos:prefLabel ?l }} }} }}
+  UNION {{ SELECT (COUNT(DISTINCT ?e) AS ?entities) WHERE {{ GRAPH <{iris.ENTITIES_GRAPH}> {{ ?e skos:prefLabel ?l }} }} }}
   UNION {{ SELECT (COUNT(DISTINCT ?c) AS ?classes) WHERE {{ ?x a ?c }} }}
   UNION {{ SELECT (COUNT(DISTINCT ?q) AS ?properties) WHERE {{ ?x ?q ?y }} }}
   UNION {{ {{ SELECT ?class (COUNT(DISTINCT ?x) AS ?instances) WHERE {{ ?x a ?class }} GROUP BY ?class }}

@@ -57,11 +57,12 @@ from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import Any, Callable
 
-from api import execute
+from kg.api import execute
+import kg
 from kg.errors import KgError, PoolBusy, QueryError, StoreError, WorkerCrashed, WorkerOutOfMemory
 
-_PACKAGE_ROOT = str(Path(__file__).resolve().parent.parent)
-_BOOT = "import sys; from api.workers import main; main(sys.argv)"
+_PACKAGE_ROOT = str(Path(kg.__file__).resolve().parent.parent)  # where `kg` is importable from
+_BOOT = "import sys; from kg.api.workers import main; main(sys.argv)"
 _PID = struct.Struct("!q")
 _FORK_TIMEOUT = 60.0  # seconds the template may take to fork one worker
 DEMOTE_AFTER = 0.5  # seconds a job runs at normal CPU priority before it yields to shorter ones

@@ -6,7 +6,7 @@ rdflib's in-memory engine. Markdown on stdout.
     python benchmarks/bench_endpoint.py --triples 200000   # a smaller synthetic graph
     python benchmarks/bench_endpoint.py --data DIR         # shipped corpus + DIR's current build
 
-Our endpoint is the real server (`python -m api serve`: waitress, query
+Our endpoint is the real server (`python -m kg.api serve`: waitress, query
 worker processes, lexer guard, row cap) on 127.0.0.1. Oxigraph is
 `oxigraph serve-read-only --union-default-graph` on a store loaded from the
 same build's N-Quads export. rdflib is a `Dataset(default_union=True)` parsed

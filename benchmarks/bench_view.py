@@ -25,8 +25,8 @@ from pathlib import Path
 if __package__ in (None, ""):
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from viz.html import render
-from viz.measure import OVERLAP
+from kg.viz.html import render
+from kg.viz.measure import OVERLAP
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
@@ -71,8 +71,8 @@ class Browser:
 
 
 def load(data_dir: Path):
-    from viz import MAX_NODES, open_current_store
-    from viz.network import cap_nodes, load_graph
+    from kg.viz import MAX_NODES, open_current_store
+    from kg.viz.network import cap_nodes, load_graph
 
     store = open_current_store(data_dir)
     try:

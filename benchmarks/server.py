@@ -60,7 +60,7 @@ class Server(Process):
     def __init__(self, data: Path | str | None, *args: str, env: dict[str, str] | None = None) -> None:
         environment = dict(os.environ, PYTHONPATH=str(REPO), PYTHONUNBUFFERED="1", **(env or {}))
         self.log = tempfile.TemporaryFile(mode="w+", prefix="kg-serve-", suffix=".log")
-        argv = [sys.executable, "-m", "api", "serve", "--host", "127.0.0.1", "--port", "0",
+        argv = [sys.executable, "-m", "kg.api", "serve", "--host", "127.0.0.1", "--port", "0",
                 *(["--data", str(data)] if data is not None else []), *args]
         super().__init__(argv, stdout=subprocess.PIPE, stderr=self.log, text=True, env=environment, cwd=str(REPO))
         self.url = self._wait_for_url()

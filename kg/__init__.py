@@ -10,7 +10,7 @@ The Python API (everything in __all__):
     with kg.open("data") as graph:                # the current build, read-only
         rows = graph.query("SELECT ?l ?n WHERE { ?e skos:prefLabel ?l ; kgo:mentionCount ?n }")
         rows[0]["n"]                              # Python values: int, Decimal, date, bool, str, URIRef
-        rows.to_dataframe()                       # pandas (pip install 'kg[dataframe]')
+        rows.to_dataframe()                       # pandas (pip install 'brat-kg[dataframe]')
         graph.query("ASK { ?s ?p ?o }")           # True
         graph.to_rdflib()                         # rdflib.Dataset of every graph
         graph.stats()                             # what `kg stats` prints
@@ -34,15 +34,15 @@ __all__ = ["BuildLockedError", "BuildReport", "InputError", "KgError", "Knowledg
 
 def build(corpus: Path | str = "corpus", data: Path | str = "data", *, store: str | None = None,
           full: bool = False, validate: bool = True, workers: int | None = None,
-          progress: bool = False) -> "BuildReport":
+          progress: bool = False, base_iri: str | None = None) -> "BuildReport":
     """Build `corpus` into `data` as `kg build` does (unchanged documents are not rebuilt; `full`
     rebuilds them), pushing to the SPARQL 1.1 server `store` if given. Bad input raises InputError
     (every problem, located), a graph that breaks the shapes ValidationError; the previous build
-    then stays in place."""
+    then stays in place. Every IRI is minted under `base_iri` (None: the base_iri setting)."""
     from kg.builder import build as run_build
 
     return run_build(Path(corpus), Path(data), store_url=store, progress=progress, full=full,
-                     validate=validate, workers=workers)
+                     validate=validate, workers=workers, base_iri=base_iri)
 
 
 def open(data: Path | str = "data") -> "KnowledgeGraph":  # noqa: A001  (kg.open, as documented)

@@ -22,19 +22,19 @@ from pathlib import Path
 
 import pyoxigraph as ox
 
+from kg import iris
 from kg.conf import CONFIG_FILE, load_config
 from kg.graph import THING_ATTRIBUTES
-from kg.iris import DOCUMENT, PREFIXES, RESOURCE, WIKIDATA, slug_of_graph
+from kg.iris import FIXED_PREFIXES, WIKIDATA, slug_of_graph
 from kg.schema import Vocabulary, load_alignment
 from kg.store import EmbeddedStore
 from kg.vocab import KGO
 
 SCHEMA_DIR = "schema"  # the corpus's configuration files, saved in every build
-RDF, RDFS, OWL, NIF, DCTERMS = (PREFIXES[p] for p in ("rdf", "rdfs", "owl", "nif", "dcterms"))
+RDF, RDFS, OWL, NIF, DCTERMS = (FIXED_PREFIXES[p] for p in ("rdf", "rdfs", "owl", "nif", "dcterms"))
 KGO_NS = str(KGO._NS)
 TOOLS_DATABASES = {
     "Wikidata": ("https://www.wikidata.org/", "https://www.wikidata.org/wiki/%s"),
-    "KG": ("https://kg.example.org/", RESOURCE + "%s"),
     "ISO8601": ("https://en.wikipedia.org/wiki/ISO_8601", "https://en.wikipedia.org/wiki/ISO_8601#%s"),
     "Number": ("https://en.wikipedia.org/wiki/Number", "https://en.wikipedia.org/wiki/Number#%s"),
     "geonames": ("https://www.geonames.org/", "https://sws.geonames.org/%s/"),  # as kg.cas_brat names IRIs
@@ -96,7 +96,7 @@ def _write_tools_conf(output: Path, databases: set[str]) -> None:
     """brat's tools.conf: the normalization databases the annotations use."""
     lines = ["[normalization]"]
     for db in sorted(databases):
-        home, url = TOOLS_DATABASES.get(db, ("https://kg.example.org/", "https://kg.example.org/%s"))
+        home, url = {**TOOLS_DATABASES, "KG": (iris.BASE, iris.RESOURCE + "%s")}.get(db, (iris.BASE, iris.BASE + "%s"))
         lines.append(f"{db}\tDB:none, <URL>:{home}, <URLBASE>:{url}")
     (output / "tools.conf").write_text("\n".join(lines) + "\n", encoding="utf-8")
 
@@ -125,15 +125,15 @@ class _DocumentGraph:
 
     @property
     def text(self) -> str:
-        return self.one(DOCUMENT + self.slug, NIF + "isString") or ""
+        return self.one(iris.DOCUMENT + self.slug, NIF + "isString") or ""
 
     def metadata(self) -> dict:
-        doc = DOCUMENT + self.slug
+        doc = iris.DOCUMENT + self.slug
         record = {"title": self.one(doc, DCTERMS + "title")}
         for name, predicate in (("publisher", KGO.publisher), ("author", KGO.author)):
             value = self.one(doc, str(predicate))
             if value:
-                record[name] = value[len(RESOURCE):]
+                record[name] = value[len(iris.RESOURCE):]
         date = self.one(doc, DCTERMS + "date")
         if date:
             record["date"] = date
@@ -152,7 +152,7 @@ class _Writer:
 
     def __init__(self, doc: _DocumentGraph, vocab: Vocabulary) -> None:
         self.doc, self.vocab = doc, vocab
-        self.prefix = f"{DOCUMENT}{doc.slug}#"
+        self.prefix = f"{iris.DOCUMENT}{doc.slug}#"
         self.mentions = {doc.one(m, str(KGO.annotationId)): m for m in doc.typed(str(KGO.Mention))}
         self.mention_ids = {iri: tid for tid, iri in self.mentions.items()}
         self.names = self._property_names()
@@ -197,7 +197,7 @@ class _Writer:
                 trigger = self.mention_ids[mention]
                 if trigger in covered:
                     continue
-                local = re.match(rf"^{re.escape(DOCUMENT + self.doc.slug)}/(?:event|membership)/(E\d+)$", node)
+                local = re.match(rf"^{re.escape(iris.DOCUMENT + self.doc.slug)}/(?:event|membership)/(E\d+)$", node)
                 eid = local.group(1) if local and local.group(1) not in found else \
                     next(f"E{n}" for n in range(1, len(found) + 2) if f"E{n}" not in found)
                 found[eid] = (node, trigger)

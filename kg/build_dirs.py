@@ -13,11 +13,15 @@ A build writes a new builds/<id>/ beside the current one and only then moves
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import time
+from contextlib import nullcontext
 from pathlib import Path
+from typing import ContextManager
 
+from kg import iris
 from kg.errors import StoreError
 
 EXPORT_FILES = {"ttl": "kg.ttl", "trig": "kg.trig", "nq": "kg.nq", "jsonld": "kg.jsonld"}
@@ -36,6 +40,21 @@ def current_build(data_dir: Path) -> Path | None:
         return None
     path = (link.parent / target).resolve()
     return path if path.is_dir() else None
+
+
+def base_iri(build: Path | None) -> str | None:
+    """The base IRI a build minted its IRIs under (None: no build, or one from before the setting)."""
+    try:
+        return json.loads((build / MANIFEST_FILE).read_text()).get("base_iri") if build else None
+    except (OSError, ValueError):
+        return None
+
+
+def under_build_base(build: Path) -> ContextManager:
+    """Mint and abbreviate under the base IRI `build` was made under, for the block (an unfinished
+    build has no manifest yet: it is read under the base in force, its own)."""
+    base = base_iri(build)
+    return iris.using_base(base) if base else nullcontext()
 
 
 def store_path(build: Path) -> Path:

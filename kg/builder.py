@@ -28,7 +28,7 @@ from importlib.metadata import entry_points
 from pathlib import Path
 from typing import Any, Callable, Iterator, Mapping
 
-from kg import build_dirs
+from kg import build_dirs, iris
 from kg.confwriter import save_document_configs
 from kg.corpus import DocumentFiles, key_line, not_read, scan_corpus
 from kg.errors import BuildLockedError, CorpusError, InputError, InputErrors
@@ -87,16 +87,26 @@ class BuildReport:
 
 def build(corpus_dir: Path, data_dir: Path, *, store_url: str | None = None, progress: bool = False,
           full: bool = False, validate: bool = True, workers: int | None = None,
-          store_settings: Mapping[str, Any] | None = None, eager: bool = False) -> BuildReport:
+          store_settings: Mapping[str, Any] | None = None, eager: bool = False,
+          base_iri: str | None = None) -> BuildReport:
     """Build the graph of `corpus_dir` into `data_dir`; raises KgError subclasses on bad input.
 
     With `store_url` the build is also pushed to that SPARQL store (configured by
     `store_settings`, see kg.remote.connect) before it is published: a failed push leaves the
     previous build current, so the next build tries again. An unchanged corpus is pushed
     when the store does not hold the current build. `eager` writes every export and the
-    view before publishing instead of on first request."""
+    view before publishing instead of on first request.
+
+    Every IRI is minted under `base_iri` (None: the base_iri setting); the base is part of the
+    inputs' fingerprint, so changing it rebuilds everything."""
+    with iris.using_base(base_iri):
+        return _build(Path(corpus_dir), Path(data_dir), store_url, progress, full, validate, workers,
+                      store_settings, eager)
+
+
+def _build(corpus_dir: Path, data_dir: Path, store_url: str | None, progress: bool, full: bool, validate: bool,
+           workers: int | None, store_settings: Mapping[str, Any] | None, eager: bool) -> BuildReport:
     started = time.perf_counter()
-    corpus_dir, data_dir = Path(corpus_dir), Path(data_dir)
     data_dir.mkdir(parents=True, exist_ok=True)
     phases = Phases()
     with _lock(data_dir):

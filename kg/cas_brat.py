@@ -18,8 +18,9 @@ from urllib.parse import urlsplit
 from cassis import Cas
 from cassis.typesystem import FeatureStructure, Type
 
+from kg import iris
 from kg.brat_render import Bound, Standoff, ann_lines, brat_name, conf_text, settle_attributes
-from kg.iris import BASE, RESOURCE, WIKIDATA
+from kg.iris import WIKIDATA
 
 DKPRO = "de.tudarmstadt.ukp.dkpro.core.api."
 NAMED_ENTITY = DKPRO + "ner.type.NamedEntity"
@@ -35,10 +36,20 @@ WIKIDATA_HOSTS = {"wikidata.org", "www.wikidata.org", "m.wikidata.org"}
 _WIKIDATA_PATH = re.compile(r"/(?:entity|wiki)/([QPL][1-9]\d*)")
 _ATTRIBUTE_VALUE = re.compile(r"[\w.+-]+")
 # Normalization databases whose ids kg writes as these IRIs (kg export --format xmi) and reads back.
-REFERENCE_IRIS = {"KG": RESOURCE, "ISO8601": "https://en.wikipedia.org/wiki/ISO_8601#",
+REFERENCE_IRIS = {"ISO8601": "https://en.wikipedia.org/wiki/ISO_8601#",
                   "Number": "https://en.wikipedia.org/wiki/Number#"}
-OTHER_REFERENCES = BASE + "reference/"  # any other database: <OTHER_REFERENCES><database>/<id>
 KNOWN_HOSTS = {"geonames": "https://sws.geonames.org/{}/", "dbpedia": "https://dbpedia.org/{}"}
+
+
+
+def reference_iris() -> dict[str, str]:
+    """IRI prefix of each normalization database whose ids kg writes as IRIs, under the current base."""
+    return {"KG": iris.RESOURCE, **REFERENCE_IRIS}
+
+
+def other_references() -> str:
+    """IRI prefix of any other database's ids: <prefix><database>/<id>."""
+    return iris.BASE + "reference/"
 
 
 def cas_to_brat(cas: Cas) -> tuple[str, str, list[str]]:
@@ -233,11 +244,12 @@ def normalization(value: str) -> tuple[str, str] | None:
     http(s) IRI as <second-level domain label>:<path, query and fragment>; None otherwise."""
     if not re.match(r"https?://", value) or any(c.isspace() for c in value):
         return None
-    for database, base in REFERENCE_IRIS.items():
+    for database, base in reference_iris().items():
         if value.startswith(base) and len(value) > len(base):
             return database, value[len(base):]
-    if value.startswith(OTHER_REFERENCES) and "/" in value[len(OTHER_REFERENCES):].strip("/"):
-        return tuple(value[len(OTHER_REFERENCES):].split("/", 1))
+    other = other_references()
+    if value.startswith(other) and "/" in value[len(other):].strip("/"):
+        return tuple(value[len(other):].split("/", 1))
     parts = urlsplit(value)
     host = (parts.hostname or "").lower()
     if not host:
@@ -257,11 +269,11 @@ def reference_iri(database: str, reference: str) -> str:
     resource IRI for KG, else an IRI under kg's base naming the database."""
     if database == "Wikidata":
         return WIKIDATA + reference
-    if database in REFERENCE_IRIS:
-        return REFERENCE_IRIS[database] + reference
+    if database in reference_iris():
+        return reference_iris()[database] + reference
     if database in KNOWN_HOSTS:
         return KNOWN_HOSTS[database].format(reference)
-    return f"{OTHER_REFERENCES}{database}/{reference}"
+    return f"{other_references()}{database}/{reference}"
 
 
 def _add_relation(brat: Standoff, fs: FeatureStructure) -> None:

@@ -20,7 +20,7 @@ from typing import Any, Callable
 
 import click
 
-from kg import __version__, build_dirs
+from kg import __version__, build_dirs, iris
 from kg import settings
 from kg.errors import KgError, StoreError
 from kg.export import FORMATS, copy_export
@@ -43,7 +43,8 @@ class KgErrorsGroup(click.Group):
 
     def invoke(self, ctx: click.Context):
         try:
-            return super().invoke(ctx)
+            with iris.using_base(None):  # a command may switch to its build's base: only for its own run
+                return super().invoke(ctx)
         except KgError as exc:
             raise KgCommandError(exc) from exc
 
@@ -90,6 +91,7 @@ def main() -> None:
 @corpus_option
 @data_option
 @setting_option("store", "store_url")
+@setting_option("base_iri")
 @click.option("--full", is_flag=True, help="Rebuild everything, even documents that did not change.")
 @click.option("--no-validate", is_flag=True, help="Skip the SHACL validation of what is built.")
 @click.option("--workers", type=click.IntRange(1, 256), default=None,
@@ -98,8 +100,8 @@ def main() -> None:
 @click.option("--eager", is_flag=True,
               help="Write every export and the view now (default: each on first request, then kept).")
 @click.option("--timings", is_flag=True, help="Print where the build spent its time, phase by phase.")
-def build(corpus_dir: Path, data_dir: Path, store_url: str | None, full: bool, no_validate: bool,
-          workers: int | None, quiet: bool, eager: bool, timings: bool) -> None:
+def build(corpus_dir: Path, data_dir: Path, store_url: str | None, base_iri: str | None, full: bool,
+          no_validate: bool, workers: int | None, quiet: bool, eager: bool, timings: bool) -> None:
     """Build the graph from the corpus into a new store, swapped in at the end.
 
     Unchanged documents are not rebuilt; when nothing changed, nothing is done.
@@ -107,7 +109,7 @@ def build(corpus_dir: Path, data_dir: Path, store_url: str | None, full: bool, n
     from kg.builder import build as run_build
 
     report = run_build(corpus_dir, data_dir, store_url=store_url, progress=not quiet, full=full,
-                       validate=not no_validate, workers=workers, eager=eager)
+                       validate=not no_validate, workers=workers, eager=eager, base_iri=base_iri)
     click.echo(report.summary())
     if timings and report.phases:
         from kg.phases import Phases
@@ -161,6 +163,7 @@ def _export_brat(build_dir: Path | None, output: Path | None, fmt: str = "brat")
         raise click.ClickException("nothing built yet (run kg build first)")
     if output.exists() and any(output.iterdir()):
         raise click.ClickException(f"{output} is not empty (expected a new or empty directory)")
+    iris.use_base(build_dirs.base_iri(build_dir))
     store = EmbeddedStore(build_dirs.store_path(build_dir), read_only=True)
     try:
         if fmt == "xmi":
@@ -215,22 +218,21 @@ def validate(data_dir: Path) -> None:
 @click.argument("sparql")
 @click.option("--format", "fmt", type=click.Choice(["table", "csv", "json", "ttl", "nt"]), default=None,
               help="SELECT and ASK: table (default), csv or json; CONSTRUCT and DESCRIBE: ttl (default) or nt.")
-@click.option("--iris", type=click.Choice(["prefixed", "full"]), default="prefixed", show_default=True,
+@click.option("--iris", "iri_style", type=click.Choice(["prefixed", "full"]), default="prefixed", show_default=True,
               help="IRIs in table and csv cells as prefixed names (person:juan-guaido) or whole.")
 @click.option("--width", type=click.IntRange(min=0), default=60, show_default=True,
               help="Cut table cells longer than this (0: never); csv and json cells are always whole.")
 @data_option
-def query(sparql: str, fmt: str | None, iris: str, width: int, data_dir: Path) -> None:
+def query(sparql: str, fmt: str | None, iri_style: str, width: int, data_dir: Path) -> None:
     """Run a SPARQL query on the current graph (the default graph is the union of all graphs).
     The prefixes of the README's table are declared; a PREFIX of the query's own wins."""
-    from kg.iris import PREFIXES
-
     store = _open(data_dir)
-    answer = store.query(sparql, prefixes=PREFIXES, graph_type="application/n-triples")
+    prefixes = iris.PREFIXES  # those of the build's base, set by _open
+    answer = store.query(sparql, prefixes=prefixes, graph_type="application/n-triples")
     if answer.kind == "graph":
         if fmt not in (None, "ttl", "nt"):
             raise click.BadParameter(f"a {answer.kind} answer is written as ttl or nt, not {fmt}", param_hint="--format")
-        sys.stdout.buffer.write(answer.body if fmt == "nt" else _turtle(answer.body, PREFIXES))
+        sys.stdout.buffer.write(answer.body if fmt == "nt" else _turtle(answer.body, prefixes))
         return
     if fmt in ("ttl", "nt"):
         raise click.BadParameter(f"{fmt} is for CONSTRUCT and DESCRIBE; SELECT and ASK give table, csv or json",
@@ -240,7 +242,7 @@ def query(sparql: str, fmt: str | None, iris: str, width: int, data_dir: Path) -
         return
     data = json.loads(answer.body)
     columns = data.get("head", {}).get("vars") or ["boolean"]
-    rows = _cells(data, PREFIXES if iris == "prefixed" else {})
+    rows = _cells(data, prefixes if iri_style == "prefixed" else {})
     if fmt == "csv":
         writer = csv.writer(sys.stdout)
         writer.writerow(columns)
@@ -308,6 +310,7 @@ def _open(data_dir: Path) -> EmbeddedStore:
     build_dir = build_dirs.current_build(data_dir)
     if build_dir is None:
         raise StoreError(f"no build in {data_dir} (expected `kg build` to have run)")
+    iris.use_base(build_dirs.base_iri(build_dir))  # what reads the build mints and abbreviates under its base
     return EmbeddedStore(build_dirs.store_path(build_dir), read_only=True)
 
 

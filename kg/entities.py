@@ -13,15 +13,16 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from typing import Iterable
 
+from kg import iris
 from kg.graph import date_precision
-from kg.iris import ENTITIES_GRAPH, PREFIXES, RESOURCE, WIKIDATA, resource_iri
+from kg.iris import FIXED_PREFIXES, WIKIDATA, resource_iri
 from kg.nquads import QuadWriter, date_literal, integer, iri, literal
 from kg.aliases import AliasTable, normalize
 from kg.schema import Vocabulary
 from kg.store import EmbeddedStore
 from kg.vocab import KGO
 
-RDF, RDFS, SKOS, OWL = PREFIXES["rdf"], PREFIXES["rdfs"], PREFIXES["skos"], PREFIXES["owl"]
+RDF, RDFS, SKOS, OWL = FIXED_PREFIXES["rdf"], FIXED_PREFIXES["rdfs"], FIXED_PREFIXES["skos"], FIXED_PREFIXES["owl"]
 
 _MENTIONS = """
 PREFIX kgo: <{kgo}>
@@ -69,19 +70,19 @@ def gather_evidence(store: EmbeddedStore, keys: Iterable[str] | None = None) -> 
         if not keys:
             return {}
         values = "VALUES ?e { " + " ".join(f"<{resource_iri(k)}>" for k in keys) + " }"
-    fill = dict(kgo=PREFIXES["kgo"], nif=PREFIXES["nif"], resource=RESOURCE, values=values)
+    fill = dict(kgo=FIXED_PREFIXES["kgo"], nif=FIXED_PREFIXES["nif"], resource=iris.RESOURCE, values=values)
     evidence: dict[str, MentionCounts] = defaultdict(MentionCounts)
     for row in store.select(_MENTIONS.format(**fill)):
-        item = evidence[row["e"][len(RESOURCE):]]
+        item = evidence[row["e"][len(iris.RESOURCE):]]
         count = int(row["n"])
         item.forms[row["text"]] += count
         item.types[row["type"]] += count
     for row in store.select(_POSTS.format(**fill)):
-        item = evidence[row["e"][len(RESOURCE):]]
+        item = evidence[row["e"][len(iris.RESOURCE):]]
         item.forms[row["text"]] += int(row["n"])
         item.types["Post"] += int(row["n"])
     for row in store.select(_REFERENCES.format(**fill)):
-        evidence[row["e"][len(RESOURCE):]].referenced = True
+        evidence[row["e"][len(iris.RESOURCE):]].referenced = True
     return dict(evidence)
 
 
@@ -93,7 +94,7 @@ def rebuild_records(store: EmbeddedStore, vocab: Vocabulary, aliases: AliasTable
     keys = None if keys is None else set(keys)
     evidence = gather_evidence(store, keys)
     _drop_records(store, keys)
-    out = QuadWriter(ENTITIES_GRAPH)
+    out = QuadWriter(iris.ENTITIES_GRAPH)
     for key in sorted(evidence):
         write_record(out, key, evidence[key], vocab, aliases)
     text = out.text()
@@ -103,9 +104,9 @@ def rebuild_records(store: EmbeddedStore, vocab: Vocabulary, aliases: AliasTable
 
 def _drop_records(store: EmbeddedStore, keys: set[str] | None) -> None:
     if keys is None:
-        store.drop_graph(ENTITIES_GRAPH)
+        store.drop_graph(iris.ENTITIES_GRAPH)
         return
-    store.drop_subjects(ENTITIES_GRAPH, [resource_iri(k) for k in keys])
+    store.drop_subjects(iris.ENTITIES_GRAPH, [resource_iri(k) for k in keys])
 
 
 def write_record(out: QuadWriter, key: str, evidence: MentionCounts, vocab: Vocabulary,

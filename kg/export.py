@@ -16,6 +16,7 @@ index, so a lazily written export equals one written at build time.
 
 from __future__ import annotations
 
+import contextvars
 import fcntl
 import json
 import os
@@ -24,9 +25,8 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import IO, Callable
 
-from kg import build_dirs
+from kg import build_dirs, iris, jsonld
 from kg.errors import InputError, StoreError
-from kg.iris import ENTITIES_GRAPH, ONTOLOGY_GRAPH, PREFIXES
 from kg.plan import read_manifest
 from kg.store import EmbeddedStore
 
@@ -38,29 +38,34 @@ MEDIA_TYPES = {
     "nq": "application/n-quads",
     "jsonld": "application/ld+json",
 }
-_PREFIX_LINES = "".join(f"@prefix {p}: <{iri}> .\n" for p, iri in PREFIXES.items()).encode()
-HEADERS = {
-    "ttl": b"# kg export: the union of the graphs below (one section per named graph).\n",
-    "trig": _PREFIX_LINES,
-    "nq": b"",
-    "jsonld": b"[\n",
-}
-FOOTERS = {"ttl": b"", "trig": b"", "nq": b"", "jsonld": b"\n]\n"}
+
+
+def header(fmt: str) -> bytes:
+    """What comes before the first section (the prefixes depend on the base IRI in force)."""
+    if fmt == "ttl":
+        return b"# kg export: the union of the graphs below (one section per named graph).\n"
+    if fmt == "jsonld":
+        return jsonld.export_header()
+    return {"trig": iris.turtle_prologue().encode(), "nq": b""}[fmt]
+
+
+FOOTERS = {"ttl": b"", "trig": b"", "nq": b"", "jsonld": jsonld.EXPORT_FOOTER}
 Index = dict[str, list[int]]
 
 
 def ordered_graphs(names: list[str]) -> list[str]:
     """The order of sections: the ontology, the documents by name, the entity records."""
-    special = (ONTOLOGY_GRAPH, ENTITIES_GRAPH)
+    special = (iris.ONTOLOGY_GRAPH, iris.ENTITIES_GRAPH)
     documents = sorted(g for g in names if g not in special)
-    return [g for g in (ONTOLOGY_GRAPH,) if g in names] + documents + [g for g in (ENTITIES_GRAPH,) if g in names]
+    return [g for g in (iris.ONTOLOGY_GRAPH,) if g in names] + documents + [g for g in (iris.ENTITIES_GRAPH,) if g in names]
 
 
 def write_exports(build_dir: Path) -> None:
     """Write every export of a build now, one thread per format (Oxigraph serializes without
     holding the GIL): what `kg build --eager` does instead of leaving them to the first request."""
     with ThreadPoolExecutor(max_workers=len(FORMATS)) as pool:
-        for job in [pool.submit(ensure_export, build_dir, fmt) for fmt in FORMATS]:
+        # each thread runs in a copy of this context: the base IRI in force (kg.iris) goes along
+        for job in [pool.submit(contextvars.copy_context().run, ensure_export, build_dir, fmt) for fmt in FORMATS]:
             job.result()
 
 
@@ -87,7 +92,8 @@ def _write_export_file(build_dir: Path, fmt: str, path: Path) -> None:
     partial = path.with_name(f".{path.name}.{os.getpid()}.part")
     store = EmbeddedStore(build_dirs.store_path(build_dir), read_only=True)
     try:
-        index = _write_format(store, fmt, ordered_graphs(store.graphs()), partial, _reusable(build_dir, fmt))
+        with build_dirs.under_build_base(build_dir):
+            index = _write_format(store, fmt, ordered_graphs(store.graphs()), partial, _reusable(build_dir, fmt))
         write_index(path, index)
         os.replace(partial, path)
     finally:
@@ -148,7 +154,7 @@ def _write_format(store: EmbeddedStore, fmt: str, graphs: list[str], path: Path,
 
 def _write_sections(out: IO[bytes], fmt: str, graphs: list[str], write_section: Callable[[str], None]) -> None:
     """The header, each graph's section (by `write_section`, separated as the format needs), the footer."""
-    out.write(HEADERS[fmt])
+    out.write(header(fmt))
     for i, graph in enumerate(graphs):
         if fmt == "jsonld" and i:
             out.write(b",\n")
@@ -171,9 +177,8 @@ def section(store: EmbeddedStore, fmt: str, graph: str) -> bytes:
         triples = store.serialize_graph(graph, "nt")
         return triples.replace(b" .\n", f" <{graph}> .\n".encode())  # literals escape their line breaks
     if fmt == "jsonld":
-        nodes = store.serialize_graph(graph, "jsonld")
-        return b'{"@id": ' + json.dumps(graph).encode() + b', "@graph": ' + nodes + b"}"
-    turtle = store.serialize_graph(graph, "ttl", prefixes=PREFIXES)
+        return jsonld.graph_section(store.quads_of(graph), graph)
+    turtle = store.serialize_graph(graph, "ttl", prefixes=iris.PREFIXES)
     if fmt == "ttl":
         return f"\n# graph <{graph}>\n".encode() + turtle
     body = b"".join(line for line in turtle.splitlines(keepends=True) if not line.startswith(b"@prefix "))

@@ -13,11 +13,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from kg import build_dirs
+from kg import build_dirs, iris
 from kg.entities import rebuild_records
 from kg.graph import canonical_keys
 from kg.inputs import Inputs
-from kg.iris import ENTITIES_GRAPH, ONTOLOGY_GRAPH, graph_iri, resource_iri
+from kg.iris import graph_iri, resource_iri
 from kg.loadfile import LoadFile, ontology_nquads
 from kg.phases import Phases
 from kg.plan import Plan, read_manifest
@@ -65,7 +65,7 @@ def _load_all(plan: Plan, inputs: Inputs, build_dir: Path, options: Options, pha
     load = LoadFile(build_dir)
     try:
         with phases.phase("read"):
-            load.append(ONTOLOGY_GRAPH, ontology_nquads(inputs.vocabulary))
+            load.append(iris.ONTOLOGY_GRAPH, ontology_nquads(inputs.vocabulary))
             checked = read_all(plan.todo, inputs, options.progress, options.validate, options.workers,
                                lambda slug, text: load.append(graph_iri(slug), text))
     finally:
@@ -91,7 +91,7 @@ def _patch_previous(plan: Plan, inputs: Inputs, build_dir: Path, options: Option
     with phases.phase("replace"):
         touched, delta = _replace_documents(store, plan, graphs)
     with phases.phase("records"):
-        delta -= _lines(store.dump_graph(ENTITIES_GRAPH, subjects=[resource_iri(k) for k in sorted(touched)]))
+        delta -= _lines(store.dump_graph(iris.ENTITIES_GRAPH, subjects=[resource_iri(k) for k in sorted(touched)]))
         count, records = rebuild_records(store, inputs.vocabulary, inputs.aliases, touched)
         delta += _lines(records)
     previous = read_manifest(plan.previous_dir).get("quads")
@@ -124,5 +124,5 @@ def _lines(nquads: str) -> int:
 
 def _validate_records(store: EmbeddedStore, touched: set[str] | None, vocab: Vocabulary) -> None:
     subjects = None if touched is None else [resource_iri(k) for k in sorted(touched)]
-    records = store.dump_graph(ENTITIES_GRAPH, subjects=subjects)
+    records = store.dump_graph(iris.ENTITIES_GRAPH, subjects=subjects)
     validate_nquads(records.encode(), vocab.declared())

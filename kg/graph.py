@@ -13,7 +13,7 @@ from functools import cached_property
 
 from kg import iris
 from kg.annotations import NORMALIZATION_DBS
-from kg.iris import PREFIXES, document_iri, fragment_iri, graph_iri, local_iri, resource_iri, span_iri
+from kg.iris import FIXED_PREFIXES, document_iri, fragment_iri, graph_iri, local_iri, resource_iri, span_iri
 from kg.model import Document, Event, Relation, TextBound
 from kg.nquads import QuadWriter, boolean, date_literal, decimal, integer, iri, literal
 from kg.aliases import AliasTable
@@ -22,8 +22,8 @@ from kg.schema import Vocabulary
 from kg.sentences import SentenceIndex
 from kg.vocab import KGO
 
-RDF, RDFS, SKOS, NIF = PREFIXES["rdf"], PREFIXES["rdfs"], PREFIXES["skos"], PREFIXES["nif"]
-DCTERMS, PROV, OWL = PREFIXES["dcterms"], PREFIXES["prov"], PREFIXES["owl"]
+RDF, RDFS, SKOS, NIF = FIXED_PREFIXES["rdf"], FIXED_PREFIXES["rdfs"], FIXED_PREFIXES["skos"], FIXED_PREFIXES["nif"]
+DCTERMS, PROV, OWL = FIXED_PREFIXES["dcterms"], FIXED_PREFIXES["prov"], FIXED_PREFIXES["owl"]
 TYPE = RDF + "type"
 QUOTE_LABEL_CHARS = 80
 MAX_EVIDENCE_SENTENCES = 3

@@ -11,14 +11,14 @@ import hashlib
 from functools import cached_property
 from pathlib import Path
 
-from kg import __version__
+from kg import __version__, iris
 from kg.conf import CONFIG_FILE, find_config, load_config
 from kg.confwriter import union_configs
 from kg.corpus import ALIASES_FILE, MAPPING_FILE, DocumentFiles, inception_config
 from kg.errors import ConfigError, CorpusError
 from kg.aliases import AliasTable, load_aliases
 from kg.schema import Alignment, Vocabulary, check_alignment_names, load_alignment
-from kg.validate import ONTOLOGY_FILE, SHAPES_FILE
+from kg.resources import ONTOLOGY_TTL, SHAPES_TTL, read_rdf
 
 
 class Inputs:
@@ -31,11 +31,14 @@ class Inputs:
         self.inception = [d for d in documents if d.is_xmi]
         self.config_files = [p for p in configs if p.name == CONFIG_FILE]
         digest = hashlib.sha256(__version__.encode())
+        digest.update(iris.BASE.encode())  # the base IRI in force: another base mints every IRI anew
         for path in self.config_files:  # where each configuration applies (relative: a corpus may move)
             digest.update(path.relative_to(corpus_dir).as_posix().encode())
-        for path in (*self.config_files, corpus_dir / ALIASES_FILE, corpus_dir / MAPPING_FILE, ONTOLOGY_FILE,
-                     SHAPES_FILE, *sorted(Path(__file__).parent.glob("*.py"))):
+        for path in (*self.config_files, corpus_dir / ALIASES_FILE, corpus_dir / MAPPING_FILE,
+                     *sorted(Path(__file__).parent.glob("*.py"))):
             digest.update(path.read_bytes() if path.exists() else b"")
+        for name in (ONTOLOGY_TTL, SHAPES_TTL):
+            digest.update(read_rdf(name))
         self.fingerprint = digest.hexdigest()
 
     @cached_property

@@ -13,11 +13,10 @@ from pathlib import Path
 
 import pyoxigraph as ox
 
-from kg import build_dirs
+from kg import build_dirs, iris
 from kg.export import write_index
-from kg.iris import ENTITIES_GRAPH, ONTOLOGY_GRAPH
 from kg.schema import Vocabulary
-from kg.validate import ONTOLOGY_FILE
+from kg.resources import ONTOLOGY_TTL, read_rdf
 
 LOAD_FILE = "load.nq"
 
@@ -47,7 +46,7 @@ class LoadFile:
         quads, so there is no need to dump them again)."""
         with open(self.path, "ab") as out:
             self._out = out
-            self.append(ENTITIES_GRAPH, records)
+            self.append(iris.ENTITIES_GRAPH, records)
         target = build_dirs.export_path(self.build_dir, "nq")
         write_index(target, self.index)
         os.replace(self.path, target)
@@ -55,8 +54,8 @@ class LoadFile:
 
 def ontology_nquads(vocab: Vocabulary) -> str:
     """kg's ontology and the corpus vocabulary minted from its annotation schema, as the ontology graph."""
-    quads = ox.parse(path=str(ONTOLOGY_FILE), format=ox.RdfFormat.TURTLE)
-    dataset = ox.Dataset(ox.Quad(q.subject, q.predicate, q.object, ox.NamedNode(ONTOLOGY_GRAPH)) for q in quads)
+    quads = ox.parse(read_rdf(ONTOLOGY_TTL), format=ox.RdfFormat.TURTLE)
+    dataset = ox.Dataset(ox.Quad(q.subject, q.predicate, q.object, ox.NamedNode(iris.ONTOLOGY_GRAPH)) for q in quads)
     lines = ox.serialize(dataset, format=ox.RdfFormat.N_QUADS).decode().splitlines(keepends=True)
-    lines += vocab.nquads(ONTOLOGY_GRAPH).splitlines(keepends=True)
+    lines += vocab.nquads(iris.ONTOLOGY_GRAPH).splitlines(keepends=True)
     return "".join(sorted(set(lines)))  # a Dataset iterates in a hash order that changes from run to run

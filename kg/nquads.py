@@ -6,9 +6,9 @@ IRIs reaching this module are built by kg.iris from checked slugs, keys and ids.
 
 from __future__ import annotations
 
-from kg.iris import PREFIXES
+from kg.iris import FIXED_PREFIXES
 
-XSD = PREFIXES["xsd"]
+XSD = FIXED_PREFIXES["xsd"]
 _ESCAPES = str.maketrans({"\\": "\\\\", '"': '\\"', "\n": "\\n", "\r": "\\r"})
 
 

@@ -18,8 +18,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from kg import __version__, build_dirs
-from kg.iris import ENTITIES_GRAPH, graph_iri
+from kg import __version__, build_dirs, iris
+from kg.iris import graph_iri
 
 if TYPE_CHECKING:
     from kg.corpus import DocumentFiles
@@ -41,7 +41,7 @@ class Plan:
         """Graphs whose content may differ from the previous build (None: a full build, all of them)."""
         if self.mode == "full":
             return None
-        return sorted(graph_iri(s) for s in self.added + self.changed + self.removed) + [ENTITIES_GRAPH]
+        return sorted(graph_iri(s) for s in self.added + self.changed + self.removed) + [iris.ENTITIES_GRAPH]
 
 
 def previous_manifest(data_dir: Path) -> dict | None:
@@ -89,6 +89,7 @@ def write_manifest(build_dir: Path, plan: Plan, fingerprint: str, quads: int, ph
     """The manifest is written last: a build directory without one is unfinished."""
     manifest = {
         "kg_version": __version__,
+        "base_iri": iris.BASE,
         "built_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
         "mode": plan.mode,
         "inputs": fingerprint,

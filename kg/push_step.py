@@ -10,7 +10,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Mapping
 
-from kg.iris import ENTITIES_GRAPH, graph_iri
+from kg import iris
+from kg.iris import graph_iri
 from kg.plan import Plan
 
 if TYPE_CHECKING:
@@ -27,7 +28,7 @@ def make_pusher(store_url: str | None, settings: Mapping[str, Any] | None) -> "P
 
 def push_step(pusher: "Pusher", plan: Plan) -> Callable[[Path], tuple[int, str]]:
     """A function pushing a finished build directory; it returns (graphs pushed, store URL)."""
-    changed = None if plan.mode == "full" else [graph_iri(s) for s in plan.added + plan.changed] + [ENTITIES_GRAPH]
+    changed = None if plan.mode == "full" else [graph_iri(s) for s in plan.added + plan.changed] + [iris.ENTITIES_GRAPH]
     based_on = plan.previous_dir.name if plan.previous_dir else None
 
     def step(build_dir: Path) -> tuple[int, str]:

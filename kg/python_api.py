@@ -1,7 +1,7 @@
 """The graph as a Python program sees it: `kg.open(data)` gives a KnowledgeGraph whose
 queries answer with Python values (int, Decimal, datetime.date, bool, str; IRIs as
 rdflib.URIRef), an rdflib Dataset of every graph, and pandas DataFrames (the optional
-extra `kg[dataframe]`).
+extra `brat-kg[dataframe]`).
 
     import kg
     kg.build("corpus", "data")
@@ -21,9 +21,8 @@ from typing import TYPE_CHECKING, Any, Iterator, Sequence
 
 import rdflib
 
-from kg import build_dirs
+from kg import build_dirs, iris
 from kg.errors import KgError, StoreError
-from kg.iris import PREFIXES
 from kg.store import EmbeddedStore
 from kg.terms import from_sparql_json
 
@@ -54,7 +53,7 @@ class Results(Sequence[dict[str, Any]]):
         try:
             import pandas
         except ImportError:
-            raise KgError("to_dataframe needs pandas: pip install 'kg[dataframe]'") from None
+            raise KgError("to_dataframe needs pandas: pip install 'brat-kg[dataframe]'") from None
         return pandas.DataFrame([[row.get(v) for v in self.variables] for row in self.rows],
                                 columns=self.variables)
 
@@ -62,8 +61,9 @@ class Results(Sequence[dict[str, Any]]):
 class KnowledgeGraph:
     """A built graph, read-only: the current build of a data directory."""
 
-    def __init__(self, store: EmbeddedStore) -> None:
+    def __init__(self, store: EmbeddedStore, base_iri: str | None = None) -> None:
         self.store = store
+        self.namespaces = iris.namespaces(base_iri) if base_iri else iris.current()  # the build's base
 
     @classmethod
     def open(cls, data: Path | str = "data") -> "KnowledgeGraph":
@@ -71,15 +71,16 @@ class KnowledgeGraph:
         build = build_dirs.current_build(Path(data))
         if build is None:
             raise StoreError(f"no build in {data} (expected kg.build or `kg build` to have run)")
-        return cls(EmbeddedStore(build_dirs.store_path(build), read_only=True))
+        return cls(EmbeddedStore(build_dirs.store_path(build), read_only=True), build_dirs.base_iri(build))
 
     def query(self, sparql: str) -> Results | bool | rdflib.Graph:
-        """Run a query, with the prefixes of kg.iris.PREFIXES declared: a SELECT gives Results,
-        an ASK a bool, a CONSTRUCT or DESCRIBE an rdflib.Graph."""
-        answer = self.store.query(sparql, graph_type="application/n-triples", prefixes=PREFIXES)
+        """Run a query, with the prefixes of the build's base declared (kg.iris.PREFIXES): a SELECT
+        gives Results, an ASK a bool, a CONSTRUCT or DESCRIBE an rdflib.Graph."""
+        prefixes = self.namespaces.prefixes
+        answer = self.store.query(sparql, graph_type="application/n-triples", prefixes=prefixes)
         if answer.kind == "graph":
             graph = rdflib.Graph()
-            for prefix, namespace in PREFIXES.items():
+            for prefix, namespace in prefixes.items():
                 graph.bind(prefix, namespace)
             return graph.parse(data=answer.body.decode("utf-8"), format="nt")
         data = json.loads(answer.body)
@@ -92,7 +93,7 @@ class KnowledgeGraph:
     def to_rdflib(self) -> rdflib.Dataset:
         """Every quad in an rdflib Dataset: one named graph per article, kgg:entities, kgg:ontology."""
         dataset = rdflib.Dataset()
-        for prefix, namespace in PREFIXES.items():
+        for prefix, namespace in self.namespaces.prefixes.items():
             dataset.bind(prefix, namespace)
         body = json.loads(self.store.query(_QUADS).body)
         for row in body["results"]["bindings"]:
@@ -104,7 +105,8 @@ class KnowledgeGraph:
         """The statistics `kg stats` prints (kg.stats)."""
         from kg.stats import graph_stats
 
-        return graph_stats(self.store.select)
+        with iris.using_base(self.namespaces.base):
+            return graph_stats(self.store.select)
 
     def close(self) -> None:
         self.store.close()

@@ -18,6 +18,7 @@ from typing import Callable
 
 from tqdm import tqdm
 
+from kg import iris
 from kg.corpus import DocumentFiles, read_document
 from kg.errors import InputError, InputErrors, KgError, ValidationError
 from kg.graph import canonical_keys, document_nquads
@@ -43,7 +44,7 @@ def read_all(todo: list[DocumentFiles], inputs: Inputs, progress: bool, validate
         workers = usable_cores() if len(jobs) >= PARALLEL_THRESHOLD else 1
     size = _chunk_size(len(jobs), workers)
     chunks = [jobs[i:i + size] for i in range(0, len(jobs), size)]
-    shared = (os.getpid(), inputs.vocabularies, inputs.aliases)
+    shared = (os.getpid(), inputs.vocabularies, inputs.aliases, iris.BASE)
     bar = tqdm(total=len(jobs), unit="doc", desc="reading", disable=not progress or len(jobs) < 2)
     errors: list[InputError] = []
     checked_keys: set[str] = set()
@@ -57,7 +58,7 @@ def read_all(todo: list[DocumentFiles], inputs: Inputs, progress: bool, validate
                 initializer=_start_worker, initargs=shared))
             results = pool.map(_read_chunk, chunks)
         else:
-            _SHARED.update(vocabularies=inputs.vocabularies, aliases=inputs.aliases)
+            _SHARED.update(vocabularies=inputs.vocabularies, aliases=inputs.aliases, base=iris.BASE)
             stack.callback(_SHARED.clear)
             results = map(_read_chunk, chunks)
         for chunk in results:
@@ -74,11 +75,11 @@ def read_all(todo: list[DocumentFiles], inputs: Inputs, progress: bool, validate
     return checked_keys
 
 
-_SHARED: dict = {}  # in a worker: the vocabularies and the alias table, received once
+_SHARED: dict = {}  # in a worker: the vocabularies, the alias table and the base IRI, received once
 
 
-def _start_worker(build_pid: int, vocabularies: dict, aliases) -> None:
-    _SHARED.update(vocabularies=vocabularies, aliases=aliases)
+def _start_worker(build_pid: int, vocabularies: dict, aliases, base: str) -> None:
+    _SHARED.update(vocabularies=vocabularies, aliases=aliases, base=base)
     _exit_with_build(build_pid)
 
 
@@ -121,7 +122,13 @@ def _validation_sample(todo: list[DocumentFiles]) -> set[str]:
 
 def _read_chunk(jobs: list[tuple[DocumentFiles, Path, bool]]) -> list[tuple[str, str | None, list]]:
     """Read a run of documents (in a worker process); those to check are checked with SHACL
-    together, and one by one only when together they fail (to say which document is wrong)."""
+    together, and one by one only when together they fail (to say which document is wrong).
+    IRIs are minted under the build's base IRI."""
+    with iris.using_base(_SHARED["base"]):
+        return _read_run(jobs)
+
+
+def _read_run(jobs: list[tuple[DocumentFiles, Path, bool]]) -> list[tuple[str, str | None, list]]:
     vocabularies, aliases = _SHARED["vocabularies"], _SHARED["aliases"]
     results = [_read_one(item, vocabularies[key], aliases) for item, key, _ in jobs]
     to_check: dict[Path, list[int]] = {}

@@ -25,14 +25,15 @@ import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from kg import iris
 from kg.conf import AnnotationConfig
 from kg.errors import ConfigError
-from kg.iris import ONTOLOGY, PREFIXES, VOCABULARY, fold
+from kg.iris import FIXED_PREFIXES, ONTOLOGY, fold
 from kg.nquads import QuadWriter, iri, literal
 from kg.vocab import KGO
 
 MAPPING_FILE = "kg.toml"
-RDF, RDFS, OWL = PREFIXES["rdf"], PREFIXES["rdfs"], PREFIXES["owl"]
+RDF, RDFS, OWL = FIXED_PREFIXES["rdf"], FIXED_PREFIXES["rdfs"], FIXED_PREFIXES["owl"]
 # Families of canonical keys for kg's own kinds of things; other types use their top type's name.
 FAMILIES = {"Person": "person", "Group": "group", "Organization": "organization", "Place": "place", "Date": "date",
             "Figure": "figure", "Quote": "quote"}
@@ -101,14 +102,14 @@ class Vocabulary:
         """The class of an annotation type: kgo's term of that name, or a minted one."""
         if type_ not in self.alignment.terms and _kgo_term(type_):
             return ONTOLOGY + type_
-        return VOCABULARY + type_
+        return iris.VOCABULARY + type_
 
     def property_iri(self, name: str) -> str:
         """The property of a relation type, role or attribute."""
         local = property_name(name)
         if name not in self.alignment.terms and _kgo_term(local):
             return ONTOLOGY + local
-        return VOCABULARY + local
+        return iris.VOCABULARY + local
 
     def kgo_classes(self, type_: str) -> list[str]:
         """kgo class names a type is, itself included, from its hierarchy and the alignment."""
@@ -146,7 +147,7 @@ class Vocabulary:
         triples: list[tuple[str, str, str]] = []
         for name, node in [*self.config.entities.items(), *self.config.events.items()]:
             own = self.class_iri(name)
-            if not own.startswith(VOCABULARY):
+            if not own.startswith(iris.VOCABULARY):
                 continue
             triples += [(own, RDF + "type", iri(OWL + "Class")), (own, RDFS + "label", literal(name))]
             triples += [(own, RDFS + "comment", literal(f"The annotation type {name} of the corpus's annotation.conf."))]
@@ -157,7 +158,7 @@ class Vocabulary:
             triples += [(own, RDFS + "subClassOf", iri(p)) for p in parents]
         for name in self.property_names():
             own = self.property_iri(name)
-            if not own.startswith(VOCABULARY):
+            if not own.startswith(iris.VOCABULARY):
                 continue
             triples += [(own, RDF + "type", iri(OWL + "ObjectProperty" if self._links(name) else OWL + "DatatypeProperty")),
                         (own, RDFS + "label", literal(name))]

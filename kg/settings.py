@@ -45,6 +45,9 @@ SETTINGS: tuple[Setting, ...] = (
             "aliases.toml); kg serve builds it when nothing is built yet", ("build", "check", "suggest", "serve")),
     Setting("data", "data", "directory holding the builds (data/current -> builds/<id>): the store, the exports "
             "and the network view", ("build", "export", "query", "validate", "stats", "serve", "viz")),
+    Setting("base_iri", "https://kg.example.org/", "base IRI under which every IRI of the graph is minted "
+            "(entities, documents, named graphs, the corpus vocabulary; the ontology's terms keep their own); "
+            "an absolute http(s) IRI ending in '/'; changing it rebuilds everything", ("build",)),
     Setting("store", "", "URL of a SPARQL 1.1 server (base or query URL) to build into and answer from instead "
             "of the embedded store; empty: the embedded store", REMOTE),
     Setting("store_engine", "auto", "engine of the remote store: oxigraph, virtuoso, fuseki, graphdb, or auto "

@@ -20,7 +20,7 @@ from kg.iris import local_name, prologue
 
 Select = Callable[[str], list[dict[str, str]]]
 
-COUNTS = prologue() + """
+COUNTS = """
 SELECT ?quads ?graphs ?documents ?entities ?mentions ?statements ?events ?figures ?quotes WHERE {
   { SELECT (COUNT(*) AS ?quads) WHERE { GRAPH ?g { ?s ?p ?o } } }
   { SELECT (COUNT(DISTINCT ?g) AS ?graphs) WHERE { GRAPH ?g { } } }
@@ -33,15 +33,15 @@ SELECT ?quads ?graphs ?documents ?entities ?mentions ?statements ?events ?figure
   { SELECT (COUNT(DISTINCT ?x) AS ?quotes) WHERE { ?x a kgo:Quote } }
 }
 """
-ENTITY_TYPES = prologue() + """
+ENTITY_TYPES = """
 SELECT ?t (COUNT(DISTINCT ?e) AS ?n) WHERE { GRAPH kgg:entities { ?e a ?t } }
 GROUP BY ?t ORDER BY DESC(?n) ?t
 """
-EVENT_TYPES = prologue() + """
+EVENT_TYPES = """
 SELECT ?t (COUNT(DISTINCT ?e) AS ?n) WHERE { ?e a kgo:Event , ?t . FILTER(?t != kgo:Event) }
 GROUP BY ?t ORDER BY DESC(?n) ?t
 """
-RELATIONS = prologue() + """
+RELATIONS = """
 SELECT ?t (COUNT(DISTINCT ?s) AS ?n) WHERE { ?s a kgo:Statement ; rdf:predicate ?t }
 GROUP BY ?t ORDER BY DESC(?n) ?t
 """
@@ -49,9 +49,12 @@ GROUP BY ?t ORDER BY DESC(?n) ?t
 
 def graph_stats(select: Select) -> dict[str, dict[str, int]]:
     """The statistics of the graph that `select` (a SPARQL SELECT -> rows of strings) reads."""
-    counts = {name: int(value) for name, value in select(COUNTS)[0].items()}
-    return {"counts": counts, "entityTypes": _per_term(select(ENTITY_TYPES)),
-            "eventTypes": _per_term(select(EVENT_TYPES)), "relations": _per_term(select(RELATIONS))}
+    def run(query: str) -> list[dict[str, str]]:
+        return select(prologue() + query)  # the prefixes of the base IRI in force
+
+    counts = {name: int(value) for name, value in run(COUNTS)[0].items()}
+    return {"counts": counts, "entityTypes": _per_term(run(ENTITY_TYPES)),
+            "eventTypes": _per_term(run(EVENT_TYPES)), "relations": _per_term(run(RELATIONS))}
 
 
 def _per_term(rows: list[dict[str, str]]) -> dict[str, int]:

@@ -14,7 +14,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO, Iterable, Protocol, Sequence
+from typing import IO, Iterable, Iterator, Protocol, Sequence
 
 import pyoxigraph as ox
 
@@ -206,6 +206,10 @@ class EmbeddedStore:
         """One named graph's triples in `fmt` ('nt', 'ttl' or 'jsonld'), serialized by Oxigraph."""
         options = {"prefixes": prefixes} if prefixes else {}
         return self._store.dump(format=DATASET_FORMATS[fmt], from_graph=ox.NamedNode(graph), **options)
+
+    def quads_of(self, graph: str) -> Iterator[ox.Quad]:
+        """Every quad of one named graph."""
+        return self._store.quads_for_pattern(None, None, None, ox.NamedNode(graph))
 
     def dump_graph(self, graph: str, *, subjects: Sequence[str] | None = None, fmt: str = "nq") -> str:
         """One named graph (or the triples of some of its subjects) as N-Quads or N-Triples text."""

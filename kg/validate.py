@@ -4,29 +4,26 @@ every class and predicate used must be declared in ontology.ttl."""
 from __future__ import annotations
 
 from functools import lru_cache
-from pathlib import Path
 
 import pyoxigraph as ox
 import rdflib
 from rdflib import RDF, URIRef
 
 from kg.errors import ValidationError
+from kg.resources import ONTOLOGY_TTL, SHAPES_TTL, read_rdf
 from kg.terms import from_oxigraph
 
-ROOT = Path(__file__).resolve().parent.parent
-ONTOLOGY_FILE = ROOT / "ontology.ttl"
-SHAPES_FILE = ROOT / "shapes.ttl"
 MAX_REPORTED = 20
 
 
 @lru_cache(maxsize=1)
 def shapes_graph() -> rdflib.Graph:
-    return rdflib.Graph().parse(SHAPES_FILE, format="turtle")
+    return rdflib.Graph().parse(data=read_rdf(SHAPES_TTL), format="turtle")
 
 
 @lru_cache(maxsize=1)
 def ontology_graph() -> rdflib.Graph:
-    return rdflib.Graph().parse(ONTOLOGY_FILE, format="turtle")
+    return rdflib.Graph().parse(data=read_rdf(ONTOLOGY_TTL), format="turtle")
 
 
 def declared_terms() -> set[URIRef]:

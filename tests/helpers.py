@@ -120,7 +120,7 @@ def export_file(data_dir: Path, fmt: str) -> Path:
 
 def view_file(build_dir: Path) -> Path:
     """A build's graph.html, drawn now if no one asked for it before (viz)."""
-    from viz import ensure_view
+    from kg.viz import ensure_view
 
     return ensure_view(build_dir)
 

@@ -26,8 +26,8 @@ def _corpus(tmp_path: Path) -> Path:
 
 
 def test_the_drawing_in_the_docstring_names_every_class_of_the_tree():
-    import api.backend  # noqa: F401  (its NoGraph is in the tree)
-    import api.lexer  # noqa: F401
+    import kg.api.backend  # noqa: F401  (its NoGraph is in the tree)
+    import kg.api.lexer  # noqa: F401
     import kg.remote  # noqa: F401
 
     drawn = errors.__doc__
@@ -113,7 +113,7 @@ def test_serve_exits_with_the_code_of_the_build_that_failed(tmp_path):
     (errors.ApiError(404, "x"), 404, None), (ValueError("x"), 500, None),
 ])
 def test_the_endpoint_answers_with_the_status_of_the_class(error, status, retry):
-    from api.errors import to_api_error
+    from kg.api.errors import to_api_error
 
     answer = to_api_error(error)
     assert (answer.status, answer.headers.get("Retry-After")) == (status, retry)

@@ -9,7 +9,7 @@ from pathlib import Path
 import pyoxigraph as ox
 import pytest
 
-from api import create_app
+from kg.api import create_app
 from kg import build_dirs
 from kg.builder import build
 from tests.helpers import TINY, TINY_STATS, run_kg

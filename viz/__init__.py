@@ -8,10 +8,11 @@ import os
 from pathlib import Path
 
 from kg.errors import StoreError
-from kg.build_dirs import VIEW_FILE, current_build, store_path
+from kg import iris
+from kg.build_dirs import VIEW_FILE, base_iri, current_build, store_path, under_build_base
 from kg.store import EmbeddedStore, GraphStore
-from viz.html import render
-from viz.network import cap_nodes, focus_subgraph, load_graph, resolve_node
+from kg.viz.html import render
+from kg.viz.network import cap_nodes, focus_subgraph, load_graph, resolve_node
 
 MAX_NODES = 10_000  # the best-connected nodes a whole-graph page shows; --focus reaches the rest
 
@@ -34,7 +35,8 @@ def ensure_view(build_dir: Path) -> Path:
         if not path.is_file():
             store = EmbeddedStore(store_path(Path(build_dir)), read_only=True)
             try:
-                write_view(build_dir, store)
+                with under_build_base(Path(build_dir)):
+                    write_view(build_dir, store)
             finally:
                 store.close()
     return path
@@ -68,4 +70,5 @@ def open_current_store(data_dir: Path) -> EmbeddedStore:
     build = current_build(Path(data_dir))
     if build is None:
         raise StoreError(f"no build in {data_dir}: run `kg build` first")
+    iris.use_base(base_iri(build))  # the view names things under the build's base (a command's own context)
     return EmbeddedStore(store_path(build), read_only=True)

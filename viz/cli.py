@@ -8,7 +8,7 @@ from pathlib import Path
 import click
 
 from kg.cli import data_option
-from viz import MAX_NODES, open_current_store, write_html
+from kg.viz import MAX_NODES, open_current_store, write_html
 
 
 @click.command("viz")

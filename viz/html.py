@@ -26,12 +26,13 @@ import pyvis
 from markupsafe import Markup
 from pyvis.options import Options
 
+from kg import iris
 from kg.errors import InputError, KgError
-from kg.iris import DOCUMENT, ONTOLOGY, RESOURCE, fold
-from viz.layout import place_around, story_layout
-from viz.network import FAMILIES
-from viz.panels import figure_groups, timeline
-from viz.story import ACTORS, LAYERS, actor_graph, actor_links, link_direction, link_label, link_uncertain, \
+from kg.iris import ONTOLOGY, fold
+from kg.viz.layout import place_around, story_layout
+from kg.viz.network import FAMILIES
+from kg.viz.panels import figure_groups, timeline
+from kg.viz.story import ACTORS, LAYERS, actor_graph, actor_links, link_direction, link_label, link_uncertain, \
     strongest_links, top_actors, uncertainty
 
 STORY_MAX = 150  # past this many linked actors, the page opens on the best-connected ones and grows on click
@@ -62,7 +63,7 @@ def render(graph: nx.MultiDiGraph, *, size_by: str = "mentions", focus: str | No
     data = view_data(graph, size_by=size_by)
     total = graph.graph.get("total_nodes", graph.number_of_nodes())
     data["meta"].update(focus=focus, depth=depth, title=title, total=total,
-                        prefixes={"kgr": RESOURCE, "doc": DOCUMENT})
+                        prefixes={"kgr": iris.RESOURCE, "doc": iris.DOCUMENT})
     first, more = split_data(data)
     encoding, more_text = encode_more(more)
     script = _asset("view.js")
@@ -345,7 +346,7 @@ def _csp(*scripts: str) -> str:
 
 
 def _asset(name: str) -> str:
-    return resources.files("viz").joinpath("static", name).read_text(encoding="utf-8")
+    return resources.files(__package__).joinpath("static", name).read_text(encoding="utf-8")
 
 
 def _read(path: Path) -> str:
@@ -354,7 +355,7 @@ def _read(path: Path) -> str:
 
 def _template() -> jinja2.Template:
     env = jinja2.Environment(
-        loader=jinja2.PackageLoader("viz", "templates"),
+        loader=jinja2.PackageLoader(__package__, "templates"),
         autoescape=True, undefined=jinja2.StrictUndefined, keep_trailing_newline=True,
     )
     return env.get_template("view.html")

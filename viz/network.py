@@ -19,27 +19,26 @@ from collections import defaultdict
 
 import networkx as nx
 
+from kg import iris
 from kg.errors import InputError
-from kg.iris import ONTOLOGY, ONTOLOGY_GRAPH, PREFIXES, RESOURCE, fold, prologue
+from kg.iris import FIXED_PREFIXES, ONTOLOGY, fold, prologue
 from kg.store import GraphStore
 
 # Node families in priority order (a node of two families shows as the first).
 FAMILIES = ("Event", "Person", "Organization", "Place", "Date", "Figure", "Quote")
 
-RDF_TYPE = PREFIXES["rdf"] + "type"
-SKIP_EDGE_PREDICATES = {RDF_TYPE, PREFIXES["owl"] + "sameAs", PREFIXES["prov"] + "wasDerivedFrom"}
+RDF_TYPE = FIXED_PREFIXES["rdf"] + "type"
+SKIP_EDGE_PREDICATES = {RDF_TYPE, FIXED_PREFIXES["owl"] + "sameAs", FIXED_PREFIXES["prov"] + "wasDerivedFrom"}
 LABEL_PREDICATES = {
-    PREFIXES["skos"] + "prefLabel": "pref",
-    PREFIXES["rdfs"] + "label": "label",
-    PREFIXES["skos"] + "altLabel": "alt",
-    PREFIXES["skos"] + "hiddenLabel": "hidden",
+    FIXED_PREFIXES["skos"] + "prefLabel": "pref",
+    FIXED_PREFIXES["rdfs"] + "label": "label",
+    FIXED_PREFIXES["skos"] + "altLabel": "alt",
+    FIXED_PREFIXES["skos"] + "hiddenLabel": "hidden",
     ONTOLOGY + "quoteText": "quote",
     ONTOLOGY + "mentionCount": "mentions",
 }
-SAME_AS = PREFIXES["owl"] + "sameAs"
-WIKIDATA = PREFIXES["wd"]
-
-_PROLOGUE = prologue()
+SAME_AS = FIXED_PREFIXES["owl"] + "sameAs"
+WIKIDATA = FIXED_PREFIXES["wd"]
 
 
 def _node_pattern(var: str, supers: dict[str, set[str]]) -> str:
@@ -67,7 +66,7 @@ def load_graph(store: GraphStore) -> nx.MultiDiGraph:
 def _node_triples(store: GraphStore, supers: dict[str, set[str]]) -> list[dict[str, str]]:
     """Every triple whose subject is a node of the view and whose object is an IRI or a literal
     (`lit` says which): its names, facts and edges, in one query."""
-    rows = store.select(_PROLOGUE + f"""
+    rows = store.select(prologue() + f"""
         SELECT DISTINCT ?x ?p ?v (isLiteral(?v) AS ?lit) WHERE {{ {_node_pattern('?x', supers)}
           ?x ?p ?v . FILTER(!isBlank(?v)) }}""")
     return [{**r, "lit": "true" if r.get("lit") in ("true", "1", True) else "false"} for r in rows]
@@ -75,9 +74,9 @@ def _node_triples(store: GraphStore, supers: dict[str, set[str]]) -> list[dict[s
 
 def ontology_labels(store: GraphStore) -> dict[str, str]:
     """rdfs:label of every class and property in the ontology graph (English or plain first)."""
-    rows = store.select(_PROLOGUE + f"""
+    rows = store.select(prologue() + f"""
         SELECT ?t ?label (LANG(?label) AS ?lang) WHERE {{
-          GRAPH <{ONTOLOGY_GRAPH}> {{ ?t rdfs:label ?label }} }}""")
+          GRAPH <{iris.ONTOLOGY_GRAPH}> {{ ?t rdfs:label ?label }} }}""")
     labels: dict[str, str] = {}
     for row in sorted(rows, key=lambda r: r.get("lang", "") not in ("", "en")):
         labels.setdefault(row["t"], row["label"])
@@ -85,7 +84,7 @@ def ontology_labels(store: GraphStore) -> dict[str, str]:
 
 
 def _add_nodes(graph: nx.MultiDiGraph, store: GraphStore, supers: dict[str, set[str]]) -> None:
-    rows = store.select(_PROLOGUE + f"SELECT DISTINCT ?x ?top ?cls WHERE {{ {_node_pattern('?x', supers)} "
+    rows = store.select(prologue() + f"SELECT DISTINCT ?x ?top ?cls WHERE {{ {_node_pattern('?x', supers)} "
                                     "FILTER(isIRI(?x)) }")
     families: dict[str, set[str]] = defaultdict(set)
     classes: dict[str, set[str]] = defaultdict(set)
@@ -106,7 +105,7 @@ def _add_nodes(graph: nx.MultiDiGraph, store: GraphStore, supers: dict[str, set[
 def _superclasses(store: GraphStore) -> dict[str, set[str]]:
     # `?c rdfs:subClassOf+ ?s` as one step then `*`: the same pairs, and Virtuoso refuses a
     # transitive path with neither end bound ("transitive start not given")
-    rows = store.select(_PROLOGUE + "SELECT DISTINCT ?c ?s WHERE { ?c rdfs:subClassOf ?d . "
+    rows = store.select(prologue() + "SELECT DISTINCT ?c ?s WHERE { ?c rdfs:subClassOf ?d . "
                                     "?d rdfs:subClassOf* ?s FILTER(isIRI(?s)) }")
     supers: dict[str, set[str]] = defaultdict(set)
     for row in rows:
@@ -164,7 +163,7 @@ def _add_edges(graph: nx.MultiDiGraph, rows: list[dict[str, str]]) -> None:
 
 def _add_provenance(graph: nx.MultiDiGraph, store: GraphStore) -> None:
     """Attach statement evidence to edges, mention sentences to nodes, and the texts they cite."""
-    statements = store.select(_PROLOGUE + """
+    statements = store.select(prologue() + """
         SELECT DISTINCT ?s ?p ?o ?sent WHERE {
           ?st rdf:subject ?s ; rdf:predicate ?p ; rdf:object ?o ; kgo:evidence ?sent }""")
     cited: set[str] = set()
@@ -172,7 +171,7 @@ def _add_provenance(graph: nx.MultiDiGraph, store: GraphStore) -> None:
         if graph.has_edge(row["s"], row["o"], key=row["p"]):
             graph.edges[row["s"], row["o"], row["p"]]["evidence"].append(row["sent"])
             cited.add(row["sent"])
-    mentions = store.select(_PROLOGUE + """
+    mentions = store.select(prologue() + """
         SELECT DISTINCT ?x ?sent WHERE { ?m kgo:denotes ?x ; kgo:sentence ?sent }""")
     for row in sorted(mentions, key=lambda r: r["sent"]):
         if row["x"] in graph:
@@ -183,13 +182,13 @@ def _add_provenance(graph: nx.MultiDiGraph, store: GraphStore) -> None:
 
 
 def _sentences(store: GraphStore, wanted: set[str]) -> dict[str, dict[str, str]]:
-    rows = store.select(_PROLOGUE + """
+    rows = store.select(prologue() + """
         SELECT ?sent ?text ?doc WHERE { ?sent a kgo:Sentence ; nif:anchorOf ?text ; nif:referenceContext ?doc }""")
     return {r["sent"]: {"text": r["text"], "doc": r["doc"]} for r in rows if r["sent"] in wanted}
 
 
 def _documents(store: GraphStore) -> dict[str, dict[str, str]]:
-    rows = store.select(_PROLOGUE + """
+    rows = store.select(prologue() + """
         SELECT ?doc ?title ?date ?publisher WHERE { ?doc a kgo:NewsArticle .
           OPTIONAL { ?doc dcterms:title ?title }
           OPTIONAL { ?doc dcterms:date ?date }
@@ -215,9 +214,9 @@ def resolve_node(graph: nx.MultiDiGraph, ident: str) -> str:
     """The node an identifier names: an IRI, a canonical key ('person/juan-guaido'),
     a prefixed name ('kgr:person/juan-guaido'), or a label or alias (accents and case ignored)."""
     prefix, _, rest = ident.partition(":")
-    candidates = [ident, RESOURCE + ident]
-    if prefix in PREFIXES and not rest.startswith("//"):
-        candidates.append(PREFIXES[prefix] + rest)
+    candidates = [ident, iris.RESOURCE + ident]
+    if prefix in iris.PREFIXES and not rest.startswith("//"):
+        candidates.append(iris.PREFIXES[prefix] + rest)
     for candidate in candidates:
         if candidate in graph:
             return candidate
@@ -236,7 +235,7 @@ def resolve_node(graph: nx.MultiDiGraph, ident: str) -> str:
 
 def _short_key(iri: str) -> str:
     """A node as `kg viz --focus` takes it: its canonical key, or its IRI."""
-    return iri[len(RESOURCE):] if iri.startswith(RESOURCE) else iri
+    return iri[len(iris.RESOURCE):] if iri.startswith(iris.RESOURCE) else iri
 
 
 def cap_nodes(graph: nx.MultiDiGraph, max_nodes: int) -> nx.MultiDiGraph:

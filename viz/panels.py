@@ -15,7 +15,7 @@ from datetime import date
 import networkx as nx
 
 from kg.iris import ONTOLOGY
-from viz.story import is_actor, uncertainty
+from kg.viz.story import is_actor, uncertainty
 
 OTHER_FIGURES = "other figures"
 REPORTED_BY = ONTOLOGY + "reportedBy"

@@ -1,6 +1,6 @@
 """Screenshot of a view page in headless Chromium (Debian's), for documentation.
 
-    python -m viz.screenshot data/graph.html docs/graph.png --select person/juan-guaido
+    python -m kg.viz.screenshot data/graph.html docs/graph.png --select person/juan-guaido
 
 Only file: requests are allowed; the shot is taken once physics has stopped.
 """

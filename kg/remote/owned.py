@@ -26,9 +26,9 @@ from dataclasses import dataclass
 from typing import Iterable
 from urllib.parse import quote, unquote
 
-from kg.iris import GRAPH
+from kg.iris import DEFAULT_BASE
 
-MANIFEST_GRAPH = GRAPH + "kg-manifest"
+MANIFEST_GRAPH = DEFAULT_BASE + "graph/kg-manifest"  # fixed: kg's bookkeeping in a remote store, whatever the base
 HAS_PART = "http://purl.org/dc/terms/hasPart"
 IDENTIFIER = "http://purl.org/dc/terms/identifier"
 MARKER = MANIFEST_GRAPH + "/"

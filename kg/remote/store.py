@@ -31,7 +31,7 @@ import requests
 import urllib3
 
 from kg.errors import SettingError, StoreError
-from kg.export import FOOTERS, HEADERS, MEDIA_TYPES, ordered_graphs, section
+from kg.export import FOOTERS, MEDIA_TYPES, header, ordered_graphs, section
 from kg.remote.engines import ENGINES, Engine, engine as find_engine
 from kg.remote.http import Client, Credentials, RemoteTimeout, check, check_url, media_type, read_error
 from kg.remote.owned import LIST_GRAPHS, MANIFEST_GRAPH, READ_QUERY, Manifest
@@ -187,7 +187,7 @@ class RemoteStore:
         return self._sections(fmt, ordered_graphs(self.graphs()))  # the store is asked now, not once streaming
 
     def _sections(self, fmt: str, graphs: list[str]) -> Iterator[bytes]:
-        yield HEADERS[fmt]
+        yield header(fmt)
         for i, graph in enumerate(graphs):
             body, rdf_format = self.graph_ntriples(graph)
             scratch = EmbeddedStore()

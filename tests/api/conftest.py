@@ -11,7 +11,7 @@ from typing import Iterator
 
 import pytest
 
-from api import create_app
+from kg.api import create_app
 from benchmarks.server import Server
 
 

@@ -10,7 +10,7 @@ import tomllib
 import pyoxigraph as ox
 import pytest
 
-from api.examples import EXAMPLES
+from kg.api.examples import EXAMPLES
 from kg import build_dirs
 from tests.helpers import CORPUS
 

@@ -9,7 +9,7 @@ import re
 import pyoxigraph as ox
 import pytest
 
-from api import create_app, openapi
+from kg.api import create_app, openapi
 from kg import build_dirs
 from kg.iris import ENTITIES_GRAPH, PREFIXES, RESOURCE
 from tests.api.support import body, validator
@@ -174,7 +174,7 @@ def test_health(client, shipped_data):
 
 
 def test_health_without_a_graph(tmp_path):
-    from api import create_app
+    from kg.api import create_app
 
     app = create_app({"DATA": str(tmp_path / "empty"), "WORKERS": 1})
     try:

@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from api.lexer import LexError, analyze
+from kg.api.lexer import LexError, analyze
 
 
 @pytest.mark.parametrize("query, form", [
@@ -129,7 +129,7 @@ def test_open_ended_selects_may_take_a_limit(query, open_ended):
 
 
 def test_lexing_stops_past_the_token_bound():
-    from api.lexer import MAX_TOKENS, TooManyTokens
+    from kg.api.lexer import MAX_TOKENS, TooManyTokens
 
     with pytest.raises(TooManyTokens, match="more than 50,000 tokens"):
         analyze("ASK { " + "a." * MAX_TOKENS + " }")

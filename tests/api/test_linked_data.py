@@ -11,7 +11,7 @@ import pyoxigraph as ox
 import pytest
 import requests
 
-from api import create_app
+from kg.api import create_app
 from benchmarks.server import Server
 from kg.iris import BASE, DOCUMENT, ENTITIES_GRAPH, GRAPH, ONTOLOGY_GRAPH, PREFIXES
 from tests.api.linked_support import (BROWSER, GUAIDO, NPR, RDF, SD, TIMEOUT, VOID, Page, most_stated, parsed,

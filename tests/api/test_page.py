@@ -10,7 +10,7 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from api.examples import EXAMPLES
+from kg.api.examples import EXAMPLES
 from kg.iris import PREFIXES
 from tests.browser import LOOPBACK, open_page
 

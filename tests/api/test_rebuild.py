@@ -7,7 +7,7 @@ import json
 import shutil
 import time
 
-from api import create_app
+from kg.api import create_app
 from kg import build_dirs
 from kg.builder import build
 

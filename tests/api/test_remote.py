@@ -1,6 +1,6 @@
 """Beyond one machine: a real `oxigraph serve` on 127.0.0.1 as the store.
 
-`python -m api serve --store URL` finds the server empty, builds the shipped
+`python -m kg.api serve --store URL` finds the server empty, builds the shipped
 corpus into it (Graph Store Protocol), then answers through our /sparql with
 the same safety rules and time limit as the embedded store. What every engine
 must do alike (builds, queries, JSON API, exports, view) is tests/remote/."""

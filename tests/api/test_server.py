@@ -1,4 +1,4 @@
-"""The real server process (`python -m api serve`, waitress) on 127.0.0.1:
+"""The real server process (`python -m kg.api serve`, waitress) on 127.0.0.1:
 the protocol over HTTP, the time limit that really stops the work, and
 clients nobody here wrote (SPARQLWrapper, Debian's roqet)."""
 

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import requests
 
-from api.backend import EmbeddedBackend
+from kg.api.backend import EmbeddedBackend
 from benchmarks.server import Server
 from kg import build_dirs
 from kg.builder import build

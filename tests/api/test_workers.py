@@ -13,8 +13,8 @@ from typing import Iterator
 
 import pytest
 
-from api import execute
-from api.workers import DEMOTED_NICENESS, Job, PoolBusy, Source, WorkerPool
+from kg.api import execute
+from kg.api.workers import DEMOTED_NICENESS, Job, PoolBusy, Source, WorkerPool
 from kg import build_dirs
 from tests.hardening.procs import alive, wait_until
 

@@ -10,8 +10,8 @@ import pytest
 from kg.store import EmbeddedStore
 from tests.browser import WatchedPage, open_page
 from tests.viz.support import SAMPLE, publish_sample
-from viz import write_html
-from viz.network import load_graph
+from kg.viz import write_html
+from kg.viz.network import load_graph
 
 ARTIFACTS = Path(__file__).resolve().parent.parent.parent / "test-artifacts"
 TIMEOUT_MS = 15_000

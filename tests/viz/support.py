@@ -36,7 +36,7 @@ def join_blocks(html: str) -> dict:
 
 def publish_sample(data_dir: Path, *, with_view: bool) -> Path:
     """Make `data_dir` hold a current build whose store is the sample graph."""
-    from viz import write_view
+    from kg.viz import write_view
 
     build = build_dirs.new_build_dir(data_dir)
     store = EmbeddedStore(build_dirs.store_path(build))

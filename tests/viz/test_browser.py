@@ -8,7 +8,7 @@ import pytest
 
 from kg.iris import RESOURCE
 from tests.viz.support import NODE_COUNT
-from viz.html import render
+from kg.viz.html import render
 
 pytestmark = pytest.mark.browser
 

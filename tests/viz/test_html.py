@@ -14,9 +14,9 @@ from hypothesis import given, strategies as st
 
 from kg.errors import KgError
 from tests.viz.support import join_blocks
-from viz import html as view_html
-from viz.html import _raw, render, safe_json, split_data, view_data
-from viz.network import FAMILIES
+from kg.viz import html as view_html
+from kg.viz.html import _raw, render, safe_json, split_data, view_data
+from kg.viz.network import FAMILIES
 
 EVIL = "<script>window.__pwned=1</script>"
 

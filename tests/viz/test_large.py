@@ -10,8 +10,8 @@ from pathlib import Path
 import networkx as nx
 import pytest
 
-from viz import html as view_html
-from viz.measure import OVERLAP
+from kg.viz import html as view_html
+from kg.viz.measure import OVERLAP
 
 pytestmark = pytest.mark.browser
 

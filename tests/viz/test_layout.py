@@ -9,7 +9,7 @@ import time
 
 import networkx as nx
 
-from viz.layout import CORE_SIZE, python_layout, remove_overlaps, story_layout
+from kg.viz.layout import CORE_SIZE, python_layout, remove_overlaps, story_layout
 
 
 def distance(p, q):

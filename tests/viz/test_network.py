@@ -6,7 +6,7 @@ import pytest
 
 from kg.errors import InputError
 from kg.iris import RESOURCE
-from viz.network import cap_nodes, focus_subgraph, load_graph, local_name, resolve_node
+from kg.viz.network import cap_nodes, focus_subgraph, load_graph, local_name, resolve_node
 
 DOC = "https://kg.example.org/doc/sample-article"
 EVENT = DOC + "/event/E1"

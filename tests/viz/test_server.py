@@ -10,7 +10,7 @@ import pytest
 import requests
 from werkzeug.serving import make_server
 
-from api import create_app
+from kg.api import create_app
 from kg import build_dirs
 from kg.iris import RESOURCE
 from tests.viz.support import DATA_BLOCK, publish_sample

@@ -11,7 +11,7 @@ import pytest
 from kg import build_dirs
 from kg.store import EmbeddedStore
 from tests.helpers import view_file
-from viz.measure import OVERLAP
+from kg.viz.measure import OVERLAP
 
 pytestmark = pytest.mark.browser
 

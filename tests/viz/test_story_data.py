@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import networkx as nx
 
-from viz.html import STORY_MAX, view_data
-from viz.panels import after_span, day_label, figure_groups, timeline
-from viz.story import Link, actor_graph, actor_links, strongest_links, top_actors
+from kg.viz.html import STORY_MAX, view_data
+from kg.viz.panels import after_span, day_label, figure_groups, timeline
+from kg.viz.story import Link, actor_graph, actor_links, strongest_links, top_actors
 
 
 def node(graph, name, family, **props):
