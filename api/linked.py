@@ -24,7 +24,7 @@ from kg.api import backend, describe, execute, negotiate, resource_page
 from kg.api.errors import ApiError
 from kg.api.protocol import requested_accept
 from kg.api.base import iri_of_path, namespace_path
-from kg import iris
+from kg import formats, iris
 
 bp = Blueprint("linked", __name__)
 RDF_OFFERS = negotiate.GRAPH_OFFERS
@@ -93,8 +93,8 @@ def rdf_response(construct: str, accept: str | None) -> Response:
     """Run a CONSTRUCT under the endpoint's caps and send it as the client prefers."""
     served, engine = rdf_format(accept, "this resource")
     cap = int(current_app.config["MAX_ROWS"])
-    job = execute.Request(sparql=construct, form="CONSTRUCT", cap=cap, solutions_type=negotiate.JSON,
-                          graph_type=engine, max_bytes=int(current_app.config["MAX_RESPONSE_BYTES"]),
+    job = execute.Request(sparql=construct, form="CONSTRUCT", cap=cap,
+                          solutions_type=formats.SPARQL_JSON.media_type, graph_type=engine, max_bytes=int(current_app.config["MAX_RESPONSE_BYTES"]),
                           prefixes=dict(iris.PREFIXES))
     result = backend.current().run(job, g.deadline)
     response = Response(result.body, mimetype=served)

@@ -16,6 +16,7 @@ from pathlib import Path
 
 from flask import Blueprint, Response, current_app, g, request, send_file
 
+from kg import build_dirs
 from kg.viz import ensure_view, view_page
 
 bp = Blueprint("view", __name__)
@@ -51,16 +52,15 @@ def graph() -> Response:
 
 def _built_page(backend) -> Path | None:
     """graph.html of the served embedded build (drawn now if no request asked for it before)."""
-    if getattr(backend, "kind", "") != "embedded":
-        return None
-    return ensure_view(backend.served())
+    build = backend.served()
+    return ensure_view(build) if build is not None else None
 
 
 def _send_page(backend, page: Path) -> Response:
     """The build's page, gzip-compressed when the client takes it (a view of 10,000
     articles is 42 MB of HTML and 6 MB compressed); compressed once per build."""
     gzipped = request.accept_encodings["gzip"] > 0
-    sent = backend.cached_file(page.parent, page.name + ".gz", lambda partial: _gzip(page, partial)) \
+    sent = build_dirs.cached_file(page.parent, page.name + ".gz", lambda partial: _gzip(page, partial)) \
         if gzipped else page
     response = send_file(sent, mimetype="text/html", max_age=0, etag=True, conditional=True)
     if gzipped:

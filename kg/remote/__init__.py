@@ -16,9 +16,9 @@ from kg.settings import load
 from kg.remote.engines import ENGINES, Engine
 from kg.remote.http import Credentials, RemoteTimeout
 from kg.remote.owned import MANIFEST_GRAPH, Manifest
-from kg.remote.store import DATASET_TYPES, UNION_MODES, RemoteStore
+from kg.remote.store import UNION_MODES, RemoteStore
 
-__all__ = ["DATASET_TYPES", "ENGINES", "MANIFEST_GRAPH", "UNION_MODES", "Credentials", "Engine", "Manifest",
+__all__ = ["ENGINES", "MANIFEST_GRAPH", "UNION_MODES", "Credentials", "Engine", "Manifest",
            "RemoteStore", "RemoteTimeout", "connect"]
 
 SETTING_NAMES = ("STORE_ENGINE", "STORE_UPDATE", "STORE_GSP", "STORE_UNION", "STORE_AUTH", "STORE_USER",

@@ -31,15 +31,15 @@ import requests
 import urllib3
 
 from kg.errors import SettingError, StoreError
-from kg.export import FOOTERS, MEDIA_TYPES, header, ordered_graphs, section
+from kg import formats
+from kg.export import FOOTERS, header, ordered_graphs, section
 from kg.remote.engines import ENGINES, Engine, engine as find_engine
 from kg.remote.http import Client, Credentials, RemoteTimeout, check, check_url, media_type, read_error
 from kg.remote.owned import LIST_GRAPHS, MANIFEST_GRAPH, READ_QUERY, Manifest
 from kg.remote.results import GRAPH_ACCEPT, PARSED_GRAPHS, accept, convert
-from kg.store import SPARQL_JSON, Answer, EmbeddedStore, rows_of
+from kg.store import SPARQL_JSON, TURTLE, Answer, EmbeddedStore, rows_of
 
 UNION_MODES = ("graphs", "param", "native")
-DATASET_TYPES = MEDIA_TYPES
 NO_GRAPH = MANIFEST_GRAPH + "#nothing"  # names an empty dataset
 _GRAPHS_TTL = 5.0
 _TIMEOUT_STATES = ("S1TAT",)
@@ -84,7 +84,7 @@ class RemoteStore:
 
     # -- reading -----------------------------------------------------------
 
-    def query(self, sparql: str, *, solutions_type: str = SPARQL_JSON, graph_type: str = "text/turtle",
+    def query(self, sparql: str, *, solutions_type: str = SPARQL_JSON, graph_type: str = TURTLE,
               default_graph_uris: Sequence[str] = (), named_graph_uris: Sequence[str] = (),
               query_form: str | None = None) -> Answer:
         buffer = io.BytesIO()
@@ -94,7 +94,7 @@ class RemoteStore:
         return Answer(kind, buffer.getvalue(), served)
 
     def query_into(self, output: IO[bytes], sparql: str, *, solutions_type: str = SPARQL_JSON,
-                   graph_type: str = "text/turtle", default_graph_uris: Sequence[str] = (),
+                   graph_type: str = TURTLE, default_graph_uris: Sequence[str] = (),
                    named_graph_uris: Sequence[str] = (), query_form: str | None = None) -> tuple[str, str]:
         """Write the answer into `output` in the asked format as it arrives; returns (kind, media type).
         `output.write` may raise to stop early: the connection is then closed. `query_form`
@@ -160,7 +160,7 @@ class RemoteStore:
 
     def _default_graph_empty(self) -> bool:
         with self.http.request("GET", self._gsp(), params={"default": ""},
-                               headers={"Accept": "application/n-triples"}, stream=True) as response:
+                               headers={"Accept": formats.NTRIPLES.media_type}, stream=True) as response:
             check(response)
             return not any(chunk.strip() for chunk in self.http.chunks(response))  # stops at the first triple
 
@@ -182,8 +182,7 @@ class RemoteStore:
     def dump_chunks(self, fmt: str) -> Iterator[bytes]:
         """The dataset of kg's graphs in one export format, read and written graph by graph
         (no engine has to offer a whole-dataset GET): the same sections as `kg build` writes."""
-        if fmt not in DATASET_TYPES:
-            raise StoreError(f"no export format {fmt!r} (expected one of {', '.join(DATASET_TYPES)})")
+        formats.export_format(fmt)
         return self._sections(fmt, ordered_graphs(self.graphs()))  # the store is asked now, not once streaming
 
     def _sections(self, fmt: str, graphs: list[str]) -> Iterator[bytes]:
@@ -215,7 +214,7 @@ class RemoteStore:
 
     def replace_graph(self, graph: str, ntriples: bytes) -> None:
         """Replace one named graph (Graph Store Protocol PUT)."""
-        headers = {"Content-Type": "application/n-triples"}
+        headers = {"Content-Type": formats.NTRIPLES.media_type}
         with self.http.request("PUT", self._gsp(), params={"graph": graph}, data=ntriples, headers=headers) as r:
             check(r)
         self._manifest = None
