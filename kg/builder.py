@@ -30,13 +30,14 @@ from typing import Any, Callable, Iterator, Mapping
 
 from kg import build_dirs, iris
 from kg.confwriter import save_document_configs
-from kg.corpus import DocumentFiles, key_line, not_read, scan_corpus
+from kg.corpus import DocumentFiles, not_read, scan_corpus
 from kg.errors import BuildLockedError, CorpusError, InputError, InputErrors
 from kg.export import write_exports
 from kg.fill import Options, fill_store
 from kg.inputs import Inputs
 from kg.phases import Phases
 from kg.plan import Plan, make_plan, previous_manifest, write_manifest
+from kg.positions import json_key_line
 from kg.push_step import make_pusher, push_step
 from kg.store import EmbeddedStore
 
@@ -163,7 +164,7 @@ def check_metadata_keys(files: list[DocumentFiles], keys: set[str] | dict) -> No
             key = data.get(name) if isinstance(data, dict) else None
             if isinstance(key, str) and key not in keys:
                 errors.append(CorpusError(f"{name} {key!r} is not in aliases.toml (expected a key of the alias table)",
-                                          item.meta, key_line(raw, name)))
+                                          item.meta, json_key_line(raw, name)))
     if errors:
         raise InputErrors(errors)
 

@@ -26,6 +26,7 @@ from kg.errors import CorpusError, InputError, InputErrors
 from kg.iris import RESERVED_GRAPHS
 from kg.inception import TYPE_SYSTEM, BratDocument, xmi_to_brat, zip_to_brat
 from kg.model import Annotations, Document, Metadata
+from kg.positions import json_key_line, line_column
 
 # Characters XML 1.0 cannot carry: SPARQL XML results and RDF/XML would break on them.
 CONTROL_CHARACTERS = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
@@ -250,8 +251,7 @@ def read_text(path: Path) -> str:
         raise CorpusError("starts with a byte-order mark (expected UTF-8 without BOM, offsets count from the first character)", path, 1, 1)
     bad = CONTROL_CHARACTERS.search(text)
     if bad:
-        line = text.count("\n", 0, bad.start()) + 1
-        column = bad.start() - (text.rfind("\n", 0, bad.start()) + 1) + 1
+        line, column = line_column(text, bad.start())
         raise CorpusError(f"control character U+{ord(bad.group()):04X} (expected text without control characters "
                           "other than tab and line breaks: RDF/XML and SPARQL XML results cannot carry them)",
                           path, line, column)
@@ -271,7 +271,7 @@ def read_metadata(files: DocumentFiles, text: str) -> Metadata:
         data = json.loads(raw, object_pairs_hook=_refuse_repeated_keys)
     except _RepeatedKey as exc:
         raise CorpusError(f"field {exc.key!r} given twice (expected each field once)", files.meta,
-                          key_line(raw, exc.key, occurrence=2)) from exc
+                          json_key_line(raw, exc.key, occurrence=2)) from exc
     except json.JSONDecodeError as exc:
         raise CorpusError(f"invalid JSON: {exc.msg} (expected a metadata object)", files.meta, exc.lineno, exc.colno) from exc
     except (RecursionError, ValueError) as exc:  # nesting deeper than Python recurses; a number too long to convert
@@ -285,13 +285,13 @@ def read_metadata(files: DocumentFiles, text: str) -> Metadata:
                           "(expected an object: {\"title\": ..., \"publisher\": ..., \"date\": ...})", files.meta, 1)
     if not isinstance(data.get("title"), str) or not data["title"].strip():
         raise CorpusError("metadata needs a non-empty \"title\" "
-                          "(expected {\"title\": ..., \"publisher\": ..., \"date\": ...})", files.meta, key_line(raw, "title"))
+                          "(expected {\"title\": ..., \"publisher\": ..., \"date\": ...})", files.meta, json_key_line(raw, "title"))
     fields = {}
     for name in ("publisher", "author", "date", "date_note", "language"):
         value = data.get(name)
         if value is not None and not isinstance(value, str):
             raise CorpusError(f"metadata field {name!r} is {_json_kind(value)} (expected a string or null)",
-                              files.meta, key_line(raw, name))
+                              files.meta, json_key_line(raw, name))
         if value is not None:
             fields[name] = value
     _check_metadata_values(files.meta, raw, fields)
@@ -302,12 +302,12 @@ def _check_metadata_values(path: Path, raw: str, fields: dict) -> None:
     date = fields.get("date")
     if date is not None and not _real_date(date):
         raise CorpusError(f"bad date {date!r} (expected YYYY-MM-DD, YYYY-MM or YYYY)", path,
-                          key_line(raw, "date"))
+                          json_key_line(raw, "date"))
     for name in ("publisher", "author"):
         value = fields.get(name)
         if value is not None and not re.fullmatch(r"[a-z]+/[a-z0-9]+(-[a-z0-9]+)*", value):
             raise CorpusError(f"bad {name} {value!r} (expected an alias-table key such as organization/npr)",
-                              path, key_line(raw, name))
+                              path, json_key_line(raw, name))
 
 
 def _real_date(value: str) -> bool:
@@ -319,16 +319,6 @@ def _real_date(value: str) -> bool:
     except ValueError:
         return False
     return True
-
-
-def key_line(raw: str, key: str, *, occurrence: int = 1) -> int:
-    """The line of a JSON record on which `"key":` appears (its `occurrence`-th time), else 1."""
-    seen = 0
-    for match in re.finditer(r'"' + re.escape(key) + r'"\s*:', raw):
-        seen += 1
-        if seen == occurrence:
-            return raw.count("\n", 0, match.start()) + 1
-    return 1
 
 
 def _json_kind(value: object) -> str:
