@@ -40,7 +40,7 @@ if __package__ in (None, ""):
 
 import requests
 
-from benchmarks.server import Server
+from kg.testing import Server
 
 REPO = Path(__file__).resolve().parent.parent
 REQUEST_TIMEOUT = 60.0

@@ -12,7 +12,7 @@ import pytest
 import requests
 
 from kg.api import create_app
-from benchmarks.server import Server
+from kg.testing import Server
 from kg.iris import BASE, DOCUMENT, ENTITIES_GRAPH, GRAPH, ONTOLOGY_GRAPH, PREFIXES
 from tests.api.linked_support import (BROWSER, GUAIDO, NPR, RDF, SD, TIMEOUT, VOID, Page, most_stated, parsed,
                                       path_of, reference, serve_foreign, union_triples, value)

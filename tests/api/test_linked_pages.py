@@ -12,7 +12,7 @@ from urllib.parse import parse_qs, urljoin, urlsplit
 import pytest
 import requests
 
-from benchmarks.server import Server
+from kg.testing import Server
 from kg.iris import DOCUMENT, GRAPH, PREFIXES
 from tests.api.linked_support import (BROWSER, GUAIDO, NPR, TIMEOUT, Page, PrefixProxy, hostile_iris,
                                       most_stated, path_of, reference, serve_foreign, serve_hostile)
