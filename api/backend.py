@@ -15,6 +15,7 @@ pool retired by a switch is closed once the last request pinned to it ends.
 from __future__ import annotations
 
 import json
+import math
 import threading
 import time
 from pathlib import Path
@@ -24,8 +25,12 @@ from kg.api import execute
 from kg.api.workers import Job, PoolBusy, Source, WorkerPool
 from kg import build_dirs, formats
 from kg.errors import StoreError
+from kg.memo import Memo
 from kg.export import ensure_export
 from kg.remote import RemoteStore, connect
+
+
+REMOTE_TTL = 60.0  # seconds an answer computed from a remote store is reused: its data may change meanwhile
 
 
 class NoGraph(StoreError):
@@ -36,6 +41,7 @@ class Backend(Protocol):
     """What the endpoint asks of a store: an embedded build's or a remote server's."""
 
     kind: str  # "embedded" or "remote"
+    max_age: float  # seconds a value computed from its answers stays true within one version (kg.memo)
 
     def served(self) -> Path | None: ...  # the build directory answering now; None: a remote store
 
@@ -68,6 +74,7 @@ class EmbeddedBackend:
     new worker is ready the new pool takes over and the old one retires."""
 
     kind = "embedded"
+    max_age = math.inf  # a build never changes
 
     def __init__(self, data_dir: Path, workers: int, memory_quads: int = 0, *, queue_size: int = 32,
                  worker_memory: int = 0) -> None:
@@ -78,7 +85,7 @@ class EmbeddedBackend:
         self.memory_quads = memory_quads
         self._active: tuple[Path, WorkerPool] | None = None
         self._warming: tuple[Path, WorkerPool] | None = None
-        self._graphs: dict[str, list[str]] = {}
+        self._memo = Memo()  # the named graphs of the served build
         self._users: dict[int, int] = {}  # id(pool) -> requests pinned to it
         self._retiring: dict[int, WorkerPool] = {}  # retired pools still pinned by a request
         self._lock = threading.Lock()
@@ -117,14 +124,10 @@ class EmbeddedBackend:
         return self.graphs_of(*self._serving(deadline), deadline)
 
     def graphs_of(self, build: Path, pool: WorkerPool, deadline: float) -> list[str]:
-        key = str(build)
-        with self._lock:
-            cached = self._graphs.get(key)
-        if cached is None:
-            cached = pool.submit(Job("graphs"), deadline)
-            with self._lock:
-                self._graphs = {key: cached}
-        return cached
+        graphs = self._memo.get("graphs", build.name)
+        if graphs is None:
+            graphs = self._memo.put("graphs", build.name, pool.submit(Job("graphs"), deadline))
+        return graphs
 
     def manifest(self) -> dict[str, Any]:
         return _read_manifest(self.served())
@@ -241,6 +244,7 @@ class PinnedBuild:
     """One build of an EmbeddedBackend, as one request sees it: every call goes to its pool."""
 
     kind = "embedded"
+    max_age = math.inf
 
     def __init__(self, backend: EmbeddedBackend, build: Path, pool: WorkerPool,
                  warming: tuple[Path, WorkerPool] | None) -> None:
@@ -291,6 +295,7 @@ class RemoteBackend:
     """A SPARQL 1.1 server; queries run in the request thread with a deadline."""
 
     kind = "remote"
+    max_age = REMOTE_TTL
 
     def __init__(self, store: RemoteStore) -> None:
         self.store = store

@@ -19,10 +19,11 @@ from kg.api.backend import Backend, current as backend_of_request
 from kg.api.classes import ENTITY_TYPES
 from kg.api.errors import ApiError
 from kg.api.workers import PoolBusy
-from kg.api.search import REMOTE_TTL, SearchIndexes
+from kg.api.search import SearchIndexes
 from kg import iris
 from kg.iris import FIXED_PREFIXES, ONTOLOGY, local_name
 from kg.errors import StoreError
+from kg.memo import Memo
 from kg.stats import graph_stats
 
 bp = Blueprint("jsonapi", __name__)
@@ -39,8 +40,7 @@ class _State:
 
     def __init__(self) -> None:
         self.search = SearchIndexes()
-        self.cache: dict[str, tuple[str, float, Any]] = {}
-        self.lock = threading.Lock()
+        self.memo = Memo()
         self.computing = threading.Lock()  # one computation of a cached answer at a time
 
 
@@ -112,7 +112,7 @@ def search() -> Response:
         raise ApiError(400, "missing or empty 'q' parameter")
     limit = _int_arg("limit", 20, 1, 100)
     backend = _backend()
-    index = _state().search.get(backend.version(), backend.kind == "remote", _select)
+    index = _state().search.get(backend.version(), backend.max_age, _select)
     items = []
     for entity_iri, entry, rank in index.search(text, limit):
         summary = index.summaries.get(entity_iri)
@@ -218,36 +218,25 @@ def _compute_stats(deadline: float) -> dict[str, Any]:
 
 
 def _cached(name: str, compute: Callable[[float], Any]) -> Any:
-    """`compute(deadline)` once per served version (and per REMOTE_TTL for a remote store).
+    """`compute(deadline)` once per served version (and per backend.max_age for a remote store).
 
     The answer describes the whole build, so it gets CACHED_BUDGET seconds of its own rather
     than the request's time limit (counting 7.5 million quads takes seconds); requests
     arriving meanwhile wait for it until their own deadline."""
     backend, state = _backend(), _state()
     version = backend.version()
-    hit = _cache_hit(state, name, version, backend.kind == "remote")
+    hit = state.memo.get(name, version, backend.max_age)
     if hit is not None:
         return hit
     if not state.computing.acquire(timeout=max(0.0, g.deadline - time.monotonic())):
         raise ApiError(503, f"the {name} of this graph are being computed; try again shortly")
     try:
-        hit = _cache_hit(state, name, version, backend.kind == "remote")
+        hit = state.memo.get(name, version, backend.max_age)
         if hit is not None:
             return hit
-        value = compute(max(g.deadline, time.monotonic() + CACHED_BUDGET))
-        with state.lock:
-            state.cache[name] = (version, time.monotonic(), value)
-        return value
+        return state.memo.put(name, version, compute(max(g.deadline, time.monotonic() + CACHED_BUDGET)))
     finally:
         state.computing.release()
-
-
-def _cache_hit(state: _State, name: str, version: str, remote: bool) -> Any:
-    with state.lock:
-        hit = state.cache.get(name)
-    if hit and hit[0] == version and (not remote or time.monotonic() - hit[1] < REMOTE_TTL):
-        return hit[2]
-    return None
 
 
 MAX_OFFSET = 10**9

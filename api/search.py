@@ -9,16 +9,14 @@ matched label. The network view's search (viz/static/view.js) ranks alike.
 
 from __future__ import annotations
 
-import threading
-import time
 from dataclasses import dataclass
 from typing import Callable
 
 from kg.api import queries
 from kg.iris import fold
+from kg.memo import Memo
 
 _RANKS = ("exact", "prefix", "word", "substring")
-REMOTE_TTL = 60.0
 
 
 @dataclass(frozen=True)
@@ -79,20 +77,14 @@ def _rank(folded: str, needle: str) -> int | None:
 
 
 class SearchIndexes:
-    """One LabelIndex per served version, rebuilt when the version changes."""
+    """One LabelIndex per served version, rebuilt when the version changes (or is `max_age` old)."""
 
     def __init__(self) -> None:
-        self._lock = threading.Lock()
-        self._current: tuple[str, float, LabelIndex] | None = None
+        self._memo = Memo()
 
-    def get(self, version: str, remote: bool, select: Callable[[str], list[dict[str, str]]]) -> LabelIndex:
-        with self._lock:
-            current = self._current
-        fresh = current is not None and current[0] == version and (
-            not remote or time.monotonic() - current[1] < REMOTE_TTL)
-        if fresh:
-            return current[2]
-        index = LabelIndex(select(queries.LABELS), select(queries.ENTITY_SUMMARIES))
-        with self._lock:
-            self._current = (version, time.monotonic(), index)
+    def get(self, version: str, max_age: float, select: Callable[[str], list[dict[str, str]]]) -> LabelIndex:
+        index = self._memo.get("labels", version, max_age)
+        if index is None:
+            index = self._memo.put("labels", version,
+                                   LabelIndex(select(queries.LABELS), select(queries.ENTITY_SUMMARIES)))
         return index

@@ -3,37 +3,28 @@
 With the embedded store the page is the current build's graph.html, drawn
 from the store on the first request and kept in the build directory.
 With a remote store it is rendered from the server's answers and kept for
-`REMOTE_TTL` seconds. `?focus=<id>&depth=N` is read by the page itself.
+the backend's `max_age` seconds. `?focus=<id>&depth=N` is read by the page itself.
 """
 
 from __future__ import annotations
 
 import gzip
 import shutil
-import threading
 import time
 from pathlib import Path
 
 from flask import Blueprint, Response, current_app, g, request, send_file
 
 from kg import build_dirs
+from kg.memo import Memo
 from kg.viz import ensure_view, view_page
 
 bp = Blueprint("view", __name__)
-REMOTE_TTL = 60.0
-
-
-class _RenderedPages:
-    """The page rendered from the store, per app: (backend version) -> (when, html)."""
-
-    def __init__(self) -> None:
-        self.lock = threading.Lock()
-        self.pages: dict[str, tuple[float, str]] = {}
 
 
 @bp.record_once
 def _install(state) -> None:
-    state.app.extensions["kg.view"] = _RenderedPages()
+    state.app.extensions["kg.view"] = Memo()  # the page rendered from a remote store
 
 
 @bp.get("/graph")
@@ -41,7 +32,7 @@ def graph() -> Response:
     backend = current_app.extensions["kg"]
     built = _built_page(backend)
     if built is not None:
-        response = _send_page(backend, built)
+        response = _send_page(built)
     else:
         response = Response(_rendered_page(backend), mimetype="text/html")
         response.headers["Cache-Control"] = "no-cache"
@@ -56,7 +47,7 @@ def _built_page(backend) -> Path | None:
     return ensure_view(build) if build is not None else None
 
 
-def _send_page(backend, page: Path) -> Response:
+def _send_page(page: Path) -> Response:
     """The build's page, gzip-compressed when the client takes it (a view of 10,000
     articles is 42 MB of HTML and 6 MB compressed); compressed once per build."""
     gzipped = request.accept_encodings["gzip"] > 0
@@ -75,17 +66,11 @@ def _gzip(source: Path, target: Path) -> None:
 
 
 def _rendered_page(backend) -> str:
-    rendered: _RenderedPages = current_app.extensions["kg.view"]
-    key = f"{backend.kind}:{backend.version()}"
-    ttl = REMOTE_TTL if backend.kind == "remote" else float("inf")
-    with rendered.lock:
-        cached = rendered.pages.get(key)
-    if cached and time.monotonic() - cached[0] < ttl:
-        return cached[1]
-    html, _ = view_page(_Selector(backend))
-    with rendered.lock:
-        rendered.pages.clear()
-        rendered.pages[key] = (time.monotonic(), html)
+    rendered: Memo = current_app.extensions["kg.view"]
+    version = f"{backend.kind}:{backend.version()}"
+    html = rendered.get("page", version, backend.max_age)
+    if html is None:
+        html = rendered.put("page", version, view_page(_Selector(backend))[0])
     return html
 
 

@@ -22,7 +22,6 @@ The union default graph, `union`:
 from __future__ import annotations
 
 import io
-import time
 from pathlib import Path
 from typing import IO, Iterator, Sequence
 
@@ -31,6 +30,7 @@ import requests
 import urllib3
 
 from kg.errors import SettingError, StoreError
+from kg.memo import Memo
 from kg import formats
 from kg.export import FOOTERS, header, ordered_graphs, section
 from kg.remote.engines import ENGINES, Engine, engine as find_engine
@@ -63,7 +63,7 @@ class RemoteStore:
         self.union = union
         self.http = Client(credentials if credentials is not None else Credentials(), timeout,
                            rolled_back=self.engine.rolled_back)
-        self._manifest: tuple[float, Manifest, bool] | None = None  # (when read, manifest, kg's alone)
+        self._memo = Memo()  # the manifest and whether the store holds kg's graphs alone
 
     @classmethod
     def from_url(cls, url: str, update_url: str | None = None, gsp_url: str | None = None, *,
@@ -127,17 +127,16 @@ class RemoteStore:
         return self._read_manifest(False)[1]
 
     def _read_manifest(self, fresh: bool) -> tuple[Manifest, bool]:
-        cached = self._manifest
-        if not fresh and cached is not None and time.monotonic() - cached[0] < _GRAPHS_TTL:
-            return cached[1], cached[2]
+        held = None if fresh else self._memo.get("manifest", "", _GRAPHS_TTL)
+        if held is not None:
+            return held
         if self.engine.manifest_in_names:
             manifest, alone = self._manifest_from_names()
         else:
             # the manifest graph as a dataset of its own
             answer = self.query(READ_QUERY, named_graph_uris=[MANIFEST_GRAPH], query_form="SELECT")
             manifest, alone = Manifest.from_rows(rows_of(answer.body)), False
-        self._manifest = (time.monotonic(), manifest, alone)
-        return manifest, alone
+        return self._memo.put("manifest", "", (manifest, alone))
 
     def _manifest_from_names(self) -> tuple[Manifest, bool]:
         """The manifest from the empty marker graphs (or, left by an earlier kg, a manifest graph)."""
@@ -217,13 +216,13 @@ class RemoteStore:
         headers = {"Content-Type": formats.NTRIPLES.media_type}
         with self.http.request("PUT", self._gsp(), params={"graph": graph}, data=ntriples, headers=headers) as r:
             check(r)
-        self._manifest = None
+        self._memo.forget()
 
     def drop_graph(self, graph: str) -> None:
         """Remove one named graph; a graph that is not there is not an error."""
         with self.http.request("DELETE", self._gsp(), params={"graph": graph}) as response:
             check(response, allowed=(404,))
-        self._manifest = None
+        self._memo.forget()
 
     def write_manifest(self, manifest: Manifest) -> None:
         """Record which graphs are kg's and which build they hold."""
@@ -248,7 +247,7 @@ class RemoteStore:
             raise StoreError("this remote store has no update URL (set KG_STORE_UPDATE)")
         with self.http.request("POST", self.update_url, data={"update": " ;\n".join(steps)}) as response:
             check(response)
-        self._manifest = None
+        self._memo.forget()
 
     def close(self) -> None:
         self.http.close()
