@@ -3,13 +3,12 @@ in the build directory, or by an eager build's hook) and the file writer the CLI
 
 from __future__ import annotations
 
-import fcntl
 import os
 from pathlib import Path
 
 from kg.errors import StoreError
 from kg import iris
-from kg.build_dirs import VIEW_FILE, base_iri, current_build, store_path, under_build_base
+from kg.build_dirs import VIEW_FILE, base_iri, current_build, made_once, store_path, under_build_base
 from kg.store import EmbeddedStore, GraphStore
 from kg.viz.html import render
 from kg.viz.network import cap_nodes, focus_subgraph, load_graph, resolve_node
@@ -27,19 +26,16 @@ def write_view(build_dir: Path, store: GraphStore) -> Path:
 def ensure_view(build_dir: Path) -> Path:
     """The build's graph.html, drawn from its store on the first call (one writer at a time) and kept:
     the view is not on a build's critical path."""
-    path = Path(build_dir) / VIEW_FILE
-    if path.is_file():
-        return path
-    with open(path.with_name(f".{VIEW_FILE}.lock"), "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
-        if not path.is_file():
-            store = EmbeddedStore(store_path(Path(build_dir)), read_only=True)
-            try:
-                with under_build_base(Path(build_dir)):
-                    write_view(build_dir, store)
-            finally:
-                store.close()
-    return path
+    return made_once(Path(build_dir) / VIEW_FILE, lambda partial: _draw(Path(build_dir), partial))
+
+
+def _draw(build_dir: Path, path: Path) -> None:
+    store = EmbeddedStore(store_path(build_dir), read_only=True)
+    try:
+        with under_build_base(build_dir):
+            write_html(store, path)
+    finally:
+        store.close()
 
 
 def view_page(store: GraphStore, *, focus: str | None = None, depth: int = 1, size_by: str = "mentions",
