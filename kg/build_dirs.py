@@ -44,6 +44,14 @@ def current_build(data_dir: Path) -> Path | None:
     return path if path.is_dir() else None
 
 
+def require_current_build(data_dir: Path) -> Path:
+    """The directory of the current build; StoreError when nothing is built in `data_dir` yet."""
+    build = current_build(data_dir)
+    if build is None:
+        raise StoreError(f"no build in {data_dir} (expected `kg build` to have run)")
+    return build
+
+
 def base_iri(build: Path | None) -> str | None:
     """The base IRI a build minted its IRIs under (None: no build, or one from before the setting)."""
     try:

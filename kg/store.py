@@ -19,7 +19,7 @@ from typing import IO, Iterable, Iterator, Protocol, Sequence
 
 import pyoxigraph as ox
 
-from kg import formats
+from kg import build_dirs, formats, iris
 from kg.errors import QueryError
 
 SPARQL_JSON = formats.SPARQL_JSON.media_type
@@ -81,6 +81,11 @@ class EmbeddedStore:
         else:
             self._store = ox.Store(str(path))
         self.path = path
+
+    @classmethod
+    def of_build(cls, build: Path) -> "EmbeddedStore":
+        """The store of a build directory, read-only."""
+        return cls(build_dirs.store_path(build), read_only=True)
 
     @classmethod
     def in_memory_from(cls, nquads: Path) -> "EmbeddedStore":
@@ -223,6 +228,14 @@ class EmbeddedStore:
     def close(self) -> None:
         """Release the store; RocksDB files are closed when the last reference goes."""
         self._store = None
+
+
+def open_current(data_dir: Path) -> EmbeddedStore:
+    """The current build's store, read-only, for a command: from now on (in this context) IRIs
+    are minted and abbreviated under the base IRI the build was made under."""
+    build = build_dirs.require_current_build(Path(data_dir))
+    iris.use_base(build_dirs.base_iri(build))
+    return EmbeddedStore.of_build(build)
 
 
 def rows_of(sparql_json: bytes) -> list[dict[str, str]]:

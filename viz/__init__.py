@@ -6,9 +6,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from kg.errors import StoreError
-from kg import iris
-from kg.build_dirs import VIEW_FILE, base_iri, current_build, made_once, store_path, under_build_base
+from kg.build_dirs import VIEW_FILE, made_once, under_build_base
 from kg.store import EmbeddedStore, GraphStore
 from kg.viz.html import render
 from kg.viz.network import cap_nodes, focus_subgraph, load_graph, resolve_node
@@ -30,7 +28,7 @@ def ensure_view(build_dir: Path) -> Path:
 
 
 def _draw(build_dir: Path, path: Path) -> None:
-    store = EmbeddedStore(store_path(build_dir), read_only=True)
+    store = EmbeddedStore.of_build(build_dir)
     try:
         with under_build_base(build_dir):
             write_html(store, path)
@@ -59,12 +57,3 @@ def write_html(store: GraphStore, path: Path, *, focus: str | None = None, depth
     tmp.write_text(html, encoding="utf-8")
     os.replace(tmp, path)
     return nodes
-
-
-def open_current_store(data_dir: Path) -> EmbeddedStore:
-    """The store of the current build, read-only."""
-    build = current_build(Path(data_dir))
-    if build is None:
-        raise StoreError(f"no build in {data_dir}: run `kg build` first")
-    iris.use_base(base_iri(build))  # the view names things under the build's base (a command's own context)
-    return EmbeddedStore(store_path(build), read_only=True)
