@@ -21,7 +21,7 @@ from kg.api.errors import ApiError
 from kg.api.workers import PoolBusy
 from kg.api.search import SearchIndexes
 from kg import iris
-from kg.iris import FIXED_PREFIXES, ONTOLOGY, local_name
+from kg.iris import FIXED_PREFIXES, ONTOLOGY, RDF_TYPE, local_name
 from kg.errors import StoreError
 from kg.memo import Memo
 from kg.stats import graph_stats
@@ -281,7 +281,7 @@ def _record(iri: str, rows: list[dict[str, str]]) -> dict[str, Any]:
         "labels": {"preferred": pref,
                    "alternative": sorted(set(by.get(skos + "altLabel", []))),
                    "hidden": sorted(set(by.get(skos + "hiddenLabel", [])))},
-        "types": sorted({local_name(t) for t in by.get(FIXED_PREFIXES["rdf"] + "type", [])}),
+        "types": sorted({local_name(t) for t in by.get(RDF_TYPE, [])}),
         "sameAs": sorted(set(by.get(FIXED_PREFIXES["owl"] + "sameAs", []))),
         "mentionCount": int(count[0]) if count else None,
     }

@@ -27,12 +27,12 @@ from kg.iris import RESERVED_GRAPHS
 from kg.inception import TYPE_SYSTEM, BratDocument, xmi_to_brat, zip_to_brat
 from kg.model import Annotations, Document, Metadata
 from kg.positions import json_key_line, line_column
+from kg.schema import MAPPING_FILE
 
 # Characters XML 1.0 cannot carry: SPARQL XML results and RDF/XML would break on them.
 CONTROL_CHARACTERS = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
 _SLUG = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*$")
 ALIASES_FILE = "aliases.toml"
-MAPPING_FILE = "kg.toml"
 # Files of the corpus that are not documents but are read (or, for brat's own, accepted) by kg.
 CORPUS_FILES = (CONFIG_FILE, ALIASES_FILE, MAPPING_FILE, "tools.conf", "visual.conf", "kb_shortcuts.conf",
                 TYPE_SYSTEM, "typesystem.xml")

@@ -24,10 +24,9 @@ from typing import Any, Iterable, Mapping
 import pyoxigraph as ox
 
 from kg import iris
-from kg.iris import FIXED_PREFIXES
+from kg.iris import FIXED_PREFIXES, RDF_TYPE
 
 XSD = FIXED_PREFIXES["xsd"]
-RDF_TYPE = FIXED_PREFIXES["rdf"] + "type"
 CONTEXT_FILE = "context.jsonld"
 # terms the context types because their values are IRIs, beyond the ontology's object properties
 IRI_VALUED = ("rdf:subject", "rdf:predicate", "rdf:object", "owl:sameAs")

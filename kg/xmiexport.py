@@ -35,13 +35,12 @@ from cassis import Cas, TypeSystem
 
 from kg.annotations import parse_ann
 from kg.bratexport import SCHEMA_DIR, documents_as_brat, _number
-from kg.cas_brat import NAMED_ENTITY, reference_iri
+from kg.cas_brat import DKPRO, NAMED_ENTITY, reference_iri
 from kg.inception import TYPE_SYSTEM
 from kg.model import Annotations, Event
 from kg.sentences import split_sentences
 from kg.store import EmbeddedStore
 
-DKPRO = "de.tudarmstadt.ukp.dkpro.core.api."
 SENTENCE = DKPRO + "segmentation.type.Sentence"
 TOKEN = DKPRO + "segmentation.type.Token"
 EVENT = "webanno.custom.Event"

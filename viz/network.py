@@ -21,13 +21,12 @@ import networkx as nx
 
 from kg import iris
 from kg.errors import InputError
-from kg.iris import FIXED_PREFIXES, ONTOLOGY, fold, prologue
+from kg.iris import FIXED_PREFIXES, ONTOLOGY, RDF_TYPE, fold, prologue
 from kg.store import GraphStore
 
 # Node families in priority order (a node of two families shows as the first).
 FAMILIES = ("Event", "Person", "Organization", "Place", "Date", "Figure", "Quote")
 
-RDF_TYPE = FIXED_PREFIXES["rdf"] + "type"
 SKIP_EDGE_PREDICATES = {RDF_TYPE, FIXED_PREFIXES["owl"] + "sameAs", FIXED_PREFIXES["prov"] + "wasDerivedFrom"}
 LABEL_PREDICATES = {
     FIXED_PREFIXES["skos"] + "prefLabel": "pref",
