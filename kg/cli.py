@@ -20,7 +20,7 @@ from typing import Any, Callable
 
 import click
 
-from kg import __version__, build_dirs, iris
+from kg import __version__, build_dirs, formats, iris
 from kg import settings
 from kg.errors import KgError
 from kg.export import FORMATS, copy_export
@@ -227,8 +227,8 @@ def query(sparql: str, fmt: str | None, iri_style: str, width: int, data_dir: Pa
     """Run a SPARQL query on the current graph (the default graph is the union of all graphs).
     The prefixes of the README's table are declared; a PREFIX of the query's own wins."""
     store = open_current(data_dir)
-    prefixes = iris.PREFIXES  # those of the build's base, set by _open
-    answer = store.query(sparql, prefixes=prefixes, graph_type="application/n-triples")
+    prefixes = iris.PREFIXES  # those of the build's base, set by open_current
+    answer = store.query(sparql, prefixes=prefixes, graph_type=formats.NTRIPLES.media_type)
     if answer.kind == "graph":
         if fmt not in (None, "ttl", "nt"):
             raise click.BadParameter(f"a {answer.kind} answer is written as ttl or nt, not {fmt}", param_hint="--format")
@@ -280,8 +280,8 @@ def _turtle(ntriples: bytes, prefixes: dict[str, str]) -> bytes:
     graph = Graph(bind_namespaces="none")
     for prefix, namespace in prefixes.items():
         graph.bind(prefix, namespace)
-    graph.parse(data=ntriples.decode("utf-8"), format="nt")
-    return graph.serialize(format="turtle").encode("utf-8")
+    graph.parse(data=ntriples.decode("utf-8"), format=formats.NTRIPLES.rdflib)
+    return graph.serialize(format=formats.TURTLE.rdflib).encode("utf-8")
 
 
 @main.command()

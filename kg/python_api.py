@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any, Iterator, Sequence
 
 import rdflib
 
-from kg import build_dirs, iris
+from kg import build_dirs, formats, iris
 from kg.errors import KgError
 from kg.store import EmbeddedStore
 from kg.terms import from_sparql_json
@@ -75,12 +75,12 @@ class KnowledgeGraph:
         """Run a query, with the prefixes of the build's base declared (kg.iris.PREFIXES): a SELECT
         gives Results, an ASK a bool, a CONSTRUCT or DESCRIBE an rdflib.Graph."""
         prefixes = self.namespaces.prefixes
-        answer = self.store.query(sparql, graph_type="application/n-triples", prefixes=prefixes)
+        answer = self.store.query(sparql, graph_type=formats.NTRIPLES.media_type, prefixes=prefixes)
         if answer.kind == "graph":
             graph = rdflib.Graph()
             for prefix, namespace in prefixes.items():
                 graph.bind(prefix, namespace)
-            return graph.parse(data=answer.body.decode("utf-8"), format="nt")
+            return graph.parse(data=answer.body.decode("utf-8"), format=formats.NTRIPLES.rdflib)
         data = json.loads(answer.body)
         if answer.kind == "boolean":
             return bool(data["boolean"])
