@@ -71,10 +71,11 @@ class Browser:
 
 
 def load(data_dir: Path):
-    from kg.viz import MAX_NODES, open_current_store
+    from kg.store import open_current
+    from kg.viz import MAX_NODES
     from kg.viz.network import cap_nodes, load_graph
 
-    store = open_current_store(data_dir)
+    store = open_current(data_dir)
     try:
         return cap_nodes(load_graph(store), MAX_NODES)
     finally:
