@@ -15,7 +15,7 @@ import io
 import json
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO, Iterable, Iterator, Protocol, Sequence
+from typing import IO, Any, Iterable, Iterator, Protocol, Sequence
 
 import pyoxigraph as ox
 
@@ -36,17 +36,8 @@ class Answer:
 
 
 class GraphStore(Protocol):
-    """What kg, api and viz need from a store."""
-
-    def query(
-        self,
-        sparql: str,
-        *,
-        solutions_type: str = SPARQL_JSON,
-        graph_type: str = TURTLE,
-        default_graph_uris: Sequence[str] = (),
-        named_graph_uris: Sequence[str] = (),
-    ) -> Answer: ...
+    """What kg, api and viz need from a store. A store implements `query_into` (the engine
+    serializes into a stream); `query` and `select` follow from it."""
 
     def query_into(
         self,
@@ -59,7 +50,15 @@ class GraphStore(Protocol):
         named_graph_uris: Sequence[str] = (),
     ) -> tuple[str, str]: ...
 
-    def select(self, sparql: str) -> list[dict[str, str]]: ...
+    def query(self, sparql: str, **options: Any) -> Answer:
+        """The whole answer in memory; `options` are those of query_into."""
+        output = io.BytesIO()
+        kind, media_type = self.query_into(output, sparql, **options)
+        return Answer(kind, output.getvalue(), media_type)
+
+    def select(self, sparql: str) -> list[dict[str, str]]:
+        """Rows of a small SELECT as {variable: lexical value}; unbound variables are absent."""
+        return rows_of(self.query(sparql).body)
 
     def replace_graph(self, graph: str, ntriples: bytes) -> None: ...
 
@@ -70,7 +69,7 @@ class GraphStore(Protocol):
     def close(self) -> None: ...
 
 
-class EmbeddedStore:
+class EmbeddedStore(GraphStore):
     """An Oxigraph store on disk (or in memory when `path` is None)."""
 
     def __init__(self, path: Path | None = None, *, read_only: bool = False) -> None:
@@ -94,23 +93,6 @@ class EmbeddedStore:
         store.bulk_load_file(nquads)
         return store
 
-    def query(
-        self,
-        sparql: str,
-        *,
-        solutions_type: str = SPARQL_JSON,
-        graph_type: str = TURTLE,
-        default_graph_uris: Sequence[str] = (),
-        named_graph_uris: Sequence[str] = (),
-        prefixes: dict[str, str] | None = None,
-    ) -> Answer:
-        """Run a query; `prefixes` are declared without adding lines, so error positions stay true."""
-        output = io.BytesIO()
-        kind, media_type = self.query_into(output, sparql, solutions_type=solutions_type, graph_type=graph_type,
-                                           default_graph_uris=default_graph_uris,
-                                           named_graph_uris=named_graph_uris, prefixes=prefixes)
-        return Answer(kind, output.getvalue(), media_type)
-
     def query_into(
         self,
         output: IO[bytes],
@@ -124,18 +106,14 @@ class EmbeddedStore:
     ) -> tuple[str, str]:
         """Serialize the answer into `output` while the engine evaluates; returns
         (kind, media type). `output.write` may raise to stop the evaluation early:
-        the endpoint's row cap does so (added for api/, see api/execute.py)."""
+        the endpoint's row cap does so (added for api/, see api/execute.py). `prefixes` are
+        declared without adding lines, so error positions stay true."""
         result = self._run(sparql, default_graph_uris, named_graph_uris, prefixes)
         if isinstance(result, ox.QueryTriples):
             result.serialize(output, format=formats.rdf_format(graph_type).oxigraph)
             return "graph", graph_type
         result.serialize(output, format=formats.results_format(solutions_type).oxigraph)
         return ("boolean" if isinstance(result, ox.QueryBoolean) else "solutions"), solutions_type
-
-    def select(self, sparql: str) -> list[dict[str, str]]:
-        """Rows of a small SELECT as {variable: lexical value}; unbound variables are absent."""
-        answer = self.query(sparql)
-        return rows_of(answer.body)
 
     def _run(self, sparql: str, default_graph_uris: Sequence[str], named_graph_uris: Sequence[str],
              prefixes: dict[str, str] | None = None):

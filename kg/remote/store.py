@@ -21,7 +21,6 @@ The union default graph, `union`:
 
 from __future__ import annotations
 
-import io
 from pathlib import Path
 from typing import IO, Iterator, Sequence
 
@@ -37,7 +36,7 @@ from kg.remote.engines import ENGINES, Engine, engine as find_engine
 from kg.remote.http import Client, Credentials, RemoteTimeout, check, check_url, media_type, read_error
 from kg.remote.owned import LIST_GRAPHS, MANIFEST_GRAPH, READ_QUERY, Manifest
 from kg.remote.results import GRAPH_ACCEPT, PARSED_GRAPHS, accept, convert
-from kg.store import SPARQL_JSON, TURTLE, Answer, EmbeddedStore, rows_of
+from kg.store import SPARQL_JSON, TURTLE, EmbeddedStore, GraphStore, rows_of
 
 UNION_MODES = ("graphs", "param", "native")
 NO_GRAPH = MANIFEST_GRAPH + "#nothing"  # names an empty dataset
@@ -45,7 +44,7 @@ _GRAPHS_TTL = 5.0
 _TIMEOUT_STATES = ("S1TAT",)
 
 
-class RemoteStore:
+class RemoteStore(GraphStore):
     """A SPARQL 1.1 server reached over HTTP; thread-safe (one session per thread)."""
 
     def __init__(self, query_url: str, update_url: str | None = None, gsp_url: str | None = None, *,
@@ -83,15 +82,6 @@ class RemoteStore:
         return f"RemoteStore({self.query_url!r}, engine={self.engine.name!r})"
 
     # -- reading -----------------------------------------------------------
-
-    def query(self, sparql: str, *, solutions_type: str = SPARQL_JSON, graph_type: str = TURTLE,
-              default_graph_uris: Sequence[str] = (), named_graph_uris: Sequence[str] = (),
-              query_form: str | None = None) -> Answer:
-        buffer = io.BytesIO()
-        kind, served = self.query_into(buffer, sparql, solutions_type=solutions_type, graph_type=graph_type,
-                                       default_graph_uris=default_graph_uris, named_graph_uris=named_graph_uris,
-                                       query_form=query_form)
-        return Answer(kind, buffer.getvalue(), served)
 
     def query_into(self, output: IO[bytes], sparql: str, *, solutions_type: str = SPARQL_JSON,
                    graph_type: str = TURTLE, default_graph_uris: Sequence[str] = (),
