@@ -27,16 +27,24 @@ def resource_exists(iri: str) -> str:
 
 def resource_construct(iri: str) -> str:
     """What the graph says of a thing or a document: its own triples, the facts that point at it, the
-    provenance record of every statement about it (subject, predicate, object, document, sentences),
-    and, for a document, everything inside it (`doc/<slug>#...`: sentences, mentions, statements).
-    Mentions pointing at an entity are left to the documents that hold them."""
-    return with_prefixes(f"""CONSTRUCT {{ <{iri}> ?p ?o . ?s ?q <{iri}> . ?st ?sp ?so . ?part ?pp ?po . }}
+    provenance record of every statement about it (subject, predicate, object, document, sentences)
+    with what a citation needs (the sentence's text and place, the article's title, date and
+    publisher), and, for a document, everything inside it (`doc/<slug>#...`: sentences, mentions,
+    statements). Mentions pointing at an entity are left to the documents that hold them."""
+    return with_prefixes(f"""CONSTRUCT {{ <{iri}> ?p ?o . ?s ?q <{iri}> . ?st ?sp ?so . ?part ?pp ?po .
+  ?cited ?cp ?co . }}
 WHERE {{
   {{ <{iri}> ?p ?o }}
   UNION {{ ?s ?q <{iri}> FILTER(?q NOT IN (kgo:denotes, nif:referenceContext, prov:wasDerivedFrom,
                                           rdf:subject, rdf:object)) }}
   UNION {{ ?st rdf:subject <{iri}> ; ?sp ?so }} UNION {{ ?st rdf:object <{iri}> ; ?sp ?so }}
   UNION {{ GRAPH <{document_graph(iri)}> {{ ?part ?pp ?po FILTER(STRSTARTS(STR(?part), "{iri}#")) }} }}
+  UNION {{ ?statement rdf:subject|rdf:object <{iri}> ; kgo:evidence ?cited . ?cited ?cp ?co
+           FILTER(?cp IN (rdf:type, nif:anchorOf, nif:beginIndex, nif:endIndex, nif:referenceContext)) }}
+  UNION {{ ?statement rdf:subject|rdf:object <{iri}> ; prov:wasDerivedFrom ?cited . ?cited ?cp ?co
+           FILTER(?cp IN (rdf:type, dcterms:title, dcterms:date, kgo:publisher)) }}
+  UNION {{ ?statement rdf:subject|rdf:object <{iri}> ; prov:wasDerivedFrom/kgo:publisher ?cited .
+           ?cited skos:prefLabel ?co BIND(skos:prefLabel AS ?cp) }}
 }}""")
 
 

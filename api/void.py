@@ -19,7 +19,7 @@ from kg.api import backend, execute, negotiate
 from kg.api.base import base_iri
 from kg.api.exports import MEDIA_TYPES as EXPORTS
 from kg.api.jsonapi import _cached
-from kg.api.linked import rdf_format
+from kg.api.linked import CONTEXT_PATH, json_ld_body, rdf_format
 from kg.api.protocol import requested_accept
 from kg.api.syntax import with_prefixes
 from kg import iris
@@ -46,8 +46,11 @@ def void() -> Response:
     counts = _cached("VoID counts", _counts)
     triples = ox.parse(description_turtle(current_app.config["LICENSE"]) + counts.decode("utf-8"),
                        format=ox.RdfFormat.TURTLE)
-    body = ox.serialize(triples, format=GRAPH_FORMATS[engine],
-                        prefixes=iris.PREFIXES if engine in (negotiate.TURTLE, negotiate.TRIG, negotiate.N3) else None)
+    if engine == negotiate.JSONLD:
+        body = json_ld_body(triples, void_iri())  # the description on top, its dataset nested
+    else:
+        body = ox.serialize(triples, format=GRAPH_FORMATS[engine],
+                            prefixes=iris.PREFIXES if engine in (negotiate.TURTLE, negotiate.TRIG, negotiate.N3) else None)
     response = Response(body, mimetype=served)
     response.vary.add("Accept")
     return response
@@ -67,6 +70,7 @@ def description_turtle(license_iri: str) -> str:
 @prefix dcterms: <http://purl.org/dc/terms/> .
 @prefix foaf: <http://xmlns.com/foaf/0.1/> .
 @prefix sd: <http://www.w3.org/ns/sparql-service-description#> .
+@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
 
 <{void_iri()}> a void:DatasetDescription ;
   dcterms:title "VoID description of the kg knowledge graph" ;
@@ -79,6 +83,7 @@ def description_turtle(license_iri: str) -> str:
   void:uriSpace "{iris.RESOURCE}" ;
   void:vocabulary <{ONTOLOGY}>, {vocabularies} ;
   void:dataDump {dumps} ;
+  rdfs:seeAlso <{base}{CONTEXT_PATH}> ;
   void:feature <http://www.w3.org/ns/formats/Turtle>, <http://www.w3.org/ns/formats/N-Triples>,
     <http://www.w3.org/ns/formats/JSON-LD>, <http://www.w3.org/ns/formats/N-Quads>, <http://www.w3.org/ns/formats/TriG> .
 """
