@@ -99,6 +99,10 @@ class Compactor:
     def __init__(self, ctx: Mapping[str, Any]) -> None:
         self.prefixes = {k: v for k, v in ctx.items() if isinstance(v, str) and not k.startswith("@")
                          and v.endswith(("/", "#"))}
+        self.by_namespace: dict[str, str] = {}
+        self.compacted: dict[str, str] = {}  # the same IRIs come again and again
+        for prefix, namespace in self.prefixes.items():
+            self.by_namespace.setdefault(namespace, prefix)
         self.by_iri: dict[str, tuple[str, Any]] = {}
         for name, definition in ctx.items():
             target = definition if isinstance(definition, str) else definition.get("@id") if isinstance(
@@ -112,7 +116,21 @@ class Compactor:
         return self.prefixes[prefix] + rest if prefix in self.prefixes and not rest.startswith("//") else value
 
     def iri(self, value: str) -> str:
-        return _compact(value, self.prefixes)
+        """prefix:rest for the longest namespace `value` starts with (as _compact, but by looking up
+        the few namespaces `value` can have: each ends at one of its slashes or hashes)."""
+        found = self.compacted.get(value)
+        if found is None:
+            found = self.compacted[value] = self._shortest(value)
+        return found
+
+    def _shortest(self, value: str) -> str:
+        end = len(value)
+        while (cut := max(value.rfind("/", 0, end), value.rfind("#", 0, end))) >= 0:
+            prefix, rest = self.by_namespace.get(value[:cut + 1]), value[cut + 1:]
+            if prefix is not None and rest and not rest.startswith("//"):
+                return f"{prefix}:{rest}"
+            end = cut
+        return value
 
     def key(self, predicate: str) -> tuple[str, Any]:
         return self.by_iri.get(predicate) or (self.iri(predicate), None)

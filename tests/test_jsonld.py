@@ -113,3 +113,17 @@ def test_framed_entity_cites_sentence_and_article(built: Path) -> None:
     ids = [n["@id"] for n in node_objects(document)]
     assert len(ids) == len(set(ids))  # one object per node
 
+
+
+def test_compact_iris_take_the_longest_namespace(built: Path) -> None:
+    """The compactor's lookup (by the namespaces an IRI can have) agrees with the longest-prefix rule on
+    every IRI of the store, and on IRIs that end at a namespace or hold '//'."""
+    store = ox.Store.read_only(str(build_dirs.store_path(built)))
+    with iris.using_base(build_dirs.base_iri(built)):
+        compactor = jsonld.Compactor(jsonld.context()["@context"])
+        edges = {iris.BASE, iris.RESOURCE, iris.RESOURCE + "person/", iris.RESOURCE + "x//y", "urn:isbn:1", "http://a//b"}
+        every = {t.value for q in store for t in (q.subject, q.predicate, q.object, q.graph_name)
+                 if isinstance(t, ox.NamedNode)} | edges
+        assert len(every) > 100
+        assert {v: compactor.iri(v) for v in every} == {v: jsonld._compact(v, compactor.prefixes) for v in every}
+        assert compactor.iri(iris.RESOURCE + "person/juan-guaido") == "person:juan-guaido"
