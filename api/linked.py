@@ -126,6 +126,7 @@ def rdf_response(construct: str, accept: str | None, root: str | None = None) ->
     result = backend.current().run(job, g.deadline)
     body = json_ld_body(ox.parse(result.body, format=ox.RdfFormat.N_TRIPLES), root) if json_ld else result.body
     response = Response(body, mimetype=served)
+    response.headers["X-Content-Type-Options"] = "nosniff"  # corpus text: never read as a page
     if cap > 0:
         response.headers["X-KG-Truncated"] = "true" if result.truncated else "false"
     return response
