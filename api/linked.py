@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from typing import Any, Callable
+from typing import Callable, Iterable
 
 import pyoxigraph as ox
 from flask import Blueprint, Response, current_app, g, request
@@ -132,7 +132,7 @@ def rdf_response(construct: str, accept: str | None, root: str | None = None) ->
     return response
 
 
-def json_ld_body(triples: Any, root: str | None = None) -> bytes:
+def json_ld_body(triples: Iterable[ox.Triple | ox.Quad], root: str | None = None) -> bytes:
     """Triples as JSON-LD with the published context: framed about `root`, else one node object
     per subject."""
     document = jsonld.frame(triples, root) if root else jsonld.document(triples)
