@@ -74,7 +74,7 @@ def entities() -> Response:
 def entity(key: str) -> Response:
     """One entity (or any other thing with an id): labels, types, same-as links, memberships with their
     roles, relations in and out with their sources, mentions."""
-    iri = ids.iri_of(key) if _KEY.match(key) else None
+    iri = _resolve(key)
     canonical = iri is not None and iri.startswith(iris.RESOURCE)
     record = _select(queries.entity_record(iri) if canonical else queries.node_record(iri)) if iri else []
     if not record:
@@ -89,6 +89,11 @@ def entity(key: str) -> Response:
     body["mentionsTotal"] = int(_select(queries.mention_count(iri))[0].get("n", 0))
     body["mentions"] = [_mention(r) for r in mentions]
     return jsonify(body)
+
+
+def _resolve(key: str) -> str | None:
+    """The IRI of the thing with this id in the graph served, None when there is none."""
+    return ids.resolve(key, _select) if _KEY.match(key) else None
 
 
 def _add_titles(rows: list[dict[str, str]]) -> None:
@@ -324,8 +329,7 @@ def _ref(row: dict[str, str], name: str) -> dict[str, Any] | None:
 
 
 def _is_membership(iri: str) -> bool:
-    thing = ids.item_id(iri)
-    return thing is not None and ids.kind_of(thing) == "membership"
+    return ids.kind_of(iri) == "membership"
 
 
 def _memberships(rows: list[dict[str, str]]) -> list[dict[str, Any]]:

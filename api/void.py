@@ -12,12 +12,13 @@ Links are IRIs under the base (api/base.py), the public address of this server.
 
 from __future__ import annotations
 
+import pyoxigraph as ox
 from flask import Blueprint, Response, current_app, request
 
 from kg.api import backend, execute
 from kg.api.base import base_iri
 from kg.api.jsonapi import _cached
-from kg.api.linked import rdf_format
+from kg.api.linked import CONTEXT_PATH, json_ld_body, rdf_format
 from kg.api.protocol import requested_accept
 from kg.api.syntax import with_prefixes
 from kg import iris
@@ -42,8 +43,11 @@ def dataset_iri() -> str:
 def void() -> Response:
     served, engine = rdf_format(requested_accept(request)[0], "the VoID description")
     counts = _cached("VoID counts", _counts)
-    body = formats.convert(description_turtle(current_app.config["LICENSE"]) + counts.decode("utf-8"),
-                           formats.TURTLE, formats.rdf_format(engine), iris.PREFIXES)
+    turtle = description_turtle(current_app.config["LICENSE"]) + counts.decode("utf-8")
+    if engine == formats.JSONLD.media_type:  # the description on top, its dataset nested
+        body = json_ld_body(ox.parse(turtle, format=formats.TURTLE.oxigraph), void_iri())
+    else:
+        body = formats.convert(turtle, formats.TURTLE, formats.rdf_format(engine), iris.PREFIXES)
     response = Response(body, mimetype=served)
     response.vary.add("Accept")
     return response
@@ -63,6 +67,7 @@ def description_turtle(license_iri: str) -> str:
 @prefix dcterms: <http://purl.org/dc/terms/> .
 @prefix foaf: <http://xmlns.com/foaf/0.1/> .
 @prefix sd: <http://www.w3.org/ns/sparql-service-description#> .
+@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
 
 <{void_iri()}> a void:DatasetDescription ;
   dcterms:title "VoID description of the kg knowledge graph" ;
@@ -75,6 +80,7 @@ def description_turtle(license_iri: str) -> str:
   void:uriSpace "{iris.RESOURCE}" ;
   void:vocabulary <{ONTOLOGY}>, {vocabularies} ;
   void:dataDump {dumps} ;
+  rdfs:seeAlso <{base}{CONTEXT_PATH}> ;
   void:feature <http://www.w3.org/ns/formats/Turtle>, <http://www.w3.org/ns/formats/N-Triples>,
     <http://www.w3.org/ns/formats/JSON-LD>, <http://www.w3.org/ns/formats/N-Quads>, <http://www.w3.org/ns/formats/TriG> .
 """

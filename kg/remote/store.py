@@ -34,22 +34,23 @@ from kg import formats
 from kg.export import FOOTERS, header, ordered_graphs, section
 from kg.remote.engines import ENGINES, Engine, engine as find_engine
 from kg.remote.http import Client, Credentials, RemoteTimeout, check, check_url, media_type, read_error
-from kg.remote.owned import LIST_GRAPHS, MANIFEST_GRAPH, READ_QUERY, Manifest
+from kg import iris
+from kg.remote.owned import LIST_GRAPHS, Manifest, manifest_graph, read_query
 from kg.remote.results import GRAPH_ACCEPT, PARSED_GRAPHS, accept, convert
 from kg.store import SPARQL_JSON, TURTLE, EmbeddedStore, GraphStore, rows_of
 
 UNION_MODES = ("graphs", "param", "native")
-NO_GRAPH = MANIFEST_GRAPH + "#nothing"  # names an empty dataset
 _GRAPHS_TTL = 5.0
 _TIMEOUT_STATES = ("S1TAT",)
 
 
 class RemoteStore(GraphStore):
-    """A SPARQL 1.1 server reached over HTTP; thread-safe (one session per thread)."""
+    """A SPARQL 1.1 server reached over HTTP; thread-safe (one session per thread). Its graphs
+    are those built under `base` (None: the base IRI in force), recorded in that base's manifest."""
 
     def __init__(self, query_url: str, update_url: str | None = None, gsp_url: str | None = None, *,
                  engine: Engine | None = None, union: str = "graphs", timeout: float = 30.0,
-                 credentials: Credentials | None = None) -> None:
+                 credentials: Credentials | None = None, base: str | None = None) -> None:
         if union not in UNION_MODES:
             raise SettingError(f"union must be one of {', '.join(UNION_MODES)}, not {union!r}")
         for url in (query_url, update_url, gsp_url):
@@ -63,6 +64,8 @@ class RemoteStore(GraphStore):
         self.http = Client(credentials if credentials is not None else Credentials(), timeout,
                            rolled_back=self.engine.rolled_back)
         self._memo = Memo()  # the manifest and whether the store holds kg's graphs alone
+        self.manifest_graph = manifest_graph(base or iris.current().base)
+        self.no_graph = self.manifest_graph + "#nothing"  # names an empty dataset
 
     @classmethod
     def from_url(cls, url: str, update_url: str | None = None, gsp_url: str | None = None, *,
@@ -124,17 +127,18 @@ class RemoteStore(GraphStore):
             manifest, alone = self._manifest_from_names()
         else:
             # the manifest graph as a dataset of its own
-            answer = self.query(READ_QUERY, named_graph_uris=[MANIFEST_GRAPH], query_form="SELECT")
+            answer = self.query(read_query(self.manifest_graph), named_graph_uris=[self.manifest_graph],
+                                query_form="SELECT")
             manifest, alone = Manifest.from_rows(rows_of(answer.body)), False
         return self._memo.put("manifest", "", (manifest, alone))
 
     def _manifest_from_names(self) -> tuple[Manifest, bool]:
         """The manifest from the empty marker graphs (or, left by an earlier kg, a manifest graph)."""
         names = {row["g"] for row in rows_of(self._ask(LIST_GRAPHS)) if row.get("g")}
-        manifest = Manifest.from_graph_names(names)
-        if not manifest.graphs and MANIFEST_GRAPH in names:
-            manifest = Manifest.from_rows(rows_of(self._ask(READ_QUERY)))
-        alone = names <= manifest.graphs | manifest.marker_graphs() and self._default_graph_empty()
+        manifest = Manifest.from_graph_names(names, self.manifest_graph)
+        if not manifest.graphs and self.manifest_graph in names:
+            manifest = Manifest.from_rows(rows_of(self._ask(read_query(self.manifest_graph))))
+        alone = names <= manifest.graphs | manifest.marker_graphs(self.manifest_graph) and self._default_graph_empty()
         return manifest, alone
 
     def _ask(self, sparql: str) -> bytes:
@@ -219,20 +223,20 @@ class RemoteStore(GraphStore):
         if self.engine.manifest_in_names:
             self._write_marker_graphs(manifest)
             return
-        body = manifest.ntriples()
+        body = manifest.ntriples(self.manifest_graph)
         if body:
-            self.replace_graph(MANIFEST_GRAPH, body)
+            self.replace_graph(self.manifest_graph, body)
         else:
-            self.drop_graph(MANIFEST_GRAPH)
+            self.drop_graph(self.manifest_graph)
 
     def _write_marker_graphs(self, manifest: Manifest) -> None:
         """One SPARQL Update: drop the marker graphs of the manifest held, create the new ones
         (and drop a manifest graph an earlier kg left)."""
-        held = self.manifest(fresh=True).marker_graphs()
-        wanted = manifest.marker_graphs()
+        held = self.manifest(fresh=True).marker_graphs(self.manifest_graph)
+        wanted = manifest.marker_graphs(self.manifest_graph)
         steps = ([f"DROP SILENT GRAPH <{g}>" for g in sorted(held - wanted)]
                  + [f"CREATE SILENT GRAPH <{g}>" for g in sorted(wanted - held)]
-                 + [f"DROP SILENT GRAPH <{MANIFEST_GRAPH}>"])
+                 + [f"DROP SILENT GRAPH <{self.manifest_graph}>"])
         if not self.update_url:
             raise StoreError("this remote store has no update URL (set KG_STORE_UPDATE)")
         with self.http.request("POST", self.update_url, data={"update": " ;\n".join(steps)}) as response:
@@ -260,7 +264,7 @@ class RemoteStore(GraphStore):
         elif self.union == "graphs" and not self.engine.dataset_pragmas:
             # A protocol dataset leaves out what it does not name: name every graph as a
             # named graph too, so that GRAPH patterns still see them.
-            names = self.graphs() or [NO_GRAPH]  # nothing built yet: an empty dataset, not the whole store
+            names = self.graphs() or [self.no_graph]  # nothing built yet: an empty dataset, not the whole store
             form += [("default-graph-uri", g) for g in names] + [("named-graph-uri", g) for g in names]
         return form
 
@@ -270,7 +274,7 @@ class RemoteStore(GraphStore):
         if self.union != "graphs" or not self.engine.dataset_pragmas or default_graph_uris or named_graph_uris:
             return ""
         default, named = self.engine.dataset_pragmas
-        names = self.graphs() or [NO_GRAPH]
+        names = self.graphs() or [self.no_graph]
         return "".join(default.format(g) for g in names) + "".join(named.format(g) for g in names)
 
     def _check_complete(self, response: requests.Response) -> None:
