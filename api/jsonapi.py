@@ -19,7 +19,7 @@ from kg.api.backend import Backend, current as backend_of_request
 from kg.api.classes import ENTITY_TYPES
 from kg.api.errors import ApiError
 from kg.api.workers import PoolBusy
-from kg.api.search import SearchIndexes
+from kg.api.search import SearchIndexes, warm
 from kg import iris
 from kg.iris import FIXED_PREFIXES, ONTOLOGY, RDF_TYPE, local_name
 from kg.errors import StoreError
@@ -46,6 +46,13 @@ class _State:
 
 def _state() -> _State:
     return current_app.extensions.setdefault("kg_jsonapi", _State())
+
+
+@bp.record_once
+def _start(setup: Any) -> None:
+    """When the app is made: read the served build's search index in the background."""
+    state = setup.app.extensions.setdefault("kg_jsonapi", _State())
+    warm(state.search, setup.app.extensions["kg"])
 
 
 def _backend() -> Backend:
@@ -116,14 +123,13 @@ def search() -> Response:
     if not text.strip():
         raise ApiError(400, "missing or empty 'q' parameter")
     limit = _int_arg("limit", 20, 1, 100)
-    backend = _backend()
-    index = _state().search.get(backend.version(), backend.max_age, _select)
+    index = _state().search.get(_backend(), g.deadline)
     items = []
-    for entity_iri, entry, rank in index.search(text, limit):
-        summary = index.summaries.get(entity_iri)
-        item = _entity_item(entity_iri, summary.label if summary else entry.label,
+    for hit in index.search(text, limit):
+        summary, entry = index.summaries.get(hit.entity), hit.entry
+        item = _entity_item(hit.entity, summary.label if summary else entry.label,
                             " ".join(summary.types) if summary else "", summary.mentions if summary else None)
-        item.update(matched=entry.label, matchedAs=entry.kind, rank=rank)
+        item.update(matched=entry.label, matchedAs=entry.kind, rank=hit.rank)
         items.append(item)
     return jsonify({"query": text, "items": items})
 

@@ -39,6 +39,7 @@ from kg.phases import Phases
 from kg.plan import Plan, make_plan, previous_manifest, write_manifest
 from kg.positions import json_key_line
 from kg.push_step import make_pusher, push_step
+from kg.search_index import write_build_index
 from kg.store import EmbeddedStore
 
 
@@ -176,6 +177,8 @@ def _run(plan: Plan, inputs: Inputs, data_dir: Path, options: Options, phases: P
     try:
         filled = fill_store(plan, inputs, build_dir, options, phases)
         report.quads, report.entities = filled.quads, filled.entities
+        with phases.phase("search index"):  # the endpoint reads it, never builds it in a request
+            write_build_index(build_dir)
         with phases.phase("schema"):
             from kg.bratexport import SCHEMA_DIR, save_schema  # brat's rendering code: only when there is work
 

@@ -10,6 +10,7 @@ sub-directories, each read with the nearest annotation.conf up the tree.
 from __future__ import annotations
 
 import datetime
+import errno
 import hashlib
 import json
 import os
@@ -196,7 +197,7 @@ def _walk(corpus_dir: Path) -> list[Path]:
         for entry in sorted(os.scandir(directory), key=lambda e: e.name, reverse=True):
             path = Path(entry.path)
             wanted = entry.name.endswith(DOCUMENT_SUFFIXES) or entry.name in CORPUS_FILES
-            if entry.is_dir():
+            if _is_dir(entry):
                 if wanted:
                     errors.append(CorpusError("a directory where a file belongs (expected a regular file)", path))
                 else:
@@ -212,12 +213,21 @@ def _walk(corpus_dir: Path) -> list[Path]:
     return sorted(found)
 
 
+def _is_dir(entry: os.DirEntry) -> bool:
+    try:
+        return entry.is_dir()
+    except OSError:  # a link loop: told as a file that cannot be read (_not_a_regular_file)
+        return False
+
+
 def _not_a_regular_file(path: Path) -> str | None:
     try:
         mode = os.stat(path).st_mode
     except FileNotFoundError:
         return "dangling link (expected a regular file, or a link to one)"
     except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            return "a link loop (expected a regular file, or a link to one)"
         return f"cannot be read ({exc.strerror}; expected a readable regular file)"
     if not stat.S_ISREG(mode):
         return "not a regular file (expected a plain file, not a pipe, socket, device or directory)"
