@@ -30,7 +30,7 @@ from kg import iris
 from kg.errors import InputError, KgError
 from kg.iris import ONTOLOGY, fold
 from kg.viz.layout import place_around, story_layout
-from kg.viz.network import FAMILIES
+from kg.viz.network import FAMILIES, ordered_subgraph
 from kg.viz.panels import figure_groups, timeline
 from kg.viz.story import ACTORS, LAYERS, actor_graph, actor_links, link_direction, link_label, link_uncertain, \
     strongest_links, top_actors, uncertainty
@@ -171,7 +171,7 @@ def _positions(graph: nx.MultiDiGraph, story: nx.Graph, initial: list[str] | Non
     opens on its best-connected actors and only those are placed here: the page places the
     others around the node that brings them in, among what it draws at that moment."""
     if initial:
-        return story_layout(story.subgraph(initial), sizes, labels)
+        return story_layout(ordered_subgraph(story, initial), sizes, labels)
     actors = story_layout(story, sizes, labels)
     return place_around(nx.Graph(graph.to_undirected(as_view=True)), actors, sizes)
 

@@ -245,8 +245,8 @@ def cap_nodes(graph: nx.MultiDiGraph, max_nodes: int) -> nx.MultiDiGraph:
     if max_nodes <= 0 or total <= max_nodes:
         return graph
     keep = sorted(graph, key=lambda n: (-graph.degree(n), n))[:max_nodes]
-    sub = graph.subgraph(keep).copy()
-    sub.graph.update(graph.graph, total_nodes=total)
+    sub = ordered_subgraph(graph, keep)
+    sub.graph["total_nodes"] = total
     return sub
 
 
@@ -255,6 +255,22 @@ def focus_subgraph(graph: nx.MultiDiGraph, node: str, depth: int) -> nx.MultiDiG
     if depth < 0:
         raise InputError(f"depth must be 0 or more, not {depth}")
     keep = nx.single_source_shortest_path_length(graph.to_undirected(as_view=True), node, cutoff=depth)
-    sub = graph.subgraph(keep).copy()
+    return ordered_subgraph(graph, keep)
+
+
+def ordered_subgraph(graph: nx.Graph, nodes) -> nx.Graph:
+    """A copy of the subgraph of `graph` induced by `nodes`, its nodes and edges in `graph`'s order.
+
+    networkx's `graph.subgraph(nodes)` iterates the set of `nodes` when it is less than half the
+    graph, in an order that changes with Python's hash seed; layouts start from the node order, so
+    the same graph would be drawn differently from one run to the next."""
+    keep = set(nodes)
+    sub = graph.__class__()
     sub.graph.update(graph.graph)
+    sub.add_nodes_from((n, dict(d)) for n, d in graph.nodes(data=True) if n in keep)
+    if graph.is_multigraph():
+        sub.add_edges_from((u, v, k, dict(d)) for u, v, k, d in graph.edges(keys=True, data=True)
+                           if u in keep and v in keep)
+    else:
+        sub.add_edges_from((u, v, dict(d)) for u, v, d in graph.edges(data=True) if u in keep and v in keep)
     return sub

@@ -43,7 +43,32 @@ var kgView = (function () {
   var nodes = new vis.DataSet();
   var edges = new vis.DataSet();
   var measure = document.createElement("canvas").getContext("2d");
+  var changes = 0;        /* changes to what is drawn (items, labels, view) ... */
+  var drawnChanges = -1;  /* ... and how many of them the last frame drawn shows */
+  var drawnWaiters = [];
+  nodes.on("*", changed);
+  edges.on("*", changed);
   timings.parsed = performance.now();
+
+  /* What vis-network reports of a node (its box, its label) is worked out when a frame is drawn,
+   * which happens at the next animation frame after a change: `drawn()` settles once a frame shows
+   * every change made so far, and #network's data-drawn says whether it does. */
+  function changed() {
+    changes++;
+    $("network").dataset.drawn = "false";
+  }
+
+  function onDrawn() {
+    drawnChanges = changes;
+    $("network").dataset.drawn = "true";
+    drawnWaiters.splice(0).forEach(function (resolve) { resolve(true); });
+  }
+
+  function drawn() {
+    return new Promise(function (resolve) {
+      if (drawnChanges === changes) resolve(true); else drawnWaiters.push(resolve);
+    });
+  }
 
   var $ = function (id) { return document.getElementById(id); };
 
@@ -245,9 +270,17 @@ var kgView = (function () {
     for (var cx = Math.floor(box.left / c); cx <= Math.floor(box.right / c); cx++)
       for (var cy = Math.floor(box.top / c); cy <= Math.floor(box.bottom / c); cy++) fn(cx + ":" + cy);
   };
-  BoxGrid.prototype.put = function (id, box) {
+  BoxGrid.prototype.put = function (id, box, x, y) {
     var cells = this.cells;
-    this.keys(box, function (k) { if (!cells.has(k)) cells.set(k, []); cells.get(k).push([id, box]); });
+    this.keys(box, function (k) { if (!cells.has(k)) cells.set(k, []); cells.get(k).push([id, box, x, y]); });
+  };
+  /* The distance from (x, y) to the nearest centre put within `reach` of it (`reach` when none is). */
+  BoxGrid.prototype.clearance = function (x, y, reach) {
+    var cells = this.cells, best = reach;
+    this.keys({ left: x - reach, right: x + reach, top: y - reach, bottom: y + reach }, function (k) {
+      (cells.get(k) || []).forEach(function (entry) { best = Math.min(best, Math.hypot(entry[2] - x, entry[3] - y)); });
+    });
+    return best;
   };
   /* True when `box` meets no box of the grid but `self`'s. */
   BoxGrid.prototype.free = function (box, self) {
@@ -296,7 +329,7 @@ var kgView = (function () {
     want.nodes.forEach(function (id) {
       var n = nodeById.get(id);
       if (n.x === undefined) return;
-      grid.put(id, boxAt(roomOf(n), n.x, n.y));
+      grid.put(id, boxAt(roomOf(n), n.x, n.y), n.x, n.y);
       placedXs.push(n.x);
       placedYs.push(n.y);
     });
@@ -318,7 +351,7 @@ var kgView = (function () {
         n.x = spot.x;
         n.y = spot.y;
         n.placed = true;
-        grid.put(id, boxAt(roomOf(n), n.x, n.y));
+        grid.put(id, boxAt(roomOf(n), n.x, n.y), n.x, n.y);
       });
       todo = todo.filter(function (id) { return ready.indexOf(id) < 0; });
     }
@@ -344,19 +377,25 @@ var kgView = (function () {
     return { x: x / around.length, y: y / around.length };
   }
 
-  /* The first spot on rings around `centre` (a box apart, each ring turned so that rings do
-   * not line up) where the node's room is free; rings already full for this centre are skipped. */
+  /* A spot on the first ring around `centre` (rings a box apart, each turned so that rings do
+   * not line up) where the node's room is free: of that ring's free spots, the one farthest from
+   * any other placed node, so that the node is seen next to its centre rather than next to a
+   * stranger. Rings already full for this centre are skipped. */
   function freeSpot(grid, n, centre, firstRing) {
     var room = roomOf(n);
     var step = Math.max(room.right + room.left, room.bottom + room.top) * 0.75;
     var key = Math.round(centre.x) + ":" + Math.round(centre.y);
     for (var ring = firstRing.get(key) || 0; ring < RINGS; ring++) {
       var count = ring ? Math.max(6, Math.floor(2 * Math.PI * ring)) : 1;
+      var best = null;
       for (var k = 0; k < count; k++) {
         var angle = 2 * Math.PI * (k + 0.618 * ring) / count;
         var x = centre.x + ring * step * Math.cos(angle), y = centre.y + ring * step * Math.sin(angle);
-        if (grid.free(boxAt(room, x, y), n.id)) { firstRing.set(key, ring); return { x: x, y: y }; }
+        if (!grid.free(boxAt(room, x, y), n.id)) continue;
+        var clear = grid.clearance(x, y, 2 * step);
+        if (best === null || clear > best.clear) best = { x: x, y: y, clear: clear };
       }
+      if (best !== null) { firstRing.set(key, ring); return { x: best.x, y: best.y }; }
     }
     return { x: centre.x, y: centre.y + RINGS * step };
   }
@@ -472,6 +511,7 @@ var kgView = (function () {
     network = new vis.Network($("network"), { nodes: nodes, edges: edges }, data.options);
     fitDrawn();
     timings.created = performance.now();
+    network.on("afterDrawing", onDrawn);
     network.once("afterDrawing", function () {
       timings.firstDraw = performance.now();
       setTimeout(function () {
@@ -722,6 +762,7 @@ var kgView = (function () {
     showNode(id);
     network.selectNodes([id]);
     network.focus(id, { scale: Math.max(network.getScale(), 1.0), animation: false });
+    changed();
     onZoom();  /* a zoom by script fires no zoom event: fit the labels to the new scale */
     setUrl();
   });
@@ -933,6 +974,7 @@ var kgView = (function () {
   /* Fit what is drawn, zooming in no further than 1.2 (a few nodes stay small enough to be read together). */
   function fitDrawn() {
     network.fit({ nodes: nodes.getIds(), animation: false, maxZoomLevel: 1.2 });
+    changed();
     onZoom();
   }
 
@@ -1124,7 +1166,7 @@ var kgView = (function () {
   draw();
 
   return {
-    data: data, timings: timings, ready: ready, search: search, resolve: resolve, setFocus: setFocus,
+    data: data, timings: timings, ready: ready, drawn: drawn, search: search, resolve: resolve, setFocus: setFocus,
     clearFocus: clearFocus, selectNode: selectNode, setLayers: setLayers, focusDay: focusDay,
     openTab: openTab, fit: fitDrawn,
     state: function () {
