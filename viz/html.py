@@ -38,8 +38,9 @@ from kg.viz.story import ACTORS, LAYERS, actor_graph, actor_links, link_directio
 STORY_MAX = 150  # past this many linked actors, the page opens on the best-connected ones and grows on click
 STRONG_LINKS = 3  # links per actor a large graph draws before one is selected
 LABEL_MAX = 40
-STYLE = {  # family -> (colour, vis shape); Okabe-Ito colours, safe for colour-blind readers, and distinct shapes
+STYLE = {  # family -> (colour, vis shape); the eight Okabe-Ito colours, safe for colour-blind readers, and shapes
     "Person": ("#0072B2", "dot"),
+    "Group": ("#000000", "dot"),  # people, so a dot like a person's, in the palette's eighth colour
     "Organization": ("#E69F00", "square"),
     "Place": ("#009E73", "triangle"),
     "Event": ("#CC79A7", "diamond"),

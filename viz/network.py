@@ -25,7 +25,7 @@ from kg.iris import FIXED_PREFIXES, ONTOLOGY, fold, prologue
 from kg.store import GraphStore
 
 # Node families in priority order (a node of two families shows as the first).
-FAMILIES = ("Event", "Person", "Organization", "Place", "Date", "Figure", "Quote")
+FAMILIES = ("Event", "Person", "Group", "Organization", "Place", "Date", "Figure", "Quote")
 
 RDF_TYPE = FIXED_PREFIXES["rdf"] + "type"
 SKIP_EDGE_PREDICATES = {RDF_TYPE, FIXED_PREFIXES["owl"] + "sameAs", FIXED_PREFIXES["prov"] + "wasDerivedFrom"}

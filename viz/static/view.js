@@ -33,7 +33,7 @@ var kgView = (function () {
   ["relations", "timeline", "figures", "sentences", "docs"].forEach(function (k) { data[k] = []; });
   data.nodeDetails = {};
   take(data);
-  var shownFamilies = new Set(["Person", "Organization", "Place"]);
+  var shownFamilies = new Set(data.legend.filter(function (l) { return !l.layer; }).map(function (l) { return l.family; }));
   var showIsolated = false;
   var expanded = meta.initial ? new Set(meta.initial) : null; /* null: every actor */
   var focus = null;   /* {id, depth, members: Set, day} */
@@ -627,6 +627,7 @@ var kgView = (function () {
     body.appendChild(el("h2", d.label));
     body.appendChild(el("div", d.types.join(" · "), "types"));
     if (d.uncertain) body.appendChild(el("div", "This event is " + d.uncertain + " in the text: not a fact.", "uncertain"));
+    if (d.family === "Group") body.appendChild(groupNote(d));
     body.appendChild(el("div", id, "iri"));
     if (d.alt.length) {
       body.appendChild(el("h3", "Also known as"));
@@ -644,6 +645,18 @@ var kgView = (function () {
       body.appendChild(mentioned);
     }
     apply();
+  }
+
+  /* A group is local to its article: say which, and that another article's group is other people. */
+  function groupNote(d) {
+    var articles = [];
+    d.sentences.forEach(function (i) {
+      var doc = data.docs[data.sentences[i].doc];
+      if (doc && articles.indexOf(doc) < 0) articles.push(doc);
+    });
+    var where = articles.length ? " in " + articles.map(shortDoc).join("; ") : "";
+    return el("div", "Several people spoken of together" + where + ". A group of the same name in another " +
+      "article is not said to be the same people.", "group-note");
   }
 
   function factList(facts, wikidata) {
