@@ -4,6 +4,11 @@ With the embedded store the page is the current build's graph.html, drawn
 from the store on the first request and kept in the build directory.
 With a remote store it is rendered from the server's answers and kept for
 `REMOTE_TTL` seconds. `?focus=<id>&depth=N` is read by the page itself.
+
+`/graph/neighbours?node=<IRI>`: one node's neighbourhood as the page's JSON data. A page of a
+large graph holds only its best-connected nodes; served from here, it fetches the rest of a
+clicked node's neighbours from this route. The view graph is read from the store (through the
+backend's `select`, as the page is) once per store version and kept.
 """
 
 from __future__ import annotations
@@ -16,7 +21,11 @@ from pathlib import Path
 
 from flask import Blueprint, Response, current_app, g, request, send_file
 
+from kg.errors import ApiError
 from kg.viz import ensure_view, view_page
+from kg.viz.html import safe_json
+from kg.viz.network import load_graph
+from kg.viz.neighbours import neighbourhood_data
 
 bp = Blueprint("view", __name__)
 REMOTE_TTL = 60.0
@@ -28,6 +37,8 @@ class _RenderedPages:
     def __init__(self) -> None:
         self.lock = threading.Lock()
         self.pages: dict[str, tuple[float, str]] = {}
+        self.graph_lock = threading.Lock()
+        self.graphs: dict[str, tuple[float, object]] = {}
 
 
 @bp.record_once
@@ -47,6 +58,36 @@ def graph() -> Response:
     response.headers["X-Content-Type-Options"] = "nosniff"
     response.headers["Referrer-Policy"] = "no-referrer"
     return response
+
+
+@bp.get("/graph/neighbours")
+def neighbours() -> Response:
+    """JSON: the neighbourhood of `?node=` (an IRI of the view graph) in the page's data shape,
+    every string escaped as in the page (no `<`, `>` or `&` in the body)."""
+    node = request.args.get("node", "")
+    graph = _view_graph(current_app.extensions["kg"])
+    if node not in graph:
+        raise ApiError(404, f"no entity or event {node!r} in the graph (expected the IRI of a node of the view)")
+    response = Response(safe_json(neighbourhood_data(graph, node)), mimetype="application/json")
+    response.headers["Cache-Control"] = "no-cache"
+    response.headers["X-Content-Type-Options"] = "nosniff"
+    return response
+
+
+def _view_graph(backend):
+    """The view graph of the served store, read once per store version (kept REMOTE_TTL seconds
+    for a remote store, whose version says nothing of its content)."""
+    kept: _RenderedPages = current_app.extensions["kg.view"]
+    key = f"{backend.kind}:{backend.version()}"
+    ttl = REMOTE_TTL if backend.kind == "remote" else float("inf")
+    with kept.graph_lock:  # one reader at a time: a large graph takes long to read and much memory
+        cached = kept.graphs.get(key)
+        if cached and time.monotonic() - cached[0] < ttl:
+            return cached[1]
+        graph = load_graph(_Selector(backend, timeout=300.0))
+        kept.graphs.clear()
+        kept.graphs[key] = (time.monotonic(), graph)
+        return graph
 
 
 def _built_page(backend) -> Path | None:
@@ -92,9 +133,9 @@ def _rendered_page(backend) -> str:
 class _Selector:
     """The one store method the view reads with, over the endpoint's backend and deadline."""
 
-    def __init__(self, backend) -> None:
+    def __init__(self, backend, timeout: float = 30.0) -> None:
         self.backend = backend
-        self.deadline = getattr(g, "deadline", None) or time.monotonic() + 30.0
+        self.deadline = getattr(g, "deadline", None) or time.monotonic() + timeout
 
     def select(self, sparql: str) -> list[dict[str, str]]:
         return self.backend.select(sparql, self.deadline)

@@ -216,6 +216,8 @@ def _nodes(graph: nx.MultiDiGraph, order: list[str], story: nx.Graph, sizes: dic
             node["x"], node["y"] = positions[iri]
         if short != d["label"]:
             node["name"] = d["label"]
+        if d.get("outside"):
+            node["outside"] = d["outside"]
         if doubt:
             node["uncertain"] = doubt
         nodes.append(node)
@@ -342,8 +344,9 @@ def _raw(text: str, element: str) -> Markup:
 def _csp(*scripts: str) -> str:
     hashes = " ".join(
         f"'sha256-{base64.b64encode(hashlib.sha256(s.encode()).digest()).decode()}'" for s in scripts)
+    # connect-src 'self': served by `kg serve`, the page fetches a node's neighbours from it
     return (f"default-src 'none'; script-src {hashes}; style-src 'unsafe-inline'; img-src data:; "
-            "font-src data:; base-uri 'none'; form-action 'none'")
+            "font-src data:; connect-src 'self'; base-uri 'none'; form-action 'none'")
 
 
 def _asset(name: str) -> str:

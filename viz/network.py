@@ -247,7 +247,16 @@ def cap_nodes(graph: nx.MultiDiGraph, max_nodes: int) -> nx.MultiDiGraph:
     keep = sorted(graph, key=lambda n: (-graph.degree(n), n))[:max_nodes]
     sub = ordered_subgraph(graph, keep)
     sub.graph["total_nodes"] = total
+    mark_outside(sub, graph)
     return sub
+
+
+def mark_outside(part: nx.MultiDiGraph, whole: nx.MultiDiGraph) -> None:
+    """Give each node of `part` the number of its neighbours in `whole` that `part` lacks
+    (`outside`): a page served by `kg serve` fetches them when the node is clicked."""
+    undirected = whole.to_undirected(as_view=True)
+    for node, data in part.nodes(data=True):
+        data["outside"] = sum(1 for m in undirected[node] if m not in part)
 
 
 def focus_subgraph(graph: nx.MultiDiGraph, node: str, depth: int) -> nx.MultiDiGraph:

@@ -530,6 +530,7 @@ var kgView = (function () {
       var id = params.nodes[0];
       if (expanded !== null && isActor(id)) expand(id);
       showNode(id);
+      fetchNeighbours(id);
     } else if (params.edges.length) showEdge(params.edges[0]);
     else closePanel();
   });
@@ -778,7 +779,98 @@ var kgView = (function () {
     changed();
     onZoom();  /* a zoom by script fires no zoom event: fit the labels to the new scale */
     setUrl();
+    fetchNeighbours(id);
   });
+
+  /* ---- neighbours on demand, from the server that serves the page ---------------- */
+
+  /* A page served by `kg serve` (over http) that holds only part of a large graph fetches a
+   * clicked node's neighbours from /graph/neighbours when the node has some outside the page
+   * (`outside`), merges them in and lays them out around it. A file: page never fetches. */
+  var NEIGHBOURS = /^https?:$/.test(window.location.protocol) ? new URL("graph/neighbours", window.location.href) : null;
+  var asked = new Set();   /* nodes whose neighbours were fetched or are being fetched */
+  var fetching = [];       /* fetches under way */
+  var merges = 0;
+
+  function fetchNeighbours(id) {
+    var n = nodeById.get(id);
+    if (NEIGHBOURS === null || !n || !n.outside || asked.has(id)) return;
+    asked.add(id);
+    var url = new URL(NEIGHBOURS.href);
+    url.searchParams.set("node", id);
+    $("status").textContent = "Fetching the neighbours of " + label(id) + "…";
+    var done = fetch(url.href, { headers: { Accept: "application/json" }, credentials: "same-origin" })
+      .then(function (response) {
+        if (!response.ok) throw new Error("the server answered " + response.status);
+        return response.json();
+      })
+      .then(function (block) {
+        merge(block);
+        if (expanded !== null && isActor(id)) expand(id);
+        apply(id);
+        if (selected === id) showNode(id);
+      })
+      .catch(function (err) {
+        asked.delete(id);
+        $("status").textContent = "Could not fetch the neighbours of " + label(id) + ": " + err.message;
+      });
+    fetching.push(done);
+    done.then(function () { fetching.splice(fetching.indexOf(done), 1); });
+  }
+
+  /* Settles when no fetch is under way. */
+  function idle() {
+    return Promise.all(fetching.slice()).then(function () { return fetching.length ? idle() : true; });
+  }
+
+  /* Add a fetched block (nodes, edges, relations, details, sentences, documents numbered within
+   * it) to the page's data: nodes and edges it already has are kept as they are. */
+  function merge(block) {
+    merges++;
+    var local = block.nodes.map(function (n) { return n.id; });
+    var known = new Set(local.filter(function (id) { return nodeById.has(id); }));
+    var docBase = data.docs.length, sentenceBase = data.sentences.length, relationBase = data.relations.length;
+    var layers = new Set(meta.layers);
+    block.docs.forEach(function (d) { data.docs.push(d); });
+    block.sentences.forEach(function (s) { data.sentences.push({ text: s.text, doc: s.doc < 0 ? -1 : s.doc + docBase }); });
+    block.relations.forEach(function (r, i) {
+      var from = local[r.from], to = local[r.to];
+      data.relations.push({ from: from, to: to, predicate: r.predicate, label: r.label,
+                            sentences: r.sentences.map(function (k) { return k + sentenceBase; }) });
+      if (known.has(from) && known.has(to)) return;  /* a relation the page already lists */
+      [from, to].forEach(function (end) { if (known.has(end)) data.nodeDetails[end].relations.push(relationBase + i); });
+    });
+    block.nodes.forEach(function (n) {
+      if (known.has(n.id)) return;
+      n.layer = layers.has(n.family) ? n.family : null;
+      ids.push(n.id);
+      nodeById.set(n.id, n);
+      adjacency.set(n.id, []);
+      data.nodes.push(n);
+      var d = block.nodeDetails[n.id];
+      d.relations = d.relations.map(function (k) { return k + relationBase; });
+      d.sentences = d.sentences.map(function (k) { return k + sentenceBase; });
+      data.nodeDetails[n.id] = d;
+    });
+    block.edges.forEach(function (e) {
+      var from = local[e.from], to = local[e.to];
+      var twin = adjacency.get(from).some(function (eid) {
+        var o = edgeById.get(eid);
+        return o.kind === e.kind && ((o.from === from && o.to === to) || (o.from === to && o.to === from));
+      });
+      if (twin) return;
+      e.id = "m" + merges + e.id;
+      e.from = from;
+      e.to = to;
+      e.events = (e.events || []).map(function (k) { return local[k]; });
+      e.relations = e.relations.map(function (k) { return k + relationBase; });
+      edgeById.set(e.id, e);
+      adjacency.get(from).push(e.id);
+      if (to !== from) adjacency.get(to).push(e.id);
+      data.edges.push(e);
+    });
+    meta.nodes = data.nodes.length;
+  }
 
   /* ---- timeline and figures -------------------------------------------------- */
 
@@ -1179,7 +1271,7 @@ var kgView = (function () {
   draw();
 
   return {
-    data: data, timings: timings, ready: ready, drawn: drawn, search: search, resolve: resolve, setFocus: setFocus,
+    data: data, timings: timings, ready: ready, drawn: drawn, idle: idle, search: search, resolve: resolve, setFocus: setFocus,
     clearFocus: clearFocus, selectNode: selectNode, setLayers: setLayers, focusDay: focusDay,
     openTab: openTab, fit: fitDrawn,
     state: function () {
