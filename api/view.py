@@ -4,27 +4,38 @@ With the embedded store the page is the current build's graph.html, drawn
 from the store on the first request and kept in the build directory.
 With a remote store it is rendered from the server's answers and kept for
 the backend's `max_age` seconds. `?focus=<id>&depth=N` is read by the page itself.
+
+`/graph/neighbours?node=<IRI>`: one node's neighbourhood as the page's JSON data. A page of a
+large graph holds only its best-connected nodes; served from here, it fetches the rest of a
+clicked node's neighbours from this route. The view graph is read from the store (through the
+backend's `select`, as the page is) once per store version and kept.
 """
 
 from __future__ import annotations
 
 import gzip
 import shutil
+import threading
 import time
 from pathlib import Path
 
 from flask import Blueprint, Response, current_app, g, request, send_file
 
 from kg import build_dirs
+from kg.errors import ApiError
 from kg.memo import Memo
 from kg.viz import ensure_view, view_page
+from kg.viz.html import safe_json
+from kg.viz.network import load_graph
+from kg.viz.neighbours import neighbourhood_data
 
 bp = Blueprint("view", __name__)
 
 
 @bp.record_once
 def _install(state) -> None:
-    state.app.extensions["kg.view"] = Memo()  # the page rendered from a remote store
+    state.app.extensions["kg.view"] = Memo()  # the page rendered from a remote store, the view graph
+    state.app.extensions["kg.view.lock"] = threading.Lock()  # one reader of a large graph at a time
 
 
 @bp.get("/graph")
@@ -39,6 +50,32 @@ def graph() -> Response:
     response.headers["X-Content-Type-Options"] = "nosniff"
     response.headers["Referrer-Policy"] = "no-referrer"
     return response
+
+
+@bp.get("/graph/neighbours")
+def neighbours() -> Response:
+    """JSON: the neighbourhood of `?node=` (an IRI of the view graph) in the page's data shape,
+    every string escaped as in the page (no `<`, `>` or `&` in the body)."""
+    node = request.args.get("node", "")
+    graph = _view_graph(current_app.extensions["kg"])
+    if node not in graph:
+        raise ApiError(404, f"no entity or event {node!r} in the graph (expected the IRI of a node of the view)")
+    response = Response(safe_json(neighbourhood_data(graph, node)), mimetype="application/json")
+    response.headers["Cache-Control"] = "no-cache"
+    response.headers["X-Content-Type-Options"] = "nosniff"
+    return response
+
+
+def _view_graph(backend):
+    """The view graph of the served store, read once per store version (kept the backend's
+    `max_age` seconds: a remote store's version says nothing of its content)."""
+    kept: Memo = current_app.extensions["kg.view"]
+    version = f"{backend.kind}:{backend.version()}"
+    with current_app.extensions["kg.view.lock"]:  # a large graph takes long to read and much memory
+        graph = kept.get("graph", version, backend.max_age)
+        if graph is None:
+            graph = kept.put("graph", version, load_graph(_Selector(backend, timeout=300.0)))
+        return graph
 
 
 def _built_page(backend) -> Path | None:
@@ -77,9 +114,9 @@ def _rendered_page(backend) -> str:
 class _Selector:
     """The one store method the view reads with, over the endpoint's backend and deadline."""
 
-    def __init__(self, backend) -> None:
+    def __init__(self, backend, timeout: float = 30.0) -> None:
         self.backend = backend
-        self.deadline = getattr(g, "deadline", None) or time.monotonic() + 30.0
+        self.deadline = getattr(g, "deadline", None) or time.monotonic() + timeout
 
     def select(self, sparql: str) -> list[dict[str, str]]:
         return self.backend.select(sparql, self.deadline)

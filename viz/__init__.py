@@ -37,18 +37,19 @@ def _draw(build_dir: Path, path: Path) -> None:
 
 
 def view_page(store: GraphStore, *, focus: str | None = None, depth: int = 1, size_by: str = "mentions",
-              max_nodes: int = MAX_NODES) -> tuple[str, int]:
-    """The page of `store` (or of one node's neighbourhood) and its node count."""
+              max_nodes: int | None = None) -> tuple[str, int]:
+    """The page of `store` (or of one node's neighbourhood) and its node count; at most
+    `max_nodes` nodes (default MAX_NODES)."""
     graph = load_graph(store)
     if focus is not None:
         focus = resolve_node(graph, focus)
         graph = focus_subgraph(graph, focus, depth)
-    graph = cap_nodes(graph, max_nodes)
+    graph = cap_nodes(graph, MAX_NODES if max_nodes is None else max_nodes)
     return render(graph, size_by=size_by, focus=focus, depth=depth), graph.number_of_nodes()
 
 
 def write_html(store: GraphStore, path: Path, *, focus: str | None = None, depth: int = 1,
-               size_by: str = "mentions", max_nodes: int = MAX_NODES) -> int:
+               size_by: str = "mentions", max_nodes: int | None = None) -> int:
     """Write the view of `store` (or of one node's neighbourhood) to `path`; returns the node count."""
     html, nodes = view_page(store, focus=focus, depth=depth, size_by=size_by, max_nodes=max_nodes)
     path = Path(path)

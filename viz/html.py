@@ -30,7 +30,7 @@ from kg import iris
 from kg.errors import InputError, KgError
 from kg.iris import ONTOLOGY, fold
 from kg.viz.layout import place_around, story_layout
-from kg.viz.network import FAMILIES
+from kg.viz.network import FAMILIES, ordered_subgraph
 from kg.viz.panels import figure_groups, timeline
 from kg.viz.story import ACTORS, LAYERS, actor_graph, actor_links, link_direction, link_label, link_uncertain, \
     strongest_links, top_actors, uncertainty
@@ -38,8 +38,9 @@ from kg.viz.story import ACTORS, LAYERS, actor_graph, actor_links, link_directio
 STORY_MAX = 150  # past this many linked actors, the page opens on the best-connected ones and grows on click
 STRONG_LINKS = 3  # links per actor a large graph draws before one is selected
 LABEL_MAX = 40
-STYLE = {  # family -> (colour, vis shape); Okabe-Ito colours, safe for colour-blind readers, and distinct shapes
+STYLE = {  # family -> (colour, vis shape); the eight Okabe-Ito colours, safe for colour-blind readers, and shapes
     "Person": ("#0072B2", "dot"),
+    "Group": ("#000000", "dot"),  # people, so a dot like a person's, in the palette's eighth colour
     "Organization": ("#E69F00", "square"),
     "Place": ("#009E73", "triangle"),
     "Event": ("#CC79A7", "diamond"),
@@ -171,7 +172,7 @@ def _positions(graph: nx.MultiDiGraph, story: nx.Graph, initial: list[str] | Non
     opens on its best-connected actors and only those are placed here: the page places the
     others around the node that brings them in, among what it draws at that moment."""
     if initial:
-        return story_layout(story.subgraph(initial), sizes, labels)
+        return story_layout(ordered_subgraph(story, initial), sizes, labels)
     actors = story_layout(story, sizes, labels)
     return place_around(nx.Graph(graph.to_undirected(as_view=True)), actors, sizes)
 
@@ -215,6 +216,8 @@ def _nodes(graph: nx.MultiDiGraph, order: list[str], story: nx.Graph, sizes: dic
             node["x"], node["y"] = positions[iri]
         if short != d["label"]:
             node["name"] = d["label"]
+        if d.get("outside"):
+            node["outside"] = d["outside"]
         if doubt:
             node["uncertain"] = doubt
         nodes.append(node)
@@ -341,8 +344,9 @@ def _raw(text: str, element: str) -> Markup:
 def _csp(*scripts: str) -> str:
     hashes = " ".join(
         f"'sha256-{base64.b64encode(hashlib.sha256(s.encode()).digest()).decode()}'" for s in scripts)
+    # connect-src 'self': served by `kg serve`, the page fetches a node's neighbours from it
     return (f"default-src 'none'; script-src {hashes}; style-src 'unsafe-inline'; img-src data:; "
-            "font-src data:; base-uri 'none'; form-action 'none'")
+            "font-src data:; connect-src 'self'; base-uri 'none'; form-action 'none'")
 
 
 def _asset(name: str) -> str:
