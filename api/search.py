@@ -114,7 +114,7 @@ def warm(indexes: SearchIndexes, backend: Any) -> None:
     if backend.kind != "embedded":
         return
     try:
-        build = backend.build()
+        build = backend.served()
     except StoreError:  # nothing built yet
         return
     indexes.start(_Build(build), file_only=True)
@@ -128,11 +128,13 @@ class _Build:
     def __init__(self, build: Path) -> None:
         self.build = build
 
+    def served(self) -> Path:
+        return self.build
+
     def version(self) -> str:
         return self.build.name
 
 
 def _build_dir(backend: Any) -> Path | None:
     """The build directory a pinned embedded backend answers from (None for a remote store)."""
-    build = getattr(backend, "build", None)
-    return build if isinstance(build, Path) else None
+    return backend.served()
