@@ -178,11 +178,13 @@ def _positions(graph: nx.MultiDiGraph, story: nx.Graph, initial: list[str] | Non
 
 
 def node_sizes(graph: nx.MultiDiGraph, size_by: str) -> dict[str, float]:
-    """Radius in pixels: actors by mentions (or degree), 10 to 40; layer nodes a fixed small size."""
+    """Radius in pixels: actors by mentions (or degree), 10 to 40; layer nodes a fixed small size.
+    An actor without a mention count (a group, local to its article) counts its mention sentences."""
     sizes = {}
     for node, data in graph.nodes(data=True):
         if data["family"] in ACTORS:
-            value = data["mentions"] if size_by == "mentions" else graph.degree(node)
+            mentions = data["mentions"] or len(data["mention_sentences"])
+            value = mentions if size_by == "mentions" else graph.degree(node)
             sizes[node] = round(min(40.0, 10.0 + 4.0 * math.sqrt(max(value, 0))), 1)
         else:
             sizes[node] = LAYER_SIZE
