@@ -113,14 +113,14 @@ def encode_more(more: dict) -> tuple[str, str]:
     return "gzip", base64.b64encode(gzip.compress(text.encode("utf-8"), compresslevel=6, mtime=0)).decode("ascii")
 
 
-def view_data(graph: nx.MultiDiGraph, *, size_by: str = "mentions") -> dict:
+def view_data(graph: nx.MultiDiGraph, *, size_by: str = "mentions", place: bool = True) -> dict:
     """Everything the page needs, as JSON-ready data: nodes (every node, placed) and edges (actor
     links and layer edges), every relation with its sentences, node details, the timeline, the
     figures, the cited sentences and documents, the legend and the vis options. Edges and
     relations name their nodes by number (their place in `nodes`), which keeps a large page small.
     `nodes` starts with the `meta.first` actors the page opens on (every linked actor, or the
     best-connected of a large graph); only nodes Python placed have `x`/`y` (a large graph's
-    other nodes are placed by the page when it first draws them)."""
+    other nodes are placed by the page when it first draws them; with `place` false, none is)."""
     if size_by not in ("degree", "mentions"):
         raise InputError(f"size_by must be 'degree' or 'mentions', not {size_by!r}")
     docs = list(graph.graph.get("docs", {}))
@@ -133,7 +133,7 @@ def view_data(graph: nx.MultiDiGraph, *, size_by: str = "mentions") -> dict:
     labels = {n: _short(graph.nodes[n]["label"]) for n in story}
     linked = [n for n in story if story.degree(n)]
     initial = top_actors(story, graph, STORY_MAX) if len(linked) > STORY_MAX else None
-    positions = _positions(graph, story, initial, sizes, labels)
+    positions = _positions(graph, story, initial, sizes, labels) if place else {}
     first = initial or linked
     first_set = set(first)
     order = first + [n for n in graph if n not in first_set]
@@ -178,11 +178,13 @@ def _positions(graph: nx.MultiDiGraph, story: nx.Graph, initial: list[str] | Non
 
 
 def node_sizes(graph: nx.MultiDiGraph, size_by: str) -> dict[str, float]:
-    """Radius in pixels: actors by mentions (or degree), 10 to 40; layer nodes a fixed small size."""
+    """Radius in pixels: actors by mentions (or degree), 10 to 40; layer nodes a fixed small size.
+    An actor without a mention count (a group, local to its article) counts its mention sentences."""
     sizes = {}
     for node, data in graph.nodes(data=True):
         if data["family"] in ACTORS:
-            value = data["mentions"] if size_by == "mentions" else graph.degree(node)
+            mentions = data["mentions"] or len(data["mention_sentences"])
+            value = mentions if size_by == "mentions" else graph.degree(node)
             sizes[node] = round(min(40.0, 10.0 + 4.0 * math.sqrt(max(value, 0))), 1)
         else:
             sizes[node] = LAYER_SIZE

@@ -38,8 +38,5 @@ def neighbourhood(graph: nx.MultiDiGraph, node: str, limit: int = NEIGHBOURS_MAX
 def neighbourhood_data(graph: nx.MultiDiGraph, node: str) -> dict:
     """The page's data for `node`'s neighbourhood: nodes (unplaced), edges, relations, details,
     sentences and documents, numbered within this block."""
-    data = view_data(neighbourhood(graph, node))
-    for record in data["nodes"]:
-        record.pop("x", None)
-        record.pop("y", None)
+    data = view_data(neighbourhood(graph, node), place=False)
     return {"node": node, **{key: data[key] for key in SENT}}
