@@ -178,7 +178,7 @@ def _run(plan: Plan, inputs: Inputs, data_dir: Path, options: Options, phases: P
         filled = fill_store(plan, inputs, build_dir, options, phases)
         report.quads, report.entities = filled.quads, filled.entities
         with phases.phase("search index"):  # the endpoint reads it, never builds it in a request
-            write_build_index(build_dir)
+            write_build_index(build_dir, plan.previous_dir, filled.touched)
         with phases.phase("schema"):
             from kg.bratexport import SCHEMA_DIR, save_schema  # brat's rendering code: only when there is work
 

@@ -33,6 +33,7 @@ class Filled:
 
     quads: int
     entities: int  # entity records written
+    touched: frozenset[str] | None = None  # IRIs of the records an incremental build rewrote (None: all)
 
 
 @dataclass
@@ -97,7 +98,7 @@ def _patch_previous(plan: Plan, inputs: Inputs, build_dir: Path, options: Option
     previous = read_manifest(plan.previous_dir).get("quads")
     with phases.phase("count"):  # counting a large store takes seconds: the previous count and the change
         quads = previous + delta if isinstance(previous, int) else len(store)
-    return store, checked, touched, Filled(quads, count)
+    return store, checked, touched, Filled(quads, count, frozenset(resource_iri(k) for k in touched))
 
 
 def _replace_documents(store: EmbeddedStore, plan: Plan, graphs: dict[str, str]) -> tuple[set[str], int]:

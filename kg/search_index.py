@@ -99,12 +99,21 @@ class SearchIndex:
         summaries = {r["e"]: Summary(r.get("label", ""), int(r.get("mentions") or 0),
                                      sorted(r.get("types", "").split()))
                      for r in summary_rows}
-        return cls(entries, summaries)
+        return cls(sorted(entries, key=_entry_order), summaries)
 
     @classmethod
-    def compute(cls, select: Select) -> SearchIndex:
-        """Ask a store (any SELECT function) for every label and summary."""
-        return cls.from_rows(select(prologue() + LABELS), select(prologue() + SUMMARIES))
+    def compute(cls, select: Select, entities: frozenset[str] | None = None) -> SearchIndex:
+        """Ask a store (any SELECT function) for every label and summary (of `entities` only, when given)."""
+        return cls.from_rows(select(_only(LABELS, entities)), select(_only(SUMMARIES, entities)))
+
+    def patched(self, entities: frozenset[str], select: Select) -> SearchIndex:
+        """This index with the labels and summaries of `entities` read again from a store (an
+        incremental build changed only their records), equal to the index computed whole."""
+        fresh = SearchIndex.compute(select, entities) if entities else SearchIndex([], {})
+        kept = [e for e in self.entries if e.entity not in entities]
+        summaries = {iri: s for iri, s in self.summaries.items() if iri not in entities}
+        summaries.update(fresh.summaries)
+        return SearchIndex(sorted(kept + fresh.entries, key=_entry_order), summaries)
 
     def search(self, text: str, limit: int) -> list[Hit]:
         """Best hits first, one per entity: its best-ranked label (ties: the first folded label)."""
@@ -158,6 +167,21 @@ class SearchIndex:
         return cls(entries, summaries)
 
 
+def _only(query: str, entities: frozenset[str] | None) -> str:
+    """`query` with the prologue, restricted to `entities` (None: every entity)."""
+    if entities is None:
+        return prologue() + query
+    values = " ".join(f"<{iri}>" for iri in sorted(entities))
+    return prologue() + query.replace("GRAPH kgg:entities {", f"VALUES ?e {{ {values} }}\n  GRAPH kgg:entities {{", 1)
+
+
+_KINDS = {"pref": 0, "alt": 1, "hidden": 2, "label": 3}  # of labels folding alike, a hit shows the first
+
+
+def _entry_order(entry: Entry) -> tuple[str, int, str]:
+    return entry.entity, _KINDS.get(entry.kind, len(_KINDS)), entry.label
+
+
 def _summary_row(summary: Summary | None) -> list | None:
     return None if summary is None else [summary.label, summary.mentions, summary.types]
 
@@ -177,9 +201,8 @@ def index_path(build_dir: Path) -> Path:
     return Path(build_dir) / FILE_NAME
 
 
-def write_index(build_dir: Path, select: Select) -> SearchIndex:
-    """Compute the index from a store and write it into `build_dir` (renamed into place)."""
-    index = SearchIndex.compute(select)
+def _write_file(build_dir: Path, index: SearchIndex) -> None:
+    """Write `index` into `build_dir` (renamed into place)."""
     target = index_path(build_dir)
     partial = target.with_name(f"{target.name}.{os.getpid()}.part")
     try:
@@ -188,16 +211,20 @@ def write_index(build_dir: Path, select: Select) -> SearchIndex:
         os.replace(partial, target)
     finally:
         partial.unlink(missing_ok=True)
-    return index
 
 
-def write_build_index(build_dir: Path) -> None:
-    """`kg build`'s step: the index of the build's finished store, into the build directory."""
+def write_build_index(build_dir: Path, previous_dir: Path | None = None,
+                      touched: frozenset[str] | None = None) -> None:
+    """`kg build`'s step: the index of the build's finished store, into the build directory. An
+    incremental build (`previous_dir`, and the entities whose records it rewrote) patches the
+    previous build's index: an edit costs what it changes, not a read of every label."""
+    previous = read_index(previous_dir) if previous_dir is not None and touched is not None else None
     store = EmbeddedStore(build_dirs.store_path(build_dir), read_only=True)
     try:
-        write_index(build_dir, store.select)
+        index = previous.patched(touched, store.select) if previous else SearchIndex.compute(store.select)
     finally:
         store.close()
+    _write_file(build_dir, index)
 
 
 def read_index(build_dir: Path) -> SearchIndex | None:

@@ -17,7 +17,7 @@ from kg.builder import build
 from kg.iris import fold
 from kg.search_index import RANKS, SearchIndex, index_path, read_index
 from kg.store import EmbeddedStore
-from tests.helpers import ROOT
+from tests.helpers import ROOT, edit_npr, remove_npr
 
 
 @pytest.fixture(scope="module")
@@ -103,6 +103,27 @@ def test_every_build_writes_the_index_of_its_store(tmp_path, corpus_copy):
     report = build(corpus_copy, data)
     assert report.mode == "incremental"
     second = read_index(build_dirs.current_build(data))
-    assert second is not None and second.entries == _from_store(data).entries
+    _assert_index_of_store(second, data)
     hits = second.search("ZACARIAS quintero", 5)
     assert [(h.entry.label, h.rank) for h in hits] == [("Zacarías Quintero", "exact")]
+
+
+def test_an_incremental_build_patches_the_index_to_the_whole_one(tmp_path, corpus_copy):
+    """Edit one article, then remove it: each build patches the previous index (only the
+    entities whose records it rewrote are read again), and the result is the index read whole."""
+    data = tmp_path / "data"
+    build(corpus_copy, data)
+    before = read_index(build_dirs.current_build(data))
+    for change in (edit_npr, remove_npr):
+        change(corpus_copy)
+        assert build(corpus_copy, data).mode == "incremental"
+        _assert_index_of_store(read_index(build_dirs.current_build(data)), data)
+    after = read_index(build_dirs.current_build(data))
+    assert after.summaries != before.summaries  # the removal changed mention counts: a real patch
+
+
+def _assert_index_of_store(index: SearchIndex | None, data: Path) -> None:
+    whole = _from_store(data)
+    assert index is not None
+    assert index.entries == whole.entries
+    assert index.summaries == whole.summaries

@@ -18,7 +18,7 @@ from typing import Iterator
 
 import requests
 
-from benchmarks.server import Server
+from kg.testing import Server
 from kg import build_dirs
 from kg.search_index import SearchIndex, index_path
 from kg.store import EmbeddedStore

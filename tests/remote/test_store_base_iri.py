@@ -10,7 +10,7 @@ from pathlib import Path
 import pyoxigraph as ox
 import requests
 
-from benchmarks.server import Server
+from kg.testing import Server
 from kg.builder import build
 from kg.iris import DEFAULT_BASE
 from kg.remote import RemoteStore, connect, manifest_graph
