@@ -132,6 +132,38 @@ def corpus_table(results: list[SizeResult]) -> str:
                   "distinct entity spellings", "top-10 spellings' share"], rows)
 
 
+README_START = "<!-- benchmark table: written by benchmarks/run.py from the run that wrote RESULTS.md -->"
+README_END = "<!-- end of benchmark table -->"
+
+
+def readme_table(machine: dict[str, str], results: list[SizeResult], command: str) -> str:
+    """The README's summary of a run: the same figures as RESULTS.md, never typed by hand."""
+    rows = []
+    for r in results:
+        rows.append([f"{r.docs:,}", f"{r.quads:,}" if r.quads else "–", cell(r.step("build")), cell(r.step("bulk_load")),
+                     times(ratio(r.seconds("build"), r.seconds("bulk_load"))), cell(r.step("edit_queryable")),
+                     cell(r.step("noop")), memory(r.step("build").peak),
+                     times(ratio(r.seconds("build_1core"), r.seconds("build_2core") or r.seconds("build")))])
+    body = table(["documents", "quads", "`kg build`", "bulk_load floor", "build ÷ floor", "edit 1 until queryable",
+                  "no-op", "peak memory", "speed-up 1 → 2 cores"], rows)
+    where = f"{machine.get('cores', '?')} cores, load average {machine.get('load average', '?').split(' ')[0]} at the start"
+    return (f"{README_START}\n{body}\n\nMeasured by `{command}` on {machine.get('date', '?')} ({where}); the targets "
+            f"and every other figure: [benchmarks/RESULTS.md](benchmarks/RESULTS.md).\n{README_END}")
+
+
+def replace_readme_table(readme: str, block: str) -> str:
+    """`readme` with its benchmark table replaced by `block` (added at the end of the Benchmarks
+    section when it has none yet)."""
+    start, end = readme.find(README_START), readme.find(README_END)
+    if start >= 0 and end > start:
+        return readme[:start] + block + readme[end + len(README_END):]
+    heading = readme.find("## Benchmarks")
+    after = readme.find("\n## ", heading + 1) if heading >= 0 else -1
+    if after < 0:
+        return readme.rstrip("\n") + "\n\n" + block + "\n"
+    return readme[:after] + "\n" + block + "\n" + readme[after:]
+
+
 def render(machine: dict[str, str], results: list[SizeResult], companions: list[tuple[str, str]],
            command: str) -> str:
     """The whole report."""

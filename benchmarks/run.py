@@ -277,10 +277,15 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--keep", action="store_true",
                         help="keep the data directory of every size (default: only the largest)")
     parser.add_argument("--silent", action="store_true", help="no progress lines on stderr")
+    parser.add_argument("--readme", type=Path, default=None,
+                        help="README whose benchmark table to rewrite from this run (default: README.md when "
+                             "writing benchmarks/RESULTS.md, none otherwise)")
     args = parser.parse_args(argv)
     args.sizes = tuple(sorted(args.sizes or (QUICK_SIZES if args.quick else SIZES)))
     if args.results is None:
         args.results = args.work / "RESULTS-quick.md" if args.quick else HERE / "RESULTS.md"
+    if args.readme is None and args.results.resolve() == (HERE / "RESULTS.md").resolve():
+        args.readme = REPO / "README.md"
     return args
 
 
@@ -304,6 +309,11 @@ def main(argv: list[str] | None = None) -> int:
     print(markdown)
     args.results.write_text(markdown, encoding="utf-8")
     runner.log(f"wrote {args.results}")
+    if args.readme:
+        readme = args.readme.read_text(encoding="utf-8")
+        args.readme.write_text(report.replace_readme_table(readme, report.readme_table(described, results, command)),
+                               encoding="utf-8")
+        runner.log(f"wrote the benchmark table of {args.readme}")
     failed = any(s.note and not s.projected for r in results for s in r.steps.values()) or any(r.problems for r in results)
     return 1 if failed else 0
 

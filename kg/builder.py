@@ -24,21 +24,22 @@ import warnings
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from enum import StrEnum
-from importlib.metadata import entry_points
 from pathlib import Path
-from typing import Any, Callable, Iterator, Mapping
+from typing import TYPE_CHECKING, Any, Callable, Iterator, Mapping
 
 from kg import build_dirs, iris
-from kg.confwriter import save_document_configs
 from kg.corpus import DocumentFiles, key_line, not_read, scan_corpus
 from kg.errors import BuildLockedError, CorpusError, InputError, InputErrors
-from kg.export import write_exports
-from kg.fill import Options, fill_store
 from kg.inputs import Inputs
 from kg.phases import Phases
 from kg.plan import Plan, make_plan, previous_manifest, write_manifest
 from kg.push_step import make_pusher, push_step
-from kg.store import EmbeddedStore
+
+if TYPE_CHECKING:
+    from kg.fill import Options
+
+# What only a build with work needs (the store, the readers, rdflib, pySHACL) is imported by
+# _run: a build that finds nothing to do must answer in a fraction of a second.
 
 
 class BuildMode(StrEnum):
@@ -121,6 +122,8 @@ def _build(corpus_dir: Path, data_dir: Path, store_url: str | None, progress: bo
             with phases.phase("inputs"):  # configurations, alias table: parsed only when there is work
                 check_metadata_keys(plan.todo, inputs.aliases.entries)
             before_publish = push_step(pusher, plan) if pusher else None
+            from kg.fill import Options
+
             report = _run(plan, inputs, data_dir, Options(progress, validate, workers), phases, eager,
                           before_publish)
             report.documents = len(listing.documents)
@@ -170,6 +173,10 @@ def check_metadata_keys(files: list[DocumentFiles], keys: set[str] | dict) -> No
 
 def _run(plan: Plan, inputs: Inputs, data_dir: Path, options: Options, phases: Phases, eager: bool,
          before_publish: Callable[[Path], tuple[int, str]] | None) -> BuildReport:
+    from kg.confwriter import save_document_configs
+    from kg.export import write_exports
+    from kg.fill import fill_store
+
     build_dir = build_dirs.new_build_dir(data_dir)
     report = BuildReport(BuildMode(plan.mode), 0, plan.added, plan.changed, plan.removed)
     try:
@@ -202,6 +209,10 @@ def _run(plan: Plan, inputs: Inputs, data_dir: Path, options: Options, phases: P
 def run_hooks(build_dir: Path) -> None:
     """Extra outputs registered by other packages (the network view writes graph.html): run by an
     eager build; otherwise each output is made on first request."""
+    from importlib.metadata import entry_points
+
+    from kg.store import EmbeddedStore
+
     hooks: list[Callable] = []
     for ep in entry_points(group="kg.build_hooks"):
         try:

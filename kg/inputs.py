@@ -11,14 +11,18 @@ import hashlib
 from functools import cached_property
 from pathlib import Path
 
+from typing import TYPE_CHECKING
+
 from kg import __version__, iris
 from kg.conf import CONFIG_FILE, find_config, load_config
 from kg.confwriter import union_configs
 from kg.corpus import ALIASES_FILE, MAPPING_FILE, DocumentFiles, inception_config
 from kg.errors import ConfigError, CorpusError
-from kg.aliases import AliasTable, load_aliases
-from kg.schema import Alignment, Vocabulary, check_alignment_names, load_alignment
 from kg.resources import ONTOLOGY_TTL, SHAPES_TTL, read_rdf
+
+if TYPE_CHECKING:  # imported when parsed (rdflib comes with them): a no-op build needs neither
+    from kg.aliases import AliasTable
+    from kg.schema import Alignment, Vocabulary
 
 
 class Inputs:
@@ -43,12 +47,16 @@ class Inputs:
 
     @cached_property
     def alignment(self) -> Alignment:
+        from kg.schema import load_alignment
+
         return load_alignment(self.corpus_dir / MAPPING_FILE)
 
     @cached_property
     def vocabularies(self) -> dict[Path, Vocabulary]:
         """One per annotation.conf, and one per INCEpTION document (its layers are its schema, joined
         with the annotation.conf that applies to its directory: its hierarchy and types)."""
+        from kg.schema import Vocabulary
+
         vocabularies = {path: Vocabulary(load_config(path), self.alignment) for path in self.config_files}
         for item in self.inception:
             applies = find_config(item.txt.parent, self.corpus_dir)
@@ -60,6 +68,8 @@ class Inputs:
     @cached_property
     def vocabulary(self) -> Vocabulary:
         """Every type of the corpus (all its configurations): for the entity records and the ontology."""
+        from kg.schema import Vocabulary, check_alignment_names
+
         vocabularies = list(self.vocabularies.values())
         if not vocabularies:
             raise ConfigError(f"no {CONFIG_FILE} in the corpus (expected one at its root or beside its documents)",
@@ -70,6 +80,8 @@ class Inputs:
 
     @cached_property
     def aliases(self) -> AliasTable:
+        from kg.aliases import load_aliases
+
         return load_aliases(self.corpus_dir / ALIASES_FILE, self.vocabulary)
 
     def vocabulary_of(self, item: DocumentFiles) -> Vocabulary:
