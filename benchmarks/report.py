@@ -136,8 +136,9 @@ README_START = "<!-- benchmark table: written by benchmarks/run.py from the run 
 README_END = "<!-- end of benchmark table -->"
 
 
-def readme_table(machine: dict[str, str], results: list[SizeResult], command: str) -> str:
-    """The README's summary of a run: the same figures as RESULTS.md, never typed by hand."""
+def readme_table(machine: dict[str, str], results: list[SizeResult], command: str, unfinished: bool = False) -> str:
+    """The README's summary of a run: the same figures as RESULTS.md, never typed by hand (`unfinished`:
+    written after each size, so that a run stopped half-way leaves both files from the same figures)."""
     rows = []
     for r in results:
         rows.append([f"{r.docs:,}", f"{r.quads:,}" if r.quads else "–", cell(r.step("build")), cell(r.step("bulk_load")),
@@ -147,7 +148,8 @@ def readme_table(machine: dict[str, str], results: list[SizeResult], command: st
     body = table(["documents", "quads", "`kg build`", "bulk_load floor", "build ÷ floor", "edit 1 until queryable",
                   "no-op", "peak memory", "speed-up 1 → 2 cores"], rows)
     where = f"{machine.get('cores', '?')} cores, load average {machine.get('load average', '?').split(' ')[0]} at the start"
-    return (f"{README_START}\n{body}\n\nMeasured by `{command}` on {machine.get('date', '?')} ({where}); the targets "
+    state = " (the run was still going when this was written: sizes not listed were not measured)" if unfinished else ""
+    return (f"{README_START}\n{body}\n\nMeasured by `{command}` on {machine.get('date', '?')} ({where}){state}; the targets "
             f"and every other figure: [benchmarks/RESULTS.md](benchmarks/RESULTS.md).\n{README_END}")
 
 

@@ -216,6 +216,15 @@ class Runner:
         return out
 
 
+def _write_readme(args: argparse.Namespace, described: dict, results: list[SizeResult], command: str,
+                  unfinished: bool = False) -> None:
+    """Rewrite the README's benchmark table from the figures RESULTS.md was just written from."""
+    if args.readme:
+        readme = args.readme.read_text(encoding="utf-8")
+        block = report.readme_table(described, results, command, unfinished)
+        args.readme.write_text(report.replace_readme_table(readme, block), encoding="utf-8")
+
+
 def _kg_command() -> list[str]:
     """The `kg` console script of this interpreter's environment."""
     script = Path(sys.executable).parent / "kg"
@@ -303,17 +312,15 @@ def main(argv: list[str] | None = None) -> int:
             shutil.rmtree(args.work / f"data-{docs}", ignore_errors=True)   # gigabytes at 1,000 and up
         partial = report.render(described, results, [("Unfinished", "This run is still going.")], command)
         args.results.write_text(partial, encoding="utf-8")                  # a killed run leaves its figures
+        _write_readme(args, described, results, command, unfinished=True)
     largest = args.work / f"data-{args.sizes[-1]}"
     companions = [] if args.no_companions else runner.companions(largest)
     markdown = report.render(described, results, companions, command)
     print(markdown)
     args.results.write_text(markdown, encoding="utf-8")
     runner.log(f"wrote {args.results}")
-    if args.readme:
-        readme = args.readme.read_text(encoding="utf-8")
-        args.readme.write_text(report.replace_readme_table(readme, report.readme_table(described, results, command)),
-                               encoding="utf-8")
-        runner.log(f"wrote the benchmark table of {args.readme}")
+    _write_readme(args, described, results, command)
+    runner.log(f"wrote the benchmark table of {args.readme}" if args.readme else "no README table written")
     failed = any(s.note and not s.projected for r in results for s in r.steps.values()) or any(r.problems for r in results)
     return 1 if failed else 0
 

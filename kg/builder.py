@@ -11,7 +11,9 @@ A build never touches the published one: it writes a new build directory and
 swaps `data/current` at the very end (kg.build_dirs), so a build that fails or
 is killed at any moment leaves the previous build current. Exports other
 than kg.nq and the network view are not written here but on first request
-(`eager=True` writes them before publishing).
+(`eager=True` writes them before publishing). Each build also keeps its parsed
+inputs (kg.inputs.PARSED_FILE) so that the next incremental build, reading the
+same inputs, does not parse the alias table again.
 """
 
 from __future__ import annotations
@@ -120,6 +122,8 @@ def _build(corpus_dir: Path, data_dir: Path, store_url: str | None, progress: bo
             report = _unchanged(data_dir, len(listing.documents), pusher)
         else:
             with phases.phase("inputs"):  # configurations, alias table: parsed only when there is work
+                if plan.previous_dir:
+                    inputs.reuse_parsed(plan.previous_dir)
                 check_metadata_keys(plan.todo, inputs.aliases.entries)
             before_publish = push_step(pusher, plan) if pusher else None
             from kg.fill import Options
@@ -195,6 +199,8 @@ def _run(plan: Plan, inputs: Inputs, data_dir: Path, options: Options, phases: P
         if before_publish:
             with phases.phase("push"):
                 report.pushed, report.store = before_publish(build_dir)
+        with phases.phase("inputs"):
+            inputs.save_parsed(build_dir)
         with phases.phase("manifest"):  # last: a build directory without one is unfinished
             write_manifest(build_dir, plan, inputs.fingerprint, filled.quads, phases.rounded())
     except BaseException:

@@ -8,6 +8,7 @@ a change to any of them makes the next build a full one).
 from __future__ import annotations
 
 import hashlib
+import pickle
 from functools import cached_property
 from pathlib import Path
 
@@ -19,6 +20,9 @@ from kg.confwriter import union_configs
 from kg.corpus import ALIASES_FILE, MAPPING_FILE, DocumentFiles, inception_config
 from kg.errors import ConfigError, CorpusError
 from kg.resources import ONTOLOGY_TTL, SHAPES_TTL, read_rdf
+
+PARSED_FILE = "inputs.pickle"  # beside a build's manifest: its parsed inputs, for the next incremental build
+PARSED = ("alignment", "vocabularies", "vocabulary", "aliases")
 
 if TYPE_CHECKING:  # imported when parsed (rdflib comes with them): a no-op build needs neither
     from kg.aliases import AliasTable
@@ -83,6 +87,23 @@ class Inputs:
         from kg.aliases import load_aliases
 
         return load_aliases(self.corpus_dir / ALIASES_FILE, self.vocabulary)
+
+    def save_parsed(self, build_dir: Path) -> None:
+        """Keep what was parsed in the build directory: an incremental build on top of it reads the
+        same inputs (same fingerprint) and takes them from there instead of parsing them again (the
+        alias table of a large corpus takes seconds)."""
+        parsed = {name: self.__dict__[name] for name in PARSED if name in self.__dict__}
+        (build_dir / PARSED_FILE).write_bytes(pickle.dumps((self.fingerprint, parsed), pickle.HIGHEST_PROTOCOL))
+
+    def reuse_parsed(self, build_dir: Path) -> None:
+        """Take the parsed inputs a previous build kept, when it read the same inputs; anything
+        else (no file, another fingerprint, an unreadable file) leaves them to be parsed."""
+        try:
+            fingerprint, parsed = pickle.loads((build_dir / PARSED_FILE).read_bytes())
+        except Exception:  # noqa: BLE001 - a cache: whatever is wrong with it, parse instead
+            return
+        if fingerprint == self.fingerprint and isinstance(parsed, dict):
+            self.__dict__.update((name, value) for name, value in parsed.items() if name in PARSED)
 
     def vocabulary_of(self, item: DocumentFiles) -> Vocabulary:
         return self.vocabularies[self.vocabulary_key(item)]
