@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from benchmarks.results import SizeResult, Step, exponent, loop_verdicts, ratio, verdicts
+from benchmarks.results import SizeResult, Step, Verdict, exponent, loop_verdicts, ratio, verdicts
 
 MARK = {True: "met", False: "**missed**", None: "not measured"}
 
@@ -166,6 +166,11 @@ def replace_readme_table(readme: str, block: str) -> str:
     return readme[:after] + "\n" + block + "\n" + readme[after:]
 
 
+def verdict_line(verdict: Verdict) -> str:
+    figures = "" if verdict.figures == MARK[None] else f" ({verdict.figures})"
+    return f"- {verdict.target}: {MARK[verdict.met]}{figures}"
+
+
 def render(machine: dict[str, str], results: list[SizeResult], companions: list[tuple[str, str]],
            command: str) -> str:
     """The whole report."""
@@ -174,9 +179,9 @@ def render(machine: dict[str, str], results: list[SizeResult], companions: list[
         f"Written by `{command}` on {machine['date']}. How to read it: docs/benchmarks.md.",
         "## Machine\n\n" + "\n".join(f"- {k}: {v}" for k, v in machine.items()),
         "## Targets (issue 5), at the largest size\n\n"
-        + "\n".join(f"- {v.target}: {MARK[v.met]} ({v.figures})" for v in verdicts(results)),
+        + "\n".join(verdict_line(v) for v in verdicts(results)),
         "## Targets of the annotation loop (issue 13)\n\n"
-        + "\n".join(f"- {v.target}: {MARK[v.met]} ({v.figures})" for v in loop_verdicts(results)),
+        + "\n".join(verdict_line(v) for v in loop_verdicts(results)),
         "## Build, beside bulk-loading and parsing the same N-Quads\n\n" + build_table(results),
         "## Turtle export\n\n" + export_table(results),
         "## Rebuilds (incremental build)\n\n" + incremental_table(results),
