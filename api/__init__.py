@@ -68,9 +68,8 @@ def _use_build_base() -> None:
     from kg import iris
     from kg.errors import KgError
 
-    served = getattr(current_app.extensions["kg"], "served", None)
     try:
-        base = _base_of(served()) if served else None
+        base = _base_of(current_app.extensions["kg"].served())
     except KgError:  # nothing built yet: the request's own handler says so
         base = None
     g.kg_base_token = iris.use_base(base)

@@ -1,10 +1,11 @@
 """Where the endpoint's answers come from: the embedded store of the current
 build (through query worker processes) or a remote SPARQL server.
 
-Both backends offer the same few operations, each bounded by a deadline.
-The embedded backend follows `data/current`: a rebuild that swaps the link
-is noticed on the next request (one readlink), and the workers reopen the
-new store then; until that moment answers come from the old store.
+Both backends offer the operations of `Backend`, each bounded by a deadline;
+api/ and kg.viz call nothing else on them. The embedded backend follows
+`data/current` (kg.build_dirs.current_build): a rebuild that swaps the link is
+noticed on the next request, and the workers reopen the new store then; until
+that moment answers come from the old store.
 
 A request pins the build it answers from (`current()`): every call it makes
 goes to that build's pool, so one response never mixes two builds, and a
@@ -14,19 +15,22 @@ pool retired by a switch is closed once the last request pinned to it ends.
 from __future__ import annotations
 
 import json
-import os
-import shutil
+import math
 import threading
 import time
 from pathlib import Path
-from typing import Any, Callable, Iterator, Protocol
+from typing import Any, Iterator, Protocol
 
 from kg.api import execute
 from kg.api.workers import Job, PoolBusy, Source, WorkerPool
-from kg import build_dirs
+from kg import build_dirs, formats
 from kg.errors import StoreError
+from kg.memo import Memo
 from kg.export import ensure_export
-from kg.remote import DATASET_TYPES, RemoteStore, connect
+from kg.remote import RemoteStore, connect
+
+
+REMOTE_TTL = 60.0  # seconds an answer computed from a remote store is reused: its data may change meanwhile
 
 
 class NoGraph(StoreError):
@@ -34,7 +38,12 @@ class NoGraph(StoreError):
 
 
 class Backend(Protocol):
-    kind: str
+    """What the endpoint asks of a store: an embedded build's or a remote server's."""
+
+    kind: str  # "embedded" or "remote"
+    max_age: float  # seconds a value computed from its answers stays true within one version (kg.memo)
+
+    def served(self) -> Path | None: ...  # the build directory answering now; None: a remote store
 
     def run(self, request: execute.Request, deadline: float) -> execute.Result: ...
 
@@ -65,41 +74,29 @@ class EmbeddedBackend:
     new worker is ready the new pool takes over and the old one retires."""
 
     kind = "embedded"
+    max_age = math.inf  # a build never changes
 
     def __init__(self, data_dir: Path, workers: int, memory_quads: int = 0, *, queue_size: int = 32,
                  worker_memory: int = 0) -> None:
         self.data_dir = Path(data_dir)
         self.queue_size = queue_size
         self.worker_memory = worker_memory
-        self._link = self.data_dir / "current"
-        self._current: tuple[str | None, Path] | None = None
         self.workers = workers
         self.memory_quads = memory_quads
         self._active: tuple[Path, WorkerPool] | None = None
         self._warming: tuple[Path, WorkerPool] | None = None
-        self._graphs: dict[str, list[str]] = {}
+        self._memo = Memo()  # the named graphs of the served build
         self._users: dict[int, int] = {}  # id(pool) -> requests pinned to it
         self._retiring: dict[int, WorkerPool] = {}  # retired pools still pinned by a request
         self._lock = threading.Lock()
-        self._cache_lock = threading.Lock()  # one cached file made at a time
         if build_dirs.current_build(self.data_dir) is not None:
             self._pool(time.monotonic() + 300)
 
     def build(self) -> Path:
-        """The current build directory; raises NoGraph before the first build.
-
-        One readlink per call; the link is only resolved again when it changed."""
-        try:
-            target = os.readlink(self._link)
-        except OSError:
-            target = None
-        cached = self._current
-        if cached is not None and cached[0] == target and target is not None:
-            return cached[1]
+        """The current build directory; raises NoGraph before the first build."""
         build = build_dirs.current_build(self.data_dir)
         if build is None:
             raise NoGraph(f"no graph has been built in {self.data_dir} yet: run `kg build`")
-        self._current = (target, build)
         return build
 
     def served(self) -> Path:
@@ -127,14 +124,10 @@ class EmbeddedBackend:
         return self.graphs_of(*self._serving(deadline), deadline)
 
     def graphs_of(self, build: Path, pool: WorkerPool, deadline: float) -> list[str]:
-        key = str(build)
-        with self._lock:
-            cached = self._graphs.get(key)
-        if cached is None:
-            cached = pool.submit(Job("graphs"), deadline)
-            with self._lock:
-                self._graphs = {key: cached}
-        return cached
+        graphs = self._memo.get("graphs", build.name)
+        if graphs is None:
+            graphs = self._memo.put("graphs", build.name, pool.submit(Job("graphs"), deadline))
+        return graphs
 
     def manifest(self) -> dict[str, Any]:
         return _read_manifest(self.served())
@@ -145,25 +138,6 @@ class EmbeddedBackend:
 
     def export_of(self, build: Path, pool: WorkerPool, fmt: str, deadline: float) -> Path:
         return ensure_export(build, fmt)
-
-    def cached_file(self, build: Path, name: str, make: Callable[[Path], Any]) -> Path:
-        """data/cache/<build>/<name>, made once by `make(partial_path)` and renamed into place.
-        Making it removes the cache directories of builds that no longer exist."""
-        cached = (self.data_dir / "cache" / build.name / name).absolute()  # callers may send it as a file
-        with self._cache_lock:
-            if cached.is_file():
-                return cached
-            for other in cached.parent.parent.glob("*"):
-                if other.name != build.name and not (build.parent / other.name).is_dir():
-                    shutil.rmtree(other, ignore_errors=True)
-            cached.parent.mkdir(parents=True, exist_ok=True)
-            partial = cached.with_name(f"{name}.{os.getpid()}.part")
-            try:
-                make(partial)
-                os.replace(partial, cached)
-            finally:
-                partial.unlink(missing_ok=True)
-        return cached
 
     def health(self) -> dict[str, Any]:
         with self._lock:
@@ -270,6 +244,7 @@ class PinnedBuild:
     """One build of an EmbeddedBackend, as one request sees it: every call goes to its pool."""
 
     kind = "embedded"
+    max_age = math.inf
 
     def __init__(self, backend: EmbeddedBackend, build: Path, pool: WorkerPool,
                  warming: tuple[Path, WorkerPool] | None) -> None:
@@ -283,6 +258,9 @@ class PinnedBuild:
 
     def graphs(self, deadline: float) -> list[str]:
         return self.backend.graphs_of(self.build, self.pool, deadline)
+
+    def served(self) -> Path:
+        return self.build
 
     def version(self) -> str:
         return self.build.name
@@ -317,9 +295,13 @@ class RemoteBackend:
     """A SPARQL 1.1 server; queries run in the request thread with a deadline."""
 
     kind = "remote"
+    max_age = REMOTE_TTL
 
     def __init__(self, store: RemoteStore) -> None:
         self.store = store
+
+    def served(self) -> None:
+        return None  # a remote server has no build directory
 
     def version(self) -> str:
         return self.store.query_url
@@ -342,8 +324,7 @@ class RemoteBackend:
     def export(self, fmt: str, deadline: float) -> Iterator[bytes]:
         """Stream kg's graphs from the server, read one by one with the Graph Store Protocol
         (the list of graphs is asked before the response starts, so an unreachable store is a 503)."""
-        if fmt not in DATASET_TYPES:
-            raise StoreError(f"no export format {fmt!r}")
+        formats.export_format(fmt)
         self._arm(deadline)
         return self.store.dump_chunks(fmt)
 

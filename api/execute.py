@@ -20,7 +20,6 @@ the query is sent as it was, so that its error is the client's own.
 
 from __future__ import annotations
 
-import io
 import time
 from dataclasses import dataclass
 from typing import Mapping, Sequence
@@ -28,17 +27,11 @@ from typing import Mapping, Sequence
 import pyoxigraph as ox
 
 from kg.errors import AnswerTooLarge, QueryError, QueryTimeout
-from kg.store import GRAPH_FORMATS, RESULT_FORMATS, GraphStore
+from kg import formats
+from kg.store import GraphStore
 
-TSV = "text/tab-separated-values"
-NTRIPLES = "application/n-triples"
-_BOOLEAN_BODIES = {
-    "application/sparql-results+json": b'{"head":{},"boolean":%s}',
-    "application/sparql-results+xml": b'<?xml version="1.0"?><sparql xmlns="http://www.w3.org/2005/sparql-results#">'
-                                      b"<head></head><boolean>%s</boolean></sparql>",
-    "text/csv": b"%s",
-    TSV: b"%s",
-}
+TSV = formats.TSV.media_type
+NTRIPLES = formats.NTRIPLES.media_type
 
 
 @dataclass(frozen=True)
@@ -152,7 +145,7 @@ def _capped(store: GraphStore, request: Request, deadline: float | None) -> Resu
         return _graph_result(sink, request, truncated)
     if kind == "boolean":
         value = sink.getvalue().strip()
-        return Result(kind, _BOOLEAN_BODIES[request.solutions_type] % value, request.solutions_type)
+        return Result(kind, formats.results_format(request.solutions_type).boolean % value, request.solutions_type)
     body = sink.head(request.cap + 1) if truncated else sink.getvalue()
     return Result(kind, _convert_solutions(body, request.solutions_type), request.solutions_type, truncated)
 
@@ -179,17 +172,11 @@ def _graph_result(sink: CappedBuffer, request: Request, truncated: bool) -> Resu
 def _convert_solutions(tsv: bytes, media_type: str) -> bytes:
     if media_type == TSV:
         return tsv
-    parsed = ox.parse_query_results(tsv, ox.QueryResultsFormat.TSV)
-    return parsed.serialize(format=RESULT_FORMATS[media_type])
+    parsed = ox.parse_query_results(tsv, formats.TSV.oxigraph)
+    return parsed.serialize(format=formats.results_format(media_type).oxigraph)
 
 
 def _convert_triples(ntriples: bytes, media_type: str, prefixes: Mapping[str, str] | None) -> bytes:
     if media_type == NTRIPLES:
         return ntriples
-    triples = ox.parse(ntriples, format=ox.RdfFormat.N_TRIPLES)
-    fmt = GRAPH_FORMATS[media_type]
-    prefixes = dict(prefixes or {}) if fmt in (ox.RdfFormat.TURTLE, ox.RdfFormat.TRIG, ox.RdfFormat.N3,
-                                               ox.RdfFormat.RDF_XML) else None
-    out = io.BytesIO()
-    ox.serialize(triples, out, format=fmt, prefixes=prefixes)
-    return out.getvalue()
+    return formats.convert(ntriples, formats.NTRIPLES, formats.rdf_format(media_type), prefixes)

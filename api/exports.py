@@ -10,27 +10,23 @@ from pathlib import Path
 
 from flask import Blueprint, Response, current_app, g, send_file
 
+from kg import formats
 from kg.api.errors import ApiError
 
 bp = Blueprint("exports", __name__)
 
-MEDIA_TYPES = {
-    "ttl": "text/turtle",
-    "trig": "application/trig",
-    "nq": "application/n-quads",
-    "jsonld": "application/ld+json",
-}
-
 
 @bp.get("/export.<fmt>")
 def export(fmt: str) -> Response:
-    if fmt not in MEDIA_TYPES:
-        raise ApiError(404, f"no export as .{fmt}; there are " + ", ".join(f"/export.{f}" for f in MEDIA_TYPES))
+    if fmt not in formats.EXPORT_EXTENSIONS:
+        raise ApiError(404, f"no export as .{fmt}; there are "
+                       + ", ".join(f"/export.{f}" for f in formats.EXPORT_EXTENSIONS))
+    media_type = formats.by_extension(fmt).media_type
     source = current_app.extensions["kg"].export(fmt, g.deadline)
     name = f"kg.{fmt}"
     if isinstance(source, Path):
-        return send_file(source, mimetype=MEDIA_TYPES[fmt], as_attachment=True, download_name=name,
+        return send_file(source, mimetype=media_type, as_attachment=True, download_name=name,
                          conditional=True, max_age=0)
-    response = Response(source, mimetype=MEDIA_TYPES[fmt])
+    response = Response(source, mimetype=media_type)
     response.headers["Content-Disposition"] = f'attachment; filename="{name}"'
     return response

@@ -14,7 +14,7 @@ from flask import Blueprint, Response, jsonify, request, url_for
 from kg.api import ids, queries
 from kg.api.classes import CLASSES, EVENT_TYPES
 from kg.api.errors import ApiError
-from kg.api.jsonapi import (_KEY, _add_titles, _cached, _doc_id, _page, _paging, _select, type_arg)
+from kg.api.jsonapi import (_KEY, _add_titles, _cached, _doc_id, _page, _paging, _resolve, _select, type_arg)
 from kg.iris import ONTOLOGY, local_name
 
 bp = Blueprint("facts", __name__)
@@ -70,7 +70,7 @@ def neighbourhood(key: str) -> Response:
     without provenance records or mentions: each neighbour once, with the links and how often stated;
     `type` keeps the neighbours of one class (any case)."""
     type_name = type_arg(CLASSES)
-    iri = ids.iri_of(key) if _KEY.match(key) else None
+    iri = _resolve(key)
     center = _select(queries.summaries([iri])) if iri else []
     if not center:
         raise ApiError(404, f"no entity {key!r}")
@@ -97,7 +97,8 @@ def _listing(class_name: str, prop: str, arg: str, describe: Callable[[list[str]
     value = _id_arg(arg)
     limit, offset = _paging()
     if value:
-        keys = sorted(r["x"] for r in _select(queries.instances(class_name, prop, ids.iri_of(value))))
+        entity = _resolve(value)
+        keys = sorted(r["x"] for r in _select(queries.instances(class_name, prop, entity))) if entity else []
     else:
         keys = _cached(class_name, lambda deadline: sorted(
             r["x"] for r in _select(queries.instances(class_name), deadline)))
@@ -106,7 +107,8 @@ def _listing(class_name: str, prop: str, arg: str, describe: Callable[[list[str]
 
 
 def _one(key: str, kind: str, describe: Callable[[list[str]], list[dict[str, Any]]]) -> Response:
-    items = describe([ids.iri_of(key)]) if _KEY.match(key) else []
+    iri = _resolve(key)
+    items = describe([iri]) if iri else []
     if not items:
         raise ApiError(404, f"no {kind} {key!r}")
     return jsonify(items[0])

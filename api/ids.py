@@ -1,21 +1,26 @@
 """Stable ids of the JSON API: every thing of the graph has one, and it resolves.
 
-- a canonical thing (`https://kg.example.org/id/person/juan-guaido`): its key, `person/juan-guaido`;
-- a thing local to one document (`https://kg.example.org/doc/<slug>/quote/T28`): `<slug>/quote/T28`;
-- a document (`https://kg.example.org/doc/<slug>`): `<slug>`.
+- a canonical thing (`<base>id/person/juan-guaido`): its key, `person/juan-guaido`;
+- a thing local to one document (`<base>doc/<slug>/quote/T28`): `<slug>/quote/T28`;
+- a document (`<base>doc/<slug>`): `<slug>`.
 
-The id says which route describes the thing (`href`): events, quotes and
-figures have their own; every other thing is an entity.
+An id is the IRI without its namespace, so which namespace it came from is asked of
+the graph (`resolve`): the families of canonical things are whatever the build minted
+(a foreign corpus's `disease/...` as well as our `person/...`), never a fixed list.
+The IRI says which route describes the thing (`href`): events, quotes and figures
+have their own; every other thing is an entity.
 """
 
 from __future__ import annotations
+
+from typing import Callable
 
 from flask import url_for
 
 from kg import iris
 
-FAMILIES = frozenset({"person", "organization", "place", "event", "date", "role", "post"})
 ROUTES = {"event": "jsonapi.facts.event", "quote": "jsonapi.facts.quote", "figure": "jsonapi.facts.figure"}
+Select = Callable[[str], list[dict[str, str]]]
 
 
 def item_id(iri: str) -> str | None:
@@ -28,16 +33,29 @@ def item_id(iri: str) -> str | None:
     return None
 
 
-def iri_of(thing_id: str) -> str:
-    """The IRI an id stands for (the inverse of item_id)."""
-    family = thing_id.partition("/")[0]
-    return (iris.RESOURCE if family in FAMILIES else iris.DOCUMENT) + thing_id
+def candidates(thing_id: str) -> list[str]:
+    """The IRIs an id may stand for, the canonical thing first."""
+    return [iris.RESOURCE + thing_id, iris.DOCUMENT + thing_id]
 
 
-def kind_of(thing_id: str) -> str:
-    """'event', 'quote', 'figure', 'person', ...: the family of a key, the kind of a local thing."""
+def resolve(thing_id: str, select: Select) -> str | None:
+    """The IRI of the thing the graph holds under this id (a canonical thing before a
+    document-local one: canonical keys are one family and one slug, local ids end in a kind and
+    an annotation id); None when it holds neither. `thing_id` must be a checked id (no IRI-breaking
+    characters)."""
+    names = " ".join(f"<{iri}>" for iri in candidates(thing_id))
+    found = {row["x"] for row in select(f"SELECT ?x WHERE {{ VALUES ?x {{ {names} }} FILTER EXISTS {{ ?x ?p ?o }} }}")}
+    return next((iri for iri in candidates(thing_id) if iri in found), None)
+
+
+def kind_of(iri: str) -> str | None:
+    """'person', 'disease', ...: the family of a canonical thing; 'event', 'quote', ...: the kind of
+    a document-local one; None for other IRIs."""
+    thing_id = item_id(iri)
+    if thing_id is None:
+        return None
     parts = thing_id.split("/")
-    return parts[0] if parts[0] in FAMILIES or len(parts) < 2 else parts[1]
+    return parts[0] if iri.startswith(iris.RESOURCE) else parts[-2]
 
 
 def href(iri: str) -> str | None:
@@ -45,7 +63,7 @@ def href(iri: str) -> str | None:
     thing_id = item_id(iri)
     if thing_id is None:
         return None
-    return url_for(ROUTES.get(kind_of(thing_id), "jsonapi.entity"), key=thing_id)
+    return url_for(ROUTES.get(kind_of(iri) or "", "jsonapi.entity"), key=thing_id)
 
 
 def ref(iri: str | None, label: str | None = None) -> dict[str, str | None] | None:

@@ -19,10 +19,11 @@ from kg.api.backend import Backend, current as backend_of_request
 from kg.api.classes import ENTITY_TYPES
 from kg.api.errors import ApiError
 from kg.api.workers import PoolBusy
-from kg.api.search import REMOTE_TTL, SearchIndexes
+from kg.api.search import SearchIndexes, warm
 from kg import iris
-from kg.iris import FIXED_PREFIXES, ONTOLOGY, local_name
+from kg.iris import FIXED_PREFIXES, ONTOLOGY, RDF_TYPE, local_name
 from kg.errors import StoreError
+from kg.memo import Memo
 from kg.stats import graph_stats
 
 bp = Blueprint("jsonapi", __name__)
@@ -39,13 +40,19 @@ class _State:
 
     def __init__(self) -> None:
         self.search = SearchIndexes()
-        self.cache: dict[str, tuple[str, float, Any]] = {}
-        self.lock = threading.Lock()
+        self.memo = Memo()
         self.computing = threading.Lock()  # one computation of a cached answer at a time
 
 
 def _state() -> _State:
     return current_app.extensions.setdefault("kg_jsonapi", _State())
+
+
+@bp.record_once
+def _start(setup: Any) -> None:
+    """When the app is made: read the served build's search index in the background."""
+    state = setup.app.extensions.setdefault("kg_jsonapi", _State())
+    warm(state.search, setup.app.extensions["kg"])
 
 
 def _backend() -> Backend:
@@ -74,7 +81,7 @@ def entities() -> Response:
 def entity(key: str) -> Response:
     """One entity (or any other thing with an id): labels, types, same-as links, memberships with their
     roles, relations in and out with their sources, mentions."""
-    iri = ids.iri_of(key) if _KEY.match(key) else None
+    iri = _resolve(key)
     canonical = iri is not None and iri.startswith(iris.RESOURCE)
     record = _select(queries.entity_record(iri) if canonical else queries.node_record(iri)) if iri else []
     if not record:
@@ -89,6 +96,11 @@ def entity(key: str) -> Response:
     body["mentionsTotal"] = int(_select(queries.mention_count(iri))[0].get("n", 0))
     body["mentions"] = [_mention(r) for r in mentions]
     return jsonify(body)
+
+
+def _resolve(key: str) -> str | None:
+    """The IRI of the thing with this id in the graph served, None when there is none."""
+    return ids.resolve(key, _select) if _KEY.match(key) else None
 
 
 def _add_titles(rows: list[dict[str, str]]) -> None:
@@ -111,14 +123,13 @@ def search() -> Response:
     if not text.strip():
         raise ApiError(400, "missing or empty 'q' parameter")
     limit = _int_arg("limit", 20, 1, 100)
-    backend = _backend()
-    index = _state().search.get(backend.version(), backend.kind == "remote", _select)
+    index = _state().search.get(_backend(), g.deadline)
     items = []
-    for entity_iri, entry, rank in index.search(text, limit):
-        summary = index.summaries.get(entity_iri)
-        item = _entity_item(entity_iri, summary.label if summary else entry.label,
+    for hit in index.search(text, limit):
+        summary, entry = index.summaries.get(hit.entity), hit.entry
+        item = _entity_item(hit.entity, summary.label if summary else entry.label,
                             " ".join(summary.types) if summary else "", summary.mentions if summary else None)
-        item.update(matched=entry.label, matchedAs=entry.kind, rank=rank)
+        item.update(matched=entry.label, matchedAs=entry.kind, rank=hit.rank)
         items.append(item)
     return jsonify({"query": text, "items": items})
 
@@ -218,36 +229,25 @@ def _compute_stats(deadline: float) -> dict[str, Any]:
 
 
 def _cached(name: str, compute: Callable[[float], Any]) -> Any:
-    """`compute(deadline)` once per served version (and per REMOTE_TTL for a remote store).
+    """`compute(deadline)` once per served version (and per backend.max_age for a remote store).
 
     The answer describes the whole build, so it gets CACHED_BUDGET seconds of its own rather
     than the request's time limit (counting 7.5 million quads takes seconds); requests
     arriving meanwhile wait for it until their own deadline."""
     backend, state = _backend(), _state()
     version = backend.version()
-    hit = _cache_hit(state, name, version, backend.kind == "remote")
+    hit = state.memo.get(name, version, backend.max_age)
     if hit is not None:
         return hit
     if not state.computing.acquire(timeout=max(0.0, g.deadline - time.monotonic())):
         raise ApiError(503, f"the {name} of this graph are being computed; try again shortly")
     try:
-        hit = _cache_hit(state, name, version, backend.kind == "remote")
+        hit = state.memo.get(name, version, backend.max_age)
         if hit is not None:
             return hit
-        value = compute(max(g.deadline, time.monotonic() + CACHED_BUDGET))
-        with state.lock:
-            state.cache[name] = (version, time.monotonic(), value)
-        return value
+        return state.memo.put(name, version, compute(max(g.deadline, time.monotonic() + CACHED_BUDGET)))
     finally:
         state.computing.release()
-
-
-def _cache_hit(state: _State, name: str, version: str, remote: bool) -> Any:
-    with state.lock:
-        hit = state.cache.get(name)
-    if hit and hit[0] == version and (not remote or time.monotonic() - hit[1] < REMOTE_TTL):
-        return hit[2]
-    return None
 
 
 MAX_OFFSET = 10**9
@@ -292,7 +292,7 @@ def _record(iri: str, rows: list[dict[str, str]]) -> dict[str, Any]:
         "labels": {"preferred": pref,
                    "alternative": sorted(set(by.get(skos + "altLabel", []))),
                    "hidden": sorted(set(by.get(skos + "hiddenLabel", [])))},
-        "types": sorted({local_name(t) for t in by.get(FIXED_PREFIXES["rdf"] + "type", [])}),
+        "types": sorted({local_name(t) for t in by.get(RDF_TYPE, [])}),
         "sameAs": sorted(set(by.get(FIXED_PREFIXES["owl"] + "sameAs", []))),
         "mentionCount": int(count[0]) if count else None,
     }
@@ -335,8 +335,7 @@ def _ref(row: dict[str, str], name: str) -> dict[str, Any] | None:
 
 
 def _is_membership(iri: str) -> bool:
-    thing = ids.item_id(iri)
-    return thing is not None and ids.kind_of(thing) == "membership"
+    return ids.kind_of(iri) == "membership"
 
 
 def _memberships(rows: list[dict[str, str]]) -> list[dict[str, Any]]:

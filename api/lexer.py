@@ -20,6 +20,7 @@ from typing import NamedTuple
 from urllib.parse import urljoin
 
 from kg.errors import LexError
+from kg.positions import line_column
 
 # Every alternative is possessive or cannot fail after a long scan, so that
 # lexing is linear in the text's length. A run of name characters that is not
@@ -150,8 +151,7 @@ def check_depth(text: str, toks: list[Token], limit: int = MAX_DEPTH) -> None:
         elif tok.kind == "other" and value in _CLOSERS:
             depth = max(0, depth - 1)
         if depth + run > limit:
-            line = text.count("\n", 0, tok.start) + 1
-            column = tok.start - (text.rfind("\n", 0, tok.start) + 1) + 1
+            line, column = line_column(text, tok.start)
             raise TooDeep(f"the query nests deeper than {limit} levels at {line}:{column} "
                           "(groups, brackets and unary operators): flatten it", line, column)
 

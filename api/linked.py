@@ -7,15 +7,23 @@
     <base>graph/<name>              a named graph (its triples)
     <base>ontology, <base>vocab     the ontology and the corpus's own vocabulary
 
+    <base>context.jsonld            the JSON-LD @context every JSON-LD answer and export embeds
+
 Paths are the IRIs relative to the base, so a reverse proxy that maps the base
 to this server makes the IRIs themselves resolve. The format is negotiated
 (Turtle first, then N-Triples, JSON-LD, RDF/XML, N-Quads, TriG, N3; `format=`
 works as on /sparql); a browser gets an HTML page (api/resource_page.py). The
 engine computes every answer (api/describe.py); an IRI the graph says nothing
-of is a 404.
+of is a 404. JSON-LD is written with the published context (kg/jsonld.py):
+a thing or a document framed with itself as the top object, a graph as a list
+of node objects.
 """
 
 from __future__ import annotations
+
+import hashlib
+import json
+from typing import Callable, Iterable
 
 import pyoxigraph as ox
 from flask import Blueprint, Response, current_app, g, request
@@ -24,10 +32,12 @@ from kg.api import backend, describe, execute, negotiate, resource_page
 from kg.api.errors import ApiError
 from kg.api.protocol import requested_accept
 from kg.api.base import iri_of_path, namespace_path
-from kg import iris
+from kg import formats, iris, jsonld
 
 bp = Blueprint("linked", __name__)
 RDF_OFFERS = negotiate.GRAPH_OFFERS
+CONTEXT_PATH = "context.jsonld"
+CONTEXT_MAX_AGE = 86400  # seconds a client may keep the @context (it changes only with the base IRI)
 
 
 @bp.get(f"/{namespace_path(iris.RESOURCE)}<path:rest>")
@@ -36,7 +46,7 @@ def resource(rest: str) -> Response:
     """A canonical thing, a document or a thing local to a document."""
     iri = _requested_iri()
     return _answer(iri, describe.resource_exists(iri), describe.resource_construct(iri),
-                   lambda: resource_page.resource(iri))
+                   lambda: resource_page.resource(iri), framed=True)
 
 
 @bp.get(f"/{namespace_path(iris.GRAPH)}<path:rest>")
@@ -61,6 +71,20 @@ def vocabulary() -> Response:
                    lambda: resource_page.graph(iris.ONTOLOGY_GRAPH))
 
 
+@bp.get("/" + CONTEXT_PATH)
+def context_document() -> Response:
+    """The published JSON-LD @context (the one the JSON-LD answers and the export embed), for
+    JSON-LD processors anywhere: open to every origin whatever the CORS setting (it holds terms, no
+    data), cacheable, and revalidated by its ETag."""
+    body = json.dumps(jsonld.context(), ensure_ascii=False, indent=1).encode()
+    response = Response(body, mimetype=formats.JSONLD.media_type)
+    response.set_etag(hashlib.sha256(body).hexdigest()[:32])
+    response.cache_control.public = True
+    response.cache_control.max_age = CONTEXT_MAX_AGE
+    response.headers["Access-Control-Allow-Origin"] = "*"
+    return response.make_conditional(request)
+
+
 def _requested_iri() -> str:
     """The IRI of the request's path; 404 when the path cannot be an IRI."""
     iri = iri_of_path(request.path)
@@ -71,14 +95,15 @@ def _requested_iri() -> str:
     return iri
 
 
-def _answer(iri: str, exists: str, construct: str, page) -> Response:
-    """404, the HTML page, or the engine's CONSTRUCT answer in the negotiated format."""
+def _answer(iri: str, exists: str, construct: str, page: Callable[[], Response], framed: bool = False) -> Response:
+    """404, the HTML page, or the engine's CONSTRUCT answer in the negotiated format (JSON-LD:
+    framed with `iri` on top when `framed`)."""
     accept, explicit = requested_accept(request)
     if not backend.current().select(exists, g.deadline):
         raise ApiError(404, f"the graph says nothing of <{iri}>")
     if not explicit and negotiate.prefers_html(accept, RDF_OFFERS):
         return _vary(page())
-    return _vary(rdf_response(construct, accept))
+    return _vary(rdf_response(construct, accept, root=iri if framed else None))
 
 
 def rdf_format(accept: str | None, what: str) -> tuple[str, str]:
@@ -89,18 +114,29 @@ def rdf_format(accept: str | None, what: str) -> tuple[str, str]:
     return chosen
 
 
-def rdf_response(construct: str, accept: str | None) -> Response:
-    """Run a CONSTRUCT under the endpoint's caps and send it as the client prefers."""
+def rdf_response(construct: str, accept: str | None, root: str | None = None) -> Response:
+    """Run a CONSTRUCT under the endpoint's caps and send it as the client prefers; JSON-LD is
+    written with the published context, framed with `root` on top when given."""
     served, engine = rdf_format(accept, "this resource")
+    json_ld = engine == formats.JSONLD.media_type
     cap = int(current_app.config["MAX_ROWS"])
-    job = execute.Request(sparql=construct, form="CONSTRUCT", cap=cap, solutions_type=negotiate.JSON,
-                          graph_type=engine, max_bytes=int(current_app.config["MAX_RESPONSE_BYTES"]),
-                          prefixes=dict(iris.PREFIXES))
+    job = execute.Request(sparql=construct, form="CONSTRUCT", cap=cap, solutions_type=formats.SPARQL_JSON.media_type,
+                          graph_type=formats.NTRIPLES.media_type if json_ld else engine,
+                          max_bytes=int(current_app.config["MAX_RESPONSE_BYTES"]), prefixes=dict(iris.PREFIXES))
     result = backend.current().run(job, g.deadline)
-    response = Response(result.body, mimetype=served)
+    body = json_ld_body(ox.parse(result.body, format=ox.RdfFormat.N_TRIPLES), root) if json_ld else result.body
+    response = Response(body, mimetype=served)
+    response.headers["X-Content-Type-Options"] = "nosniff"  # corpus text: never read as a page
     if cap > 0:
         response.headers["X-KG-Truncated"] = "true" if result.truncated else "false"
     return response
+
+
+def json_ld_body(triples: Iterable[ox.Triple | ox.Quad], root: str | None = None) -> bytes:
+    """Triples as JSON-LD with the published context: framed about `root`, else one node object
+    per subject."""
+    document = jsonld.frame(triples, root) if root else jsonld.document(triples)
+    return json.dumps(document, ensure_ascii=False, indent=1).encode()
 
 
 def _vary(response: Response) -> Response:

@@ -10,37 +10,32 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-JSON = "application/sparql-results+json"
-XML = "application/sparql-results+xml"
-CSV = "text/csv"
-TSV = "text/tab-separated-values"
-TURTLE = "text/turtle"
-NTRIPLES = "application/n-triples"
-JSONLD = "application/ld+json"
-RDFXML = "application/rdf+xml"
-NQUADS = "application/n-quads"
-TRIG = "application/trig"
-N3 = "text/n3"
+from kg import formats
+
 HTML = "text/html"
 
-# offered media type -> engine format, in the server's order of preference
-SOLUTION_OFFERS: dict[str, str] = {
-    JSON: JSON, XML: XML, CSV: CSV, TSV: TSV,
-    "application/json": JSON, "application/xml": XML, "text/xml": XML,
-}
-GRAPH_OFFERS: dict[str, str] = {
-    TURTLE: TURTLE, NTRIPLES: NTRIPLES, JSONLD: JSONLD, RDFXML: RDFXML, NQUADS: NQUADS, TRIG: TRIG, N3: N3,
-    "application/x-turtle": TURTLE, "text/plain": NTRIPLES, "application/json": JSONLD,
-    "application/xml": RDFXML, "text/xml": RDFXML,
-}
-# `format=` / `output=` values (Fuseki, Virtuoso and many clients send them instead of an
-# Accept header) -> the Accept header they stand for; a value with a slash is a media type.
-FORMAT_ALIASES: dict[str, str] = {
-    "json": f"{JSON}, {JSONLD}", "xml": f"{XML}, {RDFXML}", "csv": CSV, "tsv": TSV,
-    "ttl": TURTLE, "turtle": TURTLE, "nt": NTRIPLES, "ntriples": NTRIPLES, "n-triples": NTRIPLES,
-    "nq": NQUADS, "nquads": NQUADS, "n-quads": NQUADS, "trig": TRIG, "n3": N3,
-    "jsonld": JSONLD, "json-ld": JSONLD, "rdf": RDFXML, "rdfxml": RDFXML, "rdf/xml": RDFXML, "rdf+xml": RDFXML,
-}
+
+def _offers(table: tuple) -> dict[str, str]:
+    """Offered media type -> the format's own media type: each format's own types first, in the
+    server's order of preference, then the other types clients ask for them by."""
+    offers = {f.media_type: f.media_type for f in table}
+    offers.update((alias, f.media_type) for f in table for alias in f.also if alias not in offers)
+    return offers
+
+
+def _format_aliases() -> dict[str, str]:
+    """`format=` / `output=` values (Fuseki, Virtuoso and many clients send them instead of an
+    Accept header) -> the Accept header they stand for ("json": either kind of JSON)."""
+    aliases: dict[str, list[str]] = {}
+    for f in (*formats.RESULTS_FORMATS, *formats.RDF_FORMATS):
+        for name in f.names:
+            aliases.setdefault(name, []).append(f.media_type)
+    return {name: ", ".join(types) for name, types in aliases.items()}
+
+
+SOLUTION_OFFERS = _offers(formats.RESULTS_FORMATS)
+GRAPH_OFFERS = _offers(formats.RDF_FORMATS)
+FORMAT_ALIASES = _format_aliases()  # a value with a slash is a media type
 
 
 @dataclass(frozen=True)

@@ -120,23 +120,6 @@ SELECT (COUNT(DISTINCT ?m) AS ?n) WHERE {{ ?m kgo:denotes {iri(entity)} }}
 """
 
 
-_LABELS = """
-SELECT DISTINCT ?e ?label ?kind WHERE {
-  GRAPH kgg:entities {
-    VALUES (?p ?kind) { (skos:prefLabel "pref") (skos:altLabel "alt") (skos:hiddenLabel "hidden") (rdfs:label "label") }
-    ?e ?p ?label .
-  }
-}
-"""
-
-_ENTITY_SUMMARIES = """
-SELECT ?e (SAMPLE(?l) AS ?label) (MAX(?n) AS ?mentions) (GROUP_CONCAT(DISTINCT STR(?t); separator=" ") AS ?types) WHERE {
-  GRAPH kgg:entities { ?e skos:prefLabel ?l ; a ?t . OPTIONAL { ?e kgo:mentionCount ?n } }
-}
-GROUP BY ?e
-"""
-
-
 _DOCUMENT_KEYS = """
 SELECT DISTINCT ?doc WHERE { ?doc a kgo:NewsArticle }
 """
@@ -318,7 +301,7 @@ GROUP BY ?x
 
 
 def __getattr__(name: str) -> str:
-    """LABELS, STATS...: the fixed queries, with the prefixes of the current base."""
-    if name in ("LABELS", "ENTITY_SUMMARIES", "DOCUMENT_KEYS"):
+    """DOCUMENT_KEYS: the fixed query, with the prefixes of the current base."""
+    if name == "DOCUMENT_KEYS":
         return prologue() + globals()["_" + name]
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

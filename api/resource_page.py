@@ -20,9 +20,8 @@ from kg.api import backend, describe, ids
 from kg.api.base import path_of
 from kg.api.page import secured
 from kg import iris
-from kg.iris import FIXED_PREFIXES
+from kg.iris import FIXED_PREFIXES, RDF_TYPE
 
-RDF_TYPE = FIXED_PREFIXES["rdf"] + "type"
 PREF_LABEL = FIXED_PREFIXES["skos"] + "prefLabel"
 NAME_PROPERTIES = (PREF_LABEL, FIXED_PREFIXES["skos"] + "altLabel", FIXED_PREFIXES["rdfs"] + "label",
                    FIXED_PREFIXES["dcterms"] + "title")

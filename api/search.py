@@ -1,98 +1,140 @@
-"""Accent- and case-insensitive search over every label of every entity.
+"""The search index /api/search answers from, for the version of the graph being served.
 
-The labels (preferred, alternative, hidden, rdfs:label) are read once per
-served version of the graph and folded with kg.iris.fold; a search then
-matches the folded query against them in memory. Ranking: whole label, then
-label prefix, then word prefix, then anywhere; more mentions first; then the
-matched label. The network view's search (viz/static/view.js) ranks alike.
+No request builds an index. An embedded build's index is the file `kg build` wrote
+next to its store (kg.search_index): it is read in the background when the app
+starts, and by one background read when a new build is first searched (requests
+arriving meanwhile wait for that read). A graph without the file (a remote store,
+a build made before the file existed) gets its index from the store, computed in
+the background with a budget of its own (BUDGET); a search arriving meanwhile
+waits for it until its own time limit, then gets a 503 with Retry-After. A remote
+store's index is computed again in the background once the backend's max_age has passed; searches
+answer from the one before until the new one is there.
 """
 
 from __future__ import annotations
 
+import contextvars
+import logging
 import threading
 import time
-from dataclasses import dataclass
-from typing import Callable
+from collections import OrderedDict
+from pathlib import Path
+from typing import Any
 
-from kg.api import queries
-from kg.iris import fold
+from kg.errors import ApiError, StoreError
+from kg.search_index import SearchIndex, index_path, read_index
 
-_RANKS = ("exact", "prefix", "word", "substring")
-REMOTE_TTL = 60.0
-
-
-@dataclass(frozen=True)
-class Entry:
-    folded: str
-    entity: str
-    label: str
-    kind: str
-
-
-@dataclass
-class Summary:
-    label: str
-    mentions: int
-    types: list[str]
-
-
-class LabelIndex:
-    """The folded labels of one version of the graph."""
-
-    def __init__(self, label_rows: list[dict[str, str]], summary_rows: list[dict[str, str]]) -> None:
-        self.entries = [Entry(fold(r["label"]), r["e"], r["label"], r["kind"]) for r in label_rows]
-        self.summaries = {
-            r["e"]: Summary(r.get("label", ""), int(r.get("mentions") or 0), sorted(r.get("types", "").split()))
-            for r in summary_rows
-        }
-
-    def search(self, text: str, limit: int) -> list[tuple[str, Entry, str]]:
-        """Best (entity, matching entry, rank) first, one hit per entity."""
-        needle = " ".join(fold(text).split())
-        if not needle:
-            return []
-        best: dict[str, tuple[int, Entry]] = {}
-        for entry in self.entries:
-            rank = _rank(entry.folded, needle)
-            if rank is None:
-                continue
-            held = best.get(entry.entity)
-            if held is None or (rank, entry.folded) < (held[0], held[1].folded):  # the same label every time
-                best[entry.entity] = (rank, entry)
-        ordered = sorted(best.items(), key=lambda kv: (kv[1][0], -self._mentions(kv[0]), kv[1][1].folded))
-        return [(entity, entry, _RANKS[rank]) for entity, (rank, entry) in ordered[:limit]]
-
-    def _mentions(self, entity: str) -> int:
-        summary = self.summaries.get(entity)
-        return summary.mentions if summary else 0
-
-
-def _rank(folded: str, needle: str) -> int | None:
-    if folded == needle:
-        return 0
-    if folded.startswith(needle):
-        return 1
-    position = folded.find(needle)
-    if position < 0:
-        return None
-    return 2 if not folded[position - 1].isalnum() else 3
+BUDGET = 60.0  # seconds an index computed from the store may take
+RETRY_AFTER = 2
+FILE_WAIT = 30.0  # seconds a search waits for the read of its build's index file (10,000 articles: < 1 s)
+KEPT = 2  # versions whose index is kept (requests pinned to the previous build may still search)
+log = logging.getLogger(__name__)
 
 
 class SearchIndexes:
-    """One LabelIndex per served version, rebuilt when the version changes."""
+    """The index of each served version, loaded or computed in background threads, one per version."""
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
-        self._current: tuple[str, float, LabelIndex] | None = None
+        self._ready: OrderedDict[str, tuple[float, SearchIndex]] = OrderedDict()
+        self._pending: dict[str, threading.Thread] = {}
 
-    def get(self, version: str, remote: bool, select: Callable[[str], list[dict[str, str]]]) -> LabelIndex:
+    def get(self, backend: Any, deadline: float) -> SearchIndex:
+        """The index of the version `backend` (a request's pinned backend) serves; waits until
+        `deadline` only while a background thread reads or computes it."""
+        version, remote = backend.version(), backend.kind == "remote"
+        ready = self._ready_for(version)
+        if ready is not None:
+            made, index = ready
+            if remote and time.monotonic() - made >= backend.max_age:
+                self.start(backend)  # answer from this one until the new one is there
+            return index
+        build = _build_dir(backend)
+        if build is not None and index_path(build).is_file():
+            deadline = max(deadline, time.monotonic() + FILE_WAIT)  # a read, not a query: no time limit
+        for _ in range(2):  # the second: after a start-up read that found no file
+            self.start(backend).join(max(0.0, deadline - time.monotonic()))
+            ready = self._ready_for(version)
+            if ready is not None:
+                return ready[1]
+        raise ApiError(503, "the search index of this graph is being prepared; try again shortly",
+                       {"Retry-After": str(RETRY_AFTER)})
+
+    def start(self, backend: Any, *, file_only: bool = False) -> threading.Thread:
+        """The background thread loading `backend`'s index (started now unless one runs already).
+        It runs in a copy of the caller's context (the request's base IRI)."""
+        version = backend.version()
         with self._lock:
-            current = self._current
-        fresh = current is not None and current[0] == version and (
-            not remote or time.monotonic() - current[1] < REMOTE_TTL)
-        if fresh:
-            return current[2]
-        index = LabelIndex(select(queries.LABELS), select(queries.ENTITY_SUMMARIES))
+            running = self._pending.get(version)
+            if running is not None:
+                return running
+            context = contextvars.copy_context()
+            thread = threading.Thread(target=context.run, args=(self._load, backend, version, file_only),
+                                      name=f"search index {version}", daemon=True)
+            self._pending[version] = thread
+        thread.start()
+        return thread
+
+    def _load(self, backend: Any, version: str, file_only: bool) -> None:
+        began = time.monotonic()
+        try:
+            build = _build_dir(backend)
+            index = read_index(build) if build is not None else None
+            if index is None and not file_only:
+                deadline = time.monotonic() + BUDGET
+                index = SearchIndex.compute(lambda sparql: backend.select(sparql, deadline))
+            if index is not None:
+                self._keep(version, index)
+                log.info("search index of %s: %d labels in %.2f s", version, len(index.entries),
+                         time.monotonic() - began)
+        except Exception:  # the next search tries again
+            log.warning("search index of %s not made", version, exc_info=True)
+        finally:
+            with self._lock:
+                self._pending.pop(version, None)
+
+    def _ready_for(self, version: str) -> tuple[float, SearchIndex] | None:
         with self._lock:
-            self._current = (version, time.monotonic(), index)
-        return index
+            ready = self._ready.get(version)
+            if ready is not None:
+                self._ready.move_to_end(version)
+            return ready
+
+    def _keep(self, version: str, index: SearchIndex) -> None:
+        with self._lock:
+            self._ready[version] = (time.monotonic(), index)
+            self._ready.move_to_end(version)
+            while len(self._ready) > KEPT:
+                self._ready.popitem(last=False)
+
+
+def warm(indexes: SearchIndexes, backend: Any) -> None:
+    """At start: read the served build's index file in the background (a remote store's index is
+    computed by the first search)."""
+    if backend.kind != "embedded":
+        return
+    try:
+        build = backend.served()
+    except StoreError:  # nothing built yet
+        return
+    indexes.start(_Build(build), file_only=True)
+
+
+class _Build:
+    """A build directory as `SearchIndexes.start` sees a backend."""
+
+    kind = "embedded"
+
+    def __init__(self, build: Path) -> None:
+        self.build = build
+
+    def served(self) -> Path:
+        return self.build
+
+    def version(self) -> str:
+        return self.build.name
+
+
+def _build_dir(backend: Any) -> Path | None:
+    """The build directory a pinned embedded backend answers from (None for a remote store)."""
+    return backend.served()

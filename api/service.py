@@ -6,19 +6,17 @@ links with rdfs:seeAlso."""
 
 from __future__ import annotations
 
-import pyoxigraph as ox
-from flask import Response, current_app, g, request
+from flask import Response, g, request
 
 from kg.api import backend, negotiate
 from kg.api.errors import ApiError
 from kg.api.void import dataset_iri, void_iri
 from kg import iris
-from kg.store import GRAPH_FORMATS
+from kg import formats as rdf_formats
 
 SD = "http://www.w3.org/ns/sparql-service-description#"
 FORMATS = "http://www.w3.org/ns/formats/"
-RESULT_FORMATS = ("SPARQL_Results_JSON", "SPARQL_Results_XML", "SPARQL_Results_CSV", "SPARQL_Results_TSV",
-                  "Turtle", "N-Triples", "JSON-LD", "RDF_XML", "N-Quads", "TriG", "N3")
+RESULT_FORMATS = tuple(f.w3c for f in (*rdf_formats.RESULTS_FORMATS, *rdf_formats.RDF_FORMATS))
 
 
 def description_turtle(endpoint: str, graphs: list[str]) -> str:
@@ -61,11 +59,10 @@ def service_description(accept: str | None = None) -> Response:
     served, engine = chosen
     graphs = backend.current().graphs(g.deadline)
     turtle = description_turtle(request.base_url, graphs)
-    if engine == negotiate.TURTLE:
+    if engine == rdf_formats.TURTLE.media_type:
         body = turtle.encode("utf-8")
     else:
-        triples = ox.parse(turtle, format=ox.RdfFormat.TURTLE)
-        body = ox.serialize(triples, format=GRAPH_FORMATS[engine])
+        body = rdf_formats.convert(turtle, rdf_formats.TURTLE, rdf_formats.rdf_format(engine), iris.PREFIXES)
     response = Response(body, mimetype=served)
     response.headers["Vary"] = "Accept"
     return response

@@ -24,7 +24,7 @@ from flask import Blueprint, Response, current_app, g, request
 from kg.api import backend, execute, lexer, negotiate, page, protocol, syntax
 from kg.api.errors import ApiError
 from kg.api.service import service_description
-from kg import iris
+from kg import formats, iris
 from kg.errors import QueryError
 
 bp = Blueprint("sparql", __name__)
@@ -60,8 +60,8 @@ def sparql() -> Response:
     job = execute.Request(
         sparql=sent, form=info.form, cap=cap, top_limit=info.top_limit, open_ended=info.open_ended,
         max_bytes=int(current_app.config["MAX_RESPONSE_BYTES"]),
-        solutions_type=engine if info.form in ("SELECT", "ASK", None) else negotiate.JSON,
-        graph_type=engine if info.form in ("CONSTRUCT", "DESCRIBE") else negotiate.TURTLE,
+        solutions_type=engine if info.form in ("SELECT", "ASK", None) else formats.SPARQL_JSON.media_type,
+        graph_type=engine if info.form in ("CONSTRUCT", "DESCRIBE") else formats.TURTLE.media_type,
         default_graphs=default, named_graphs=named, prefixes=dict(iris.PREFIXES))
     try:
         result = backend.current().run(job, g.deadline)

@@ -3,7 +3,13 @@
 With the embedded store the page is the current build's graph.html, drawn
 from the store on the first request and kept in the build directory.
 With a remote store it is rendered from the server's answers and kept for
-`REMOTE_TTL` seconds. `?focus=<id>&depth=N` is read by the page itself.
+the backend's `max_age` seconds. `?focus=<id>&depth=N` is read by the page itself.
+
+`/graph/neighbours?node=<IRI>`: one node's neighbourhood as the page's JSON data. A page of a
+large graph holds only its best-connected nodes; served from here, it fetches the rest of a
+clicked node's neighbours from this route. The view graph is read from the store (through the
+backend's `select`, as the page is) once per store version and kept; that first read runs under
+GRAPH_READ_SECONDS, not the query time limit, since the queries are the view's own.
 """
 
 from __future__ import annotations
@@ -16,23 +22,22 @@ from pathlib import Path
 
 from flask import Blueprint, Response, current_app, g, request, send_file
 
+from kg import build_dirs
+from kg.errors import ApiError
+from kg.memo import Memo
 from kg.viz import ensure_view, view_page
+from kg.viz.html import safe_json
+from kg.viz.network import load_graph
+from kg.viz.neighbours import neighbourhood_data
 
 bp = Blueprint("view", __name__)
-REMOTE_TTL = 60.0
-
-
-class _RenderedPages:
-    """The page rendered from the store, per app: (backend version) -> (when, html)."""
-
-    def __init__(self) -> None:
-        self.lock = threading.Lock()
-        self.pages: dict[str, tuple[float, str]] = {}
+GRAPH_READ_SECONDS = 600.0  # reading a large view graph takes minutes (53 s at 1,000 articles under load)
 
 
 @bp.record_once
 def _install(state) -> None:
-    state.app.extensions["kg.view"] = _RenderedPages()
+    state.app.extensions["kg.view"] = Memo()  # the page rendered from a remote store, the view graph
+    state.app.extensions["kg.view.lock"] = threading.Lock()  # one reader of a large graph at a time
 
 
 @bp.get("/graph")
@@ -40,7 +45,7 @@ def graph() -> Response:
     backend = current_app.extensions["kg"]
     built = _built_page(backend)
     if built is not None:
-        response = _send_page(backend, built)
+        response = _send_page(built)
     else:
         response = Response(_rendered_page(backend), mimetype="text/html")
         response.headers["Cache-Control"] = "no-cache"
@@ -49,18 +54,43 @@ def graph() -> Response:
     return response
 
 
+@bp.get("/graph/neighbours")
+def neighbours() -> Response:
+    """JSON: the neighbourhood of `?node=` (an IRI of the view graph) in the page's data shape,
+    every string escaped as in the page (no `<`, `>` or `&` in the body)."""
+    node = request.args.get("node", "")
+    graph = _view_graph(current_app.extensions["kg"])
+    if node not in graph:
+        raise ApiError(404, f"no entity or event {node!r} in the graph (expected the IRI of a node of the view)")
+    response = Response(safe_json(neighbourhood_data(graph, node)), mimetype="application/json")
+    response.headers["Cache-Control"] = "no-cache"
+    response.headers["X-Content-Type-Options"] = "nosniff"
+    return response
+
+
+def _view_graph(backend):
+    """The view graph of the served store, read once per store version (kept the backend's
+    `max_age` seconds: a remote store's version says nothing of its content)."""
+    kept: Memo = current_app.extensions["kg.view"]
+    version = f"{backend.kind}:{backend.version()}"
+    with current_app.extensions["kg.view.lock"]:  # a large graph takes long to read and much memory
+        graph = kept.get("graph", version, backend.max_age)
+        if graph is None:
+            graph = kept.put("graph", version, load_graph(_Selector(backend, deadline=time.monotonic() + GRAPH_READ_SECONDS)))
+        return graph
+
+
 def _built_page(backend) -> Path | None:
     """graph.html of the served embedded build (drawn now if no request asked for it before)."""
-    if getattr(backend, "kind", "") != "embedded":
-        return None
-    return ensure_view(backend.served())
+    build = backend.served()
+    return ensure_view(build) if build is not None else None
 
 
-def _send_page(backend, page: Path) -> Response:
+def _send_page(page: Path) -> Response:
     """The build's page, gzip-compressed when the client takes it (a view of 10,000
     articles is 42 MB of HTML and 6 MB compressed); compressed once per build."""
     gzipped = request.accept_encodings["gzip"] > 0
-    sent = backend.cached_file(page.parent, page.name + ".gz", lambda partial: _gzip(page, partial)) \
+    sent = build_dirs.cached_file(page.parent, page.name + ".gz", lambda partial: _gzip(page, partial)) \
         if gzipped else page
     response = send_file(sent, mimetype="text/html", max_age=0, etag=True, conditional=True)
     if gzipped:
@@ -75,26 +105,20 @@ def _gzip(source: Path, target: Path) -> None:
 
 
 def _rendered_page(backend) -> str:
-    rendered: _RenderedPages = current_app.extensions["kg.view"]
-    key = f"{backend.kind}:{backend.version()}"
-    ttl = REMOTE_TTL if backend.kind == "remote" else float("inf")
-    with rendered.lock:
-        cached = rendered.pages.get(key)
-    if cached and time.monotonic() - cached[0] < ttl:
-        return cached[1]
-    html, _ = view_page(_Selector(backend))
-    with rendered.lock:
-        rendered.pages.clear()
-        rendered.pages[key] = (time.monotonic(), html)
+    rendered: Memo = current_app.extensions["kg.view"]
+    version = f"{backend.kind}:{backend.version()}"
+    html = rendered.get("page", version, backend.max_age)
+    if html is None:
+        html = rendered.put("page", version, view_page(_Selector(backend))[0])
     return html
 
 
 class _Selector:
     """The one store method the view reads with, over the endpoint's backend and deadline."""
 
-    def __init__(self, backend) -> None:
+    def __init__(self, backend, deadline: float | None = None) -> None:
         self.backend = backend
-        self.deadline = getattr(g, "deadline", None) or time.monotonic() + 30.0
+        self.deadline = deadline or getattr(g, "deadline", None) or time.monotonic() + 30.0
 
     def select(self, sparql: str) -> list[dict[str, str]]:
         return self.backend.select(sparql, self.deadline)

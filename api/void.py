@@ -15,16 +15,15 @@ from __future__ import annotations
 import pyoxigraph as ox
 from flask import Blueprint, Response, current_app, request
 
-from kg.api import backend, execute, negotiate
+from kg.api import backend, execute
 from kg.api.base import base_iri
-from kg.api.exports import MEDIA_TYPES as EXPORTS
 from kg.api.jsonapi import _cached
-from kg.api.linked import rdf_format
+from kg.api.linked import CONTEXT_PATH, json_ld_body, rdf_format
 from kg.api.protocol import requested_accept
 from kg.api.syntax import with_prefixes
 from kg import iris
 from kg.iris import ONTOLOGY
-from kg.store import GRAPH_FORMATS
+from kg import formats
 
 bp = Blueprint("void", __name__)
 PATH = ".well-known/void"
@@ -44,10 +43,11 @@ def dataset_iri() -> str:
 def void() -> Response:
     served, engine = rdf_format(requested_accept(request)[0], "the VoID description")
     counts = _cached("VoID counts", _counts)
-    triples = ox.parse(description_turtle(current_app.config["LICENSE"]) + counts.decode("utf-8"),
-                       format=ox.RdfFormat.TURTLE)
-    body = ox.serialize(triples, format=GRAPH_FORMATS[engine],
-                        prefixes=iris.PREFIXES if engine in (negotiate.TURTLE, negotiate.TRIG, negotiate.N3) else None)
+    turtle = description_turtle(current_app.config["LICENSE"]) + counts.decode("utf-8")
+    if engine == formats.JSONLD.media_type:  # the description on top, its dataset nested
+        body = json_ld_body(ox.parse(turtle, format=formats.TURTLE.oxigraph), void_iri())
+    else:
+        body = formats.convert(turtle, formats.TURTLE, formats.rdf_format(engine), iris.PREFIXES)
     response = Response(body, mimetype=served)
     response.vary.add("Accept")
     return response
@@ -56,7 +56,7 @@ def void() -> Response:
 def description_turtle(license_iri: str) -> str:
     """What the dataset is, as Turtle (the counts follow as N-Triples)."""
     base, dataset = base_iri(), dataset_iri()
-    dumps = ", ".join(f"<{base}export.{fmt}>" for fmt in EXPORTS)
+    dumps = ", ".join(f"<{base}export.{fmt}>" for fmt in formats.EXPORT_EXTENSIONS)
     vocabularies = ", ".join(f"<{iris.PREFIXES[p]}>" for p in VOCABULARIES)
     if license_iri:
         licence = f"dcterms:license <{license_iri}>"
@@ -67,6 +67,7 @@ def description_turtle(license_iri: str) -> str:
 @prefix dcterms: <http://purl.org/dc/terms/> .
 @prefix foaf: <http://xmlns.com/foaf/0.1/> .
 @prefix sd: <http://www.w3.org/ns/sparql-service-description#> .
+@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
 
 <{void_iri()}> a void:DatasetDescription ;
   dcterms:title "VoID description of the kg knowledge graph" ;
@@ -79,6 +80,7 @@ def description_turtle(license_iri: str) -> str:
   void:uriSpace "{iris.RESOURCE}" ;
   void:vocabulary <{ONTOLOGY}>, {vocabularies} ;
   void:dataDump {dumps} ;
+  rdfs:seeAlso <{base}{CONTEXT_PATH}> ;
   void:feature <http://www.w3.org/ns/formats/Turtle>, <http://www.w3.org/ns/formats/N-Triples>,
     <http://www.w3.org/ns/formats/JSON-LD>, <http://www.w3.org/ns/formats/N-Quads>, <http://www.w3.org/ns/formats/TriG> .
 """
@@ -112,6 +114,6 @@ CONSTRUCT {{
 
 def _counts(deadline: float) -> bytes:
     """The counts as N-Triples (uncapped: a VoID with a partition left out would be wrong)."""
-    job = execute.Request(sparql=counts_construct(), form="CONSTRUCT", cap=0, solutions_type=negotiate.JSON,
-                          graph_type=negotiate.NTRIPLES)
+    job = execute.Request(sparql=counts_construct(), form="CONSTRUCT", cap=0,
+                          solutions_type=formats.SPARQL_JSON.media_type, graph_type=formats.NTRIPLES.media_type)
     return backend.current().run(job, deadline).body

@@ -21,7 +21,7 @@ ratios) and at least 10x faster than rdflib.
 
 With `--stores` a second table per graph compares the remote stores kg
 supports: the build is pushed (timed) into a fresh `oxigraph serve` and a
-fresh Virtuoso 7 (benchmarks/stores.py), and the same queries go through our
+fresh Virtuoso 7 (kg/sparql_servers.py), and the same queries go through our
 /sparql with `--store` on each, alternately. `--stores-only` skips the first
 table.
 """
@@ -42,7 +42,7 @@ from pathlib import Path
 if __package__ in (None, ""):
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from benchmarks.server import Process, Server, free_port
+from kg.testing import Process, Server, free_port
 
 REPO = Path(__file__).resolve().parent.parent
 WORK = REPO / "data" / "bench" / "endpoint"
@@ -285,7 +285,7 @@ def measure_stores(build: Path, args: argparse.Namespace) -> StoreRun:
     """Push `build` into a fresh server of each engine, then time the queries through our /sparql on each."""
     import shutil
 
-    from benchmarks.stores import ENGINES
+    from kg.sparql_servers import ENGINES
     from kg.remote import connect
     from kg.remote.push import push
     from kg.store import EmbeddedStore

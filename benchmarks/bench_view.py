@@ -2,6 +2,7 @@
 
     python benchmarks/bench_view.py --data data                       # the current build of data/
     python benchmarks/bench_view.py --data data/bench/d100 --data data/bench/d1000 --runs 3
+    python benchmarks/bench_view.py --data data/bench/data-10000 --articles 100,1000   # what run.py does
 
 Each build's view is read from its store (`viz.network.load_graph`, capped as `kg build`
 caps it), rendered by `viz.html.render`, written to a temp directory and opened from
@@ -11,6 +12,11 @@ Python time to read and render, the page size, the first frame (vis-network's fi
 data is read (`kgView.timings.ready`), what the settled view draws, and the overlap
 figure of `viz.measure.OVERLAP` (share of drawn nodes whose node-and-label box overlaps
 another's), then the same with every layer turned on. Markdown on stdout.
+
+benchmarks/run.py runs this on its largest build only; so that one run gives the figures at
+100, 1,000 and 10,000 articles, a build with more articles than an `--articles` size (default
+100 and 1,000) is also measured on the part of its graph that its first N articles (by IRI)
+state: the nodes they mention or state an edge of, the edges they state, their sentences.
 """
 
 from __future__ import annotations
@@ -33,6 +39,7 @@ CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic"
                  "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 TARGETS = {"first": 1.0, "overlap": 0.05}  # seconds at 1,000 articles; share of drawn nodes
 TIMEOUT_MS = 120_000
+ARTICLES = (100, 1_000)
 
 
 class Browser:
@@ -71,31 +78,67 @@ class Browser:
 
 
 def load(data_dir: Path):
-    from kg.viz import MAX_NODES, open_current_store
-    from kg.viz.network import cap_nodes, load_graph
+    """The whole view graph of a build (not capped yet)."""
+    from kg.store import open_current
+    from kg.viz.network import load_graph
 
-    store = open_current_store(data_dir)
+    store = open_current(data_dir)
     try:
-        return cap_nodes(load_graph(store), MAX_NODES)
+        return load_graph(store)
     finally:
         store.close()
 
 
-def measure(browser: Browser, data_dir: Path, workdir: Path, runs: int) -> dict:
+def first_articles(graph, count: int):
+    """The part of `graph` its first `count` articles (by IRI) state: the nodes they mention or
+    state an edge of, the edges they state (or that rest on no sentence), their sentences."""
+    from kg.viz.network import ordered_subgraph
+
+    docs = set(sorted(graph.graph.get("docs", {}))[:count])
+    said = {s for s, d in graph.graph.get("sentences", {}).items() if d["doc"] in docs}
+
+    def stated(evidence: list) -> bool:
+        return not evidence or not said.isdisjoint(evidence)
+
+    keep = {n for n, d in graph.nodes(data=True) if not said.isdisjoint(d["mention_sentences"])}
+    keep |= {n for u, v, d in graph.edges(data=True) if d["evidence"] and stated(d["evidence"]) for n in (u, v)}
+    part = ordered_subgraph(graph, keep)
+    part.remove_edges_from([(u, v, k) for u, v, k, d in part.edges(keys=True, data=True) if not stated(d["evidence"])])
+    for _, d in part.nodes(data=True):
+        d["mention_sentences"] = [s for s in d["mention_sentences"] if s in said]
+    part.graph.update(docs={k: v for k, v in graph.graph["docs"].items() if k in docs},
+                      sentences={k: v for k, v in graph.graph["sentences"].items() if k in said})
+    return part
+
+
+def views(data_dir: Path, articles: tuple[int, ...]):
+    """(name, graph capped as `kg build` caps it, seconds to read it) for the build and, when it has
+    more articles than a size of `articles`, for its first that many articles."""
+    from kg.viz import MAX_NODES
+    from kg.viz.network import cap_nodes
+
     started = time.perf_counter()
     graph = load(data_dir)
-    loaded = time.perf_counter()
+    read = time.perf_counter() - started
+    total = len(graph.graph.get("docs", {}))
+    for count in sorted(a for a in articles if a < total):
+        yield f"{data_dir.name}, first {count:,} articles", cap_nodes(first_articles(graph, count), MAX_NODES), None
+    yield str(data_dir), cap_nodes(graph, MAX_NODES), read
+
+
+def measure(browser: Browser, name: str, graph, read: float | None, workdir: Path, runs: int) -> dict:
+    started = time.perf_counter()
     html = render(graph)
     rendered = time.perf_counter()
-    path = workdir / f"{data_dir.name}.html"
+    path = workdir / "view.html"
     path.write_text(html, encoding="utf-8")
     samples = [browser.first_frame(path.as_uri()) for _ in range(runs)]
-    print(f"[bench_view] {data_dir}: {[round(s['first'], 2) for s in samples]}", file=sys.stderr, flush=True)
+    print(f"[bench_view] {name}: {[round(s['first'], 2) for s in samples]}", file=sys.stderr, flush=True)
     firsts = [s["first"] for s in samples]
     readies = [s["ready"] for s in samples]
     docs = len(graph.graph.get("docs", {}))
-    return {"name": str(data_dir), "docs": docs, "nodes": graph.number_of_nodes(),
-            "load": loaded - started, "render": rendered - loaded, "mib": len(html.encode()) / 2**20,
+    return {"name": name, "docs": docs, "nodes": graph.number_of_nodes(),
+            "load": read, "render": rendered - started, "mib": len(html.encode()) / 2**20,
             "first": statistics.median(firsts), "first_min": min(firsts), "first_max": max(firsts),
             "ready": statistics.median(readies),
             **{k: samples[0][k] for k in ("drawn", "overlapping", "share", "labelled", "layers_drawn",
@@ -107,14 +150,16 @@ def table(rows: list[dict], runs: int) -> str:
         f"First drawn frame and label overlap in headless Chromium, 1280 x 800 (median of {runs} page loads, "
         "min–max). Overlap: share of drawn nodes whose node-and-label box (vis-network getBoundingBox) "
         "overlaps another drawn node's box, once the page has read all its data; then with every layer on "
-        "(events, quotes, figures, dates). All data: when the page has read the rest of its data.",
+        "(events, quotes, figures, dates). All data: when the page has read the rest of its data. "
+        "\"first N articles\": the part of the build's graph its first N articles state (read once, with the build).",
         "",
         "| build | articles | nodes in the page | read s | render s | page MiB | first frame s | all data s | drawn | "
         "labelled | overlapping | drawn, layers on | overlapping, layers on |",
         "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
     ]
     for r in rows:
-        lines.append(f"| {r['name']} | {r['docs']:,} | {r['nodes']:,} | {r['load']:.2f} | {r['render']:.2f} | "
+        read = "–" if r["load"] is None else f"{r['load']:.2f}"
+        lines.append(f"| {r['name']} | {r['docs']:,} | {r['nodes']:,} | {read} | {r['render']:.2f} | "
                      f"{r['mib']:.1f} | {r['first']:.2f} ({r['first_min']:.2f}–{r['first_max']:.2f}) | "
                      f"{r['ready']:.2f} | {r['drawn']:,} | {r['labelled']:,} | "
                      f"{r['overlapping']} ({100 * r['share']:.1f} %) | {r['layers_drawn']:,} | "
@@ -133,6 +178,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--data", type=Path, action="append", required=True,
                         help="data directory whose current build is measured (repeatable)")
     parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--articles", type=lambda s: tuple(int(x) for x in s.split(",") if x), default=ARTICLES,
+                        help="also measure the first N articles of a larger build (comma-separated; default 100,1000)")
     args = parser.parse_args(argv)
     if not Path(CHROMIUM).exists():
         print(f"Not run: {CHROMIUM} is missing (Debian package chromium).")
@@ -140,7 +187,8 @@ def main(argv: list[str] | None = None) -> int:
     browser = Browser()
     try:
         with tempfile.TemporaryDirectory(prefix="bench-view-") as tmp:
-            rows = [measure(browser, data, Path(tmp), args.runs) for data in args.data]
+            rows = [measure(browser, name, graph, read, Path(tmp), args.runs)
+                    for data in args.data for name, graph, read in views(data, args.articles)]
     finally:
         browser.close()
     print(table(rows, args.runs))

@@ -22,6 +22,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Sequence
 
+from kg.testing import process_tree
+
 SAMPLE_SECONDS = 0.05
 
 
@@ -101,21 +103,6 @@ class _TreeSampler(threading.Thread):
     def stop(self) -> None:
         self._halt.set()
         self.join(timeout=2)
-
-
-def process_tree(pid: int) -> list[int]:
-    """The process and its descendants, from /proc/<pid>/task/*/children."""
-    found, todo = [], [pid]
-    while todo:
-        current = todo.pop()
-        found.append(current)
-        try:
-            for task in os.listdir(f"/proc/{current}/task"):
-                with open(f"/proc/{current}/task/{task}/children") as handle:
-                    todo.extend(int(c) for c in handle.read().split())
-        except OSError:
-            continue
-    return found
 
 
 def _memory(pid: int) -> tuple[int, int]:

@@ -31,7 +31,7 @@ from benchmarks import machine, measure, mutate, report
 from benchmarks.check import check_corpus
 from benchmarks.generate import Generator
 from benchmarks.results import SizeResult, Step
-from benchmarks.server import Server
+from kg.testing import Server
 from kg import build_dirs
 from kg.iris import graph_iri
 

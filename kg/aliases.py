@@ -13,6 +13,7 @@ from kg.conf import decode_utf8
 from kg.corpus import CONTROL_CHARACTERS
 from kg.errors import ConfigError
 from kg.iris import fold
+from kg.positions import toml_error, toml_key_line
 from kg.schema import Vocabulary
 
 _KEY = re.compile(r"^[a-z]+/[a-z0-9]+(-[a-z0-9]+)*$")
@@ -73,14 +74,11 @@ def load_aliases(path: Path, vocab: Vocabulary) -> AliasTable:
     try:
         data = tomllib.loads(raw)
     except tomllib.TOMLDecodeError as exc:
-        where = re.search(r"at line (\d+), column (\d+)", str(exc))
-        line, column = (int(where.group(1)), int(where.group(2))) if where else (None, None)
-        raise ConfigError(f"invalid TOML: {str(exc).split(' (at line')[0]} (expected [[entity]] tables)",
-                          path, line, column) from exc
+        raise toml_error(exc, path, "[[entity]] tables") from exc
     unknown = sorted(set(data) - {"entity"})
     if unknown:
         raise ConfigError(f"unknown table or key {unknown[0]!r} (expected [[entity]] tables only)", path,
-                          _top_line(raw, unknown[0]))
+                          toml_key_line(raw, unknown[0]))
     entries: dict[str, AliasEntry] = {}
     index: dict[tuple[str, str], str] = {}
     lines = raw.splitlines()
@@ -141,14 +139,6 @@ def _entry_lines(lines: list[str]) -> list[int]:
     """The line of each [[entity]] header, in order."""
     header = re.compile(r"\s*\[\[\s*entity\s*\]\]")
     return [n for n, line in enumerate(lines, start=1) if header.match(line)]
-
-
-def _top_line(raw: str, name: str) -> int | None:
-    """The line where a top-level key or table `name` is given."""
-    for number, line in enumerate(raw.splitlines(), start=1):
-        if re.match(r"\s*\[*\s*" + re.escape(name) + r"\b", line):
-            return number
-    return None
 
 
 def _names(item: dict, field: str) -> list[str]:

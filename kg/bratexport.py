@@ -19,11 +19,12 @@ import shutil
 from collections import defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Iterator
 
 import pyoxigraph as ox
 
 from kg import iris
-from kg.conf import CONFIG_FILE, load_config
+from kg.conf import CONFIG_FILE, AnnotationConfig, load_config
 from kg.graph import THING_ATTRIBUTES
 from kg.iris import FIXED_PREFIXES, WIKIDATA, slug_of_graph
 from kg.schema import Vocabulary, load_alignment
@@ -63,17 +64,10 @@ def export_brat(build_dir: Path, store: EmbeddedStore, output: Path) -> int:
     output.mkdir(parents=True, exist_ok=True)
     if schema.is_dir():
         shutil.copytree(schema, output, dirs_exist_ok=True)
-    alignment = load_alignment(schema / "kg.toml")
     databases: set[str] = set()
     count = 0
-    for graph in store.graphs():
-        slug = slug_of_graph(graph)
-        if slug is None:
-            continue
-        quads = ox.parse(store.dump_graph(graph).encode(), format=ox.RdfFormat.N_QUADS)
-        doc = _DocumentGraph(slug, quads)
-        vocab = Vocabulary(load_config(_config_for(schema, slug)), alignment)
-        lines = _Writer(doc, vocab).lines()
+    for doc, _, lines in documents_as_brat(store, schema):
+        slug = doc.slug
         databases |= {line.split("\t")[1].split(" ")[2].split(":", 1)[0] for line in lines if line[0] == "N"}
         (output / slug).parent.mkdir(parents=True, exist_ok=True)
         (output / f"{slug}.txt").write_text(doc.text, encoding="utf-8")
@@ -83,6 +77,18 @@ def export_brat(build_dir: Path, store: EmbeddedStore, output: Path) -> int:
         count += 1
     _write_tools_conf(output, databases)
     return count
+
+
+def documents_as_brat(store: EmbeddedStore,
+                      schema: Path) -> Iterator[tuple[_DocumentGraph, AnnotationConfig, list[str]]]:
+    """Each document graph of the build, with its annotation configuration and its .ann lines."""
+    alignment = load_alignment(schema / "kg.toml")
+    for graph in store.graphs():
+        slug = slug_of_graph(graph)
+        if slug is not None:
+            doc = _DocumentGraph(slug, store.quads_of(graph))
+            config = load_config(_config_for(schema, slug))
+            yield doc, config, _Writer(doc, Vocabulary(config, alignment)).lines()
 
 
 def _config_for(schema: Path, slug: str) -> Path:

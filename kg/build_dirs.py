@@ -5,6 +5,7 @@
       builds/<id>/store/            Oxigraph store (RocksDB)
       builds/<id>/kg.ttl kg.trig kg.nq kg.jsonld graph.html
       builds/<id>/manifest.json     fingerprints of the documents, counts, timings
+      cache/<id>/                   files derived from a build by the endpoint (graph.html.gz)
       build.lock                    held while a build runs
 
 A build writes a new builds/<id>/ beside the current one and only then moves
@@ -13,18 +14,19 @@ A build writes a new builds/<id>/ beside the current one and only then moves
 
 from __future__ import annotations
 
+import fcntl
 import json
 import os
 import shutil
 import time
 from contextlib import nullcontext
 from pathlib import Path
-from typing import ContextManager
+from typing import Callable, ContextManager
 
-from kg import iris
+from kg import formats, iris
 from kg.errors import StoreError
 
-EXPORT_FILES = {"ttl": "kg.ttl", "trig": "kg.trig", "nq": "kg.nq", "jsonld": "kg.jsonld"}
+EXPORT_FILES = {extension: f"kg.{extension}" for extension in formats.EXPORT_EXTENSIONS}
 VIEW_FILE = "graph.html"
 MANIFEST_FILE = "manifest.json"
 STORE_DIR = "store"
@@ -40,6 +42,14 @@ def current_build(data_dir: Path) -> Path | None:
         return None
     path = (link.parent / target).resolve()
     return path if path.is_dir() else None
+
+
+def require_current_build(data_dir: Path) -> Path:
+    """The directory of the current build; StoreError when nothing is built in `data_dir` yet."""
+    build = current_build(data_dir)
+    if build is None:
+        raise StoreError(f"no build in {data_dir} (expected `kg build` to have run)")
+    return build
 
 
 def base_iri(build: Path | None) -> str | None:
@@ -63,6 +73,39 @@ def store_path(build: Path) -> Path:
 
 def export_path(build: Path, fmt: str) -> Path:
     return build / EXPORT_FILES[fmt]
+
+
+def made_once(path: Path, make: Callable[[Path], object]) -> Path:
+    """`path`, made by `make(partial)` on the first call and renamed into place when complete, then
+    kept: one maker at a time across threads and processes (an flock per open file)."""
+    if path.is_file():
+        return path
+    with open(path.with_name(f".{path.name}.lock"), "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if path.is_file():
+            return path
+        for stale in path.parent.glob(f".{path.name}.*.part"):  # left by a maker killed while holding the lock
+            stale.unlink(missing_ok=True)
+        partial = path.with_name(f".{path.name}.{os.getpid()}.part")
+        try:
+            make(partial)
+            os.replace(partial, path)
+        finally:
+            partial.unlink(missing_ok=True)
+    return path
+
+
+def cached_file(build: Path, name: str, make: Callable[[Path], object]) -> Path:
+    """data/cache/<build>/<name>, made once by `make(partial)` (see made_once). Making one removes
+    the cache directories of builds that no longer exist."""
+    cache = (Path(build).parent.parent / "cache").absolute()  # callers may send it as a file
+    cached = cache / Path(build).name / name
+    if not cached.is_file():
+        for other in cache.glob("*"):
+            if other.name != Path(build).name and not (Path(build).parent / other.name).is_dir():
+                shutil.rmtree(other, ignore_errors=True)
+        cached.parent.mkdir(parents=True, exist_ok=True)
+    return made_once(cached, make)
 
 
 def new_build_dir(data_dir: Path) -> Path:

@@ -30,11 +30,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Iterator, Mapping
 
 from kg import build_dirs, iris
-from kg.corpus import DocumentFiles, key_line, not_read, scan_corpus
+from kg.corpus import DocumentFiles, not_read, scan_corpus
 from kg.errors import BuildLockedError, CorpusError, InputError, InputErrors
 from kg.inputs import Inputs
 from kg.phases import Phases
 from kg.plan import Plan, make_plan, previous_manifest, write_manifest
+from kg.positions import json_key_line
 from kg.push_step import make_pusher, push_step
 
 if TYPE_CHECKING:
@@ -170,7 +171,7 @@ def check_metadata_keys(files: list[DocumentFiles], keys: set[str] | dict) -> No
             key = data.get(name) if isinstance(data, dict) else None
             if isinstance(key, str) and key not in keys:
                 errors.append(CorpusError(f"{name} {key!r} is not in aliases.toml (expected a key of the alias table)",
-                                          item.meta, key_line(raw, name)))
+                                          item.meta, json_key_line(raw, name)))
     if errors:
         raise InputErrors(errors)
 
@@ -180,12 +181,15 @@ def _run(plan: Plan, inputs: Inputs, data_dir: Path, options: Options, phases: P
     from kg.confwriter import save_document_configs
     from kg.export import write_exports
     from kg.fill import fill_store
+    from kg.search_index import write_build_index
 
     build_dir = build_dirs.new_build_dir(data_dir)
     report = BuildReport(BuildMode(plan.mode), 0, plan.added, plan.changed, plan.removed)
     try:
         filled = fill_store(plan, inputs, build_dir, options, phases)
         report.quads, report.entities = filled.quads, filled.entities
+        with phases.phase("search index"):  # the endpoint reads it, never builds it in a request
+            write_build_index(build_dir)
         with phases.phase("schema"):
             from kg.bratexport import SCHEMA_DIR, save_schema  # brat's rendering code: only when there is work
 

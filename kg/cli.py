@@ -20,11 +20,11 @@ from typing import Any, Callable
 
 import click
 
-from kg import __version__, build_dirs, iris
+from kg import __version__, build_dirs, formats, iris
 from kg import settings
-from kg.errors import KgError, StoreError
+from kg.errors import KgError
 from kg.export import FORMATS, copy_export
-from kg.store import EmbeddedStore
+from kg.store import open_current
 
 
 class KgCommandError(click.ClickException):
@@ -164,7 +164,7 @@ def _export_brat(build_dir: Path | None, output: Path | None, fmt: str = "brat")
     if output.exists() and any(output.iterdir()):
         raise click.ClickException(f"{output} is not empty (expected a new or empty directory)")
     iris.use_base(build_dirs.base_iri(build_dir))
-    store = EmbeddedStore(build_dirs.store_path(build_dir), read_only=True)
+    store = EmbeddedStore.of_build(build_dir)
     try:
         if fmt == "xmi":
             count, warnings = export_xmi(build_dir, store, output)
@@ -208,7 +208,7 @@ def validate(data_dir: Path) -> None:
     """Check the current graph against shapes.ttl and the ontology."""
     from kg.validate import validate_nquads
 
-    store = _open(data_dir)
+    store = open_current(data_dir)
     names = [g for g in store.graphs() if not g.endswith("/ontology")]
     validate_nquads("".join(store.dump_graph(g) for g in names).encode())
     click.echo(f"valid: {len(names)} graphs conform to shapes.ttl and use only declared terms")
@@ -226,9 +226,9 @@ def validate(data_dir: Path) -> None:
 def query(sparql: str, fmt: str | None, iri_style: str, width: int, data_dir: Path) -> None:
     """Run a SPARQL query on the current graph (the default graph is the union of all graphs).
     The prefixes of the README's table are declared; a PREFIX of the query's own wins."""
-    store = _open(data_dir)
-    prefixes = iris.PREFIXES  # those of the build's base, set by _open
-    answer = store.query(sparql, prefixes=prefixes, graph_type="application/n-triples")
+    store = open_current(data_dir)
+    prefixes = iris.PREFIXES  # those of the build's base, set by open_current
+    answer = store.query(sparql, prefixes=prefixes, graph_type=formats.NTRIPLES.media_type)
     if answer.kind == "graph":
         if fmt not in (None, "ttl", "nt"):
             raise click.BadParameter(f"a {answer.kind} answer is written as ttl or nt, not {fmt}", param_hint="--format")
@@ -280,8 +280,8 @@ def _turtle(ntriples: bytes, prefixes: dict[str, str]) -> bytes:
     graph = Graph(bind_namespaces="none")
     for prefix, namespace in prefixes.items():
         graph.bind(prefix, namespace)
-    graph.parse(data=ntriples.decode("utf-8"), format="nt")
-    return graph.serialize(format="turtle").encode("utf-8")
+    graph.parse(data=ntriples.decode("utf-8"), format=formats.NTRIPLES.rdflib)
+    return graph.serialize(format=formats.TURTLE.rdflib).encode("utf-8")
 
 
 @main.command()
@@ -292,7 +292,7 @@ def stats(data_dir: Path, as_json: bool) -> None:
     entities and events per class and statements per predicate (the same as /api/stats)."""
     from kg.stats import graph_stats
 
-    store = _open(data_dir)
+    store = open_current(data_dir)
     try:
         stats = graph_stats(store.select)
     finally:
@@ -304,14 +304,6 @@ def stats(data_dir: Path, as_json: bool) -> None:
         click.echo(f"{section}:")
         for name, n in values.items():
             click.echo(f"  {n:7d}  {name}")
-
-
-def _open(data_dir: Path) -> EmbeddedStore:
-    build_dir = build_dirs.current_build(data_dir)
-    if build_dir is None:
-        raise StoreError(f"no build in {data_dir} (expected `kg build` to have run)")
-    iris.use_base(build_dirs.base_iri(build_dir))  # what reads the build mints and abbreviates under its base
-    return EmbeddedStore(build_dirs.store_path(build_dir), read_only=True)
 
 
 def _table(columns: list[str], rows: list[dict[str, str]], width: int = 60) -> str:

@@ -10,6 +10,7 @@ sub-directories, each read with the nearest annotation.conf up the tree.
 from __future__ import annotations
 
 import datetime
+import errno
 import hashlib
 import json
 import os
@@ -26,6 +27,8 @@ from kg.conf import CONFIG_FILE, AnnotationConfig, decode_utf8, find_config, par
 from kg.errors import CorpusError, InputError, InputErrors
 from kg.iris import RESERVED_GRAPHS
 from kg.model import Annotations, Document, Metadata
+from kg.positions import json_key_line, line_column
+from kg.schema import MAPPING_FILE
 
 if TYPE_CHECKING:
     from kg.inception import BratDocument
@@ -35,7 +38,6 @@ TYPE_SYSTEM = "TypeSystem.xml"  # INCEpTION's type system beside its .xmi (kg.in
 CONTROL_CHARACTERS = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
 _SLUG = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*$")
 ALIASES_FILE = "aliases.toml"
-MAPPING_FILE = "kg.toml"
 # Files of the corpus that are not documents but are read (or, for brat's own, accepted) by kg.
 CORPUS_FILES = (CONFIG_FILE, ALIASES_FILE, MAPPING_FILE, "tools.conf", "visual.conf", "kb_shortcuts.conf",
                 TYPE_SYSTEM, "typesystem.xml")
@@ -199,7 +201,7 @@ def _walk(corpus_dir: Path) -> list[Path]:
         for entry in sorted(os.scandir(directory), key=lambda e: e.name, reverse=True):
             path = Path(entry.path)
             wanted = entry.name.endswith(DOCUMENT_SUFFIXES) or entry.name in CORPUS_FILES
-            if entry.is_dir():
+            if _is_dir(entry):
                 if wanted:
                     errors.append(CorpusError("a directory where a file belongs (expected a regular file)", path))
                 else:
@@ -215,12 +217,21 @@ def _walk(corpus_dir: Path) -> list[Path]:
     return sorted(found)
 
 
+def _is_dir(entry: os.DirEntry) -> bool:
+    try:
+        return entry.is_dir()
+    except OSError:  # a link loop: told as a file that cannot be read (_not_a_regular_file)
+        return False
+
+
 def _not_a_regular_file(path: Path) -> str | None:
     try:
         mode = os.stat(path).st_mode
     except FileNotFoundError:
         return "dangling link (expected a regular file, or a link to one)"
     except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            return "a link loop (expected a regular file, or a link to one)"
         return f"cannot be read ({exc.strerror}; expected a readable regular file)"
     if not stat.S_ISREG(mode):
         return "not a regular file (expected a plain file, not a pipe, socket, device or directory)"
@@ -254,8 +265,7 @@ def read_text(path: Path) -> str:
         raise CorpusError("starts with a byte-order mark (expected UTF-8 without BOM, offsets count from the first character)", path, 1, 1)
     bad = CONTROL_CHARACTERS.search(text)
     if bad:
-        line = text.count("\n", 0, bad.start()) + 1
-        column = bad.start() - (text.rfind("\n", 0, bad.start()) + 1) + 1
+        line, column = line_column(text, bad.start())
         raise CorpusError(f"control character U+{ord(bad.group()):04X} (expected text without control characters "
                           "other than tab and line breaks: RDF/XML and SPARQL XML results cannot carry them)",
                           path, line, column)
@@ -275,7 +285,7 @@ def read_metadata(files: DocumentFiles, text: str) -> Metadata:
         data = json.loads(raw, object_pairs_hook=_refuse_repeated_keys)
     except _RepeatedKey as exc:
         raise CorpusError(f"field {exc.key!r} given twice (expected each field once)", files.meta,
-                          key_line(raw, exc.key, occurrence=2)) from exc
+                          json_key_line(raw, exc.key, occurrence=2)) from exc
     except json.JSONDecodeError as exc:
         raise CorpusError(f"invalid JSON: {exc.msg} (expected a metadata object)", files.meta, exc.lineno, exc.colno) from exc
     except (RecursionError, ValueError) as exc:  # nesting deeper than Python recurses; a number too long to convert
@@ -289,13 +299,13 @@ def read_metadata(files: DocumentFiles, text: str) -> Metadata:
                           "(expected an object: {\"title\": ..., \"publisher\": ..., \"date\": ...})", files.meta, 1)
     if not isinstance(data.get("title"), str) or not data["title"].strip():
         raise CorpusError("metadata needs a non-empty \"title\" "
-                          "(expected {\"title\": ..., \"publisher\": ..., \"date\": ...})", files.meta, key_line(raw, "title"))
+                          "(expected {\"title\": ..., \"publisher\": ..., \"date\": ...})", files.meta, json_key_line(raw, "title"))
     fields = {}
     for name in ("publisher", "author", "date", "date_note", "language"):
         value = data.get(name)
         if value is not None and not isinstance(value, str):
             raise CorpusError(f"metadata field {name!r} is {_json_kind(value)} (expected a string or null)",
-                              files.meta, key_line(raw, name))
+                              files.meta, json_key_line(raw, name))
         if value is not None:
             fields[name] = value
     _check_metadata_values(files.meta, raw, fields)
@@ -306,12 +316,12 @@ def _check_metadata_values(path: Path, raw: str, fields: dict) -> None:
     date = fields.get("date")
     if date is not None and not _real_date(date):
         raise CorpusError(f"bad date {date!r} (expected YYYY-MM-DD, YYYY-MM or YYYY)", path,
-                          key_line(raw, "date"))
+                          json_key_line(raw, "date"))
     for name in ("publisher", "author"):
         value = fields.get(name)
         if value is not None and not re.fullmatch(r"[a-z]+/[a-z0-9]+(-[a-z0-9]+)*", value):
             raise CorpusError(f"bad {name} {value!r} (expected an alias-table key such as organization/npr)",
-                              path, key_line(raw, name))
+                              path, json_key_line(raw, name))
 
 
 def _real_date(value: str) -> bool:
@@ -323,16 +333,6 @@ def _real_date(value: str) -> bool:
     except ValueError:
         return False
     return True
-
-
-def key_line(raw: str, key: str, *, occurrence: int = 1) -> int:
-    """The line of a JSON record on which `"key":` appears (its `occurrence`-th time), else 1."""
-    seen = 0
-    for match in re.finditer(r'"' + re.escape(key) + r'"\s*:', raw):
-        seen += 1
-        if seen == occurrence:
-            return raw.count("\n", 0, match.start()) + 1
-    return 1
 
 
 def _json_kind(value: object) -> str:

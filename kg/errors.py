@@ -23,7 +23,7 @@ into an exit code or the JSON error shape. Every class carries both:
     └── ApiError                   exit 1  HTTP as given  an HTTP answer decided by the endpoint itself
 
 Subclasses elsewhere stay in the tree: api.lexer.TooDeep and api.lexer.TooManyTokens (LexErrors),
-api.backend.NoGraph and kg.remote.RemoteTimeout (StoreErrors).
+api.backend.NoGraph, kg.remote.RemoteTimeout and kg.testing.ServerDown (StoreErrors).
 """
 
 from __future__ import annotations

@@ -17,27 +17,19 @@ index, so a lazily written export equals one written at build time.
 from __future__ import annotations
 
 import contextvars
-import fcntl
 import json
-import os
 import shutil
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import IO, Callable
 
-from kg import build_dirs, iris, jsonld
-from kg.errors import InputError, StoreError
+from kg import build_dirs, formats, iris, jsonld
+from kg.errors import StoreError
 from kg.plan import read_manifest
 from kg.store import EmbeddedStore
 
-FORMATS = tuple(build_dirs.EXPORT_FILES)
+FORMATS = formats.EXPORT_EXTENSIONS
 INDEX_SUFFIX = ".sections.json"
-MEDIA_TYPES = {
-    "ttl": "text/turtle",
-    "trig": "application/trig",
-    "nq": "application/n-quads",
-    "jsonld": "application/ld+json",
-}
 
 
 def header(fmt: str) -> bytes:
@@ -72,33 +64,21 @@ def write_exports(build_dir: Path) -> None:
 def ensure_export(build_dir: Path, fmt: str) -> Path:
     """The build's export in `fmt`: written on the first call (one writer at a time, across
     threads and processes: an flock per open file), then kept in the build directory."""
-    if fmt not in FORMATS:
-        raise InputError(f"unknown export format {fmt!r} (expected one of {', '.join(FORMATS)})")
+    formats.export_format(fmt)
     path = build_dirs.export_path(build_dir, fmt)
-    if path.is_file():
-        return path
-    with open(build_dir / f".{path.name}.lock", "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
-        if not path.is_file():
-            _write_export_file(build_dir, fmt, path)
-    return path
+    return build_dirs.made_once(path, lambda partial: _write_export_file(build_dir, fmt, path, partial))
 
 
-def _write_export_file(build_dir: Path, fmt: str, path: Path) -> None:
-    """Serialize the build's store into `path` (renamed into place when complete), copying
+def _write_export_file(build_dir: Path, fmt: str, path: Path, partial: Path) -> None:
+    """Serialize the build's store into `partial` (renamed to `path` when complete), copying
     the sections the build did not remake from the build it started from."""
-    for stale in path.parent.glob(f".{path.name}.*.part"):  # left by a writer killed while holding the lock
-        stale.unlink(missing_ok=True)
-    partial = path.with_name(f".{path.name}.{os.getpid()}.part")
-    store = EmbeddedStore(build_dirs.store_path(build_dir), read_only=True)
+    store = EmbeddedStore.of_build(build_dir)
     try:
         with build_dirs.under_build_base(build_dir):
             index = _write_format(store, fmt, ordered_graphs(store.graphs()), partial, _reusable(build_dir, fmt))
         write_index(path, index)
-        os.replace(partial, path)
     finally:
         store.close()
-        partial.unlink(missing_ok=True)
 
 
 def write_index(export: Path, index: Index) -> None:
@@ -187,8 +167,7 @@ def section(store: EmbeddedStore, fmt: str, graph: str) -> bytes:
 
 def write_export(store: EmbeddedStore, fmt: str, out: IO[bytes]) -> None:
     """Serialize a whole store in one format to a binary stream."""
-    if fmt not in FORMATS:
-        raise InputError(f"unknown export format {fmt!r} (expected one of {', '.join(FORMATS)})")
+    formats.export_format(fmt)
     _write_sections(out, fmt, ordered_graphs(store.graphs()), lambda graph: out.write(section(store, fmt, graph)))
 
 

@@ -51,6 +51,7 @@ FIXED_PREFIXES: Mapping[str, str] = MappingProxyType({
     "sem": "http://semanticweb.cs.vu.nl/2009/11/sem/",
     "oa": "http://www.w3.org/ns/oa#",
 })
+RDF_TYPE = FIXED_PREFIXES["rdf"] + "type"
 ENTITY_FAMILIES = ("person", "organization", "place", "event", "date", "role")
 _BAD_IRI_CHARS = re.compile(r'[\s<>"{}|\\^`]')
 

@@ -24,10 +24,9 @@ from typing import Any, Iterable, Mapping
 import pyoxigraph as ox
 
 from kg import iris
-from kg.iris import FIXED_PREFIXES
+from kg.iris import FIXED_PREFIXES, RDF_TYPE
 
 XSD = FIXED_PREFIXES["xsd"]
-RDF_TYPE = FIXED_PREFIXES["rdf"] + "type"
 CONTEXT_FILE = "context.jsonld"
 # terms the context types because their values are IRIs, beyond the ontology's object properties
 IRI_VALUED = ("rdf:subject", "rdf:predicate", "rdf:object", "owl:sameAs")
@@ -99,6 +98,10 @@ class Compactor:
     def __init__(self, ctx: Mapping[str, Any]) -> None:
         self.prefixes = {k: v for k, v in ctx.items() if isinstance(v, str) and not k.startswith("@")
                          and v.endswith(("/", "#"))}
+        self.by_namespace: dict[str, str] = {}
+        self.compacted: dict[str, str] = {}  # the same IRIs come again and again
+        for prefix, namespace in self.prefixes.items():
+            self.by_namespace.setdefault(namespace, prefix)
         self.by_iri: dict[str, tuple[str, Any]] = {}
         for name, definition in ctx.items():
             target = definition if isinstance(definition, str) else definition.get("@id") if isinstance(
@@ -112,7 +115,21 @@ class Compactor:
         return self.prefixes[prefix] + rest if prefix in self.prefixes and not rest.startswith("//") else value
 
     def iri(self, value: str) -> str:
-        return _compact(value, self.prefixes)
+        """prefix:rest for the longest namespace `value` starts with (as _compact, but by looking up
+        the few namespaces `value` can have: each ends at one of its slashes or hashes)."""
+        found = self.compacted.get(value)
+        if found is None:
+            found = self.compacted[value] = self._shortest(value)
+        return found
+
+    def _shortest(self, value: str) -> str:
+        end = len(value)
+        while (cut := max(value.rfind("/", 0, end), value.rfind("#", 0, end))) >= 0:
+            prefix, rest = self.by_namespace.get(value[:cut + 1]), value[cut + 1:]
+            if prefix is not None and rest and not rest.startswith("//"):
+                return f"{prefix}:{rest}"
+            end = cut
+        return value
 
     def key(self, predicate: str) -> tuple[str, Any]:
         return self.by_iri.get(predicate) or (self.iri(predicate), None)
@@ -157,8 +174,7 @@ def nodes(triples: Iterable[ox.Triple | ox.Quad], ctx: Mapping[str, Any] | None 
     compactor = Compactor(ctx or context()["@context"])
     found: dict[str, Node] = {}
     for triple in triples:
-        subject = triple.subject
-        node_id = compactor.iri(subject.value) if isinstance(subject, ox.NamedNode) else f"_:{subject.value}"
+        node_id = _node_id(compactor, triple.subject)
         node = found.setdefault(node_id, {"@id": node_id})
         if triple.predicate.value == RDF_TYPE and isinstance(triple.object, ox.NamedNode):
             node.setdefault("@type", []).append(compactor.type_name(triple.object.value))
@@ -195,37 +211,57 @@ def export_header() -> bytes:
 EXPORT_FOOTER = b"\n]}\n"
 
 
-def frame(triples: Iterable[ox.Triple | ox.Quad], root: str, depth: int = 3) -> dict[str, Any]:
-    """A JSON-LD document about `root`: its node, with the nodes it points at nested (to `depth`
-    levels, wherever they are named, except inside themselves) and the nodes that point at it
-    under "@reverse" (a statement, with its sentence and its article nested)."""
+def frame(triples: Iterable[ox.Triple | ox.Quad], root: str, depth: int = 4) -> dict[str, Any]:
+    """A JSON-LD document about `root`: its node on top, with the nodes it points at nested (to `depth`
+    levels, except inside themselves) and the nodes that point at it under "@reverse" (a statement,
+    with its sentence and its article nested). Each node is written whole once, where it is first
+    reached (JSON-LD framing's `@embed: @once`), and referred to by its @id elsewhere; nodes reached
+    neither way are listed under "@included". So the document states every one of `triples`, and
+    only them."""
     triples = list(triples)
     ctx = context()["@context"]
     compactor = Compactor(ctx)
     by_id = {n["@id"]: n for n in nodes(triples, ctx)}
     root_id = compactor.iri(root)
-    document = dict(by_id.get(root_id, {"@id": root_id}))
-    _embed(document, by_id, (root_id,), depth)
     placed = {root_id}
+    document = dict(by_id.get(root_id, {"@id": root_id}))
+    _embed(document, by_id, depth, placed)
+    pointing = sorted({(compactor.key(t.predicate.value)[0], _node_id(compactor, t.subject)) for t in triples
+                       if isinstance(t.object, ox.NamedNode) and t.object.value == root})
     reverse: dict[str, list[Node]] = {}
-    for triple in triples:
-        if isinstance(triple.object, ox.NamedNode) and triple.object.value == root:
-            subject_id = compactor.iri(triple.subject.value) if isinstance(triple.subject, ox.NamedNode) \
-                else f"_:{triple.subject.value}"
-            if subject_id in placed or subject_id not in by_id:
-                continue
-            placed.add(subject_id)
-            node = dict(by_id[subject_id])
-            _embed(node, by_id, (root_id, subject_id), depth - 1)
-            reverse.setdefault(compactor.key(triple.predicate.value)[0], []).append(node)
+    for key, subject_id in pointing:
+        if subject_id in placed:
+            continue  # written whole already, saying that it points at the root
+        placed.add(subject_id)
+        node = dict(by_id[subject_id])
+        _embed(node, by_id, depth - 1, placed)
+        reverse.setdefault(key, []).append(node)
     if reverse:
-        document["@reverse"] = {k: v if len(v) > 1 else v[0] for k, v in sorted(reverse.items())}
+        document["@reverse"] = {k: _one_or_list(v) for k, v in reverse.items()}
+    rest = [by_id[i] for i in sorted(by_id) if i not in placed]
+    if rest:
+        document["@included"] = rest
     return {"@context": ctx, **document}
 
 
-def _embed(node: Node, by_id: dict[str, Node], ancestors: tuple[str, ...], depth: int) -> None:
-    """Replace references to the nodes we have by the nodes themselves, down to `depth` levels
-    (a node is never nested inside itself)."""
+def document(triples: Iterable[ox.Triple | ox.Quad]) -> dict[str, Any]:
+    """Triples (a graph, the ontology, a VoID description) as one JSON-LD document: the context, then
+    one node object per subject under "@graph"."""
+    ctx = context()["@context"]
+    return {"@context": ctx, "@graph": nodes(triples, ctx)}
+
+
+def _node_id(compactor: Compactor, subject: ox.NamedNode | ox.BlankNode) -> str:
+    return compactor.iri(subject.value) if isinstance(subject, ox.NamedNode) else f"_:{subject.value}"
+
+
+def _one_or_list(values: list[Any]) -> Any:
+    return values[0] if len(values) == 1 else values
+
+
+def _embed(node: Node, by_id: dict[str, Node], depth: int, placed: set[str]) -> None:
+    """Replace references to the nodes we have by the nodes themselves, down to `depth` levels: each
+    node not yet `placed` (which holds the node's ancestors), once; the nodes nested join `placed`."""
     if depth <= 0:
         return
     for key, values in list(node.items()):
@@ -237,9 +273,10 @@ def _embed(node: Node, by_id: dict[str, Node], ancestors: tuple[str, ...], depth
             ref = value.get("@id") if isinstance(value, dict) and len(value) == 1 else None
             if ref is None and isinstance(value, str) and _is_reference(key, by_id, value):
                 ref = value
-            if ref is not None and ref in by_id and ref not in ancestors:
+            if ref is not None and ref in by_id and ref not in placed:
                 child = dict(by_id[ref])
-                _embed(child, by_id, (*ancestors, ref), depth - 1)
+                placed.add(ref)
+                _embed(child, by_id, depth - 1, placed)
                 out.append(child)
             else:
                 out.append(value)
@@ -250,18 +287,3 @@ def _is_reference(key: str, by_id: dict[str, Node], value: str) -> bool:
     """Whether a plain string under `key` is an IRI (a term typed @id) naming a node we have."""
     definition = context()["@context"].get(key)
     return isinstance(definition, dict) and definition.get("@type") == "@id" and value in by_id
-
-
-def entity_query(entity: str) -> str:
-    """CONSTRUCT of what frame() needs for one entity's page: its record, the statements about it
-    with their sentences and documents, and the labels of the things they name."""
-    e = f"<{entity}>"
-    return iris.prologue() + f"""CONSTRUCT {{ ?s ?p ?o }} WHERE {{
-  {{ {e} ?p ?o BIND({e} AS ?s) }}
-  UNION {{ ?s ?p ?o . ?s rdf:subject|rdf:object {e} }}
-  UNION {{ ?st rdf:subject|rdf:object {e} ; kgo:evidence ?s . ?s ?p ?o }}
-  UNION {{ ?st rdf:subject|rdf:object {e} ; rdf:subject|rdf:object ?s . ?s skos:prefLabel|a ?o . ?s ?p ?o
-           FILTER(?p IN (skos:prefLabel, rdf:type)) }}
-  UNION {{ ?st rdf:subject|rdf:object {e} ; kgo:evidence/nif:referenceContext ?s .
-           ?s ?p ?o FILTER(?p NOT IN (nif:isString)) }}
-}}"""

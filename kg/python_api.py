@@ -21,8 +21,8 @@ from typing import TYPE_CHECKING, Any, Iterator, Sequence
 
 import rdflib
 
-from kg import build_dirs, iris
-from kg.errors import KgError, StoreError
+from kg import build_dirs, formats, iris
+from kg.errors import KgError
 from kg.store import EmbeddedStore
 from kg.terms import from_sparql_json
 
@@ -68,21 +68,19 @@ class KnowledgeGraph:
     @classmethod
     def open(cls, data: Path | str = "data") -> "KnowledgeGraph":
         """The current build of `data` (raises StoreError when nothing is built there)."""
-        build = build_dirs.current_build(Path(data))
-        if build is None:
-            raise StoreError(f"no build in {data} (expected kg.build or `kg build` to have run)")
-        return cls(EmbeddedStore(build_dirs.store_path(build), read_only=True), build_dirs.base_iri(build))
+        build = build_dirs.require_current_build(Path(data))
+        return cls(EmbeddedStore.of_build(build), build_dirs.base_iri(build))
 
     def query(self, sparql: str) -> Results | bool | rdflib.Graph:
         """Run a query, with the prefixes of the build's base declared (kg.iris.PREFIXES): a SELECT
         gives Results, an ASK a bool, a CONSTRUCT or DESCRIBE an rdflib.Graph."""
         prefixes = self.namespaces.prefixes
-        answer = self.store.query(sparql, graph_type="application/n-triples", prefixes=prefixes)
+        answer = self.store.query(sparql, graph_type=formats.NTRIPLES.media_type, prefixes=prefixes)
         if answer.kind == "graph":
             graph = rdflib.Graph()
             for prefix, namespace in prefixes.items():
                 graph.bind(prefix, namespace)
-            return graph.parse(data=answer.body.decode("utf-8"), format="nt")
+            return graph.parse(data=answer.body.decode("utf-8"), format=formats.NTRIPLES.rdflib)
         data = json.loads(answer.body)
         if answer.kind == "boolean":
             return bool(data["boolean"])

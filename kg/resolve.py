@@ -90,7 +90,8 @@ def _check_normalization_families(doc: Document, vocab: Vocabulary) -> None:
             wanted = family
             if norm.ref.split("/", 1)[0] == family:
                 continue
-            problem = f"KG:{norm.ref} links {norm.target}, a {type_}, to a {norm.ref.split('/', 1)[0]} (expected a {family}/... key)"
+            problem = (f"KG:{norm.ref} links {norm.target}, a {type_}, to a key of the "
+                       f"{norm.ref.split('/', 1)[0]} family (expected a {family}/... key)")
         elif wanted is not None and wanted != family:
             problem = f"{norm.db}:{norm.ref} on {norm.target}, a {type_} (expected {norm.db} only on {wanted} mentions)"
         else:

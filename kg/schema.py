@@ -30,6 +30,7 @@ from kg.conf import AnnotationConfig
 from kg.errors import ConfigError
 from kg.iris import FIXED_PREFIXES, ONTOLOGY, fold
 from kg.nquads import QuadWriter, iri, literal
+from kg.positions import toml_error, toml_key_line
 from kg.vocab import KGO
 
 MAPPING_FILE = "kg.toml"
@@ -66,29 +67,19 @@ def load_alignment(path: Path) -> Alignment:
     try:
         data = tomllib.loads(raw)
     except tomllib.TOMLDecodeError as exc:
-        line = re.search(r"line (\d+)", str(exc))
-        raise ConfigError(f"invalid TOML: {exc} (expected [align] NAME = \"kgo term\")", path,
-                          int(line.group(1)) if line else None) from exc
+        raise toml_error(exc, path, '[align] NAME = "kgo term"') from exc
     table = data.get("align", {})
     unknown = sorted(set(data) - {"align"})
     if unknown or not isinstance(table, dict):
         raise ConfigError(f"unknown table {unknown[0] if unknown else 'align'!r} (expected one [align] table "
-                          "of NAME = \"kgo term\")", path, _line_of(raw, unknown[0] if unknown else "align"))
+                          "of NAME = \"kgo term\")", path, toml_key_line(raw, unknown[0] if unknown else "align"))
     lines = {}
     for name, term in table.items():
-        lines[name] = _line_of(raw, name)
+        lines[name] = toml_key_line(raw, name)
         if not isinstance(term, str) or not _kgo_term(term):
             raise ConfigError(f"{name} = {term!r}: not a term of kg's ontology (expected a kgo class such as Person, "
                               "Place, Organization, Event, or a property such as memberOf)", path, lines[name])
     return Alignment(dict(table), lines, str(path))
-
-
-def _line_of(raw: str, key: str) -> int | None:
-    pattern = re.compile(rf"^\s*(\[{re.escape(key)}\]|\"?{re.escape(key)}\"?\s*=)")
-    for number, line in enumerate(raw.splitlines(), start=1):
-        if pattern.match(line):
-            return number
-    return None
 
 
 @dataclass(frozen=True)

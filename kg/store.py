@@ -11,39 +11,19 @@ by row in Python.
 
 from __future__ import annotations
 
+import io
 import json
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO, Iterable, Iterator, Protocol, Sequence
+from typing import IO, Any, Iterable, Iterator, Protocol, Sequence
 
 import pyoxigraph as ox
 
+from kg import build_dirs, formats, iris
 from kg.errors import QueryError
 
-SPARQL_JSON = "application/sparql-results+json"
-
-RESULT_FORMATS: dict[str, ox.QueryResultsFormat] = {
-    SPARQL_JSON: ox.QueryResultsFormat.JSON,
-    "application/sparql-results+xml": ox.QueryResultsFormat.XML,
-    "text/csv": ox.QueryResultsFormat.CSV,
-    "text/tab-separated-values": ox.QueryResultsFormat.TSV,
-}
-GRAPH_FORMATS: dict[str, ox.RdfFormat] = {
-    "text/turtle": ox.RdfFormat.TURTLE,
-    "application/n-triples": ox.RdfFormat.N_TRIPLES,
-    "application/ld+json": ox.RdfFormat.JSON_LD,
-    "application/rdf+xml": ox.RdfFormat.RDF_XML,
-    "application/n-quads": ox.RdfFormat.N_QUADS,
-    "application/trig": ox.RdfFormat.TRIG,
-    "text/n3": ox.RdfFormat.N3,
-}
-DATASET_FORMATS: dict[str, ox.RdfFormat] = {
-    "ttl": ox.RdfFormat.TURTLE,
-    "trig": ox.RdfFormat.TRIG,
-    "nq": ox.RdfFormat.N_QUADS,
-    "nt": ox.RdfFormat.N_TRIPLES,
-    "jsonld": ox.RdfFormat.JSON_LD,
-}
+SPARQL_JSON = formats.SPARQL_JSON.media_type
+TURTLE = formats.TURTLE.media_type
 
 
 @dataclass(frozen=True)
@@ -56,17 +36,8 @@ class Answer:
 
 
 class GraphStore(Protocol):
-    """What kg, api and viz need from a store."""
-
-    def query(
-        self,
-        sparql: str,
-        *,
-        solutions_type: str = SPARQL_JSON,
-        graph_type: str = "text/turtle",
-        default_graph_uris: Sequence[str] = (),
-        named_graph_uris: Sequence[str] = (),
-    ) -> Answer: ...
+    """What kg, api and viz need from a store. A store implements `query_into` (the engine
+    serializes into a stream); `query` and `select` follow from it."""
 
     def query_into(
         self,
@@ -74,12 +45,20 @@ class GraphStore(Protocol):
         sparql: str,
         *,
         solutions_type: str = SPARQL_JSON,
-        graph_type: str = "text/turtle",
+        graph_type: str = TURTLE,
         default_graph_uris: Sequence[str] = (),
         named_graph_uris: Sequence[str] = (),
     ) -> tuple[str, str]: ...
 
-    def select(self, sparql: str) -> list[dict[str, str]]: ...
+    def query(self, sparql: str, **options: Any) -> Answer:
+        """The whole answer in memory; `options` are those of query_into."""
+        output = io.BytesIO()
+        kind, media_type = self.query_into(output, sparql, **options)
+        return Answer(kind, output.getvalue(), media_type)
+
+    def select(self, sparql: str) -> list[dict[str, str]]:
+        """Rows of a small SELECT as {variable: lexical value}; unbound variables are absent."""
+        return rows_of(self.query(sparql).body)
 
     def replace_graph(self, graph: str, ntriples: bytes) -> None: ...
 
@@ -90,7 +69,7 @@ class GraphStore(Protocol):
     def close(self) -> None: ...
 
 
-class EmbeddedStore:
+class EmbeddedStore(GraphStore):
     """An Oxigraph store on disk (or in memory when `path` is None)."""
 
     def __init__(self, path: Path | None = None, *, read_only: bool = False) -> None:
@@ -103,29 +82,16 @@ class EmbeddedStore:
         self.path = path
 
     @classmethod
+    def of_build(cls, build: Path) -> "EmbeddedStore":
+        """The store of a build directory, read-only."""
+        return cls(build_dirs.store_path(build), read_only=True)
+
+    @classmethod
     def in_memory_from(cls, nquads: Path) -> "EmbeddedStore":
         """A store in memory holding an N-Quads file (the endpoint's in-memory workers)."""
         store = cls()
         store.bulk_load_file(nquads)
         return store
-
-    def query(
-        self,
-        sparql: str,
-        *,
-        solutions_type: str = SPARQL_JSON,
-        graph_type: str = "text/turtle",
-        default_graph_uris: Sequence[str] = (),
-        named_graph_uris: Sequence[str] = (),
-        prefixes: dict[str, str] | None = None,
-    ) -> Answer:
-        """Run a query; `prefixes` are declared without adding lines, so error positions stay true."""
-        result = self._run(sparql, default_graph_uris, named_graph_uris, prefixes)
-        if isinstance(result, ox.QueryTriples):
-            return Answer("graph", result.serialize(format=GRAPH_FORMATS[graph_type]), graph_type)
-        body = result.serialize(format=RESULT_FORMATS[solutions_type])
-        kind = "boolean" if isinstance(result, ox.QueryBoolean) else "solutions"
-        return Answer(kind, body, solutions_type)
 
     def query_into(
         self,
@@ -133,24 +99,21 @@ class EmbeddedStore:
         sparql: str,
         *,
         solutions_type: str = SPARQL_JSON,
-        graph_type: str = "text/turtle",
+        graph_type: str = TURTLE,
         default_graph_uris: Sequence[str] = (),
         named_graph_uris: Sequence[str] = (),
+        prefixes: dict[str, str] | None = None,
     ) -> tuple[str, str]:
         """Serialize the answer into `output` while the engine evaluates; returns
         (kind, media type). `output.write` may raise to stop the evaluation early:
-        the endpoint's row cap does so (added for api/, see api/execute.py)."""
-        result = self._run(sparql, default_graph_uris, named_graph_uris)
+        the endpoint's row cap does so (added for api/, see api/execute.py). `prefixes` are
+        declared without adding lines, so error positions stay true."""
+        result = self._run(sparql, default_graph_uris, named_graph_uris, prefixes)
         if isinstance(result, ox.QueryTriples):
-            result.serialize(output, format=GRAPH_FORMATS[graph_type])
+            result.serialize(output, format=formats.rdf_format(graph_type).oxigraph)
             return "graph", graph_type
-        result.serialize(output, format=RESULT_FORMATS[solutions_type])
+        result.serialize(output, format=formats.results_format(solutions_type).oxigraph)
         return ("boolean" if isinstance(result, ox.QueryBoolean) else "solutions"), solutions_type
-
-    def select(self, sparql: str) -> list[dict[str, str]]:
-        """Rows of a small SELECT as {variable: lexical value}; unbound variables are absent."""
-        answer = self.query(sparql)
-        return rows_of(answer.body)
 
     def _run(self, sparql: str, default_graph_uris: Sequence[str], named_graph_uris: Sequence[str],
              prefixes: dict[str, str] | None = None):
@@ -182,8 +145,8 @@ class EmbeddedStore:
             self._store.load(nquads, format=ox.RdfFormat.N_QUADS)
 
     def load_file(self, path: Path, fmt: str) -> None:
-        """Add a dataset file in `fmt` (a key of DATASET_FORMATS), in one transaction."""
-        self._store.load(path=str(path), format=DATASET_FORMATS[fmt])
+        """Add a dataset file in `fmt` (an extension of kg.formats), in one transaction."""
+        self._store.load(path=str(path), format=formats.by_extension(fmt).oxigraph)
 
     def bulk_load_file(self, path: Path) -> None:
         """Load a large N-Quads file as fast as Oxigraph can (not transactional: for new stores)."""
@@ -197,15 +160,15 @@ class EmbeddedStore:
             self._store.remove(quad)
 
     def load_graph(self, graph: str, data: bytes, fmt: str | ox.RdfFormat) -> None:
-        """Add triples to `graph`; `fmt` is a key of DATASET_FORMATS ('nt', 'ttl') or an Oxigraph format.
+        """Add triples to `graph`; `fmt` is an extension of kg.formats ('nt', 'ttl') or an Oxigraph format.
         Raises SyntaxError when `data` does not parse."""
-        rdf_format = DATASET_FORMATS[fmt] if isinstance(fmt, str) else fmt
+        rdf_format = formats.by_extension(fmt).oxigraph if isinstance(fmt, str) else fmt
         self._store.load(data, format=rdf_format, to_graph=ox.NamedNode(graph))
 
     def serialize_graph(self, graph: str, fmt: str, prefixes: dict[str, str] | None = None) -> bytes:
         """One named graph's triples in `fmt` ('nt', 'ttl' or 'jsonld'), serialized by Oxigraph."""
         options = {"prefixes": prefixes} if prefixes else {}
-        return self._store.dump(format=DATASET_FORMATS[fmt], from_graph=ox.NamedNode(graph), **options)
+        return self._store.dump(format=formats.by_extension(fmt).oxigraph, from_graph=ox.NamedNode(graph), **options)
 
     def quads_of(self, graph: str) -> Iterator[ox.Quad]:
         """Every quad of one named graph."""
@@ -234,7 +197,8 @@ class EmbeddedStore:
 
     def dump(self, output: IO[bytes] | str | Path, fmt: str, prefixes: dict[str, str] | None = None) -> None:
         """Write the whole dataset (or, for triple formats, the union of its graphs)."""
-        self._store.dump(str(output) if isinstance(output, Path) else output, DATASET_FORMATS[fmt], prefixes=prefixes)
+        self._store.dump(str(output) if isinstance(output, Path) else output, formats.by_extension(fmt).oxigraph,
+                         prefixes=prefixes)
 
     def __len__(self) -> int:
         return len(self._store)
@@ -242,6 +206,14 @@ class EmbeddedStore:
     def close(self) -> None:
         """Release the store; RocksDB files are closed when the last reference goes."""
         self._store = None
+
+
+def open_current(data_dir: Path) -> EmbeddedStore:
+    """The current build's store, read-only, for a command: from now on (in this context) IRIs
+    are minted and abbreviated under the base IRI the build was made under."""
+    build = build_dirs.require_current_build(Path(data_dir))
+    iris.use_base(build_dirs.base_iri(build))
+    return EmbeddedStore.of_build(build)
 
 
 def rows_of(sparql_json: bytes) -> list[dict[str, str]]:

@@ -31,21 +31,16 @@ import shutil
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import pyoxigraph as ox
 from cassis import Cas, TypeSystem
 
 from kg.annotations import parse_ann
-from kg.bratexport import SCHEMA_DIR, _config_for, _DocumentGraph, _number, _Writer
-from kg.cas_brat import NAMED_ENTITY, reference_iri
-from kg.conf import load_config
+from kg.bratexport import SCHEMA_DIR, documents_as_brat, _number
+from kg.cas_brat import DKPRO, NAMED_ENTITY, reference_iri
 from kg.inception import TYPE_SYSTEM
-from kg.iris import slug_of_graph
 from kg.model import Annotations, Event
-from kg.schema import Vocabulary, load_alignment
 from kg.sentences import split_sentences
 from kg.store import EmbeddedStore
 
-DKPRO = "de.tudarmstadt.ukp.dkpro.core.api."
 SENTENCE = DKPRO + "segmentation.type.Sentence"
 TOKEN = DKPRO + "segmentation.type.Token"
 EVENT = "webanno.custom.Event"
@@ -85,18 +80,11 @@ class _Features:
 def export_xmi(build_dir: Path, store: EmbeddedStore, output: Path) -> tuple[int, list[str]]:
     """Write every document of the build under `output` as .xmi; returns the count and the warnings."""
     schema = build_dir / SCHEMA_DIR
-    alignment = load_alignment(schema / "kg.toml")
     documents, features = [], _Features()
-    for graph in store.graphs():
-        slug = slug_of_graph(graph)
-        if slug is None:
-            continue
-        doc = _DocumentGraph(slug, ox.parse(store.dump_graph(graph).encode(), format=ox.RdfFormat.N_QUADS))
-        config = load_config(_config_for(schema, slug))
-        lines = _Writer(doc, Vocabulary(config, alignment)).lines()
-        annotations = parse_ann(Path(f"{slug}.ann"), "".join(line + "\n" for line in lines), doc.text, config)
+    for doc, config, lines in documents_as_brat(store, schema):
+        annotations = parse_ann(Path(f"{doc.slug}.ann"), "".join(line + "\n" for line in lines), doc.text, config)
         documents.append((doc, annotations))
-        _collect_features(annotations, features, slug)
+        _collect_features(annotations, features, doc.slug)
     output.mkdir(parents=True, exist_ok=True)
     if schema.is_dir():
         shutil.copytree(schema, output, dirs_exist_ok=True,

@@ -39,6 +39,21 @@ def _two_qualifiers(corpus: Path) -> None:
     ann.write_text(ann.read_text() + "A9\tQualifier T11 Nearly\n")
 
 
+def _link_to_another_family(corpus: Path) -> None:
+    ann = corpus / "alpha.ann"  # T2 is Ana Ruiz, a Person; organization/unhcr is in the alias table
+    ann.write_text(ann.read_text() + "N9\tReference T2 KG:organization/unhcr\tUNHCR\n")
+
+
+def _two_numbers(corpus: Path) -> None:
+    ann = corpus / "alpha.ann"
+    ann.write_text(ann.read_text() + "N9\tReference T11 Number:1500\tmore than 1,500\n")
+
+
+def _two_links(corpus: Path) -> None:
+    ann = corpus / "alpha.ann"
+    ann.write_text(ann.read_text() + "N9\tReference T2 KG:person/ana-ruiz\tx\nN10\tReference T2 KG:person/other\ty\n")
+
+
 def _bad_toml(corpus: Path) -> None:
     table = corpus / "aliases.toml"
     table.write_text(table.read_text() + "\n[[entity]\nkey = 1\n")
@@ -51,6 +66,10 @@ CASES = [
     (_long_number_in_json, "alpha.json:1: ", "unreadable JSON"),
     (_huge_text, "beta.txt: ", "bytes (expected at most 16,777,216"),
     (_two_qualifiers, "alpha.ann:", "a second Qualifier attribute on T11 (expected one; the first is on line"),
+    (_link_to_another_family, "alpha.ann:22: ",
+     "KG:organization/unhcr links T2, a Person, to a key of the organization family (expected a person/... key)"),
+    (_two_numbers, "alpha.ann:22: ", "a second Number normalization on T11 (expected one; the first is on line 19)"),
+    (_two_links, "alpha.ann:23: ", "a second KG normalization on T2 (expected one; the first is on line 22)"),
     (_bad_toml, "aliases.toml:", "invalid TOML"),
 ]
 

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from kg.api import create_app, ids
+from kg.api import create_app
 from kg import build_dirs, iris
 from tests.brat_reference import brat_source
 from tests.helpers import CORPUS, export_file, run_kg, store_quads, view_file
@@ -87,7 +87,7 @@ def client(based: Path):
 
 
 API_PATHS = ["/api/prefixes", "/api/entities?limit=20", "/api/documents", "/api/stats", "/examples.json",
-             "/sparql", "/export.ttl", "/export.jsonld"]
+             "/sparql", "/export.ttl", "/export.jsonld", "/context.jsonld"]
 
 
 @pytest.mark.parametrize("path", API_PATHS)
@@ -96,7 +96,7 @@ def test_api_answers_under_the_base(client, path: str) -> None:
     assert response.status_code == 200, response.get_data(as_text=True)[:500]
     text = response.get_data(as_text=True)
     assert not stray(text), stray(text)
-    if path in ("/api/prefixes", "/sparql", "/export.ttl"):
+    if path in ("/api/prefixes", "/sparql", "/export.ttl", "/context.jsonld"):
         assert BASE in text
 
 
@@ -105,12 +105,33 @@ def test_sparql_prefixes_and_entity_ids_follow_the_base(client) -> None:
                         headers={"Accept": "text/turtle"})
     text = answer.get_data(as_text=True)
     assert answer.status_code == 200 and f"<{BASE}id/>" in text and not stray(text)
-    entities = client.get("/api/entities?limit=5").get_json()
+    entities = client.get("/api/entities?limit=40").get_json()
     assert entities["items"] and all(e["iri"].startswith(BASE + "id/") for e in entities["items"])
-    known = [e for e in entities["items"] if e["id"].partition("/")[0] in ids.FAMILIES]  # see api.ids.iri_of
-    for item in known[:3]:
+    for item in entities["items"]:  # any family the build minted (NCBI-disease's disease/...)
         detail = client.get(item["href"])
         assert detail.status_code == 200 and detail.get_json()["iri"] == item["iri"], item
+        assert client.get(f"/api/neighbourhood/{item['id']}").status_code == 200
+    family = entities["items"][0]["id"].partition("/")[0]
+    assert client.get(f"/api/entities/{family}/no-such-thing").status_code == 404
+
+
+def test_linked_data_and_json_ld_follow_the_base(client) -> None:
+    """IRIs dereference at their path under the base; the JSON-LD is framed under the build's context
+    and says what the Turtle says."""
+    import rdflib
+    from rdflib.compare import isomorphic
+
+    entity = client.get("/api/entities?limit=1").get_json()["items"][0]["iri"]
+    path = "/" + entity[len(BASE):]
+    turtle = client.get(path, headers={"Accept": "text/turtle"})
+    framed = client.get(path, headers={"Accept": "application/ld+json"})
+    assert turtle.status_code == framed.status_code == 200
+    assert isomorphic(rdflib.Graph().parse(data=framed.data, format="json-ld"),
+                      rdflib.Graph().parse(data=turtle.data, format="turtle"))
+    document = json.loads(framed.data)
+    assert document["@context"] == client.get("/context.jsonld").get_json()["@context"]
+    prefix, _, rest = document["@id"].partition(":")
+    assert document["@context"][prefix] + rest == entity and not stray(framed.get_data(as_text=True))
 
 
 def test_changing_the_base_rebuilds_everything(tmp_path: Path) -> None:

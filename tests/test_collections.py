@@ -75,8 +75,14 @@ def _loop(path: Path) -> None:
     (path.parent / "back").symlink_to(path.parent.parent, target_is_directory=True)
 
 
+def _file_loop(path: Path) -> None:
+    path.unlink()
+    path.symlink_to(path.name)  # a link to itself: opening it fails with ELOOP
+
+
 @pytest.mark.parametrize("damage, message", [
     (_dangling, "dangling link (expected a regular file"),
+    (_file_loop, "beta.ann: a link loop (expected a regular file, or a link to one)"),
     (_pipe, "not a regular file (expected a plain file, not a pipe"),
     (_directory, "a directory where a file belongs (expected a regular file)"),
     (_loop, "directory reached twice through links"),

@@ -2,7 +2,8 @@
 with ontology.ttl), compact terms, native numbers, one object per node, and reads back (with
 rdflib's JSON-LD parser, not ours) as exactly the quads of the store, on our corpus and on a
 brat example collection, under the default base and under another; the framed document of one
-entity nests the statements about it with their sentence and article."""
+entity states what it is given, nests the statements about it with their sentence and article,
+and writes each node once."""
 
 from __future__ import annotations
 
@@ -16,9 +17,11 @@ import pytest
 import rdflib
 
 from kg import build_dirs, iris, jsonld
+from kg.api import describe
 from kg.export import ensure_export
 from tests.brat_reference import brat_source
 from tests.helpers import CORPUS, run_kg
+from tests.jsonld_support import node_objects
 
 EXAMPLES = brat_source().parent.parent / "example-data" / "corpora"
 BASE = "https://archive.example.net/"
@@ -90,7 +93,7 @@ def test_framed_entity_cites_sentence_and_article(built: Path) -> None:
         entity = next(q.subject.value for q in store.quads_for_pattern(
             None, ox.NamedNode(iris.FIXED_PREFIXES["rdf"] + "type"), None, ox.NamedNode(iris.ENTITIES_GRAPH))
             if any(store.quads_for_pattern(None, ox.NamedNode(iris.FIXED_PREFIXES["rdf"] + "object"), q.subject)))
-        triples = list(store.query(jsonld.entity_query(entity), use_default_graph_as_union=True))
+        triples = list(store.query(describe.resource_construct(entity), use_default_graph_as_union=True))
         document = jsonld.frame(triples, entity)
     assert document["@id"].endswith(entity.rsplit("/", 1)[-1]) and "prefLabel" in document
     statements = [s for v in document["@reverse"].values() for s in (v if isinstance(v, list) else [v])]
@@ -98,9 +101,29 @@ def test_framed_entity_cites_sentence_and_article(built: Path) -> None:
     assert cited, "no statement with its sentence nested"
     sentence = cited[0]["evidence"]
     assert sentence["anchorOf"] and isinstance(sentence["beginIndex"], int)
-    assert sentence["referenceContext"]["@id"].startswith("doc:")
+    article = sentence["referenceContext"]
+    article_id = article["@id"] if isinstance(article, dict) else article
+    assert article_id.startswith("doc:")
+    assert any(n["@id"] == article_id and "NewsArticle" in n.get("@type", ()) for n in node_objects(document))
     graph = rdflib.Graph().parse(data=json.dumps(document), format="json-ld")
     every = {(_term(q.subject), _term(q.predicate), _term(q.object)) for q in store}
     read = {(_term(s), _term(p), _term(o)) for s, p, o in graph}
     assert read and read <= every  # the framed document states nothing the store does not
-    assert len(read) == len({(_term(t.subject), _term(t.predicate), _term(t.object)) for t in triples})
+    assert read == {(_term(t.subject), _term(t.predicate), _term(t.object)) for t in triples}  # and all it was given
+    ids = [n["@id"] for n in node_objects(document)]
+    assert len(ids) == len(set(ids))  # one object per node
+
+
+
+def test_compact_iris_take_the_longest_namespace(built: Path) -> None:
+    """The compactor's lookup (by the namespaces an IRI can have) agrees with the longest-prefix rule on
+    every IRI of the store, and on IRIs that end at a namespace or hold '//'."""
+    store = ox.Store.read_only(str(build_dirs.store_path(built)))
+    with iris.using_base(build_dirs.base_iri(built)):
+        compactor = jsonld.Compactor(jsonld.context()["@context"])
+        edges = {iris.BASE, iris.RESOURCE, iris.RESOURCE + "person/", iris.RESOURCE + "x//y", "urn:isbn:1", "http://a//b"}
+        every = {t.value for q in store for t in (q.subject, q.predicate, q.object, q.graph_name)
+                 if isinstance(t, ox.NamedNode)} | edges
+        assert len(every) > 100
+        assert {v: compactor.iri(v) for v in every} == {v: jsonld._compact(v, compactor.prefixes) for v in every}
+        assert compactor.iri(iris.RESOURCE + "person/juan-guaido") == "person:juan-guaido"

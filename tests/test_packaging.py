@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 import requests
 
-from benchmarks.server import Process
+from kg.testing import Process
 from tests.helpers import ROOT, TINY
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="the view of site-packages uses symlinks")

@@ -3,13 +3,10 @@ in the build directory, or by an eager build's hook) and the file writer the CLI
 
 from __future__ import annotations
 
-import fcntl
 import os
 from pathlib import Path
 
-from kg.errors import StoreError
-from kg import iris
-from kg.build_dirs import VIEW_FILE, base_iri, current_build, store_path, under_build_base
+from kg.build_dirs import VIEW_FILE, made_once, under_build_base
 from kg.store import EmbeddedStore, GraphStore
 from kg.viz.html import render
 from kg.viz.network import cap_nodes, focus_subgraph, load_graph, resolve_node
@@ -27,34 +24,32 @@ def write_view(build_dir: Path, store: GraphStore) -> Path:
 def ensure_view(build_dir: Path) -> Path:
     """The build's graph.html, drawn from its store on the first call (one writer at a time) and kept:
     the view is not on a build's critical path."""
-    path = Path(build_dir) / VIEW_FILE
-    if path.is_file():
-        return path
-    with open(path.with_name(f".{VIEW_FILE}.lock"), "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
-        if not path.is_file():
-            store = EmbeddedStore(store_path(Path(build_dir)), read_only=True)
-            try:
-                with under_build_base(Path(build_dir)):
-                    write_view(build_dir, store)
-            finally:
-                store.close()
-    return path
+    return made_once(Path(build_dir) / VIEW_FILE, lambda partial: _draw(Path(build_dir), partial))
+
+
+def _draw(build_dir: Path, path: Path) -> None:
+    store = EmbeddedStore.of_build(build_dir)
+    try:
+        with under_build_base(build_dir):
+            write_html(store, path)
+    finally:
+        store.close()
 
 
 def view_page(store: GraphStore, *, focus: str | None = None, depth: int = 1, size_by: str = "mentions",
-              max_nodes: int = MAX_NODES) -> tuple[str, int]:
-    """The page of `store` (or of one node's neighbourhood) and its node count."""
+              max_nodes: int | None = None) -> tuple[str, int]:
+    """The page of `store` (or of one node's neighbourhood) and its node count; at most
+    `max_nodes` nodes (default MAX_NODES)."""
     graph = load_graph(store)
     if focus is not None:
         focus = resolve_node(graph, focus)
         graph = focus_subgraph(graph, focus, depth)
-    graph = cap_nodes(graph, max_nodes)
+    graph = cap_nodes(graph, MAX_NODES if max_nodes is None else max_nodes)
     return render(graph, size_by=size_by, focus=focus, depth=depth), graph.number_of_nodes()
 
 
 def write_html(store: GraphStore, path: Path, *, focus: str | None = None, depth: int = 1,
-               size_by: str = "mentions", max_nodes: int = MAX_NODES) -> int:
+               size_by: str = "mentions", max_nodes: int | None = None) -> int:
     """Write the view of `store` (or of one node's neighbourhood) to `path`; returns the node count."""
     html, nodes = view_page(store, focus=focus, depth=depth, size_by=size_by, max_nodes=max_nodes)
     path = Path(path)
@@ -63,12 +58,3 @@ def write_html(store: GraphStore, path: Path, *, focus: str | None = None, depth
     tmp.write_text(html, encoding="utf-8")
     os.replace(tmp, path)
     return nodes
-
-
-def open_current_store(data_dir: Path) -> EmbeddedStore:
-    """The store of the current build, read-only."""
-    build = current_build(Path(data_dir))
-    if build is None:
-        raise StoreError(f"no build in {data_dir}: run `kg build` first")
-    iris.use_base(base_iri(build))  # the view names things under the build's base (a command's own context)
-    return EmbeddedStore(store_path(build), read_only=True)

@@ -8,7 +8,8 @@ from pathlib import Path
 import click
 
 from kg.cli import data_option
-from kg.viz import MAX_NODES, open_current_store, write_html
+from kg.store import open_current
+from kg.viz import MAX_NODES, write_html
 
 
 @click.command("viz")
@@ -27,7 +28,7 @@ def viz(data_dir: Path, output: Path | None, focus: str | None, depth: int, size
         max_nodes: int) -> None:
     """Write the interactive network view (one self-contained HTML file)."""
     output = output or data_dir / "graph.html"
-    store = open_current_store(data_dir)
+    store = open_current(data_dir)
     try:
         nodes = write_html(store, output, focus=focus, depth=depth, size_by=size_by, max_nodes=max_nodes)
     finally:

@@ -30,7 +30,7 @@ from kg import iris
 from kg.errors import InputError, KgError
 from kg.iris import ONTOLOGY, fold
 from kg.viz.layout import place_around, story_layout
-from kg.viz.network import FAMILIES
+from kg.viz.network import FAMILIES, ordered_subgraph
 from kg.viz.panels import figure_groups, timeline
 from kg.viz.story import ACTORS, LAYERS, actor_graph, actor_links, link_direction, link_label, link_uncertain, \
     strongest_links, top_actors, uncertainty
@@ -38,8 +38,9 @@ from kg.viz.story import ACTORS, LAYERS, actor_graph, actor_links, link_directio
 STORY_MAX = 150  # past this many linked actors, the page opens on the best-connected ones and grows on click
 STRONG_LINKS = 3  # links per actor a large graph draws before one is selected
 LABEL_MAX = 40
-STYLE = {  # family -> (colour, vis shape); Okabe-Ito colours, safe for colour-blind readers, and distinct shapes
+STYLE = {  # family -> (colour, vis shape); the eight Okabe-Ito colours, safe for colour-blind readers, and shapes
     "Person": ("#0072B2", "dot"),
+    "Group": ("#000000", "dot"),  # people, so a dot like a person's, in the palette's eighth colour
     "Organization": ("#E69F00", "square"),
     "Place": ("#009E73", "triangle"),
     "Event": ("#CC79A7", "diamond"),
@@ -112,14 +113,14 @@ def encode_more(more: dict) -> tuple[str, str]:
     return "gzip", base64.b64encode(gzip.compress(text.encode("utf-8"), compresslevel=6, mtime=0)).decode("ascii")
 
 
-def view_data(graph: nx.MultiDiGraph, *, size_by: str = "mentions") -> dict:
+def view_data(graph: nx.MultiDiGraph, *, size_by: str = "mentions", place: bool = True) -> dict:
     """Everything the page needs, as JSON-ready data: nodes (every node, placed) and edges (actor
     links and layer edges), every relation with its sentences, node details, the timeline, the
     figures, the cited sentences and documents, the legend and the vis options. Edges and
     relations name their nodes by number (their place in `nodes`), which keeps a large page small.
     `nodes` starts with the `meta.first` actors the page opens on (every linked actor, or the
     best-connected of a large graph); only nodes Python placed have `x`/`y` (a large graph's
-    other nodes are placed by the page when it first draws them)."""
+    other nodes are placed by the page when it first draws them; with `place` false, none is)."""
     if size_by not in ("degree", "mentions"):
         raise InputError(f"size_by must be 'degree' or 'mentions', not {size_by!r}")
     docs = list(graph.graph.get("docs", {}))
@@ -132,7 +133,7 @@ def view_data(graph: nx.MultiDiGraph, *, size_by: str = "mentions") -> dict:
     labels = {n: _short(graph.nodes[n]["label"]) for n in story}
     linked = [n for n in story if story.degree(n)]
     initial = top_actors(story, graph, STORY_MAX) if len(linked) > STORY_MAX else None
-    positions = _positions(graph, story, initial, sizes, labels)
+    positions = _positions(graph, story, initial, sizes, labels) if place else {}
     first = initial or linked
     first_set = set(first)
     order = first + [n for n in graph if n not in first_set]
@@ -171,17 +172,19 @@ def _positions(graph: nx.MultiDiGraph, story: nx.Graph, initial: list[str] | Non
     opens on its best-connected actors and only those are placed here: the page places the
     others around the node that brings them in, among what it draws at that moment."""
     if initial:
-        return story_layout(story.subgraph(initial), sizes, labels)
+        return story_layout(ordered_subgraph(story, initial), sizes, labels)
     actors = story_layout(story, sizes, labels)
     return place_around(nx.Graph(graph.to_undirected(as_view=True)), actors, sizes)
 
 
 def node_sizes(graph: nx.MultiDiGraph, size_by: str) -> dict[str, float]:
-    """Radius in pixels: actors by mentions (or degree), 10 to 40; layer nodes a fixed small size."""
+    """Radius in pixels: actors by mentions (or degree), 10 to 40; layer nodes a fixed small size.
+    An actor without a mention count (a group, local to its article) counts its mention sentences."""
     sizes = {}
     for node, data in graph.nodes(data=True):
         if data["family"] in ACTORS:
-            value = data["mentions"] if size_by == "mentions" else graph.degree(node)
+            mentions = data["mentions"] or len(data["mention_sentences"])
+            value = mentions if size_by == "mentions" else graph.degree(node)
             sizes[node] = round(min(40.0, 10.0 + 4.0 * math.sqrt(max(value, 0))), 1)
         else:
             sizes[node] = LAYER_SIZE
@@ -215,6 +218,8 @@ def _nodes(graph: nx.MultiDiGraph, order: list[str], story: nx.Graph, sizes: dic
             node["x"], node["y"] = positions[iri]
         if short != d["label"]:
             node["name"] = d["label"]
+        if d.get("outside"):
+            node["outside"] = d["outside"]
         if doubt:
             node["uncertain"] = doubt
         nodes.append(node)
@@ -341,8 +346,9 @@ def _raw(text: str, element: str) -> Markup:
 def _csp(*scripts: str) -> str:
     hashes = " ".join(
         f"'sha256-{base64.b64encode(hashlib.sha256(s.encode()).digest()).decode()}'" for s in scripts)
+    # connect-src 'self': served by `kg serve`, the page fetches a node's neighbours from it
     return (f"default-src 'none'; script-src {hashes}; style-src 'unsafe-inline'; img-src data:; "
-            "font-src data:; base-uri 'none'; form-action 'none'")
+            "font-src data:; connect-src 'self'; base-uri 'none'; form-action 'none'")
 
 
 def _asset(name: str) -> str:

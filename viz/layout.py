@@ -15,6 +15,8 @@ import random
 
 import networkx as nx
 
+from kg.viz.network import ordered_subgraph
+
 CORE_SIZE = 400
 SPREAD = 60.0  # pixels per sqrt(node): the drawing grows with the graph
 
@@ -35,7 +37,7 @@ def _spring(graph: nx.Graph) -> dict:
 
 def _two_level(graph: nx.Graph) -> dict:
     core = sorted(graph, key=lambda n: (-graph.degree(n), str(n)))[:CORE_SIZE]
-    pos = _spring(graph.subgraph(core))
+    pos = _spring(ordered_subgraph(graph, core))
     step = 1.0 / math.sqrt(len(graph))
     _place_near_neighbours(graph, pos, 0.5 * step, 1.5 * step)
     _place_unreached(graph, pos)
@@ -79,7 +81,7 @@ def _place_unreached(graph: nx.Graph, pos: dict) -> None:
     x = left
     for comp in sorted(rest, key=lambda c: (-len(c), sorted(map(str, c))[0])):
         width = 0.1 * math.sqrt(len(comp))
-        sub = nx.spring_layout(graph.subgraph(comp), seed=7, center=(x + width / 2, bottom), scale=width / 2) \
+        sub = nx.spring_layout(ordered_subgraph(graph, comp), seed=7, center=(x + width / 2, bottom), scale=width / 2) \
             if len(comp) > 1 else {next(iter(comp)): (x, bottom)}
         pos.update({n: tuple(p) for n, p in sub.items()})
         x += width + 0.05
@@ -106,7 +108,7 @@ def story_layout(story: nx.Graph, sizes: dict[str, float],
     nodes pushed apart so that no two shapes (half-side `sizes[n]`) overlap and the largest nodes
     have room for their `labels` on a screen showing the whole drawing. Actors with no link go in
     rows under the drawing."""
-    linked = story.subgraph(n for n in story if story.degree(n))
+    linked = ordered_subgraph(story, [n for n in story if story.degree(n)])
     pos = _communities_layout(linked) if len(linked) else {}
     pos = remove_overlaps({n: (x * ASPECT, y) for n, (x, y) in pos.items()}, {n: sizes[n] for n in pos})
     for _ in range(3 if pos else 0):
@@ -149,7 +151,7 @@ def _communities_layout(graph: nx.Graph) -> dict:
     centres = _pack(quotient, radius)
     pos = {}
     for i, group in enumerate(groups):
-        inner = python_layout_unit(graph.subgraph(group))
+        inner = python_layout_unit(ordered_subgraph(graph, group))
         cx, cy = centres[i]
         pos.update({n: (cx + x * radius[i], cy + y * radius[i]) for n, (x, y) in inner.items()})
     return pos

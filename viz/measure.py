@@ -1,10 +1,13 @@
 """What the view's tests and benchmark measure in the browser, as JavaScript run in the page.
 
 OVERLAP: the share of drawn nodes whose box (vis-network's `getBoundingBox`: the node's
-shape and its label, in canvas coordinates) overlaps the box of another drawn node.
+shape and its label, in canvas coordinates) overlaps the box of another drawn node. Boxes are
+worked out when vis-network draws a frame, so it first waits for a frame showing every change
+(`kgView.drawn()`).
 """
 
-OVERLAP = """() => {
+OVERLAP = """async () => {
+  await kgView.drawn();
   const ids = network.body.data.nodes.getIds();
   const boxes = ids.map(id => network.getBoundingBox(id));
   let overlapping = 0;

@@ -21,13 +21,12 @@ import networkx as nx
 
 from kg import iris
 from kg.errors import InputError
-from kg.iris import FIXED_PREFIXES, ONTOLOGY, fold, prologue
+from kg.iris import FIXED_PREFIXES, ONTOLOGY, RDF_TYPE, fold, prologue
 from kg.store import GraphStore
 
 # Node families in priority order (a node of two families shows as the first).
-FAMILIES = ("Event", "Person", "Organization", "Place", "Date", "Figure", "Quote")
+FAMILIES = ("Event", "Person", "Group", "Organization", "Place", "Date", "Figure", "Quote")
 
-RDF_TYPE = FIXED_PREFIXES["rdf"] + "type"
 SKIP_EDGE_PREDICATES = {RDF_TYPE, FIXED_PREFIXES["owl"] + "sameAs", FIXED_PREFIXES["prov"] + "wasDerivedFrom"}
 LABEL_PREDICATES = {
     FIXED_PREFIXES["skos"] + "prefLabel": "pref",
@@ -245,9 +244,18 @@ def cap_nodes(graph: nx.MultiDiGraph, max_nodes: int) -> nx.MultiDiGraph:
     if max_nodes <= 0 or total <= max_nodes:
         return graph
     keep = sorted(graph, key=lambda n: (-graph.degree(n), n))[:max_nodes]
-    sub = graph.subgraph(keep).copy()
-    sub.graph.update(graph.graph, total_nodes=total)
+    sub = ordered_subgraph(graph, keep)
+    sub.graph["total_nodes"] = total
+    mark_outside(sub, graph)
     return sub
+
+
+def mark_outside(part: nx.MultiDiGraph, whole: nx.MultiDiGraph) -> None:
+    """Give each node of `part` the number of its neighbours in `whole` that `part` lacks
+    (`outside`): a page served by `kg serve` fetches them when the node is clicked."""
+    undirected = whole.to_undirected(as_view=True)
+    for node, data in part.nodes(data=True):
+        data["outside"] = sum(1 for m in undirected[node] if m not in part)
 
 
 def focus_subgraph(graph: nx.MultiDiGraph, node: str, depth: int) -> nx.MultiDiGraph:
@@ -255,6 +263,22 @@ def focus_subgraph(graph: nx.MultiDiGraph, node: str, depth: int) -> nx.MultiDiG
     if depth < 0:
         raise InputError(f"depth must be 0 or more, not {depth}")
     keep = nx.single_source_shortest_path_length(graph.to_undirected(as_view=True), node, cutoff=depth)
-    sub = graph.subgraph(keep).copy()
+    return ordered_subgraph(graph, keep)
+
+
+def ordered_subgraph(graph: nx.Graph, nodes) -> nx.Graph:
+    """A copy of the subgraph of `graph` induced by `nodes`, its nodes and edges in `graph`'s order.
+
+    networkx's `graph.subgraph(nodes)` iterates the set of `nodes` when it is less than half the
+    graph, in an order that changes with Python's hash seed; layouts start from the node order, so
+    the same graph would be drawn differently from one run to the next."""
+    keep = set(nodes)
+    sub = graph.__class__()
     sub.graph.update(graph.graph)
+    sub.add_nodes_from((n, dict(d)) for n, d in graph.nodes(data=True) if n in keep)
+    if graph.is_multigraph():
+        sub.add_edges_from((u, v, k, dict(d)) for u, v, k, d in graph.edges(keys=True, data=True)
+                           if u in keep and v in keep)
+    else:
+        sub.add_edges_from((u, v, dict(d)) for u, v, d in graph.edges(data=True) if u in keep and v in keep)
     return sub

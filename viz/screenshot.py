@@ -36,6 +36,7 @@ def screenshot(page_file: Path, png: Path, *, select: str | None = None, query: 
                     raise SystemExit(f"{select!r} names no node of the view")
                 page.evaluate("id => kgView.selectNode(id)", node)
                 page.evaluate("kgView.fit()")
+            page.evaluate("kgView.drawn()")
             png.parent.mkdir(parents=True, exist_ok=True)
             page.screenshot(path=str(png))
         finally:

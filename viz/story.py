@@ -1,6 +1,7 @@
 """The story the view tells first: actors and the links between them.
 
-Actors are the people, organizations and places. Two actors are linked when
+Actors are the people, the groups (several people an article speaks of together, local to that
+article), organizations and places. Two actors are linked when
 a statement relates them directly (`member of`, `opposes`, ...) or when they
 take part in the same event; the link keeps the statements and the events
 behind it, so the page can show why two actors are connected. Events,
@@ -14,7 +15,7 @@ from itertools import combinations
 
 import networkx as nx
 
-ACTORS = ("Person", "Organization", "Place")
+ACTORS = ("Person", "Group", "Organization", "Place")
 LAYERS = ("Event", "Quote", "Figure", "Date")
 UNCERTAIN = ("speculated", "negated")
 

@@ -15,21 +15,24 @@ from typing import Any, Mapping
 from kg.settings import load
 from kg.remote.engines import ENGINES, Engine
 from kg.remote.http import Credentials, RemoteTimeout
-from kg.remote.owned import MANIFEST_GRAPH, Manifest
-from kg.remote.store import DATASET_TYPES, UNION_MODES, RemoteStore
+from kg.remote.owned import Manifest, manifest_graph
+from kg.remote.store import UNION_MODES, RemoteStore
 
-__all__ = ["DATASET_TYPES", "ENGINES", "MANIFEST_GRAPH", "UNION_MODES", "Credentials", "Engine", "Manifest",
-           "RemoteStore", "RemoteTimeout", "connect"]
+__all__ = ["ENGINES", "UNION_MODES", "Credentials", "Engine", "Manifest", "RemoteStore",
+           "RemoteTimeout", "connect", "manifest_graph"]
 
 SETTING_NAMES = ("STORE_ENGINE", "STORE_UPDATE", "STORE_GSP", "STORE_UNION", "STORE_AUTH", "STORE_USER",
                  "STORE_PASSWORD", "STORE_TOKEN")
 
 
-def connect(url: str, settings: Mapping[str, Any] | None = None, *, timeout: float = 30.0) -> RemoteStore:
+def connect(url: str, settings: Mapping[str, Any] | None = None, *, timeout: float = 30.0,
+            base: str | None = None) -> RemoteStore:
     """The store at `url` configured by `settings` (STORE_ENGINE, STORE_UPDATE, STORE_GSP,
     STORE_UNION and the credentials); a name missing from `settings` is read from the
-    environment as KG_<NAME>. The one way kg build and kg serve reach a store."""
+    environment as KG_<NAME>. Its graphs are those built under `base` (None: the base IRI in
+    force: the build's while kg build pushes, the setting's for kg serve). The one way kg build
+    and kg serve reach a store."""
     values = load({k: v for k, v in (settings or {}).items() if k in SETTING_NAMES})
     return RemoteStore.from_url(url, values["STORE_UPDATE"] or None, values["STORE_GSP"] or None,
                                 engine=values["STORE_ENGINE"] or None, union=values["STORE_UNION"] or "graphs",
-                                credentials=Credentials.from_settings(values), timeout=timeout)
+                                credentials=Credentials.from_settings(values), timeout=timeout, base=base)

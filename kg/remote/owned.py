@@ -2,7 +2,8 @@
 
 A SPARQL server often holds more than kg's graphs (other projects' data,
 Virtuoso's own system graphs). kg records the graphs it wrote in one named
-graph, `MANIFEST_GRAPH`, with the build they hold:
+graph, `manifest_graph(base)` (<base>graph/kg-manifest, under the base IRI of
+the graph like every IRI kg mints), with the build they hold:
 
     GRAPH kgg:kg-manifest {
       kgg:kg-manifest dcterms:hasPart kgg:npr-defectors, kgg:entities, ... ;
@@ -18,6 +19,9 @@ empty graphs instead, which add no triple to any union:
 
     <kgg:kg-manifest/part/<graph IRI, percent-encoded>>   one per graph of kg's
     <kgg:kg-manifest/build/<build>>                        the build held, once complete
+
+Graphs built under two base IRIs are two datasets with a manifest each: a store
+can hold both, and a build under a new base does not touch what the old one wrote.
 """
 
 from __future__ import annotations
@@ -26,16 +30,27 @@ from dataclasses import dataclass
 from typing import Iterable
 from urllib.parse import quote, unquote
 
-from kg.iris import DEFAULT_BASE
+from kg import iris
 
-MANIFEST_GRAPH = DEFAULT_BASE + "graph/kg-manifest"  # fixed: kg's bookkeeping in a remote store, whatever the base
 HAS_PART = "http://purl.org/dc/terms/hasPart"
 IDENTIFIER = "http://purl.org/dc/terms/identifier"
-MARKER = MANIFEST_GRAPH + "/"
-_PART, _BUILD = MARKER + "part/", MARKER + "build/"
 LIST_GRAPHS = "SELECT DISTINCT ?g WHERE { GRAPH ?g {} }"
-READ_QUERY = (f"SELECT ?p ?o WHERE {{ GRAPH <{MANIFEST_GRAPH}> {{ <{MANIFEST_GRAPH}> ?p ?o "
-              f"FILTER(?p IN (<{HAS_PART}>, <{IDENTIFIER}>)) }} }}")
+
+
+def manifest_graph(base: str) -> str:
+    """The manifest graph of the graphs built under `base`."""
+    return iris.namespaces(base).graph + "kg-manifest"
+
+
+def read_query(graph: str) -> str:
+    """The SELECT that reads the manifest graph `graph`."""
+    return (f"SELECT ?p ?o WHERE {{ GRAPH <{graph}> {{ <{graph}> ?p ?o "
+            f"FILTER(?p IN (<{HAS_PART}>, <{IDENTIFIER}>)) }} }}")
+
+
+def _markers(graph: str) -> tuple[str, str]:
+    """The prefixes of the names of the empty graphs recording the manifest `graph`."""
+    return graph + "/part/", graph + "/build/"
 
 
 @dataclass(frozen=True)
@@ -52,20 +67,23 @@ class Manifest:
         return cls(graphs, builds[0] if builds else "")
 
     @classmethod
-    def from_graph_names(cls, names: Iterable[str]) -> "Manifest":
-        """From the names of the store's graphs: the manifest's empty marker graphs among them."""
+    def from_graph_names(cls, names: Iterable[str], graph: str) -> "Manifest":
+        """From the names of the store's graphs: the empty marker graphs of the manifest `graph` among them."""
         names = list(names)
-        graphs = frozenset(unquote(n[len(_PART):]) for n in names if n.startswith(_PART))
-        builds = sorted(unquote(n[len(_BUILD):]) for n in names if n.startswith(_BUILD))
+        part, build = _markers(graph)
+        graphs = frozenset(unquote(n[len(part):]) for n in names if n.startswith(part))
+        builds = sorted(unquote(n[len(build):]) for n in names if n.startswith(build))
         return cls(graphs, builds[0] if builds else "")
 
-    def marker_graphs(self) -> set[str]:
-        """The names of the empty graphs that record this manifest."""
-        markers = {_PART + quote(g, safe="") for g in self.graphs}
-        return markers | ({_BUILD + quote(self.build, safe="")} if self.build else set())
+    def marker_graphs(self, graph: str) -> set[str]:
+        """The names of the empty graphs that record this manifest as the manifest `graph`."""
+        part, build = _markers(graph)
+        markers = {part + quote(g, safe="") for g in self.graphs}
+        return markers | ({build + quote(self.build, safe="")} if self.build else set())
 
-    def ntriples(self) -> bytes:
-        subject = f"<{MANIFEST_GRAPH}>"
+    def ntriples(self, graph: str) -> bytes:
+        """This manifest as the triples of the manifest graph `graph`."""
+        subject = f"<{graph}>"
         lines = [f"{subject} <{HAS_PART}> <{g}> .\n" for g in sorted(self.graphs)]
         if self.build:
             lines.append(f'{subject} <{IDENTIFIER}> "{_escape(self.build)}" .\n')

@@ -16,7 +16,6 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Callable, Iterator, Mapping, Sequence
 
-from kg import build_dirs
 from kg.errors import StoreError
 from kg.remote.owned import Manifest
 from kg.remote.store import RemoteStore
@@ -59,7 +58,7 @@ class Pusher:
                    published: bool = False) -> int:
         """Push a build (`published`: the current one, else one about to be published); returns
         how many graphs were sent."""
-        local = EmbeddedStore(build_dirs.store_path(build_dir), read_only=True)
+        local = EmbeddedStore.of_build(build_dir)
         try:
             with self._remote() as remote:
                 return self._guard(lambda: push(remote, local, build_dir.name, based_on=based_on, changed=changed),

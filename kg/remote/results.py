@@ -16,15 +16,16 @@ from typing import IO
 
 import pyoxigraph as ox
 
+from kg import formats
 from kg.errors import StoreError
-from kg.store import GRAPH_FORMATS, RESULT_FORMATS, SPARQL_JSON
 
-SPARQL_XML = "application/sparql-results+xml"
-PARSED_SOLUTIONS = {SPARQL_JSON: ox.QueryResultsFormat.JSON, SPARQL_XML: ox.QueryResultsFormat.XML}
-PARSED_GRAPHS = {"application/n-triples": ox.RdfFormat.N_TRIPLES, "text/turtle": ox.RdfFormat.TURTLE,
-                 "application/rdf+xml": ox.RdfFormat.RDF_XML, "text/plain": ox.RdfFormat.N_TRIPLES}
+SPARQL_JSON, SPARQL_XML = formats.SPARQL_JSON.media_type, formats.SPARQL_XML.media_type
+NTRIPLES, TURTLE, RDFXML = formats.NTRIPLES.media_type, formats.TURTLE.media_type, formats.RDFXML.media_type
+PARSED_SOLUTIONS = {f.media_type: f.oxigraph for f in (formats.SPARQL_JSON, formats.SPARQL_XML)}
+PARSED_GRAPHS = {**{f.media_type: f.oxigraph for f in (formats.NTRIPLES, formats.TURTLE, formats.RDFXML)},
+                 "text/plain": formats.NTRIPLES.oxigraph}
 SOLUTIONS_ACCEPT = f"{SPARQL_JSON}, {SPARQL_XML};q=0.9"
-GRAPH_ACCEPT = "application/n-triples, text/turtle;q=0.9, application/rdf+xml;q=0.8"
+GRAPH_ACCEPT = f"{NTRIPLES}, {TURTLE};q=0.9, {RDFXML};q=0.8"
 ACCEPT = f"{SOLUTIONS_ACCEPT}, {GRAPH_ACCEPT}"
 
 
@@ -37,13 +38,6 @@ def accept(form: str | None) -> str:
     if form in ("SELECT", "ASK"):
         return SOLUTIONS_ACCEPT
     return ACCEPT
-BOOLEAN_BODIES = {
-    SPARQL_JSON: b'{"head":{},"boolean":%s}',
-    SPARQL_XML: b'<?xml version="1.0"?><sparql xmlns="http://www.w3.org/2005/sparql-results#">'
-                b"<head></head><boolean>%s</boolean></sparql>",
-    "text/csv": b"%s",
-    "text/tab-separated-values": b"%s",
-}
 
 
 def convert(body: IO[bytes], media_type: str, output: IO[bytes], *, solutions_type: str, graph_type: str,
@@ -58,16 +52,16 @@ def convert(body: IO[bytes], media_type: str, output: IO[bytes], *, solutions_ty
         if ask_variable and [v.value for v in results.variables] == [ask_variable]:
             rows = list(results)
             return _boolean(bool(rows) and rows[0][ask_variable].value not in ("0", "false"), output, solutions_type)
-        results.serialize(output, RESULT_FORMATS[solutions_type])
+        results.serialize(output, formats.results_format(solutions_type).oxigraph)
         return "solutions", solutions_type
     if media_type in PARSED_GRAPHS:
         triples = ox.parse(body, format=PARSED_GRAPHS[media_type])
-        ox.serialize(triples, output, format=GRAPH_FORMATS[graph_type])
+        ox.serialize(triples, output, format=formats.rdf_format(graph_type).oxigraph)
         return "graph", graph_type
     raise StoreError(f"the store answered {media_type or 'without a Content-Type'} "
                      f"(expected SPARQL results as JSON or XML, or a graph as N-Triples, Turtle or RDF/XML)")
 
 
 def _boolean(value: bool, output: IO[bytes], solutions_type: str) -> tuple[str, str]:
-    output.write(BOOLEAN_BODIES[solutions_type] % (b"true" if value else b"false"))
+    output.write(formats.results_format(solutions_type).boolean % (b"true" if value else b"false"))
     return "boolean", solutions_type

@@ -21,8 +21,6 @@ The union default graph, `union`:
 
 from __future__ import annotations
 
-import io
-import time
 from pathlib import Path
 from typing import IO, Iterator, Sequence
 
@@ -31,26 +29,28 @@ import requests
 import urllib3
 
 from kg.errors import SettingError, StoreError
-from kg.export import FOOTERS, MEDIA_TYPES, header, ordered_graphs, section
+from kg.memo import Memo
+from kg import formats
+from kg.export import FOOTERS, header, ordered_graphs, section
 from kg.remote.engines import ENGINES, Engine, engine as find_engine
 from kg.remote.http import Client, Credentials, RemoteTimeout, check, check_url, media_type, read_error
-from kg.remote.owned import LIST_GRAPHS, MANIFEST_GRAPH, READ_QUERY, Manifest
+from kg import iris
+from kg.remote.owned import LIST_GRAPHS, Manifest, manifest_graph, read_query
 from kg.remote.results import GRAPH_ACCEPT, PARSED_GRAPHS, accept, convert
-from kg.store import SPARQL_JSON, Answer, EmbeddedStore, rows_of
+from kg.store import SPARQL_JSON, TURTLE, EmbeddedStore, GraphStore, rows_of
 
 UNION_MODES = ("graphs", "param", "native")
-DATASET_TYPES = MEDIA_TYPES
-NO_GRAPH = MANIFEST_GRAPH + "#nothing"  # names an empty dataset
 _GRAPHS_TTL = 5.0
 _TIMEOUT_STATES = ("S1TAT",)
 
 
-class RemoteStore:
-    """A SPARQL 1.1 server reached over HTTP; thread-safe (one session per thread)."""
+class RemoteStore(GraphStore):
+    """A SPARQL 1.1 server reached over HTTP; thread-safe (one session per thread). Its graphs
+    are those built under `base` (None: the base IRI in force), recorded in that base's manifest."""
 
     def __init__(self, query_url: str, update_url: str | None = None, gsp_url: str | None = None, *,
                  engine: Engine | None = None, union: str = "graphs", timeout: float = 30.0,
-                 credentials: Credentials | None = None) -> None:
+                 credentials: Credentials | None = None, base: str | None = None) -> None:
         if union not in UNION_MODES:
             raise SettingError(f"union must be one of {', '.join(UNION_MODES)}, not {union!r}")
         for url in (query_url, update_url, gsp_url):
@@ -63,7 +63,9 @@ class RemoteStore:
         self.union = union
         self.http = Client(credentials if credentials is not None else Credentials(), timeout,
                            rolled_back=self.engine.rolled_back)
-        self._manifest: tuple[float, Manifest, bool] | None = None  # (when read, manifest, kg's alone)
+        self._memo = Memo()  # the manifest and whether the store holds kg's graphs alone
+        self.manifest_graph = manifest_graph(base or iris.current().base)
+        self.no_graph = self.manifest_graph + "#nothing"  # names an empty dataset
 
     @classmethod
     def from_url(cls, url: str, update_url: str | None = None, gsp_url: str | None = None, *,
@@ -84,17 +86,8 @@ class RemoteStore:
 
     # -- reading -----------------------------------------------------------
 
-    def query(self, sparql: str, *, solutions_type: str = SPARQL_JSON, graph_type: str = "text/turtle",
-              default_graph_uris: Sequence[str] = (), named_graph_uris: Sequence[str] = (),
-              query_form: str | None = None) -> Answer:
-        buffer = io.BytesIO()
-        kind, served = self.query_into(buffer, sparql, solutions_type=solutions_type, graph_type=graph_type,
-                                       default_graph_uris=default_graph_uris, named_graph_uris=named_graph_uris,
-                                       query_form=query_form)
-        return Answer(kind, buffer.getvalue(), served)
-
     def query_into(self, output: IO[bytes], sparql: str, *, solutions_type: str = SPARQL_JSON,
-                   graph_type: str = "text/turtle", default_graph_uris: Sequence[str] = (),
+                   graph_type: str = TURTLE, default_graph_uris: Sequence[str] = (),
                    named_graph_uris: Sequence[str] = (), query_form: str | None = None) -> tuple[str, str]:
         """Write the answer into `output` in the asked format as it arrives; returns (kind, media type).
         `output.write` may raise to stop early: the connection is then closed. `query_form`
@@ -127,25 +120,25 @@ class RemoteStore:
         return self._read_manifest(False)[1]
 
     def _read_manifest(self, fresh: bool) -> tuple[Manifest, bool]:
-        cached = self._manifest
-        if not fresh and cached is not None and time.monotonic() - cached[0] < _GRAPHS_TTL:
-            return cached[1], cached[2]
+        held = None if fresh else self._memo.get("manifest", "", _GRAPHS_TTL)
+        if held is not None:
+            return held
         if self.engine.manifest_in_names:
             manifest, alone = self._manifest_from_names()
         else:
             # the manifest graph as a dataset of its own
-            answer = self.query(READ_QUERY, named_graph_uris=[MANIFEST_GRAPH], query_form="SELECT")
+            answer = self.query(read_query(self.manifest_graph), named_graph_uris=[self.manifest_graph],
+                                query_form="SELECT")
             manifest, alone = Manifest.from_rows(rows_of(answer.body)), False
-        self._manifest = (time.monotonic(), manifest, alone)
-        return manifest, alone
+        return self._memo.put("manifest", "", (manifest, alone))
 
     def _manifest_from_names(self) -> tuple[Manifest, bool]:
         """The manifest from the empty marker graphs (or, left by an earlier kg, a manifest graph)."""
         names = {row["g"] for row in rows_of(self._ask(LIST_GRAPHS)) if row.get("g")}
-        manifest = Manifest.from_graph_names(names)
-        if not manifest.graphs and MANIFEST_GRAPH in names:
-            manifest = Manifest.from_rows(rows_of(self._ask(READ_QUERY)))
-        alone = names <= manifest.graphs | manifest.marker_graphs() and self._default_graph_empty()
+        manifest = Manifest.from_graph_names(names, self.manifest_graph)
+        if not manifest.graphs and self.manifest_graph in names:
+            manifest = Manifest.from_rows(rows_of(self._ask(read_query(self.manifest_graph))))
+        alone = names <= manifest.graphs | manifest.marker_graphs(self.manifest_graph) and self._default_graph_empty()
         return manifest, alone
 
     def _ask(self, sparql: str) -> bytes:
@@ -160,7 +153,7 @@ class RemoteStore:
 
     def _default_graph_empty(self) -> bool:
         with self.http.request("GET", self._gsp(), params={"default": ""},
-                               headers={"Accept": "application/n-triples"}, stream=True) as response:
+                               headers={"Accept": formats.NTRIPLES.media_type}, stream=True) as response:
             check(response)
             return not any(chunk.strip() for chunk in self.http.chunks(response))  # stops at the first triple
 
@@ -182,8 +175,7 @@ class RemoteStore:
     def dump_chunks(self, fmt: str) -> Iterator[bytes]:
         """The dataset of kg's graphs in one export format, read and written graph by graph
         (no engine has to offer a whole-dataset GET): the same sections as `kg build` writes."""
-        if fmt not in DATASET_TYPES:
-            raise StoreError(f"no export format {fmt!r} (expected one of {', '.join(DATASET_TYPES)})")
+        formats.export_format(fmt)
         return self._sections(fmt, ordered_graphs(self.graphs()))  # the store is asked now, not once streaming
 
     def _sections(self, fmt: str, graphs: list[str]) -> Iterator[bytes]:
@@ -215,41 +207,41 @@ class RemoteStore:
 
     def replace_graph(self, graph: str, ntriples: bytes) -> None:
         """Replace one named graph (Graph Store Protocol PUT)."""
-        headers = {"Content-Type": "application/n-triples"}
+        headers = {"Content-Type": formats.NTRIPLES.media_type}
         with self.http.request("PUT", self._gsp(), params={"graph": graph}, data=ntriples, headers=headers) as r:
             check(r)
-        self._manifest = None
+        self._memo.forget()
 
     def drop_graph(self, graph: str) -> None:
         """Remove one named graph; a graph that is not there is not an error."""
         with self.http.request("DELETE", self._gsp(), params={"graph": graph}) as response:
             check(response, allowed=(404,))
-        self._manifest = None
+        self._memo.forget()
 
     def write_manifest(self, manifest: Manifest) -> None:
         """Record which graphs are kg's and which build they hold."""
         if self.engine.manifest_in_names:
             self._write_marker_graphs(manifest)
             return
-        body = manifest.ntriples()
+        body = manifest.ntriples(self.manifest_graph)
         if body:
-            self.replace_graph(MANIFEST_GRAPH, body)
+            self.replace_graph(self.manifest_graph, body)
         else:
-            self.drop_graph(MANIFEST_GRAPH)
+            self.drop_graph(self.manifest_graph)
 
     def _write_marker_graphs(self, manifest: Manifest) -> None:
         """One SPARQL Update: drop the marker graphs of the manifest held, create the new ones
         (and drop a manifest graph an earlier kg left)."""
-        held = self.manifest(fresh=True).marker_graphs()
-        wanted = manifest.marker_graphs()
+        held = self.manifest(fresh=True).marker_graphs(self.manifest_graph)
+        wanted = manifest.marker_graphs(self.manifest_graph)
         steps = ([f"DROP SILENT GRAPH <{g}>" for g in sorted(held - wanted)]
                  + [f"CREATE SILENT GRAPH <{g}>" for g in sorted(wanted - held)]
-                 + [f"DROP SILENT GRAPH <{MANIFEST_GRAPH}>"])
+                 + [f"DROP SILENT GRAPH <{self.manifest_graph}>"])
         if not self.update_url:
             raise StoreError("this remote store has no update URL (set KG_STORE_UPDATE)")
         with self.http.request("POST", self.update_url, data={"update": " ;\n".join(steps)}) as response:
             check(response)
-        self._manifest = None
+        self._memo.forget()
 
     def close(self) -> None:
         self.http.close()
@@ -272,7 +264,7 @@ class RemoteStore:
         elif self.union == "graphs" and not self.engine.dataset_pragmas:
             # A protocol dataset leaves out what it does not name: name every graph as a
             # named graph too, so that GRAPH patterns still see them.
-            names = self.graphs() or [NO_GRAPH]  # nothing built yet: an empty dataset, not the whole store
+            names = self.graphs() or [self.no_graph]  # nothing built yet: an empty dataset, not the whole store
             form += [("default-graph-uri", g) for g in names] + [("named-graph-uri", g) for g in names]
         return form
 
@@ -282,7 +274,7 @@ class RemoteStore:
         if self.union != "graphs" or not self.engine.dataset_pragmas or default_graph_uris or named_graph_uris:
             return ""
         default, named = self.engine.dataset_pragmas
-        names = self.graphs() or [NO_GRAPH]
+        names = self.graphs() or [self.no_graph]
         return "".join(default.format(g) for g in names) + "".join(named.format(g) for g in names)
 
     def _check_complete(self, response: requests.Response) -> None:

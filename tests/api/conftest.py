@@ -12,7 +12,7 @@ from typing import Iterator
 import pytest
 
 from kg.api import create_app
-from benchmarks.server import Server
+from kg.testing import Server
 
 
 @pytest.fixture(scope="session")

@@ -13,7 +13,7 @@ from urllib.parse import urlsplit
 
 import pyoxigraph as ox
 
-from benchmarks.server import Server
+from kg.testing import Server
 from kg import build_dirs
 from kg.builder import build
 from kg.iris import BASE, DOCUMENT, ENTITIES_GRAPH, PREFIXES, RESOURCE

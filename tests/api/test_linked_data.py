@@ -1,6 +1,7 @@
 """Linked Data on `kg serve`, the data: every IRI under the base dereferences by content negotiation
 (checked against the store: nothing missing, nothing invented), unknown IRIs are 404s, and VoID
-agrees with the store; on the shipped corpus and on a foreign one (brat's BioNLP-ST 2011 GE)."""
+agrees with the store; on the shipped corpus and on a foreign one (brat's BioNLP-ST 2011 GE), whose
+JSON-LD is also checked against its Turtle."""
 
 from __future__ import annotations
 
@@ -12,8 +13,9 @@ import pytest
 import requests
 
 from kg.api import create_app
-from benchmarks.server import Server
+from kg.testing import Server
 from kg.iris import BASE, DOCUMENT, ENTITIES_GRAPH, GRAPH, ONTOLOGY_GRAPH, PREFIXES
+from tests.jsonld_support import assert_same_as_turtle
 from tests.api.linked_support import (BROWSER, GUAIDO, NPR, RDF, SD, TIMEOUT, VOID, Page, most_stated, parsed,
                                       path_of, reference, serve_foreign, union_triples, value)
 
@@ -156,3 +158,23 @@ def test_foreign_corpus_dereferences(foreign):
     void.load(requests.get(server.url + ".well-known/void", timeout=TIMEOUT).content, format=ox.RdfFormat.TURTLE)
     classes = {r["c"].value for r in void.query(f"SELECT ?c WHERE {{ ?d <{VOID}classPartition>/<{VOID}class> ?c }}")}
     assert any(c.startswith(BASE + "vocab#") for c in classes)
+
+
+def test_foreign_corpus_json_ld_says_what_turtle_says(foreign):
+    """Framed JSON-LD of a foreign corpus's entity and article: the same graph as their Turtle."""
+    data, server = foreign
+
+    def get(path: str, headers: dict[str, str]) -> bytes:
+        response = requests.get(server.url + path.lstrip("/"), headers=headers, timeout=TIMEOUT)
+        assert response.status_code == 200 and response.headers["Content-Type"].startswith(headers["Accept"])
+        return response.content
+
+    entity = most_stated(data)
+    document = assert_same_as_turtle(get, path_of(entity))
+    assert document["@reverse"] and isinstance(document.get("mentionCount"), int)
+    article = value(reference(data), f"SELECT ?d WHERE {{ ?st <{PREFIXES['prov']}wasDerivedFrom> ?d }} LIMIT 1",
+                    union=True)
+    assert_same_as_turtle(get, path_of(article))
+    context = requests.get(server.url + "context.jsonld", timeout=TIMEOUT)
+    assert context.headers["Content-Type"].startswith("application/ld+json")
+    assert context.json()["@context"] == document["@context"]

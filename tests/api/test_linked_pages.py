@@ -1,6 +1,6 @@
 """Linked Data on `kg serve`, the pages: the HTML page of a thing, an article, a graph and the
 ontology (names, types, every statement with its sentences and a citation, links that resolve), with
-hostile corpus text escaped, in Chromium (no console error, nothing of the corpus run), and behind a
+hostile corpus text escaped (and kept as it is in the JSON-LD), in Chromium (no console error, nothing of the corpus run), and behind a
 real reverse proxy that serves the server under a path."""
 
 from __future__ import annotations
@@ -12,12 +12,13 @@ from urllib.parse import parse_qs, urljoin, urlsplit
 import pytest
 import requests
 
-from benchmarks.server import Server
+from kg.testing import Server
 from kg.iris import DOCUMENT, GRAPH, PREFIXES
 from tests.api.linked_support import (BROWSER, GUAIDO, NPR, TIMEOUT, Page, PrefixProxy, hostile_iris,
                                       most_stated, path_of, reference, serve_foreign, serve_hostile)
 from tests.browser import open_page
 from tests.hardening.hostile import ALL_STRINGS, SLUG
+from tests.jsonld_support import assert_same_as_turtle
 
 
 @pytest.fixture(scope="module")
@@ -106,6 +107,33 @@ def test_hostile_text_is_escaped_in_every_page(hostile):
         assert page.tags.count("script") == 1  # ours, nothing else
         shown |= {s for s in ALL_STRINGS if s in page.all_text}
     assert shown == set(ALL_STRINGS)
+
+
+def test_hostile_text_keeps_its_meaning_in_json_ld(hostile):
+    """Every hostile string, as the framed JSON-LD of each thing carries it: the same graph as the
+    Turtle answer (nothing read as a keyword, an IRI or markup), sent as data, never sniffed."""
+    data, server = hostile
+
+    def get(path: str, headers: dict[str, str]) -> bytes:
+        response = requests.get(server.url + path.lstrip("/"), headers=headers, timeout=TIMEOUT)
+        assert response.status_code == 200 and response.headers["X-Content-Type-Options"] == "nosniff"
+        return response.content
+
+    carried: set[str] = set()
+    for iri in hostile_iris(data):
+        document = assert_same_as_turtle(get, path_of(iri))
+        text = "\n".join(strings_of(document))
+        carried |= {s for s in ALL_STRINGS if s in text}
+    assert carried == set(ALL_STRINGS)
+
+
+def strings_of(node) -> list[str]:
+    """Every string value of a JSON document, as a JSON reader gets it."""
+    if isinstance(node, dict):
+        return [s for value in node.values() for s in strings_of(value)]
+    if isinstance(node, list):
+        return [s for value in node for s in strings_of(value)]
+    return [node] if isinstance(node, str) else []
 
 
 @pytest.mark.browser

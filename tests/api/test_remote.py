@@ -15,8 +15,8 @@ import pytest
 import requests
 
 from kg.remote import Credentials, RemoteStore, connect
-from benchmarks.server import Server
-from benchmarks.stores import OxigraphServer, oxigraph_binary
+from kg.testing import Server
+from kg.sparql_servers import OxigraphServer, oxigraph_binary
 from tests.helpers import CORPUS
 
 COUNT_ALL = "SELECT (COUNT(*) AS ?n) WHERE { ?s ?p ?o }"

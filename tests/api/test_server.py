@@ -239,7 +239,7 @@ def test_roqet_sees_our_errors(server):
 
 
 def test_serve_builds_first_when_there_is_no_graph(tmp_path, tiny_copy):
-    from benchmarks.server import Server
+    from kg.testing import Server
 
     data = tmp_path / "data"
     srv = Server(data, "--corpus", str(tiny_copy), "--workers", "1")

@@ -11,7 +11,7 @@ from pathlib import Path
 import requests
 
 from kg.api.backend import EmbeddedBackend
-from benchmarks.server import Server
+from kg.testing import Server
 from kg import build_dirs
 from kg.builder import build
 

@@ -26,8 +26,8 @@ import pyoxigraph as ox
 import pytest
 import requests
 
-from benchmarks.server import Server
-from benchmarks.stores import OxigraphServer, oxigraph_binary
+from kg.testing import Server
+from kg.sparql_servers import OxigraphServer, oxigraph_binary
 from kg import build_dirs
 from kg.store import EmbeddedStore
 

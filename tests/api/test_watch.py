@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 import requests
 
-from benchmarks.server import Server
+from kg.testing import Server
 from kg.iris import PREFIXES
 
 TIMEOUT = 120.0

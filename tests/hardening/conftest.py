@@ -10,7 +10,7 @@ from typing import Iterator
 
 import pytest
 
-from benchmarks.server import Server
+from kg.testing import Server
 from kg.builder import build
 from tests.browser import WatchedPage, open_page
 from tests.hardening.hostile import write_corpus

@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 import requests
 
-from benchmarks.server import Server
+from kg.testing import Server
 from kg import build_dirs
 from tests.hardening.procs import GENERATED_DOCS, kg_build, kill_group, wait_until
 

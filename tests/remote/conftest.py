@@ -13,8 +13,8 @@ from typing import Iterator
 
 import pytest
 
-from benchmarks.server import Server
-from benchmarks.stores import ENGINES, StoreServer
+from kg.testing import Server
+from kg.sparql_servers import ENGINES, StoreServer
 from kg.remote import RemoteStore, connect
 from tests.helpers import CORPUS
 

@@ -20,7 +20,7 @@ from kg import build_dirs
 from kg.builder import build
 from kg.errors import StoreError
 from kg.iris import ENTITIES_GRAPH, graph_iri
-from kg.remote import MANIFEST_GRAPH, RemoteStore, RemoteTimeout, connect
+from kg.remote import RemoteStore, RemoteTimeout, connect
 from tests.helpers import assert_same_quads, store_quads
 from tests.helpers import NPR, add_article as _add, edit_npr as _edit, remove_npr as _remove
 
@@ -79,7 +79,7 @@ def test_foreign_graphs_survive_a_full_build(remote: RemoteStore, store_server, 
     # nor an engine's own system graphs
     total = int(remote.select("SELECT (COUNT(*) AS ?n) WHERE { ?s ?p ?o }")[0]["n"])
     assert total == len(store_quads(data))
-    assert FOREIGN not in remote.graphs() and MANIFEST_GRAPH not in remote.graphs()
+    assert FOREIGN not in remote.graphs() and remote.manifest_graph not in remote.graphs()
 
 
 def test_union_default_graph_is_kg_graphs_alone_on_the_fast_path_too(remote: RemoteStore, store_server,

@@ -46,6 +46,12 @@ class Watched(WatchedPage):
         self.page.goto(url, wait_until="load", timeout=TIMEOUT_MS)
         self.page.wait_for_function("window.kgView && kgView.timings.firstDraw && kgView.timings.ready",
                                     timeout=TIMEOUT_MS)
+        self.drawn()
+
+    def drawn(self) -> None:
+        """Wait until the canvas shows every change made so far (what vis-network reports of the
+        nodes, their boxes and labels, is worked out when it draws)."""
+        self.page.wait_for_selector('#network[data-drawn="true"]', state="attached", timeout=TIMEOUT_MS)
 
     def settle(self) -> None:
         """Wait until physics has stopped, so node positions stay put."""

@@ -17,7 +17,7 @@ DATA_BLOCK = re.compile(r'<script type="application/json" id="kg-data">(.*?)</sc
 MORE_BLOCK = re.compile(r'<script type="application/json" id="kg-more" data-encoding="(json|gzip)">(.*?)</script>', re.S)
 NODE_COUNT = """PREFIX kgo: <https://kg.example.org/ontology#>
 SELECT (COUNT(DISTINCT ?x) AS ?n) WHERE {
-  VALUES ?c { kgo:Person kgo:Organization kgo:Place kgo:Date kgo:Figure kgo:Quote kgo:Event }
+  VALUES ?c { kgo:Person kgo:Group kgo:Organization kgo:Place kgo:Date kgo:Figure kgo:Quote kgo:Event }
   ?x a ?c }"""
 
 

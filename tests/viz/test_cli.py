@@ -48,7 +48,7 @@ def test_unknown_focus_is_an_input_error(sample_data: Path, tmp_path: Path):
 def test_no_build_yet_says_what_to_do(tmp_path: Path):
     result = run_kg("viz", "--data", str(tmp_path / "empty"))
     assert result.exit_code == 1
-    assert "run `kg build` first" in result.output
+    assert "(expected `kg build` to have run)" in result.output
 
 
 def test_max_nodes_keeps_the_best_connected(sample_data: Path, tmp_path: Path):

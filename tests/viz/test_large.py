@@ -16,7 +16,7 @@ from kg.viz.measure import OVERLAP
 pytestmark = pytest.mark.browser
 
 ACTORS = view_html.STORY_MAX + 60
-OVERLAPPING_PAIRS = """except => { const ids = network.body.data.nodes.getIds().filter(id => id !== except);
+OVERLAPPING_PAIRS = """async except => { await kgView.drawn(); const ids = network.body.data.nodes.getIds().filter(id => id !== except);
   const boxes = ids.map(id => network.getBoundingBox(id)); const pairs = [];
   boxes.forEach((a, i) => boxes.forEach((b, j) => {
     if (i < j && a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom) pairs.push([ids[i], ids[j]]);
@@ -76,6 +76,7 @@ def test_a_click_lays_out_the_new_neighbours_around_the_clicked_actor(page, larg
     before = set(page.page.evaluate("kgView.state().visible"))
     clicked = next(f"p{i:03}" for i in range(ACTORS) if f"p{i:03}" in before and f"p{i + 1:03}" not in before)
     page.click_node(clicked)
+    page.drawn()
     after = set(page.page.evaluate("kgView.state().visible"))
     new = after - before - set(page.page.evaluate("kgView.data.meta.initial"))  # placed by the page
     assert new, "the click added no neighbour"
@@ -93,6 +94,7 @@ def test_a_click_lays_out_the_new_neighbours_around_the_clicked_actor(page, larg
 def test_layers_of_a_large_graph_cover_no_drawn_node(page, large_page):
     page.open(large_page.as_uri())
     page.page.evaluate("kgView.setLayers(['events', 'quotes']); kgView.fit()")
+    page.drawn()
     measured = page.page.evaluate(OVERLAP)
     families = set(page.page.evaluate("network.body.data.nodes.get().map(n => n.family)"))
     assert {"Event", "Quote"} <= families and measured["drawn"] > ACTORS

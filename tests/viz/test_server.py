@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import gzip
+import shutil
 import threading
 from pathlib import Path
 
@@ -12,6 +13,7 @@ from werkzeug.serving import make_server
 
 from kg.api import create_app
 from kg import build_dirs
+from kg.store import EmbeddedStore
 from kg.iris import RESOURCE
 from tests.viz.support import DATA_BLOCK, publish_sample
 
@@ -104,3 +106,77 @@ def test_focus_link_on_the_server(sample_data: Path, serve, page, sample_graph):
     linked = {RESOURCE + k for k in ("organization/venezuelan-national-guard", "place/venezuela", "place/cucuta")}
     assert set(state["visible"]) == {mora} | linked  # the actors Mora is linked to (the Guard, the defection's places)
     assert page.errors == [] and page.blocked == []
+
+
+NEIGHBOURS_OF = """PREFIX kgo: <https://kg.example.org/ontology#>
+SELECT DISTINCT ?n WHERE {
+  VALUES ?c { kgo:Person kgo:Group kgo:Organization kgo:Place kgo:Date kgo:Figure kgo:Quote kgo:Event }
+  { <NODE> ?p ?n } UNION { ?n ?p <NODE> } ?n a ?c }"""
+
+
+@pytest.fixture
+def capped_data(shipped_data: Path, tmp_path: Path, monkeypatch) -> Path:
+    """A copy of the shipped corpus's build whose page holds only its 60 best-connected nodes."""
+    import kg.viz
+
+    data = tmp_path / "data"
+    shutil.copytree(shipped_data, data, symlinks=True, ignore=shutil.ignore_patterns("*.lock", "graph.html*"))
+    monkeypatch.setattr(kg.viz, "MAX_NODES", 60)
+    return data
+
+
+def neighbours_in_store(data: Path, node: str) -> set[str]:
+    store = EmbeddedStore(build_dirs.store_path(build_dirs.current_build(data)), read_only=True)
+    try:
+        return {r["n"] for r in store.select(NEIGHBOURS_OF.replace("NODE", node))}
+    finally:
+        store.close()
+
+
+def test_the_neighbours_route_answers_the_page_data_of_a_node(capped_data: Path, serve):
+    base = serve(capped_data)
+    node = RESOURCE + "person/juan-guaido"
+    response = requests.get(f"{base}/graph/neighbours", params={"node": node}, timeout=120)
+    assert response.status_code == 200 and response.headers["Content-Type"] == "application/json"
+    assert not set("<>&") & set(response.text)
+    block = response.json()
+    ids = {n["id"] for n in block["nodes"]}
+    assert node in ids and neighbours_in_store(capped_data, node) <= ids
+    assert all("x" not in n for n in block["nodes"])  # the page places them
+    assert {"edges", "relations", "nodeDetails", "sentences", "docs"} <= set(block)
+    missing = requests.get(f"{base}/graph/neighbours", params={"node": "<script>"}, timeout=30)
+    assert missing.status_code == 404 and missing.json()["error"]["status"] == 404
+    assert "<script>" not in missing.text or missing.headers["Content-Type"] != "text/html"
+
+
+@pytest.mark.browser
+def test_a_served_page_fetches_the_neighbours_it_lacks_and_a_file_does_not(capped_data: Path, serve, strict_page):
+    """Served by `kg serve`, a page holding part of a graph fetches a clicked node's other
+    neighbours (under its own CSP: connect-src 'self'); the same page as a file keeps to its data."""
+    base = serve(capped_data)
+    page = strict_page
+    page.open(f"{base}/graph")
+    held = set(page.page.evaluate("kgView.data.nodes.map(n => n.id)"))
+    assert len(held) == 60
+    node = page.page.evaluate("kgView.data.nodes.filter(n => !n.layer && n.outside).sort((a, b) => b.outside - a.outside)[0].id")
+    wanted = neighbours_in_store(capped_data, node)
+    assert wanted - held
+    page.page.evaluate("id => kgView.selectNode(id)", node)
+    page.page.evaluate("kgView.idle()")
+    page.drawn()
+    now = set(page.page.evaluate("kgView.data.nodes.map(n => n.id)"))
+    assert wanted <= now
+    assert any("/graph/neighbours?node=" in url for url in page.requests)
+    drawn = set(page.page.evaluate("kgView.state().visible"))
+    assert drawn & (wanted - held), "no fetched neighbour is drawn"
+    assert page.page.locator("#panel-body h2").text_content()
+    assert page.errors == [] and page.blocked == []
+
+    offline = build_dirs.current_build(capped_data) / build_dirs.VIEW_FILE
+    page.requests.clear()
+    page.open(offline.as_uri())
+    page.page.evaluate("id => kgView.selectNode(id)", node)
+    page.page.evaluate("kgView.idle()")
+    assert set(page.page.evaluate("kgView.data.nodes.map(n => n.id)")) == held
+    assert all(url.startswith("file:") for url in page.requests)
+    assert page.errors == []

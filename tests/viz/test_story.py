@@ -27,6 +27,10 @@ FIGURES = PREFIXES + """SELECT ?f ?label ?value ?qualifier ?source ?date ?doc WH
   OPTIONAL { ?f kgo:reportedBy ?source }
   OPTIONAL { ?f kgo:asOf ?d . OPTIONAL { ?d kgo:dateValue ?v } OPTIONAL { ?d skos:prefLabel ?p }
              OPTIONAL { ?d rdfs:label ?l } BIND(COALESCE(?v, ?p, ?l) AS ?date) } }"""
+GROUP_MEMBERSHIPS = PREFIXES + """SELECT ?g ?label ?body ?title WHERE {
+  ?g a kgo:Group ; skos:prefLabel ?label ; kgo:memberOf ?body ; kgo:mention/nif:referenceContext ?doc .
+  ?doc <http://purl.org/dc/terms/title> ?title }"""
+GROUPS = PREFIXES + "SELECT (COUNT(DISTINCT ?g) AS ?n) WHERE { ?g a kgo:Group }"
 GUAIDO = "https://kg.example.org/id/person/juan-guaido"
 
 
@@ -38,9 +42,12 @@ def corpus(shipped_data: Path) -> dict:
     try:
         dates = {r["e"]: r["d"] for r in store.select(EVENT_DATES)}
         figures = store.select(FIGURES)
+        groups = int(store.select(GROUPS)[0]["n"])
+        memberships = store.select(GROUP_MEMBERSHIPS)
     finally:
         store.close()
-    return {"page": view_file(build).as_uri(), "dates": dates, "figures": figures}
+    return {"page": view_file(build).as_uri(), "dates": dates, "figures": figures, "groups": groups,
+            "memberships": memberships}
 
 
 def test_at_most_5_percent_of_drawn_nodes_overlap_at_the_first_frame(page, corpus):
@@ -57,9 +64,9 @@ def test_the_story_first_then_layers_on_demand(page, corpus):
     page.open(corpus["page"])
     families = lambda: set(page.page.evaluate(  # noqa: E731
         "network.body.data.nodes.get().map(n => n.family)"))
-    assert families() == {"Person", "Organization", "Place"}
+    assert families() == {"Person", "Group", "Organization", "Place"}
     page.page.locator("#legend input[value=Event]").check()
-    assert families() == {"Person", "Organization", "Place", "Event"}
+    assert families() == {"Person", "Group", "Organization", "Place", "Event"}
     assert "layer=events" in page.page.url
     events = page.page.evaluate("network.body.data.nodes.get().filter(n => n.family === 'Event').length")
     # events linked to no actor and no other event (a claim links to the events it states) stay hidden
@@ -71,7 +78,7 @@ def test_the_story_first_then_layers_on_demand(page, corpus):
     assert dashed and all(page.page.evaluate(f"kgView.data.nodeDetails['{d}'].uncertain") for d in dashed)
     page.page.locator("#legend input[value=Event]").uncheck()
     page.page.locator("#legend input[value=Quote]").check()
-    assert families() == {"Person", "Organization", "Place", "Quote"}
+    assert families() == {"Person", "Group", "Organization", "Place", "Quote"}
     unlinked = page.page.evaluate("kgView.data.meta.actors - kgView.data.meta.linked")
     before = len(page.page.evaluate("kgView.state().visible"))
     page.page.locator("#legend input[value=isolated]").check()
@@ -152,3 +159,31 @@ def test_a_date_link_opens_the_timeline_on_that_day(page, corpus):
     current = page.page.locator("#timeline-body .tl-event.current").evaluate_all("els => els.map(e => e.dataset.node)")
     assert set(current) == {e for e, d in corpus["dates"].items() if d == day}
     assert page.page.locator("#timeline-body").is_visible()
+
+
+def test_groups_are_actors_with_their_bodies_and_sources(page, corpus):
+    """Groups (several people an article speaks of together) are drawn as actors in their own
+    colour, in the legend, and their panel names the body they come from, the sentences and the
+    one article they belong to."""
+    page.open(corpus["page"])
+    assert corpus["groups"] > 10 and corpus["memberships"]
+    assert page.page.evaluate("kgView.data.nodes.filter(n => n.family === 'Group').length") == corpus["groups"]
+    legend = page.page.evaluate("kgView.data.legend")
+    group = next(entry for entry in legend if entry["family"] == "Group")
+    assert not group["layer"] and group["count"] == corpus["groups"]
+    assert group["color"] not in {entry["color"] for entry in legend if entry["family"] != "Group"}
+    assert page.page.locator("#legend input[value=Group]").is_checked()
+    assert "Group" in page.page.evaluate("network.body.data.nodes.get().map(n => n.family)")
+    row = corpus["memberships"][0]
+    page.page.evaluate("id => kgView.selectNode(id)", row["g"])
+    panel = page.page.locator("#panel-body")
+    assert panel.locator("h2").text_content() == row["label"]
+    member_of = panel.locator(".relation", has_text="member of")
+    body = page.page.evaluate("id => kgView.data.nodeDetails[id].label", row["body"])
+    assert body in member_of.first.text_content() and member_of.first.locator("blockquote").count() >= 1
+    assert panel.locator(".group-note").count() == 1
+    assert row["g"] in page.page.evaluate("kgView.state().visible")
+    page.page.locator("#panel-close").click()
+    page.page.locator("#legend input[value=Group]").uncheck()
+    assert "Group" not in page.page.evaluate("network.body.data.nodes.get().map(n => n.family)")
+    assert page.errors == []

@@ -33,7 +33,7 @@ var kgView = (function () {
   ["relations", "timeline", "figures", "sentences", "docs"].forEach(function (k) { data[k] = []; });
   data.nodeDetails = {};
   take(data);
-  var shownFamilies = new Set(["Person", "Organization", "Place"]);
+  var shownFamilies = new Set(data.legend.filter(function (l) { return !l.layer; }).map(function (l) { return l.family; }));
   var showIsolated = false;
   var expanded = meta.initial ? new Set(meta.initial) : null; /* null: every actor */
   var focus = null;   /* {id, depth, members: Set, day} */
@@ -43,7 +43,32 @@ var kgView = (function () {
   var nodes = new vis.DataSet();
   var edges = new vis.DataSet();
   var measure = document.createElement("canvas").getContext("2d");
+  var changes = 0;        /* changes to what is drawn (items, labels, view) ... */
+  var drawnChanges = -1;  /* ... and how many of them the last frame drawn shows */
+  var drawnWaiters = [];
+  nodes.on("*", changed);
+  edges.on("*", changed);
   timings.parsed = performance.now();
+
+  /* What vis-network reports of a node (its box, its label) is worked out when a frame is drawn,
+   * which happens at the next animation frame after a change: `drawn()` settles once a frame shows
+   * every change made so far, and #network's data-drawn says whether it does. */
+  function changed() {
+    changes++;
+    $("network").dataset.drawn = "false";
+  }
+
+  function onDrawn() {
+    drawnChanges = changes;
+    $("network").dataset.drawn = "true";
+    drawnWaiters.splice(0).forEach(function (resolve) { resolve(true); });
+  }
+
+  function drawn() {
+    return new Promise(function (resolve) {
+      if (drawnChanges === changes) resolve(true); else drawnWaiters.push(resolve);
+    });
+  }
 
   var $ = function (id) { return document.getElementById(id); };
 
@@ -245,9 +270,17 @@ var kgView = (function () {
     for (var cx = Math.floor(box.left / c); cx <= Math.floor(box.right / c); cx++)
       for (var cy = Math.floor(box.top / c); cy <= Math.floor(box.bottom / c); cy++) fn(cx + ":" + cy);
   };
-  BoxGrid.prototype.put = function (id, box) {
+  BoxGrid.prototype.put = function (id, box, x, y) {
     var cells = this.cells;
-    this.keys(box, function (k) { if (!cells.has(k)) cells.set(k, []); cells.get(k).push([id, box]); });
+    this.keys(box, function (k) { if (!cells.has(k)) cells.set(k, []); cells.get(k).push([id, box, x, y]); });
+  };
+  /* The distance from (x, y) to the nearest centre put within `reach` of it (`reach` when none is). */
+  BoxGrid.prototype.clearance = function (x, y, reach) {
+    var cells = this.cells, best = reach;
+    this.keys({ left: x - reach, right: x + reach, top: y - reach, bottom: y + reach }, function (k) {
+      (cells.get(k) || []).forEach(function (entry) { best = Math.min(best, Math.hypot(entry[2] - x, entry[3] - y)); });
+    });
+    return best;
   };
   /* True when `box` meets no box of the grid but `self`'s. */
   BoxGrid.prototype.free = function (box, self) {
@@ -296,7 +329,7 @@ var kgView = (function () {
     want.nodes.forEach(function (id) {
       var n = nodeById.get(id);
       if (n.x === undefined) return;
-      grid.put(id, boxAt(roomOf(n), n.x, n.y));
+      grid.put(id, boxAt(roomOf(n), n.x, n.y), n.x, n.y);
       placedXs.push(n.x);
       placedYs.push(n.y);
     });
@@ -318,7 +351,7 @@ var kgView = (function () {
         n.x = spot.x;
         n.y = spot.y;
         n.placed = true;
-        grid.put(id, boxAt(roomOf(n), n.x, n.y));
+        grid.put(id, boxAt(roomOf(n), n.x, n.y), n.x, n.y);
       });
       todo = todo.filter(function (id) { return ready.indexOf(id) < 0; });
     }
@@ -344,19 +377,25 @@ var kgView = (function () {
     return { x: x / around.length, y: y / around.length };
   }
 
-  /* The first spot on rings around `centre` (a box apart, each ring turned so that rings do
-   * not line up) where the node's room is free; rings already full for this centre are skipped. */
+  /* A spot on the first ring around `centre` (rings a box apart, each turned so that rings do
+   * not line up) where the node's room is free: of that ring's free spots, the one farthest from
+   * any other placed node, so that the node is seen next to its centre rather than next to a
+   * stranger. Rings already full for this centre are skipped. */
   function freeSpot(grid, n, centre, firstRing) {
     var room = roomOf(n);
     var step = Math.max(room.right + room.left, room.bottom + room.top) * 0.75;
     var key = Math.round(centre.x) + ":" + Math.round(centre.y);
     for (var ring = firstRing.get(key) || 0; ring < RINGS; ring++) {
       var count = ring ? Math.max(6, Math.floor(2 * Math.PI * ring)) : 1;
+      var best = null;
       for (var k = 0; k < count; k++) {
         var angle = 2 * Math.PI * (k + 0.618 * ring) / count;
         var x = centre.x + ring * step * Math.cos(angle), y = centre.y + ring * step * Math.sin(angle);
-        if (grid.free(boxAt(room, x, y), n.id)) { firstRing.set(key, ring); return { x: x, y: y }; }
+        if (!grid.free(boxAt(room, x, y), n.id)) continue;
+        var clear = grid.clearance(x, y, 2 * step);
+        if (best === null || clear > best.clear) best = { x: x, y: y, clear: clear };
       }
+      if (best !== null) { firstRing.set(key, ring); return { x: best.x, y: best.y }; }
     }
     return { x: centre.x, y: centre.y + RINGS * step };
   }
@@ -472,6 +511,7 @@ var kgView = (function () {
     network = new vis.Network($("network"), { nodes: nodes, edges: edges }, data.options);
     fitDrawn();
     timings.created = performance.now();
+    network.on("afterDrawing", onDrawn);
     network.once("afterDrawing", function () {
       timings.firstDraw = performance.now();
       setTimeout(function () {
@@ -490,6 +530,7 @@ var kgView = (function () {
       var id = params.nodes[0];
       if (expanded !== null && isActor(id)) expand(id);
       showNode(id);
+      fetchNeighbours(id);
     } else if (params.edges.length) showEdge(params.edges[0]);
     else closePanel();
   });
@@ -587,6 +628,7 @@ var kgView = (function () {
     body.appendChild(el("h2", d.label));
     body.appendChild(el("div", d.types.join(" · "), "types"));
     if (d.uncertain) body.appendChild(el("div", "This event is " + d.uncertain + " in the text: not a fact.", "uncertain"));
+    if (d.family === "Group") body.appendChild(groupNote(d));
     body.appendChild(el("div", id, "iri"));
     if (d.alt.length) {
       body.appendChild(el("h3", "Also known as"));
@@ -604,6 +646,18 @@ var kgView = (function () {
       body.appendChild(mentioned);
     }
     apply();
+  }
+
+  /* A group is local to its article: say which, and that another article's group is other people. */
+  function groupNote(d) {
+    var articles = [];
+    d.sentences.forEach(function (i) {
+      var doc = data.docs[data.sentences[i].doc];
+      if (doc && articles.indexOf(doc) < 0) articles.push(doc);
+    });
+    var where = articles.length ? " in " + articles.map(shortDoc).join("; ") : "";
+    return el("div", "Several people spoken of together" + where + ". A group of the same name in another " +
+      "article is not said to be the same people.", "group-note");
   }
 
   function factList(facts, wikidata) {
@@ -722,9 +776,101 @@ var kgView = (function () {
     showNode(id);
     network.selectNodes([id]);
     network.focus(id, { scale: Math.max(network.getScale(), 1.0), animation: false });
+    changed();
     onZoom();  /* a zoom by script fires no zoom event: fit the labels to the new scale */
     setUrl();
+    fetchNeighbours(id);
   });
+
+  /* ---- neighbours on demand, from the server that serves the page ---------------- */
+
+  /* A page served by `kg serve` (over http) that holds only part of a large graph fetches a
+   * clicked node's neighbours from /graph/neighbours when the node has some outside the page
+   * (`outside`), merges them in and lays them out around it. A file: page never fetches. */
+  var NEIGHBOURS = /^https?:$/.test(window.location.protocol) ? new URL("graph/neighbours", window.location.href) : null;
+  var asked = new Set();   /* nodes whose neighbours were fetched or are being fetched */
+  var fetching = [];       /* fetches under way */
+  var merges = 0;
+
+  function fetchNeighbours(id) {
+    var n = nodeById.get(id);
+    if (NEIGHBOURS === null || !n || !n.outside || asked.has(id)) return;
+    asked.add(id);
+    var url = new URL(NEIGHBOURS.href);
+    url.searchParams.set("node", id);
+    $("status").textContent = "Fetching the neighbours of " + label(id) + "…";
+    var done = fetch(url.href, { headers: { Accept: "application/json" }, credentials: "same-origin" })
+      .then(function (response) {
+        if (!response.ok) throw new Error("the server answered " + response.status);
+        return response.json();
+      })
+      .then(function (block) {
+        merge(block);
+        if (expanded !== null && isActor(id)) expand(id);
+        apply(id);
+        if (selected === id) showNode(id);
+      })
+      .catch(function (err) {
+        asked.delete(id);
+        $("status").textContent = "Could not fetch the neighbours of " + label(id) + ": " + err.message;
+      });
+    fetching.push(done);
+    done.then(function () { fetching.splice(fetching.indexOf(done), 1); });
+  }
+
+  /* Settles when no fetch is under way. */
+  function idle() {
+    return Promise.all(fetching.slice()).then(function () { return fetching.length ? idle() : true; });
+  }
+
+  /* Add a fetched block (nodes, edges, relations, details, sentences, documents numbered within
+   * it) to the page's data: nodes and edges it already has are kept as they are. */
+  function merge(block) {
+    merges++;
+    var local = block.nodes.map(function (n) { return n.id; });
+    var known = new Set(local.filter(function (id) { return nodeById.has(id); }));
+    var docBase = data.docs.length, sentenceBase = data.sentences.length, relationBase = data.relations.length;
+    var layers = new Set(meta.layers);
+    block.docs.forEach(function (d) { data.docs.push(d); });
+    block.sentences.forEach(function (s) { data.sentences.push({ text: s.text, doc: s.doc < 0 ? -1 : s.doc + docBase }); });
+    block.relations.forEach(function (r, i) {
+      var from = local[r.from], to = local[r.to];
+      data.relations.push({ from: from, to: to, predicate: r.predicate, label: r.label,
+                            sentences: r.sentences.map(function (k) { return k + sentenceBase; }) });
+      if (known.has(from) && known.has(to)) return;  /* a relation the page already lists */
+      [from, to].forEach(function (end) { if (known.has(end)) data.nodeDetails[end].relations.push(relationBase + i); });
+    });
+    block.nodes.forEach(function (n) {
+      if (known.has(n.id)) return;
+      n.layer = layers.has(n.family) ? n.family : null;
+      ids.push(n.id);
+      nodeById.set(n.id, n);
+      adjacency.set(n.id, []);
+      data.nodes.push(n);
+      var d = block.nodeDetails[n.id];
+      d.relations = d.relations.map(function (k) { return k + relationBase; });
+      d.sentences = d.sentences.map(function (k) { return k + sentenceBase; });
+      data.nodeDetails[n.id] = d;
+    });
+    block.edges.forEach(function (e) {
+      var from = local[e.from], to = local[e.to];
+      var twin = adjacency.get(from).some(function (eid) {
+        var o = edgeById.get(eid);
+        return o.kind === e.kind && ((o.from === from && o.to === to) || (o.from === to && o.to === from));
+      });
+      if (twin) return;
+      e.id = "m" + merges + e.id;
+      e.from = from;
+      e.to = to;
+      e.events = (e.events || []).map(function (k) { return local[k]; });
+      e.relations = e.relations.map(function (k) { return k + relationBase; });
+      edgeById.set(e.id, e);
+      adjacency.get(from).push(e.id);
+      if (to !== from) adjacency.get(to).push(e.id);
+      data.edges.push(e);
+    });
+    meta.nodes = data.nodes.length;
+  }
 
   /* ---- timeline and figures -------------------------------------------------- */
 
@@ -933,6 +1079,7 @@ var kgView = (function () {
   /* Fit what is drawn, zooming in no further than 1.2 (a few nodes stay small enough to be read together). */
   function fitDrawn() {
     network.fit({ nodes: nodes.getIds(), animation: false, maxZoomLevel: 1.2 });
+    changed();
     onZoom();
   }
 
@@ -1124,7 +1271,7 @@ var kgView = (function () {
   draw();
 
   return {
-    data: data, timings: timings, ready: ready, search: search, resolve: resolve, setFocus: setFocus,
+    data: data, timings: timings, ready: ready, drawn: drawn, idle: idle, search: search, resolve: resolve, setFocus: setFocus,
     clearFocus: clearFocus, selectNode: selectNode, setLayers: setLayers, focusDay: focusDay,
     openTab: openTab, fit: fitDrawn,
     state: function () {

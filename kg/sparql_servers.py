@@ -1,4 +1,4 @@
-"""SPARQL servers started for the remote-store tests and benchmarks: a stock `oxigraph serve`
+"""SPARQL servers to try a remote store on, for tests and benchmarks: a stock `oxigraph serve`
 and a Virtuoso 7 (Debian's virtuoso-opensource), each in its own directory on free loopback
 ports, up in a few seconds, stopped with their process group.
 
@@ -14,7 +14,7 @@ from pathlib import Path
 
 import requests
 
-from benchmarks.server import Process, free_port
+from kg.testing import Process, ServerDown, free_port
 
 START_TIMEOUT = 60.0
 VIRTUOSO = "virtuoso-t"
@@ -108,13 +108,13 @@ class StoreServer:
         deadline = time.monotonic() + START_TIMEOUT
         while time.monotonic() < deadline:
             if self.process.process.poll() is not None:
-                raise RuntimeError(f"{self.name} exited at start: see {self.directory}")
+                raise ServerDown(f"{self.name} exited at start: see {self.directory}")
             try:
                 requests.get(self.base + self.probe, params={"query": "ASK {}"}, timeout=2)
                 return
             except requests.RequestException:
                 time.sleep(0.1)
-        raise RuntimeError(f"{self.name} did not start within {START_TIMEOUT:g} s")
+        raise ServerDown(f"{self.name} did not start within {START_TIMEOUT:g} s")
 
 
 class OxigraphServer(StoreServer):
@@ -165,7 +165,7 @@ class VirtuosoServer(StoreServer):
                               input=statements + "\n", capture_output=True, text=True, timeout=60)
         output = done.stdout + done.stderr
         if done.returncode != 0 or "*** Error" in output:
-            raise RuntimeError(f"isql failed: {output[-2000:]}")
+            raise ServerDown(f"isql failed: {output[-2000:]}")
         return output
 
 

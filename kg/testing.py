@@ -1,5 +1,7 @@
-"""Child processes for the benchmarks and the tests: a process in its own session that is
-stopped with all its children, and `kg serve` on 127.0.0.1 and a free port."""
+"""Servers in child processes, for tests and benchmarks of code that talks to kg's endpoint
+(kg's own among them): a process in its own session that is stopped with all its children,
+and `kg serve` on 127.0.0.1 and a free port, up and healthy. SPARQL servers to use as a
+remote store are in kg.sparql_servers."""
 
 from __future__ import annotations
 
@@ -16,9 +18,9 @@ from pathlib import Path
 
 import requests
 
-from benchmarks.measure import process_tree
+from kg.errors import StoreError
 
-REPO = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parent.parent  # where the kg package is (the repository, in a checkout)
 START_TIMEOUT = 180.0
 
 
@@ -27,6 +29,26 @@ def free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         return sock.getsockname()[1]
+
+
+def process_tree(pid: int) -> list[int]:
+    """The process and its descendants, from /proc/<pid>/task/*/children."""
+    found, todo = [], [pid]
+    while todo:
+        current = todo.pop()
+        found.append(current)
+        try:
+            for task in os.listdir(f"/proc/{current}/task"):
+                with open(f"/proc/{current}/task/{task}/children") as handle:
+                    todo.extend(int(c) for c in handle.read().split())
+        except OSError:
+            continue
+    return found
+
+
+
+class ServerDown(StoreError):
+    """A server started here (kg serve, a SPARQL server) did not come up."""
 
 
 class Process:
@@ -58,11 +80,11 @@ class Server(Process):
     blocks the server."""
 
     def __init__(self, data: Path | str | None, *args: str, env: dict[str, str] | None = None) -> None:
-        environment = dict(os.environ, PYTHONPATH=str(REPO), PYTHONUNBUFFERED="1", **(env or {}))
+        environment = dict(os.environ, PYTHONPATH=str(ROOT), PYTHONUNBUFFERED="1", **(env or {}))
         self.log = tempfile.TemporaryFile(mode="w+", prefix="kg-serve-", suffix=".log")
         argv = [sys.executable, "-m", "kg.api", "serve", "--host", "127.0.0.1", "--port", "0",
                 *(["--data", str(data)] if data is not None else []), *args]
-        super().__init__(argv, stdout=subprocess.PIPE, stderr=self.log, text=True, env=environment, cwd=str(REPO))
+        super().__init__(argv, stdout=subprocess.PIPE, stderr=self.log, text=True, env=environment, cwd=str(ROOT))
         self.url = self._wait_for_url()
 
     def _wait_for_url(self) -> str:
@@ -89,7 +111,7 @@ class Server(Process):
             time.sleep(0.1)
         log = self.stderr()
         self.stop()
-        raise RuntimeError(f"kg serve did not come up (exit {self.process.returncode}): {log[-3000:]}")
+        raise ServerDown(f"kg serve did not come up (exit {self.process.returncode}): {log[-3000:]}")
 
     def stderr(self) -> str:
         """What the server wrote to stderr so far."""

@@ -1,0 +1,108 @@
+"""kg.search_index: the index `kg build` writes for /api/search, on the shipped corpus and on a
+generated one. Its fast candidate search (one str.find pass over every folded label) must rank
+exactly as the definition does, scanning every label; the file must give back the same index;
+every build (full and incremental) writes the index of its own store."""
+
+from __future__ import annotations
+
+import random
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from kg import build_dirs
+from kg.builder import build
+from kg.iris import fold
+from kg.search_index import RANKS, SearchIndex, index_path, read_index
+from kg.store import EmbeddedStore
+from tests.helpers import ROOT
+
+
+@pytest.fixture(scope="module")
+def generated_data(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    root = tmp_path_factory.mktemp("search-generated")
+    corpus = root / "corpus"
+    subprocess.run([sys.executable, str(ROOT / "benchmarks" / "generate.py"), "--docs", "30", "--seed", "5",
+                    "--out", str(corpus)], check=True, capture_output=True, timeout=120)
+    build(corpus, root / "data", validate=False)
+    return root / "data"
+
+
+def _from_store(data: Path) -> SearchIndex:
+    store = EmbeddedStore(build_dirs.store_path(build_dirs.current_build(data)), read_only=True)
+    try:
+        return SearchIndex.compute(store.select)
+    finally:
+        store.close()
+
+
+def _by_definition(index: SearchIndex, text: str, limit: int) -> list[tuple[str, str, str]]:
+    """Every label scanned: whole label, prefix, word prefix (of the first occurrence), anywhere;
+    then more mentions, then the matched label; one hit per entity, its best label."""
+    needle = " ".join(fold(text).split())
+    best: dict[str, tuple[int, str, object]] = {}
+    for entry in index.entries:
+        position = entry.folded.find(needle) if needle else -1
+        if position < 0:
+            continue
+        rank = (0 if entry.folded == needle else 1 if position == 0
+                else 2 if not entry.folded[position - 1].isalnum() else 3)
+        if entry.entity not in best or (rank, entry.folded) < best[entry.entity][:2]:
+            best[entry.entity] = (rank, entry.folded, entry)
+    mentions = {iri: s.mentions for iri, s in index.summaries.items()}
+    ordered = sorted(best.items(), key=lambda kv: (kv[1][0], -mentions.get(kv[0], 0), kv[1][1]))
+    return [(iri, held[2].label, RANKS[held[0]]) for iri, held in ordered[:limit]]
+
+
+def _needles(index: SearchIndex, count: int) -> list[str]:
+    """Pieces of labels of every length, some with their accents and case, and a few oddities."""
+    rng = random.Random(7)
+    pieces = [" ", "a", "e", "ó", "\x00", "zzzz-nothing", "  Juan  ", "GUAIDÓ"]
+    for entry in rng.sample(index.entries, min(count, len(index.entries))):
+        start = rng.randrange(len(entry.label))
+        pieces.append(entry.label[start:start + rng.choice([1, 2, 3, 4, 7, 40])])
+    return pieces
+
+
+@pytest.mark.parametrize("which", ["shipped", "generated"])
+def test_search_ranks_as_the_definition(which, shipped_data, generated_data):
+    index = _from_store(shipped_data if which == "shipped" else generated_data)
+    assert len(index.entries) > len(index.summaries) > 10
+    for text in _needles(index, 150):
+        for limit in (1, 20, 100):
+            found = [(hit.entity, hit.entry.label, hit.rank) for hit in index.search(text, limit)]
+            assert found == _by_definition(index, text, limit), (text, limit)
+
+
+def test_the_file_holds_the_same_index(generated_data):
+    build_dir = build_dirs.current_build(generated_data)
+    computed, read = _from_store(generated_data), read_index(build_dir)
+    assert read is not None
+    assert read.entries == computed.entries and read.summaries == computed.summaries
+    for text in _needles(computed, 40):
+        assert read.search(text, 20) == computed.search(text, 20)
+
+
+def test_a_damaged_file_is_no_index(tmp_path, generated_data):
+    index_path(tmp_path).write_text('{"format": 1, "entities": [], "labels": [[3, "x"', encoding="utf-8")
+    assert read_index(tmp_path) is None
+    index_path(tmp_path).write_text('{"format": 999}', encoding="utf-8")
+    assert read_index(tmp_path) is None
+    assert read_index(tmp_path / "nothing") is None
+
+
+def test_every_build_writes_the_index_of_its_store(tmp_path, corpus_copy):
+    data = tmp_path / "data"
+    build(corpus_copy, data)
+    first = read_index(build_dirs.current_build(data))
+    assert first is not None and first.search("zacarias quintero", 5) == []
+    (corpus_copy / "zz-new.txt").write_text("Zacarías Quintero spoke in Cúcuta.\n", encoding="utf-8")
+    (corpus_copy / "zz-new.ann").write_text("T1\tPerson 0 17\tZacarías Quintero\n", encoding="utf-8")
+    report = build(corpus_copy, data)
+    assert report.mode == "incremental"
+    second = read_index(build_dirs.current_build(data))
+    assert second is not None and second.entries == _from_store(data).entries
+    hits = second.search("ZACARIAS quintero", 5)
+    assert [(h.entry.label, h.rank) for h in hits] == [("Zacarías Quintero", "exact")]
