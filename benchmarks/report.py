@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from benchmarks.results import SizeResult, Step, exponent, loop_verdicts, ratio, verdicts
+from benchmarks.results import SizeResult, Step, Verdict, exponent, loop_verdicts, ratio, verdicts
 
 MARK = {True: "met", False: "**missed**", None: "not measured"}
 
@@ -132,6 +132,45 @@ def corpus_table(results: list[SizeResult]) -> str:
                   "distinct entity spellings", "top-10 spellings' share"], rows)
 
 
+README_START = "<!-- benchmark table: written by benchmarks/run.py from the run that wrote RESULTS.md -->"
+README_END = "<!-- end of benchmark table -->"
+
+
+def readme_table(machine: dict[str, str], results: list[SizeResult], command: str, unfinished: bool = False) -> str:
+    """The README's summary of a run: the same figures as RESULTS.md, never typed by hand (`unfinished`:
+    written after each size, so that a run stopped half-way leaves both files from the same figures)."""
+    rows = []
+    for r in results:
+        rows.append([f"{r.docs:,}", f"{r.quads:,}" if r.quads else "–", cell(r.step("build")), cell(r.step("bulk_load")),
+                     times(ratio(r.seconds("build"), r.seconds("bulk_load"))), cell(r.step("edit_queryable")),
+                     cell(r.step("noop")), memory(r.step("build").peak),
+                     times(ratio(r.seconds("build_1core"), r.seconds("build_2core") or r.seconds("build")))])
+    body = table(["documents", "quads", "`kg build`", "bulk_load floor", "build ÷ floor", "edit 1 until queryable",
+                  "no-op", "peak memory", "speed-up 1 → 2 cores"], rows)
+    where = f"{machine.get('cores', '?')} cores, load average {machine.get('load average', '?').split(' ')[0]} at the start"
+    state = " (the run was still going when this was written: sizes not listed were not measured)" if unfinished else ""
+    return (f"{README_START}\n{body}\n\nMeasured by `{command}` on {machine.get('date', '?')} ({where}){state}; the targets "
+            f"and every other figure: [benchmarks/RESULTS.md](benchmarks/RESULTS.md).\n{README_END}")
+
+
+def replace_readme_table(readme: str, block: str) -> str:
+    """`readme` with its benchmark table replaced by `block` (added at the end of the Benchmarks
+    section when it has none yet)."""
+    start, end = readme.find(README_START), readme.find(README_END)
+    if start >= 0 and end > start:
+        return readme[:start] + block + readme[end + len(README_END):]
+    heading = readme.find("## Benchmarks")
+    after = readme.find("\n## ", heading + 1) if heading >= 0 else -1
+    if after < 0:
+        return readme.rstrip("\n") + "\n\n" + block + "\n"
+    return readme[:after] + "\n" + block + "\n" + readme[after:]
+
+
+def verdict_line(verdict: Verdict) -> str:
+    figures = "" if verdict.figures == MARK[None] else f" ({verdict.figures})"
+    return f"- {verdict.target}: {MARK[verdict.met]}{figures}"
+
+
 def render(machine: dict[str, str], results: list[SizeResult], companions: list[tuple[str, str]],
            command: str) -> str:
     """The whole report."""
@@ -140,9 +179,9 @@ def render(machine: dict[str, str], results: list[SizeResult], companions: list[
         f"Written by `{command}` on {machine['date']}. How to read it: docs/benchmarks.md.",
         "## Machine\n\n" + "\n".join(f"- {k}: {v}" for k, v in machine.items()),
         "## Targets (issue 5), at the largest size\n\n"
-        + "\n".join(f"- {v.target}: {MARK[v.met]} ({v.figures})" for v in verdicts(results)),
+        + "\n".join(verdict_line(v) for v in verdicts(results)),
         "## Targets of the annotation loop (issue 13)\n\n"
-        + "\n".join(f"- {v.target}: {MARK[v.met]} ({v.figures})" for v in loop_verdicts(results)),
+        + "\n".join(verdict_line(v) for v in loop_verdicts(results)),
         "## Build, beside bulk-loading and parsing the same N-Quads\n\n" + build_table(results),
         "## Turtle export\n\n" + export_table(results),
         "## Rebuilds (incremental build)\n\n" + incremental_table(results),

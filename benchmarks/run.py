@@ -4,10 +4,12 @@
     python benchmarks/run.py --quick       # N = 20, 100: a smoke test in seconds
 
 For each N: generate a corpus, `kg build` it in a fresh data directory (a
-subprocess: wall time and peak memory of its process tree), then the floors
-on the N-Quads that build exported (bare Oxigraph bulk_load, rdflib parse),
-the Turtle exports (kg's, Oxigraph's own serializer, rdflib's), and the
-rebuilds: nothing changed, one document edited, added, removed. Then the
+subprocess: wall time and peak memory of its process tree), the bare
+Oxigraph bulk_load of the N-Quads that build exported (the floor), the
+rebuilds (nothing changed, one document edited, added, removed), the build
+on 1 core, then the Turtle exports (kg's, Oxigraph's own serializer,
+rdflib's) and rdflib's parse. Every figure is written out as soon as it is
+measured. Then the
 endpoint, load and view benchmarks (bench_endpoint.py, bench_load.py,
 bench_view.py) run on the largest graph, and their Markdown is appended. Work files live under
 data/bench/ (see docs/benchmarks.md).
@@ -17,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import shutil
 import sys
 import time
@@ -53,6 +56,12 @@ class Runner:
         self.python = sys.executable
         self.kg = _kg_command()
         self.rdflib_limit = min(args.rdflib_max_gib * 2**30, machine.available_memory() // 2 or 2**62)
+        self.progress = None  # set by main: writes the partial report
+
+    def on_step(self, result: SizeResult) -> None:
+        """Called as each figure is measured: RESULTS.md and the README table are rewritten."""
+        if self.progress:
+            self.progress(result)
 
     def log(self, message: str) -> None:
         if not self.args.silent:
@@ -75,17 +84,23 @@ class Runner:
         for path in (data, scratch):
             shutil.rmtree(path, ignore_errors=True)
         scratch.mkdir(parents=True)
+        result.steps = _Steps(lambda: self.on_step(result))  # every figure is written as soon as it is measured
         self.log(f"{docs:,} documents: kg build on every core ({machine.usable_cores()})")
         result.steps["build"] = build = self.kg_build(corpus, data)
-        self.cores(result, corpus, scratch)
         self.log(f"{docs:,} documents: built in {report.seconds(build.seconds)} ({build.note or 'ok'})")
         build_dir = build_dirs.current_build(data)
         if build.seconds is None or build_dir is None:
+            self.cores(result, corpus, scratch)
             return result
         result.quads = _quads(build_dir)
-        self.floors(result, build_dir, scratch, earlier)
-        shutil.rmtree(scratch, ignore_errors=True)
+        kept = _keep(build_dir, scratch / "kept")  # the rebuilds replace the build the floors are measured on
+        self.log(f"{docs:,} documents: bulk_load floor on {result.quads:,} quads")
+        result.steps["bulk_load"] = self.floor("bulk-load", kept / "kg.nq", scratch / "store")
+        shutil.rmtree(scratch / "store", ignore_errors=True)
         self.rebuilds(result, corpus, data)
+        self.cores(result, corpus, scratch)
+        self.floors(result, kept, scratch, earlier)
+        shutil.rmtree(scratch, ignore_errors=True)
         return result
 
     def kg_build(self, corpus: Path, data: Path, cores: int | None = None) -> Step:
@@ -128,11 +143,10 @@ class Runner:
         detail = json.loads(run.stdout.strip().splitlines()[-1])
         return Step(detail.get("seconds", detail.get("parse_seconds")), run.peak_bytes, detail, cpu=run.cpu_seconds)
 
-    def floors(self, result: SizeResult, build_dir: Path, scratch: Path, earlier: list[SizeResult]) -> None:
-        nquads, store = build_dirs.export_path(build_dir, "nq"), build_dirs.store_path(build_dir)
-        self.log(f"{result.docs:,} documents: floors on {result.quads:,} quads")
-        result.steps["bulk_load"] = self.floor("bulk-load", nquads, scratch / "store")
-        shutil.rmtree(scratch / "store", ignore_errors=True)
+    def floors(self, result: SizeResult, kept: Path, scratch: Path, earlier: list[SizeResult]) -> None:
+        """rdflib, Oxigraph's dump and kg's Turtle export on the first build's N-Quads and store (kept)."""
+        nquads, store = kept / "kg.nq", kept / "store"
+        self.log(f"{result.docs:,} documents: export floors and rdflib on {result.quads:,} quads")
         result.steps["rdflib"] = self.rdflib(result, nquads, scratch, earlier)
         result.steps["oxigraph_dump"] = self.floor("oxigraph-dump", store, scratch / "oxigraph.trig")
         result.steps["kg_turtle"] = self.floor("kg-turtle", store, scratch / "kg.ttl")
@@ -202,6 +216,11 @@ class Runner:
     def companions(self, data: Path) -> list[tuple[str, str]]:
         """Markdown from the endpoint and view benchmarks, run on the largest build."""
         out = []
+        current = build_dirs.current_build(data)
+        if current is not None:  # an incremental build writes kg.nq on first request; the companions read it
+            from kg.export import ensure_export
+
+            ensure_export(current, "nq")
         for title, script in COMPANIONS:
             path = HERE / script
             if not path.exists():
@@ -214,6 +233,42 @@ class Runner:
                 body += f"\n\n`{script}` ended with {_failure(run)}"
             out.append((title, body))
         return out
+
+
+def _write_readme(args: argparse.Namespace, described: dict, results: list[SizeResult], command: str,
+                  unfinished: bool = False) -> None:
+    """Rewrite the README's benchmark table from the figures RESULTS.md was just written from."""
+    if args.readme:
+        readme = args.readme.read_text(encoding="utf-8")
+        block = report.readme_table(described, results, command, unfinished)
+        args.readme.write_text(report.replace_readme_table(readme, block), encoding="utf-8")
+
+
+class _Steps(dict):
+    """A size's measured steps, reported to `on_change` as each is added (a run stopped half-way
+    keeps what it measured)."""
+
+    def __init__(self, on_change) -> None:
+        super().__init__()
+        self.on_change = on_change
+
+    def __setitem__(self, key, value) -> None:
+        super().__setitem__(key, value)
+        self.on_change()
+
+
+def _keep(build_dir: Path, kept: Path) -> Path:
+    """Hard-linked copies of a build's N-Quads and store (a checkpoint), which later builds cannot prune."""
+    from kg.store import EmbeddedStore
+
+    kept.mkdir(parents=True, exist_ok=True)
+    os.link(build_dirs.export_path(build_dir, "nq"), kept / "kg.nq")
+    store = EmbeddedStore(build_dirs.store_path(build_dir), read_only=True)
+    try:
+        store.backup(kept / "store")
+    finally:
+        store.close()
+    return kept
 
 
 def _kg_command() -> list[str]:
@@ -277,10 +332,15 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--keep", action="store_true",
                         help="keep the data directory of every size (default: only the largest)")
     parser.add_argument("--silent", action="store_true", help="no progress lines on stderr")
+    parser.add_argument("--readme", type=Path, default=None,
+                        help="README whose benchmark table to rewrite from this run (default: README.md when "
+                             "writing benchmarks/RESULTS.md, none otherwise)")
     args = parser.parse_args(argv)
     args.sizes = tuple(sorted(args.sizes or (QUICK_SIZES if args.quick else SIZES)))
     if args.results is None:
         args.results = args.work / "RESULTS-quick.md" if args.quick else HERE / "RESULTS.md"
+    if args.readme is None and args.results.resolve() == (HERE / "RESULTS.md").resolve():
+        args.readme = REPO / "README.md"
     return args
 
 
@@ -292,18 +352,26 @@ def main(argv: list[str] | None = None) -> int:
     results: list[SizeResult] = []
     command = ("python benchmarks/run.py " + " ".join(argv if argv is not None else sys.argv[1:])).strip()
     args.results.parent.mkdir(parents=True, exist_ok=True)
+
+    def partial(current: SizeResult) -> None:  # a killed run leaves every figure it measured
+        done = results + [current]
+        args.results.write_text(report.render(described, done, [("Unfinished", "This run is still going.")], command),
+                                encoding="utf-8")
+        _write_readme(args, described, done, command, unfinished=True)
+
+    runner.progress = partial
     for docs in args.sizes:
         results.append(runner.size(docs, results))
         if docs != args.sizes[-1] and not args.keep:
             shutil.rmtree(args.work / f"data-{docs}", ignore_errors=True)   # gigabytes at 1,000 and up
-        partial = report.render(described, results, [("Unfinished", "This run is still going.")], command)
-        args.results.write_text(partial, encoding="utf-8")                  # a killed run leaves its figures
     largest = args.work / f"data-{args.sizes[-1]}"
     companions = [] if args.no_companions else runner.companions(largest)
     markdown = report.render(described, results, companions, command)
     print(markdown)
     args.results.write_text(markdown, encoding="utf-8")
     runner.log(f"wrote {args.results}")
+    _write_readme(args, described, results, command)
+    runner.log(f"wrote the benchmark table of {args.readme}" if args.readme else "no README table written")
     failed = any(s.note and not s.projected for r in results for s in r.steps.values()) or any(r.problems for r in results)
     return 1 if failed else 0
 

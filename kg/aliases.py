@@ -81,9 +81,10 @@ def load_aliases(path: Path, vocab: Vocabulary) -> AliasTable:
                           toml_key_line(raw, unknown[0]))
     entries: dict[str, AliasEntry] = {}
     index: dict[tuple[str, str], str] = {}
-    starts = _entry_lines(raw)
+    lines = raw.splitlines()
+    starts = _entry_lines(lines)
     for number, item in enumerate(data.get("entity", [])):
-        table = _Table(path, raw, starts[number] if number < len(starts) else None)
+        table = _Table(path, lines, starts[number] if number < len(starts) else None)
         entry = _entry(item, table, vocab)
         if entry.key in entries:
             raise table.error(f"duplicate key {entry.key!r} (expected each key once; first on line "
@@ -115,24 +116,29 @@ ENTRY_FIELDS = ("key", "type", "label", "aliases", "hidden", "wikidata")
 class _Table:
     """One [[entity]] table of aliases.toml: where its lines are, for located errors."""
 
-    def __init__(self, path: Path, raw: str, start: int | None) -> None:
-        self.path, self.start = path, start
-        lines = raw.splitlines()
+    def __init__(self, path: Path, lines: list[str], start: int | None) -> None:
+        self.path, self.lines, self.start = path, lines, start
+
+    def fields(self) -> dict[str, int]:
+        """The line of each field of this table (found only for an error: a table of thousands of
+        entries is read in one pass)."""
+        lines, start = self.lines, self.start
         end = next((n for n in range(start or 0, len(lines)) if _TABLE_HEADER.match(lines[n])), len(lines))
-        self.fields = {m.group(1): n + 1 for n in range((start or 1) - 1, end)
-                       for m in [re.match(r"\s*([A-Za-z0-9_-]+)\s*=", lines[n])] if m}
+        return {m.group(1): n + 1 for n in range((start or 1) - 1, end)
+                for m in [re.match(r"\s*([A-Za-z0-9_-]+)\s*=", lines[n])] if m}
 
     def error(self, message: str, field: str | None = None) -> ConfigError:
         """The error at the line of `field` in this table (its header when the field is absent)."""
-        return ConfigError(message, self.path, self.fields.get(field or "", self.start))
+        return ConfigError(message, self.path, self.fields().get(field or "", self.start))
 
 
 _TABLE_HEADER = re.compile(r"\s*\[")
 
 
-def _entry_lines(raw: str) -> list[int]:
+def _entry_lines(lines: list[str]) -> list[int]:
     """The line of each [[entity]] header, in order."""
-    return [n for n, line in enumerate(raw.splitlines(), start=1) if re.match(r"\s*\[\[\s*entity\s*\]\]", line)]
+    header = re.compile(r"\s*\[\[\s*entity\s*\]\]")
+    return [n for n, line in enumerate(lines, start=1) if header.match(line)]
 
 
 def _names(item: dict, field: str) -> list[str]:

@@ -11,7 +11,9 @@ A build never touches the published one: it writes a new build directory and
 swaps `data/current` at the very end (kg.build_dirs), so a build that fails or
 is killed at any moment leaves the previous build current. Exports other
 than kg.nq and the network view are not written here but on first request
-(`eager=True` writes them before publishing).
+(`eager=True` writes them before publishing). Each build also keeps its parsed
+inputs (kg.inputs.PARSED_FILE) so that the next incremental build, reading the
+same inputs, does not parse the alias table again.
 """
 
 from __future__ import annotations
@@ -24,23 +26,23 @@ import warnings
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from enum import StrEnum
-from importlib.metadata import entry_points
 from pathlib import Path
-from typing import Any, Callable, Iterator, Mapping
+from typing import TYPE_CHECKING, Any, Callable, Iterator, Mapping
 
 from kg import build_dirs, iris
-from kg.confwriter import save_document_configs
 from kg.corpus import DocumentFiles, not_read, scan_corpus
 from kg.errors import BuildLockedError, CorpusError, InputError, InputErrors
-from kg.export import write_exports
-from kg.fill import Options, fill_store
 from kg.inputs import Inputs
 from kg.phases import Phases
 from kg.plan import Plan, make_plan, previous_manifest, write_manifest
 from kg.positions import json_key_line
 from kg.push_step import make_pusher, push_step
-from kg.search_index import write_build_index
-from kg.store import EmbeddedStore
+
+if TYPE_CHECKING:
+    from kg.fill import Options
+
+# What only a build with work needs (the store, the readers, rdflib, pySHACL) is imported by
+# _run: a build that finds nothing to do must answer in a fraction of a second.
 
 
 class BuildMode(StrEnum):
@@ -121,8 +123,12 @@ def _build(corpus_dir: Path, data_dir: Path, store_url: str | None, progress: bo
             report = _unchanged(data_dir, len(listing.documents), pusher)
         else:
             with phases.phase("inputs"):  # configurations, alias table: parsed only when there is work
+                if plan.previous_dir:
+                    inputs.reuse_parsed(plan.previous_dir)
                 check_metadata_keys(plan.todo, inputs.aliases.entries)
             before_publish = push_step(pusher, plan) if pusher else None
+            from kg.fill import Options
+
             report = _run(plan, inputs, data_dir, Options(progress, validate, workers), phases, eager,
                           before_publish)
             report.documents = len(listing.documents)
@@ -172,6 +178,11 @@ def check_metadata_keys(files: list[DocumentFiles], keys: set[str] | dict) -> No
 
 def _run(plan: Plan, inputs: Inputs, data_dir: Path, options: Options, phases: Phases, eager: bool,
          before_publish: Callable[[Path], tuple[int, str]] | None) -> BuildReport:
+    from kg.confwriter import save_document_configs
+    from kg.export import write_exports
+    from kg.fill import fill_store
+    from kg.search_index import write_build_index
+
     build_dir = build_dirs.new_build_dir(data_dir)
     report = BuildReport(BuildMode(plan.mode), 0, plan.added, plan.changed, plan.removed)
     try:
@@ -192,6 +203,8 @@ def _run(plan: Plan, inputs: Inputs, data_dir: Path, options: Options, phases: P
         if before_publish:
             with phases.phase("push"):
                 report.pushed, report.store = before_publish(build_dir)
+        with phases.phase("inputs"):
+            inputs.save_parsed(build_dir)
         with phases.phase("manifest"):  # last: a build directory without one is unfinished
             write_manifest(build_dir, plan, inputs.fingerprint, filled.quads, phases.rounded())
     except BaseException:
@@ -206,6 +219,10 @@ def _run(plan: Plan, inputs: Inputs, data_dir: Path, options: Options, phases: P
 def run_hooks(build_dir: Path) -> None:
     """Extra outputs registered by other packages (the network view writes graph.html): run by an
     eager build; otherwise each output is made on first request."""
+    from importlib.metadata import entry_points
+
+    from kg.store import EmbeddedStore
+
     hooks: list[Callable] = []
     for ep in entry_points(group="kg.build_hooks"):
         try:

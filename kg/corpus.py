@@ -20,17 +20,21 @@ import zipfile
 from functools import lru_cache
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from kg.annotations import parse_ann
 from kg.conf import CONFIG_FILE, AnnotationConfig, decode_utf8, find_config, parse_config
 from kg.errors import CorpusError, InputError, InputErrors
 from kg.iris import RESERVED_GRAPHS
-from kg.inception import TYPE_SYSTEM, BratDocument, xmi_to_brat, zip_to_brat
 from kg.model import Annotations, Document, Metadata
 from kg.positions import json_key_line, line_column
 from kg.schema import MAPPING_FILE
 
+if TYPE_CHECKING:
+    from kg.inception import BratDocument
+
 # Characters XML 1.0 cannot carry: SPARQL XML results and RDF/XML would break on them.
+TYPE_SYSTEM = "TypeSystem.xml"  # INCEpTION's type system beside its .xmi (kg.inception reads it)
 CONTROL_CHARACTERS = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
 _SLUG = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*$")
 ALIASES_FILE = "aliases.toml"
@@ -376,6 +380,8 @@ def inception_config(files: DocumentFiles) -> AnnotationConfig:
 
 
 def _converted(files: DocumentFiles) -> BratDocument:
+    from kg.inception import xmi_to_brat  # cassis: imported only when an INCEpTION document is read
+
     if files.member is None:
         return xmi_to_brat(files.txt)
     return _archive(str(files.txt), files.txt.stat().st_mtime_ns)[files.member]
@@ -384,4 +390,6 @@ def _converted(files: DocumentFiles) -> BratDocument:
 @lru_cache(maxsize=4)
 def _archive(path: str, mtime_ns: int) -> dict[str, BratDocument]:
     """An export archive converted once per process (its documents are read one by one)."""
+    from kg.inception import zip_to_brat
+
     return zip_to_brat(Path(path))

@@ -63,17 +63,19 @@ def fill_store(plan: Plan, inputs: Inputs, build_dir: Path, options: Options, ph
 
 
 def _load_all(plan: Plan, inputs: Inputs, build_dir: Path, options: Options, phases: Phases):
-    load = LoadFile(build_dir)
+    store = EmbeddedStore(build_dirs.store_path(build_dir))
+    load = LoadFile(build_dir, store)  # the store is bulk-loaded while the documents are read
     try:
         with phases.phase("read"):
             load.append(iris.ONTOLOGY_GRAPH, ontology_nquads(inputs.vocabulary))
             checked = read_all(plan.todo, inputs, options.progress, options.validate, options.workers,
                                lambda slug, text: load.append(graph_iri(slug), text))
-    finally:
-        load.close()
-    store = EmbeddedStore(build_dirs.store_path(build_dir))
-    with phases.phase("load"):
-        store.bulk_load_file(load.path)
+    except BaseException:
+        load.abandon()  # the build directory, store and all, is removed by the caller
+        raise
+    load.close()
+    with phases.phase("load"):  # what the loader still had to do once reading ended
+        load.finish_loading()
     with phases.phase("records"):
         count, records = rebuild_records(store, inputs.vocabulary, inputs.aliases, None)
     with phases.phase("nq export"):

@@ -8,7 +8,7 @@ document, the mentions and the sentences behind it.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cached_property
 
 from kg import iris
@@ -48,6 +48,7 @@ class _Context:
     resolved: dict[str, Resolution]
     doc_iri: str
     events: dict[str, str]  # event id -> the event's node
+    sentences_written: set[str] = field(default_factory=set)  # a sentence backs many mentions and facts
 
     @cached_property
     def claimants(self) -> dict[str, list[str]]:
@@ -133,6 +134,9 @@ def _article(ctx: _Context) -> None:
 
 def _sentence(ctx: _Context, begin: int, end: int) -> str:
     node = span_iri(ctx.doc.slug, begin, end)
+    if node in ctx.sentences_written:
+        return node
+    ctx.sentences_written.add(node)
     add = ctx.out.add
     add(node, TYPE, iri(KGO.Sentence))
     add(node, NIF + "beginIndex", integer(begin))

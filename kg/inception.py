@@ -18,10 +18,9 @@ from pathlib import Path, PurePosixPath
 from cassis import Cas, TypeSystem, load_cas_from_xmi, load_typesystem
 
 from kg.cas_brat import cas_to_brat
+from kg.corpus import TYPE_SYSTEM
 from kg.errors import CorpusError
 from kg.xmi_errors import TS_ROOT, XMI_ROOT, cas_error, check_offsets, check_root, type_system_error
-
-TYPE_SYSTEM = "TypeSystem.xml"
 
 
 @dataclass(frozen=True)

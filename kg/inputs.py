@@ -8,17 +8,25 @@ a change to any of them makes the next build a full one).
 from __future__ import annotations
 
 import hashlib
+import pickle
 from functools import cached_property
 from pathlib import Path
+
+from typing import TYPE_CHECKING
 
 from kg import __version__, iris
 from kg.conf import CONFIG_FILE, find_config, load_config
 from kg.confwriter import union_configs
 from kg.corpus import ALIASES_FILE, MAPPING_FILE, DocumentFiles, inception_config
 from kg.errors import ConfigError, CorpusError
-from kg.aliases import AliasTable, load_aliases
-from kg.schema import Alignment, Vocabulary, check_alignment_names, load_alignment
 from kg.resources import ONTOLOGY_TTL, SHAPES_TTL, read_rdf
+
+PARSED_FILE = "inputs.pickle"  # beside a build's manifest: its parsed inputs, for the next incremental build
+PARSED = ("alignment", "vocabularies", "vocabulary", "aliases")
+
+if TYPE_CHECKING:  # imported when parsed (rdflib comes with them): a no-op build needs neither
+    from kg.aliases import AliasTable
+    from kg.schema import Alignment, Vocabulary
 
 
 class Inputs:
@@ -43,12 +51,16 @@ class Inputs:
 
     @cached_property
     def alignment(self) -> Alignment:
+        from kg.schema import load_alignment
+
         return load_alignment(self.corpus_dir / MAPPING_FILE)
 
     @cached_property
     def vocabularies(self) -> dict[Path, Vocabulary]:
         """One per annotation.conf, and one per INCEpTION document (its layers are its schema, joined
         with the annotation.conf that applies to its directory: its hierarchy and types)."""
+        from kg.schema import Vocabulary
+
         vocabularies = {path: Vocabulary(load_config(path), self.alignment) for path in self.config_files}
         for item in self.inception:
             applies = find_config(item.txt.parent, self.corpus_dir)
@@ -60,6 +72,8 @@ class Inputs:
     @cached_property
     def vocabulary(self) -> Vocabulary:
         """Every type of the corpus (all its configurations): for the entity records and the ontology."""
+        from kg.schema import Vocabulary, check_alignment_names
+
         vocabularies = list(self.vocabularies.values())
         if not vocabularies:
             raise ConfigError(f"no {CONFIG_FILE} in the corpus (expected one at its root or beside its documents)",
@@ -70,7 +84,26 @@ class Inputs:
 
     @cached_property
     def aliases(self) -> AliasTable:
+        from kg.aliases import load_aliases
+
         return load_aliases(self.corpus_dir / ALIASES_FILE, self.vocabulary)
+
+    def save_parsed(self, build_dir: Path) -> None:
+        """Keep what was parsed in the build directory: an incremental build on top of it reads the
+        same inputs (same fingerprint) and takes them from there instead of parsing them again (the
+        alias table of a large corpus takes seconds)."""
+        parsed = {name: self.__dict__[name] for name in PARSED if name in self.__dict__}
+        (build_dir / PARSED_FILE).write_bytes(pickle.dumps((self.fingerprint, parsed), pickle.HIGHEST_PROTOCOL))
+
+    def reuse_parsed(self, build_dir: Path) -> None:
+        """Take the parsed inputs a previous build kept, when it read the same inputs; anything
+        else (no file, another fingerprint, an unreadable file) leaves them to be parsed."""
+        try:
+            fingerprint, parsed = pickle.loads((build_dir / PARSED_FILE).read_bytes())
+        except Exception:  # noqa: BLE001 - a cache: whatever is wrong with it, parse instead
+            return
+        if fingerprint == self.fingerprint and isinstance(parsed, dict):
+            self.__dict__.update((name, value) for name, value in parsed.items() if name in PARSED)
 
     def vocabulary_of(self, item: DocumentFiles) -> Vocabulary:
         return self.vocabularies[self.vocabulary_key(item)]

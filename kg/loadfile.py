@@ -2,13 +2,18 @@
 
 Sections are appended one graph at a time (the ontology, each document as
 it is read, the entity records last) and their byte ranges noted, so the
-file is both Oxigraph's bulk-load input and kg.nq, with the section index
+file is both kg.nq and what the store holds, with the section index
 kg.export uses to copy unchanged sections into a later build's exports.
+
+The store is bulk-loaded while the documents are read: every section also
+goes down a named pipe that Oxigraph's bulk loader reads in a thread of its
+own (it releases the GIL), so loading overlaps reading instead of following it.
 """
 
 from __future__ import annotations
 
 import os
+import threading
 from pathlib import Path
 
 import pyoxigraph as ox
@@ -17,29 +22,50 @@ from kg import build_dirs, iris
 from kg.export import write_index
 from kg.schema import Vocabulary
 from kg.resources import ONTOLOGY_TTL, read_rdf
+from kg.store import EmbeddedStore
 
 LOAD_FILE = "load.nq"
+PIPE = "load.pipe"
 
 
 class LoadFile:
-    """The load file of one build directory, open for appending sections."""
+    """The load file of one build directory, open for appending sections; with a `store`, every
+    section is also bulk-loaded into it as it is appended."""
 
-    def __init__(self, build_dir: Path) -> None:
+    def __init__(self, build_dir: Path, store: EmbeddedStore | None = None) -> None:
         self.build_dir = build_dir
         self.path = build_dir / LOAD_FILE
         self.index: dict[str, list[int]] = {}
         self.quads = 0  # every line is one quad, and no quad is written twice
         self._out = open(self.path, "wb")
+        self._loader = _PipeLoader(store, build_dir / PIPE) if store is not None else None
 
     def append(self, graph: str, nquads: str) -> None:
         """Append one graph's N-Quads and note where they are."""
+        data = nquads.encode()
         start = self._out.tell()
-        self._out.write(nquads.encode())
+        self._out.write(data)
+        if self._loader:
+            self._loader.write(data)
         self.index[graph] = [start, self._out.tell()]
         self.quads += nquads.count("\n")
 
     def close(self) -> None:
         self._out.close()
+
+    def abandon(self) -> None:
+        """Close everything after a failed read; what the loader says then no longer matters."""
+        self.close()
+        try:
+            self.finish_loading()
+        except Exception:  # noqa: BLE001 - the read's own error is the one raised
+            pass
+
+    def finish_loading(self) -> None:
+        """Wait until the store holds every section appended; raises what the loader raised."""
+        if self._loader:
+            loader, self._loader = self._loader, None
+            loader.finish()
 
     def finish_as_export(self, records: str) -> None:
         """Complete the file with the entity records: it becomes kg.nq (the store holds exactly its
@@ -50,6 +76,42 @@ class LoadFile:
         target = build_dirs.export_path(self.build_dir, "nq")
         write_index(target, self.index)
         os.replace(self.path, target)
+
+
+class _PipeLoader:
+    """Oxigraph's bulk loader reading a named pipe in a thread while the build writes into it."""
+
+    def __init__(self, store: EmbeddedStore, pipe: Path) -> None:
+        self.pipe = pipe
+        os.mkfifo(pipe)
+        self.error: BaseException | None = None
+        self._thread = threading.Thread(target=self._load, args=(store,), name="bulk-load", daemon=True)
+        self._thread.start()
+        self._out = open(pipe, "wb")  # returns once the loader has opened its end
+
+    def _load(self, store: EmbeddedStore) -> None:
+        try:
+            store.bulk_load_file(self.pipe)
+        except BaseException as exc:  # noqa: BLE001 - handed to the build by finish()
+            self.error = exc
+            os.close(os.open(self.pipe, os.O_RDONLY | os.O_NONBLOCK))  # unblocks a writer still opening
+
+    def write(self, data: bytes) -> None:
+        try:
+            self._out.write(data)
+        except BrokenPipeError:
+            self.finish()  # the loader stopped: its own error says why
+            raise
+
+    def finish(self) -> None:
+        try:
+            self._out.close()
+        except BrokenPipeError:
+            pass
+        self._thread.join()
+        self.pipe.unlink(missing_ok=True)
+        if self.error is not None:
+            raise self.error
 
 
 def ontology_nquads(vocab: Vocabulary) -> str:

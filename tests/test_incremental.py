@@ -228,3 +228,41 @@ def test_a_build_records_its_phases(corpus_copy: Path, tmp_path: Path) -> None:
     _edit(corpus_copy)
     edit = build(corpus_copy, tmp_path / "data")
     assert {"read", "checkpoint", "replace", "records"} <= set(edit.phases) and "load" not in edit.phases
+
+
+# -- parsed inputs kept for the next build ------------------------------------------------
+
+def test_parsed_inputs_are_reused_only_under_the_same_fingerprint(tmp_path: Path) -> None:
+    """A build keeps its parsed alias table and vocabularies; the next build takes them only when
+    it reads the same inputs, and parses again when the file is missing, foreign or corrupt."""
+    from kg.corpus import scan_corpus
+    from kg.inputs import PARSED_FILE, Inputs
+
+    corpus = tmp_path / "corpus"
+    shutil.copytree(ROOT / "corpus", corpus)
+
+    def fresh() -> Inputs:
+        listing = scan_corpus(corpus)
+        return Inputs(corpus, listing.configs, listing.documents)
+
+    first = fresh()
+    first.save_parsed(tmp_path)  # nothing parsed yet: nothing kept
+    empty = fresh()
+    empty.reuse_parsed(tmp_path)
+    assert not empty.__dict__.keys() & {"aliases", "vocabulary"}
+    entries = first.aliases.entries
+    first.save_parsed(tmp_path)
+    same = fresh()
+    same.reuse_parsed(tmp_path)
+    assert "aliases" in same.__dict__ and same.aliases.entries.keys() == entries.keys()
+
+    with open(corpus / "aliases.toml", "a", encoding="utf-8") as handle:  # other inputs: parsed anew
+        handle.write('\n[[entity]]\nkey = "person/new-person"\ntype = "Person"\nlabel = "New Person"\n')
+    changed = fresh()
+    changed.reuse_parsed(tmp_path)
+    assert "aliases" not in changed.__dict__ and "person/new-person" in changed.aliases.entries
+
+    (tmp_path / PARSED_FILE).write_bytes(b"not a pickle")
+    broken = fresh()
+    broken.reuse_parsed(tmp_path)
+    assert "aliases" not in broken.__dict__ and "person/new-person" in broken.aliases.entries

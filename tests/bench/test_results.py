@@ -32,7 +32,7 @@ def test_targets_met() -> None:
     results = [_size(1000, 20, 12, 3, 2, GIB, 0.2), _size(10_000, 200, 110, 30, 20, GIB, 0.5)]
     judged = verdicts(results)
     assert all(v.met for v in judged), judged
-    assert [v.figures for v in judged][:4] == ["1.8x", "1.00 GiB", "1.5x", "0.50 s"]
+    assert [v.figures for v in judged][:4] == ["1.82x", "1.00 GiB", "1.50x", "0.50 s"]
     assert judged[4].figures == "build ~ N^1.00, kg_turtle ~ N^1.00"
 
 
@@ -40,7 +40,8 @@ def test_targets_missed_say_by_how_much() -> None:
     results = [_size(1000, 20, 5, 3, 0.5, GIB, 0.2), _size(10_000, 400, 50, 40, 5, 3 * GIB, 4.0)]
     judged = verdicts(results)
     assert [v.met for v in judged] == [False, False, False, False, False]
-    assert [v.figures for v in judged][:4] == ["8.0x", "3.00 GiB", "8.0x", "4.00 s"]
+    assert [v.figures for v in judged][:4] == ["8.00x, 4.00x the target", "3.00 GiB, 1.50x the target",
+                                                 "8.00x, 2.67x the target", "4.00 s, 4.00x the target"]
     assert "build ~ N^1.30" in judged[4].figures
 
 
@@ -91,4 +92,17 @@ def test_two_cores_against_one_is_judged_at_10000() -> None:
     result.steps["build_1core"] = Step(150.0, GIB)
     judged = {v.target: v for v in loop_verdicts([result])}
     cores = judged["a build of 10,000 documents on 2 cores at least 1.6x faster than on 1"]
-    assert (cores.met, cores.figures) == (False, "1.50x")
+    assert (cores.met, cores.figures) == (False, "1.50x, 0.94x the target")
+
+
+def test_readme_table_comes_from_the_run_and_replaces_the_previous_one() -> None:
+    results = [_size(1000, 20, 12, 3, 2, GIB, 0.2), _size(10_000, 200, 110, 30, 20, GIB, 0.5)]
+    machine = {"date": "2026-01-02 03:04 UTC", "cores": "2 usable (2 online)", "load average": "1.50 1.00 0.50 (...)"}
+    block = report.readme_table(machine, results, "python benchmarks/run.py")
+    assert "| 10,000 | 8,000,000 | 200 s | 110 s | 1.8x |" in block
+    readme = "# kg\n\n## Benchmarks\n\nProse.\n\n## Development\n\nMore.\n"
+    once = report.replace_readme_table(readme, block)
+    assert once.index("Prose.") < once.index(report.README_START) < once.index("## Development")
+    again = report.replace_readme_table(once, block.replace("200 s", "190 s"))
+    assert again.count(report.README_START) == 1 and "190 s" in again and "| 200 s |" not in again
+    assert again.endswith("## Development\n\nMore.\n")

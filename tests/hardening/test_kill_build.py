@@ -162,8 +162,8 @@ def test_kill_during_parse(previous: tuple[Path, Path], workers: int) -> None:
     finally:
         kill_group(process)
     assert progress.read < DOCS, "the build was past parsing when killed"
-    leftover = _new_build(data, old)  # documents are streamed to its load file as they are read
-    assert leftover is None or not (leftover / build_dirs.STORE_DIR).exists(), "the kill came after parsing"
+    leftover = _new_build(data, old)  # documents are streamed to its load file and store as they are read
+    assert leftover is None or not (leftover / build_dirs.MANIFEST_FILE).exists(), "the build had finished"
     _check_survival(data, old, link, digest, quads)
     assert _check_recovery(corpus, data, old, leftover, quads, "--full", "--workers", str(workers)) != old
 
