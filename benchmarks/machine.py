@@ -24,7 +24,7 @@ def describe() -> dict[str, str]:
         "python": platform.python_version(),
         "pyoxigraph": _version("pyoxigraph"),
         "rdflib": _version("rdflib"),
-        "kg": _version("kg"),
+        "kg": _version("brat-kg"),
         "commit": _commit(),
     }
 
