@@ -93,17 +93,22 @@ class Inputs:
         same inputs (same fingerprint) and takes them from there instead of parsing them again (the
         alias table of a large corpus takes seconds)."""
         parsed = {name: self.__dict__[name] for name in PARSED if name in self.__dict__}
-        (build_dir / PARSED_FILE).write_bytes(pickle.dumps((self.fingerprint, parsed), pickle.HIGHEST_PROTOCOL))
+        (build_dir / PARSED_FILE).write_bytes(pickle.dumps((self._parsed_tag(), parsed), pickle.HIGHEST_PROTOCOL))
 
     def reuse_parsed(self, build_dir: Path) -> None:
         """Take the parsed inputs a previous build kept, when it read the same inputs; anything
         else (no file, another fingerprint, an unreadable file) leaves them to be parsed."""
         try:
-            fingerprint, parsed = pickle.loads((build_dir / PARSED_FILE).read_bytes())
+            tag, parsed = pickle.loads((build_dir / PARSED_FILE).read_bytes())
         except Exception:  # noqa: BLE001 - a cache: whatever is wrong with it, parse instead
             return
-        if fingerprint == self.fingerprint and isinstance(parsed, dict):
+        if tag == self._parsed_tag() and isinstance(parsed, dict):
             self.__dict__.update((name, value) for name, value in parsed.items() if name in PARSED)
+
+    def _parsed_tag(self) -> tuple[str, str]:
+        """What parsed inputs depend on: the inputs' content and where the corpus lies (the
+        vocabularies are keyed by their files' paths; a corpus copied elsewhere has other keys)."""
+        return self.fingerprint, str(Path(self.corpus_dir).resolve())
 
     def vocabulary_of(self, item: DocumentFiles) -> Vocabulary:
         return self.vocabularies[self.vocabulary_key(item)]

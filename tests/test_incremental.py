@@ -266,3 +266,20 @@ def test_parsed_inputs_are_reused_only_under_the_same_fingerprint(tmp_path: Path
     broken = fresh()
     broken.reuse_parsed(tmp_path)
     assert "aliases" not in broken.__dict__ and "person/new-person" in broken.aliases.entries
+
+
+def test_a_corpus_and_data_moved_elsewhere_still_build_incrementally(tmp_path: Path, tiny_copy: Path) -> None:
+    """The parsed inputs a build keeps are keyed by the corpus's paths: a corpus copied to another
+    place (with its data directory) must not take them, or its vocabularies are looked up under the
+    old paths (a KeyError in every reader)."""
+    data = tmp_path / "data"
+    build(tiny_copy, data)
+    moved, moved_data = tmp_path / "moved", tmp_path / "moved-data"
+    shutil.copytree(tiny_copy, moved)
+    shutil.copytree(data, moved_data, symlinks=True)
+    ann = sorted(moved.glob("*.ann"))[0]
+    ann.write_text("\n".join(ann.read_text(encoding="utf-8").splitlines()[:3]) + "\n", encoding="utf-8")
+    assert build(moved, moved_data).mode.value == "incremental"
+    full = tmp_path / "full"
+    build(moved, full)
+    assert_same_quads(store_quads(moved_data), store_quads(full))
