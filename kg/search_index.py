@@ -20,7 +20,6 @@ from __future__ import annotations
 import bisect
 import heapq
 import json
-import os
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
@@ -201,16 +200,9 @@ def index_path(build_dir: Path) -> Path:
     return Path(build_dir) / FILE_NAME
 
 
-def _write_file(build_dir: Path, index: SearchIndex) -> None:
-    """Write `index` into `build_dir` (renamed into place)."""
-    target = index_path(build_dir)
-    partial = target.with_name(f"{target.name}.{os.getpid()}.part")
-    try:
-        with partial.open("w", encoding="utf-8") as out:
-            json.dump(index.to_json(), out, ensure_ascii=False, separators=(",", ":"))
-        os.replace(partial, target)
-    finally:
-        partial.unlink(missing_ok=True)
+def _dump(index: SearchIndex, path: Path) -> None:
+    with path.open("w", encoding="utf-8") as out:
+        json.dump(index.to_json(), out, ensure_ascii=False, separators=(",", ":"))
 
 
 def write_build_index(build_dir: Path, previous_dir: Path | None = None,
@@ -224,7 +216,7 @@ def write_build_index(build_dir: Path, previous_dir: Path | None = None,
         index = previous.patched(touched, store.select) if previous else SearchIndex.compute(store.select)
     finally:
         store.close()
-    _write_file(build_dir, index)
+    build_dirs.made_once(index_path(build_dir), lambda partial: _dump(index, partial))
 
 
 def read_index(build_dir: Path) -> SearchIndex | None:
