@@ -15,7 +15,6 @@ from kg import iris
 from kg import formats as rdf_formats
 
 SD = "http://www.w3.org/ns/sparql-service-description#"
-FORMATS = "http://www.w3.org/ns/formats/"
 RESULT_FORMATS = tuple(f.w3c for f in (*rdf_formats.RESULTS_FORMATS, *rdf_formats.RDF_FORMATS))
 
 
@@ -26,7 +25,7 @@ def description_turtle(endpoint: str, graphs: list[str]) -> str:
     formats = ", ".join(f"formats:{name}" for name in RESULT_FORMATS)
     declared = " ,\n".join(f'    [ sh:prefix "{p}" ; sh:namespace "{iri}"^^xsd:anyURI ]' for p, iri in iris.PREFIXES.items())
     return f"""@prefix sd: <{SD}> .
-@prefix formats: <{FORMATS}> .
+@prefix formats: <{rdf_formats.W3C_FORMATS}> .
 @prefix dcterms: <http://purl.org/dc/terms/> .
 @prefix sh: <http://www.w3.org/ns/shacl#> .
 @prefix void: <http://rdfs.org/ns/void#> .

@@ -58,6 +58,7 @@ def description_turtle(license_iri: str) -> str:
     base, dataset = base_iri(), dataset_iri()
     dumps = ", ".join(f"<{base}export.{fmt}>" for fmt in formats.EXPORT_EXTENSIONS)
     vocabularies = ", ".join(f"<{iris.PREFIXES[p]}>" for p in VOCABULARIES)
+    features = ", ".join(f"<{formats.W3C_FORMATS}{f.w3c}>" for f in formats.RDF_FORMATS)  # what its pages negotiate
     if license_iri:
         licence = f"dcterms:license <{license_iri}>"
     else:
@@ -81,8 +82,7 @@ def description_turtle(license_iri: str) -> str:
   void:vocabulary <{ONTOLOGY}>, {vocabularies} ;
   void:dataDump {dumps} ;
   rdfs:seeAlso <{base}{CONTEXT_PATH}> ;
-  void:feature <http://www.w3.org/ns/formats/Turtle>, <http://www.w3.org/ns/formats/N-Triples>,
-    <http://www.w3.org/ns/formats/JSON-LD>, <http://www.w3.org/ns/formats/N-Quads>, <http://www.w3.org/ns/formats/TriG> .
+  void:feature {features} .
 """
 
 

@@ -28,9 +28,12 @@ class RdfFormat:
     rdflib: str  # rdflib's parser and serializer name
     graphs: bool  # carries named graphs (a dataset syntax)
     prefixes: bool  # Oxigraph abbreviates IRIs with the prefixes it is given
-    w3c: str  # its name in http://www.w3.org/ns/formats/
+    w3c: str  # its name in W3C_FORMATS
     names: tuple[str, ...] = ()  # the `format=` / `output=` values that ask for it
     also: tuple[str, ...] = ()  # other media types clients ask for it by
+
+
+W3C_FORMATS = "http://www.w3.org/ns/formats/"  # where each format's `w3c` name lives
 
 
 @dataclass(frozen=True)

@@ -12,6 +12,7 @@ import pyoxigraph as ox
 import pytest
 import requests
 
+from kg import formats
 from kg.api import create_app
 from kg.testing import Server
 from kg.iris import BASE, DOCUMENT, ENTITIES_GRAPH, GRAPH, ONTOLOGY_GRAPH, PREFIXES
@@ -112,6 +113,18 @@ def test_void_counts_agree_with_the_store(client, shipped_data):
     assert graphs == {g.value for g in store.named_graphs()}
     assert value(void, f"SELECT ?e WHERE {{ <{dataset}> <{VOID}sparqlEndpoint> ?e }}") == BASE + "sparql"
     assert value(void, f"SELECT ?r WHERE {{ <{dataset}> <{PREFIXES['dcterms']}rights> ?r }}")
+
+
+def test_void_features_are_the_formats_the_pages_answer_in(client):
+    """Each void:feature names a syntax an entity page really answers in, and every syntax is named."""
+    void = void_store(client)
+    features = {r["f"].value for r in void.query(f"SELECT ?f WHERE {{ ?d <{VOID}feature> ?f }}")}
+    served = set()
+    for fmt in formats.RDF_FORMATS:
+        response = client.get(path_of(GUAIDO), headers={"Accept": fmt.media_type})
+        if response.status_code == 200 and response.mimetype == fmt.media_type:
+            served.add(formats.W3C_FORMATS + fmt.w3c)
+    assert features == served and len(served) == len(formats.RDF_FORMATS)
 
 
 def test_void_licence_and_the_service_description_link(shipped_data):
