@@ -198,7 +198,13 @@ def _walk(corpus_dir: Path) -> list[Path]:
                                       "path to each directory)", directory))
             continue
         visited.add(real)
-        for entry in sorted(os.scandir(directory), key=lambda e: e.name, reverse=True):
+        try:
+            entries = sorted(os.scandir(directory), key=lambda e: e.name, reverse=True)
+        except OSError as exc:
+            errors.append(CorpusError(f"cannot list this folder ({exc.strerror}; expected a folder the build may "
+                                      "read)", directory))
+            continue
+        for entry in entries:
             path = Path(entry.path)
             wanted = entry.name.endswith(DOCUMENT_SUFFIXES) or entry.name in CORPUS_FILES
             if _is_dir(entry):
