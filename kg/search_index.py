@@ -230,11 +230,6 @@ def _entry_order(entry: Entry) -> tuple[str, int, str]:
     return entry.entity, _KINDS.get(entry.kind, len(_KINDS)), entry.label
 
 
-def entry_key(index: SearchIndex, row: int) -> tuple[str, int, str]:
-    """The entry order of one row of `index` (as _entry_order)."""
-    return index.entities[index.entity_of[row]], _KINDS.get(index.kinds[row], len(_KINDS)), index.labels[row]
-
-
 def _rank(folded: str, needle: str) -> int | None:
     if folded == needle:
         return 0

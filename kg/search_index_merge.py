@@ -1,49 +1,55 @@
 """An incremental build's search index: the previous build's, with the entities whose records the
-build rewrote read again and merged in. The rows kept are already in their three sorted orders
-(entry, folded label, word start); the few rows read again are sorted on their own, and each
-order is one merge of the two, so a patch costs a pass over the index, never a sort of it."""
+build rewrote read again and spliced in. The rows kept are already in their three sorted orders
+(entry, folded label, word start) and stay so, renumbered; each row read again is put in its place
+by bisection. A patch of a few entities costs a few passes over the index, never a sort of it."""
 
 from __future__ import annotations
 
-import heapq
+import bisect
 from array import array
-from typing import Callable, Iterable, Sequence
+from typing import Callable, Sequence
 
-from kg.search_index import SearchIndex, entry_key
+from kg.search_index import SearchIndex
 
 _ROW_BITS = 32  # a word-start code is row << 32 | position
+_POSITION = (1 << _ROW_BITS) - 1
 
 
 def merge(old: SearchIndex, fresh: SearchIndex, touched: frozenset[str]) -> SearchIndex:
     """`old` without the labels and summaries of `touched`, plus `fresh` (theirs, read again)."""
-    entities = sorted({iri for iri in old.entities if iri not in touched} | set(fresh.entities))
+    gone = [iri in touched for iri in old.entities]
+    kept = [row for row, entity in enumerate(old.entity_of) if not gone[entity]]
+    places = [bisect.bisect_left(kept, fresh.entities[entity], key=lambda row: old.entities[old.entity_of[row]])
+              for entity in fresh.entity_of]  # fresh rows are in entry order: their places never decrease
+    old_to_new, fresh_to_new = [-1] * len(old.labels), [0] * len(fresh.labels)
+    order: list[tuple[SearchIndex, int]] = []
+    done = 0
+    for row, place in enumerate(places + [len(kept)]):
+        for old_row in kept[done:place]:
+            old_to_new[old_row] = len(order)
+            order.append((old, old_row))
+        done = place
+        if row < len(places):
+            fresh_to_new[row] = len(order)
+            order.append((fresh, row))
+    entities = sorted({iri for iri, out in zip(old.entities, gone) if not out} | set(fresh.entities))
     number = {iri: i for i, iri in enumerate(entities)}
-    kept = [row for row in range(len(old.labels)) if old.entities[old.entity_of[row]] not in touched]
-    order = list(heapq.merge(((entry_key(old, row), 0, row) for row in kept),
-                             ((entry_key(fresh, row), 1, row) for row in range(len(fresh.labels)))))
-    sources = (old, fresh)
-    new_row: tuple[list[int], list[int]] = ([-1] * len(old.labels), [-1] * len(fresh.labels))
-    for position, (_, source, row) in enumerate(order):
-        new_row[source][row] = position
-    columns = [[getattr(sources[source], name)[row] for _, source, row in order] for name in ("labels", "kinds", "folded")]
-    entity_of = [number[sources[source].entities[sources[source].entity_of[row]]] for _, source, row in order]
-    labels, kinds, folded = columns
-    by_folded = _merged(old.by_folded, fresh.by_folded, new_row, lambda row: row, lambda row: (folded[row], row))
-    word_starts = _merged(old.word_starts, fresh.word_starts, new_row, lambda code: code >> _ROW_BITS,
-                          lambda code: (folded[code >> _ROW_BITS][code & 0xFFFFFFFF:], code), code=True)
+    folded = [source.folded[row] for source, row in order]
+    by_folded = _spliced([old_to_new[row] for row in old.by_folded if old_to_new[row] >= 0],
+                         [fresh_to_new[row] for row in fresh.by_folded], lambda row: (folded[row], row))
+    word_starts = _spliced([old_to_new[code >> _ROW_BITS] << _ROW_BITS | code & _POSITION for code in old.word_starts
+                            if old_to_new[code >> _ROW_BITS] >= 0],
+                           [fresh_to_new[code >> _ROW_BITS] << _ROW_BITS | code & _POSITION for code in fresh.word_starts],
+                           lambda code: (folded[code >> _ROW_BITS][code & _POSITION:], code))
     summaries = {iri: s for iri, s in old.summaries.items() if iri not in touched}
     summaries.update(fresh.summaries)
-    return SearchIndex(entities, entity_of, labels, kinds, folded, summaries,
-                       array("L", by_folded), array("Q", word_starts))
+    return SearchIndex(entities, [number[source.entities[source.entity_of[row]]] for source, row in order],
+                       [source.labels[row] for source, row in order], [source.kinds[row] for source, row in order],
+                       folded, summaries, array("L", by_folded), array("Q", word_starts))
 
 
-def _merged(old: Sequence[int], fresh: Sequence[int], new_row: tuple[list[int], list[int]],
-            row_of: Callable[[int], int], key: Callable[[int], tuple], code: bool = False) -> list[int]:
-    """Two sorted orders of rows (or word-start codes) renumbered to the merged rows, merged."""
-    def renumbered(values: Iterable[int], rows: list[int]) -> Iterable[int]:
-        for value in values:
-            row = rows[row_of(value)]
-            if row >= 0:
-                yield row << _ROW_BITS | value & 0xFFFFFFFF if code else row
-
-    return list(heapq.merge(renumbered(old, new_row[0]), renumbered(fresh, new_row[1]), key=key))
+def _spliced(kept: list[int], fresh: Sequence[int], key: Callable[[int], tuple]) -> list[int]:
+    """`kept` (sorted by `key`) with each of `fresh` inserted in its place."""
+    for value in fresh:
+        kept.insert(bisect.bisect_left(kept, key(value), key=key), value)
+    return kept
