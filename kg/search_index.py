@@ -22,9 +22,10 @@ import heapq
 import json
 from array import array
 from dataclasses import dataclass
-from itertools import accumulate
 from pathlib import Path
 from typing import Callable, Iterable, Iterator, Sequence
+
+import numpy as np
 
 from kg import build_dirs
 from kg.iris import fold, prologue
@@ -34,6 +35,7 @@ FILE_NAME = "search-index.json"
 FORMAT = 2
 RANKS = ("exact", "prefix", "word", "substring")
 _SEPARATOR = "\x00"  # never in a label (XML cannot carry it, the reader refuses it)
+ROW_BITS = 32  # a word-start code is row << ROW_BITS | position
 _END = "end"  # the file's last field: a file cut short lacks it
 
 Select = Callable[[str], list[dict[str, str]]]
@@ -100,7 +102,8 @@ class SearchIndex:
         self.word_starts = word_starts if word_starts is not None else sorted_word_starts(folded)
         self._mention_counts = [summaries[e].mentions if e in summaries else 0 for e in entities]
         self._haystack = _SEPARATOR.join(folded)
-        self._starts = list(accumulate((len(f) + 1 for f in folded[:-1]), initial=0)) if folded else []
+        widths = np.fromiter(map(len, folded), dtype=np.int64, count=len(folded)) + 1
+        self._starts = (np.cumsum(widths) - widths).tolist()  # where each label starts in the haystack
 
     @classmethod
     def of_entries(cls, entries: list[Entry], summaries: dict[str, Summary]) -> SearchIndex:
@@ -184,11 +187,11 @@ class SearchIndex:
         order = self.word_starts
         at = bisect.bisect_left(order, needle, key=self._tail)
         while at < len(order) and self._tail(order[at]).startswith(needle):
-            yield order[at] >> 32
+            yield order[at] >> ROW_BITS
             at += 1
 
     def _tail(self, code: int) -> str:
-        return self.folded[code >> 32][code & 0xFFFFFFFF:]
+        return self.folded[code >> ROW_BITS][code & ((1 << ROW_BITS) - 1):]
 
     def _candidates(self, needle: str) -> list[int]:
         """The rows whose folded label may contain `needle`, found by C-speed scanning."""
@@ -210,9 +213,9 @@ def sorted_by_folded(folded: list[str]) -> array:
 def sorted_word_starts(folded: list[str]) -> array:
     """Codes row << 32 | position of every position after the first that follows a character that is
     not a letter or digit, in the order of the folded label's tail there (ties: code order)."""
-    codes = [row << 32 | position for row, text in enumerate(folded)
+    codes = [row << ROW_BITS | position for row, text in enumerate(folded)
              for position in range(1, len(text)) if not text[position - 1].isalnum()]
-    return array("Q", sorted(codes, key=lambda code: (folded[code >> 32][code & 0xFFFFFFFF:], code)))
+    return array("Q", sorted(codes, key=lambda code: (folded[code >> ROW_BITS][code & ((1 << ROW_BITS) - 1):], code)))
 
 
 def _only(query: str, entities: frozenset[str] | None) -> str:
