@@ -43,15 +43,16 @@ Select = Callable[[str], list[dict[str, str]]]
 LABELS = """
 SELECT DISTINCT ?e ?label ?kind WHERE {
   GRAPH kgg:entities {
-    VALUES (?p ?kind) { (skos:prefLabel "pref") (skos:altLabel "alt") (skos:hiddenLabel "hidden") (rdfs:label "label") }
-    ?e ?p ?label .
+    { ?e skos:prefLabel ?label BIND("pref" AS ?kind) } UNION { ?e skos:altLabel ?label BIND("alt" AS ?kind) }
+    UNION { ?e skos:hiddenLabel ?label BIND("hidden" AS ?kind) } UNION { ?e rdfs:label ?label BIND("label" AS ?kind) }
   }
 }
 """
 
 SUMMARIES = """
 SELECT ?e (SAMPLE(?l) AS ?label) (MAX(?n) AS ?mentions) (GROUP_CONCAT(DISTINCT STR(?t); separator=" ") AS ?types) WHERE {
-  GRAPH kgg:entities { ?e skos:prefLabel ?l ; a ?t . OPTIONAL { ?e kgo:mentionCount ?n } }
+  GRAPH kgg:entities { ?e skos:prefLabel ?l ; a ?t }
+  OPTIONAL { GRAPH kgg:entities { ?e kgo:mentionCount ?n } }
 }
 GROUP BY ?e
 """
@@ -219,7 +220,9 @@ def sorted_word_starts(folded: list[str]) -> array:
 
 
 def _only(query: str, entities: frozenset[str] | None) -> str:
-    """`query` with the prologue, restricted to `entities` (None: every entity)."""
+    """`query` with the prologue, restricted to `entities` (None: every entity). (With a VALUES
+    of (predicate, kind) pairs, or an OPTIONAL inside the GRAPH, 20 entities of 10,000 articles
+    took 0.25 s and 0.9 s; as written, 3 ms each.)"""
     if entities is None:
         return prologue() + query
     values = " ".join(f"<{iri}>" for iri in sorted(entities))
