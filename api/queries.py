@@ -16,6 +16,7 @@ quads, store on disk):
 
 from __future__ import annotations
 
+from kg import iris as kg_iris
 from kg.errors import InputError
 from kg.iris import prologue
 
@@ -75,9 +76,17 @@ GROUP BY ?st ?p ?other ?doc ?sentence
 """
 
 
-def _statements(entity: str, this: str, other: str) -> str:
-    return (f"?st rdf:{this} {iri(entity)} ; rdf:predicate ?p ; rdf:{other} ?other ; a kgo:Statement . "
-            "FILTER NOT EXISTS { ?other a kgo:Membership }")
+def _statements(entity: str, this: str, other: str, whole: bool = True) -> str:
+    """The statements with `entity` on side `this`, memberships left out (by their IRI, as api/ids.py
+    tells them: asking each other end's type cost 0.4 s for 7,000 statements at 10,000 articles).
+    Not `whole`: only what counting them needs (every node with rdf:subject is a whole statement)."""
+    rest = " ; rdf:predicate ?p ; a kgo:Statement" if whole else ""
+    return (f"?st rdf:{this} {iri(entity)} ; rdf:{other} ?other{rest} . FILTER(!(STRSTARTS(STR(?other), "
+            f"{_string(kg_iris.DOCUMENT)}) && CONTAINS(STR(?other), \"/membership/\")))")
+
+
+def _string(text: str) -> str:
+    return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
 def relations_out(entity: str, limit: int, offset: int = 0) -> str:
@@ -91,7 +100,7 @@ def relations_in(entity: str, limit: int, offset: int = 0) -> str:
 def relation_count(entity: str, direction: str, cap: int) -> str:
     """How many statements `relations_out`/`relations_in` pages through, counted up to `cap`."""
     this, other = ("subject", "object") if direction == "out" else ("object", "subject")
-    return _count(f"SELECT DISTINCT ?st WHERE {{ {_statements(entity, this, other)} }}", cap)
+    return _count(f"SELECT DISTINCT ?st WHERE {{ {_statements(entity, this, other, whole=False)} }}", cap)
 
 
 def _count(inner: str, cap: int) -> str:
@@ -285,7 +294,10 @@ SELECT DISTINCT ?ms ?member ?memberLabel ?organization ?organizationLabel ?role 
 
 
 def membership_count(entity: str, cap: int) -> str:
-    return _count(_membership_nodes(entity), cap)
+    """How many memberships `memberships` pages through, counted up to `cap` (the type asked with
+    FILTER EXISTS: joined, 0.7 s for 1,000 memberships at 10,000 articles; so, 26 ms)."""
+    return _count(f"SELECT DISTINCT ?ms WHERE {{ {{ ?ms kgo:member {iri(entity)} }} UNION "
+                  f"{{ ?ms kgo:organization {iri(entity)} }} FILTER EXISTS {{ ?ms a kgo:Membership }} }}", cap)
 
 
 def neighbourhood(entity: str) -> str:
