@@ -103,7 +103,9 @@ def entity(key: str) -> Response:
 
 
 PART_LIMIT = 100  # items (statements, mentions, memberships) per part of an entity's answer
-COUNT_CAP = 10_000  # a part's items are counted up to this many (the count stops there)
+# A part's items are counted up to its cap (the count stops there). Statements and memberships take
+# joins to count (7,000 statements: 0.3-0.7 s at 10,000 articles); mentions one index scan (8,300: 10 ms).
+COUNT_CAPS = {"memberships": 1_000, "out": 1_000, "in": 1_000, "mentions": 100_000}
 ENTITY_PARTS: dict[str, tuple[Callable[[str, int, int], str], str]] = {
     "memberships": (queries.memberships, "ms"), "out": (queries.relations_out, "st"),
     "in": (queries.relations_in, "st"), "mentions": (queries.mentions, "m")}
@@ -125,17 +127,17 @@ def _first_items(rows: list[dict[str, str]], unit: str, limit: int) -> list[dict
 
 
 def _part(key: str, part: str, iri: str, offset: int, rows: list[dict[str, str]], unit: str) -> dict[str, Any]:
-    """How much of one part the answer shows: offset, shown, total (counted up to COUNT_CAP; `totalExact`
-    false past it) and the URL of the next page (None on the last)."""
+    """How much of one part the answer shows: offset, shown, total (counted up to its COUNT_CAPS;
+    `totalExact` false there) and the URL of the next page (None on the last)."""
     units = len({row[unit] for row in rows})
     more = units > PART_LIMIT
     shown = min(units, PART_LIMIT)
     if not more and offset == 0:
         total = shown
     else:
-        total = int(_select(_COUNTS[part](iri, COUNT_CAP))[0].get("n", 0))
+        total = int(_select(_COUNTS[part](iri, COUNT_CAPS[part]))[0].get("n", 0))
     nxt = url_for("jsonapi.entity", key=key, **{part + "Offset": offset + PART_LIMIT}) if more else None
-    return {"offset": offset, "shown": shown, "total": total, "totalExact": total < COUNT_CAP, "next": nxt}
+    return {"offset": offset, "shown": shown, "total": total, "totalExact": total < COUNT_CAPS[part], "next": nxt}
 
 
 def _text_order(row: dict[str, str]) -> tuple[str, int, str]:

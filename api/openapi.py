@@ -130,7 +130,7 @@ SCHEMAS: dict[str, Any] = {
     "Part": {
         "type": "object", "required": ["offset", "shown", "total", "totalExact", "next"],
         "properties": {"offset": {"type": "integer"}, "shown": {"type": "integer"},
-                       "total": {"type": "integer", "description": "counted up to 10,000 (then totalExact is false)"},
+                       "total": {"type": "integer", "description": "counted up to 1,000 (mentions: 100,000); totalExact is false there"},
                        "totalExact": {"type": "boolean"}, "next": _NSTR},
     },
     "Document": {
