@@ -30,7 +30,6 @@ bp = Blueprint("jsonapi", __name__)
 _KEY = re.compile(r"^[A-Za-z0-9._~-]+(?:/[A-Za-z0-9._~-]+)*$")
 _TYPE = re.compile(r"^[A-Za-z][A-Za-z0-9]*$")
 MAX_LIMIT = 500
-MAX_MENTIONS = 200
 HEALTH_WAIT = 0.5  # seconds /health waits for a build that is loading
 CACHED_BUDGET = 60.0  # seconds a once-per-build answer (the stats) may take
 
@@ -80,22 +79,69 @@ def entities() -> Response:
 @bp.get("/api/entities/<path:key>")
 def entity(key: str) -> Response:
     """One entity (or any other thing with an id): labels, types, same-as links, memberships with their
-    roles, relations in and out with their sources, mentions."""
+    roles, relations in and out with their sources, mentions. Each of the last four lists is one page of
+    at most PART_LIMIT items (`<part>Offset` asks for another); `parts` says of each how many there are
+    and where the next page is, and `complete` is false when any list is cut."""
     iri = _resolve(key)
     canonical = iri is not None and iri.startswith(iris.RESOURCE)
     record = _select(queries.entity_record(iri) if canonical else queries.node_record(iri)) if iri else []
     if not record:
         raise ApiError(404, f"no entity {key!r}")
     body = _record(iri, record)
-    out, into = _select(queries.relations_out(iri)), _select(queries.relations_in(iri))
-    into = [r for r in into if not _is_membership(r["other"])]  # given whole under "memberships"
-    mentions = _select(queries.mentions(iri, MAX_MENTIONS))
-    _add_titles(out + into + mentions)
-    body["memberships"] = _memberships(_select(queries.memberships(iri)))
-    body["relations"] = {"out": _relations(out, "object"), "in": _relations(into, "subject")}
-    body["mentionsTotal"] = int(_select(queries.mention_count(iri))[0].get("n", 0))
-    body["mentions"] = [_mention(r) for r in mentions]
+    offsets = {part: _int_arg(part + "Offset", 0, 0, MAX_OFFSET) for part in ENTITY_PARTS}
+    rows = {part: _select(page(iri, PART_LIMIT + 1, offsets[part])) for part, (page, _) in ENTITY_PARTS.items()}
+    shown = {part: _first_items(rows[part], unit, PART_LIMIT) for part, (_, unit) in ENTITY_PARTS.items()}
+    _add_titles(shown["out"] + shown["in"] + shown["mentions"])
+    body["memberships"] = _memberships(shown["memberships"])
+    body["relations"] = {"out": _relations(shown["out"], "object"), "in": _relations(shown["in"], "subject")}
+    body["mentions"] = [_mention(r) for r in sorted(shown["mentions"], key=_text_order)]
+    body["parts"] = {part: _part(key, part, iri, offsets[part], rows[part], unit)
+                     for part, (_, unit) in ENTITY_PARTS.items()}
+    body["mentionsTotal"] = body["parts"]["mentions"]["total"]
+    body["complete"] = all(p["offset"] == 0 and p["next"] is None for p in body["parts"].values())
     return jsonify(body)
+
+
+PART_LIMIT = 100  # items (statements, mentions, memberships) per part of an entity's answer
+# A part's items are counted up to its cap (the count stops there). Statements and memberships take
+# joins to count (7,000 statements: 0.3-0.7 s at 10,000 articles); mentions one index scan (8,300: 10 ms).
+COUNT_CAPS = {"memberships": 1_000, "out": 1_000, "in": 1_000, "mentions": 100_000}
+ENTITY_PARTS: dict[str, tuple[Callable[[str, int, int], str], str]] = {
+    "memberships": (queries.memberships, "ms"), "out": (queries.relations_out, "st"),
+    "in": (queries.relations_in, "st"), "mentions": (queries.mentions, "m")}
+_COUNTS: dict[str, Callable[[str, int], str]] = {
+    "memberships": queries.membership_count, "out": lambda e, cap: queries.relation_count(e, "out", cap),
+    "in": lambda e, cap: queries.relation_count(e, "in", cap), "mentions": queries.mention_count}
+
+
+def _first_items(rows: list[dict[str, str]], unit: str, limit: int) -> list[dict[str, str]]:
+    """The rows of the first `limit` distinct `unit`s (a statement or membership may take several rows)."""
+    kept: dict[str, None] = {}
+    out = []
+    for row in rows:
+        if row[unit] not in kept and len(kept) == limit:
+            continue
+        kept[row[unit]] = None
+        out.append(row)
+    return out
+
+
+def _part(key: str, part: str, iri: str, offset: int, rows: list[dict[str, str]], unit: str) -> dict[str, Any]:
+    """How much of one part the answer shows: offset, shown, total (counted up to its COUNT_CAPS;
+    `totalExact` false there) and the URL of the next page (None on the last)."""
+    units = len({row[unit] for row in rows})
+    more = units > PART_LIMIT
+    shown = min(units, PART_LIMIT)
+    if not more and offset == 0:
+        total = shown
+    else:
+        total = int(_select(_COUNTS[part](iri, COUNT_CAPS[part]))[0].get("n", 0))
+    nxt = url_for("jsonapi.entity", key=key, **{part + "Offset": offset + PART_LIMIT}) if more else None
+    return {"offset": offset, "shown": shown, "total": total, "totalExact": total < COUNT_CAPS[part], "next": nxt}
+
+
+def _text_order(row: dict[str, str]) -> tuple[str, int, str]:
+    return row["doc"], int(row.get("begin") or 0), row["m"]
 
 
 def _resolve(key: str) -> str | None:

@@ -19,6 +19,8 @@ NOT_BLANK = "[^" + "".join(f"\\u{c:04x}" for c in range(0x10000) if chr(c).isspa
 _NSTR = {"type": ["string", "null"]}
 _ID = "^[A-Za-z0-9._~-]+(?:/[A-Za-z0-9._~-]+)*$"
 _NINT = {"type": ["integer", "null"]}
+_ENTITY_PARTS = {"memberships": "memberships", "out": "statements about others", "in": "statements by others",
+                 "mentions": "mentions"}  # the paged lists of an entity (api/jsonapi.py ENTITY_PARTS)
 
 SCHEMAS: dict[str, Any] = {
     "Error": {
@@ -117,9 +119,19 @@ SCHEMAS: dict[str, Any] = {
                                          "in": {"type": "array", "items": {"$ref": "#/components/schemas/Relation"}}}},
             "mentions": {"type": "array", "items": {"$ref": "#/components/schemas/Mention"}},
             "mentionsTotal": {"type": "integer"},
+            "parts": {"type": "object", "required": list(_ENTITY_PARTS),
+                      "description": "how much of each list the answer shows (each is one page)",
+                      "properties": {part: {"$ref": "#/components/schemas/Part"} for part in _ENTITY_PARTS}},
+            "complete": {"type": "boolean", "description": "false when any list is cut (see parts)"},
             "href": _NSTR,
             "memberships": {"type": "array", "items": {"$ref": "#/components/schemas/Membership"}},
         },
+    },
+    "Part": {
+        "type": "object", "required": ["offset", "shown", "total", "totalExact", "next"],
+        "properties": {"offset": {"type": "integer"}, "shown": {"type": "integer"},
+                       "total": {"type": "integer", "description": "counted up to 1,000 (mentions: 100,000); totalExact is false there"},
+                       "totalExact": {"type": "boolean"}, "next": _NSTR},
     },
     "Document": {
         "type": "object", "required": ["id", "iri", "graph", "title", "date", "dateNote", "publisher", "author"],
@@ -216,8 +228,11 @@ PATHS: dict[str, Any] = {
     "/api/entities/{key}": {"get": {
         "summary": "One entity with labels, types, same-as links, relations and mentions",
         "operationId": "getEntity",
-        "parameters": [_param("key", "path", {"type": "string"}, "canonical key, e.g. person/juan-guaido", True)],
-        "responses": {"200": _json("Entity", "the entity"), **_errors(404, 503)}}},
+        "parameters": [_param("key", "path", {"type": "string"}, "canonical key, e.g. person/juan-guaido", True)]
+        + [_param(part + "Offset", "query", {"type": "integer", "minimum": 0, "maximum": 10**9, "default": 0},
+                  f"{what} to skip (each list is one page of at most 100)")
+           for part, what in _ENTITY_PARTS.items()],
+        "responses": {"200": _json("Entity", "the entity"), **_errors(400, 404, 503)}}},
     "/api/search": {"get": {
         "summary": "Search every label, ignoring accents and case", "operationId": "search",
         "parameters": [_param("q", "query", {"type": "string", "pattern": NOT_BLANK},

@@ -1,7 +1,8 @@
 """kg.search_index: the index `kg build` writes for /api/search, on the shipped corpus and on a
-generated one. Its fast candidate search (one str.find pass over every folded label) must rank
-exactly as the definition does, scanning every label; the file must give back the same index;
-every build (full and incremental) writes the index of its own store."""
+generated one. Its fast search (sorted prefix and word-start orders, then one str.find pass over
+every folded label) must rank exactly as the definition does, scanning every label; the file must
+give back the same index; every build (full and incremental) writes the index of its own store,
+an incremental one by merging, equal to the index computed whole."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ import pytest
 from kg import build_dirs
 from kg.builder import build
 from kg.iris import fold
+from kg import search_index
 from kg.search_index import RANKS, SearchIndex, index_path, read_index
 from kg.store import EmbeddedStore
 from tests.helpers import ROOT, edit_npr, remove_npr
@@ -59,7 +61,8 @@ def _by_definition(index: SearchIndex, text: str, limit: int) -> list[tuple[str,
 def _needles(index: SearchIndex, count: int) -> list[str]:
     """Pieces of labels of every length, some with their accents and case, and a few oddities."""
     rng = random.Random(7)
-    pieces = [" ", "a", "e", "ó", "\x00", "zzzz-nothing", "  Juan  ", "GUAIDÓ"]
+    pieces = [" ", "a", "e", "ó", "\x00", "zzzz-nothing", "  Juan  ", "GUAIDÓ", "-", "'"]
+    pieces += sorted({c for entry in index.entries for c in entry.folded})  # every one-letter search
     for entry in rng.sample(index.entries, min(count, len(index.entries))):
         start = rng.randrange(len(entry.label))
         pieces.append(entry.label[start:start + rng.choice([1, 2, 3, 4, 7, 40])])
@@ -85,12 +88,33 @@ def test_the_file_holds_the_same_index(generated_data):
         assert read.search(text, 20) == computed.search(text, 20)
 
 
+def test_a_one_letter_search_ranks_few_labels(generated_data, monkeypatch):
+    """A common letter is in nearly every label: the search ranks those that start with it (or a
+    word), not every label (it used to rank them all, in Python, in the request's thread)."""
+    index = _from_store(generated_data)
+    ranked: list[str] = []
+    real_rank = search_index._rank
+    monkeypatch.setattr(search_index, "_rank", lambda folded, needle: ranked.append(folded) or real_rank(folded, needle))
+    starting = {letter: {e.entity for e in index.entries if e.folded.startswith(letter)} for letter in "abcdefghijklmnopqrstuvwxyz"}
+    common = sorted(starting, key=lambda letter: -len(starting[letter]))[:4]
+    for letter in common:
+        ranked.clear()
+        hits = index.search(letter, 20)
+        containing = sum(letter in f for f in index.folded)
+        assert len(hits) == 20 and len(starting[letter]) >= 20 and containing > 100
+        assert len(ranked) < containing / 3, (letter, len(ranked), containing)
+
+
 def test_a_damaged_file_is_no_index(tmp_path, generated_data):
     index_path(tmp_path).write_text('{"format": 1, "entities": [], "labels": [[3, "x"', encoding="utf-8")
     assert read_index(tmp_path) is None
     index_path(tmp_path).write_text('{"format": 999}', encoding="utf-8")
     assert read_index(tmp_path) is None
     assert read_index(tmp_path / "nothing") is None
+    whole = index_path(build_dirs.current_build(generated_data)).read_text(encoding="utf-8")
+    for cut in (len(whole) // 2, len(whole) - 3):
+        index_path(tmp_path).write_text(whole[:cut], encoding="utf-8")
+        assert read_index(tmp_path) is None
 
 
 def test_every_build_writes_the_index_of_its_store(tmp_path, corpus_copy):
@@ -108,13 +132,20 @@ def test_every_build_writes_the_index_of_its_store(tmp_path, corpus_copy):
     assert [(h.entry.label, h.rank) for h in hits] == [("Zacarías Quintero", "exact")]
 
 
+def _add_article(corpus: Path) -> None:
+    (corpus / "zz-new.txt").write_text("Zacarías Quintero and Juan Guaidó spoke in Cúcuta.\n", encoding="utf-8")
+    (corpus / "zz-new.ann").write_text("T1\tPerson 0 17\tZacarías Quintero\nT2\tPerson 22 33\tJuan Guaidó\n",
+                                       encoding="utf-8")
+
+
 def test_an_incremental_build_patches_the_index_to_the_whole_one(tmp_path, corpus_copy):
-    """Edit one article, then remove it: each build patches the previous index (only the
-    entities whose records it rewrote are read again), and the result is the index read whole."""
+    """Edit one article, add one, remove one: each build patches the previous index (only the
+    entities whose records it rewrote are read again, merged into the sorted orders kept), and
+    the result is the index read whole, sorted orders included."""
     data = tmp_path / "data"
     build(corpus_copy, data)
     before = read_index(build_dirs.current_build(data))
-    for change in (edit_npr, remove_npr):
+    for change in (edit_npr, _add_article, remove_npr):
         change(corpus_copy)
         assert build(corpus_copy, data).mode == "incremental"
         _assert_index_of_store(read_index(build_dirs.current_build(data)), data)
@@ -127,3 +158,5 @@ def _assert_index_of_store(index: SearchIndex | None, data: Path) -> None:
     assert index is not None
     assert index.entries == whole.entries
     assert index.summaries == whole.summaries
+    assert index.entities == whole.entities and index.entity_of == whole.entity_of
+    assert list(index.by_folded) == list(whole.by_folded) and list(index.word_starts) == list(whole.word_starts)
