@@ -1,16 +1,17 @@
-"""Entity records (the kgg:entities graph), recomputed from the mentions in the store.
+"""Entity records (the kgg:entities graph), written from the evidence of the documents.
 
-The store is the index: a record is a function of the mentions that denote
-the entity in every document graph, of the articles that name it as
-publisher or author, and of the alias table. A full build and an incremental
-one both call `rebuild_records`, so they cannot disagree.
+A record is a function of the mentions that denote the entity in every
+document graph, of the articles that name it as publisher or author, and of
+the alias table. Builds sum that evidence as the readers find it
+(kg.evidence); `gather_evidence` asks the store the same questions in
+SPARQL, for a store that kept no evidence and to check the two agree. Both
+paths end in `records_nquads`, so they cannot disagree on what a record says.
 """
 
 from __future__ import annotations
 
 import datetime as dt
-from collections import Counter, defaultdict
-from dataclasses import dataclass, field
+from collections import defaultdict
 from typing import Iterable
 
 from kg import iris
@@ -18,6 +19,7 @@ from kg.graph import date_precision
 from kg.iris import FIXED_PREFIXES, WIKIDATA, resource_iri
 from kg.nquads import QuadWriter, date_literal, integer, iri, literal
 from kg.aliases import AliasTable, normalize
+from kg.evidence import Evidence, MentionCounts
 from kg.schema import Vocabulary
 from kg.store import EmbeddedStore
 from kg.vocab import KGO
@@ -46,24 +48,17 @@ SELECT ?e ?text (COUNT(DISTINCT ?membership) AS ?n) WHERE {{
 """
 _REFERENCES = """
 PREFIX kgo: <{kgo}>
-SELECT DISTINCT ?e WHERE {{
+SELECT ?e (COUNT(*) AS ?n) WHERE {{
   {values}
-  GRAPH ?g {{ ?d kgo:publisher|kgo:author ?e }}
-}}
+  VALUES ?p {{ kgo:publisher kgo:author }}
+  GRAPH ?g {{ ?d ?p ?e }}
+  FILTER(STRSTARTS(STR(?e), "{resource}"))
+}} GROUP BY ?e
 """
 
 
-@dataclass
-class MentionCounts:
-    """What the corpus says of one canonical entity."""
-
-    forms: Counter = field(default_factory=Counter)
-    types: Counter = field(default_factory=Counter)
-    referenced: bool = False
-
-
-def gather_evidence(store: EmbeddedStore, keys: Iterable[str] | None = None) -> dict[str, MentionCounts]:
-    """Mentions and references per canonical key, for every key or only `keys`."""
+def gather_evidence(store: EmbeddedStore, keys: Iterable[str] | None = None) -> Evidence:
+    """Mentions and references per canonical key, for every key or only `keys`, asked of the store."""
     values = ""
     if keys is not None:
         keys = sorted(keys)
@@ -82,7 +77,7 @@ def gather_evidence(store: EmbeddedStore, keys: Iterable[str] | None = None) -> 
         item.forms[row["text"]] += int(row["n"])
         item.types["Post"] += int(row["n"])
     for row in store.select(_REFERENCES.format(**fill)):
-        evidence[row["e"][len(iris.RESOURCE):]].referenced = True
+        evidence[row["e"][len(iris.RESOURCE):]].references += int(row["n"])
     return dict(evidence)
 
 
@@ -92,14 +87,28 @@ def rebuild_records(store: EmbeddedStore, vocab: Vocabulary, aliases: AliasTable
 
     Returns how many records were written and their N-Quads."""
     keys = None if keys is None else set(keys)
-    evidence = gather_evidence(store, keys)
+    return replace_records(store, gather_evidence(store, keys), vocab, aliases, keys)
+
+
+def replace_records(store: EmbeddedStore, evidence: Evidence, vocab: Vocabulary, aliases: AliasTable,
+                    keys: set[str] | None) -> tuple[int, str]:
+    """Replace the records of `keys` (all when None) by ones written from `evidence` (which may
+    hold more keys). Returns how many records were written and their N-Quads."""
+    count, text = records_nquads(evidence, vocab, aliases, keys)
     _drop_records(store, keys)
-    out = QuadWriter(iris.ENTITIES_GRAPH)
-    for key in sorted(evidence):
-        write_record(out, key, evidence[key], vocab, aliases)
-    text = out.text()
     store.load_nquads(text.encode())
-    return len(evidence), text
+    return count, text
+
+
+def records_nquads(evidence: Evidence, vocab: Vocabulary, aliases: AliasTable,
+                   keys: Iterable[str] | None = None) -> tuple[int, str]:
+    """The records of the entities of `evidence` (only those among `keys` unless None) as N-Quads,
+    and how many there are: an entity without evidence has no record."""
+    chosen = sorted(evidence if keys is None else set(keys) & evidence.keys())
+    out = QuadWriter(iris.ENTITIES_GRAPH)
+    for key in chosen:
+        write_record(out, key, evidence[key], vocab, aliases)
+    return len(chosen), out.text()
 
 
 def _drop_records(store: EmbeddedStore, keys: set[str] | None) -> None:

@@ -6,6 +6,10 @@ checkpoint of the previous store (hard links: it shares every unchanged
 file), drops the graphs of changed and removed documents, loads the new
 ones and recomputes only the entity records they touch. Both end with the
 same store a full build makes of the same corpus.
+
+Entity records are written from the evidence the readers sum (kg.evidence),
+never from a query over the whole store; a build keeps that sum, and the
+next incremental build patches it with the evidence of the graphs it swaps.
 """
 
 from __future__ import annotations
@@ -14,7 +18,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from kg import build_dirs, iris
-from kg.entities import rebuild_records
+from kg.entities import gather_evidence, records_nquads, replace_records
+from kg.evidence import Evidence, add_evidence, document_evidence, load_evidence, save_evidence
 from kg.graph import canonical_keys
 from kg.inputs import Inputs
 from kg.iris import graph_iri, resource_iri
@@ -68,56 +73,73 @@ def _load_all(plan: Plan, inputs: Inputs, build_dir: Path, options: Options, pha
     try:
         with phases.phase("read"):
             load.append(iris.ONTOLOGY_GRAPH, ontology_nquads(inputs.vocabulary))
-            checked = read_all(plan.todo, inputs, options.progress, options.validate, options.workers,
-                               lambda slug, text: load.append(graph_iri(slug), text))
+            read = read_all(plan.todo, inputs, options.progress, options.validate, options.workers,
+                            lambda slug, text: load.append(graph_iri(slug), text))
+        with phases.phase("records"):  # written while the loader still works, and loaded with the rest
+            count, records = records_nquads(read.evidence, inputs.vocabulary, inputs.aliases)
+            load.append(iris.ENTITIES_GRAPH, records)
+            save_evidence(build_dir, read.evidence)
     except BaseException:
         load.abandon()  # the build directory, store and all, is removed by the caller
         raise
     load.close()
     with phases.phase("load"):  # what the loader still had to do once reading ended
         load.finish_loading()
-    with phases.phase("records"):
-        count, records = rebuild_records(store, inputs.vocabulary, inputs.aliases, None)
     with phases.phase("nq export"):
-        load.finish_as_export(records)
-    return store, checked, None, Filled(load.quads, count)
+        load.finish_as_export()
+    return store, read.checked, None, Filled(load.quads, count)
 
 
 def _patch_previous(plan: Plan, inputs: Inputs, build_dir: Path, options: Options, phases: Phases):
     graphs: dict[str, str] = {}
     with phases.phase("read"):
-        checked = read_all(plan.todo, inputs, options.progress, options.validate, options.workers,
-                           graphs.__setitem__)
+        read = read_all(plan.todo, inputs, options.progress, options.validate, options.workers,
+                        graphs.__setitem__)
     with phases.phase("checkpoint"):
         EmbeddedStore(build_dirs.store_path(plan.previous_dir), read_only=True).backup(build_dirs.store_path(build_dir))
     store = EmbeddedStore(build_dirs.store_path(build_dir))
     with phases.phase("replace"):
-        touched, delta = _replace_documents(store, plan, graphs)
+        touched, delta, replaced = _replace_documents(store, plan, graphs)
     with phases.phase("records"):
+        evidence = _patched_evidence(store, plan, replaced, read.evidence)
         delta -= _lines(store.dump_graph(iris.ENTITIES_GRAPH, subjects=[resource_iri(k) for k in sorted(touched)]))
-        count, records = rebuild_records(store, inputs.vocabulary, inputs.aliases, touched)
+        count, records = replace_records(store, evidence, inputs.vocabulary, inputs.aliases, touched)
         delta += _lines(records)
+        save_evidence(build_dir, evidence)
     previous = read_manifest(plan.previous_dir).get("quads")
     with phases.phase("count"):  # counting a large store takes seconds: the previous count and the change
         quads = previous + delta if isinstance(previous, int) else len(store)
-    return store, checked, touched, Filled(quads, count, frozenset(resource_iri(k) for k in touched))
+    return store, read.checked, touched, Filled(quads, count, frozenset(resource_iri(k) for k in touched))
 
 
-def _replace_documents(store: EmbeddedStore, plan: Plan, graphs: dict[str, str]) -> tuple[set[str], int]:
-    """Swap the graphs of changed documents; returns the canonical keys whose records may change
-    and how many quads the store gained (or lost: negative)."""
+def _patched_evidence(store: EmbeddedStore, plan: Plan, replaced: Evidence, new: Evidence) -> Evidence:
+    """The evidence of the new store: the previous build's, less that of the graphs replaced, plus
+    that of the new ones; asked of the whole store when the previous build kept none."""
+    evidence = load_evidence(plan.previous_dir)
+    if evidence is None:
+        return gather_evidence(store)
+    add_evidence(evidence, replaced, -1)
+    add_evidence(evidence, new)
+    return evidence
+
+
+def _replace_documents(store: EmbeddedStore, plan: Plan, graphs: dict[str, str]) -> tuple[set[str], int, Evidence]:
+    """Swap the graphs of changed documents; returns the canonical keys whose records may change,
+    how many quads the store gained (or lost: negative) and the evidence of the graphs removed."""
     touched: set[str] = set()
     delta = 0
+    replaced: Evidence = {}
     for slug in plan.changed + plan.removed:
         old = store.dump_graph(graph_iri(slug))
         touched |= canonical_keys(old)
         delta -= _lines(old)
+        add_evidence(replaced, document_evidence(old))
         store.drop_graph(graph_iri(slug))
     for nquads in graphs.values():
         touched |= canonical_keys(nquads)
         delta += _lines(nquads)
         store.load_nquads(nquads.encode())
-    return touched, delta
+    return touched, delta, replaced
 
 
 def _lines(nquads: str) -> int:

@@ -67,12 +67,9 @@ class LoadFile:
             loader, self._loader = self._loader, None
             loader.finish()
 
-    def finish_as_export(self, records: str) -> None:
-        """Complete the file with the entity records: it becomes kg.nq (the store holds exactly its
-        quads, so there is no need to dump them again)."""
-        with open(self.path, "ab") as out:
-            self._out = out
-            self.append(iris.ENTITIES_GRAPH, records)
+    def finish_as_export(self) -> None:
+        """The complete file (the entity records appended last) becomes kg.nq: the store holds
+        exactly its quads, so there is no need to dump them again."""
         target = build_dirs.export_path(self.build_dir, "nq")
         write_index(target, self.index)
         os.replace(self.path, target)

@@ -11,16 +11,19 @@ import multiprocessing
 import os
 import threading
 import time
-from concurrent.futures import ProcessPoolExecutor
+from collections import deque
+from concurrent.futures import Executor, ProcessPoolExecutor
 from contextlib import ExitStack
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable
+from typing import Callable, Iterable, Iterator
 
 from tqdm import tqdm
 
 from kg import iris
 from kg.corpus import DocumentFiles, read_document
 from kg.errors import InputError, InputErrors, KgError, ValidationError
+from kg.evidence import Evidence, add_evidence, document_evidence
 from kg.graph import canonical_keys, document_nquads
 from kg.inputs import Inputs
 from kg.validate import validate_nquads
@@ -31,13 +34,23 @@ PARALLEL_THRESHOLD = 200
 VALIDATE_ALL_LIMIT = 100
 VALIDATE_RUN = 10
 CHUNK = 30  # documents a worker reads per task: a multiple of VALIDATE_RUN
+IN_FLIGHT = 2  # tasks submitted per worker and not yet handed to the sink: bounds the results waiting
+
+
+@dataclass
+class Read:
+    """What reading gave besides the N-Quads: the canonical keys of the documents checked with
+    SHACL, and the summed evidence of every document read (kg.evidence)."""
+
+    checked: set[str] = field(default_factory=set)
+    evidence: Evidence = field(default_factory=dict)
 
 
 def read_all(todo: list[DocumentFiles], inputs: Inputs, progress: bool, validate: bool,
-             workers: int | None, sink: Callable[[str, str], None]) -> set[str]:
+             workers: int | None, sink: Callable[[str, str], None]) -> Read:
     """Read every document to (re)build and hand its N-Quads to `sink`, in slug order, one at a
     time (memory stays flat however large the corpus). Every input error of every document is
-    raised together at the end. Returns the canonical keys of the documents checked with SHACL."""
+    raised together at the end."""
     sample = _validation_sample(todo) if validate else set()
     jobs = [(item, inputs.vocabulary_key(item), item.slug in sample) for item in todo]
     if workers is None:
@@ -47,7 +60,7 @@ def read_all(todo: list[DocumentFiles], inputs: Inputs, progress: bool, validate
     shared = (os.getpid(), inputs.vocabularies, inputs.aliases, iris.BASE)
     bar = tqdm(total=len(jobs), unit="doc", desc="reading", disable=not progress or len(jobs) < 2)
     errors: list[InputError] = []
-    checked_keys: set[str] = set()
+    read = Read()
     with ExitStack() as stack:
         if workers > 1 and len(chunks) > 1:
             # forkserver: workers do not inherit the build lock (a forked worker outliving a killed
@@ -56,23 +69,38 @@ def read_all(todo: list[DocumentFiles], inputs: Inputs, progress: bool, validate
             pool = stack.enter_context(ProcessPoolExecutor(
                 max_workers=workers, mp_context=multiprocessing.get_context("forkserver"),
                 initializer=_start_worker, initargs=shared))
-            results = pool.map(_read_chunk, chunks)
+            results = _bounded_map(pool, chunks, IN_FLIGHT * workers)
         else:
             _SHARED.update(vocabularies=inputs.vocabularies, aliases=inputs.aliases, base=iris.BASE)
             stack.callback(_SHARED.clear)
             results = map(_read_chunk, chunks)
-        for chunk in results:
+        for chunk, evidence in results:
             for slug, nquads, errs in chunk:
                 errors += [InputError(*e) for e in errs]
                 if nquads is not None and not errors:
                     sink(slug, nquads)
                     if slug in sample:
-                        checked_keys |= canonical_keys(nquads)
+                        read.checked |= canonical_keys(nquads)
+            if not errors:
+                add_evidence(read.evidence, evidence)
             bar.update(len(chunk))
     bar.close()
     if errors:
         raise InputErrors(errors)
-    return checked_keys
+    return read
+
+
+def _bounded_map(pool: Executor, chunks: Iterable, limit: int) -> Iterator:
+    """pool.map(_read_chunk, chunks) with at most `limit` tasks submitted and not yet consumed:
+    Executor.map submits every task at once, and when the consumer (the loader) is slower than the
+    readers their results pile up in this process."""
+    pending: deque = deque()
+    for chunk in chunks:
+        if len(pending) >= limit:
+            yield pending.popleft().result()
+        pending.append(pool.submit(_read_chunk, chunk))
+    while pending:
+        yield pending.popleft().result()
 
 
 _SHARED: dict = {}  # in a worker: the vocabularies, the alias table and the base IRI, received once
@@ -120,12 +148,18 @@ def _validation_sample(todo: list[DocumentFiles]) -> set[str]:
     return {item.slug for i, item in enumerate(todo) if i // VALIDATE_RUN in picked}
 
 
-def _read_chunk(jobs: list[tuple[DocumentFiles, Path, bool]]) -> list[tuple[str, str | None, list]]:
+def _read_chunk(jobs: list[tuple[DocumentFiles, Path, bool]]) -> tuple[list[tuple[str, str | None, list]], Evidence]:
     """Read a run of documents (in a worker process); those to check are checked with SHACL
     together, and one by one only when together they fail (to say which document is wrong).
-    IRIs are minted under the build's base IRI."""
+    IRIs are minted under the build's base IRI. Returns each document's result and the summed
+    evidence of those read without error."""
     with iris.using_base(_SHARED["base"]):
-        return _read_run(jobs)
+        results = _read_run(jobs)
+        evidence: Evidence = {}
+        for _, nquads, _ in results:
+            if nquads is not None:
+                add_evidence(evidence, document_evidence(nquads))
+        return results, evidence
 
 
 def _read_run(jobs: list[tuple[DocumentFiles, Path, bool]]) -> list[tuple[str, str | None, list]]:

@@ -1,0 +1,129 @@
+"""The evidence builds sum from the readers (kg.evidence) equals what the store's SPARQL says.
+
+Entity records are written from evidence the readers read off each document's
+N-Quads and the build sums (and an incremental build patches); kg.entities
+asks the store the same questions in SPARQL. On our corpus, on brat's example
+corpora and on a generated one, after a full build and after incremental
+ones, the evidence a build keeps must equal the store's answer.
+"""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from kg import build_dirs, iris
+from kg.builder import build
+from kg.entities import gather_evidence, records_nquads
+from kg.evidence import EVIDENCE_FILE, Evidence, document_evidence, load_evidence
+from kg.store import EmbeddedStore
+from tests.brat_reference import brat_source
+from tests.helpers import CORPUS, ROOT, assert_same_quads, store_quads
+from tests.helpers import add_article, edit_npr, remove_npr
+
+EXAMPLES = brat_source().parent.parent / "example-data" / "corpora"
+
+
+def _plain(evidence: Evidence) -> dict:
+    return {key: (dict(c.forms), dict(c.types), c.references) for key, c in evidence.items()}
+
+
+def _store_evidence(build_dir: Path) -> Evidence:
+    with build_dirs.under_build_base(build_dir):
+        store = EmbeddedStore(build_dirs.store_path(build_dir), read_only=True)
+        try:
+            return gather_evidence(store)
+        finally:
+            store.close()
+
+
+def _assert_kept_evidence_is_the_stores(data: Path, what: str) -> None:
+    build_dir = build_dirs.current_build(data)
+    kept = load_evidence(build_dir)
+    assert kept is not None, f"{what}: the build kept no evidence"
+    expected = _store_evidence(build_dir)
+    assert expected, f"{what}: the store names no canonical entity (nothing compared)"
+    assert _plain(kept) == _plain(expected), f"{what}: summed evidence differs from the store's"
+
+
+def _generated(root: Path, docs: int = 30) -> Path:
+    corpus = root / "generated"
+    subprocess.run([sys.executable, str(ROOT / "benchmarks" / "generate.py"), "--docs", str(docs), "--seed", "7",
+                    "--out", str(corpus)], check=True, capture_output=True, timeout=120)
+    return corpus
+
+
+@pytest.mark.parametrize("source", [CORPUS, EXAMPLES / "CoNLL-ST_2002", EXAMPLES / "TDT", None],
+                         ids=["shipped", "brat-conll", "brat-tdt", "generated"])
+def test_a_full_build_keeps_the_evidence_the_store_holds(source: Path | None, tmp_path: Path) -> None:
+    corpus = _generated(tmp_path) if source is None else shutil.copytree(source, tmp_path / "corpus")
+    build(corpus, tmp_path / "data", workers=2)
+    _assert_kept_evidence_is_the_stores(tmp_path / "data", corpus.name)
+
+
+def test_incremental_builds_patch_the_evidence_as_the_store_changes(corpus_copy: Path, tmp_path: Path) -> None:
+    data = tmp_path / "data"
+    build(corpus_copy, data)
+    for change in (edit_npr, add_article, remove_npr):
+        change(corpus_copy)
+        assert build(corpus_copy, data).mode == "incremental"
+        _assert_kept_evidence_is_the_stores(data, change.__name__)
+
+
+def test_a_previous_build_without_evidence_is_asked_in_sparql(corpus_copy: Path, tmp_path: Path) -> None:
+    """A build made before builds kept their evidence: the next incremental build asks the store,
+    gives what a full build gives, and keeps the evidence from then on."""
+    data = tmp_path / "data"
+    first = build(corpus_copy, data).build_dir
+    (first / EVIDENCE_FILE).unlink()
+    edit_npr(corpus_copy)
+    assert build(corpus_copy, data).mode == "incremental"
+    _assert_kept_evidence_is_the_stores(data, "after a build without evidence")
+    build(corpus_copy, tmp_path / "full", full=True)
+    assert_same_quads(store_quads(data), store_quads(tmp_path / "full"), "incremental from SPARQL evidence")
+
+
+def test_document_evidence_reads_escaped_forms_as_the_store_does() -> None:
+    """Forms with quotes, backslashes, line breaks, non-ASCII letters and a line's words; a mention
+    with two types; a post filled by two memberships; an article naming the same publisher twice."""
+    kgo, nif, rdf = iris.ONTOLOGY, iris.FIXED_PREFIXES["nif"], iris.FIXED_PREFIXES["rdf"]
+    rdfs = iris.FIXED_PREFIXES["rdfs"]
+    person, post, outlet = iris.resource_iri("person/a-b"), iris.resource_iri("post/x"), iris.resource_iri("organization/o")
+    doc, graph = iris.document_iri("d"), iris.graph_iri("d")
+    lines = [
+        (f"{doc}#T1", kgo + "denotes", f"<{person}>"), (f"{doc}#T1", nif + "anchorOf", r'"Ana \"B\" \\ Ñ\nx"'),
+        (f"{doc}#T1", kgo + "annotationType", '"Person"'), (f"{doc}#T1", kgo + "annotationType", '"Agent"'),
+        (f"{doc}#T2", kgo + "denotes", f"<{person}>"), (f"{doc}#T2", nif + "anchorOf", '"Ana"'),
+        (f"{doc}#T2", kgo + "annotationType", '"Person"'),
+        (f"{doc}#T3", kgo + "denotes", f"<{doc}/event/E1>"), (f"{doc}#T3", nif + "anchorOf", '"met"'),
+        (f"{doc}#T3", kgo + "annotationType", '"Meet"'),
+        (f"{doc}#T4", nif + "anchorOf", f'"says <{kgo}denotes> <{person}> ."'),  # a quad's words in a form
+        (f"{doc}#T4", kgo + "annotationType", '"Person"'),
+        (post, rdf + "type", f"<{kgo}Post>"), (post, rdfs + "label", '"chief, O"'),
+        (f"{doc}/membership/E2", kgo + "post", f"<{post}>"), (f"{doc}/membership/E3", kgo + "post", f"<{post}>"),
+        (doc, kgo + "publisher", f"<{outlet}>"), (doc, kgo + "author", f"<{outlet}>"),
+    ]
+    nquads = "".join(f"<{s}> <{p}> {o} <{graph}> .\n" for s, p, o in lines)
+    store = EmbeddedStore()
+    store.load_nquads(nquads.encode())
+    from_store = gather_evidence(store)
+    assert _plain(document_evidence(nquads)) == _plain(from_store)
+    assert dict(from_store["person/a-b"].forms) == {'Ana "B" \\ Ñ\nx': 2, "Ana": 1}
+    assert from_store["post/x"].forms["chief, O"] == 2 and from_store["organization/o"].references == 2
+    dumped = store.dump_graph(graph)  # the store's own escaping, as an incremental build reads old graphs
+    assert _plain(document_evidence(dumped)) == _plain(from_store)
+    assert records_nquads(document_evidence(nquads), *_vocabulary_and_aliases()) == \
+        records_nquads(from_store, *_vocabulary_and_aliases())
+
+
+def _vocabulary_and_aliases():
+    from kg.corpus import scan_corpus
+    from kg.inputs import Inputs
+
+    listing = scan_corpus(CORPUS)
+    inputs = Inputs(CORPUS, listing.configs, listing.documents)
+    return inputs.vocabulary, inputs.aliases
