@@ -9,6 +9,12 @@ memory goes back with the process, and its errors are written to the
 server's log. The server follows `data/current` on every request, so the new
 build is answered as soon as it is published; the query page and the view
 poll /health and offer to reload.
+
+The child is started ahead, right after the previous build, and waits with
+what a build needs already imported and the shapes parsed (`warm_build`): a
+save is built without the interpreter's start-up and about a second of
+imports. It runs one build and ends, so each build still has a process of
+its own (killable, its memory returned).
 """
 
 from __future__ import annotations
@@ -21,6 +27,8 @@ from pathlib import Path
 from typing import Callable
 
 Snapshot = dict[str, tuple[int, int]]
+GO = "build\n"  # what the watcher writes to a waiting build process; anything else (or EOF) ends it
+BUILD = "import sys; from kg.cli import main; sys.exit(main())"
 
 
 def snapshot(corpus: Path) -> Snapshot:
@@ -48,6 +56,7 @@ class CorpusWatcher:
         self.log = log or (lambda message: print(message, file=sys.stderr, flush=True))
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._loop, name="kg-watch", daemon=True)
+        self._waiting: subprocess.Popen | None = None
 
     def start(self) -> None:
         self._thread.start()
@@ -55,8 +64,16 @@ class CorpusWatcher:
     def stop(self) -> None:
         self._stop.set()
         self._thread.join(timeout=self.interval + 1)
+        self._dismiss()
 
     def _loop(self) -> None:
+        try:
+            self._watch()
+        finally:
+            self._dismiss()
+
+    def _watch(self) -> None:
+        self._waiting = self._spawn()
         seen = snapshot(self.corpus)
         while not self._stop.wait(self.interval):
             now = snapshot(self.corpus)
@@ -77,13 +94,65 @@ class CorpusWatcher:
         return None
 
     def rebuild(self) -> bool:
-        """Run `kg build` in a child process; True when it succeeded (or found nothing to do)."""
-        argv = [sys.executable, "-c", "import sys; from kg.cli import main; sys.exit(main())", "build",
-                "--corpus", str(self.corpus), "--data", str(self.data), "--quiet", *self.extra_args]
+        """Run `kg build` in the waiting child process (a new one if it is gone); True when it
+        succeeded (or found nothing to do). The next one is started at once, to wait for the next
+        change."""
         self.log(f"kg serve --watch: {self.corpus} changed, rebuilding")
-        done = subprocess.run(argv, capture_output=True, text=True)
-        output = (done.stdout + done.stderr).strip()
-        self.log(f"kg serve --watch: {output}" if done.returncode == 0 else
-                 f"kg serve --watch: the build failed (exit {done.returncode}); still serving the previous "
+        child = self._waiting if self._waiting and self._waiting.poll() is None else self._spawn()
+        self._waiting = None
+        try:
+            stdout, stderr = child.communicate(GO)
+        except BrokenPipeError:  # it ended meanwhile: a new process does the build
+            child = self._spawn()
+            stdout, stderr = child.communicate(GO)
+        if not self._stop.is_set():
+            self._waiting = self._spawn()
+        output = (stdout + stderr).strip()
+        self.log(f"kg serve --watch: {output}" if child.returncode == 0 else
+                 f"kg serve --watch: the build failed (exit {child.returncode}); still serving the previous "
                  f"build:\n{output}")
-        return done.returncode == 0
+        return child.returncode == 0
+
+    def _spawn(self) -> subprocess.Popen:
+        """A `kg build` process for this corpus, waiting for GO on its standard input."""
+        argv = [sys.executable, "-c", "import sys; from kg.api.watch import warm_build; sys.exit(warm_build())",
+                "build", "--corpus", str(self.corpus), "--data", str(self.data), "--quiet", *self.extra_args]
+        return subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                text=True)
+
+    def _dismiss(self) -> None:
+        """End the waiting build process (EOF on its input: it exits without building)."""
+        child, self._waiting = self._waiting, None
+        if child is None:
+            return
+        try:
+            child.communicate("", timeout=10)
+        except (subprocess.TimeoutExpired, OSError, ValueError):
+            child.kill()
+            child.wait()
+
+
+def warm_build() -> int:
+    """In the child process: import what a build with work needs and parse the shapes, wait for GO,
+    then run `kg build` with this process's arguments, once. When kg's code changed while it
+    waited, the build runs in a fresh interpreter instead (the code imported here is the old one)."""
+    stamp = _code_stamp()
+    import pyshacl  # noqa: F401 - imported now rather than during the build
+    from kg import bratexport, confwriter, export, fill, readers, search_index  # noqa: F401
+    from kg.validate import ontology_graph, shapes_graph
+
+    shapes_graph(), ontology_graph()
+    if sys.stdin.readline() != GO:
+        return 0
+    if _code_stamp() != stamp:
+        os.execv(sys.executable, [sys.executable, "-c", BUILD, *sys.argv[1:]])
+    from kg.cli import main
+
+    return main()
+
+
+def _code_stamp() -> list[tuple[str, int]]:
+    """kg's modules and when each last changed (what a build's fingerprint covers of kg's code)."""
+    import kg
+
+    return sorted((path.name, path.stat().st_mtime_ns) for path in Path(kg.__file__).parent.glob("*.py"))

@@ -14,7 +14,6 @@ from __future__ import annotations
 import csv
 import json
 import sys
-from importlib.metadata import entry_points
 from pathlib import Path
 from typing import Any, Callable
 
@@ -23,8 +22,6 @@ import click
 from kg import __version__, build_dirs, formats, iris
 from kg import settings
 from kg.errors import KgError
-from kg.export import FORMATS, copy_export
-from kg.store import open_current
 
 
 class KgCommandError(click.ClickException):
@@ -53,11 +50,15 @@ class KgGroup(KgErrorsGroup):
     """The kg command: maps KgError to exit codes and adds the commands other packages register."""
 
     def list_commands(self, ctx: click.Context) -> list[str]:
+        from importlib.metadata import entry_points
+
         return sorted(set(super().list_commands(ctx)) | {ep.name for ep in entry_points(group="kg.commands")})
 
     def get_command(self, ctx: click.Context, name: str):
         command = super().get_command(ctx, name)
         if command is None:
+            from importlib.metadata import entry_points
+
             for ep in entry_points(group="kg.commands"):
                 if ep.name == name:
                     return ep.load()
@@ -74,6 +75,14 @@ def setting_option(name: str, *decls: str, **kwargs: Any) -> Callable:
     help = f"{item.help[0].upper()}{item.help[1:]} [env {item.env}; default {item.default!r}]"
     flags = decls if any(d.startswith(item.flag) for d in decls) else (item.flag, *decls)
     return click.option(*flags, help=help, **kwargs)
+
+
+def open_current(data_dir: Path):
+    """The current build's store: the store's modules are imported by the commands that query, not
+    by `kg build`, which must answer at once when it has nothing to do."""
+    from kg.store import open_current as open_store
+
+    return open_store(data_dir)
 
 
 DIRECTORY = click.Path(file_okay=False, path_type=Path)
@@ -132,7 +141,7 @@ def check(corpus_dir: Path, shapes: bool, workers: int | None) -> None:
 
 
 @main.command()
-@click.option("--format", "fmt", type=click.Choice([*FORMATS, "brat", "xmi"]), default="ttl", show_default=True,
+@click.option("--format", "fmt", type=click.Choice([*formats.EXPORT_EXTENSIONS, "brat", "xmi"]), default="ttl", show_default=True,
               help="Serialization, or brat: a brat corpus (texts, .ann, metadata, configuration) in a directory, "
                    "or xmi: INCEpTION's UIMA CAS XMI documents with their TypeSystem.xml in a directory.")
 @click.option("-o", "--output", type=click.Path(path_type=Path), default=None,
@@ -140,6 +149,8 @@ def check(corpus_dir: Path, shapes: bool, workers: int | None) -> None:
 @data_option
 def export(fmt: str, output: Path | None, data_dir: Path) -> None:
     """Write the current graph as Turtle, TriG, N-Quads or JSON-LD, or back out as a brat or INCEpTION corpus."""
+    from kg.export import copy_export
+
     build_dir = build_dirs.current_build(data_dir)
     if fmt in ("brat", "xmi"):
         _export_brat(build_dir, output, fmt)

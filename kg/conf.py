@@ -35,6 +35,7 @@ from pathlib import Path
 from kg.errors import ConfigError
 
 CONFIG_FILE = "annotation.conf"
+MAPPING_FILE = "kg.toml"  # the alignment of the corpus's types with the ontology (kg.schema reads it)
 SECTIONS = ("entities", "relations", "events", "attributes")
 SECTION_ALIASES = {"spans": "entities"}
 UNBOUNDED = sys.maxsize

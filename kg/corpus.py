@@ -17,21 +17,19 @@ import os
 import re
 import stat
 import zipfile
-from functools import lru_cache
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from functools import cached_property, lru_cache
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
-from kg.annotations import parse_ann
-from kg.conf import CONFIG_FILE, AnnotationConfig, decode_utf8, find_config, parse_config
+from kg.conf import CONFIG_FILE, MAPPING_FILE, AnnotationConfig, decode_utf8, find_config, parse_config
 from kg.errors import CorpusError, InputError, InputErrors
 from kg.iris import RESERVED_GRAPHS
-from kg.model import Annotations, Document, Metadata
 from kg.positions import json_key_line, line_column
-from kg.schema import MAPPING_FILE
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # the reading modules are imported when a document is read: a scan needs none of them
     from kg.inception import BratDocument
+    from kg.model import Document, Metadata
 
 # Characters XML 1.0 cannot carry: SPARQL XML results and RDF/XML would break on them.
 TYPE_SYSTEM = "TypeSystem.xml"  # INCEpTION's type system beside its .xmi (kg.inception reads it)
@@ -51,19 +49,37 @@ _LOCAL_ID = re.compile(r"^[A-Z]+\d+$")
 @dataclass(frozen=True)
 class DocumentFiles:
     """The files of one article; `ann` and `meta` may not exist. `slug` is the article's path
-    relative to the corpus, without extension (`news/2019/a1` for news/2019/a1.txt)."""
+    relative to the corpus, without extension (`news/2019/a1` for news/2019/a1.txt).
+
+    The paths are kept as given (the scan gives strings) and made Path objects only when asked
+    for: a build that finds nothing to do never needs them, and at 10,000 articles making
+    30,000 of them costs a good part of its time. `scanned` holds what the scan's stat found
+    (see stat_key)."""
 
     slug: str
-    txt: Path
-    ann: Path
-    meta: Path
+    txt_file: str | os.PathLike
+    ann_file: str | os.PathLike
+    meta_file: str | os.PathLike
     config: Path | None = None
     member: str | None = None  # for a document in an INCEpTION export zip: its name there, without .xmi
+    scanned: tuple[int, ...] | None = field(default=None, compare=False, repr=False)
+
+    @cached_property
+    def txt(self) -> Path:
+        return Path(self.txt_file)
+
+    @cached_property
+    def ann(self) -> Path:
+        return Path(self.ann_file)
+
+    @cached_property
+    def meta(self) -> Path:
+        return Path(self.meta_file)
 
     @property
     def is_xmi(self) -> bool:
         """An INCEpTION UIMA CAS XMI document: text and annotations come from the .xmi (or the zip)."""
-        return self.txt.suffix in (".xmi", ".zip")
+        return os.fspath(self.txt_file).endswith((".xmi", ".zip"))
 
     @property
     def source(self) -> str:
@@ -86,7 +102,10 @@ class DocumentFiles:
         return [self.txt.parent / TYPE_SYSTEM] if self.is_xmi else []
 
     def stat_key(self) -> list[int]:
-        """Sizes and modification times: a cheap first check before hashing."""
+        """Sizes and modification times: a cheap first check before hashing (those the scan
+        found, when the scan made this)."""
+        if self.scanned is not None:
+            return list(self.scanned)
         key = []
         for path in (self.txt, self.ann, self.meta, *self._type_system()):
             try:
@@ -125,34 +144,61 @@ def scan_corpus(corpus_dir: Path) -> Listing:
     corpus_dir = Path(corpus_dir)
     if not corpus_dir.is_dir():
         raise CorpusError("corpus directory not found (expected a directory of .txt/.ann files)", corpus_dir)
-    files = _walk(corpus_dir)
-    by_name = {p.relative_to(corpus_dir).as_posix(): p for p in files}
-    stems = {name[:-4] for name in by_name if name.endswith((".txt", ".xmi"))}
+    found = _walk(corpus_dir)
+    stems = {name[:-4] for name in found if name.endswith((".txt", ".xmi"))}
     errors: list[InputError] = []
-    for name in sorted(n for n in by_name if n.endswith(".xmi") and n[:-4] + ".txt" in by_name):
+    for name in sorted(n for n in found if n.endswith(".xmi") and n[:-4] + ".txt" in found):
         errors.append(CorpusError(f"both {Path(name).stem}.xmi and {Path(name).stem}.txt (expected one form of a "
-                                  "document: brat's .txt and .ann, or INCEpTION's .xmi)", by_name[name]))
-    for name in sorted(by_name):
+                                  "document: brat's .txt and .ann, or INCEpTION's .xmi)", Path(found[name].path)))
+    for name in sorted(found):
         if name.endswith(".ann") and name[:-4] not in stems and not name.endswith(SUGGESTED_SUFFIX):
             errors.append(CorpusError(f"annotation file without its text (expected {Path(name).stem}.txt beside it)",
-                                      by_name[name]))
-    documents = []
-    for slug in sorted(stems):
-        problem = _slug_problem(slug, stems)
-        if problem:
-            errors.append(CorpusError(problem, by_name.get(slug + ".txt") or by_name[slug + ".xmi"]))
-            continue
-        txt = by_name.get(slug + ".txt") or by_name[slug + ".xmi"]
-        documents.append(DocumentFiles(slug, txt, txt.with_suffix(".ann"), txt.with_suffix(".json"),
-                                       find_config(txt.parent, corpus_dir)))
-    documents += _zip_documents(corpus_dir, [p for p in files if p.suffix == ".zip"], stems, errors)
+                                      Path(found[name].path)))
+    documents, used = _documents(corpus_dir, found, stems, errors)
+    archives = {n: Path(f.path) for n, f in found.items() if n.endswith(".zip")}
+    documents += _zip_documents(corpus_dir, list(archives.values()), stems, errors)
     if errors:
         raise InputErrors(errors)
     documents.sort(key=lambda d: d.slug)
-    used = {p for d in documents for p in (d.txt, d.ann, d.meta)}
-    configs = sorted({p for p in files if p.name in CORPUS_FILES})
-    ignored = sorted(p for p in files if p not in used and p.name not in CORPUS_FILES)
+    read = {d.txt for d in documents if d.member is not None}  # archives holding documents
+    used.update(n[:-4] + suffix for n, path in archives.items() if path in read for suffix in (".zip", ".ann", ".json"))
+    configs = sorted(Path(f.path) for n, f in found.items() if f.name in CORPUS_FILES)
+    ignored = sorted(Path(f.path) for n, f in found.items() if n not in used and f.name not in CORPUS_FILES)
     return Listing(documents, ignored, configs)
+
+
+def _documents(corpus_dir: Path, found: dict[str, _Found], stems: set[str],
+               errors: list[InputError]) -> tuple[list[DocumentFiles], set[str]]:
+    """The brat and .xmi documents of the scan, and the names of the files they use."""
+    documents, used = [], set()
+    configs: dict[str, Path | None] = {}  # per directory: its documents all read with one configuration
+    for slug in sorted(stems):
+        problem = _slug_problem(slug, stems)
+        text_name = slug + ".txt" if slug + ".txt" in found else slug + ".xmi"
+        if problem:
+            errors.append(CorpusError(problem, Path(found[text_name].path)))
+            continue
+        names = (text_name, slug + ".ann", slug + ".json")
+        if text_name.endswith(".xmi"):
+            names += (slug.rpartition("/")[0] + "/" + TYPE_SYSTEM if "/" in slug else TYPE_SYSTEM,)
+        used.update(names[:3])
+        text = found[text_name].path
+        directory = slug.rpartition("/")[0]
+        if directory not in configs:
+            configs[directory] = find_config(Path(os.path.dirname(text)), corpus_dir)
+        documents.append(DocumentFiles(slug, text, text[:-4] + ".ann", text[:-4] + ".json", configs[directory],
+                                       scanned=_stat_key(found, names)))
+    return documents, used
+
+
+def _stat_key(found: dict[str, _Found], names: tuple[str, ...]) -> tuple[int, ...]:
+    """DocumentFiles.stat_key from the scan's stats: size and modification time per file, -1 for
+    a missing one."""
+    key: list[int] = []
+    for name in names:
+        item = found.get(name)
+        key += [item.size, item.mtime_ns] if item else [-1, -1]
+    return tuple(key)
 
 
 def _zip_documents(corpus_dir: Path, archives: list[Path], stems: set[str],
@@ -182,68 +228,95 @@ def _zip_documents(corpus_dir: Path, archives: list[Path], stems: set[str],
     return documents
 
 
-def _walk(corpus_dir: Path) -> list[Path]:
-    """Every file under the corpus; links are followed, never twice into one directory (so never
-    round a loop); anything that should be a regular readable file and is not (a pipe, a dangling
-    link, a directory named x.ann) is an error."""
-    found: list[Path] = []
+class _Found(NamedTuple):  # a tuple: made 30,000 times for 10,000 articles
+    """A file the scan found: its path (the corpus directory joined with its name), its name, and
+    for a file kg reads, the size and modification time its stat gave (else -1)."""
+
+    path: str
+    name: str
+    size: int = -1
+    mtime_ns: int = -1
+
+
+def _walk(corpus_dir: Path) -> dict[str, _Found]:
+    """Every file under the corpus, by its path relative to the corpus ('/'-separated); links are
+    followed, never twice into one directory (so never round a loop); anything that should be a
+    regular readable file and is not (a pipe, a dangling link, a directory named x.ann) is an
+    error. One stat per file kg reads, none for the others; no Path objects (at 10,000 articles
+    a build with nothing to do is mostly this walk)."""
+    found: dict[str, _Found] = {}
     errors: list[InputError] = []
     visited: set[str] = set()
-    pending = [corpus_dir]
+    pending = [(str(corpus_dir), "")]
     while pending:
-        directory = pending.pop()
+        directory, prefix = pending.pop()
         real = os.path.realpath(directory)
         if real in visited:
             errors.append(CorpusError("directory reached twice through links (expected no link loops and one "
-                                      "path to each directory)", directory))
+                                      "path to each directory)", Path(directory)))
             continue
         visited.add(real)
+        below = []
         try:
-            entries = sorted(os.scandir(directory), key=lambda e: e.name, reverse=True)
+            listing = os.scandir(directory)
         except OSError as exc:
             errors.append(CorpusError(f"cannot list this folder ({exc.strerror}; expected a folder the build may "
-                                      "read)", directory))
+                                      "read)", Path(directory)))
             continue
-        for entry in entries:
-            path = Path(entry.path)
-            wanted = entry.name.endswith(DOCUMENT_SUFFIXES) or entry.name in CORPUS_FILES
-            if _is_dir(entry):
-                if wanted:
-                    errors.append(CorpusError("a directory where a file belongs (expected a regular file)", path))
+        with listing as entries:
+            for entry in entries:
+                wanted = entry.name.endswith(DOCUMENT_SUFFIXES) or entry.name in CORPUS_FILES
+                if _is_dir(entry):
+                    if wanted:
+                        errors.append(CorpusError("a directory where a file belongs (expected a regular file)",
+                                                  Path(entry.path)))
+                    else:
+                        below.append((entry.path, prefix + entry.name + "/"))
+                    continue
+                if not wanted:
+                    found[prefix + entry.name] = _Found(entry.path, entry.name)
+                    continue
+                item = _regular_file(entry)
+                if isinstance(item, str):
+                    errors.append(CorpusError(item, Path(entry.path)))
                 else:
-                    pending.append(path)
-                continue
-            problem = _not_a_regular_file(path) if wanted else None
-            if problem:
-                errors.append(CorpusError(problem, path))
-            else:
-                found.append(path)
+                    found[prefix + entry.name] = item
+        pending += sorted(below, reverse=True)  # in name order, so that a loop is told at the same link each time
     if errors:
         raise InputErrors(sorted(errors, key=lambda e: e.path or ""))
-    return sorted(found)
+    return found
 
 
 def _is_dir(entry: os.DirEntry) -> bool:
     try:
         return entry.is_dir()
-    except OSError:  # a link loop: told as a file that cannot be read (_not_a_regular_file)
+    except OSError:  # a link loop: told as a file that cannot be read (_regular_file)
         return False
 
 
-def _not_a_regular_file(path: Path) -> str | None:
+def _regular_file(entry: os.DirEntry) -> _Found | str:
+    """The file with its size and modification time, or why it cannot be read as a file."""
     try:
-        mode = os.stat(path).st_mode
+        st = entry.stat()
     except FileNotFoundError:
         return "dangling link (expected a regular file, or a link to one)"
     except OSError as exc:
         if exc.errno == errno.ELOOP:
             return "a link loop (expected a regular file, or a link to one)"
         return f"cannot be read ({exc.strerror}; expected a readable regular file)"
-    if not stat.S_ISREG(mode):
+    if not stat.S_ISREG(st.st_mode):
         return "not a regular file (expected a plain file, not a pipe, socket, device or directory)"
-    if not os.access(path, os.R_OK):
+    if not _readable(entry.path, st):
         return "cannot be read: permission denied (expected a readable file)"
-    return None
+    return _Found(entry.path, entry.name, st.st_size, st.st_mtime_ns)
+
+
+def _readable(path: str, st: os.stat_result) -> bool:
+    """Whether this process may read the file: its own file with the owner's read bit needs no
+    question to the system (the common case); any other is asked with access()."""
+    if st.st_uid == os.geteuid() and st.st_mode & stat.S_IRUSR:
+        return True
+    return os.access(path, os.R_OK)
 
 
 def _slug_problem(slug: str, stems: set[str]) -> str | None:
@@ -280,6 +353,8 @@ def read_text(path: Path) -> str:
 
 def read_metadata(files: DocumentFiles, text: str) -> Metadata:
     """The article's metadata record; without one, the title is the first line of the text."""
+    from kg.model import Metadata
+
     if not files.meta.exists():
         first = next((line.strip() for line in text.splitlines() if line.strip()), files.slug)
         return Metadata(title=first)
@@ -367,6 +442,9 @@ def _refuse_repeated_keys(pairs: list[tuple[str, object]]) -> dict:
 def read_document(files: DocumentFiles, config: AnnotationConfig) -> Document:
     """Read and check one article; raises CorpusError or InputErrors. An INCEpTION .xmi is read
     with the configuration its own layers make (`inception_config`)."""
+    from kg.annotations import parse_ann
+    from kg.model import Annotations, Document
+
     if files.is_xmi:
         converted = _converted(files)
         annotations = parse_ann(Path(files.source), converted.ann, converted.text,

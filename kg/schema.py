@@ -26,14 +26,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from kg import iris
-from kg.conf import AnnotationConfig
+from kg.conf import MAPPING_FILE, AnnotationConfig
 from kg.errors import ConfigError
 from kg.iris import FIXED_PREFIXES, ONTOLOGY, fold
 from kg.nquads import QuadWriter, iri, literal
 from kg.positions import toml_error, toml_key_line
 from kg.vocab import KGO
 
-MAPPING_FILE = "kg.toml"
 RDF, RDFS, OWL = FIXED_PREFIXES["rdf"], FIXED_PREFIXES["rdfs"], FIXED_PREFIXES["owl"]
 # Families of canonical keys for kg's own kinds of things; other types use their top type's name.
 FAMILIES = {"Person": "person", "Group": "group", "Organization": "organization", "Place": "place", "Date": "date",

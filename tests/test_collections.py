@@ -105,3 +105,37 @@ def test_a_document_needs_a_configuration(tmp_path: Path) -> None:
     result = run_kg("build", "--corpus", str(corpus), "--data", str(tmp_path / "data"), "--quiet")
     assert result.exit_code == 2
     assert "no annotation.conf in the corpus" in result.stderr
+
+
+def test_the_scan_answers_the_plan_with_the_stats_it_took(collection: Path) -> None:
+    """A scanned document's stat key (what a build compares with the manifest to skip unchanged
+    documents) is what stat says of its files, a missing file included; a file written since is
+    seen by the next scan."""
+    from kg.corpus import DocumentFiles, scan_corpus
+
+    def by_stat(item: DocumentFiles) -> list[int]:
+        return DocumentFiles(item.slug, item.txt, item.ann, item.meta, item.config).stat_key()
+
+    listing = scan_corpus(collection)
+    assert [d.slug for d in listing.documents] == ["2019/feb/alpha", "other/beta"]
+    assert [d.stat_key() for d in listing.documents] == [by_stat(d) for d in listing.documents]
+    assert listing.documents[1].stat_key()[-2:] == [-1, -1], "beta has no .json"
+    assert listing.ignored == [collection / "README"]
+    assert listing.configs == [collection / "aliases.toml", collection / "annotation.conf"]
+    beta = collection / "other" / "beta.ann"
+    beta.write_text(beta.read_text() + "#1\tAnnotatorNotes T1\tnoted\n")
+    again = scan_corpus(collection).documents[1]
+    assert again.stat_key() != listing.documents[1].stat_key() and again.stat_key() == by_stat(again)
+
+
+def test_a_sub_directory_reached_through_a_link_is_scanned_as_its_own_path(collection: Path, tmp_path: Path) -> None:
+    """Links to directories are followed: their documents are named by the path inside the corpus."""
+    from kg.corpus import scan_corpus
+
+    elsewhere = tmp_path / "elsewhere"
+    (collection / "other").rename(elsewhere)
+    (collection / "other").symlink_to(elsewhere, target_is_directory=True)
+    listing = scan_corpus(collection)
+    assert [d.slug for d in listing.documents] == ["2019/feb/alpha", "other/beta"]
+    assert listing.documents[1].txt == collection / "other" / "beta.txt"
+    assert listing.documents[1].config == collection / "annotation.conf"

@@ -98,3 +98,54 @@ def test_the_query_page_offers_to_reload_after_a_rebuild(watched, browser) -> No
         assert page.locator("#new-build").is_hidden()
     finally:
         page.close()
+
+
+def _waiting_builds(server: Server) -> list[int]:
+    """The server's child processes that wait to run the next build (kg.api.watch.warm_build)."""
+    waiting = []
+    for pid in server.children():
+        try:
+            command = Path(f"/proc/{pid}/cmdline").read_bytes()
+        except OSError:  # ended meanwhile
+            continue
+        if b"warm_build" in command:
+            waiting.append(pid)
+    return waiting
+
+
+def _save_another_mention(corpus: Path) -> None:
+    txt, ann = corpus / "beta.txt", corpus / "beta.ann"
+    text = txt.read_text(encoding="utf-8")
+    start = len(text)
+    txt.write_text(text + "Zoe Quintana left.\n", encoding="utf-8")
+    ann.write_text(ann.read_text(encoding="utf-8") + f"T97\tPerson {start} {start + 12}\tZoe Quintana\n", encoding="utf-8")
+
+
+def test_each_save_is_built_by_the_process_waiting_for_it(watched) -> None:
+    """A build process waits, imports done, for the next change; it builds that change (its own
+    build directory carries its pid) and a new one waits for the change after; stopping the server
+    ends the waiting one."""
+    corpus, server = watched
+    assert _wait_for(lambda: len(_waiting_builds(server)) == 1), server.stderr()[-3000:]
+    first = _waiting_builds(server)[0]
+    _save_new_mention(corpus)
+    assert _wait_for(lambda: _ask(server, ASK_NEW_MENTION)), server.stderr()[-3000:]
+    assert f"-{first}-" in _build(server), "the save was not built by the process that waited for it"
+    assert _wait_for(lambda: len(_waiting_builds(server)) == 1 and _waiting_builds(server)[0] != first)
+    second = _waiting_builds(server)[0]
+    _save_another_mention(corpus)
+    ask_second = ("ASK { ?m <" + PREFIXES["nif"] + "anchorOf> \"Zoe Quintana\" }")
+    assert _wait_for(lambda: _ask(server, ask_second)), server.stderr()[-3000:]
+    assert f"-{second}-" in _build(server), (second, _build(server), server.stderr()[-3000:])
+    assert _ask(server, ASK_NEW_MENTION), "the second build lost the first save"
+    waiting = _waiting_builds(server)
+    server.stop()
+    assert _wait_for(lambda: not [pid for pid in waiting if _running(pid)], 10), "a waiting build outlived the server"
+
+
+def _running(pid: int) -> bool:
+    """Whether the process exists and has not ended (an ended one may linger as a zombie until reaped)."""
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
