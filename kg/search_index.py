@@ -271,6 +271,8 @@ def _dump(index: SearchIndex, path: Path) -> None:
 def _load(text: str) -> SearchIndex:
     head, _, body = text.partition("\n")
     header = json.loads(head)
+    if header.get("format") == 1:  # one JSON document, written by builds before format 2
+        return _load_format_1(header)
     if header.get("format") != FORMAT:
         raise ValueError(f"search index format {header.get('format')!r}, expected {FORMAT}")
     e, n = int(header["entities"]), int(header["labels"])
@@ -287,6 +289,13 @@ def _load(text: str) -> SearchIndex:
                  for i, iri in enumerate(entities) if mentions[i] >= 0}
     return SearchIndex(entities, list(entity_of), rows[:n], rows[n:2 * n], rows[2 * n:], summaries,
                        by_folded, word_starts)
+
+
+def _load_format_1(data: dict) -> SearchIndex:
+    entities = data["entities"]
+    entries = [Entry(folded, entities[number], label, kind) for number, label, kind, folded in data["labels"]]
+    summaries = {entities[i]: Summary(row[0], row[1], row[2]) for i, row in enumerate(data["summaries"]) if row}
+    return SearchIndex.of_entries(entries, summaries)
 
 
 def _numbers(values: Iterable[int]) -> str:

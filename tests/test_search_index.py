@@ -6,6 +6,7 @@ an incremental one by merging, equal to the index computed whole."""
 
 from __future__ import annotations
 
+import json
 import random
 import subprocess
 import sys
@@ -103,6 +104,19 @@ def test_a_one_letter_search_ranks_few_labels(generated_data, monkeypatch):
         containing = sum(letter in f for f in index.folded)
         assert len(hits) == 20 and len(starting[letter]) >= 20 and containing > 100
         assert len(ranked) < containing / 3, (letter, len(ranked), containing)
+
+
+def test_a_file_of_the_format_before_is_read(tmp_path, generated_data):
+    """Builds made before format 2 wrote one JSON document; their index is read, not computed again."""
+    computed = _from_store(generated_data)
+    number = {iri: i for i, iri in enumerate(computed.entities)}
+    summaries = [computed.summaries.get(iri) for iri in computed.entities]
+    old = {"format": 1, "entities": computed.entities,
+           "summaries": [[s.label, s.mentions, s.types] if s else None for s in summaries],
+           "labels": [[number[e.entity], e.label, e.kind, e.folded] for e in computed.entries]}
+    index_path(tmp_path).write_text(json.dumps(old), encoding="utf-8")
+    read = read_index(tmp_path)
+    assert read is not None and read.entries == computed.entries and read.summaries == computed.summaries
 
 
 def test_a_damaged_file_is_no_index(tmp_path, generated_data):
