@@ -18,7 +18,7 @@ import re
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Iterator
+from typing import Iterable, Iterator
 
 from kg import iris
 from kg.iris import FIXED_PREFIXES
@@ -138,18 +138,49 @@ def _unescape(match: re.Match) -> str:
     return chr(int(code, 16)) if code else _SIMPLE_ESCAPES.get(match.group(3), match.group(0))
 
 
-def save_evidence(build_dir: Path, evidence: Evidence) -> None:
-    """Keep the summed evidence of a build's documents in its directory (compact: plain tuples)."""
-    plain = {key: (dict(c.forms), dict(c.types), c.references) for key, c in evidence.items()}
+Kept = dict[str, tuple[dict, dict, int]]  # the evidence as a build keeps it: plain, cheap to (un)pickle
+
+
+def kept_form(evidence: Evidence) -> Kept:
+    return {key: (dict(c.forms), dict(c.types), c.references) for key, c in evidence.items()}
+
+
+def counts_of(kept: Kept, keys: Iterable[str]) -> Evidence:
+    """The evidence of `keys` (those that have some) out of the kept form."""
+    return {key: _counts(kept[key]) for key in keys if key in kept}
+
+
+def _counts(plain: tuple[dict, dict, int]) -> MentionCounts:
+    forms, types, references = plain
+    return MentionCounts(Counter(forms), Counter(types), references)
+
+
+def patch_kept(kept: Kept, removed: Evidence, added: Evidence) -> None:
+    """Subtract the evidence of the graphs removed and add that of the new ones, converting only
+    the keys they name (a large corpus keeps tens of thousands)."""
+    changed = counts_of(kept, removed.keys() | added.keys())
+    add_evidence(changed, removed, -1)
+    add_evidence(changed, added)
+    for key in removed.keys() | added.keys():
+        kept.pop(key, None)
+    kept.update(kept_form(changed))
+
+
+def save_evidence(build_dir: Path, plain: Kept) -> None:
+    """Keep the summed evidence of a build's documents (in its kept form) in its directory."""
     (build_dir / EVIDENCE_FILE).write_bytes(pickle.dumps((_FORMAT, plain), pickle.HIGHEST_PROTOCOL))
 
 
-def load_evidence(build_dir: Path) -> Evidence | None:
+def load_kept(build_dir: Path) -> Kept | None:
     """The evidence a build kept, or None when it kept none (an older build) or it cannot be read."""
     try:
         tag, plain = pickle.loads((build_dir / EVIDENCE_FILE).read_bytes())
-        if tag != _FORMAT:
-            return None
-        return {key: MentionCounts(Counter(forms), Counter(types), refs) for key, (forms, types, refs) in plain.items()}
     except Exception:  # noqa: BLE001 - a cache: whatever is wrong with it, the store is asked instead
         return None
+    return plain if tag == _FORMAT and isinstance(plain, dict) else None
+
+
+def load_evidence(build_dir: Path) -> Evidence | None:
+    """The whole evidence a build kept (None as for load_kept)."""
+    kept = load_kept(build_dir)
+    return None if kept is None else counts_of(kept, kept)

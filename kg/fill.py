@@ -19,7 +19,8 @@ from pathlib import Path
 
 from kg import build_dirs, iris
 from kg.entities import gather_evidence, records_nquads, replace_records
-from kg.evidence import Evidence, add_evidence, document_evidence, load_evidence, save_evidence
+from kg.evidence import (Evidence, Kept, add_evidence, counts_of, document_evidence, kept_form, load_kept, patch_kept,
+                         save_evidence)
 from kg.graph import canonical_keys
 from kg.inputs import Inputs
 from kg.iris import graph_iri, resource_iri
@@ -78,7 +79,7 @@ def _load_all(plan: Plan, inputs: Inputs, build_dir: Path, options: Options, pha
         with phases.phase("records"):  # written while the loader still works, and loaded with the rest
             count, records = records_nquads(read.evidence, inputs.vocabulary, inputs.aliases)
             load.append(iris.ENTITIES_GRAPH, records)
-            save_evidence(build_dir, read.evidence)
+            save_evidence(build_dir, kept_form(read.evidence))
     except BaseException:
         load.abandon()  # the build directory, store and all, is removed by the caller
         raise
@@ -101,26 +102,25 @@ def _patch_previous(plan: Plan, inputs: Inputs, build_dir: Path, options: Option
     with phases.phase("replace"):
         touched, delta, replaced = _replace_documents(store, plan, graphs)
     with phases.phase("records"):
-        evidence = _patched_evidence(store, plan, replaced, read.evidence)
+        kept = _patched_evidence(store, plan, replaced, read.evidence)
         delta -= _lines(store.dump_graph(iris.ENTITIES_GRAPH, subjects=[resource_iri(k) for k in sorted(touched)]))
-        count, records = replace_records(store, evidence, inputs.vocabulary, inputs.aliases, touched)
+        count, records = replace_records(store, counts_of(kept, touched), inputs.vocabulary, inputs.aliases, touched)
         delta += _lines(records)
-        save_evidence(build_dir, evidence)
+        save_evidence(build_dir, kept)
     previous = read_manifest(plan.previous_dir).get("quads")
     with phases.phase("count"):  # counting a large store takes seconds: the previous count and the change
         quads = previous + delta if isinstance(previous, int) else len(store)
     return store, read.checked, touched, Filled(quads, count, frozenset(resource_iri(k) for k in touched))
 
 
-def _patched_evidence(store: EmbeddedStore, plan: Plan, replaced: Evidence, new: Evidence) -> Evidence:
+def _patched_evidence(store: EmbeddedStore, plan: Plan, replaced: Evidence, new: Evidence) -> Kept:
     """The evidence of the new store: the previous build's, less that of the graphs replaced, plus
     that of the new ones; asked of the whole store when the previous build kept none."""
-    evidence = load_evidence(plan.previous_dir)
-    if evidence is None:
-        return gather_evidence(store)
-    add_evidence(evidence, replaced, -1)
-    add_evidence(evidence, new)
-    return evidence
+    kept = load_kept(plan.previous_dir)
+    if kept is None:
+        return kept_form(gather_evidence(store))
+    patch_kept(kept, replaced, new)
+    return kept
 
 
 def _replace_documents(store: EmbeddedStore, plan: Plan, graphs: dict[str, str]) -> tuple[set[str], int, Evidence]:
