@@ -103,14 +103,15 @@ def _patch_previous(plan: Plan, inputs: Inputs, build_dir: Path, options: Option
         touched, delta, replaced = _replace_documents(store, plan, graphs)
     with phases.phase("records"):
         kept = _patched_evidence(store, plan, replaced, read.evidence)
-        delta -= _lines(store.dump_graph(iris.ENTITIES_GRAPH, subjects=[resource_iri(k) for k in sorted(touched)]))
+        records_touched = [resource_iri(k) for k in sorted(touched)]
+        delta -= _lines(store.dump_graph(iris.ENTITIES_GRAPH, subjects=records_touched))
         count, records = replace_records(store, counts_of(kept, touched), inputs.vocabulary, inputs.aliases, touched)
         delta += _lines(records)
         save_evidence(build_dir, kept)
     previous = read_manifest(plan.previous_dir).get("quads")
     with phases.phase("count"):  # counting a large store takes seconds: the previous count and the change
         quads = previous + delta if isinstance(previous, int) else len(store)
-    return store, read.checked, touched, Filled(quads, count, frozenset(resource_iri(k) for k in touched))
+    return store, read.checked, touched, Filled(quads, count, frozenset(records_touched))
 
 
 def _patched_evidence(store: EmbeddedStore, plan: Plan, replaced: Evidence, new: Evidence) -> Kept:
