@@ -49,6 +49,8 @@ class Backend(Protocol):
 
     def select(self, sparql: str, deadline: float) -> list[dict[str, str]]: ...
 
+    def select_many(self, sparqls: list[str], deadline: float) -> list[list[dict[str, str]]]: ...
+
     def graphs(self, deadline: float) -> list[str]: ...
 
     def version(self) -> str: ...
@@ -118,6 +120,10 @@ class EmbeddedBackend:
 
     def select(self, sparql: str, deadline: float) -> list[dict[str, str]]:
         return self._submit("select", deadline, sparql=sparql)
+
+    def select_many(self, sparqls: list[str], deadline: float) -> list[list[dict[str, str]]]:
+        """The rows of each query, all run by one worker under one deadline."""
+        return self._submit("select_many", deadline, sparqls=sparqls)
 
     def graphs(self, deadline: float) -> list[str]:
         """Named graphs of the served build (asked once per build)."""
@@ -256,6 +262,9 @@ class PinnedBuild:
     def select(self, sparql: str, deadline: float) -> list[dict[str, str]]:
         return self.pool.submit(Job("select", {"sparql": sparql}), deadline)
 
+    def select_many(self, sparqls: list[str], deadline: float) -> list[list[dict[str, str]]]:
+        return self.pool.submit(Job("select_many", {"sparqls": sparqls}), deadline)
+
     def graphs(self, deadline: float) -> list[str]:
         return self.backend.graphs_of(self.build, self.pool, deadline)
 
@@ -313,6 +322,11 @@ class RemoteBackend:
     def select(self, sparql: str, deadline: float) -> list[dict[str, str]]:
         self._arm(deadline)
         return self.store.select(sparql)
+
+    def select_many(self, sparqls: list[str], deadline: float) -> list[list[dict[str, str]]]:
+        """One query after the other (a SPARQL server takes one query per request), each
+        under what is left of the deadline."""
+        return [self.select(sparql, deadline) for sparql in sparqls]
 
     def graphs(self, deadline: float) -> list[str]:
         self._arm(deadline)

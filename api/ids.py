@@ -43,8 +43,19 @@ def resolve(thing_id: str, select: Select) -> str | None:
     document-local one: canonical keys are one family and one slug, local ids end in a kind and
     an annotation id); None when it holds neither. `thing_id` must be a checked id (no IRI-breaking
     characters)."""
+    return resolved(thing_id, select(resolve_query(thing_id)))
+
+
+def resolve_query(thing_id: str) -> str:
+    """Which of the id's candidate IRIs the graph holds (asked apart from `resolved`, so that a
+    route can send it together with other queries)."""
     names = " ".join(f"<{iri}>" for iri in candidates(thing_id))
-    found = {row["x"] for row in select(f"SELECT ?x WHERE {{ VALUES ?x {{ {names} }} FILTER EXISTS {{ ?x ?p ?o }} }}")}
+    return f"SELECT ?x WHERE {{ VALUES ?x {{ {names} }} FILTER EXISTS {{ ?x ?p ?o }} }}"
+
+
+def resolved(thing_id: str, rows: list[dict[str, str]]) -> str | None:
+    """The IRI `resolve` picks from the rows of `resolve_query`."""
+    found = {row["x"] for row in rows}
     return next((iri for iri in candidates(thing_id) if iri in found), None)
 
 

@@ -81,7 +81,9 @@ def crash_of(message: str, last_words: str) -> WorkerCrashed:
 
 @dataclass(frozen=True)
 class Job:
-    """One unit of work on the pool's store: 'run', 'select', 'graphs' or 'dump'."""
+    """One unit of work on the pool's store: 'run', 'select', 'select_many' (several SELECTs, one
+    after the other, answered together: one wait for a worker instead of one per query), 'graphs'
+    or 'dump'."""
 
     op: str
     args: dict[str, Any] = field(default_factory=dict)
@@ -581,6 +583,8 @@ def _handle(job: Job, store) -> Any:
         return execute.run(store, job.args["request"])
     if job.op == "select":
         return store.select(job.args["sparql"])
+    if job.op == "select_many":
+        return [store.select(sparql) for sparql in job.args["sparqls"]]
     if job.op == "graphs":
         return store.graphs()
     if job.op == "dump":
