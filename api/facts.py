@@ -14,7 +14,8 @@ from flask import Blueprint, Response, jsonify, request, url_for
 from kg.api import ids, queries
 from kg.api.classes import CLASSES, EVENT_TYPES
 from kg.api.errors import ApiError
-from kg.api.jsonapi import (_KEY, _add_titles, _cached, _doc_id, _page, _paging, _resolve, _select, type_arg)
+from kg.api.jsonapi import (_KEY, _add_titles, _cached, _doc_id, _page, _paging, _resolve, _select, _select_many,
+                             type_arg)
 from kg.iris import ONTOLOGY, local_name
 
 bp = Blueprint("facts", __name__)
@@ -143,12 +144,14 @@ def _event_list(keys: list[tuple[str, str]], endpoint: str, **args: Any) -> Resp
 def _events(iris: list[str], evidence: bool = False) -> list[dict[str, Any]]:
     if not iris:
         return []
-    found = {r["e"]: r for r in _select(queries.event_page(iris)) if "label" in r or "types" in r}
+    asked = [queries.event_page(iris), queries.event_roles(iris)] + ([queries.evidence(iris)] if evidence else [])
+    page, role_rows, *evidence_rows = _select_many(asked)  # one trip: the rows of things not events are dropped
+    found = {r["e"]: r for r in page if "label" in r or "types" in r}
     found = {e: r for e, r in found.items() if ONTOLOGY + "Event" in r.get("types", "").split()}
     roles: dict[str, list[dict[str, Any]]] = {}
-    for row in _select(queries.event_roles(list(found))) if found else []:
+    for row in role_rows:
         roles.setdefault(row["e"], []).append({"role": local_name(row["role"]), **ids.ref(row["who"], row.get("label"))})
-    sentences = _sentences(list(found)) if evidence and found else {}
+    sentences = _sentences(evidence_rows[0]) if evidence else {}
     items = []
     for e in iris:
         if e not in found:
@@ -166,8 +169,9 @@ def _events(iris: list[str], evidence: bool = False) -> list[dict[str, Any]]:
 def _quotes(iris: list[str]) -> list[dict[str, Any]]:
     if not iris:
         return []
-    found = {r["x"]: r for r in _select(queries.quote_page(iris)) if "text" in r}
-    sentences = _sentences(list(found)) if found else {}
+    page, evidence_rows = _select_many([queries.quote_page(iris), queries.evidence(iris)])
+    found = {r["x"]: r for r in page if "text" in r}
+    sentences = _sentences(evidence_rows)
     return _titled([{"id": ids.item_id(q), "iri": q, "href": ids.href(q), "text": found[q]["text"],
              "speaker": ids.ref(found[q].get("speaker"), found[q].get("speakerLabel")),
              "document": _doc_ref(found[q].get("doc")), "sentence": (sentences.get(q) or [None])[0]}
@@ -177,8 +181,9 @@ def _quotes(iris: list[str]) -> list[dict[str, Any]]:
 def _figures(iris: list[str]) -> list[dict[str, Any]]:
     if not iris:
         return []
-    found = {r["x"]: r for r in _select(queries.figure_page(iris)) if "label" in r}
-    sentences = _sentences(list(found)) if found else {}
+    page, evidence_rows = _select_many([queries.figure_page(iris), queries.evidence(iris)])
+    found = {r["x"]: r for r in page if "label" in r}
+    sentences = _sentences(evidence_rows)
     items = []
     for f in iris:
         if f not in found:
@@ -192,10 +197,10 @@ def _figures(iris: list[str]) -> list[dict[str, Any]]:
     return _titled(items)
 
 
-def _sentences(iris: list[str]) -> dict[str, list[str]]:
-    """The sentences that state each thing, in text order."""
+def _sentences(rows: list[dict[str, str]]) -> dict[str, list[str]]:
+    """The sentences that state each thing, in text order, from the rows of queries.evidence."""
     found: dict[str, list[tuple[int, str]]] = {}
-    for row in _select(queries.evidence(iris)):
+    for row in rows:
         found.setdefault(row["x"], []).append((int(row.get("begin") or 0), row["sentence"]))
     return {x: list(dict.fromkeys(s for _, s in sorted(pairs))) for x, pairs in found.items()}
 

@@ -12,6 +12,7 @@ from typing import Iterator
 import pytest
 
 from kg.api import create_app
+from kg.api.workers import WorkerPool
 from kg.testing import Server
 
 
@@ -26,6 +27,22 @@ def app(shipped_data: Path):
 @pytest.fixture
 def client(app):
     return app.test_client()
+
+
+@pytest.fixture
+def worker_trips(client, monkeypatch) -> list[str]:
+    """The jobs request threads send to query workers from now on, in order (the pool runs them):
+    under load each one waits for a free worker, so a route's trips weigh more than its queries."""
+    client.get("/health")  # the pool is up before counting starts
+    sent: list[str] = []
+    submit = WorkerPool.submit
+
+    def counting(pool, job, deadline):
+        sent.append(job.op)
+        return submit(pool, job, deadline)
+
+    monkeypatch.setattr(WorkerPool, "submit", counting)
+    return sent
 
 
 @pytest.fixture(scope="session")

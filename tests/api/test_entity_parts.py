@@ -9,7 +9,6 @@ import pytest
 
 from kg import build_dirs
 from kg.api import jsonapi
-from kg.api.workers import WorkerPool
 from kg.iris import PREFIXES, RESOURCE
 from tests.api.support import body, validator
 
@@ -81,20 +80,6 @@ def test_a_count_past_its_cap_says_it_is_not_exact(client, small_pages, monkeypa
     assert part["total"] == SMALL + 1 and part["totalExact"] is False and part["next"]
 
 
-@pytest.fixture
-def worker_trips(monkeypatch):
-    """The jobs the request threads send to query workers, in order (the pool itself runs them)."""
-    sent: list[str] = []
-    submit = WorkerPool.submit
-
-    def counting(pool, job, deadline):
-        sent.append(job.op)
-        return submit(pool, job, deadline)
-
-    monkeypatch.setattr(WorkerPool, "submit", counting)
-    return sent
-
-
 @pytest.mark.parametrize("key, trips", [
     ("person/juan-carlos-mora", 2),  # whole: the record and pages, then the titles
     ("person/juan-guaido", 2),  # cut (pages of 3): the counts go with the titles
@@ -103,8 +88,6 @@ def worker_trips(monkeypatch):
 def test_an_answer_takes_a_fixed_number_of_trips_to_a_worker(client, small_pages, worker_trips, key, trips):
     """Under load each trip waits for a free worker, so the route's time must not grow with the
     number of queries it makes (it made 7 to 11 trips, one per query)."""
-    client.get("/health")
-    worker_trips.clear()
     answer = body(client.get(f"/api/entities/{key}"))
     validator("Entity").validate(answer)
     assert answer["mentions"] and all(m["document"]["title"] for m in answer["mentions"])
@@ -112,7 +95,5 @@ def test_an_answer_takes_a_fixed_number_of_trips_to_a_worker(client, small_pages
 
 
 def test_an_unknown_id_takes_one_trip(client, worker_trips):
-    client.get("/health")
-    worker_trips.clear()
     assert body(client.get("/api/entities/person/nobody-at-all"), 404)["error"]["status"] == 404
     assert worker_trips == ["select_many"]

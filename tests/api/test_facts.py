@@ -139,3 +139,15 @@ def test_type_is_case_insensitive_and_unknown_types_are_listed(client, route):
                                  "/api/events/person/juan-guaido"])
 def test_unknown_items_are_404(client, url):
     body(client.get(url), 404)
+
+
+@pytest.mark.parametrize("kind", ["events", "quotes", "figures"])
+def test_one_fact_takes_three_trips_to_a_worker(client, worker_trips, kind):
+    """Its id, then its page with its roles and sentences in one job, then its document's title
+    (a job per query made four or five)."""
+    first = body(client.get(f"/api/{kind}?limit=1"))["items"][0]
+    worker_trips.clear()
+    item = body(client.get(first["href"]))
+    assert item["iri"] == first["iri"] and item["document"]["title"]
+    assert item.get("sentences") or item.get("sentence")
+    assert worker_trips == ["select", "select_many", "select"]
