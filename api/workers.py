@@ -13,10 +13,10 @@ until the request's deadline; if the worker has not answered by then it is
 killed (the CPU is free at once), the template forks its successor in the
 background, and the client is told the query timed out. Other requests
 meanwhile use the other workers. A job still running after DEMOTE_AFTER
-seconds has its worker lowered to nice 19, so that a runaway query takes
-only the CPU that short queries and the request threads leave; since a
-process may not raise its priority again, that worker is replaced by a
-fresh fork once its job is done.
+seconds (for each query of a batch) has its worker lowered to nice 19, so
+that a runaway query takes only the CPU that short queries and the request
+threads leave; since a process may not raise its priority again, that
+worker is replaced by a fresh fork once its job is done.
 
 Admission. At most `queue` requests wait for a worker; one more is told
 "busy" (503, Retry-After) at once instead of holding a request thread. A
@@ -87,6 +87,12 @@ class Job:
 
     op: str
     args: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def queries(self) -> int:
+        """How many queries the job runs; it runs DEMOTE_AFTER seconds for each before it is demoted
+        (a batch of short queries is not one runaway query)."""
+        return max(1, len(self.args["sparqls"])) if self.op == "select_many" else 1
 
 
 @dataclass(frozen=True)
@@ -281,7 +287,7 @@ class WorkerPool:
         demoted = surged = False
         try:
             worker.conn.send(job)
-            if not worker.conn.poll(max(0.0, min(deadline - time.monotonic(), self.demote_after))):
+            if not worker.conn.poll(max(0.0, min(deadline - time.monotonic(), self.demote_after * job.queries))):
                 demoted = True
                 worker.demote()
                 surged = self._hold_long_slot()

@@ -121,6 +121,26 @@ def test_a_long_job_yields_the_cpu_while_it_runs(memory_pool):
     assert len(outcome) == 1 and isinstance(outcome[0], execute.QueryTimeout)
 
 
+def test_a_batch_has_the_grace_of_each_of_its_queries(memory_pool):
+    """A batch of queries (one route's own) is demoted after DEMOTE_AFTER for each query, not after the
+    grace of one: demoted at nice 19 behind 20 busy clients, an entity's six short queries ran out of time."""
+    outcome: list[BaseException] = []
+
+    def run_batch() -> None:
+        try:
+            memory_pool.submit(Job("select_many", {"sparqls": [ENDLESS] * 8}), time.monotonic() + 2.0)
+        except BaseException as exc:  # noqa: BLE001 - recorded for the assertion below
+            outcome.append(exc)
+
+    thread = threading.Thread(target=run_batch)
+    thread.start()
+    time.sleep(memory_pool.demote_after + 0.7)  # past one query's grace, well before eight's
+    niceness = {os.getpriority(os.PRIO_PROCESS, pid) for pid in memory_pool.pids()}
+    thread.join(10)
+    assert niceness == {os.getpriority(os.PRIO_PROCESS, 0)}
+    assert len(outcome) == 1 and isinstance(outcome[0], execute.QueryTimeout)
+
+
 def test_a_demoted_worker_is_replaced_once_its_job_is_done(shipped_data):
     pool = WorkerPool(2, _source(shipped_data, in_memory=True), start_timeout=60, demote_after=0.0)
     try:
