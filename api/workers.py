@@ -18,8 +18,9 @@ that a runaway query takes only the CPU that short queries and the request
 threads leave; since a process may not raise its priority again, that
 worker is replaced by a fresh fork once its job is done.
 
-Admission. At most `queue` requests wait for a worker; one more is told
-"busy" (503, Retry-After) at once instead of holding a request thread. A
+Admission. At most `queue` requests wait for a worker, served in the order
+they came (api/handoff.py); one more is told "busy" (503, Retry-After) at
+once instead of holding a request thread. A
 demoted job takes one of `size` long-job slots while one is free, and then
 its worker's successor is forked at once, so that `size` workers stay free
 for short jobs while up to `size` long ones run; past that, long jobs keep
@@ -42,7 +43,6 @@ from __future__ import annotations
 import gc
 import importlib
 import os
-import queue
 import resource
 import select
 import signal
@@ -58,6 +58,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from kg.api import execute
+from kg.api.handoff import Full, Handoff
 import kg
 from kg.errors import KgError, PoolBusy, QueryError, StoreError, WorkerCrashed, WorkerOutOfMemory
 
@@ -257,13 +258,12 @@ class WorkerPool:
                  demote_after: float = DEMOTE_AFTER, queue_size: int = 32) -> None:
         self.size = max(1, size)
         self.queue_size = max(0, queue_size)
-        self._waiting = 0  # requests waiting for a worker
         self._long = 0  # jobs running past demote_after (each holds a long-job slot)
         self.source = source
         self.start_timeout = start_timeout
         self.demote_after = demote_after
         self.restarts = 0
-        self._idle: queue.LifoQueue[_Worker] = queue.LifoQueue()
+        self._idle: Handoff[_Worker] = Handoff(self.queue_size)  # first come, first served
         self._lock = threading.Lock()
         self._template_lock = threading.Lock()  # one fork request (or template start) at a time
         self._template: _Template | None = None
@@ -348,11 +348,7 @@ class WorkerPool:
             template, self._template = self._template, None
         if template is not None:
             template.kill()  # a fork request in flight then fails, and no worker is started
-        while True:
-            try:
-                worker = self._idle.get_nowait()
-            except queue.Empty:
-                break
+        for worker in self._idle.drain():
             self._discard(worker)
 
     def kill(self) -> None:
@@ -366,22 +362,16 @@ class WorkerPool:
     # -- plumbing -----------------------------------------------------------
 
     def _borrow(self, deadline: float) -> _Worker:
-        with self._lock:
-            if self._idle.empty() and self._waiting >= self.queue_size:
-                raise PoolBusy(f"{self._waiting} requests are already waiting for the {self.size} query workers")
-            self._waiting += 1
-        try:
-            while True:
-                try:
-                    worker = self._idle.get(timeout=max(0.0, deadline - time.monotonic()))
-                except queue.Empty:
-                    raise PoolBusy(f"all {self.size} query workers stayed busy") from None
-                if worker.is_alive():
-                    return worker
-                self._replace(worker)
-        finally:
-            with self._lock:
-                self._waiting -= 1
+        while True:
+            try:
+                worker = self._idle.take(deadline)
+            except Full as full:
+                raise PoolBusy(f"{full.waiting} requests are already waiting for the {self.size} query workers") from None
+            if worker is None:
+                raise PoolBusy(f"all {self.size} query workers stayed busy")
+            if worker.is_alive():
+                return worker
+            self._replace(worker)
 
     def _hold_long_slot(self) -> bool:
         with self._lock:
@@ -411,7 +401,7 @@ class WorkerPool:
         if closed:
             self._discard(worker)
         else:
-            self._idle.put(worker)
+            self._idle.give(worker)
 
     def _discard(self, worker: _Worker) -> None:
         worker.kill()
@@ -433,7 +423,7 @@ class WorkerPool:
         if worker is None:
             return
         if ready and not closed:
-            self._idle.put(worker)
+            self._idle.give(worker)
             self._admitted.set()
         else:
             self._discard(worker)

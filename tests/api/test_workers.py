@@ -200,7 +200,7 @@ def test_admission_refuses_at_once_when_the_queue_is_full(shipped_data):
         with pytest.raises(PoolBusy, match="already waiting"):
             pool.submit(Job("select", {"sparql": ENDLESS}), time.monotonic() + 3.0)
         assert time.monotonic() - began < 0.1
-        assert wait_until(lambda: len(pool.pids()) == 2 and not pool._idle.empty(), TIMEOUT)
+        assert wait_until(lambda: len(pool.pids()) == 2 and pool._idle.idle() > 0, TIMEOUT)
         assert first.is_alive()  # the long job still runs
         assert _count(pool) > 1000  # on its successor
         first.join(10)
