@@ -535,7 +535,7 @@ def main(argv: list[str] | None = None) -> int:
         build = build_dirs.current_build(args.data)
         if build is None:
             raise SystemExit(f"{args.data} holds no build")
-        graphs.append((f"Build in {args.data}", build))
+        graphs.append((f"Build in {args.data.name}", build))
     else:
         graphs.append((f"Synthetic graph (~{args.triples:,} triples)", synthetic_build(args.work, args.triples)))
     if not args.stores_only:

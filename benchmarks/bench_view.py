@@ -123,7 +123,7 @@ def views(data_dir: Path, articles: tuple[int, ...]):
     total = len(graph.graph.get("docs", {}))
     for count in sorted(a for a in articles if a < total):
         yield f"{data_dir.name}, first {count:,} articles", cap_nodes(first_articles(graph, count), MAX_NODES), None
-    yield str(data_dir), cap_nodes(graph, MAX_NODES), read
+    yield f"{data_dir.name}, all {total:,} articles", cap_nodes(graph, MAX_NODES), read
 
 
 def measure(browser: Browser, name: str, graph, read: float | None, workdir: Path, runs: int) -> dict:
