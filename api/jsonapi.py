@@ -106,7 +106,7 @@ def entity(key: str) -> Response:
     shown = {part: _first_items(rows[part], unit, PART_LIMIT) for part, (_, unit) in ENTITY_PARTS.items()}
     cut = [part for part, (_, unit) in ENTITY_PARTS.items() if offsets[part] or _units(rows[part], unit) > PART_LIMIT]
     titled = shown["out"] + shown["in"] + shown["mentions"]
-    docs = sorted({r["doc"] for r in titled if "doc" in r})
+    docs = _documents_of(titled)
     second = _select_many(([queries.titles(docs)] if docs else []) + [_COUNTS[p](iri, COUNT_CAPS[p]) for p in cut])
     _add_titles(titled, second.pop(0) if docs else [])
     totals = {part: int(answer[0].get("n", 0)) if answer else 0 for part, answer in zip(cut, second)}
@@ -176,11 +176,16 @@ def _resolve(key: str) -> str | None:
     return ids.resolve(key, _select) if _KEY.match(key) else None
 
 
+def _documents_of(rows: list[dict[str, str]]) -> list[str]:
+    """The documents the rows name in 'doc', each once, sorted (what queries.titles asks about)."""
+    return sorted({r["doc"] for r in rows if "doc" in r})
+
+
 def _add_titles(rows: list[dict[str, str]], found: list[dict[str, str]] | None = None) -> None:
     """Set each row's 'title' from its 'doc': from `found` (rows of queries.titles for their
     documents), or asking the store once for all of them."""
     if found is None:
-        docs = sorted({r["doc"] for r in rows if "doc" in r})
+        docs = _documents_of(rows)
         found = _select(queries.titles(docs)) if docs else []
     titles: dict[str, str] = {}
     for row in found:
