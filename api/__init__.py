@@ -65,7 +65,7 @@ def _use_build_base() -> None:
     (a remote store's: the base_iri setting's)."""
     from flask import current_app, g
 
-    from kg import iris
+    from kg.model import iris
     from kg.errors import KgError
 
     try:
@@ -80,14 +80,14 @@ def _end_build_base(exc: BaseException | None = None) -> None:
     the caller's thread, which must not keep the served build's base)."""
     from flask import g
 
-    from kg import iris
+    from kg.model import iris
 
     iris.reset_base(g.pop("kg_base_token", None))
 
 
 @lru_cache(maxsize=8)
 def _base_of(build: Path) -> str | None:
-    from kg import build_dirs
+    from kg.build import dirs as build_dirs
 
     return build_dirs.base_iri(build)
 

@@ -3,7 +3,7 @@ build (through query worker processes) or a remote SPARQL server.
 
 Both backends offer the operations of `Backend`, each bounded by a deadline;
 api/ and kg.viz call nothing else on them. The embedded backend follows
-`data/current` (kg.build_dirs.current_build): a rebuild that swaps the link is
+`data/current` (kg.build.dirs.current_build): a rebuild that swaps the link is
 noticed on the next request, and the workers reopen the new store then; until
 that moment answers come from the old store.
 
@@ -23,11 +23,12 @@ from typing import Any, Iterator, Protocol
 
 from kg.api import execute
 from kg.api.workers import Job, PoolBusy, Source, WorkerPool
-from kg import build_dirs, formats
+from kg.build import dirs as build_dirs
+from kg.formats import rdf_syntaxes as formats
 from kg.errors import StoreError
-from kg.memo import Memo
-from kg.export import ensure_export
-from kg.remote import RemoteStore, connect
+from kg.store.memo import Memo
+from kg.publish.export import ensure_export
+from kg.store.remote import RemoteStore, connect
 
 
 REMOTE_TTL = 60.0  # seconds an answer computed from a remote store is reused: its data may change meanwhile
@@ -41,7 +42,7 @@ class Backend(Protocol):
     """What the endpoint asks of a store: an embedded build's or a remote server's."""
 
     kind: str  # "embedded" or "remote"
-    max_age: float  # seconds a value computed from its answers stays true within one version (kg.memo)
+    max_age: float  # seconds a value computed from its answers stays true within one version (kg.store.memo)
 
     def served(self) -> Path | None: ...  # the build directory answering now; None: a remote store
 
@@ -139,7 +140,7 @@ class EmbeddedBackend:
         return _read_manifest(self.served())
 
     def export(self, fmt: str, deadline: float) -> Path:
-        """The export file of the served build, written on the first request and kept (kg.export)."""
+        """The export file of the served build, written on the first request and kept (kg.publish.export)."""
         return self.export_of(*self._serving(deadline), fmt, deadline)
 
     def export_of(self, build: Path, pool: WorkerPool, fmt: str, deadline: float) -> Path:

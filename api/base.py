@@ -7,7 +7,7 @@ https://data.example.org/kg/ -> http://127.0.0.1:5000/) makes every IRI resolve.
 
 from __future__ import annotations
 
-from kg import iris
+from kg.model import iris
 
 
 def base_iri() -> str:

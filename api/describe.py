@@ -9,7 +9,7 @@ no quote or backslash, inside a string literal.
 from __future__ import annotations
 
 from kg.api.syntax import with_prefixes
-from kg import iris
+from kg.model import iris
 
 MAX_ROWS = 1000  # most statements or properties an HTML page lists (the RDF answers have the endpoint's cap)
 

@@ -1,6 +1,6 @@
 """Example queries of the query page: the questions a reader of these articles asks.
 
-The endpoint predefines the prefixes of kg.iris.PREFIXES, so each query is
+The endpoint predefines the prefixes of kg.model.iris.PREFIXES, so each query is
 shown as it is written, without declarations; `portable` adds the PREFIX
 lines it needs, for any other SPARQL endpoint. Each query reads the union
 default graph (a bag), hence DISTINCT. tests/api/test_examples.py checks each
@@ -12,8 +12,8 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass
 
 from kg.api import lexer
-from kg import iris
-from kg.iris import prologue
+from kg.model import iris
+from kg.model.iris import prologue
 
 
 @dataclass(frozen=True)

@@ -27,8 +27,8 @@ from typing import Mapping, Sequence
 import pyoxigraph as ox
 
 from kg.errors import AnswerTooLarge, QueryError, QueryTimeout
-from kg import formats
-from kg.store import GraphStore
+from kg.formats import rdf_syntaxes as formats
+from kg.store.embedded import GraphStore
 
 TSV = formats.TSV.media_type
 NTRIPLES = formats.NTRIPLES.media_type

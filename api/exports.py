@@ -1,6 +1,6 @@
 """Downloads of the whole graph: /export.ttl, /export.trig, /export.nq, /export.jsonld.
 
-The files are those the build wrote next to its store (kg.build_dirs.export_path);
+The files are those the build wrote next to its store (kg.build.dirs.export_path);
 with a remote store the dataset is streamed from its Graph Store endpoint.
 """
 
@@ -10,7 +10,7 @@ from pathlib import Path
 
 from flask import Blueprint, Response, current_app, g, send_file
 
-from kg import formats
+from kg.formats import rdf_syntaxes as formats
 from kg.api.errors import ApiError
 
 bp = Blueprint("exports", __name__)

@@ -16,7 +16,7 @@ from kg.api.classes import CLASSES, EVENT_TYPES
 from kg.api.errors import ApiError
 from kg.api.jsonapi import (_KEY, _add_titles, _cached, _doc_id, _page, _paging, _resolve, _select, _select_many,
                              type_arg)
-from kg.iris import ONTOLOGY, local_name
+from kg.model.iris import ONTOLOGY, local_name
 
 bp = Blueprint("facts", __name__)
 

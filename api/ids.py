@@ -17,7 +17,7 @@ from typing import Callable
 
 from flask import url_for
 
-from kg import iris
+from kg.model import iris
 
 ROUTES = {"event": "jsonapi.facts.event", "quote": "jsonapi.facts.quote", "figure": "jsonapi.facts.figure"}
 Select = Callable[[str], list[dict[str, str]]]

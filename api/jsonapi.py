@@ -20,11 +20,11 @@ from kg.api.classes import ENTITY_TYPES
 from kg.api.errors import ApiError
 from kg.api.workers import PoolBusy
 from kg.api.search import SearchIndexes, warm
-from kg import iris
-from kg.iris import FIXED_PREFIXES, ONTOLOGY, RDF_TYPE, local_name
+from kg.model import iris
+from kg.model.iris import FIXED_PREFIXES, ONTOLOGY, RDF_TYPE, local_name
 from kg.errors import StoreError
-from kg.memo import Memo
-from kg.stats import graph_stats
+from kg.store.memo import Memo
+from kg.publish.stats import graph_stats
 
 bp = Blueprint("jsonapi", __name__)
 _KEY = re.compile(r"^[A-Za-z0-9._~-]+(?:/[A-Za-z0-9._~-]+)*$")

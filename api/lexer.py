@@ -20,7 +20,7 @@ from typing import NamedTuple
 from urllib.parse import urljoin
 
 from kg.errors import LexError
-from kg.positions import line_column
+from kg.formats.positions import line_column
 
 # Every alternative is possessive or cannot fail after a long scan, so that
 # lexing is linear in the text's length. A run of name characters that is not

@@ -14,7 +14,7 @@ to this server makes the IRIs themselves resolve. The format is negotiated
 (Turtle first, then N-Triples, JSON-LD, RDF/XML, N-Quads, TriG, N3; `format=`
 works as on /sparql); a browser gets an HTML page (api/resource_page.py). The
 engine computes every answer (api/describe.py); an IRI the graph says nothing
-of is a 404. JSON-LD is written with the published context (kg/jsonld.py):
+of is a 404. JSON-LD is written with the published context (kg/publish/jsonld.py):
 a thing or a document framed with itself as the top object, a graph as a list
 of node objects.
 """
@@ -32,7 +32,9 @@ from kg.api import backend, describe, execute, negotiate, resource_page
 from kg.api.errors import ApiError
 from kg.api.protocol import requested_accept
 from kg.api.base import iri_of_path, namespace_path
-from kg import formats, iris, jsonld
+from kg.formats import rdf_syntaxes as formats
+from kg.model import iris
+from kg.publish import jsonld
 
 bp = Blueprint("linked", __name__)
 RDF_OFFERS = negotiate.GRAPH_OFFERS

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from kg import formats
+from kg.formats import rdf_syntaxes as formats
 
 HTML = "text/html"
 

@@ -12,7 +12,7 @@ from flask import Blueprint, Response, current_app, jsonify, render_template
 
 from kg.api import examples
 from kg.api.base import base_iri
-from kg import iris
+from kg.model import iris
 
 bp = Blueprint("page", __name__)
 

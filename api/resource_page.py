@@ -19,8 +19,8 @@ from flask import Response, current_app, g, render_template, request
 from kg.api import backend, describe, ids
 from kg.api.base import path_of
 from kg.api.page import secured
-from kg import iris
-from kg.iris import FIXED_PREFIXES, RDF_TYPE
+from kg.model import iris
+from kg.model.iris import FIXED_PREFIXES, RDF_TYPE
 
 PREF_LABEL = FIXED_PREFIXES["skos"] + "prefLabel"
 NAME_PROPERTIES = (PREF_LABEL, FIXED_PREFIXES["skos"] + "altLabel", FIXED_PREFIXES["rdfs"] + "label",

@@ -1,7 +1,7 @@
 """The search index /api/search answers from, for the version of the graph being served.
 
 No request builds an index. An embedded build's index is the file `kg build` wrote
-next to its store (kg.search_index): it is read in the background when the app
+next to its store (kg.publish.search_index): it is read in the background when the app
 starts, and by one background read when a new build is first searched (requests
 arriving meanwhile wait for that read). A graph without the file (a remote store,
 a build made before the file existed) gets its index from the store, computed in
@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from kg.errors import ApiError, StoreError
-from kg.search_index import SearchIndex, index_path, read_index
+from kg.publish.search_index import SearchIndex, index_path, read_index
 
 BUDGET = 60.0  # seconds an index computed from the store may take
 RETRY_AFTER = 2

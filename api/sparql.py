@@ -10,7 +10,7 @@ A graph the dataset does not hold, named by `default-graph-uri`,
 fetched. `format=` / `output=` stand for the Accept header; a browser's GET
 (HTML preferred) gets the query page with the query filled in.
 
-The prefixes of kg.iris.PREFIXES are predefined (a query's own PREFIX wins),
+The prefixes of kg.model.iris.PREFIXES are predefined (a query's own PREFIX wins),
 and a query the engine rejects gets a readable 400 (api/syntax.py).
 """
 
@@ -24,7 +24,8 @@ from flask import Blueprint, Response, current_app, g, request
 from kg.api import backend, execute, lexer, negotiate, page, protocol, syntax
 from kg.api.errors import ApiError
 from kg.api.service import service_description
-from kg import formats, iris
+from kg.formats import rdf_syntaxes as formats
+from kg.model import iris
 from kg.errors import QueryError
 
 bp = Blueprint("sparql", __name__)

@@ -1,6 +1,6 @@
 """The endpoint's predefined prefixes, and syntax errors a reader can act on.
 
-Every query sent to /sparql may use the prefixes of kg.iris.PREFIXES without
+Every query sent to /sparql may use the prefixes of kg.model.iris.PREFIXES without
 declaring them (as Wikidata's endpoint does), and IRIs relative to the base
 IRI: they are declared on one line put before the query, and a PREFIX of the query's own, coming later,
 overrides them. The engine then reports positions one line too far; `explain`
@@ -16,7 +16,7 @@ import re
 from dataclasses import dataclass
 
 from kg.api import lexer
-from kg import iris
+from kg.model import iris
 
 _POSITION = re.compile(r"error at (\d+):(\d+): ?(.*)", re.DOTALL)
 _QUOTED = re.compile(r'"([^"]+)"|(?<![\[\w\'])([A-Z][A-Za-z ]+?)(?=,|$)')

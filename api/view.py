@@ -22,9 +22,9 @@ from pathlib import Path
 
 from flask import Blueprint, Response, current_app, g, request, send_file
 
-from kg import build_dirs
+from kg.build import dirs as build_dirs
 from kg.errors import ApiError
-from kg.memo import Memo
+from kg.store.memo import Memo
 from kg.viz import ensure_view, view_page
 from kg.viz.html import safe_json
 from kg.viz.network import load_graph

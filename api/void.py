@@ -21,9 +21,9 @@ from kg.api.jsonapi import _cached
 from kg.api.linked import CONTEXT_PATH, json_ld_body, rdf_format
 from kg.api.protocol import requested_accept
 from kg.api.syntax import with_prefixes
-from kg import iris
-from kg.iris import ONTOLOGY
-from kg import formats
+from kg.model import iris
+from kg.model.iris import ONTOLOGY
+from kg.formats import rdf_syntaxes as formats
 
 bp = Blueprint("void", __name__)
 PATH = ".well-known/void"

@@ -487,13 +487,13 @@ class WorkerPool:
 
 def _load_into_memory(nquads: str):
     """An in-memory store holding the N-Quads file."""
-    from kg.store import EmbeddedStore
+    from kg.store.embedded import EmbeddedStore
 
     return EmbeddedStore.in_memory_from(Path(nquads))
 
 
 def _open_on_disk(store_dir: str):
-    from kg.store import EmbeddedStore
+    from kg.store.embedded import EmbeddedStore
 
     return EmbeddedStore(Path(store_dir), read_only=True)
 
@@ -501,7 +501,7 @@ def _open_on_disk(store_dir: str):
 def _template(control: socket.socket, source: Source) -> None:
     """Template main loop: open the graph (in memory) or just the code (on disk), say ready,
     then fork one worker per request until the server closes the socket."""
-    importlib.import_module("kg.store")  # once here, so that forked workers do not import it each
+    importlib.import_module("kg.store.embedded")  # once here, so that forked workers do not import it each
 
     memory = _load_into_memory(source.nquads) if source.nquads else None
     gc.freeze()  # the collector leaves the loaded objects alone, so forked pages stay shared

@@ -14,14 +14,14 @@ from that export, queried in its own process and serializing SPARQL JSON
 like the servers do. Every query goes to both servers alternately (one
 warm-up each) over keep-alive HTTP; the three engines must agree on the
 number of rows. The synthetic graph is a corpus from benchmarks/generate.py
-built with kg.builder; work files live under data/bench/endpoint/.
+built with kg.build.builder; work files live under data/bench/endpoint/.
 
 Targets: our /sparql within 1.5x of oxigraph serve (median of the per-query
 ratios) and at least 10x faster than rdflib.
 
 With `--stores` a second table per graph compares the remote stores kg
 supports: the build is pushed (timed) into a fresh `oxigraph serve` and a
-fresh Virtuoso 7 (kg/sparql_servers.py), and the same queries go through our
+fresh Virtuoso 7 (kg/testing/sparql_servers.py), and the same queries go through our
 /sparql with `--store` on each, alternately. `--stores-only` skips the first
 table.
 """
@@ -42,7 +42,7 @@ from pathlib import Path
 if __package__ in (None, ""):
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from kg.testing import Process, Server, free_port
+from kg.testing.servers import Process, Server, free_port
 
 REPO = Path(__file__).resolve().parent.parent
 WORK = REPO / "data" / "bench" / "endpoint"
@@ -285,11 +285,11 @@ def measure_stores(build: Path, args: argparse.Namespace) -> StoreRun:
     """Push `build` into a fresh server of each engine, then time the queries through our /sparql on each."""
     import shutil
 
-    from kg.sparql_servers import ENGINES
-    from kg.remote import connect
-    from kg.remote.push import push
-    from kg.store import EmbeddedStore
-    from kg import build_dirs
+    from kg.testing.sparql_servers import ENGINES
+    from kg.store.remote import connect
+    from kg.store.remote.push import push
+    from kg.store.embedded import EmbeddedStore
+    from kg.build import dirs as build_dirs
 
     run = StoreRun(sum(1 for _ in open(build_dirs.export_path(build, "nq"), "rb")))
     started: list = []
@@ -376,7 +376,7 @@ def pick_entity(url: str) -> tuple[str, str]:
     """The most mentioned person, and a piece of its folded label to search for."""
     import requests
 
-    from kg.iris import fold
+    from kg.model.iris import fold
 
     query = PREFIXES + """SELECT ?e ?label WHERE { GRAPH kgg:entities {
       ?e a kgo:Person ; skos:prefLabel ?label ; kgo:mentionCount ?n } } ORDER BY DESC(?n) ?e LIMIT 1"""
@@ -387,7 +387,7 @@ def pick_entity(url: str) -> tuple[str, str]:
 
 
 def measure(name: str, build: Path, args: argparse.Namespace) -> tuple[str, list[Row], dict]:
-    from kg import build_dirs
+    from kg.build import dirs as build_dirs
 
     nquads = build_dirs.export_path(build, "nq")
     quads = sum(1 for _ in open(nquads, "rb"))
@@ -423,8 +423,8 @@ def measure(name: str, build: Path, args: argparse.Namespace) -> tuple[str, list
 # -- the graphs ---------------------------------------------------------------------------
 
 def shipped_build(work: Path) -> Path:
-    from kg import build_dirs
-    from kg.builder import build
+    from kg.build import dirs as build_dirs
+    from kg.build.builder import build
 
     data = work / "shipped"
     build(REPO / "corpus", data)
@@ -434,8 +434,8 @@ def shipped_build(work: Path) -> Path:
 def synthetic_build(work: Path, triples: int) -> Path:
     """A build of a generated corpus of about `triples` quads (reused when it exists)."""
     from benchmarks.generate import write_corpus
-    from kg import build_dirs
-    from kg.builder import build
+    from kg.build import dirs as build_dirs
+    from kg.build.builder import build
 
     docs = max(1, round(triples / QUADS_PER_DOC))
     corpus, data = work / f"corpus-{docs}", work / f"data-{docs}"
@@ -526,7 +526,7 @@ def main(argv: list[str] | None = None) -> int:
         rdflib_worker(args.rdflib_worker)
         return 0
     args.work.mkdir(parents=True, exist_ok=True)
-    from kg import build_dirs
+    from kg.build import dirs as build_dirs
 
     graphs = []
     if not args.skip_shipped:

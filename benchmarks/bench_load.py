@@ -42,7 +42,7 @@ if __package__ in (None, ""):
 
 import requests
 
-from kg.testing import Server
+from kg.testing.servers import Server
 
 REPO = Path(__file__).resolve().parent.parent
 REQUEST_TIMEOUT = 60.0
@@ -257,7 +257,7 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _build_shipped(scratch: Path) -> Path:
-    from kg.builder import build
+    from kg.build.builder import build
 
     build(REPO / "corpus", scratch / "data")
     return scratch / "data"

@@ -79,7 +79,7 @@ class Browser:
 
 def load(data_dir: Path):
     """The whole view graph of a build (not capped yet)."""
-    from kg.store import open_current
+    from kg.store.embedded import open_current
     from kg.viz.network import load_graph
 
     store = open_current(data_dir)

@@ -9,7 +9,7 @@ operation itself took, without interpreter start-up:
                                              serialize(format="turtle") of their union
     floors.py oxigraph-dump STORE_DIR OUT    Oxigraph's own serializer: the whole store as TriG
                                              (Turtle with graph blocks), one native call
-    floors.py kg-turtle STORE_DIR OUT        kg's Turtle export (kg.export) of the same store
+    floors.py kg-turtle STORE_DIR OUT        kg's Turtle export (kg.publish.export) of the same store
 """
 
 from __future__ import annotations
@@ -49,7 +49,7 @@ def rdflib_parse_and_serialize(nquads: Path, turtle_out: Path) -> dict:
 def oxigraph_dump(store_dir: Path, out: Path) -> dict:
     import pyoxigraph as ox
 
-    from kg.iris import PREFIXES
+    from kg.model.iris import PREFIXES
 
     store = ox.Store.read_only(str(store_dir))
     started = time.perf_counter()
@@ -58,8 +58,8 @@ def oxigraph_dump(store_dir: Path, out: Path) -> dict:
 
 
 def kg_turtle(store_dir: Path, out: Path) -> dict:
-    from kg.export import write_export
-    from kg.store import EmbeddedStore
+    from kg.publish.export import write_export
+    from kg.store.embedded import EmbeddedStore
 
     store = EmbeddedStore(store_dir, read_only=True)
     started = time.perf_counter()

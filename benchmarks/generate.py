@@ -26,7 +26,7 @@ if __package__ in (None, ""):
 from benchmarks import templates
 from benchmarks.document import MONTHS, Document
 from benchmarks.pool import Pool, write_aliases
-from kg.iris import slugify
+from kg.model.iris import slugify
 
 REPO = Path(__file__).resolve().parent.parent
 ANNOTATION_CONF = REPO / "corpus" / "annotation.conf"

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Sequence
 
-from kg.testing import process_tree
+from kg.testing.servers import process_tree
 
 SAMPLE_SECONDS = 0.05
 

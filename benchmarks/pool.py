@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Callable, Iterable, TextIO
 
 from benchmarks import names
-from kg.iris import slugify
+from kg.model.iris import slugify
 
 ZIPF_EXPONENT = 1.0
 LISTED_SHARE = 0.7

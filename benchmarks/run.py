@@ -34,9 +34,9 @@ from benchmarks import machine, measure, mutate, report
 from benchmarks.check import check_corpus
 from benchmarks.generate import Generator
 from benchmarks.results import SizeResult, Step
-from kg.testing import Server
-from kg import build_dirs
-from kg.iris import graph_iri
+from kg.testing.servers import Server
+from kg.build import dirs as build_dirs
+from kg.model.iris import graph_iri
 
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parent
@@ -218,7 +218,7 @@ class Runner:
         out = []
         current = build_dirs.current_build(data)
         if current is not None:  # an incremental build writes kg.nq on first request; the companions read it
-            from kg.export import ensure_export
+            from kg.publish.export import ensure_export
 
             ensure_export(current, "nq")
         for title, script in COMPANIONS:
@@ -259,7 +259,7 @@ class _Steps(dict):
 
 def _keep(build_dir: Path, kept: Path) -> Path:
     """Hard-linked copies of a build's N-Quads and store (a checkpoint), which later builds cannot prune."""
-    from kg.store import EmbeddedStore
+    from kg.store.embedded import EmbeddedStore
 
     kept.mkdir(parents=True, exist_ok=True)
     os.link(build_dirs.export_path(build_dir, "nq"), kept / "kg.nq")

@@ -19,7 +19,10 @@ from typing import Any, Callable
 
 import click
 
-from kg import __version__, build_dirs, formats, iris
+from kg import __version__
+from kg.build import dirs as build_dirs
+from kg.formats import rdf_syntaxes as formats
+from kg.model import iris
 from kg import settings
 from kg.errors import KgError
 
@@ -80,7 +83,7 @@ def setting_option(name: str, *decls: str, **kwargs: Any) -> Callable:
 def open_current(data_dir: Path):
     """The current build's store: the store's modules are imported by the commands that query, not
     by `kg build`, which must answer at once when it has nothing to do."""
-    from kg.store import open_current as open_store
+    from kg.store.embedded import open_current as open_store
 
     return open_store(data_dir)
 
@@ -115,13 +118,13 @@ def build(corpus_dir: Path, data_dir: Path, store_url: str | None, base_iri: str
 
     Unchanged documents are not rebuilt; when nothing changed, nothing is done.
     """
-    from kg.builder import build as run_build
+    from kg.build.builder import build as run_build
 
     report = run_build(corpus_dir, data_dir, store_url=store_url, progress=not quiet, full=full,
                        validate=not no_validate, workers=workers, eager=eager, base_iri=base_iri)
     click.echo(report.summary())
     if timings and report.phases:
-        from kg.phases import Phases
+        from kg.build.phases import Phases
 
         phases = Phases()
         phases.seconds = dict(report.phases)
@@ -135,7 +138,7 @@ def build(corpus_dir: Path, data_dir: Path, store_url: str | None, base_iri: str
               help="Processes that read documents (default: every core when 200 or more documents, else 1).")
 def check(corpus_dir: Path, shapes: bool, workers: int | None) -> None:
     """Check a corpus without building it: every error, located; exit 2 if there is one."""
-    from kg.check import check_corpus
+    from kg.build.check import check_corpus
 
     click.echo(check_corpus(corpus_dir, shapes=shapes, workers=workers).summary())
 
@@ -149,7 +152,7 @@ def check(corpus_dir: Path, shapes: bool, workers: int | None) -> None:
 @data_option
 def export(fmt: str, output: Path | None, data_dir: Path) -> None:
     """Write the current graph as Turtle, TriG, N-Quads or JSON-LD, or back out as a brat or INCEpTION corpus."""
-    from kg.export import copy_export
+    from kg.publish.export import copy_export
 
     build_dir = build_dirs.current_build(data_dir)
     if fmt in ("brat", "xmi"):
@@ -164,9 +167,9 @@ def export(fmt: str, output: Path | None, data_dir: Path) -> None:
 
 
 def _export_brat(build_dir: Path | None, output: Path | None, fmt: str = "brat") -> None:
-    from kg.bratexport import export_brat
-    from kg.store import EmbeddedStore
-    from kg.xmiexport import export_xmi
+    from kg.formats.brat.export import export_brat
+    from kg.store.embedded import EmbeddedStore
+    from kg.formats.inception.export import export_xmi
 
     if output is None:
         raise click.UsageError(f"--format {fmt} writes a directory: give it with -o DIR")
@@ -202,7 +205,7 @@ def suggest(articles: tuple[Path, ...], corpus_dir: Path, merge: bool, score: bo
     """Pre-annotate known names, dates, figures, quotes and event triggers as brat suggestions, written to
     <slug>.suggested.ann beside each article (its .ann is untouched unless --merge).
     Without ARTICLES, every article of the corpus."""
-    from kg.suggest_files import score_table, suggest_files
+    from kg.suggest.files import score_table, suggest_files
 
     outcomes = suggest_files(corpus_dir, list(articles) or None, merge=merge, write=not score,
                              corpus_names=corpus_names, events=events)
@@ -217,7 +220,7 @@ def suggest(articles: tuple[Path, ...], corpus_dir: Path, merge: bool, score: bo
 @data_option
 def validate(data_dir: Path) -> None:
     """Check the current graph against shapes.ttl and the ontology."""
-    from kg.validate import validate_nquads
+    from kg.build.shacl import validate_nquads
 
     store = open_current(data_dir)
     names = [g for g in store.graphs() if not g.endswith("/ontology")]
@@ -301,7 +304,7 @@ def _turtle(ntriples: bytes, prefixes: dict[str, str]) -> bytes:
 def stats(data_dir: Path, as_json: bool) -> None:
     """Count quads, graphs, documents, entities, mentions, statements, events, figures and quotes,
     entities and events per class and statements per predicate (the same as /api/stats)."""
-    from kg.stats import graph_stats
+    from kg.publish.stats import graph_stats
 
     store = open_current(data_dir)
     try:

@@ -23,7 +23,7 @@ into an exit code or the JSON error shape. Every class carries both:
     └── ApiError                   exit 1  HTTP as given  an HTTP answer decided by the endpoint itself
 
 Subclasses elsewhere stay in the tree: api.lexer.TooDeep and api.lexer.TooManyTokens (LexErrors),
-api.backend.NoGraph, kg.remote.RemoteTimeout and kg.testing.ServerDown (StoreErrors).
+api.backend.NoGraph, kg.store.remote.RemoteTimeout and kg.testing.servers.ServerDown (StoreErrors).
 """
 
 from __future__ import annotations

@@ -21,10 +21,12 @@ from typing import TYPE_CHECKING, Any, Iterator, Sequence
 
 import rdflib
 
-from kg import build_dirs, formats, iris
+from kg.build import dirs as build_dirs
+from kg.formats import rdf_syntaxes as formats
+from kg.model import iris
 from kg.errors import KgError
-from kg.store import EmbeddedStore
-from kg.terms import from_sparql_json
+from kg.store.embedded import EmbeddedStore
+from kg.store.terms import from_sparql_json
 
 if TYPE_CHECKING:
     import pandas
@@ -72,7 +74,7 @@ class KnowledgeGraph:
         return cls(EmbeddedStore.of_build(build), build_dirs.base_iri(build))
 
     def query(self, sparql: str) -> Results | bool | rdflib.Graph:
-        """Run a query, with the prefixes of the build's base declared (kg.iris.PREFIXES): a SELECT
+        """Run a query, with the prefixes of the build's base declared (kg.model.iris.PREFIXES): a SELECT
         gives Results, an ASK a bool, a CONSTRUCT or DESCRIBE an rdflib.Graph."""
         prefixes = self.namespaces.prefixes
         answer = self.store.query(sparql, graph_type=formats.NTRIPLES.media_type, prefixes=prefixes)
@@ -100,8 +102,8 @@ class KnowledgeGraph:
         return dataset
 
     def stats(self) -> dict[str, dict[str, int]]:
-        """The statistics `kg stats` prints (kg.stats)."""
-        from kg.stats import graph_stats
+        """The statistics `kg stats` prints (kg.publish.stats)."""
+        from kg.publish.stats import graph_stats
 
         with iris.using_base(self.namespaces.base):
             return graph_stats(self.store.select)

@@ -13,9 +13,9 @@ import rdflib
 from click.testing import CliRunner, Result
 from rdflib.compare import to_canonical_graph
 
-from kg import build_dirs
+from kg.build import dirs as build_dirs
 from kg.cli import main
-from kg.terms import from_oxigraph
+from kg.store.terms import from_oxigraph
 
 ROOT = Path(__file__).resolve().parent.parent
 # The corpus the corpus-dependent tests read: the shipped one, or another (TEST_CORPUS), which is how
@@ -112,8 +112,8 @@ def tree_digest(directory: Path) -> dict[str, str]:
 
 
 def export_file(data_dir: Path, fmt: str) -> Path:
-    """The current build's export in `fmt`, written now if no one asked for it before (kg.export)."""
-    from kg.export import ensure_export
+    """The current build's export in `fmt`, written now if no one asked for it before (kg.publish.export)."""
+    from kg.publish.export import ensure_export
 
     return ensure_export(build_dirs.current_build(data_dir), fmt)
 

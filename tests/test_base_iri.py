@@ -1,7 +1,7 @@
 """The user's namespace: with a base IRI of their own (`kg build --base-iri`, KG_BASE_IRI), no IRI
 under the default base is left in the store, the exports, the view or the API's answers, on our
 corpus and on one of brat's example collections; only the ontology's own terms keep their fixed
-namespace (kg.iris.ONTOLOGY_IRI). Changing the base rebuilds everything."""
+namespace (kg.model.iris.ONTOLOGY_IRI). Changing the base rebuilds everything."""
 
 from __future__ import annotations
 
@@ -13,7 +13,8 @@ from pathlib import Path
 import pytest
 
 from kg.api import create_app
-from kg import build_dirs, iris
+from kg.build import dirs as build_dirs
+from kg.model import iris
 from tests.brat_reference import brat_source
 from tests.helpers import CORPUS, export_file, run_kg, store_quads, view_file
 
@@ -159,7 +160,7 @@ def test_a_base_that_cannot_prefix_iris_is_refused(tmp_path: Path, bad: str) -> 
 
 
 def test_no_module_binds_a_namespace_of_the_base_at_import_time() -> None:
-    """`from kg.iris import RESOURCE` would freeze the default base into a module: code reads
+    """`from kg.model.iris import RESOURCE` would freeze the default base into a module: code reads
     iris.RESOURCE (or iris.current()) when it runs."""
     dynamic = "|".join(["BASE", "VOCABULARY", "RESOURCE", "DOCUMENT", "GRAPH", "ENTITIES_GRAPH", "ONTOLOGY_GRAPH",
                         "PREFIXES"])

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from kg.conf import load_config
+from kg.formats.brat.conf import load_config
 from tests.brat_reference import brat_report, brat_source
 from tests.helpers import CORPUS, TINY, assert_same_quads, run_kg, store_quads
 

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from kg.annotations import parse_ann
-from kg.conf import UNBOUNDED, find_config, load_config, parse_config
+from kg.formats.brat.ann import parse_ann
+from kg.formats.brat.conf import UNBOUNDED, find_config, load_config, parse_config
 from kg.errors import ConfigError, InputErrors
 
 ACE = Path(__file__).parent / "data" / "ace" / "annotation.conf"

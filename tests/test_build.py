@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from kg import build_dirs
-from kg.iris import PREFIXES, prologue
-from kg.store import EmbeddedStore
+from kg.build import dirs as build_dirs
+from kg.model.iris import PREFIXES, prologue
+from kg.store.embedded import EmbeddedStore
 from tests.helpers import CORPUS, run_kg
 
 PROLOGUE = prologue()

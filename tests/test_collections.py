@@ -111,7 +111,7 @@ def test_the_scan_answers_the_plan_with_the_stats_it_took(collection: Path) -> N
     """A scanned document's stat key (what a build compares with the manifest to skip unchanged
     documents) is what stat says of its files, a missing file included; a file written since is
     seen by the next scan."""
-    from kg.corpus import DocumentFiles, scan_corpus
+    from kg.formats.corpus import DocumentFiles, scan_corpus
 
     def by_stat(item: DocumentFiles) -> list[int]:
         return DocumentFiles(item.slug, item.txt, item.ann, item.meta, item.config).stat_key()
@@ -130,7 +130,7 @@ def test_the_scan_answers_the_plan_with_the_stats_it_took(collection: Path) -> N
 
 def test_a_sub_directory_reached_through_a_link_is_scanned_as_its_own_path(collection: Path, tmp_path: Path) -> None:
     """Links to directories are followed: their documents are named by the path inside the corpus."""
-    from kg.corpus import scan_corpus
+    from kg.formats.corpus import scan_corpus
 
     elsewhere = tmp_path / "elsewhere"
     (collection / "other").rename(elsewhere)

@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from kg.conf import AnnotationConfig, load_config, parse_config
-from kg.confwriter import render_config, union_configs
-from kg.inception import xmi_to_brat
+from kg.formats.brat.conf import AnnotationConfig, load_config, parse_config
+from kg.formats.brat.conf_writer import render_config, union_configs
+from kg.formats.inception.xmi import xmi_to_brat
 from tests.brat_reference import brat_report
 from tests.helpers import CORPUS, TINY
 

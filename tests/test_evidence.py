@@ -1,7 +1,7 @@
-"""The evidence builds sum from the readers (kg.evidence) equals what the store's SPARQL says.
+"""The evidence builds sum from the readers (kg.model.evidence) equals what the store's SPARQL says.
 
 Entity records are written from evidence the readers read off each document's
-N-Quads and the build sums (and an incremental build patches); kg.entities
+N-Quads and the build sums (and an incremental build patches); kg.model.entity_records
 asks the store the same questions in SPARQL. On our corpus, on brat's example
 corpora and on a generated one, after a full build and after incremental
 ones, the evidence a build keeps must equal the store's answer.
@@ -16,11 +16,12 @@ from pathlib import Path
 
 import pytest
 
-from kg import build_dirs, iris
-from kg.builder import build
-from kg.entities import gather_evidence, records_nquads
-from kg.evidence import EVIDENCE_FILE, Evidence, document_evidence, load_evidence
-from kg.store import EmbeddedStore
+from kg.build import dirs as build_dirs
+from kg.model import iris
+from kg.build.builder import build
+from kg.model.entity_records import gather_evidence, records_nquads
+from kg.model.evidence import EVIDENCE_FILE, Evidence, document_evidence, load_evidence
+from kg.store.embedded import EmbeddedStore
 from tests.brat_reference import brat_source
 from tests.helpers import CORPUS, ROOT, assert_same_quads, store_quads
 from tests.helpers import add_article, edit_npr, remove_npr
@@ -121,8 +122,8 @@ def test_document_evidence_reads_escaped_forms_as_the_store_does() -> None:
 
 
 def _vocabulary_and_aliases():
-    from kg.corpus import scan_corpus
-    from kg.inputs import Inputs
+    from kg.formats.corpus import scan_corpus
+    from kg.build.inputs import Inputs
 
     listing = scan_corpus(CORPUS)
     inputs = Inputs(CORPUS, listing.configs, listing.documents)

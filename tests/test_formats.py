@@ -1,4 +1,4 @@
-"""kg.formats, the one table of formats: each row checked against Oxigraph's and rdflib's own
+"""kg.formats.rdf_syntaxes, the one table of formats: each row checked against Oxigraph's and rdflib's own
 descriptions of the format, and by a round trip through both libraries."""
 
 from __future__ import annotations
@@ -8,7 +8,8 @@ import pytest
 import rdflib
 from rdflib.util import guess_format
 
-from kg import build_dirs, formats
+from kg.build import dirs as build_dirs
+from kg.formats import rdf_syntaxes as formats
 from kg.api import negotiate
 from kg.errors import InputError
 
@@ -65,7 +66,7 @@ def test_boolean_bodies_are_answers(fmt: formats.ResultsFormat, value: bool) -> 
 
 def test_exports_name_their_files() -> None:
     assert formats.EXPORT_EXTENSIONS == ("ttl", "trig", "nq", "jsonld")
-    assert build_dirs.EXPORT_FILES == {"ttl": "kg.ttl", "trig": "kg.trig", "nq": "kg.nq", "jsonld": "kg.jsonld"}
+    assert build_dirs.EXPORT_FILES == {"ttl": "kg.ttl", "trig": "kg.trig", "nq": "kg.nq", "jsonld": "kg.publish.jsonld"}
     assert formats.export_format("nq") is formats.NQUADS
     with pytest.raises(InputError, match=r"unknown export format 'rdf' \(expected one of ttl, trig, nq, jsonld\)"):
         formats.export_format("rdf")

@@ -13,11 +13,11 @@ from pathlib import Path
 import pytest
 from lxml import etree
 
-from kg.annotations import parse_ann
-from kg.cas_brat import normalization
-from kg.conf import load_config
+from kg.formats.brat.ann import parse_ann
+from kg.formats.inception.cas_to_brat import normalization
+from kg.formats.brat.conf import load_config
 from kg.errors import CorpusError
-from kg.inception import BratDocument, convert, xmi_to_brat, zip_to_brat
+from kg.formats.inception.xmi import BratDocument, convert, xmi_to_brat, zip_to_brat
 
 DATA = Path(__file__).resolve().parent / "data" / "inception"
 

@@ -26,10 +26,10 @@ from rdflib.compare import graph_diff, isomorphic, to_isomorphic
 
 from benchmarks import mutate
 from benchmarks.generate import Generator
-from kg import build_dirs
-from kg.builder import build
-from kg.export import FORMATS, ensure_export, write_exports
-from kg.iris import PREFIXES
+from kg.build import dirs as build_dirs
+from kg.build.builder import build
+from kg.publish.export import FORMATS, ensure_export, write_exports
+from kg.model.iris import PREFIXES
 from tests.helpers import NPR, ROOT, assert_same_quads, store_quads
 from tests.helpers import add_article as _add, edit_npr as _edit, remove_npr as _remove
 
@@ -235,8 +235,8 @@ def test_a_build_records_its_phases(corpus_copy: Path, tmp_path: Path) -> None:
 def test_parsed_inputs_are_reused_only_under_the_same_fingerprint(tmp_path: Path) -> None:
     """A build keeps its parsed alias table and vocabularies; the next build takes them only when
     it reads the same inputs, and parses again when the file is missing, foreign or corrupt."""
-    from kg.corpus import scan_corpus
-    from kg.inputs import PARSED_FILE, Inputs
+    from kg.formats.corpus import scan_corpus
+    from kg.build.inputs import PARSED_FILE, Inputs
 
     corpus = tmp_path / "corpus"
     shutil.copytree(ROOT / "corpus", corpus)

@@ -16,9 +16,11 @@ import pyoxigraph as ox
 import pytest
 import rdflib
 
-from kg import build_dirs, iris, jsonld
+from kg.build import dirs as build_dirs
+from kg.model import iris
+from kg.publish import jsonld
 from kg.api import describe
-from kg.export import ensure_export
+from kg.publish.export import ensure_export
 from tests.brat_reference import brat_source
 from tests.helpers import CORPUS, run_kg
 from tests.jsonld_support import node_objects

@@ -1,10 +1,10 @@
-"""kg.memo: a value is reused for its version only, within max_age, and forgotten on demand."""
+"""kg.store.memo: a value is reused for its version only, within max_age, and forgotten on demand."""
 
 from __future__ import annotations
 
 import threading
 
-from kg.memo import Memo
+from kg.store.memo import Memo
 
 
 def test_a_value_serves_its_own_version_only() -> None:

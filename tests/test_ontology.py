@@ -1,15 +1,15 @@
-"""annotation.conf, ontology.ttl, kg.vocab and built graphs agree."""
+"""annotation.conf, ontology.ttl, kg.model.ontology and built graphs agree."""
 
 from __future__ import annotations
 
 import rdflib
 from rdflib import OWL, RDF, RDFS
 
-from kg.conf import load_config
-from kg.schema import property_name
-from kg.iris import ONTOLOGY
-from kg.validate import check_declared, ontology_graph
-from kg.vocab import KGO
+from kg.formats.brat.conf import load_config
+from kg.model.corpus_vocabulary import property_name
+from kg.model.iris import ONTOLOGY
+from kg.build.shacl import check_declared, ontology_graph
+from kg.model.ontology import KGO
 from tests.helpers import CORPUS, store_quads
 
 CONF = load_config(CORPUS / "annotation.conf")

@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 import requests
 
-from kg.testing import Process
+from kg.testing.servers import Process
 from tests.helpers import ROOT, TINY
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="the view of site-packages uses symlinks")
@@ -90,7 +90,7 @@ def test_installed_wheel_builds_and_serves_outside_the_tree(installed: Path, tmp
     work = tmp_path / "project"
     shutil.copytree(TINY, work / "corpus")
     env = _clean_env(tmp_path)
-    where = _run(installed / "python", "-c", "import kg, kg.resources as r; print(kg.__file__); "
+    where = _run(installed / "python", "-c", "import kg, kg.model.resources as r; print(kg.__file__); "
                  "print(r.rdf_file(r.ONTOLOGY_TTL))", cwd=work, env=env).stdout.split()
     assert all(Path(p).is_relative_to(installed.parent) for p in where), where
     assert _run(installed / "kg", "--version", cwd=work, env=env).stdout.strip().endswith(_version())
@@ -99,7 +99,7 @@ def test_installed_wheel_builds_and_serves_outside_the_tree(installed: Path, tmp
     assert "documents" in built.stdout + built.stderr
     assert (work / "data" / "current" / "kg.ttl").stat().st_size > 0
     assert (work / "data" / "current" / "graph.html").stat().st_size > 0  # the view's build hook (kg.viz)
-    exported = json.loads((work / "data" / "current" / "kg.jsonld").read_text(encoding="utf-8"))
+    exported = json.loads((work / "data" / "current" / "kg.publish.jsonld").read_text(encoding="utf-8"))
     assert exported["@context"]["memberOf"] == {"@id": "kgo:memberOf", "@type": "@id"}  # the shipped context
 
     server = Process([installed / "kg", "serve", "--host", "127.0.0.1", "--port", "0"], cwd=work, env=env,

@@ -1,4 +1,4 @@
-"""kg.positions: the one place located errors find their line and column."""
+"""kg.formats.positions: the one place located errors find their line and column."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import tomllib
 import pytest
 
 from kg.errors import ConfigError
-from kg.positions import json_key_line, line_column, toml_error, toml_key_line
+from kg.formats.positions import json_key_line, line_column, toml_error, toml_key_line
 
 TOML = '# aliases\n[[entity]]\nkey = "person/x"\n"label" = "X"\n\n[align]\nlabels = 1\n'
 

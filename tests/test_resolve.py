@@ -6,12 +6,12 @@ from pathlib import Path
 
 import pytest
 
-from kg.conf import load_config
+from kg.formats.brat.conf import load_config
 from kg.errors import ConfigError
-from kg.aliases import load_aliases
-from kg.aliases import load_aliases, normalize
-from kg.schema import Vocabulary
-from kg.sentences import split_sentences
+from kg.model.aliases import load_aliases
+from kg.model.aliases import load_aliases, normalize
+from kg.model.corpus_vocabulary import Vocabulary
+from kg.build.sentences import split_sentences
 from tests.helpers import CORPUS, TINY, run_kg
 
 CONF = load_config(CORPUS / "annotation.conf")
@@ -67,7 +67,7 @@ def test_resolution_is_explained_on_each_mention(tmp_path: Path) -> None:
 
 
 def test_names_without_ascii_letters_keep_distinct_slugs() -> None:
-    from kg.iris import slugify
+    from kg.model.iris import slugify
 
     names = ["محمد", "משה", "Москва", "Ali محمد", "Ali"]
     slugs = [slugify(n) for n in names]
@@ -81,7 +81,7 @@ def test_a_swap_link_left_by_a_killed_build_is_removed(tmp_path: Path) -> None:
     data = tmp_path / "data"
     run_kg("build", "--corpus", str(TINY), "--data", str(data), "--quiet")
     os.symlink("builds/nowhere", data / ".current-999999999")
-    from kg import build_dirs
+    from kg.build import dirs as build_dirs
 
     build_dirs.prune(data)
     assert not (data / ".current-999999999").is_symlink()

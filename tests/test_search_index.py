@@ -1,4 +1,4 @@
-"""kg.search_index: the index `kg build` writes for /api/search, on the shipped corpus and on a
+"""kg.publish.search_index: the index `kg build` writes for /api/search, on the shipped corpus and on a
 generated one. Its fast search (sorted prefix and word-start orders, then one str.find pass over
 every folded label) must rank exactly as the definition does, scanning every label; the file must
 give back the same index; every build (full and incremental) writes the index of its own store,
@@ -14,12 +14,12 @@ from pathlib import Path
 
 import pytest
 
-from kg import build_dirs
-from kg.builder import build
-from kg.iris import fold
-from kg import search_index
-from kg.search_index import RANKS, SearchIndex, index_path, read_index
-from kg.store import EmbeddedStore
+from kg.build import dirs as build_dirs
+from kg.build.builder import build
+from kg.model.iris import fold
+from kg.publish import search_index
+from kg.publish.search_index import RANKS, SearchIndex, index_path, read_index
+from kg.store.embedded import EmbeddedStore
 from tests.helpers import ROOT, edit_npr, remove_npr
 
 

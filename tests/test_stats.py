@@ -1,4 +1,4 @@
-"""One statistics definition (kg/stats.py): `kg stats` and `/api/stats` give the same numbers,
+"""One statistics definition (kg/publish/stats.py): `kg stats` and `/api/stats` give the same numbers,
 checked by hand on the tiny corpus (tests/data/tiny)."""
 
 from __future__ import annotations
@@ -10,8 +10,8 @@ import pyoxigraph as ox
 import pytest
 
 from kg.api import create_app
-from kg import build_dirs
-from kg.builder import build
+from kg.build import dirs as build_dirs
+from kg.build.builder import build
 from tests.helpers import TINY, TINY_STATS, run_kg
 
 

@@ -11,14 +11,14 @@ from pathlib import Path
 
 import pytest
 
-from kg.annotations import parse_ann
-from kg.conf import load_config, parse_config
-from kg.corpus import read_text
-from kg.aliases import AliasEntry, AliasTable
-from kg.suggest import (Score, alias_lexicon, ann_lines, corpus_lexicon, match_dates, match_figures, match_quotes,
+from kg.formats.brat.ann import parse_ann
+from kg.formats.brat.conf import load_config, parse_config
+from kg.formats.corpus import read_text
+from kg.model.aliases import AliasEntry, AliasTable
+from kg.suggest.spans import (Score, alias_lexicon, ann_lines, corpus_lexicon, match_dates, match_figures, match_quotes,
                         suggest)
-from kg.suggest_events import trigger_lexicon
-from kg.suggest_files import suggest_files
+from kg.suggest.events import trigger_lexicon
+from kg.suggest.files import suggest_files
 from tests.brat_reference import brat_report, brat_source
 from tests.helpers import CORPUS, CORPUS_2019, ROOT, run_kg
 

@@ -8,7 +8,7 @@ from pathlib import Path
 import click
 
 from kg.cli import data_option
-from kg.store import open_current
+from kg.store.embedded import open_current
 from kg.viz import MAX_NODES, write_html
 
 

@@ -26,9 +26,9 @@ import pyvis
 from markupsafe import Markup
 from pyvis.options import Options
 
-from kg import iris
+from kg.model import iris
 from kg.errors import InputError, KgError
-from kg.iris import ONTOLOGY, fold
+from kg.model.iris import ONTOLOGY, fold
 from kg.viz.layout import place_around, story_layout
 from kg.viz.network import FAMILIES, ordered_subgraph
 from kg.viz.panels import figure_groups, timeline

@@ -19,10 +19,10 @@ from collections import defaultdict
 
 import networkx as nx
 
-from kg import iris
+from kg.model import iris
 from kg.errors import InputError
-from kg.iris import FIXED_PREFIXES, ONTOLOGY, RDF_TYPE, fold, prologue
-from kg.store import GraphStore
+from kg.model.iris import FIXED_PREFIXES, ONTOLOGY, RDF_TYPE, fold, prologue
+from kg.store.embedded import GraphStore
 
 # Node families in priority order (a node of two families shows as the first).
 FAMILIES = ("Event", "Person", "Group", "Organization", "Place", "Date", "Figure", "Quote")

@@ -14,7 +14,7 @@ from datetime import date
 
 import networkx as nx
 
-from kg.iris import ONTOLOGY
+from kg.model.iris import ONTOLOGY
 from kg.viz.story import is_actor, uncertainty
 
 OTHER_FIGURES = "other figures"

@@ -13,7 +13,7 @@ import pytest
 
 from kg.api import create_app
 from kg.api.workers import WorkerPool
-from kg.testing import Server
+from kg.testing.servers import Server
 
 
 @pytest.fixture(scope="session")

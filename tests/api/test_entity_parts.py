@@ -7,9 +7,9 @@ from __future__ import annotations
 import pyoxigraph as ox
 import pytest
 
-from kg import build_dirs
+from kg.build import dirs as build_dirs
 from kg.api import jsonapi
-from kg.iris import PREFIXES, RESOURCE
+from kg.model.iris import PREFIXES, RESOURCE
 from tests.api.support import body, validator
 
 SMALL = 3

@@ -10,8 +10,8 @@ import pyoxigraph as ox
 import pytest
 
 from kg.api import create_app, openapi
-from kg import build_dirs
-from kg.iris import ENTITIES_GRAPH, PREFIXES, RESOURCE
+from kg.build import dirs as build_dirs
+from kg.model.iris import ENTITIES_GRAPH, PREFIXES, RESOURCE
 from tests.api.support import body, validator
 from tests.helpers import CORPUS
 

@@ -12,10 +12,10 @@ import pyoxigraph as ox
 import pytest
 import requests
 
-from kg import formats
+from kg.formats import rdf_syntaxes as formats
 from kg.api import create_app
-from kg.testing import Server
-from kg.iris import BASE, DOCUMENT, ENTITIES_GRAPH, GRAPH, ONTOLOGY_GRAPH, PREFIXES
+from kg.testing.servers import Server
+from kg.model.iris import BASE, DOCUMENT, ENTITIES_GRAPH, GRAPH, ONTOLOGY_GRAPH, PREFIXES
 from tests.jsonld_support import assert_same_as_turtle
 from tests.api.linked_support import (BROWSER, GUAIDO, NPR, RDF, SD, TIMEOUT, VOID, Page, most_stated, parsed,
                                       path_of, reference, serve_foreign, union_triples, value)

@@ -14,7 +14,7 @@ import pytest
 from rdflib.compare import isomorphic
 
 from kg.api import create_app
-from kg.iris import DOCUMENT, ENTITIES_GRAPH, GRAPH, PREFIXES, RESOURCE
+from kg.model.iris import DOCUMENT, ENTITIES_GRAPH, GRAPH, PREFIXES, RESOURCE
 from tests.api.linked_support import GUAIDO, NPR, path_of, reference, value
 from tests.jsonld_support import JSONLD, TURTLE, assert_same_as_turtle, graph_of, node_objects
 

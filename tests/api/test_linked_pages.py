@@ -12,8 +12,8 @@ from urllib.parse import parse_qs, urljoin, urlsplit
 import pytest
 import requests
 
-from kg.testing import Server
-from kg.iris import DOCUMENT, GRAPH, PREFIXES
+from kg.testing.servers import Server
+from kg.model.iris import DOCUMENT, GRAPH, PREFIXES
 from tests.api.linked_support import (BROWSER, GUAIDO, NPR, TIMEOUT, Page, PrefixProxy, hostile_iris,
                                       most_stated, path_of, reference, serve_foreign, serve_hostile)
 from tests.browser import open_page

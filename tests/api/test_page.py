@@ -11,7 +11,7 @@ from urllib.parse import urlsplit
 import pytest
 
 from kg.api.examples import EXAMPLES
-from kg.iris import PREFIXES
+from kg.model.iris import PREFIXES
 from tests.browser import LOOPBACK, open_page
 
 pytestmark = pytest.mark.browser

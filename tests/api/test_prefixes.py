@@ -1,4 +1,4 @@
-"""/sparql predefines the prefixes of kg.iris.PREFIXES (a query's own PREFIX wins), lists them in
+"""/sparql predefines the prefixes of kg.model.iris.PREFIXES (a query's own PREFIX wins), lists them in
 its service description, and explains syntax errors: line and column in the query as sent, the line
 with a caret, and for an unknown prefix the closest predefined one and the whole list."""
 
@@ -9,7 +9,7 @@ import json
 import pytest
 import rdflib
 
-from kg.iris import PREFIXES
+from kg.model.iris import PREFIXES
 
 SH = rdflib.Namespace("http://www.w3.org/ns/shacl#")
 

@@ -8,8 +8,8 @@ import shutil
 import time
 
 from kg.api import create_app
-from kg import build_dirs
-from kg.builder import build
+from kg.build import dirs as build_dirs
+from kg.build.builder import build
 
 DOCS = "SELECT (COUNT(DISTINCT ?d) AS ?n) WHERE { ?d a <https://kg.example.org/ontology#NewsArticle> }"
 

@@ -14,9 +14,9 @@ from typing import Iterator
 import pytest
 import requests
 
-from kg.remote import Credentials, RemoteStore, connect
-from kg.testing import Server
-from kg.sparql_servers import OxigraphServer, oxigraph_binary
+from kg.store.remote import Credentials, RemoteStore, connect
+from kg.testing.servers import Server
+from kg.testing.sparql_servers import OxigraphServer, oxigraph_binary
 from tests.helpers import CORPUS
 
 COUNT_ALL = "SELECT (COUNT(*) AS ?n) WHERE { ?s ?p ?o }"

@@ -239,12 +239,12 @@ def test_roqet_sees_our_errors(server):
 
 
 def test_serve_builds_first_when_there_is_no_graph(tmp_path, tiny_copy):
-    from kg.testing import Server
+    from kg.testing.servers import Server
 
     data = tmp_path / "data"
     srv = Server(data, "--corpus", str(tiny_copy), "--workers", "1")
     try:
-        from kg import build_dirs
+        from kg.build import dirs as build_dirs
 
         assert build_dirs.current_build(data) is not None
         health = requests.get(srv.url + "health", timeout=TIMEOUT).json()

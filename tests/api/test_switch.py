@@ -11,9 +11,9 @@ from pathlib import Path
 import requests
 
 from kg.api.backend import EmbeddedBackend
-from kg.testing import Server
-from kg import build_dirs
-from kg.builder import build
+from kg.testing.servers import Server
+from kg.build import dirs as build_dirs
+from kg.build.builder import build
 
 DOCS = "SELECT (COUNT(DISTINCT ?d) AS ?n) WHERE { ?d a <https://kg.example.org/ontology#NewsArticle> }"
 

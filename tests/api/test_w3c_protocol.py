@@ -26,10 +26,10 @@ import pyoxigraph as ox
 import pytest
 import requests
 
-from kg.testing import Server
-from kg.sparql_servers import OxigraphServer, oxigraph_binary
-from kg import build_dirs
-from kg.store import EmbeddedStore
+from kg.testing.servers import Server
+from kg.testing.sparql_servers import OxigraphServer, oxigraph_binary
+from kg.build import dirs as build_dirs
+from kg.store.embedded import EmbeddedStore
 
 DATA = "http://kasei.us/2009/09/sparql/data/"
 GRAPHS = {f"{DATA}data{n}.rdf": f"<{DATA}data{n}.rdf> <http://www.w3.org/1999/02/22-rdf-syntax-ns#type> "

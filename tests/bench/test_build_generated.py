@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from kg import build_dirs
-from kg.iris import fragment_iri, resource_iri
-from kg.store import EmbeddedStore
+from kg.build import dirs as build_dirs
+from kg.model.iris import fragment_iri, resource_iri
+from kg.store.embedded import EmbeddedStore
 
 
 @pytest.fixture(scope="module")

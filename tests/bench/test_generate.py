@@ -12,7 +12,7 @@ from pathlib import Path
 
 from benchmarks.check import check_corpus
 from benchmarks.generate import write_corpus
-from kg.conf import load_config
+from kg.formats.brat.conf import load_config
 
 from tests.helpers import CORPUS
 

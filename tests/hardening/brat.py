@@ -10,7 +10,7 @@ Three kinds of input:
   roles, attributes, normalizations, Equiv groups, notes), with the records
   the reader must return.
 
-The writer here is independent of kg.annotations: it follows the brat
+The writer here is independent of kg.formats.brat.ann: it follows the brat
 standoff format, so a round trip checks the reader against the format.
 """
 
@@ -23,10 +23,10 @@ from pathlib import Path
 
 from hypothesis import strategies as st
 
-from kg.corpus import CONTROL_CHARACTERS
-from kg.conf import AnnotationConfig, load_config
+from kg.formats.corpus import CONTROL_CHARACTERS
+from kg.formats.brat.conf import AnnotationConfig, load_config
 from kg.errors import InputError
-from kg.model import (Annotations, Attribute, Equiv, Event, Normalization, Note, Relation, Span,
+from kg.formats.records import (Annotations, Attribute, Equiv, Event, Normalization, Note, Relation, Span,
                       TextBound)
 from tests.helpers import CORPUS, TINY
 
@@ -113,7 +113,7 @@ def near_valid_ann(draw, source: str = VALID_ANN) -> str:
 # --- valid documents -------------------------------------------------------------
 
 # What a span may hold: anything but brat's line and field separators (pieces of one or more characters).
-# Control characters XML cannot carry are bad input (kg.corpus.CONTROL_CHARACTERS), so never in a valid text.
+# Control characters XML cannot carry are bad input (kg.formats.corpus.CONTROL_CHARACTERS), so never in a valid text.
 SPAN_PIECES = (st.characters(codec="utf-8", exclude_characters="\n\r\t").filter(lambda c: not CONTROL_CHARACTERS.search(c))
                | st.sampled_from([c for c in HOSTILE_CHARS if not CONTROL_CHARACTERS.search(c)]))
 TEXT_PIECES = SPAN_PIECES | st.sampled_from(["\n", " ", ".", " ", "A", "z"])

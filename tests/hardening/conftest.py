@@ -10,8 +10,8 @@ from typing import Iterator
 
 import pytest
 
-from kg.testing import Server
-from kg.builder import build
+from kg.testing.servers import Server
+from kg.build.builder import build
 from tests.browser import WatchedPage, open_page
 from tests.hardening.hostile import write_corpus
 from tests.hardening.procs import GENERATED_DOCS

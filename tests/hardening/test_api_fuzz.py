@@ -24,7 +24,7 @@ from schemathesis.checks import (content_type_conformance, negative_data_rejecti
                                  positive_data_acceptance, response_schema_conformance, status_code_conformance)
 
 from kg.api.openapi import document
-from kg.testing import Server
+from kg.testing.servers import Server
 
 
 

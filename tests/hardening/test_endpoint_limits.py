@@ -15,7 +15,7 @@ from typing import Iterator
 import pytest
 import requests
 
-from kg.testing import Server
+from kg.testing.servers import Server
 from tests.hardening.procs import wait_until
 
 # A cross product of the whole graph with itself, three times: never ends on its own.

@@ -25,8 +25,8 @@ from pathlib import Path
 import pyoxigraph as ox
 import pytest
 
-from kg import build_dirs
-from kg.store import EmbeddedStore
+from kg.build import dirs as build_dirs
+from kg.store.embedded import EmbeddedStore
 from tests.hardening.procs import GENERATED_DOCS as DOCS
 from tests.hardening.procs import alive, kg_build, kill_group, run_build, wait_until
 from tests.helpers import assert_same_quads, store_quads, tree_digest

@@ -1,7 +1,7 @@
 """Point 1: whatever bytes a .ann or .txt holds, the reader gives a graph or a located InputError.
 
-Documents are read from real files with kg.corpus.read_document (the path a
-build takes), then turned into their named graph with kg.graph.document_nquads
+Documents are read from real files with kg.formats.corpus.read_document (the path a
+build takes), then turned into their named graph with kg.build.document_graph.document_nquads
 and parsed back with Oxigraph: anything the reader accepts must become a
 well-formed graph, and anything it rejects must be rejected with an
 InputError naming the file and the line (and column) of the problem.
@@ -17,15 +17,15 @@ import pytest
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
-from kg import build_dirs
-from kg.builder import build
-from kg.corpus import DocumentFiles, read_document
+from kg.build import dirs as build_dirs
+from kg.build.builder import build
+from kg.formats.corpus import DocumentFiles, read_document
 from kg.errors import InputError
-from kg.graph import document_nquads
-from kg.iris import document_iri
-from kg.aliases import load_aliases
-from kg.schema import Vocabulary
-from kg.store import EmbeddedStore
+from kg.build.document_graph import document_nquads
+from kg.model.iris import document_iri
+from kg.model.aliases import load_aliases
+from kg.model.corpus_vocabulary import Vocabulary
+from kg.store.embedded import EmbeddedStore
 from tests.hardening.brat import (CONFIG, HOSTILE_CHARS, VALID_ANN, VALID_TXT, ann_bytes, assert_located,
                                   near_valid_ann)
 from tests.helpers import TINY, tree_digest

@@ -2,7 +2,7 @@
 
 The annotations are generated over generated text (hostile characters
 included) by tests/hardening/brat.py, written with a writer that follows the
-brat format and not kg's reader, and read back with kg.annotations.parse_ann.
+brat format and not kg's reader, and read back with kg.formats.brat.ann.parse_ann.
 """
 
 from __future__ import annotations
@@ -15,12 +15,12 @@ import pyoxigraph as ox
 import pytest
 from hypothesis import HealthCheck, given, settings
 
-from kg.annotations import parse_ann
-from kg.builder import build
-from kg.graph import document_nquads
-from kg.model import Document, Metadata
-from kg.aliases import load_aliases
-from kg.schema import Vocabulary
+from kg.formats.brat.ann import parse_ann
+from kg.build.builder import build
+from kg.build.document_graph import document_nquads
+from kg.formats.records import Document, Metadata
+from kg.model.aliases import load_aliases
+from kg.model.corpus_vocabulary import Vocabulary
 from tests.hardening.brat import CONFIG, ValidDocument, valid_document
 from tests.helpers import CORPUS, TINY, assert_same_quads, store_quads
 

@@ -18,10 +18,10 @@ from typing import Iterator
 
 import requests
 
-from kg.testing import Server
-from kg import build_dirs
-from kg.search_index import SearchIndex, index_path
-from kg.store import EmbeddedStore
+from kg.testing.servers import Server
+from kg.build import dirs as build_dirs
+from kg.publish.search_index import SearchIndex, index_path
+from kg.store.embedded import EmbeddedStore
 from tests.hardening.procs import wait_until
 
 TIMEOUT = 60

@@ -20,7 +20,7 @@ from typing import Iterator
 import pytest
 
 from kg.errors import StoreError
-from kg.remote import Credentials, RemoteStore, connect
+from kg.store.remote import Credentials, RemoteStore, connect
 from tests.remote.conftest import start_store
 
 PASSWORD = "pw-7Hq2-never-shown"

@@ -10,7 +10,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 import pytest
 
 from kg.errors import StoreError
-from kg.remote import ENGINES, RemoteStore
+from kg.store.remote import ENGINES, RemoteStore
 
 
 class _Flaky(BaseHTTPRequestHandler):

@@ -16,11 +16,11 @@ import pyoxigraph as ox
 import pytest
 import requests
 
-from kg import build_dirs
-from kg.builder import build
+from kg.build import dirs as build_dirs
+from kg.build.builder import build
 from kg.errors import StoreError
-from kg.iris import ENTITIES_GRAPH, graph_iri
-from kg.remote import RemoteStore, RemoteTimeout, connect
+from kg.model.iris import ENTITIES_GRAPH, graph_iri
+from kg.store.remote import RemoteStore, RemoteTimeout, connect
 from tests.helpers import assert_same_quads, store_quads
 from tests.helpers import NPR, add_article as _add, edit_npr as _edit, remove_npr as _remove
 

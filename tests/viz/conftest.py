@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from kg.store import EmbeddedStore
+from kg.store.embedded import EmbeddedStore
 from tests.browser import WatchedPage, open_page
 from tests.viz.support import SAMPLE, publish_sample
 from kg.viz import write_html

@@ -9,8 +9,8 @@ import re
 from pathlib import Path
 
 
-from kg import build_dirs
-from kg.store import EmbeddedStore
+from kg.build import dirs as build_dirs
+from kg.store.embedded import EmbeddedStore
 
 SAMPLE = Path(__file__).resolve().parent / "sample.trig"
 DATA_BLOCK = re.compile(r'<script type="application/json" id="kg-data">(.*?)</script>', re.S)

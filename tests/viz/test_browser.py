@@ -6,7 +6,7 @@ from __future__ import annotations
 import networkx as nx
 import pytest
 
-from kg.iris import RESOURCE
+from kg.model.iris import RESOURCE
 from tests.viz.support import NODE_COUNT
 from kg.viz.html import render
 

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from kg import build_dirs
-from kg.builder import build
+from kg.build import dirs as build_dirs
+from kg.build.builder import build
 from tests.brat_reference import brat_source
 from tests.helpers import view_file
 

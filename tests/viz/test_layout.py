@@ -16,7 +16,7 @@ from pathlib import Path
 import networkx as nx
 import pytest
 
-from kg import build_dirs
+from kg.build import dirs as build_dirs
 from kg.viz.layout import CORE_SIZE, python_layout, remove_overlaps, story_layout
 
 
@@ -92,7 +92,7 @@ def test_remove_overlaps_moves_only_free_nodes():
 
 POSITIONS = """
 import json, sys
-from kg.store import EmbeddedStore
+from kg.store.embedded import EmbeddedStore
 from kg.viz.html import view_data
 from kg.viz.network import load_graph
 if sys.argv[1] == "large":

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from kg.errors import InputError
-from kg.iris import RESOURCE
+from kg.model.iris import RESOURCE
 from kg.viz.network import cap_nodes, focus_subgraph, load_graph, local_name, resolve_node
 
 DOC = "https://kg.example.org/doc/sample-article"
@@ -86,7 +86,7 @@ def test_local_name():
 
 
 def test_empty_store_gives_an_empty_graph():
-    from kg.store import EmbeddedStore
+    from kg.store.embedded import EmbeddedStore
 
     graph = load_graph(EmbeddedStore())
     assert graph.number_of_nodes() == 0 and graph.graph["sentences"] == {}

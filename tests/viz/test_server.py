@@ -12,9 +12,9 @@ import requests
 from werkzeug.serving import make_server
 
 from kg.api import create_app
-from kg import build_dirs
-from kg.store import EmbeddedStore
-from kg.iris import RESOURCE
+from kg.build import dirs as build_dirs
+from kg.store.embedded import EmbeddedStore
+from kg.model.iris import RESOURCE
 from tests.viz.support import DATA_BLOCK, publish_sample
 
 

@@ -1,0 +1,240 @@
+"""`kg build`: corpus -> checked documents -> named graphs -> store, published atomically.
+
+The steps live in modules with one job each: kg.build.inputs (what documents are
+read against), kg.build.plan (what changed since the current build; the manifest),
+kg.build.readers (reading on every core), kg.build.fill (loading or patching the store),
+kg.build.load_file (the N-Quads a full build loads and keeps as kg.nq), kg.publish.export
+(the other exports, written on first request), kg.build.push (the remote
+push). This module runs them in order under the build lock.
+
+A build never touches the published one: it writes a new build directory and
+swaps `data/current` at the very end (kg.build.dirs), so a build that fails or
+is killed at any moment leaves the previous build current. Exports other
+than kg.nq and the network view are not written here but on first request
+(`eager=True` writes them before publishing). Each build also keeps its parsed
+inputs (kg.build.inputs.PARSED_FILE) so that the next incremental build, reading the
+same inputs, does not parse the alias table again.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import json
+import shutil
+import time
+import warnings
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from enum import StrEnum
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Callable, Iterator, Mapping
+
+from kg.build import dirs as build_dirs
+from kg.model import iris
+from kg.formats.corpus import DocumentFiles, not_read, scan_corpus
+from kg.errors import BuildLockedError, CorpusError, InputError, InputErrors
+from kg.build.inputs import Inputs
+from kg.build.phases import Phases
+from kg.build.plan import Plan, make_plan, previous_manifest, write_manifest
+from kg.formats.positions import json_key_line
+from kg.build.push import make_pusher, push_step
+
+if TYPE_CHECKING:
+    from kg.build.fill import Options
+
+# What only a build with work needs (the store, the readers, rdflib, pySHACL) is imported by
+# _run: a build that finds nothing to do must answer in a fraction of a second.
+
+
+class BuildMode(StrEnum):
+    """What a build did: everything, only the documents that changed, or nothing."""
+
+    FULL = "full"
+    INCREMENTAL = "incremental"
+    UNCHANGED = "unchanged"
+
+
+@dataclass
+class BuildReport:
+    """What a build did."""
+
+    mode: BuildMode
+    documents: int
+    added: list[str] = field(default_factory=list)
+    changed: list[str] = field(default_factory=list)
+    removed: list[str] = field(default_factory=list)
+    quads: int = 0
+    entities: int = 0
+    seconds: float = 0.0
+    build_dir: Path | None = None
+    ignored: list[Path] = field(default_factory=list)
+    pushed: int | None = None  # graphs sent to the remote store (None: no store)
+    store: str = ""
+    phases: dict[str, float] = field(default_factory=dict)  # seconds per phase
+
+    def summary(self) -> str:
+        return self._what() + self._not_read()
+
+    def _what(self) -> str:
+        pushed = "" if self.pushed is None else f"; {self.pushed} graphs pushed to {self.store}"
+        if self.mode is BuildMode.UNCHANGED:
+            return (f"nothing to do: {self.documents} documents unchanged since the last build{pushed} "
+                    f"({self.seconds:.2f} s)")
+        what = (f"{len(self.added)} added, {len(self.changed)} changed, {len(self.removed)} removed"
+                if self.mode is BuildMode.INCREMENTAL else f"{self.documents} documents")
+        return (f"{self.mode} build: {what}; {self.quads} quads, {self.entities} entity records "
+                f"updated{pushed}, in {self.seconds:.2f} s -> {self.build_dir}")
+
+    def _not_read(self) -> str:
+        """Files of the corpus that are no document's: said, never skipped silently."""
+        return "\n" + not_read(self.ignored) if self.ignored else ""
+
+
+def build(corpus_dir: Path, data_dir: Path, *, store_url: str | None = None, progress: bool = False,
+          full: bool = False, validate: bool = True, workers: int | None = None,
+          store_settings: Mapping[str, Any] | None = None, eager: bool = False,
+          base_iri: str | None = None) -> BuildReport:
+    """Build the graph of `corpus_dir` into `data_dir`; raises KgError subclasses on bad input.
+
+    With `store_url` the build is also pushed to that SPARQL store (configured by
+    `store_settings`, see kg.store.remote.connect) before it is published: a failed push leaves the
+    previous build current, so the next build tries again. An unchanged corpus is pushed
+    when the store does not hold the current build. `eager` writes every export and the
+    view before publishing instead of on first request.
+
+    Every IRI is minted under `base_iri` (None: the base_iri setting); the base is part of the
+    inputs' fingerprint, so changing it rebuilds everything."""
+    with iris.using_base(base_iri):
+        return _build(Path(corpus_dir), Path(data_dir), store_url, progress, full, validate, workers,
+                      store_settings, eager)
+
+
+def _build(corpus_dir: Path, data_dir: Path, store_url: str | None, progress: bool, full: bool, validate: bool,
+           workers: int | None, store_settings: Mapping[str, Any] | None, eager: bool) -> BuildReport:
+    started = time.perf_counter()
+    data_dir.mkdir(parents=True, exist_ok=True)
+    phases = Phases()
+    with _lock(data_dir):
+        with phases.phase("plan"):
+            listing = scan_corpus(corpus_dir)
+            inputs = Inputs(corpus_dir, listing.configs, listing.documents)
+            plan = make_plan(listing.documents, previous_manifest(data_dir), inputs.fingerprint, full)
+        pusher = make_pusher(store_url, store_settings)
+        if plan is None:
+            report = _unchanged(data_dir, len(listing.documents), pusher)
+        else:
+            with phases.phase("inputs"):  # configurations, alias table: parsed only when there is work
+                if plan.previous_dir:
+                    inputs.reuse_parsed(plan.previous_dir)
+                check_metadata_keys(plan.todo, inputs.aliases.entries)
+            before_publish = push_step(pusher, plan) if pusher else None
+            from kg.build.fill import Options
+
+            report = _run(plan, inputs, data_dir, Options(progress, validate, workers), phases, eager,
+                          before_publish)
+            report.documents = len(listing.documents)
+        report.ignored = listing.ignored
+        report.seconds = time.perf_counter() - started
+        return report
+
+
+def _unchanged(data_dir: Path, documents: int, pusher) -> BuildReport:
+    build_dirs.prune(data_dir)  # what a killed build left goes too, even when nothing changed
+    report = BuildReport(BuildMode.UNCHANGED, documents)
+    current = build_dirs.current_build(data_dir)
+    if pusher and current:
+        report.pushed, report.store = pusher.push_if_missing(current), pusher.url
+    return report
+
+
+@contextmanager
+def _lock(data_dir: Path) -> Iterator[None]:
+    with open(data_dir / "build.lock", "w") as handle:
+        try:
+            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError as exc:
+            raise BuildLockedError(f"another build is running on {data_dir}") from exc
+        yield
+
+
+def check_metadata_keys(files: list[DocumentFiles], keys: set[str] | dict) -> None:
+    """Publisher and author keys must be in the alias table (they have no mention to name them)."""
+    errors: list[InputError] = []
+    for item in files:
+        if not item.meta.exists():
+            continue
+        try:
+            raw = item.meta.read_bytes().decode("utf-8")
+            data = json.loads(raw)
+        except (ValueError, UnicodeDecodeError, RecursionError):
+            continue  # reported with its line when the document is read
+        for name in ("publisher", "author"):
+            key = data.get(name) if isinstance(data, dict) else None
+            if isinstance(key, str) and key not in keys:
+                errors.append(CorpusError(f"{name} {key!r} is not in aliases.toml (expected a key of the alias table)",
+                                          item.meta, json_key_line(raw, name)))
+    if errors:
+        raise InputErrors(errors)
+
+
+def _run(plan: Plan, inputs: Inputs, data_dir: Path, options: Options, phases: Phases, eager: bool,
+         before_publish: Callable[[Path], tuple[int, str]] | None) -> BuildReport:
+    from kg.formats.brat.conf_writer import save_document_configs
+    from kg.publish.export import write_exports
+    from kg.build.fill import fill_store
+    from kg.publish.search_index import write_build_index
+
+    build_dir = build_dirs.new_build_dir(data_dir)
+    report = BuildReport(BuildMode(plan.mode), 0, plan.added, plan.changed, plan.removed)
+    try:
+        filled = fill_store(plan, inputs, build_dir, options, phases)
+        report.quads, report.entities = filled.quads, filled.entities
+        with phases.phase("search index"):  # the endpoint reads it, never builds it in a request
+            write_build_index(build_dir, plan.previous_dir, filled.touched)
+        with phases.phase("schema"):
+            from kg.formats.brat.export import SCHEMA_DIR, save_schema  # brat's rendering code: only when there is work
+
+            save_schema(inputs.corpus_dir, inputs.configs, build_dir)
+            save_document_configs(inputs.corpus_dir, build_dir / SCHEMA_DIR,
+                                  {item.slug: inputs.vocabulary_of(item).config for item in inputs.inception})
+        if eager:
+            with phases.phase("outputs"):
+                write_exports(build_dir)
+                run_hooks(build_dir)
+        if before_publish:
+            with phases.phase("push"):
+                report.pushed, report.store = before_publish(build_dir)
+        with phases.phase("inputs"):
+            inputs.save_parsed(build_dir)
+        with phases.phase("manifest"):  # last: a build directory without one is unfinished
+            write_manifest(build_dir, plan, inputs.fingerprint, filled.quads, phases.rounded())
+    except BaseException:
+        shutil.rmtree(build_dir, ignore_errors=True)
+        raise
+    with phases.phase("publish"):
+        build_dirs.publish(data_dir, build_dir)
+    report.build_dir, report.phases = build_dir, phases.rounded()
+    return report
+
+
+def run_hooks(build_dir: Path) -> None:
+    """Extra outputs registered by other packages (the network view writes graph.html): run by an
+    eager build; otherwise each output is made on first request."""
+    from importlib.metadata import entry_points
+
+    from kg.store.embedded import EmbeddedStore
+
+    hooks: list[Callable] = []
+    for ep in entry_points(group="kg.build_hooks"):
+        try:
+            hooks.append(ep.load())
+        except ImportError as exc:  # an optional output whose package is not installed
+            warnings.warn(f"build hook {ep.name!r} not run: {exc}", stacklevel=2)
+    if not hooks:
+        return
+    store = EmbeddedStore(build_dirs.store_path(build_dir), read_only=True)
+    try:
+        for hook in hooks:
+            hook(build_dir, store)
+    finally:
+        store.close()

@@ -1,0 +1,182 @@
+"""Where a build lives under the data directory, and how a new build replaces the old.
+
+    data/
+      current -> builds/<id>        symlink, swapped atomically at the end of a build
+      builds/<id>/store/            Oxigraph store (RocksDB)
+      builds/<id>/kg.ttl kg.trig kg.nq kg.publish.jsonld graph.html
+      builds/<id>/manifest.json     fingerprints of the documents, counts, timings
+      builds/<id>/search-index.json the labels /api/search ranks (kg.publish.search_index)
+      builds/<id>/inputs.pickle     the parsed inputs, reused by the next incremental build (kg.build.inputs)
+      builds/<id>/evidence.pickle   what the documents say of each entity, patched by the next one (kg.model.evidence)
+      cache/<id>/                   files derived from a build by the endpoint (graph.html.gz)
+      build.lock                    held while a build runs
+
+A build writes a new builds/<id>/ beside the current one and only then moves
+`current`; a build that fails or is killed leaves `current` untouched.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import json
+import os
+import shutil
+import time
+from contextlib import nullcontext
+from pathlib import Path
+from typing import Callable, ContextManager
+
+from kg.formats import rdf_syntaxes as formats
+from kg.model import iris
+from kg.errors import StoreError
+
+EXPORT_FILES = {extension: f"kg.{extension}" for extension in formats.EXPORT_EXTENSIONS}
+VIEW_FILE = "graph.html"
+MANIFEST_FILE = "manifest.json"
+STORE_DIR = "store"
+KEEP_BUILDS = 2
+
+
+def current_build(data_dir: Path) -> Path | None:
+    """The directory of the build `current` points at, or None before the first build."""
+    link = Path(data_dir) / "current"
+    try:
+        target = os.readlink(link)
+    except OSError:
+        return None
+    path = (link.parent / target).resolve()
+    return path if path.is_dir() else None
+
+
+def require_current_build(data_dir: Path) -> Path:
+    """The directory of the current build; StoreError when nothing is built in `data_dir` yet."""
+    build = current_build(data_dir)
+    if build is None:
+        raise StoreError(f"no build in {data_dir} (expected `kg build` to have run)")
+    return build
+
+
+def base_iri(build: Path | None) -> str | None:
+    """The base IRI a build minted its IRIs under (None: no build, or one from before the setting)."""
+    try:
+        return json.loads((build / MANIFEST_FILE).read_text()).get("base_iri") if build else None
+    except (OSError, ValueError):
+        return None
+
+
+def under_build_base(build: Path) -> ContextManager:
+    """Mint and abbreviate under the base IRI `build` was made under, for the block (an unfinished
+    build has no manifest yet: it is read under the base in force, its own)."""
+    base = base_iri(build)
+    return iris.using_base(base) if base else nullcontext()
+
+
+def store_path(build: Path) -> Path:
+    return build / STORE_DIR
+
+
+def export_path(build: Path, fmt: str) -> Path:
+    return build / EXPORT_FILES[fmt]
+
+
+def made_once(path: Path, make: Callable[[Path], object]) -> Path:
+    """`path`, made by `make(partial)` on the first call and renamed into place when complete, then
+    kept: one maker at a time across threads and processes (an flock per open file)."""
+    if path.is_file():
+        return path
+    with open(path.with_name(f".{path.name}.lock"), "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if path.is_file():
+            return path
+        for stale in path.parent.glob(f".{path.name}.*.part"):  # left by a maker killed while holding the lock
+            stale.unlink(missing_ok=True)
+        partial = path.with_name(f".{path.name}.{os.getpid()}.part")
+        try:
+            make(partial)
+            os.replace(partial, path)
+        finally:
+            partial.unlink(missing_ok=True)
+    return path
+
+
+def cached_file(build: Path, name: str, make: Callable[[Path], object]) -> Path:
+    """data/cache/<build>/<name>, made once by `make(partial)` (see made_once). Making one removes
+    the cache directories of builds that no longer exist."""
+    cache = (Path(build).parent.parent / "cache").absolute()  # callers may send it as a file
+    cached = cache / Path(build).name / name
+    if not cached.is_file():
+        for other in cache.glob("*"):
+            if other.name != Path(build).name and not (Path(build).parent / other.name).is_dir():
+                shutil.rmtree(other, ignore_errors=True)
+        cached.parent.mkdir(parents=True, exist_ok=True)
+    return made_once(cached, make)
+
+
+def new_build_dir(data_dir: Path) -> Path:
+    """A fresh, empty directory for a build under data/builds/."""
+    builds = Path(data_dir) / "builds"
+    builds.mkdir(parents=True, exist_ok=True)
+    stamp = time.strftime("%Y%m%dT%H%M%S", time.gmtime())
+    for n in range(1000):
+        path = builds / f"{stamp}-{os.getpid()}-{n}"
+        try:
+            path.mkdir()
+            return path
+        except FileExistsError:
+            continue
+    raise StoreError(f"could not create a build directory under {builds} (1000 names taken)")
+
+
+def publish(data_dir: Path, build: Path) -> None:
+    """Point `current` at `build` in one atomic rename, then drop old builds."""
+    data_dir = Path(data_dir)
+    tmp = data_dir / f".current-{os.getpid()}"
+    if tmp.is_symlink() or tmp.exists():
+        tmp.unlink()
+    os.symlink(os.path.relpath(build, data_dir), tmp)
+    os.replace(tmp, data_dir / "current")
+    _fsync_dir(data_dir)
+    prune(data_dir)
+
+
+def prune(data_dir: Path, keep: int = KEEP_BUILDS) -> None:
+    """Remove builds other than the current one and the newest `keep`-1 before it,
+    and any unfinished build left by a killed process."""
+    builds = Path(data_dir) / "builds"
+    current = current_build(data_dir)
+    if not builds.is_dir() or current is None:
+        return
+    finished = sorted(
+        (p for p in builds.iterdir() if (p / MANIFEST_FILE).exists() and p != current),
+        key=lambda p: p.stat().st_mtime,
+    )
+    stale = finished[: max(0, len(finished) - (keep - 1))]
+    unfinished = [p for p in builds.iterdir() if not (p / MANIFEST_FILE).exists() and p != current]
+    for path in stale + [p for p in unfinished if _older_than(p, 3600) or not _owner_alive(p)]:
+        shutil.rmtree(path, ignore_errors=True)
+    for link in Path(data_dir).glob(".current-*"):  # left by a build killed while swapping
+        if link.is_symlink() and not _owner_alive(link):
+            link.unlink(missing_ok=True)
+
+
+def _owner_alive(build: Path) -> bool:
+    try:
+        pid = int(build.name.split("-")[1])
+        os.kill(pid, 0)
+        return True
+    except (IndexError, ValueError, ProcessLookupError):
+        return False
+    except PermissionError:
+        return True
+
+
+def _older_than(path: Path, seconds: float) -> bool:
+    return time.time() - path.stat().st_mtime > seconds
+
+
+def _fsync_dir(path: Path) -> None:
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)

@@ -1,0 +1,433 @@
+"""Turn one checked, resolved document into its named graph (N-Quads text).
+
+What a document graph holds is described in docs/model.md: the article, the
+sentences that carry annotations, one node per mention, the facts stated by
+relations and events, and for every fact a kgo:Statement that names the
+document, the mentions and the sentences behind it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import cached_property
+
+from kg.model import iris
+from kg.formats.brat.ann import NORMALIZATION_DBS
+from kg.model.iris import FIXED_PREFIXES, document_iri, fragment_iri, graph_iri, local_iri, resource_iri, span_iri
+from kg.formats.records import Document, Event, Relation, TextBound
+from kg.model.nquads import QuadWriter, boolean, date_literal, decimal, integer, iri, literal
+from kg.model.aliases import AliasTable
+from kg.model.resolve import Resolution, Rule, resolve_document, resolve_event, resolve_role
+from kg.model.corpus_vocabulary import Vocabulary
+from kg.build.sentences import SentenceIndex
+from kg.model.ontology import KGO
+
+RDF, RDFS, SKOS, NIF = FIXED_PREFIXES["rdf"], FIXED_PREFIXES["rdfs"], FIXED_PREFIXES["skos"], FIXED_PREFIXES["nif"]
+DCTERMS, PROV, OWL = FIXED_PREFIXES["dcterms"], FIXED_PREFIXES["prov"], FIXED_PREFIXES["owl"]
+TYPE = RDF + "type"
+QUOTE_LABEL_CHARS = 80
+MAX_EVIDENCE_SENTENCES = 3
+DATE_ATTRIBUTES = ("dateBasis", "periodBound")
+# Attributes whose meaning kg writes on the thing itself (a figure, an unnamed person), not on the mention.
+THING_ATTRIBUTES = ("qualifier", "unnamed", "unit")
+PRECISIONS = {4: "year", 7: "month", 10: "day"}
+
+
+def date_precision(iso_value: str) -> str:
+    """How much of a date an ISO 8601 value fixes: year (2019), month (2019-02) or day."""
+    return PRECISIONS.get(len(iso_value), "day")
+
+
+@dataclass
+class _Context:
+    doc: Document
+    vocab: Vocabulary
+    aliases: AliasTable
+    out: QuadWriter
+    sentences: SentenceIndex
+    resolved: dict[str, Resolution]
+    doc_iri: str
+    events: dict[str, str]  # event id -> the event's node
+    sentences_written: set[str] = field(default_factory=set)  # a sentence backs many mentions and facts
+
+    @cached_property
+    def claimants(self) -> dict[str, list[str]]:
+        """Claimed event id -> argument ids of the claimants of the claims that state it."""
+        claimed: dict[str, list[str]] = {}
+        for event in self.doc.annotations.events:
+            if not self.vocab.is_a(event.type, "Claim"):
+                continue
+            who = [t for r, t in event.args if self.vocab.means(r, "claimant")]
+            for role, target in event.args:
+                if self.vocab.means(role, "content") and target in self.events:
+                    claimed.setdefault(target, []).extend(who)
+        return claimed
+
+    @cached_property
+    def date_attributes(self) -> dict[str, dict[str, str]]:
+        """Date mention id -> {"dateBasis": value, "periodBound": value} from its attributes."""
+        found: dict[str, dict[str, str]] = {}
+        for attr in self.doc.annotations.attributes:
+            for meaning in DATE_ATTRIBUTES:
+                if self.vocab.means(attr.name, meaning) and attr.value is not None:
+                    found.setdefault(attr.target, {})[meaning] = attr.value
+        return found
+
+    def mention(self, tid: str) -> str:
+        return fragment_iri(self.doc.slug, tid)
+
+    def node(self, ann_id: str) -> str:
+        """What an argument id stands for: an entity mention's resolution, or an event's node."""
+        if ann_id in self.resolved:
+            return self.resolved[ann_id].iri
+        if ann_id in self.events:
+            return self.events[ann_id]
+        return self.events[self.event_of_trigger[ann_id]]
+
+    @cached_property
+    def trigger_of_event(self) -> dict[str, str]:
+        return {e.id: e.trigger for e in self.doc.annotations.events}
+
+    @cached_property
+    def event_of_trigger(self) -> dict[str, str]:
+        return {trigger: event for event, trigger in self.trigger_of_event.items()}
+
+    def bound(self, ann_id: str) -> TextBound:
+        """The span behind an argument id: the mention itself, or an event's trigger."""
+        bounds = self.doc.annotations.textbounds
+        return bounds[ann_id] if ann_id in bounds else bounds[self.trigger_of_event[ann_id]]
+
+
+def document_nquads(doc: Document, vocab: Vocabulary, aliases: AliasTable) -> str:
+    """The document's named graph as sorted N-Quads."""
+    out = QuadWriter(graph_iri(doc.slug))
+    ctx = _Context(doc, vocab, aliases, out, SentenceIndex(doc.text), resolve_document(doc, vocab, aliases),
+                   document_iri(doc.slug), {e.id: _event_node(doc, vocab, e) for e in doc.annotations.events})
+    _article(ctx)
+    for bound in doc.annotations.textbounds.values():
+        _mention(ctx, bound)
+    _local_things(ctx)
+    for relation in doc.annotations.relations:
+        _relation(ctx, relation)
+    for event in doc.annotations.events:
+        _event(ctx, event)
+    _attributes(ctx)
+    _normalizations_and_notes(ctx)
+    return out.text()
+
+
+def _article(ctx: _Context) -> None:
+    meta, add, doc = ctx.doc.metadata, ctx.out.add, ctx.doc_iri
+    add(doc, TYPE, iri(KGO.NewsArticle))
+    add(doc, DCTERMS + "title", literal(meta.title))
+    add(doc, NIF + "isString", literal(ctx.doc.text))
+    add(doc, KGO.sourceFile, literal(f"{ctx.doc.slug}.txt"))
+    if meta.publisher:
+        add(doc, KGO.publisher, iri(resource_iri(meta.publisher)))
+    if meta.author:
+        add(doc, KGO.author, iri(resource_iri(meta.author)))
+    if meta.date:
+        add(doc, DCTERMS + "date", date_literal(meta.date))
+    if meta.date_note:
+        add(doc, KGO.dateNote, literal(meta.date_note))
+
+
+def _sentence(ctx: _Context, begin: int, end: int) -> str:
+    node = span_iri(ctx.doc.slug, begin, end)
+    if node in ctx.sentences_written:
+        return node
+    ctx.sentences_written.add(node)
+    add = ctx.out.add
+    add(node, TYPE, iri(KGO.Sentence))
+    add(node, NIF + "beginIndex", integer(begin))
+    add(node, NIF + "endIndex", integer(end))
+    add(node, NIF + "anchorOf", literal(ctx.doc.text[begin:end]))
+    add(node, NIF + "referenceContext", iri(ctx.doc_iri))
+    return node
+
+
+def _evidence(ctx: _Context, bounds: list[TextBound]) -> list[str]:
+    """Sentences that state a fact: from the first to the last of its mentions (a few at most)."""
+    begin = min(b.begin for b in bounds)
+    end = max(b.end for b in bounds)
+    spans = ctx.sentences.covering(begin, end)
+    if len(spans) > MAX_EVIDENCE_SENTENCES:
+        spans = sorted({ctx.sentences.at(b.begin) for b in bounds}, key=lambda s: s.begin)
+    return [_sentence(ctx, s.begin, s.end) for s in spans]
+
+
+def _mention(ctx: _Context, bound: TextBound) -> None:
+    node, add = ctx.mention(bound.id), ctx.out.add
+    add(node, TYPE, iri(KGO.Mention))
+    add(node, NIF + "beginIndex", integer(bound.begin))
+    add(node, NIF + "endIndex", integer(bound.end))
+    add(node, NIF + "anchorOf", literal(bound.text))
+    add(node, NIF + "referenceContext", iri(ctx.doc_iri))
+    add(node, KGO.annotationType, literal(bound.type))
+    add(node, KGO.annotationId, literal(bound.id))
+    if len(bound.spans) > 1:
+        add(node, KGO.offsets, literal(";".join(f"{s.begin} {s.end}" for s in bound.spans)))
+    sentence = ctx.sentences.at(bound.begin)
+    add(node, KGO.sentence, iri(_sentence(ctx, sentence.begin, sentence.end)))
+    resolution = ctx.resolved.get(bound.id)
+    if resolution is not None:
+        add(node, KGO.denotes, iri(resolution.iri))
+        add(node, KGO.resolvedBy, literal(resolution.explanation))
+
+
+def _local_things(ctx: _Context) -> None:
+    """Records of things that live in this document only: figures, quotes, dates without value, unnamed."""
+    ann, add, vocab = ctx.doc.annotations, ctx.out.add, ctx.vocab
+    numbers = {n.target: n.ref for n in ann.normalizations if n.db == "Number"}
+    qualifiers = {a.target: a.value for a in ann.attributes if vocab.means(a.name, "qualifier")}
+    units = {a.target: a.value for a in ann.attributes if vocab.means(a.name, "unit")}
+    done: set[str] = set()
+    for tid, resolution in sorted(ctx.resolved.items(), key=lambda item: _id_order(item[0])):
+        if resolution.key is not None or resolution.iri in done:
+            continue
+        done.add(resolution.iri)
+        bound = ann.textbounds[tid]
+        node = resolution.iri
+        for class_iri in vocab.class_iris(bound.type):
+            add(node, TYPE, iri(class_iri))
+        label = _short(bound.text)
+        add(node, RDFS + "label", literal(label))
+        add(node, SKOS + "prefLabel", literal(label))
+        add(node, KGO.mention, iri(ctx.mention(tid)))
+        add(node, PROV + "wasDerivedFrom", iri(ctx.doc_iri))
+        if vocab.is_a(bound.type, "Quote"):
+            add(node, KGO.quoteText, literal(bound.text))
+        if vocab.is_a(bound.type, "Figure") and tid in numbers:
+            add(node, KGO.value, decimal(numbers[tid]))
+        if tid in qualifiers:
+            add(node, KGO.qualifier, literal(qualifiers[tid]))
+        if tid in units and units[tid] is not None:
+            add(node, KGO.unit, literal(units[tid]))
+        if resolution.rule is Rule.UNNAMED:
+            add(node, KGO.unnamed, boolean(True))
+
+
+def _id_order(ann_id: str) -> tuple[int, str]:
+    digits = "".join(c for c in ann_id if c.isdigit())
+    return (int(digits) if digits else 0, ann_id)
+
+
+def _short(text: str) -> str:
+    return text if len(text) <= QUOTE_LABEL_CHARS else text[: QUOTE_LABEL_CHARS - 1].rstrip() + "…"
+
+
+def _statement(ctx: _Context, fragment: str, subject: str, predicates: list[str], obj: str,
+               subject_mention: TextBound | None, object_mention: TextBound | None) -> str:
+    """The fact (under its own predicate and each kgo property it is aligned with) and its
+    provenance record, whose node is returned."""
+    add = ctx.out.add
+    for predicate in predicates:
+        add(subject, predicate, iri(obj))
+    node = fragment_iri(ctx.doc.slug, fragment)
+    add(node, TYPE, iri(KGO.Statement))
+    add(node, RDF + "subject", iri(subject))
+    add(node, RDF + "predicate", iri(predicates[0]))
+    add(node, RDF + "object", iri(obj))
+    add(node, PROV + "wasDerivedFrom", iri(ctx.doc_iri))
+    mentions = [m for m in (subject_mention, object_mention) if m is not None]
+    for sentence in _evidence(ctx, mentions):
+        add(node, KGO.evidence, iri(sentence))
+    if subject_mention is not None:
+        add(node, KGO.subjectMention, iri(ctx.mention(subject_mention.id)))
+    if object_mention is not None:
+        add(node, KGO.objectMention, iri(ctx.mention(object_mention.id)))
+    return node
+
+
+def _predicates(ctx: _Context, name: str) -> list[str]:
+    """The property of a relation type or role, then the kgo property it is aligned with."""
+    own = ctx.vocab.property_iri(name)
+    aligned = ctx.vocab.alignment.terms.get(name)
+    return [own] + ([str(KGO[aligned])] if aligned and str(KGO[aligned]) != own else [])
+
+
+def _relation(ctx: _Context, relation: Relation) -> None:
+    node = _statement(ctx, relation.id, ctx.node(relation.arg1), _predicates(ctx, relation.type),
+                      ctx.node(relation.arg2), ctx.bound(relation.arg1), ctx.bound(relation.arg2))
+    if (relation.arg1_role, relation.arg2_role) != ("Arg1", "Arg2"):
+        ctx.out.add(node, KGO.argumentLabels, literal(f"{relation.arg1_role} {relation.arg2_role}"))
+
+
+def _event_node(doc: Document, vocab: Vocabulary, event: Event) -> str:
+    """The node of an event: a membership, a canonical event (KG: link) or a document-local one."""
+    if vocab.is_a(event.type, "Membership"):
+        return local_iri(doc.slug, "membership", event.id)
+    key = resolve_event(doc, event.id, event.trigger)
+    return resource_iri(key) if key else local_iri(doc.slug, "event", event.id)
+
+
+def _event(ctx: _Context, event: Event) -> None:
+    if ctx.vocab.is_a(event.type, "Membership"):
+        _membership(ctx, event)
+        return
+    ann, add = ctx.doc.annotations, ctx.out.add
+    trigger = ann.textbounds[event.trigger]
+    key = resolve_event(ctx.doc, event.id, event.trigger)
+    node = ctx.events[event.id]
+    add(ctx.mention(trigger.id), KGO.denotes, iri(node))
+    add(ctx.mention(trigger.id), KGO.resolvedBy, literal(f"KG normalization: {key}" if key else "local"))
+    for class_iri in ctx.vocab.class_iris(event.type):
+        add(node, TYPE, iri(class_iri))
+    add(node, KGO.trigger, iri(ctx.mention(trigger.id)))
+    iso = {n.target: n.ref for n in ann.normalizations if n.db == "ISO8601"}
+    times = {t for role, t in event.args if ctx.vocab.means(role, "time")}
+    if not key:
+        add(node, SKOS + "prefLabel", literal(_event_label(ctx, event, trigger, iso, times)))
+        add(node, RDFS + "label", literal(_event_label(ctx, event, trigger, iso, times)))
+        add(node, PROV + "wasDerivedFrom", iri(ctx.doc_iri))
+    seen: dict[str, int] = {}
+    for role, target in event.args:
+        seen[role] = seen.get(role, 0) + 1
+        _statement(ctx, f"{event.id}-{role}-{seen[role]}", node, _predicates(ctx, role),
+                   ctx.node(target), trigger, ctx.bound(target))
+        if target in times and target in iso:
+            _event_date(ctx, node, iso[target], ctx.date_attributes.get(target, {}))
+    _claimed(ctx, event.id, node)
+
+
+def _event_date(ctx: _Context, node: str, value: str, attributes: dict[str, str]) -> None:
+    """An event's date from a normalized Time argument: kgo:date, or kgo:startDate / kgo:endDate
+    when the date bounds a period; with its precision and, when annotated, its basis."""
+    add = ctx.out.add
+    bound = attributes.get("periodBound")
+    add(node, {"Start": KGO.startDate, "End": KGO.endDate}.get(bound, KGO.date), date_literal(value))
+    add(node, KGO.datePrecision, literal(date_precision(value)))
+    if "dateBasis" in attributes:
+        add(node, KGO.dateBasis, literal(attributes["dateBasis"]))
+
+
+def _claimed(ctx: _Context, event_id: str, node: str) -> None:
+    """Mark an event or membership that is only the content of a claim: not asserted, and by whom
+    (a fact with its statement: the event's trigger and the claimant's mention)."""
+    if event_id not in ctx.claimants:
+        return
+    ctx.out.add(node, KGO.asserted, boolean(False))
+    trigger = ctx.bound(event_id)
+    for i, claimant in enumerate(ctx.claimants[event_id], start=1):
+        _statement(ctx, f"{event_id}-claimedBy-{i}", node, [KGO.claimedBy], ctx.node(claimant), trigger,
+                   ctx.bound(claimant))
+
+
+def _event_label(ctx: _Context, event: Event, trigger: TextBound, iso: dict[str, str], times: set[str]) -> str:
+    """A readable label for a document-local event: its type, its words and its date when known."""
+    dates = [iso[t] for role, t in event.args if t in times and t in iso]
+    type_label = "".join(" " + c.lower() if c.isupper() else c for c in event.type).strip().capitalize()
+    suffix = f", {dates[0]}" if dates else ""
+    return f"{type_label}: “{_short(trigger.text)}”{suffix}"
+
+
+def _membership(ctx: _Context, event: Event) -> None:
+    """A Membership event: the n-ary membership node and the post it fills (the role in that
+    organization); unless the membership is only claimed, the memberOf, hasRole and holds shortcuts."""
+    ann, add, vocab = ctx.doc.annotations, ctx.out.add, ctx.vocab
+    trigger = ann.textbounds[event.trigger]
+    node = ctx.events[event.id]
+    role_key, rule = resolve_role(trigger.text, ctx.aliases)
+    role = resource_iri(role_key)
+    add(ctx.mention(trigger.id), KGO.denotes, iri(role))
+    add(ctx.mention(trigger.id), KGO.resolvedBy, literal(f"{rule}: {role_key}"))
+    for class_iri in vocab.class_iris(event.type):
+        if class_iri != str(KGO.Event):
+            add(node, TYPE, iri(class_iri))
+    add(node, KGO.trigger, iri(ctx.mention(trigger.id)))
+    add(node, PROV + "wasDerivedFrom", iri(ctx.doc_iri))
+    _statement(ctx, f"{event.id}-role", node, [KGO.role], role, None, trigger)
+    asserted = event.id not in ctx.claimants
+    members = [t for r, t in event.args if vocab.means(r, "member")]
+    organizations = [t for r, t in event.args if vocab.means(r, "organization")]
+    posts = [_post(ctx, event, role_key, org, j) for j, org in enumerate(organizations, start=1)] \
+        or [_post(ctx, event, role_key, None, 1)]
+    for j, post in enumerate(posts, start=1):
+        _statement(ctx, f"{event.id}-post-{j}", node, [KGO.post], post, None, trigger)
+    for i, member in enumerate(members, start=1):
+        _statement(ctx, f"{event.id}-Member-{i}", node, [KGO.member], ctx.node(member), trigger, ctx.bound(member))
+        if not asserted:
+            continue
+        _statement(ctx, f"{event.id}-hasRole-{i}", ctx.node(member), [KGO.hasRole], role, ctx.bound(member), trigger)
+        for j, post in enumerate(posts, start=1):
+            _statement(ctx, f"{event.id}-holds-{i}-{j}", ctx.node(member), [KGO.holds], post,
+                       ctx.bound(member), trigger)
+        for j, org in enumerate(organizations, start=1):
+            _statement(ctx, f"{event.id}-memberOf-{i}-{j}", ctx.node(member), [KGO.memberOf],
+                       ctx.node(org), ctx.bound(member), ctx.bound(org))
+    for j, org in enumerate(organizations, start=1):
+        _statement(ctx, f"{event.id}-Organization-{j}", node, [KGO.organization], ctx.node(org),
+                   trigger, ctx.bound(org))
+    _claimed(ctx, event.id, node)
+
+
+def _post(ctx: _Context, event: Event, role_key: str, org: str | None, number: int) -> str:
+    """The post a membership fills: the role in one organization, shared by every holder of that
+    role there when the organization is canonical, else local to the document. A post without an
+    organization has no kgo:postIn (the shapes reject it)."""
+    add = ctx.out.add
+    resolution = ctx.resolved.get(org) if org else None
+    role_slug = role_key.split("/", 1)[1]
+    if resolution is not None and resolution.key is not None:
+        node = resource_iri(f"post/{role_slug}-of-{resolution.key.split('/', 1)[1]}")
+    else:
+        node = local_iri(ctx.doc.slug, "post", f"{event.id}-{org}" if org else event.id)
+    add(node, TYPE, iri(KGO.Post))
+    trigger = ctx.bound(event.trigger)
+    _statement(ctx, f"{event.id}-post-{number}-role", node, [KGO.role], resource_iri(role_key), None, trigger)
+    entry = ctx.aliases.entries.get(role_key)
+    role_label = entry.label if entry else trigger.text
+    if org:
+        _statement(ctx, f"{event.id}-post-{number}-postIn", node, [KGO.postIn], ctx.node(org), trigger,
+                   ctx.bound(org))
+        org_entry = ctx.aliases.entries.get(resolution.key) if resolution and resolution.key else None
+        add(node, RDFS + "label", literal(f"{role_label}, {org_entry.label if org_entry else ctx.bound(org).text}"))
+    else:
+        add(node, RDFS + "label", literal(role_label))
+    return node
+
+
+def _attributes(ctx: _Context) -> None:
+    """Attributes kg writes as given (qualifiers, units and Unnamed are written on their thing
+    above): on an event, its node; on a relation, its statement; on a mention (a date's basis),
+    the mention."""
+    ann, add, vocab = ctx.doc.annotations, ctx.out.add, ctx.vocab
+    relations = {r.id for r in ann.relations}
+    for attr in ann.attributes:
+        if attr.target in ctx.resolved and any(vocab.means(attr.name, m) for m in THING_ATTRIBUTES):
+            continue
+        if attr.target in ctx.events:
+            node = ctx.events[attr.target]
+        elif attr.target in relations:
+            node = fragment_iri(ctx.doc.slug, attr.target)
+        else:
+            node = ctx.mention(attr.target)
+        add(node, vocab.property_iri(attr.name), boolean(True) if attr.value is None else literal(attr.value))
+
+
+def _normalizations_and_notes(ctx: _Context) -> None:
+    ann, add = ctx.doc.annotations, ctx.out.add
+    relations = {r.id for r in ann.relations}
+    for norm in ann.normalizations:
+        if norm.db == "Wikidata" and norm.target in ctx.resolved:
+            add(ctx.resolved[norm.target].iri, OWL + "sameAs", iri(iris.WIKIDATA + norm.ref))
+        elif norm.db not in NORMALIZATION_DBS and norm.target in ann.textbounds:
+            add(ctx.mention(norm.target), KGO.reference, literal(f"{norm.db}:{norm.ref}"))
+    for note in ann.notes:
+        if note.target in ann.textbounds:
+            add(ctx.mention(note.target), RDFS + "comment", literal(note.text))
+        elif note.target in ctx.events:
+            add(ctx.mention(ctx.bound(note.target).id), RDFS + "comment", literal(note.text))
+        elif note.target in relations:
+            add(fragment_iri(ctx.doc.slug, note.target), RDFS + "comment", literal(note.text))
+
+
+def canonical_keys(nquads: str) -> set[str]:
+    """Canonical keys a document graph refers to (mentions, metadata), read back from its N-Quads."""
+    keys = set()
+    prefix = "<" + iris.RESOURCE
+    for line in nquads.splitlines():
+        for term in line.split(" ")[:3:2]:
+            if term.startswith(prefix):
+                keys.add(term[len(prefix):-1])
+    return keys

@@ -1,0 +1,155 @@
+"""Filling a build's store: bulk-loaded from scratch, or patched from the previous build's.
+
+A full build streams every document's N-Quads into the load file (which
+becomes kg.nq) and bulk-loads it. An incremental build starts from a
+checkpoint of the previous store (hard links: it shares every unchanged
+file), drops the graphs of changed and removed documents, loads the new
+ones and recomputes only the entity records they touch. Both end with the
+same store a full build makes of the same corpus.
+
+Entity records are written from the evidence the readers sum (kg.model.evidence),
+never from a query over the whole store; a build keeps that sum, and the
+next incremental build patches it with the evidence of the graphs it swaps.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from kg.build import dirs as build_dirs
+from kg.model import iris
+from kg.model.entity_records import gather_evidence, records_nquads, replace_records
+from kg.model.evidence import (Evidence, Kept, add_evidence, counts_of, document_evidence, kept_form, load_kept, patch_kept,
+                         save_evidence)
+from kg.build.document_graph import canonical_keys
+from kg.build.inputs import Inputs
+from kg.model.iris import graph_iri, resource_iri
+from kg.build.load_file import LoadFile, ontology_nquads
+from kg.build.phases import Phases
+from kg.build.plan import Plan, read_manifest
+from kg.build.readers import read_all
+from kg.model.corpus_vocabulary import Vocabulary
+from kg.store.embedded import EmbeddedStore
+from kg.build.shacl import validate_nquads
+
+
+@dataclass
+class Filled:
+    """What the store of a build holds."""
+
+    quads: int
+    entities: int  # entity records written
+    touched: frozenset[str] | None = None  # IRIs of the records an incremental build rewrote (None: all)
+
+
+@dataclass
+class Options:
+    """How to read: progress bar, SHACL validation, reader processes (None: by corpus size)."""
+
+    progress: bool = False
+    validate: bool = True
+    workers: int | None = None
+
+
+def fill_store(plan: Plan, inputs: Inputs, build_dir: Path, options: Options, phases: Phases) -> Filled:
+    """Write the build's store (and, for a full build, kg.nq); raises InputErrors on bad input."""
+    if plan.mode == "full":
+        store, checked, touched, filled = _load_all(plan, inputs, build_dir, options, phases)
+    else:
+        store, checked, touched, filled = _patch_previous(plan, inputs, build_dir, options, phases)
+    try:
+        if options.validate:
+            with phases.phase("validate"):  # records of what the checked documents name or named
+                _validate_records(store, checked if touched is None else checked | touched, inputs.vocabulary)
+        with phases.phase("flush"):
+            store.flush()
+        return filled
+    finally:
+        store.close()
+
+
+def _load_all(plan: Plan, inputs: Inputs, build_dir: Path, options: Options, phases: Phases):
+    store = EmbeddedStore(build_dirs.store_path(build_dir))
+    load = LoadFile(build_dir, store)  # the store is bulk-loaded while the documents are read
+    try:
+        with phases.phase("read"):
+            load.append(iris.ONTOLOGY_GRAPH, ontology_nquads(inputs.vocabulary))
+            read = read_all(plan.todo, inputs, options.progress, options.validate, options.workers,
+                            lambda slug, text: load.append(graph_iri(slug), text))
+        with phases.phase("records"):  # written while the loader still works, and loaded with the rest
+            count, records = records_nquads(read.evidence, inputs.vocabulary, inputs.aliases)
+            load.append(iris.ENTITIES_GRAPH, records)
+            save_evidence(build_dir, kept_form(read.evidence))
+    except BaseException:
+        load.abandon()  # the build directory, store and all, is removed by the caller
+        raise
+    load.close()
+    with phases.phase("load"):  # what the loader still had to do once reading ended
+        load.finish_loading()
+    with phases.phase("nq export"):
+        load.finish_as_export()
+    return store, read.checked, None, Filled(load.quads, count)
+
+
+def _patch_previous(plan: Plan, inputs: Inputs, build_dir: Path, options: Options, phases: Phases):
+    graphs: dict[str, str] = {}
+    with phases.phase("read"):
+        read = read_all(plan.todo, inputs, options.progress, options.validate, options.workers,
+                        graphs.__setitem__)
+    with phases.phase("checkpoint"):
+        EmbeddedStore(build_dirs.store_path(plan.previous_dir), read_only=True).backup(build_dirs.store_path(build_dir))
+    store = EmbeddedStore(build_dirs.store_path(build_dir))
+    with phases.phase("replace"):
+        touched, delta, replaced = _replace_documents(store, plan, graphs)
+    with phases.phase("records"):
+        kept = _patched_evidence(store, plan, replaced, read.evidence)
+        records_touched = [resource_iri(k) for k in sorted(touched)]
+        delta -= _lines(store.dump_graph(iris.ENTITIES_GRAPH, subjects=records_touched))
+        count, records = replace_records(store, counts_of(kept, touched), inputs.vocabulary, inputs.aliases, touched)
+        delta += _lines(records)
+        save_evidence(build_dir, kept)
+    previous = read_manifest(plan.previous_dir).get("quads")
+    with phases.phase("count"):  # counting a large store takes seconds: the previous count and the change
+        quads = previous + delta if isinstance(previous, int) else len(store)
+    return store, read.checked, touched, Filled(quads, count, frozenset(records_touched))
+
+
+def _patched_evidence(store: EmbeddedStore, plan: Plan, replaced: Evidence, new: Evidence) -> Kept:
+    """The evidence of the new store: the previous build's, less that of the graphs replaced, plus
+    that of the new ones; asked of the whole store when the previous build kept none."""
+    kept = load_kept(plan.previous_dir)
+    if kept is None:
+        return kept_form(gather_evidence(store))
+    patch_kept(kept, replaced, new)
+    return kept
+
+
+def _replace_documents(store: EmbeddedStore, plan: Plan, graphs: dict[str, str]) -> tuple[set[str], int, Evidence]:
+    """Swap the graphs of changed documents; returns the canonical keys whose records may change,
+    how many quads the store gained (or lost: negative) and the evidence of the graphs removed."""
+    touched: set[str] = set()
+    delta = 0
+    replaced: Evidence = {}
+    for slug in plan.changed + plan.removed:
+        old = store.dump_graph(graph_iri(slug))
+        touched |= canonical_keys(old)
+        delta -= _lines(old)
+        add_evidence(replaced, document_evidence(old))
+        store.drop_graph(graph_iri(slug))
+    for nquads in graphs.values():
+        touched |= canonical_keys(nquads)
+        delta += _lines(nquads)
+        store.load_nquads(nquads.encode())
+    return touched, delta, replaced
+
+
+def _lines(nquads: str) -> int:
+    """Quads in N-Quads text holding each quad once (literals escape their line breaks)."""
+    return nquads.count("\n")
+
+
+def _validate_records(store: EmbeddedStore, touched: set[str] | None, vocab: Vocabulary) -> None:
+    subjects = None if touched is None else [resource_iri(k) for k in sorted(touched)]
+    records = store.dump_graph(iris.ENTITIES_GRAPH, subjects=subjects)
+    validate_nquads(records.encode(), vocab.declared())

@@ -1,0 +1,121 @@
+"""The N-Quads a full build loads, written once and kept as the build's N-Quads export.
+
+Sections are appended one graph at a time (the ontology, each document as
+it is read, the entity records last) and their byte ranges noted, so the
+file is both kg.nq and what the store holds, with the section index
+kg.publish.export uses to copy unchanged sections into a later build's exports.
+
+The store is bulk-loaded while the documents are read: every section also
+goes down a named pipe that Oxigraph's bulk loader reads in a thread of its
+own (it releases the GIL), so loading overlaps reading instead of following it.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from pathlib import Path
+
+import pyoxigraph as ox
+
+from kg.build import dirs as build_dirs
+from kg.model import iris
+from kg.publish.export import write_index
+from kg.model.corpus_vocabulary import Vocabulary
+from kg.model.resources import ONTOLOGY_TTL, read_rdf
+from kg.store.embedded import EmbeddedStore
+
+LOAD_FILE = "load.nq"
+PIPE = "load.pipe"
+
+
+class LoadFile:
+    """The load file of one build directory, open for appending sections; with a `store`, every
+    section is also bulk-loaded into it as it is appended."""
+
+    def __init__(self, build_dir: Path, store: EmbeddedStore | None = None) -> None:
+        self.build_dir = build_dir
+        self.path = build_dir / LOAD_FILE
+        self.index: dict[str, list[int]] = {}
+        self.quads = 0  # every line is one quad, and no quad is written twice
+        self._out = open(self.path, "wb")
+        self._loader = _PipeLoader(store, build_dir / PIPE) if store is not None else None
+
+    def append(self, graph: str, nquads: str) -> None:
+        """Append one graph's N-Quads and note where they are."""
+        data = nquads.encode()
+        start = self._out.tell()
+        self._out.write(data)
+        if self._loader:
+            self._loader.write(data)
+        self.index[graph] = [start, self._out.tell()]
+        self.quads += nquads.count("\n")
+
+    def close(self) -> None:
+        self._out.close()
+
+    def abandon(self) -> None:
+        """Close everything after a failed read; what the loader says then no longer matters."""
+        self.close()
+        try:
+            self.finish_loading()
+        except Exception:  # noqa: BLE001 - the read's own error is the one raised
+            pass
+
+    def finish_loading(self) -> None:
+        """Wait until the store holds every section appended; raises what the loader raised."""
+        if self._loader:
+            loader, self._loader = self._loader, None
+            loader.finish()
+
+    def finish_as_export(self) -> None:
+        """The complete file (the entity records appended last) becomes kg.nq: the store holds
+        exactly its quads, so there is no need to dump them again."""
+        target = build_dirs.export_path(self.build_dir, "nq")
+        write_index(target, self.index)
+        os.replace(self.path, target)
+
+
+class _PipeLoader:
+    """Oxigraph's bulk loader reading a named pipe in a thread while the build writes into it."""
+
+    def __init__(self, store: EmbeddedStore, pipe: Path) -> None:
+        self.pipe = pipe
+        os.mkfifo(pipe)
+        self.error: BaseException | None = None
+        self._thread = threading.Thread(target=self._load, args=(store,), name="bulk-load", daemon=True)
+        self._thread.start()
+        self._out = open(pipe, "wb")  # returns once the loader has opened its end
+
+    def _load(self, store: EmbeddedStore) -> None:
+        try:
+            store.bulk_load_file(self.pipe)
+        except BaseException as exc:  # noqa: BLE001 - handed to the build by finish()
+            self.error = exc
+            os.close(os.open(self.pipe, os.O_RDONLY | os.O_NONBLOCK))  # unblocks a writer still opening
+
+    def write(self, data: bytes) -> None:
+        try:
+            self._out.write(data)
+        except BrokenPipeError:
+            self.finish()  # the loader stopped: its own error says why
+            raise
+
+    def finish(self) -> None:
+        try:
+            self._out.close()
+        except BrokenPipeError:
+            pass
+        self._thread.join()
+        self.pipe.unlink(missing_ok=True)
+        if self.error is not None:
+            raise self.error
+
+
+def ontology_nquads(vocab: Vocabulary) -> str:
+    """kg's ontology and the corpus vocabulary minted from its annotation schema, as the ontology graph."""
+    quads = ox.parse(read_rdf(ONTOLOGY_TTL), format=ox.RdfFormat.TURTLE)
+    dataset = ox.Dataset(ox.Quad(q.subject, q.predicate, q.object, ox.NamedNode(iris.ONTOLOGY_GRAPH)) for q in quads)
+    lines = ox.serialize(dataset, format=ox.RdfFormat.N_QUADS).decode().splitlines(keepends=True)
+    lines += vocab.nquads(iris.ONTOLOGY_GRAPH).splitlines(keepends=True)
+    return "".join(sorted(set(lines)))  # a Dataset iterates in a hash order that changes from run to run

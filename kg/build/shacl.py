@@ -1,0 +1,68 @@
+"""Check a built graph against shapes.ttl with pySHACL, and against the ontology:
+every class and predicate used must be declared in ontology.ttl."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+import pyoxigraph as ox
+import rdflib
+from rdflib import RDF, URIRef
+
+from kg.errors import ValidationError
+from kg.model.resources import ONTOLOGY_TTL, SHAPES_TTL, read_rdf
+from kg.store.terms import from_oxigraph
+
+MAX_REPORTED = 20
+
+
+@lru_cache(maxsize=1)
+def shapes_graph() -> rdflib.Graph:
+    return rdflib.Graph().parse(data=read_rdf(SHAPES_TTL), format="turtle")
+
+
+@lru_cache(maxsize=1)
+def ontology_graph() -> rdflib.Graph:
+    return rdflib.Graph().parse(data=read_rdf(ONTOLOGY_TTL), format="turtle")
+
+
+def declared_terms() -> set[URIRef]:
+    """Every IRI ontology.ttl says something about: its classes, properties and the reused terms."""
+    return {s for s in ontology_graph().subjects() if isinstance(s, URIRef)}
+
+
+def check_shapes(data: rdflib.Graph) -> None:
+    """Raise ValidationError with pySHACL's findings when `data` breaks a shape."""
+    import pyshacl  # 0.6 s to import: not on the path of a build that has nothing to do
+
+    conforms, report, text = pyshacl.validate(data, shacl_graph=shapes_graph(), inference="none",
+                                              advanced=False, allow_warnings=True)
+    if not conforms:
+        raise ValidationError("the graph does not conform to shapes.ttl:\n" + _first_results(report, text))
+
+
+def check_declared(data: rdflib.Graph, extra: frozenset[str] = frozenset()) -> None:
+    """Raise ValidationError when a predicate or class in `data` is not declared in ontology.ttl
+    (or, for `extra`, in the corpus vocabulary)."""
+    declared = declared_terms() | {RDF.type} | {URIRef(t) for t in extra}
+    used = set(data.predicates()) | set(data.objects(None, RDF.type))
+    missing = sorted(str(t) for t in used - declared if isinstance(t, URIRef))
+    if missing:
+        raise ValidationError("terms not declared in ontology.ttl: " + ", ".join(missing))
+
+
+def validate_nquads(nquads: bytes, extra: frozenset[str] = frozenset()) -> None:
+    """Validate the union of the graphs in some N-Quads (shapes, then declared terms; `extra` are
+    the terms of the corpus vocabulary)."""
+    union = rdflib.Graph()
+    # Oxigraph parses: rdflib's N-Triples reader is quadratic in a line's length (an article's text
+    # is one literal: a 5 MB text took minutes)
+    for quad in ox.parse(nquads, format=ox.RdfFormat.N_QUADS):
+        union.add((from_oxigraph(quad.subject), from_oxigraph(quad.predicate), from_oxigraph(quad.object)))
+    check_shapes(union)
+    check_declared(union, extra)
+
+
+def _first_results(report: rdflib.Graph, text: str) -> str:
+    lines = [line for line in text.splitlines() if line.strip()]
+    return "\n".join(lines[: MAX_REPORTED * 8])

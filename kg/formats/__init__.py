@@ -1,0 +1,12 @@
+"""Every format kg reads or writes: annotated corpora in, RDF syntaxes and annotation formats out.
+
+    corpus.py          find a corpus's documents and read each with its format's reader
+    records.py         the frozen records every reader yields (mentions, relations, events, notes...)
+    positions.py       the line and column behind an offset, for located errors
+    rdf_syntaxes.py    the RDF and SPARQL result syntaxes kg serializes and negotiates
+    brat/              brat standoff: annotation.conf, .ann, and writing both back
+    inception/         INCEpTION and WebAnno UIMA CAS XMI: reading, and writing back
+
+May import kg.errors, kg.settings and kg.model; the writers (brat/export.py, inception/export.py) also
+read a built store. Never imports kg.build or kg.publish's exports.
+"""

@@ -1,0 +1,479 @@
+"""Find the articles of a corpus directory and read them (I/O only).
+
+A corpus directory holds, per article, `<slug>.txt` (the text, UTF-8),
+`<slug>.ann` (brat standoff annotations; may be absent for an article not yet
+annotated) and `<slug>.json` (metadata; optional), plus `annotation.conf`,
+`aliases.toml` and `kg.toml`. Like a brat collection, articles may sit in
+sub-directories, each read with the nearest annotation.conf up the tree.
+"""
+
+from __future__ import annotations
+
+import datetime
+import errno
+import hashlib
+import json
+import os
+import re
+import stat
+import zipfile
+from dataclasses import dataclass, field
+from functools import cached_property, lru_cache
+from pathlib import Path
+from typing import TYPE_CHECKING, NamedTuple
+
+from kg.formats.brat.conf import CONFIG_FILE, MAPPING_FILE, AnnotationConfig, decode_utf8, find_config, parse_config
+from kg.errors import CorpusError, InputError, InputErrors
+from kg.model.iris import RESERVED_GRAPHS
+from kg.formats.positions import json_key_line, line_column
+
+if TYPE_CHECKING:  # the reading modules are imported when a document is read: a scan needs none of them
+    from kg.formats.inception.xmi import BratDocument
+    from kg.formats.records import Document, Metadata
+
+# Characters XML 1.0 cannot carry: SPARQL XML results and RDF/XML would break on them.
+TYPE_SYSTEM = "TypeSystem.xml"  # INCEpTION's type system beside its .xmi (kg.formats.inception.xmi reads it)
+CONTROL_CHARACTERS = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
+_SLUG = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*$")
+ALIASES_FILE = "aliases.toml"
+# Files of the corpus that are not documents but are read (or, for brat's own, accepted) by kg.
+CORPUS_FILES = (CONFIG_FILE, ALIASES_FILE, MAPPING_FILE, "tools.conf", "visual.conf", "kb_shortcuts.conf",
+                TYPE_SYSTEM, "typesystem.xml")
+DOCUMENT_SUFFIXES = (".txt", ".ann", ".json", ".xmi", ".zip")
+SUGGESTED_SUFFIX = ".suggested.ann"  # kg suggest's output beside an article: for review, not a document
+MAX_TEXT_BYTES = 16 * 2**20  # a news article is far smaller; a larger file is refused, never half-read
+MAX_METADATA_CHARS = 64 * 2**10
+_LOCAL_ID = re.compile(r"^[A-Z]+\d+$")
+
+
+@dataclass(frozen=True)
+class DocumentFiles:
+    """The files of one article; `ann` and `meta` may not exist. `slug` is the article's path
+    relative to the corpus, without extension (`news/2019/a1` for news/2019/a1.txt).
+
+    The paths are kept as given (the scan gives strings) and made Path objects only when asked
+    for: a build that finds nothing to do never needs them, and at 10,000 articles making
+    30,000 of them costs a good part of its time. `scanned` holds what the scan's stat found
+    (see stat_key)."""
+
+    slug: str
+    txt_file: str | os.PathLike
+    ann_file: str | os.PathLike
+    meta_file: str | os.PathLike
+    config: Path | None = None
+    member: str | None = None  # for a document in an INCEpTION export zip: its name there, without .xmi
+    scanned: tuple[int, ...] | None = field(default=None, compare=False, repr=False)
+
+    @cached_property
+    def txt(self) -> Path:
+        return Path(self.txt_file)
+
+    @cached_property
+    def ann(self) -> Path:
+        return Path(self.ann_file)
+
+    @cached_property
+    def meta(self) -> Path:
+        return Path(self.meta_file)
+
+    @property
+    def is_xmi(self) -> bool:
+        """An INCEpTION UIMA CAS XMI document: text and annotations come from the .xmi (or the zip)."""
+        return os.fspath(self.txt_file).endswith((".xmi", ".zip"))
+
+    @property
+    def source(self) -> str:
+        """Where the document's text and annotations are: a file, or a zip and its member."""
+        return f"{self.txt}!{self.member}" if self.member else str(self.txt)
+
+    def paths(self) -> list[Path]:
+        return [p for p in (self.txt, self.ann, self.meta) if p.exists()]
+
+    def fingerprint(self) -> str:
+        """SHA-256 over the article's files, to tell whether it changed since the last build."""
+        digest = hashlib.sha256()
+        for path in (self.txt, self.ann, self.meta, *self._type_system()):
+            digest.update(path.name.encode())
+            digest.update(path.read_bytes() if path.exists() else b"\0missing")
+        digest.update((self.config.name if self.config else "").encode())  # which configuration reads it
+        return digest.hexdigest()
+
+    def _type_system(self) -> list[Path]:
+        return [self.txt.parent / TYPE_SYSTEM] if self.is_xmi else []
+
+    def stat_key(self) -> list[int]:
+        """Sizes and modification times: a cheap first check before hashing (those the scan
+        found, when the scan made this)."""
+        if self.scanned is not None:
+            return list(self.scanned)
+        key = []
+        for path in (self.txt, self.ann, self.meta, *self._type_system()):
+            try:
+                st = path.stat()
+                key += [st.st_size, st.st_mtime_ns]
+            except FileNotFoundError:
+                key += [-1, -1]
+        return key
+
+
+@dataclass(frozen=True)
+class Listing:
+    """What a corpus directory holds: its documents and the files that are not part of any."""
+
+    documents: list[DocumentFiles]
+    ignored: list[Path]
+    configs: list[Path]
+
+
+def not_read(paths: list[Path]) -> str:
+    """The line that says which files of the corpus are no document's (never skipped silently)."""
+    names = ", ".join(str(p) for p in paths[:5]) + (", ..." if len(paths) > 5 else "")
+    return (f"{len(paths)} files not read (kg reads .txt, .ann, .json, INCEpTION .xmi and .zip documents and "
+            f"the corpus's configuration files): {names}")
+
+
+def list_documents(corpus_dir: Path) -> list[DocumentFiles]:
+    """Every article of the corpus, sub-directories included, sorted by slug."""
+    return scan_corpus(corpus_dir).documents
+
+
+def scan_corpus(corpus_dir: Path) -> Listing:
+    """Walk the corpus (a brat collection: documents in any sub-directory, each read with the
+    nearest annotation.conf up the tree). Every file is a document's, a configuration, or
+    listed as ignored; files that are not regular readable files are errors."""
+    corpus_dir = Path(corpus_dir)
+    if not corpus_dir.is_dir():
+        raise CorpusError("corpus directory not found (expected a directory of .txt/.ann files)", corpus_dir)
+    found = _walk(corpus_dir)
+    stems = {name[:-4] for name in found if name.endswith((".txt", ".xmi"))}
+    errors: list[InputError] = []
+    for name in sorted(n for n in found if n.endswith(".xmi") and n[:-4] + ".txt" in found):
+        errors.append(CorpusError(f"both {Path(name).stem}.xmi and {Path(name).stem}.txt (expected one form of a "
+                                  "document: brat's .txt and .ann, or INCEpTION's .xmi)", Path(found[name].path)))
+    for name in sorted(found):
+        if name.endswith(".ann") and name[:-4] not in stems and not name.endswith(SUGGESTED_SUFFIX):
+            errors.append(CorpusError(f"annotation file without its text (expected {Path(name).stem}.txt beside it)",
+                                      Path(found[name].path)))
+    documents, used = _documents(corpus_dir, found, stems, errors)
+    archives = {n: Path(f.path) for n, f in found.items() if n.endswith(".zip")}
+    documents += _zip_documents(corpus_dir, list(archives.values()), stems, errors)
+    if errors:
+        raise InputErrors(errors)
+    documents.sort(key=lambda d: d.slug)
+    read = {d.txt for d in documents if d.member is not None}  # archives holding documents
+    used.update(n[:-4] + suffix for n, path in archives.items() if path in read for suffix in (".zip", ".ann", ".json"))
+    configs = sorted(Path(f.path) for n, f in found.items() if f.name in CORPUS_FILES)
+    ignored = sorted(Path(f.path) for n, f in found.items() if n not in used and f.name not in CORPUS_FILES)
+    return Listing(documents, ignored, configs)
+
+
+def _documents(corpus_dir: Path, found: dict[str, _Found], stems: set[str],
+               errors: list[InputError]) -> tuple[list[DocumentFiles], set[str]]:
+    """The brat and .xmi documents of the scan, and the names of the files they use."""
+    documents, used = [], set()
+    configs: dict[str, Path | None] = {}  # per directory: its documents all read with one configuration
+    for slug in sorted(stems):
+        problem = _slug_problem(slug, stems)
+        text_name = slug + ".txt" if slug + ".txt" in found else slug + ".xmi"
+        if problem:
+            errors.append(CorpusError(problem, Path(found[text_name].path)))
+            continue
+        names = (text_name, slug + ".ann", slug + ".json")
+        if text_name.endswith(".xmi"):
+            names += (slug.rpartition("/")[0] + "/" + TYPE_SYSTEM if "/" in slug else TYPE_SYSTEM,)
+        used.update(names[:3])
+        text = found[text_name].path
+        directory = slug.rpartition("/")[0]
+        if directory not in configs:
+            configs[directory] = find_config(Path(os.path.dirname(text)), corpus_dir)
+        documents.append(DocumentFiles(slug, text, text[:-4] + ".ann", text[:-4] + ".json", configs[directory],
+                                       scanned=_stat_key(found, names)))
+    return documents, used
+
+
+def _stat_key(found: dict[str, _Found], names: tuple[str, ...]) -> tuple[int, ...]:
+    """DocumentFiles.stat_key from the scan's stats: size and modification time per file, -1 for
+    a missing one."""
+    key: list[int] = []
+    for name in names:
+        item = found.get(name)
+        key += [item.size, item.mtime_ns] if item else [-1, -1]
+    return tuple(key)
+
+
+def _zip_documents(corpus_dir: Path, archives: list[Path], stems: set[str],
+                   errors: list[InputError]) -> list[DocumentFiles]:
+    """The documents of INCEpTION export archives: `a.zip` holding one .xmi is document `a`; one
+    holding several gives `a/<name>` for each."""
+    documents = []
+    for archive in archives:
+        stem = archive.relative_to(corpus_dir).as_posix()[:-4]
+        try:
+            with zipfile.ZipFile(archive) as opened:
+                members = sorted(n[:-4] for n in opened.namelist() if n.lower().endswith(".xmi"))
+        except (OSError, zipfile.BadZipFile) as exc:
+            errors.append(CorpusError(f"cannot read the archive ({exc}) (expected a zip file as INCEpTION exports)",
+                                      archive))
+            continue
+        for member in members:
+            slug = stem if len(members) == 1 else f"{stem}/{member}"
+            problem = _slug_problem(slug, stems) or (f"document id {slug!r} is taken twice (expected one document "
+                                                     "of each name)" if slug in stems else None)
+            if problem:
+                errors.append(CorpusError(problem, archive))
+                continue
+            stems.add(slug)
+            documents.append(DocumentFiles(slug, archive, archive.with_suffix(".ann"), archive.with_suffix(".json"),
+                                           None, member))
+    return documents
+
+
+class _Found(NamedTuple):  # a tuple: made 30,000 times for 10,000 articles
+    """A file the scan found: its path (the corpus directory joined with its name), its name, and
+    for a file kg reads, the size and modification time its stat gave (else -1)."""
+
+    path: str
+    name: str
+    size: int = -1
+    mtime_ns: int = -1
+
+
+def _walk(corpus_dir: Path) -> dict[str, _Found]:
+    """Every file under the corpus, by its path relative to the corpus ('/'-separated); links are
+    followed, never twice into one directory (so never round a loop); anything that should be a
+    regular readable file and is not (a pipe, a dangling link, a directory named x.ann) is an
+    error. One stat per file kg reads, none for the others; no Path objects (at 10,000 articles
+    a build with nothing to do is mostly this walk)."""
+    found: dict[str, _Found] = {}
+    errors: list[InputError] = []
+    visited: set[str] = set()
+    pending = [(str(corpus_dir), "")]
+    while pending:
+        directory, prefix = pending.pop()
+        real = os.path.realpath(directory)
+        if real in visited:
+            errors.append(CorpusError("directory reached twice through links (expected no link loops and one "
+                                      "path to each directory)", Path(directory)))
+            continue
+        visited.add(real)
+        below = []
+        try:
+            listing = os.scandir(directory)
+        except OSError as exc:
+            errors.append(CorpusError(f"cannot list this folder ({exc.strerror}; expected a folder the build may "
+                                      "read)", Path(directory)))
+            continue
+        with listing as entries:
+            for entry in entries:
+                wanted = entry.name.endswith(DOCUMENT_SUFFIXES) or entry.name in CORPUS_FILES
+                if _is_dir(entry):
+                    if wanted:
+                        errors.append(CorpusError("a directory where a file belongs (expected a regular file)",
+                                                  Path(entry.path)))
+                    else:
+                        below.append((entry.path, prefix + entry.name + "/"))
+                    continue
+                if not wanted:
+                    found[prefix + entry.name] = _Found(entry.path, entry.name)
+                    continue
+                item = _regular_file(entry)
+                if isinstance(item, str):
+                    errors.append(CorpusError(item, Path(entry.path)))
+                else:
+                    found[prefix + entry.name] = item
+        pending += sorted(below, reverse=True)  # in name order, so that a loop is told at the same link each time
+    if errors:
+        raise InputErrors(sorted(errors, key=lambda e: e.path or ""))
+    return found
+
+
+def _is_dir(entry: os.DirEntry) -> bool:
+    try:
+        return entry.is_dir()
+    except OSError:  # a link loop: told as a file that cannot be read (_regular_file)
+        return False
+
+
+def _regular_file(entry: os.DirEntry) -> _Found | str:
+    """The file with its size and modification time, or why it cannot be read as a file."""
+    try:
+        st = entry.stat()
+    except FileNotFoundError:
+        return "dangling link (expected a regular file, or a link to one)"
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            return "a link loop (expected a regular file, or a link to one)"
+        return f"cannot be read ({exc.strerror}; expected a readable regular file)"
+    if not stat.S_ISREG(st.st_mode):
+        return "not a regular file (expected a plain file, not a pipe, socket, device or directory)"
+    if not _readable(entry.path, st):
+        return "cannot be read: permission denied (expected a readable file)"
+    return _Found(entry.path, entry.name, st.st_size, st.st_mtime_ns)
+
+
+def _readable(path: str, st: os.stat_result) -> bool:
+    """Whether this process may read the file: its own file with the owner's read bit needs no
+    question to the system (the common case); any other is asked with access()."""
+    if st.st_uid == os.geteuid() and st.st_mode & stat.S_IRUSR:
+        return True
+    return os.access(path, os.R_OK)
+
+
+def _slug_problem(slug: str, stems: set[str]) -> str | None:
+    """Why a document path cannot name a document, or None."""
+    parts = slug.split("/")
+    if not all(_SLUG.match(p) for p in parts):
+        return "file name cannot be used as a document id (expected letters, digits, '.', '_', '-' in every part of its path)"
+    if slug in RESERVED_GRAPHS:
+        return (f"a document named {slug!r} would take the name of the build's own graph kgg:{slug} "
+                "(expected another name)")
+    if len(parts) >= 3 and "/".join(parts[:-2]) in stems and _LOCAL_ID.match(parts[-1]):
+        return (f"document id {slug!r} would collide with the IRI of annotation {parts[-1]} of document "
+                f"{'/'.join(parts[:-2])!r} (expected another directory or file name)")
+    return None
+
+
+def read_text(path: Path) -> str:
+    """Read a UTF-8 file (at most MAX_TEXT_BYTES); bad bytes give the line and column where they are."""
+    size = Path(path).stat().st_size
+    if size > MAX_TEXT_BYTES:
+        raise CorpusError(f"file of {size:,} bytes (expected at most {MAX_TEXT_BYTES:,}: kg reads news articles "
+                          "and their annotations, each well under that)", path)
+    text = decode_utf8(Path(path).read_bytes(), path, CorpusError)
+    if text.startswith("\ufeff"):
+        raise CorpusError("starts with a byte-order mark (expected UTF-8 without BOM, offsets count from the first character)", path, 1, 1)
+    bad = CONTROL_CHARACTERS.search(text)
+    if bad:
+        line, column = line_column(text, bad.start())
+        raise CorpusError(f"control character U+{ord(bad.group()):04X} (expected text without control characters "
+                          "other than tab and line breaks: RDF/XML and SPARQL XML results cannot carry them)",
+                          path, line, column)
+    return text
+
+
+def read_metadata(files: DocumentFiles, text: str) -> Metadata:
+    """The article's metadata record; without one, the title is the first line of the text."""
+    from kg.formats.records import Metadata
+
+    if not files.meta.exists():
+        first = next((line.strip() for line in text.splitlines() if line.strip()), files.slug)
+        return Metadata(title=first)
+    raw = read_text(files.meta)
+    if len(raw) > MAX_METADATA_CHARS:
+        raise CorpusError(f"metadata record of {len(raw):,} characters (expected at most {MAX_METADATA_CHARS:,})",
+                          files.meta, 1)
+    try:
+        data = json.loads(raw, object_pairs_hook=_refuse_repeated_keys)
+    except _RepeatedKey as exc:
+        raise CorpusError(f"field {exc.key!r} given twice (expected each field once)", files.meta,
+                          json_key_line(raw, exc.key, occurrence=2)) from exc
+    except json.JSONDecodeError as exc:
+        raise CorpusError(f"invalid JSON: {exc.msg} (expected a metadata object)", files.meta, exc.lineno, exc.colno) from exc
+    except (RecursionError, ValueError) as exc:  # nesting deeper than Python recurses; a number too long to convert
+        raise CorpusError(f"unreadable JSON: {str(exc).splitlines()[0][:120]} (expected a flat metadata object)",
+                          files.meta, 1) from exc
+    if isinstance(data, dict) and any(isinstance(v, str) and CONTROL_CHARACTERS.search(v) for v in data.values()):
+        raise CorpusError("control character in a metadata value (expected text without control characters)",
+                          files.meta, 1)
+    if not isinstance(data, dict):
+        raise CorpusError(f"metadata is {_json_kind(data)} "
+                          "(expected an object: {\"title\": ..., \"publisher\": ..., \"date\": ...})", files.meta, 1)
+    if not isinstance(data.get("title"), str) or not data["title"].strip():
+        raise CorpusError("metadata needs a non-empty \"title\" "
+                          "(expected {\"title\": ..., \"publisher\": ..., \"date\": ...})", files.meta, json_key_line(raw, "title"))
+    fields = {}
+    for name in ("publisher", "author", "date", "date_note", "language"):
+        value = data.get(name)
+        if value is not None and not isinstance(value, str):
+            raise CorpusError(f"metadata field {name!r} is {_json_kind(value)} (expected a string or null)",
+                              files.meta, json_key_line(raw, name))
+        if value is not None:
+            fields[name] = value
+    _check_metadata_values(files.meta, raw, fields)
+    return Metadata(title=data["title"], **fields)
+
+
+def _check_metadata_values(path: Path, raw: str, fields: dict) -> None:
+    date = fields.get("date")
+    if date is not None and not _real_date(date):
+        raise CorpusError(f"bad date {date!r} (expected YYYY-MM-DD, YYYY-MM or YYYY)", path,
+                          json_key_line(raw, "date"))
+    for name in ("publisher", "author"):
+        value = fields.get(name)
+        if value is not None and not re.fullmatch(r"[a-z]+/[a-z0-9]+(-[a-z0-9]+)*", value):
+            raise CorpusError(f"bad {name} {value!r} (expected an alias-table key such as organization/npr)",
+                              path, json_key_line(raw, name))
+
+
+def _real_date(value: str) -> bool:
+    """'2019', '2019-02' or '2019-02-23', each part in range ('2019-13' is not a date)."""
+    if not re.fullmatch(r"\d{4}(-\d{2}(-\d{2})?)?", value):
+        return False
+    try:
+        datetime.date.fromisoformat(value + "-01-01"[len(value) - 4:])
+    except ValueError:
+        return False
+    return True
+
+
+def _json_kind(value: object) -> str:
+    """What a decoded JSON value is, in JSON's words."""
+    kinds = ((bool, "a boolean"), ((int, float), "a number"), (list, "an array"), (dict, "an object"),
+             (str, "a string"))
+    return next((name for kind, name in kinds if isinstance(value, kind)), "null")
+
+
+class _RepeatedKey(ValueError):
+    def __init__(self, key: str) -> None:
+        super().__init__(key)
+        self.key = key
+
+
+def _refuse_repeated_keys(pairs: list[tuple[str, object]]) -> dict:
+    """A JSON object whose keys are each given once (json keeps the last of two silently)."""
+    seen: dict = {}
+    for key, value in pairs:
+        if key in seen:
+            raise _RepeatedKey(key)
+        seen[key] = value
+    return seen
+
+
+def read_document(files: DocumentFiles, config: AnnotationConfig) -> Document:
+    """Read and check one article; raises CorpusError or InputErrors. An INCEpTION .xmi is read
+    with the configuration its own layers make (`inception_config`)."""
+    from kg.formats.brat.ann import parse_ann
+    from kg.formats.records import Annotations, Document
+
+    if files.is_xmi:
+        converted = _converted(files)
+        annotations = parse_ann(Path(files.source), converted.ann, converted.text,
+                                parse_config(converted.conf, files.source))
+        return Document(files.slug, converted.text, read_metadata(files, converted.text), annotations, files.source)
+    text = read_text(files.txt)
+    metadata = read_metadata(files, text)
+    annotations = Annotations()
+    if files.ann.exists():
+        annotations = parse_ann(files.ann, read_text(files.ann), text, config)
+    return Document(files.slug, text, metadata, annotations, str(files.ann))
+
+
+def inception_config(files: DocumentFiles) -> AnnotationConfig:
+    """The annotation configuration an INCEpTION document's layers declare."""
+    return parse_config(_converted(files).conf, files.source)
+
+
+def _converted(files: DocumentFiles) -> BratDocument:
+    from kg.formats.inception.xmi import xmi_to_brat  # cassis: imported only when an INCEpTION document is read
+
+    if files.member is None:
+        return xmi_to_brat(files.txt)
+    return _archive(str(files.txt), files.txt.stat().st_mtime_ns)[files.member]
+
+
+@lru_cache(maxsize=4)
+def _archive(path: str, mtime_ns: int) -> dict[str, BratDocument]:
+    """An export archive converted once per process (its documents are read one by one)."""
+    from kg.formats.inception.xmi import zip_to_brat
+
+    return zip_to_brat(Path(path))

@@ -1,0 +1,311 @@
+"""Collect brat standoff from a loaded UIMA CAS (INCEpTION's layers); kg.formats.brat.render writes it out.
+
+INCEpTION stores its layers as UIMA types: DKPro Core's NamedEntity (feature
+`value` is the label, `identifier` a knowledge-base IRI), custom span layers
+`webanno.custom.X`, relation layers (features Governor and Dependent), chain
+layers (a `...Chain` with `first`, `...Link`s with `next`) and link features
+(slots: an FSArray of `{role, target}`). docs/inception.md has the mapping
+table. Offsets are the CAS's after cassis has turned UIMA's UTF-16 offsets
+into code points, so they index the Python str of the sofa directly.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+from urllib.parse import urlsplit
+
+from cassis import Cas
+from cassis.typesystem import FeatureStructure, Type
+
+from kg.model import iris
+from kg.formats.brat.render import Bound, Standoff, ann_lines, brat_name, conf_text, settle_attributes
+from kg.model.iris import WIKIDATA
+
+DKPRO = "de.tudarmstadt.ukp.dkpro.core.api."
+NAMED_ENTITY = DKPRO + "ner.type.NamedEntity"
+# Structure every INCEpTION export carries; nothing to map, nothing to report.
+QUIET = {"uima.tcas.DocumentAnnotation", "uima.cas.AnnotationBase",
+         DKPRO + "segmentation.type.Sentence", DKPRO + "segmentation.type.Token",
+         DKPRO + "metadata.type.DocumentMetaData", DKPRO + "metadata.type.TagsetDescription",
+         "de.tudarmstadt.ukp.clarin.webanno.api.type.CASMetadata"}
+LABEL_FEATURES = ("value", "label")
+BUILTIN_FEATURES = {"begin", "end", "sofa"}
+PRIMITIVES = {"uima.cas." + n for n in ("String", "Boolean", "Integer", "Float", "Double", "Long", "Short", "Byte")}
+WIKIDATA_HOSTS = {"wikidata.org", "www.wikidata.org", "m.wikidata.org"}
+_WIKIDATA_PATH = re.compile(r"/(?:entity|wiki)/([QPL][1-9]\d*)")
+_ATTRIBUTE_VALUE = re.compile(r"[\w.+-]+")
+# Normalization databases whose ids kg writes as these IRIs (kg export --format xmi) and reads back.
+REFERENCE_IRIS = {"ISO8601": "https://en.wikipedia.org/wiki/ISO_8601#",
+                  "Number": "https://en.wikipedia.org/wiki/Number#"}
+KNOWN_HOSTS = {"geonames": "https://sws.geonames.org/{}/", "dbpedia": "https://dbpedia.org/{}"}
+
+
+
+def reference_iris() -> dict[str, str]:
+    """IRI prefix of each normalization database whose ids kg writes as IRIs, under the current base."""
+    return {"KG": iris.RESOURCE, **REFERENCE_IRIS}
+
+
+def other_references() -> str:
+    """IRI prefix of any other database's ids: <prefix><database>/<id>."""
+    return iris.BASE + "reference/"
+
+
+def cas_to_brat(cas: Cas) -> tuple[str, str, list[str]]:
+    """The .ann text, the annotation.conf text and the warnings for one CAS."""
+    brat = Standoff(cas.sofa_string or "", cas.typesystem)
+    kinds = _classify(cas, brat)
+    for fs in kinds["span"]:
+        _add_span(brat, fs, link=False)
+    for fs in kinds["link"]:
+        _add_span(brat, fs, link=True)
+    for fs in kinds["chain"]:
+        _add_chain(brat, fs)
+    _type_links(brat)
+    _number(brat)
+    for fs in kinds["span"] + kinds["link"]:
+        _read_features(brat, fs)
+    for fs in kinds["relation"]:
+        _add_relation(brat, fs)
+    settle_attributes(brat)
+    ann = "".join(line + "\n" for line in ann_lines(brat))
+    conf = conf_text(brat)
+    return ann, conf, list(dict.fromkeys(brat.warnings))
+
+
+def short_name(type_name: str) -> str:
+    return type_name.rsplit(".", 1)[-1]
+
+
+def _classify(cas: Cas, brat: Standoff) -> dict[str, list[FeatureStructure]]:
+    """Sort the CAS's feature structures into the layer kinds kg reads; report the others."""
+    ts = cas.typesystem
+    kinds: dict[str, list] = {"span": [], "link": [], "relation": [], "chain": []}
+    unknown: dict[str, int] = defaultdict(int)
+    for fs in cas.select_all_fs():
+        name = fs.type.name
+        features = {f.name for f in fs.type.all_features}
+        if name in QUIET or name.startswith("uima.cas."):
+            continue
+        annotation = ts.is_instance_of(name, "uima.tcas.Annotation")
+        if not annotation and "first" in features:
+            kinds["chain"].append(fs)
+        elif not annotation:
+            if not _is_slot(fs.type):
+                unknown[name] += 1
+        elif "next" in features and fs.type.get_feature("next").rangeType.name == name:
+            kinds["link"].append(fs)
+        elif name.startswith("webanno.custom.") and {"Governor", "Dependent"} <= features:
+            kinds["relation"].append(fs)
+        elif name.startswith("webanno.custom.") or _is_named_entity(ts, name):
+            kinds["span"].append(fs)
+        else:
+            unknown[name] += 1
+    for name, count in sorted(unknown.items()):
+        brat.warnings.append(f"layer {name} not read ({count} annotations; kg reads NamedEntity, "
+                             f"webanno.custom span, relation and chain layers)")
+    return kinds
+
+
+def _is_named_entity(ts, name: str) -> bool:
+    return ts.contains_type(NAMED_ENTITY) and ts.is_instance_of(name, NAMED_ENTITY)
+
+
+def _is_slot(type_: Type) -> bool:
+    return {"role", "target"} <= {f.name for f in type_.all_features}
+
+
+def _slot_features(brat: Standoff, type_: Type) -> list[str]:
+    """Link features (INCEpTION's slots): FSArrays whose elements have a role and a target."""
+    return [f.name for f in type_.all_features
+            if f.rangeType.name == "uima.cas.FSArray" and f.elementType is not None
+            # a loaded type system's elementType is a stub without features: look the type up
+            and brat.ts.contains_type(f.elementType.name) and _is_slot(brat.ts.get_type(f.elementType.name))]
+
+
+def _label(fs: FeatureStructure) -> str | None:
+    for name in LABEL_FEATURES:
+        feature = fs.type.get_feature(name)
+        if feature is not None and feature.rangeType.name == "uima.cas.String" and fs.get(name):
+            return fs.get(name)
+    return None
+
+
+def _add_span(brat: Standoff, fs: FeatureStructure, link: bool) -> None:
+    begin, end = fs.begin, fs.end
+    layer = short_name(fs.type.name)
+    if not 0 <= begin < end <= len(brat.text) or not brat.text[begin:end].strip():
+        brat.warnings.append(f"{layer} at {begin}-{end} skipped (covered text "
+                             f"{brat.text[max(begin, 0):max(end, 0)]!r} is empty or whitespace-only)")
+        return
+    if link:
+        if (begin, end) in brat.at:
+            brat.by_fs[fs.xmiID] = brat.at[begin, end]
+            return
+        layer = layer[:-4] if layer.endswith("Link") and len(layer) > 4 else layer
+        type_ = brat_name(layer, brat, "chain layer")
+    else:
+        label = _label(fs)
+        type_ = brat_name(label, brat, f"{layer} label") if label else brat_name(layer, brat, "layer")
+    bound = Bound((begin, end, type_, fs.xmiID), type_, begin, end, event=bool(_slot_features(brat, fs.type)),
+                   link=link)
+    brat.bounds.append(bound)
+    brat.by_fs[fs.xmiID] = bound
+    if not bound.event:
+        brat.at.setdefault((begin, end), bound)
+
+
+def _type_links(brat: Standoff) -> None:
+    """A link with no entity on its span ("he", "the café") is a mention of what its chain's
+    entities name: it takes their type when they all have one, else keeps the chain layer's name."""
+    for chain in brat.chains:
+        bounds = [brat.by_fs[member] for member in chain]
+        types = {bound.type for bound in bounds if not bound.link}
+        if len(types) == 1:
+            for bound in (b for b in bounds if b.link):
+                bound.type = next(iter(types))
+                bound.key = (bound.begin, bound.end, bound.type, bound.key[-1])
+
+
+def _number(brat: Standoff) -> None:
+    brat.bounds.sort(key=lambda b: b.key)
+    events = 0
+    for index, bound in enumerate(brat.bounds, start=1):
+        bound.id = bound.target = f"T{index}"
+        if bound.event:
+            events += 1
+            bound.target = f"E{events}"
+
+
+def _read_features(brat: Standoff, fs: FeatureStructure) -> None:
+    """Attributes, normalizations, notes and slots of one span or chain link."""
+    if fs.xmiID not in brat.by_fs:
+        return
+    slots = _slot_features(brat, fs.type)
+    label_used = _label(fs) is not None
+    for feature in fs.type.all_features:
+        name, value = feature.name, fs.get(feature.name)
+        if name in BUILTIN_FEATURES or name in ("next", "Governor", "Dependent") or value is None:
+            continue
+        if name in LABEL_FEATURES and label_used and value == _label(fs):
+            continue
+        if name in slots:
+            _read_slots(brat, fs, name, value)
+        elif feature.rangeType.name in PRIMITIVES:
+            _primitive(brat, fs.xmiID, name, value)
+        elif feature.rangeType.name == "uima.cas.StringArray":
+            _string_array(brat, fs.xmiID, name, [str(item) for item in value.elements or [] if item])
+        else:
+            brat.warnings.append(f"feature {fs.type.name}:{name} (a {feature.rangeType.name}) not read")
+
+
+def _read_slots(brat: Standoff, fs: FeatureStructure, name: str, array) -> None:
+    args = brat.events.setdefault(fs.xmiID, [])
+    for slot in array.elements or []:
+        target = slot.get("target")
+        if target is None:
+            brat.warnings.append(f"{short_name(fs.type.name)} slot {name!r} without a target skipped")
+            continue
+        args.append((slot.get("role") or name, target.xmiID))
+
+
+def _primitive(brat: Standoff, key, name: str, value) -> None:
+    """A primitive feature value: an IRI is a normalization, a word an attribute, other text a note."""
+    if isinstance(value, bool):
+        if value:
+            brat.attributes.append((key, name, None))
+        return
+    text = str(value)
+    reference = normalization(text)
+    if reference is not None:
+        brat.normalizations.append((key, *reference))
+    elif _ATTRIBUTE_VALUE.fullmatch(text):
+        brat.attributes.append((key, name, text))
+    elif text.strip():
+        brat.notes.append((key, f"{name}: {' '.join(text.split())}"))
+
+
+def _string_array(brat: Standoff, key: int, name: str, items: list[str]) -> None:
+    """A multi-valued string feature: each IRI a normalization; the other values one attribute
+    value if there is one word, else one note (brat gives an annotation one value per attribute)."""
+    rest = [item for item in items if normalization(item) is None]
+    for item in items:
+        if item not in rest:
+            _primitive(brat, key, name, item)
+    if len(rest) == 1:
+        _primitive(brat, key, name, rest[0])
+    elif rest:
+        brat.notes.append((key, f"{name}: {'; '.join(' '.join(item.split()) for item in rest)}"))
+
+
+def normalization(value: str) -> tuple[str, str] | None:
+    """(database, id) for a knowledge-base IRI: Wikidata items as Wikidata:Q42, any other
+    http(s) IRI as <second-level domain label>:<path, query and fragment>; None otherwise."""
+    if not re.match(r"https?://", value) or any(c.isspace() for c in value):
+        return None
+    for database, base in reference_iris().items():
+        if value.startswith(base) and len(value) > len(base):
+            return database, value[len(base):]
+    other = other_references()
+    if value.startswith(other) and "/" in value[len(other):].strip("/"):
+        return tuple(value[len(other):].split("/", 1))
+    parts = urlsplit(value)
+    host = (parts.hostname or "").lower()
+    if not host:
+        return None
+    wikidata = _WIKIDATA_PATH.fullmatch(parts.path)
+    if host in WIKIDATA_HOSTS and wikidata:
+        return "Wikidata", wikidata.group(1)
+    labels = [label for label in host.split(".") if label]
+    database = labels[-2] if len(labels) >= 2 else labels[0]
+    reference = parts.path.strip("/") + (f"?{parts.query}" if parts.query else "") + (
+        f"#{parts.fragment}" if parts.fragment else "")
+    return database, reference or host
+
+
+def reference_iri(database: str, reference: str) -> str:
+    """The IRI `normalization` reads back as (database, reference): a Wikidata item's IRI, kg's
+    resource IRI for KG, else an IRI under kg's base naming the database."""
+    if database == "Wikidata":
+        return WIKIDATA + reference
+    if database in reference_iris():
+        return reference_iris()[database] + reference
+    if database in KNOWN_HOSTS:
+        return KNOWN_HOSTS[database].format(reference)
+    return f"{other_references()}{database}/{reference}"
+
+
+def _add_relation(brat: Standoff, fs: FeatureStructure) -> None:
+    layer = short_name(fs.type.name)
+    ends = [fs.get("Governor"), fs.get("Dependent")]
+    bounds = [brat.by_fs.get(end.xmiID) if end is not None else None for end in ends]
+    if None in bounds:
+        brat.warnings.append(f"{layer} relation at {fs.begin}-{fs.end} skipped (its Governor or Dependent "
+                             f"is not an annotation kg reads)")
+        return
+    label = _label(fs)
+    type_ = brat_name(label, brat, f"{layer} label") if label else brat_name(layer, brat, "layer")
+    notes = []
+    for feature in fs.type.all_features:
+        value = fs.get(feature.name)
+        if feature.name in BUILTIN_FEATURES | {"Governor", "Dependent"} or value is None or value is False:
+            continue
+        if feature.name in LABEL_FEATURES and value == label:
+            continue
+        if feature.rangeType.name in PRIMITIVES:
+            shown = "true" if value is True else " ".join(str(value).split())
+            notes.append(f"{feature.name}: {shown}")
+        else:
+            brat.warnings.append(f"feature {fs.type.name}:{feature.name} (a {feature.rangeType.name}) not read")
+    brat.relations.append((type_, ends[0].xmiID, ends[1].xmiID, notes))
+
+
+def _add_chain(brat: Standoff, fs: FeatureStructure) -> None:
+    members, seen, link = [], set(), fs.get("first")
+    while link is not None and link.xmiID not in seen:
+        seen.add(link.xmiID)
+        if link.xmiID in brat.by_fs:
+            members.append(link.xmiID)
+        link = link.get("next") if link.type.get_feature("next") is not None else None
+    brat.chains.append(members)

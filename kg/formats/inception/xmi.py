@@ -1,0 +1,125 @@
+"""Read INCEpTION's "UIMA CAS XMI" exports as brat standoff, in memory.
+
+A document comes as a loose `.xmi` with `TypeSystem.xml` in the same
+directory, or as a `.zip` holding both (INCEpTION's export). cassis reads
+the CAS; kg.formats.inception.cas_to_brat maps its layers to brat lines and an annotation.conf, so
+the rest of kg reads the result like any brat document. Input cassis cannot
+read raises CorpusError `path:line: what is wrong (expected ...)` (kg.formats.inception.errors).
+"""
+
+from __future__ import annotations
+
+import io
+import warnings
+import zipfile
+from dataclasses import dataclass
+from pathlib import Path, PurePosixPath
+
+from cassis import Cas, TypeSystem, load_cas_from_xmi, load_typesystem
+
+from kg.formats.inception.cas_to_brat import cas_to_brat
+from kg.formats.corpus import TYPE_SYSTEM
+from kg.errors import CorpusError
+from kg.formats.inception.errors import TS_ROOT, XMI_ROOT, cas_error, check_offsets, check_root, type_system_error
+
+
+@dataclass(frozen=True)
+class BratDocument:
+    """One document as brat has it: the text, the .ann lines and an annotation.conf for them.
+
+    `warnings` lists what was not carried over (layers and features kg does not
+    read, spans with no text), one sentence each, prefixed with the source path."""
+
+    text: str
+    ann: str
+    conf: str
+    warnings: tuple[str, ...] = ()
+
+
+def xmi_to_brat(path: Path) -> BratDocument:
+    """Convert one INCEpTION document: a `.xmi` (TypeSystem.xml beside it) or a `.zip` holding one `.xmi`."""
+    path = Path(path)
+    if path.suffix.lower() == ".zip":
+        documents = zip_to_brat(path)
+        if len(documents) != 1:
+            raise CorpusError(f"archive holds {len(documents)} .xmi documents (expected exactly one; "
+                              f"kg.formats.inception.xmi.zip_to_brat reads them all)", path)
+        return next(iter(documents.values()))
+    type_system = _type_system_beside(path)
+    if type_system is None:
+        raise CorpusError(f"no {TYPE_SYSTEM} beside the .xmi (expected INCEpTION's type system "
+                          f"in {path.parent})", path)
+    return convert(_read(path), _read(type_system), str(path), str(type_system))
+
+
+def zip_to_brat(path: Path) -> dict[str, BratDocument]:
+    """Every `.xmi` of an INCEpTION export archive, by its name in the archive without `.xmi`.
+
+    Each document uses the TypeSystem.xml of its own folder in the archive, else the one at its root."""
+    path = Path(path)
+    try:
+        with zipfile.ZipFile(path) as archive:
+            members = {name: archive.read(name) for name in archive.namelist()
+                       if name.lower().endswith((".xmi", ".xml")) and not name.endswith("/")}
+    except (OSError, zipfile.BadZipFile, zipfile.LargeZipFile, NotImplementedError) as exc:
+        raise CorpusError(f"cannot read the archive ({exc}) (expected a zip file as INCEpTION exports)", path) from exc
+    names = sorted(n for n in members if n.lower().endswith(".xmi"))
+    if not names:
+        raise CorpusError("no .xmi document in the archive (expected INCEpTION's UIMA CAS XMI export of "
+                          "documents; a project export keeps them in nested zips under annotation/)", path)
+    documents = {}
+    for name in names:
+        folder = PurePosixPath(name).parent
+        ts_name = next((n for place in (folder, PurePosixPath(".")) for n in sorted(members)
+                        if PurePosixPath(n).parent == place and _is_type_system(n)), None)
+        if ts_name is None:
+            raise CorpusError(f"no {TYPE_SYSTEM} for {name} in the archive (expected it beside the .xmi or at "
+                              f"the root)", path)
+        documents[name[:-4]] = convert(members[name], members[ts_name], f"{path}!{name}", f"{path}!{ts_name}")
+    return documents
+
+
+def convert(xmi: bytes, type_system: bytes, where: str, ts_where: str) -> BratDocument:
+    """Convert XMI bytes with their type system's bytes; `where` names them in errors and warnings."""
+    check_root(type_system, ts_where, TS_ROOT, "a UIMA type system description")
+    typesystem = _load_type_system(type_system, ts_where)
+    check_root(xmi, where, XMI_ROOT, "a UIMA CAS XMI document")
+    cas = _load_cas(xmi, typesystem, where)
+    check_offsets(cas, xmi, where)
+    ann, conf, reported = cas_to_brat(cas)
+    return BratDocument(cas.sofa_string or "", ann, conf, tuple(f"{where}: {w}" for w in reported))
+
+
+def _is_type_system(name: str) -> bool:
+    """DKPro Core's XmiWriter names it TypeSystem.xml; other UIMA tools write typesystem.xml."""
+    return PurePosixPath(name).name.lower() == TYPE_SYSTEM.lower()
+
+
+def _type_system_beside(path: Path) -> Path | None:
+    try:
+        return next((p for p in sorted(path.parent.iterdir()) if _is_type_system(p.name) and p.is_file()), None)
+    except OSError:
+        return None
+
+
+def _read(path: Path) -> bytes:
+    try:
+        return path.read_bytes()
+    except OSError as exc:
+        raise CorpusError(f"cannot read ({exc.strerror or exc}) (expected a readable file)", path) from exc
+
+
+def _load_type_system(data: bytes, where: str) -> TypeSystem:
+    try:
+        return load_typesystem(io.BytesIO(data))
+    except Exception as exc:  # cassis raises XMLSyntaxError, KeyError, ValueError... on odd descriptions
+        raise type_system_error(exc, data, where) from exc
+
+
+def _load_cas(data: bytes, typesystem: TypeSystem, where: str) -> Cas:
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # offsets it cannot map: check_offsets reports them
+            return load_cas_from_xmi(io.BytesIO(data), typesystem=typesystem)
+    except Exception as exc:  # cassis raises XMLSyntaxError, KeyError, TypeError... on malformed input
+        raise cas_error(exc, data, where) from exc

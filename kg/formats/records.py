@@ -1,0 +1,135 @@
+"""Frozen records for what the parsers read. Downstream code trusts them:
+input is validated once, in kg.formats.brat.ann and kg.formats.corpus."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+@dataclass(frozen=True)
+class Span:
+    """A 0-based, end-exclusive character range."""
+
+    begin: int
+    end: int
+
+
+@dataclass(frozen=True)
+class TextBound:
+    """A brat T line: an entity mention or an event trigger."""
+
+    id: str
+    type: str
+    spans: tuple[Span, ...]
+    text: str
+    line: int
+
+    @property
+    def begin(self) -> int:
+        return self.spans[0].begin
+
+    @property
+    def end(self) -> int:
+        return self.spans[-1].end
+
+
+@dataclass(frozen=True)
+class Relation:
+    """A brat R line: `ID	TYPE LABEL1:ID LABEL2:ID` (the labels are Arg1 and Arg2 unless the
+    configuration names them otherwise)."""
+
+    id: str
+    type: str
+    arg1: str
+    arg2: str
+    line: int
+    arg1_role: str = "Arg1"
+    arg2_role: str = "Arg2"
+
+
+@dataclass(frozen=True)
+class Event:
+    """A brat E line: a trigger and (role, argument id) pairs; roles keep their number suffix stripped."""
+
+    id: str
+    type: str
+    trigger: str
+    args: tuple[tuple[str, str], ...]
+    line: int
+
+
+@dataclass(frozen=True)
+class Attribute:
+    """A brat A line: a binary attribute (value None) or a multi-valued one."""
+
+    id: str
+    name: str
+    target: str
+    value: str | None
+    line: int
+
+
+@dataclass(frozen=True)
+class Normalization:
+    """A brat N line: `target` refers to `db:ref`."""
+
+    id: str
+    target: str
+    db: str
+    ref: str
+    line: int
+
+
+@dataclass(frozen=True)
+class Equiv:
+    """A brat `*	Equiv` line (or another symmetric-transitive type): mentions of one thing."""
+
+    members: tuple[str, ...]
+    line: int
+    type: str = "Equiv"
+
+
+@dataclass(frozen=True)
+class Note:
+    """A brat `#` line."""
+
+    id: str
+    target: str
+    text: str
+    line: int
+
+
+@dataclass(frozen=True)
+class Annotations:
+    """Everything one .ann file says, validated against its text and annotation.conf."""
+
+    textbounds: dict[str, TextBound] = field(default_factory=dict)
+    relations: tuple[Relation, ...] = ()
+    events: tuple[Event, ...] = ()
+    attributes: tuple[Attribute, ...] = ()
+    normalizations: tuple[Normalization, ...] = ()
+    equivs: tuple[Equiv, ...] = ()
+    notes: tuple[Note, ...] = ()
+
+
+@dataclass(frozen=True)
+class Metadata:
+    """One article's metadata record (<slug>.json)."""
+
+    title: str
+    publisher: str | None = None
+    author: str | None = None
+    date: str | None = None
+    date_note: str | None = None
+    language: str = "en"
+
+
+@dataclass(frozen=True)
+class Document:
+    """One article: its text, metadata and annotations."""
+
+    slug: str
+    text: str
+    metadata: Metadata
+    annotations: Annotations
+    source: str = ""  # the file the annotations come from, for located errors found after parsing

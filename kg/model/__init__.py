@@ -1,0 +1,15 @@
+"""What the graph says and how things are named: IRIs, the ontology, the corpus's vocabulary,
+resolution of surface forms to canonical entities, and the entity records built from evidence.
+
+    iris.py               namespaces and stable IRIs minted from canonical keys and document slugs
+    ontology.py           the kgo ontology as a closed rdflib namespace
+    corpus_vocabulary.py  a corpus's annotation schema as RDF classes and properties, and its alignment to kgo
+    aliases.py            the alias table (corpus/aliases.toml)
+    resolve.py            surface forms -> canonical entities, deterministic and explained
+    evidence.py           what the documents say of each canonical entity, summed
+    entity_records.py     the entity records graph, written from that evidence
+    nquads.py             N-Quads lines written fast, as text
+    resources.py          the ontology and shapes that ship with kg
+
+May import kg.errors, kg.settings, kg.formats (records, positions, brat conf) and kg.store's interface.
+"""

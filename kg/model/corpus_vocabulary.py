@@ -1,0 +1,195 @@
+"""The corpus vocabulary: the annotation schema of a corpus as RDF classes and properties.
+
+Every entity and event type of annotation.conf is a class, and every relation
+type, event role and attribute a property. A name that is already a term of
+kg's ontology (`Person`, `memberOf`...) is that term; any other is minted in
+the corpus vocabulary namespace (`kgv:`), labelled, placed under its parent
+of the configuration's hierarchy (events under kgo:Event), and published in
+the ontology graph. The optional `kg.toml` of the corpus aligns the corpus's
+own names with kg's ontology:
+
+    [align]
+    PER = "Person"            # an entity or event type -> a kgo class
+    GPE = "Place"
+    Employment = "memberOf"   # a relation type, role or attribute -> a kgo property
+
+An aligned type is a subclass of its kgo class and its annotations are typed
+with both, so a query for kgo:Person finds PER mentions; kg's own semantics
+(figures, quotes, dates, memberships, qualifiers) follow the alignment.
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from kg.model import iris
+from kg.formats.brat.conf import MAPPING_FILE, AnnotationConfig
+from kg.errors import ConfigError
+from kg.model.iris import FIXED_PREFIXES, ONTOLOGY, fold
+from kg.model.nquads import QuadWriter, iri, literal
+from kg.formats.positions import toml_error, toml_key_line
+from kg.model.ontology import KGO
+
+RDF, RDFS, OWL = FIXED_PREFIXES["rdf"], FIXED_PREFIXES["rdfs"], FIXED_PREFIXES["owl"]
+# Families of canonical keys for kg's own kinds of things; other types use their top type's name.
+FAMILIES = {"Person": "person", "Group": "group", "Organization": "organization", "Place": "place", "Date": "date",
+            "Figure": "figure", "Quote": "quote"}
+
+
+def property_name(annotation_name: str) -> str:
+    """Relation type, role or attribute name to its property's local name: MemberOf -> memberOf."""
+    return annotation_name[0].lower() + annotation_name[1:]
+
+
+def _kgo_term(name: str) -> bool:
+    return name in KGO.__annotations__
+
+
+@dataclass(frozen=True)
+class Alignment:
+    """kg.toml's [align] table: corpus name -> kgo term name, with the line of each entry."""
+
+    terms: dict[str, str] = field(default_factory=dict)
+    lines: dict[str, int] = field(default_factory=dict)
+    path: str = MAPPING_FILE
+
+
+def load_alignment(path: Path) -> Alignment:
+    """Read kg.toml (absent: no alignment); every kgo term it names must exist."""
+    path = Path(path)
+    if not path.is_file():
+        return Alignment(path=str(path))
+    raw = path.read_text(encoding="utf-8")
+    try:
+        data = tomllib.loads(raw)
+    except tomllib.TOMLDecodeError as exc:
+        raise toml_error(exc, path, '[align] NAME = "kgo term"') from exc
+    table = data.get("align", {})
+    unknown = sorted(set(data) - {"align"})
+    if unknown or not isinstance(table, dict):
+        raise ConfigError(f"unknown table {unknown[0] if unknown else 'align'!r} (expected one [align] table "
+                          "of NAME = \"kgo term\")", path, toml_key_line(raw, unknown[0] if unknown else "align"))
+    lines = {}
+    for name, term in table.items():
+        lines[name] = toml_key_line(raw, name)
+        if not isinstance(term, str) or not _kgo_term(term):
+            raise ConfigError(f"{name} = {term!r}: not a term of kg's ontology (expected a kgo class such as Person, "
+                              "Place, Organization, Event, or a property such as memberOf)", path, lines[name])
+    return Alignment(dict(table), lines, str(path))
+
+
+@dataclass(frozen=True)
+class Vocabulary:
+    """Classes and properties of one annotation configuration, aligned with kg's ontology."""
+
+    config: AnnotationConfig
+    alignment: Alignment = field(default_factory=Alignment)
+
+    def class_iri(self, type_: str) -> str:
+        """The class of an annotation type: kgo's term of that name, or a minted one."""
+        if type_ not in self.alignment.terms and _kgo_term(type_):
+            return ONTOLOGY + type_
+        return iris.VOCABULARY + type_
+
+    def property_iri(self, name: str) -> str:
+        """The property of a relation type, role or attribute."""
+        local = property_name(name)
+        if name not in self.alignment.terms and _kgo_term(local):
+            return ONTOLOGY + local
+        return iris.VOCABULARY + local
+
+    def kgo_classes(self, type_: str) -> list[str]:
+        """kgo class names a type is, itself included, from its hierarchy and the alignment."""
+        names = []
+        for ancestor in self.config.ancestors(type_):
+            term = self.alignment.terms.get(ancestor, ancestor if _kgo_term(ancestor) else None)
+            if term and term not in names:
+                names.append(term)
+        if type_ in self.config.events and "Event" not in names:
+            names.append("Event")
+        return names
+
+    def class_iris(self, type_: str) -> list[str]:
+        """Every class an annotation of this type gets: its own, its ancestors', their kgo alignments."""
+        iris = [self.class_iri(t) for t in self.config.ancestors(type_)]
+        return list(dict.fromkeys(iris + [ONTOLOGY + n for n in self.kgo_classes(type_)]))
+
+    def is_a(self, type_: str, kgo_class: str) -> bool:
+        return kgo_class in self.kgo_classes(type_)
+
+    def means(self, name: str, kgo_property: str) -> bool:
+        """Whether a relation type, role or attribute name stands for a kgo property."""
+        return self.alignment.terms.get(name, property_name(name)) == kgo_property
+
+    def family(self, type_: str) -> str:
+        """The family of the canonical keys of this type: person, place... or the top type's letters."""
+        for name in self.kgo_classes(type_):
+            if name in FAMILIES:
+                return FAMILIES[name]
+        letters = re.sub(r"[^a-z]", "", fold(self.config.top(type_)))
+        return letters or "thing"
+
+    def minted(self) -> list[tuple[str, str, str]]:
+        """(subject, predicate, object N-Triples term) of every minted class and property."""
+        triples: list[tuple[str, str, str]] = []
+        for name, node in [*self.config.entities.items(), *self.config.events.items()]:
+            own = self.class_iri(name)
+            if not own.startswith(iris.VOCABULARY):
+                continue
+            triples += [(own, RDF + "type", iri(OWL + "Class")), (own, RDFS + "label", literal(name))]
+            triples += [(own, RDFS + "comment", literal(f"The annotation type {name} of the corpus's annotation.conf."))]
+            parents = [self.class_iri(node.parent)] if node.parent else []
+            parents += [ONTOLOGY + self.alignment.terms[name]] if name in self.alignment.terms else []
+            if name in self.config.events and not node.parent:
+                parents.append(ONTOLOGY + "Event")
+            triples += [(own, RDFS + "subClassOf", iri(p)) for p in parents]
+        for name in self.property_names():
+            own = self.property_iri(name)
+            if not own.startswith(iris.VOCABULARY):
+                continue
+            triples += [(own, RDF + "type", iri(OWL + "ObjectProperty" if self._links(name) else OWL + "DatatypeProperty")),
+                        (own, RDFS + "label", literal(name))]
+            if name in self.alignment.terms:
+                triples.append((own, RDFS + "subPropertyOf", iri(ONTOLOGY + self.alignment.terms[name])))
+        return sorted(set(triples))
+
+    def nquads(self, graph: str) -> str:
+        """The minted terms as N-Quads in `graph`."""
+        out = QuadWriter(graph)
+        for subject, predicate, obj in self.minted():
+            out.add(subject, predicate, obj)
+        return out.text()
+
+    def declared(self) -> frozenset[str]:
+        """IRIs of the minted terms (validation accepts them besides the ontology's)."""
+        return frozenset(s for s, _, _ in self.minted())
+
+    def property_names(self) -> list[str]:
+        equivalences = set(self.config.equiv_types())  # they join mentions; no triple uses them
+        names = [n for n in self.config.relations if n not in equivalences] + list(self.config.attributes)
+        names += [r.name for node in self.config.events.values() for r in node.roles]
+        return list(dict.fromkeys(names))
+
+    def _links(self, name: str) -> bool:
+        attribute = self.config.attributes.get(name)
+        return attribute is None
+
+
+def check_alignment_names(vocab: Vocabulary) -> None:
+    """Every name kg.toml aligns is declared, and a type goes to a class, a relation to a property."""
+    config, path = vocab.config, vocab.alignment.path
+    types = set(config.entities) | set(config.events)
+    for name, term in vocab.alignment.terms.items():
+        line = vocab.alignment.lines.get(name)
+        if name in types and not term[0].isupper():
+            raise ConfigError(f"{name} is an annotation type but {term!r} is a property (expected a kgo class)",
+                              path, line)
+        if name not in types and name not in vocab.property_names():
+            raise ConfigError(f"{name} is not declared in annotation.conf (expected one of its types, relations, "
+                              "roles or attributes)", path, line)
+        if name not in types and term[0].isupper():
+            raise ConfigError(f"{name} is a relation, role or attribute but {term!r} is a class (expected a kgo "
+                              "property such as memberOf)", path, line)

@@ -1,0 +1,198 @@
+"""Entity records (the kgg:entities graph), written from the evidence of the documents.
+
+A record is a function of the mentions that denote the entity in every
+document graph, of the articles that name it as publisher or author, and of
+the alias table. Builds sum that evidence as the readers find it
+(kg.model.evidence); `gather_evidence` asks the store the same questions in
+SPARQL, for a store that kept no evidence and to check the two agree. Both
+paths end in `records_nquads`, so they cannot disagree on what a record says.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections import defaultdict
+from typing import Iterable
+
+from kg.model import iris
+from kg.build.document_graph import date_precision
+from kg.model.iris import FIXED_PREFIXES, WIKIDATA, resource_iri
+from kg.model.nquads import QuadWriter, date_literal, integer, iri, literal
+from kg.model.aliases import AliasTable, normalize
+from kg.model.evidence import Evidence, MentionCounts
+from kg.model.corpus_vocabulary import Vocabulary
+from kg.store.embedded import EmbeddedStore
+from kg.model.ontology import KGO
+
+RDF, RDFS, SKOS, OWL = FIXED_PREFIXES["rdf"], FIXED_PREFIXES["rdfs"], FIXED_PREFIXES["skos"], FIXED_PREFIXES["owl"]
+
+_MENTIONS = """
+PREFIX kgo: <{kgo}>
+PREFIX nif: <{nif}>
+SELECT ?e ?text ?type (COUNT(?m) AS ?n) WHERE {{
+  {values}
+  GRAPH ?g {{ ?m kgo:denotes ?e ; nif:anchorOf ?text ; kgo:annotationType ?type }}
+  FILTER(STRSTARTS(STR(?e), "{resource}"))
+}} GROUP BY ?e ?text ?type
+"""
+# Posts are named by no mention: their evidence is the memberships that fill them, their forms
+# the labels the documents give them ("president, Venezuela").
+_POSTS = """
+PREFIX kgo: <{kgo}>
+PREFIX rdfs: <http://www.w3.org/2000/01/rdf-schema#>
+SELECT ?e ?text (COUNT(DISTINCT ?membership) AS ?n) WHERE {{
+  {values}
+  GRAPH ?g {{ ?e a kgo:Post ; rdfs:label ?text . ?membership kgo:post ?e }}
+  FILTER(STRSTARTS(STR(?e), "{resource}"))
+}} GROUP BY ?e ?text
+"""
+_REFERENCES = """
+PREFIX kgo: <{kgo}>
+SELECT ?e (COUNT(*) AS ?n) WHERE {{
+  {values}
+  VALUES ?p {{ kgo:publisher kgo:author }}
+  GRAPH ?g {{ ?d ?p ?e }}
+  FILTER(STRSTARTS(STR(?e), "{resource}"))
+}} GROUP BY ?e
+"""
+
+
+def gather_evidence(store: EmbeddedStore, keys: Iterable[str] | None = None) -> Evidence:
+    """Mentions and references per canonical key, for every key or only `keys`, asked of the store."""
+    values = ""
+    if keys is not None:
+        keys = sorted(keys)
+        if not keys:
+            return {}
+        values = "VALUES ?e { " + " ".join(f"<{resource_iri(k)}>" for k in keys) + " }"
+    fill = dict(kgo=FIXED_PREFIXES["kgo"], nif=FIXED_PREFIXES["nif"], resource=iris.RESOURCE, values=values)
+    evidence: dict[str, MentionCounts] = defaultdict(MentionCounts)
+    for row in store.select(_MENTIONS.format(**fill)):
+        item = evidence[row["e"][len(iris.RESOURCE):]]
+        count = int(row["n"])
+        item.forms[row["text"]] += count
+        item.types[row["type"]] += count
+    for row in store.select(_POSTS.format(**fill)):
+        item = evidence[row["e"][len(iris.RESOURCE):]]
+        item.forms[row["text"]] += int(row["n"])
+        item.types["Post"] += int(row["n"])
+    for row in store.select(_REFERENCES.format(**fill)):
+        evidence[row["e"][len(iris.RESOURCE):]].references += int(row["n"])
+    return dict(evidence)
+
+
+def rebuild_records(store: EmbeddedStore, vocab: Vocabulary, aliases: AliasTable,
+                    keys: Iterable[str] | None = None) -> tuple[int, str]:
+    """Replace the records of `keys` (all when None) by ones computed from the store.
+
+    Returns how many records were written and their N-Quads."""
+    keys = None if keys is None else set(keys)
+    return replace_records(store, gather_evidence(store, keys), vocab, aliases, keys)
+
+
+def replace_records(store: EmbeddedStore, evidence: Evidence, vocab: Vocabulary, aliases: AliasTable,
+                    keys: set[str] | None) -> tuple[int, str]:
+    """Replace the records of `keys` (all when None) by ones written from `evidence` (which may
+    hold more keys). Returns how many records were written and their N-Quads."""
+    count, text = records_nquads(evidence, vocab, aliases, keys)
+    _drop_records(store, keys)
+    store.load_nquads(text.encode())
+    return count, text
+
+
+def records_nquads(evidence: Evidence, vocab: Vocabulary, aliases: AliasTable,
+                   keys: Iterable[str] | None = None) -> tuple[int, str]:
+    """The records of the entities of `evidence` (only those among `keys` unless None) as N-Quads,
+    and how many there are: an entity without evidence has no record."""
+    chosen = sorted(evidence if keys is None else set(keys) & evidence.keys())
+    out = QuadWriter(iris.ENTITIES_GRAPH)
+    for key in chosen:
+        write_record(out, key, evidence[key], vocab, aliases)
+    return len(chosen), out.text()
+
+
+def _drop_records(store: EmbeddedStore, keys: set[str] | None) -> None:
+    if keys is None:
+        store.drop_graph(iris.ENTITIES_GRAPH)
+        return
+    store.drop_subjects(iris.ENTITIES_GRAPH, [resource_iri(k) for k in keys])
+
+
+def write_record(out: QuadWriter, key: str, evidence: MentionCounts, vocab: Vocabulary,
+                 aliases: AliasTable) -> None:
+    """The record of one entity: types, labels, links, mention count."""
+    node = resource_iri(key)
+    entry = aliases.entries.get(key)
+    family = key.split("/", 1)[0]
+    for class_iri in _classes(_type_of(key, entry, evidence, vocab), vocab):
+        out.add(node, RDF + "type", iri(class_iri))
+    pref = _preferred_label(key, entry, evidence)
+    out.add(node, SKOS + "prefLabel", literal(pref))
+    out.add(node, RDFS + "label", literal(pref))
+    misspellings = set(entry.hidden if entry else ())
+    alternates = (set(evidence.forms) | set(entry.aliases if entry else ())) - misspellings - {pref}
+    for label in alternates:
+        out.add(node, SKOS + "altLabel", literal(label))
+    hidden = misspellings | {normalize(x) for x in alternates | misspellings | {pref}}
+    for label in hidden - alternates - {pref} - {""}:
+        out.add(node, SKOS + "hiddenLabel", literal(label))
+    if entry and entry.wikidata:
+        out.add(node, OWL + "sameAs", iri(WIKIDATA + entry.wikidata))
+    if family == "date":
+        out.add(node, KGO.dateValue, date_literal(key.split("/", 1)[1]))
+        out.add(node, KGO.datePrecision, literal(date_precision(key.split("/", 1)[1])))
+    out.add(node, KGO.mentionCount, integer(sum(evidence.forms.values())))
+
+
+def _type_of(key: str, entry, evidence: MentionCounts, vocab: Vocabulary) -> str:
+    family = key.split("/", 1)[0]
+    if family in ("role", "post"):
+        return family.capitalize()
+    if entry is not None and entry.type != "Event":
+        return entry.type
+    if not evidence.types:
+        return {"person": "Person", "organization": "Organization", "place": "Place", "date": "Date",
+                "event": "Event"}.get(family, "Organization")
+    # The most specific of the annotated types; ties go to the most frequent, then the name.
+    ancestors = {a for t in evidence.types for a in vocab.config.ancestors(t)[1:]}
+    candidates = [t for t in evidence.types if t not in ancestors]
+    return sorted(candidates, key=lambda t: (-evidence.types[t], t))[0]
+
+
+def _classes(type_: str, vocab: Vocabulary) -> list[str]:
+    """Class IRIs of a record: those of its annotation type, or the kgo class of that name."""
+    if type_ in vocab.config.entities or type_ in vocab.config.events:
+        return vocab.class_iris(type_)
+    return [str(KGO[type_])]
+
+
+def _preferred_label(key: str, entry, evidence: MentionCounts) -> str:
+    if entry is not None:
+        return entry.label
+    family, rest = key.split("/", 1)
+    if family == "date":
+        return _date_label(rest)
+    if evidence.forms:
+        fullest = [f for f in evidence.forms if not any(_part_of(f, other) for other in evidence.forms)]
+        return sorted(fullest, key=lambda f: (-evidence.forms[f], -len(f), f))[0]
+    return rest.replace("-", " ")
+
+
+def _part_of(form: str, other: str) -> bool:
+    """Whether `form` is a shorter name inside `other` ('Guaidó' in 'Juan Guaidó'): the preferred
+    label is never a bare surname when a fuller name of the entity occurs."""
+    words, longer = normalize(form).split(), normalize(other).split()
+    if not words or len(words) >= len(longer):
+        return False
+    return any(longer[i:i + len(words)] == words for i in range(len(longer) - len(words) + 1))
+
+
+def _date_label(value: str) -> str:
+    """'2019-02-23' -> '23 February 2019', '2019-02' -> 'February 2019'."""
+    parts = [int(p) for p in value.split("-")]
+    if len(parts) == 3:
+        day = dt.date(*parts)
+        return f"{day.day} {day:%B %Y}"
+    if len(parts) == 2:
+        return f"{dt.date(parts[0], parts[1], 1):%B %Y}"
+    return str(parts[0])

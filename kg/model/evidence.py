@@ -1,0 +1,186 @@
+"""What the documents say of each canonical entity, read from their N-Quads and summed.
+
+An entity record (kg.model.entity_records) is a function of its evidence: the forms and
+annotation types of the mentions that denote it, the memberships that fill a
+post, and the articles that name it as publisher or author. Each reader
+reads that evidence from the N-Quads of the documents it translates, a full
+build sums it, and the build directory keeps the sum (EVIDENCE_FILE), so an
+incremental build subtracts the evidence of the graphs it replaces, adds that
+of the new ones, and rewrites only the records touched, without a query over
+the whole store. `kg.model.entity_records.gather_evidence` asks the store the same
+questions in SPARQL; the two must always agree (tests/test_evidence.py).
+"""
+
+from __future__ import annotations
+
+import pickle
+import re
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Iterable, Iterator
+
+from kg.model import iris
+from kg.model.iris import FIXED_PREFIXES
+from kg.model.ontology import KGO
+
+EVIDENCE_FILE = "evidence.pickle"  # beside a build's manifest: the summed evidence of its documents
+_FORMAT = "kg-evidence-1"
+
+_DENOTES, _TYPE_OF_MENTION = f"<{KGO.denotes}>", f"<{KGO.annotationType}>"
+_ANCHOR = f"<{FIXED_PREFIXES['nif']}anchorOf>"
+_RDF_TYPE, _LABEL = f"<{FIXED_PREFIXES['rdf']}type>", f"<{FIXED_PREFIXES['rdfs']}label>"
+_POST_CLASS, _POST = f"<{KGO.Post}>", f"<{KGO.post}>"
+_REFERENCES = {f"<{KGO.publisher}>", f"<{KGO.author}>"}
+_ESCAPE = re.compile(r"\\(?:u([0-9A-Fa-f]{4})|U([0-9A-Fa-f]{8})|(.))")
+_SIMPLE_ESCAPES = {"t": "\t", "b": "\b", "n": "\n", "r": "\r", "f": "\f", '"': '"', "'": "'", "\\": "\\"}
+
+
+@dataclass
+class MentionCounts:
+    """What the corpus says of one canonical entity; `references`: how many times articles name it
+    as publisher or author."""
+
+    forms: Counter = field(default_factory=Counter)
+    types: Counter = field(default_factory=Counter)
+    references: int = 0
+
+    def is_empty(self) -> bool:
+        return not self.forms and not self.types and not self.references
+
+
+Evidence = dict[str, MentionCounts]  # canonical key -> what the documents say of it
+
+
+def add_evidence(total: Evidence, more: Evidence, sign: int = 1) -> None:
+    """Add `more` to `total` (subtract it when `sign` is -1); keys left with nothing are removed."""
+    for key, counts in more.items():
+        item = total.setdefault(key, MentionCounts())
+        for form, n in counts.forms.items():
+            item.forms[form] += sign * n
+        for type_, n in counts.types.items():
+            item.types[type_] += sign * n
+        item.references += sign * counts.references
+        if sign < 0:
+            item.forms, item.types = +item.forms, +item.types  # drops what fell to zero
+            if item.is_empty():
+                del total[key]
+
+
+def document_evidence(nquads: str) -> Evidence:
+    """The evidence one document graph gives, as kg.model.entity_records' queries would find it in the store."""
+    def objects(predicate: str) -> dict[str, set[str]]:
+        found: dict[str, set[str]] = {}
+        for subject, obj in _triples(nquads, predicate):
+            found.setdefault(subject, set()).add(obj)
+        return found
+
+    posts: dict[str, set[str]] = {}
+    for membership, post in _triples(nquads, _POST):
+        posts.setdefault(post, set()).add(membership)
+    references = Counter(obj for predicate in _REFERENCES for _, obj in _triples(nquads, predicate))
+    post_nodes = {subject for subject, _ in _triples(nquads, f"{_RDF_TYPE} {_POST_CLASS}")}
+    return _summed(objects(_DENOTES), objects(_ANCHOR), objects(_TYPE_OF_MENTION), objects(_LABEL), posts,
+                   post_nodes, references)
+
+
+def _triples(nquads: str, predicate: str) -> Iterator[tuple[str, str]]:
+    """(subject, object) of the lines of `predicate`, found with str.find rather than by splitting
+    every line (a document has about a thousand). A match inside a literal has a subject with spaces:
+    it is not a line of `predicate`."""
+    needle = f" {predicate} "
+    at = nquads.find(needle)
+    while at >= 0:
+        start = nquads.rfind("\n", 0, at) + 1
+        end = nquads.find("\n", at)
+        end = len(nquads) if end < 0 else end
+        subject = nquads[start:at]
+        if " " not in subject:
+            yield subject, nquads[at + len(needle):end].rsplit(" ", 2)[0]
+        at = nquads.find(needle, end)
+
+
+def _summed(denotes, anchors, types, labels, posts, post_nodes, references) -> Evidence:
+    prefix = "<" + iris.RESOURCE
+    evidence: Evidence = {}
+
+    def item(node: str) -> MentionCounts:
+        return evidence.setdefault(node[len(prefix):-1], MentionCounts())
+
+    for mention, entities in denotes.items():
+        for entity in (e for e in entities if e.startswith(prefix)):
+            for text in anchors.get(mention, ()):
+                for type_ in types.get(mention, ()):
+                    counts = item(entity)
+                    counts.forms[_lexical(text)] += 1
+                    counts.types[_lexical(type_)] += 1
+    for post in post_nodes:
+        filled = len(posts.get(post, ()))
+        if post.startswith(prefix) and filled:
+            for text in labels.get(post, ()):
+                counts = item(post)
+                counts.forms[_lexical(text)] += filled
+                counts.types["Post"] += filled
+    for entity, n in references.items():
+        if entity.startswith(prefix):
+            item(entity).references += n
+    return evidence
+
+
+def _lexical(term: str) -> str:
+    """The lexical form of an N-Quads literal ('"a \\"b\\""@en' -> 'a "b"')."""
+    body = term[1:term.rindex('"')]
+    return _ESCAPE.sub(_unescape, body) if "\\" in body else body
+
+
+def _unescape(match: re.Match) -> str:
+    code = match.group(1) or match.group(2)
+    return chr(int(code, 16)) if code else _SIMPLE_ESCAPES.get(match.group(3), match.group(0))
+
+
+Kept = dict[str, tuple[dict, dict, int]]  # the evidence as a build keeps it: plain, cheap to (un)pickle
+
+
+def kept_form(evidence: Evidence) -> Kept:
+    return {key: (dict(c.forms), dict(c.types), c.references) for key, c in evidence.items()}
+
+
+def counts_of(kept: Kept, keys: Iterable[str]) -> Evidence:
+    """The evidence of `keys` (those that have some) out of the kept form."""
+    return {key: _counts(kept[key]) for key in keys if key in kept}
+
+
+def _counts(plain: tuple[dict, dict, int]) -> MentionCounts:
+    forms, types, references = plain
+    return MentionCounts(Counter(forms), Counter(types), references)
+
+
+def patch_kept(kept: Kept, removed: Evidence, added: Evidence) -> None:
+    """Subtract the evidence of the graphs removed and add that of the new ones, converting only
+    the keys they name (a large corpus keeps tens of thousands)."""
+    changed = counts_of(kept, removed.keys() | added.keys())
+    add_evidence(changed, removed, -1)
+    add_evidence(changed, added)
+    for key in removed.keys() | added.keys():
+        kept.pop(key, None)
+    kept.update(kept_form(changed))
+
+
+def save_evidence(build_dir: Path, plain: Kept) -> None:
+    """Keep the summed evidence of a build's documents (in its kept form) in its directory."""
+    (build_dir / EVIDENCE_FILE).write_bytes(pickle.dumps((_FORMAT, plain), pickle.HIGHEST_PROTOCOL))
+
+
+def load_kept(build_dir: Path) -> Kept | None:
+    """The evidence a build kept, or None when it kept none (an older build) or it cannot be read."""
+    try:
+        tag, plain = pickle.loads((build_dir / EVIDENCE_FILE).read_bytes())
+    except Exception:  # noqa: BLE001 - a cache: whatever is wrong with it, the store is asked instead
+        return None
+    return plain if tag == _FORMAT and isinstance(plain, dict) else None
+
+
+def load_evidence(build_dir: Path) -> Evidence | None:
+    """The whole evidence a build kept (None as for load_kept)."""
+    kept = load_kept(build_dir)
+    return None if kept is None else counts_of(kept, kept)

@@ -1,0 +1,124 @@
+"""The ontology as a closed rdflib namespace: a misspelt term fails at import time.
+
+Kept in step with ontology.ttl by tests/test_ontology.py.
+"""
+
+from rdflib import URIRef
+from rdflib.namespace import DefinedNamespace, Namespace
+
+from kg.model.iris import ONTOLOGY
+
+
+class KGO(DefinedNamespace):
+    """Classes and properties of https://kg.example.org/ontology#."""
+
+    _NS = Namespace(ONTOLOGY)
+    _fail = True
+
+    AidDelivery: URIRef
+    Announcement: URIRef
+    Appointment: URIRef
+    AsylumRequest: URIRef
+    Attack: URIRef
+    BorderClosure: URIRef
+    City: URIRef
+    Claim: URIRef
+    Confrontation: URIRef
+    Country: URIRef
+    Date: URIRef
+    Defection: URIRef
+    Detention: URIRef
+    Election: URIRef
+    Event: URIRef
+    Expulsion: URIRef
+    Facility: URIRef
+    Figure: URIRef
+    Flight: URIRef
+    GovernmentBody: URIRef
+    Group: URIRef
+    Inauguration: URIRef
+    IntergovernmentalOrganization: URIRef
+    Interview: URIRef
+    MediaOrganization: URIRef
+    Membership: URIRef
+    Mention: URIRef
+    MilitaryUnit: URIRef
+    NGO: URIRef
+    NewsArticle: URIRef
+    Organization: URIRef
+    Person: URIRef
+    Place: URIRef
+    PoliticalGroup: URIRef
+    Post: URIRef
+    Protest: URIRef
+    Quote: URIRef
+    Region: URIRef
+    Role: URIRef
+    Sentence: URIRef
+    Statement: URIRef
+    Uprising: URIRef
+    Waterway: URIRef
+
+    agent: URIRef
+    annotationId: URIRef
+    annotationType: URIRef
+    argumentLabels: URIRef
+    asOf: URIRef
+    asserted: URIRef
+    author: URIRef
+    claimant: URIRef
+    claimedBy: URIRef
+    content: URIRef
+    counts: URIRef
+    date: URIRef
+    dateBasis: URIRef
+    dateNote: URIRef
+    datePrecision: URIRef
+    dateValue: URIRef
+    denotes: URIRef
+    destination: URIRef
+    endDate: URIRef
+    evidence: URIRef
+    hasRole: URIRef
+    holds: URIRef
+    locatedIn: URIRef
+    member: URIRef
+    memberOf: URIRef
+    mention: URIRef
+    mentionCount: URIRef
+    negated: URIRef
+    objectMention: URIRef
+    offsets: URIRef
+    opposes: URIRef
+    organization: URIRef
+    origin: URIRef
+    participant: URIRef
+    patient: URIRef
+    periodBound: URIRef
+    place: URIRef
+    post: URIRef
+    postIn: URIRef
+    publisher: URIRef
+    qualifier: URIRef
+    quoteText: URIRef
+    recognizes: URIRef
+    reference: URIRef
+    reportedBy: URIRef
+    resolvedBy: URIRef
+    role: URIRef
+    saidBy: URIRef
+    sentence: URIRef
+    sourceFile: URIRef
+    speculated: URIRef
+    startDate: URIRef
+    subjectMention: URIRef
+    subOrganizationOf: URIRef
+    supports: URIRef
+    time: URIRef
+    topic: URIRef
+    trigger: URIRef
+    unit: URIRef
+    unnamed: URIRef
+    value: URIRef
+
+NIF = Namespace("http://persistence.uni-leipzig.org/nlp2rdf/ontologies/nif-core#")

@@ -1,0 +1,182 @@
+"""The exports of a build: Turtle, TriG, N-Quads and JSON-LD, serialized by Oxigraph.
+
+Exports are not on a build's critical path: each is written the first time
+it is asked for (`kg export`, /export.*) into the build directory and kept
+there for the life of the build (a full build writes kg.nq as it loads, at
+no cost). Every export is a sequence of sections, one per named graph, in a
+fixed order (ontology, documents by name, entity records), each serialized
+by Oxigraph and grouped by subject; kg.ttl is the union of the graphs, a
+section each, with the project's prefixes. Because sections stand alone, the
+export of an incremental build copies the bytes of every section its build
+did not remake from the export of the build it started from, when that one
+was written (the byte ranges are kept in `<export>.sections.json`), and
+serializes only what changed. The order inside a section follows Oxigraph's
+index, so a lazily written export equals one written at build time.
+"""
+
+from __future__ import annotations
+
+import contextvars
+import json
+import shutil
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import IO, Callable
+
+from kg.build import dirs as build_dirs
+from kg.formats import rdf_syntaxes as formats
+from kg.model import iris
+from kg.publish import jsonld
+from kg.errors import StoreError
+from kg.build.plan import read_manifest
+from kg.store.embedded import EmbeddedStore
+
+FORMATS = formats.EXPORT_EXTENSIONS
+INDEX_SUFFIX = ".sections.json"
+
+
+def header(fmt: str) -> bytes:
+    """What comes before the first section (the prefixes depend on the base IRI in force)."""
+    if fmt == "ttl":
+        return b"# kg export: the union of the graphs below (one section per named graph).\n"
+    if fmt == "jsonld":
+        return jsonld.export_header()
+    return {"trig": iris.turtle_prologue().encode(), "nq": b""}[fmt]
+
+
+FOOTERS = {"ttl": b"", "trig": b"", "nq": b"", "jsonld": jsonld.EXPORT_FOOTER}
+Index = dict[str, list[int]]
+
+
+def ordered_graphs(names: list[str]) -> list[str]:
+    """The order of sections: the ontology, the documents by name, the entity records."""
+    special = (iris.ONTOLOGY_GRAPH, iris.ENTITIES_GRAPH)
+    documents = sorted(g for g in names if g not in special)
+    return [g for g in (iris.ONTOLOGY_GRAPH,) if g in names] + documents + [g for g in (iris.ENTITIES_GRAPH,) if g in names]
+
+
+def write_exports(build_dir: Path) -> None:
+    """Write every export of a build now, one thread per format (Oxigraph serializes without
+    holding the GIL): what `kg build --eager` does instead of leaving them to the first request."""
+    with ThreadPoolExecutor(max_workers=len(FORMATS)) as pool:
+        # each thread runs in a copy of this context: the base IRI in force (kg.model.iris) goes along
+        for job in [pool.submit(contextvars.copy_context().run, ensure_export, build_dir, fmt) for fmt in FORMATS]:
+            job.result()
+
+
+def ensure_export(build_dir: Path, fmt: str) -> Path:
+    """The build's export in `fmt`: written on the first call (one writer at a time, across
+    threads and processes: an flock per open file), then kept in the build directory."""
+    formats.export_format(fmt)
+    path = build_dirs.export_path(build_dir, fmt)
+    return build_dirs.made_once(path, lambda partial: _write_export_file(build_dir, fmt, path, partial))
+
+
+def _write_export_file(build_dir: Path, fmt: str, path: Path, partial: Path) -> None:
+    """Serialize the build's store into `partial` (renamed to `path` when complete), copying
+    the sections the build did not remake from the build it started from."""
+    store = EmbeddedStore.of_build(build_dir)
+    try:
+        with build_dirs.under_build_base(build_dir):
+            index = _write_format(store, fmt, ordered_graphs(store.graphs()), partial, _reusable(build_dir, fmt))
+        write_index(path, index)
+    finally:
+        store.close()
+
+
+def write_index(export: Path, index: Index) -> None:
+    """Where each graph's section lies in `export` (written before the export is renamed into place)."""
+    export.with_name(export.name + INDEX_SUFFIX).write_text(json.dumps(index, sort_keys=True))
+
+
+def read_index(export: Path) -> Index | None:
+    try:
+        return json.loads(export.with_name(export.name + INDEX_SUFFIX).read_text())
+    except (OSError, ValueError):
+        return None
+
+
+def _reusable(build_dir: Path, fmt: str) -> tuple[Path, Index, frozenset[str]] | None:
+    """(previous export, its index, graphs that must not be copied), when the build started from
+    one whose export in `fmt` exists."""
+    manifest = read_manifest(build_dir)
+    based_on, remade = manifest.get("based_on"), manifest.get("remade_graphs")
+    if not based_on or remade is None:
+        return None
+    old = build_dirs.export_path(build_dir.parent / based_on, fmt)
+    index = read_index(old)
+    if index is None or not old.is_file():
+        return None
+    return old, index, frozenset(remade)
+
+
+def _write_format(store: EmbeddedStore, fmt: str, graphs: list[str], path: Path, reuse) -> Index:
+    index: Index = {}
+    try:
+        old_file = open(reuse[0], "rb") if reuse else None
+    except OSError:  # the previous build was pruned meanwhile: serialize everything
+        old_file, reuse = None, None
+    try:
+        with open(path, "wb") as out:
+            def write_section(graph: str) -> None:
+                start = out.tell()
+                if reuse and graph not in reuse[2] and graph in reuse[1]:
+                    begin, end = reuse[1][graph]
+                    old_file.seek(begin)
+                    _copy(old_file, out, end - begin)
+                else:
+                    out.write(section(store, fmt, graph))
+                index[graph] = [start, out.tell()]
+
+            _write_sections(out, fmt, graphs, write_section)
+    finally:
+        if old_file:
+            old_file.close()
+    return index
+
+
+def _write_sections(out: IO[bytes], fmt: str, graphs: list[str], write_section: Callable[[str], None]) -> None:
+    """The header, each graph's section (by `write_section`, separated as the format needs), the footer."""
+    out.write(header(fmt))
+    for i, graph in enumerate(graphs):
+        if fmt == "jsonld" and i:
+            out.write(b",\n")
+        write_section(graph)
+    out.write(FOOTERS[fmt])
+
+
+def _copy(src: IO[bytes], dst: IO[bytes], size: int, chunk: int = 1 << 20) -> None:
+    while size > 0:
+        data = src.read(min(chunk, size))
+        if not data:
+            raise StoreError("previous export is shorter than its index says")
+        dst.write(data)
+        size -= len(data)
+
+
+def section(store: EmbeddedStore, fmt: str, graph: str) -> bytes:
+    """One named graph in one format, ready to be placed between the header and the footer."""
+    if fmt == "nq":
+        triples = store.serialize_graph(graph, "nt")
+        return triples.replace(b" .\n", f" <{graph}> .\n".encode())  # literals escape their line breaks
+    if fmt == "jsonld":
+        return jsonld.graph_section(store.quads_of(graph), graph)
+    turtle = store.serialize_graph(graph, "ttl", prefixes=iris.PREFIXES)
+    if fmt == "ttl":
+        return f"\n# graph <{graph}>\n".encode() + turtle
+    body = b"".join(line for line in turtle.splitlines(keepends=True) if not line.startswith(b"@prefix "))
+    return f"\n<{graph}> {{\n".encode() + body + b"}\n"
+
+
+def write_export(store: EmbeddedStore, fmt: str, out: IO[bytes]) -> None:
+    """Serialize a whole store in one format to a binary stream."""
+    formats.export_format(fmt)
+    _write_sections(out, fmt, ordered_graphs(store.graphs()), lambda graph: out.write(section(store, fmt, graph)))
+
+
+def copy_export(build_dir: Path | None, fmt: str, target: IO[bytes]) -> None:
+    """Copy a build's export to a stream (the CLI's `kg export`), writing it first if need be."""
+    if build_dir is None:
+        raise StoreError("no build yet (expected `kg build` to have run on this data directory)")
+    with open(ensure_export(build_dir, fmt), "rb") as src:
+        shutil.copyfileobj(src, target)

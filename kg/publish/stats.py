@@ -1,0 +1,61 @@
+"""The one definition of a graph's statistics, shown by `kg stats` and `/api/stats`:
+
+    counts        quads, graphs, documents, entities, mentions, statements, events, figures, quotes
+    entityTypes   entity records per class, under every class a record has (an NGO counts
+                  under NGO and under Organization)
+    eventTypes    events per class, kgo:Event itself left out
+    relations     statements per predicate
+
+Classes and predicates of kg's ontology are given by local name (GovernmentBody), those of
+a corpus's own vocabulary by their whole IRI. Every count is of distinct things: the union
+default graph holds a triple once per document graph that states it. The queries are written
+for large graphs (7.5 million quads): each count is its own sub-select.
+"""
+
+from __future__ import annotations
+
+from typing import Callable
+
+from kg.model.iris import local_name, prologue
+
+Select = Callable[[str], list[dict[str, str]]]
+
+COUNTS = """
+SELECT ?quads ?graphs ?documents ?entities ?mentions ?statements ?events ?figures ?quotes WHERE {
+  { SELECT (COUNT(*) AS ?quads) WHERE { GRAPH ?g { ?s ?p ?o } } }
+  { SELECT (COUNT(DISTINCT ?g) AS ?graphs) WHERE { GRAPH ?g { } } }
+  { SELECT (COUNT(DISTINCT ?x) AS ?documents) WHERE { ?x a kgo:NewsArticle } }
+  { SELECT (COUNT(DISTINCT ?x) AS ?entities) WHERE { GRAPH kgg:entities { ?x skos:prefLabel ?l } } }
+  { SELECT (COUNT(DISTINCT ?x) AS ?mentions) WHERE { ?x a kgo:Mention } }
+  { SELECT (COUNT(DISTINCT ?x) AS ?statements) WHERE { ?x a kgo:Statement } }
+  { SELECT (COUNT(DISTINCT ?x) AS ?events) WHERE { ?x a kgo:Event } }
+  { SELECT (COUNT(DISTINCT ?x) AS ?figures) WHERE { ?x a kgo:Figure } }
+  { SELECT (COUNT(DISTINCT ?x) AS ?quotes) WHERE { ?x a kgo:Quote } }
+}
+"""
+ENTITY_TYPES = """
+SELECT ?t (COUNT(DISTINCT ?e) AS ?n) WHERE { GRAPH kgg:entities { ?e a ?t } }
+GROUP BY ?t ORDER BY DESC(?n) ?t
+"""
+EVENT_TYPES = """
+SELECT ?t (COUNT(DISTINCT ?e) AS ?n) WHERE { ?e a kgo:Event , ?t . FILTER(?t != kgo:Event) }
+GROUP BY ?t ORDER BY DESC(?n) ?t
+"""
+RELATIONS = """
+SELECT ?t (COUNT(DISTINCT ?s) AS ?n) WHERE { ?s a kgo:Statement ; rdf:predicate ?t }
+GROUP BY ?t ORDER BY DESC(?n) ?t
+"""
+
+
+def graph_stats(select: Select) -> dict[str, dict[str, int]]:
+    """The statistics of the graph that `select` (a SPARQL SELECT -> rows of strings) reads."""
+    def run(query: str) -> list[dict[str, str]]:
+        return select(prologue() + query)  # the prefixes of the base IRI in force
+
+    counts = {name: int(value) for name, value in run(COUNTS)[0].items()}
+    return {"counts": counts, "entityTypes": _per_term(run(ENTITY_TYPES)),
+            "eventTypes": _per_term(run(EVENT_TYPES)), "relations": _per_term(run(RELATIONS))}
+
+
+def _per_term(rows: list[dict[str, str]]) -> dict[str, int]:
+    return {local_name(row["t"]): int(row["n"]) for row in rows}

@@ -1,0 +1,11 @@
+"""Pre-annotation (`kg suggest`): brat annotations a person would make, suggested from what the corpus knows.
+
+    spans.py        known names and quotes found in a text, chosen, scored, written as .ann lines
+    dates.py        date expressions with their ISO 8601 value
+    figures.py      numbers and quantities with their value and qualifier
+    events.py       event triggers learned from the corpus's other articles
+    suggestion.py   one suggested annotation
+    files.py        `kg suggest` on a corpus's files
+
+May import kg.formats and kg.model; nothing imports it but the CLI.
+"""

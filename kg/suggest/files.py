@@ -1,0 +1,191 @@
+"""`kg suggest` on files: read a corpus's articles, alias table and configuration, write the
+suggestions of kg.suggest.spans as brat standoff, and score them against human annotations.
+
+An article's suggestions go to `<slug>.suggested.ann` beside its .txt; its own .ann is
+never touched, except with `merge`, which appends the suggestions to it after every
+human line, unchanged. Either output is read back with kg's own reader before it is
+written. Names annotated in the other documents of the corpus are suggested too
+(`corpus_names`); an article's own annotations never suggest anything to it, so the
+score measures what the suggestions add.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+from kg.formats.brat.ann import parse_ann
+from kg.formats.brat.conf import AnnotationConfig, AttributeType, find_config, load_config
+from kg.formats.brat.conf_writer import union_configs
+from kg.formats.corpus import ALIASES_FILE, MAPPING_FILE, SUGGESTED_SUFFIX, DocumentFiles, read_document, scan_corpus
+from kg.errors import CorpusError, InputErrors
+from kg.formats.records import Document
+from kg.model.aliases import AliasTable, load_aliases
+from kg.model.resolve import LOCAL_FAMILIES, Rule, resolve_document
+from kg.model.corpus_vocabulary import Vocabulary, load_alignment
+from kg.suggest.spans import (Lexicon, Score, Suggestion, alias_lexicon, ann_lines, corpus_lexicon, highest_ids,
+                        merge_lexicons, score, suggest, without_human)
+from kg.suggest.events import Trigger, score_events, trigger_lexicon
+
+_LINKED_RULES = (Rule.KG, Rule.ALIAS_TABLE)
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What `kg suggest` did for one article."""
+
+    slug: str
+    written: Path | None
+    suggestions: list[Suggestion]
+    score: Score | None
+    events: Score | None = None
+
+
+class _Corpus:
+    """A corpus's configuration, vocabulary, alias table and documents, read once."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        self.documents = [d for d in _articles(root) if not d.is_xmi]
+        self.configs = {p: load_config(p) for p in sorted({d.config for d in self.documents if d.config})}
+        if not self.configs:
+            raise CorpusError("no annotation.conf for the articles (expected one at the corpus root or beside them)", root)
+        self.vocab = Vocabulary(union_configs(list(self.configs.values())), load_alignment(root / MAPPING_FILE))
+        self.aliases: AliasTable = load_aliases(root / ALIASES_FILE, self.vocab)
+        self._read: dict[DocumentFiles, Document] = {}
+
+    def config_of(self, files: DocumentFiles) -> AnnotationConfig:
+        if files.config is None:
+            raise CorpusError("no annotation.conf for this article (expected one in its directory or above)", files.txt)
+        if files.config not in self.configs:
+            self.configs[files.config] = load_config(files.config)
+        return self.configs[files.config]
+
+    def read(self, files: DocumentFiles) -> Document:
+        """The document, read and checked once however many times names, triggers and its own
+        suggestions ask for it."""
+        if files not in self._read:
+            self._read[files] = read_document(files, self.config_of(files))
+        return self._read[files]
+
+    def triggers(self) -> list[Trigger]:
+        """(trigger text, event type, document) of every event a human annotated."""
+        found = []
+        for files in self.documents:
+            if files.ann.exists():
+                annotations = self.read(files).annotations
+                found += [(annotations.textbounds[e.trigger].text, e.type, files.slug)
+                          for e in annotations.events if e.trigger in annotations.textbounds]
+        return found
+
+    def names(self) -> list[tuple[str, str, str | None, str]]:
+        """(text, type, key or None, document) of every named entity mention a human annotated."""
+        found = []
+        for files in self.documents:
+            if not files.ann.exists():
+                continue
+            doc = self.read(files)
+            vocab = Vocabulary(self.config_of(files), self.vocab.alignment)
+            for tid, resolution in resolve_document(doc, vocab, self.aliases).items():
+                bound = doc.annotations.textbounds[tid]
+                if vocab.family(bound.type) in LOCAL_FAMILIES | {"date"} or resolution.rule in (Rule.UNNAMED, Rule.LOCAL):
+                    continue
+                key = resolution.key if resolution.rule in _LINKED_RULES else None
+                found.append((bound.text, bound.type, key, files.slug))
+        return found
+
+
+def _articles(root: Path) -> list[DocumentFiles]:
+    """The corpus's documents (suggestion files are listed by the scanner as not read)."""
+    return scan_corpus(root).documents
+
+
+def suggest_files(root: Path, articles: list[Path] | None = None, *, merge: bool = False, write: bool = True,
+                  corpus_names: bool = True, events: bool = True) -> list[Outcome]:
+    """Suggest for the given articles (.txt paths) of the corpus at `root`, or for all of them.
+    Names (`corpus_names`) and event triggers (`events`) annotated in the other articles are
+    suggested too."""
+    corpus = _Corpus(Path(root))
+    targets = corpus.documents if articles is None else [_files_of(corpus, Path(a)) for a in articles]
+    names = corpus.names() if corpus_names else []
+    triggers = corpus.triggers() if events else []
+    outcomes = []
+    for files in targets:
+        config = corpus.config_of(files)
+        lexicon = merge_lexicons(alias_lexicon(corpus.aliases, config),
+                                 corpus_lexicon([n for n in names if n[3] != files.slug]))
+        known = trigger_lexicon([t for t in triggers if t[2] != files.slug], config)
+        outcomes.append(_one(corpus, files, config, (lexicon, known), merge, write))
+    return outcomes
+
+
+def _files_of(corpus: _Corpus, article: Path) -> DocumentFiles:
+    if article.suffix != ".txt" or not article.is_file():
+        raise CorpusError("not an article (expected the .txt file of a brat document)", article)
+    for files in corpus.documents:
+        if files.txt.resolve() == article.resolve():
+            return files
+    return DocumentFiles(article.stem, article, article.with_suffix(".ann"), article.with_suffix(".json"),
+                         find_config(article.parent, article.parent) or find_config(corpus.root, corpus.root))
+
+
+def _one(corpus: _Corpus, files: DocumentFiles, config: AnnotationConfig, lexicons: tuple[Lexicon, Lexicon],
+         merge: bool, write: bool) -> Outcome:
+    doc = corpus.read(files)
+    vocab = Vocabulary(config, corpus.vocab.alignment)
+    names, triggers = lexicons
+    found = suggest(doc.text, names, config, published=doc.metadata.date,
+                    date_type=_type_of_family(config, vocab, "date"), figure_type=_type_of_family(config, vocab, "figure"),
+                    quote_type=_type_of_family(config, vocab, "quote"), triggers=triggers)
+    annotated = files.ann.exists()
+    measured = score(found, doc.annotations, config) if annotated else None
+    events = score_events(found, doc.annotations) if annotated else None
+    if not write:
+        return Outcome(files.slug, None, found, measured, events)
+    qualifier = _qualifier_of(config, vocab)
+    if merge:
+        human = files.ann.read_text(encoding="utf-8") if files.ann.exists() else ""
+        added = without_human(found, doc.annotations, config)
+        separator = "" if not human or human.endswith(("\n", "\r")) else "\n"
+        lines = ann_lines(added, highest_ids(human), qualifier)
+        target, content = files.ann, human + separator + "".join(f"{line}\n" for line in lines)
+    else:
+        added = found
+        target = files.txt.with_name(files.txt.name[:-4] + SUGGESTED_SUFFIX)
+        content = "".join(f"{line}\n" for line in ann_lines(found, qualifier=qualifier))
+    parse_ann(target, content, doc.text, config)  # what is written must read back
+    _write(target, content)
+    return Outcome(files.slug, target, added, measured, events)
+
+
+def _type_of_family(config: AnnotationConfig, vocab: Vocabulary, family: str) -> str | None:
+    """The entity type for dates (or figures): the first usable one of that family."""
+    return next((t for t in config.entities if config.usable(t) and vocab.family(t) == family), None)
+
+
+def _qualifier_of(config: AnnotationConfig, vocab: Vocabulary) -> AttributeType | None:
+    """The attribute that qualifies figures (kgo:qualifier), if the configuration has one for them."""
+    figure = _type_of_family(config, vocab, "figure")
+    return next((a for name, a in config.attributes.items() if figure and vocab.means(name, "qualifier")
+                 and config.matches(figure, a.targets)), None)
+
+
+def _write(path: Path, content: str) -> None:
+    temporary = path.with_name(f".{path.name}.tmp")
+    temporary.write_text(content, encoding="utf-8", newline="")
+    os.replace(temporary, path)
+
+
+def score_table(outcomes: list[Outcome]) -> str:
+    """Per article and overall: suggestions, human entity annotations, precision and recall
+    (span and type), and span-only precision and recall; then the same for event triggers."""
+    rows = [(o.slug, o.score) for o in outcomes if o.score is not None]
+    total = sum((s for _, s in rows), Score(0, 0, 0, 0))
+    width = max([len(slug) for slug, _ in rows] + [7])
+    lines = [f"{'article':{width}}  suggested  human  precision  recall  span-precision  span-recall"]
+    events = sum((o.events for o in outcomes if o.events is not None), Score(0, 0, 0, 0))
+    for slug, s in [*rows, ("overall", total), ("event triggers", events)]:
+        lines.append(f"{slug:{width}}  {s.suggested:9d}  {s.human:5d}  {s.precision():9.3f}  {s.recall():6.3f}"
+                     f"  {s.precision(False):14.3f}  {s.recall(False):11.3f}")
+    return "\n".join(lines)
