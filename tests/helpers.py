@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Iterable
 
 import pyoxigraph as ox
+import pytest
 import rdflib
 from click.testing import CliRunner, Result
 from rdflib.compare import to_canonical_graph
@@ -25,6 +26,9 @@ CORPUS = Path(os.environ.get("TEST_CORPUS") or ROOT / "corpus")
 CORPUS_2019 = Path(__file__).resolve().parent / "data" / "corpus-2019"
 FIFTH_ARTICLE = Path(__file__).resolve().parent / "data" / "fifth-article"
 TINY = Path(__file__).resolve().parent / "data" / "tiny"
+# Real corpora from public repositories, laid beside the project as ../shared/corpora (its README says what and
+# whence). Never copied into the project: a test that needs one asks shared_corpus(), which skips where it is absent.
+SHARED_CORPORA = ROOT.parent / "shared" / "corpora"
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                  "--disable-background-networking", "--disable-component-update", "--disable-sync"]
@@ -166,3 +170,11 @@ def inception_corpus(root: Path, with_brat: bool = False) -> Path:
         shutil.copy(CORPUS / "annotation.conf", root)
         shutil.copy(CORPUS / "aliases.toml", root)
     return root
+
+
+def shared_corpus(*parts: str) -> Path:
+    """The folder ../shared/corpora/<parts>, or a skip (with the reason) where it is not beside the project."""
+    path = SHARED_CORPORA.joinpath(*parts)
+    if not path.exists():
+        pytest.skip(f"{path} is absent: the real corpora are laid beside the project as ../shared/corpora")
+    return path
