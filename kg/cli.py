@@ -89,6 +89,8 @@ def open_current(data_dir: Path):
 
 
 DIRECTORY = click.Path(file_okay=False, path_type=Path)
+strict_option = click.option("--strict", is_flag=True,
+                             help="Every warning (what brat or INCEpTION only warn about) is an error: exit 2.")
 data_option = setting_option("data", "data_dir", type=DIRECTORY)
 corpus_option = setting_option("corpus", "corpus_dir", type=DIRECTORY)
 
@@ -112,8 +114,9 @@ def main() -> None:
 @click.option("--eager", is_flag=True,
               help="Write every export and the view now (default: each on first request, then kept).")
 @click.option("--timings", is_flag=True, help="Print where the build spent its time, phase by phase.")
+@strict_option
 def build(corpus_dir: Path, data_dir: Path, store_url: str | None, base_iri: str | None, full: bool,
-          no_validate: bool, workers: int | None, quiet: bool, eager: bool, timings: bool) -> None:
+          no_validate: bool, workers: int | None, quiet: bool, eager: bool, timings: bool, strict: bool) -> None:
     """Build the graph from the corpus into a new store, swapped in at the end.
 
     Unchanged documents are not rebuilt; when nothing changed, nothing is done.
@@ -121,7 +124,7 @@ def build(corpus_dir: Path, data_dir: Path, store_url: str | None, base_iri: str
     from kg.build.builder import build as run_build
 
     report = run_build(corpus_dir, data_dir, store_url=store_url, progress=not quiet, full=full,
-                       validate=not no_validate, workers=workers, eager=eager, base_iri=base_iri)
+                       validate=not no_validate, workers=workers, eager=eager, base_iri=base_iri, strict=strict)
     click.echo(report.summary())
     if timings and report.phases:
         from kg.build.phases import Phases
@@ -136,11 +139,12 @@ def build(corpus_dir: Path, data_dir: Path, store_url: str | None, base_iri: str
 @click.option("--shapes", is_flag=True, help="Also validate each document's graph with SHACL, as a build does.")
 @click.option("--workers", type=click.IntRange(1, 256), default=None,
               help="Processes that read documents (default: every core when 200 or more documents, else 1).")
-def check(corpus_dir: Path, shapes: bool, workers: int | None) -> None:
-    """Check a corpus without building it: every error, located; exit 2 if there is one."""
+@strict_option
+def check(corpus_dir: Path, shapes: bool, workers: int | None, strict: bool) -> None:
+    """Check a corpus without building it: every error and warning, located; exit 2 if there is an error."""
     from kg.build.check import check_corpus
 
-    click.echo(check_corpus(corpus_dir, shapes=shapes, workers=workers).summary())
+    click.echo(check_corpus(corpus_dir, shapes=shapes, workers=workers, strict=strict).summary())
 
 
 @main.command()

@@ -4,7 +4,9 @@ into an exit code or the JSON error shape. Every class carries both:
 
     KgError                        exit 1  HTTP 500
     ├── InputError                 exit 2  HTTP 400  bad corpus, annotation or setting input
-    │   ├── InputErrors                              several InputErrors found together (one per line)
+    │   ├── InputErrors                              several found together, like grouped with like, with warnings
+    │   ├── InputWarning                             what the annotation tool only warns about: counted, the
+    │   │                                            build goes on (`--strict`: an error)
     │   ├── AnnotationError                          a .ann line that is wrong; carries path, line, column
     │   ├── CorpusError                              a missing, unreadable or non-UTF-8 file; metadata
     │   ├── ConfigError                              annotation.conf or aliases.toml that is wrong
@@ -63,16 +65,61 @@ class InputError(KgError):
         return f"{where}: {self.reason}" if where else self.reason
 
 
-class InputErrors(InputError):
-    """Several input problems, reported together so that one run shows them all."""
+class InputWarning(InputError):
+    """A problem the annotation tool (brat, INCEpTION) only warns about: the build goes on without
+    what it concerns, and the report counts it with its like. `--strict` makes it an error."""
 
-    def __init__(self, errors: list[InputError]) -> None:
+
+class InputErrors(InputError):
+    """Several input problems, reported together so that one run shows them all: like grouped with
+    like (`report`), the warnings found beside them after the errors."""
+
+    def __init__(self, errors: list[InputError], warnings: list[InputError] = ()) -> None:
         self.errors = list(errors)
-        first = self.errors[0]
+        self.warnings = list(warnings)
+        first = (self.errors or self.warnings)[0]
         super().__init__(first.reason, first.path, first.line, first.column)
 
     def _render(self) -> str:
-        return "\n".join(InputError._render(e) for e in self.errors)
+        return report(self.errors, self.warnings)
+
+
+EXAMPLES = 3  # locations shown for a kind of problem found many times
+GROUP_FROM = 4  # a kind found this often is one line with its count
+
+
+def report(errors: list[InputError], warnings: list[InputError] = ()) -> str:
+    """The one report of a corpus's problems, printed by `kg check` and `kg build` alike: errors, then
+    warnings (`warning: ...`), each kind (the same message) on one line with its count and first
+    locations when it is found often, then the totals when there is more than one problem."""
+    lines = [*_grouped(errors, ""), *_grouped(warnings, "warning: ")]
+    if len(errors) + len(warnings) > 1:
+        lines.append(", ".join(_count(found, word) for found, word in ((errors, "error"), (warnings, "warning")) if found))
+    return "\n".join(lines)
+
+
+def _grouped(problems: list[InputError], prefix: str) -> list[str]:
+    kinds: dict[str, list[InputError]] = {}
+    for problem in problems:
+        kinds.setdefault(problem.reason, []).append(problem)
+    lines = []
+    for reason, found in kinds.items():
+        if len(found) < GROUP_FROM:
+            lines += [prefix + InputError._render(p) for p in found]
+            continue
+        files = len({p.path for p in found})
+        examples = ", ".join(_where(p) for p in found[:EXAMPLES])
+        lines.append(f"{prefix}{len(found):,} × {reason} in {files:,} file{'s' * (files != 1)}, e.g. {examples}")
+    return lines
+
+
+def _where(problem: InputError) -> str:
+    return InputError._render(problem).removesuffix(f": {problem.reason}")
+
+
+def _count(problems: list[InputError], word: str) -> str:
+    kinds = len({p.reason for p in problems})
+    return f"{len(problems):,} {word}{'s' * (len(problems) != 1)}" + (f" of {kinds} kinds" if kinds > 1 else "")
 
 
 class AnnotationError(InputError):

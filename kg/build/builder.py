@@ -32,7 +32,7 @@ from typing import TYPE_CHECKING, Any, Callable, Iterator, Mapping
 from kg.build import dirs as build_dirs
 from kg.model import iris
 from kg.formats.corpus import DocumentFiles, not_read, scan_corpus
-from kg.errors import BuildLockedError, CorpusError, InputError, InputErrors
+from kg.errors import BuildLockedError, CorpusError, InputError, InputErrors, report
 from kg.build.inputs import Inputs
 from kg.build.phases import Phases
 from kg.build.plan import Plan, make_plan, previous_manifest, write_manifest
@@ -71,9 +71,10 @@ class BuildReport:
     pushed: int | None = None  # graphs sent to the remote store (None: no store)
     store: str = ""
     phases: dict[str, float] = field(default_factory=dict)  # seconds per phase
+    warnings: list[InputError] = field(default_factory=list)  # of the configurations and the documents read
 
     def summary(self) -> str:
-        return self._what() + self._not_read()
+        return warnings_first(self.warnings) + self._what() + self._not_read()
 
     def _what(self) -> str:
         pushed = "" if self.pushed is None else f"; {self.pushed} graphs pushed to {self.store}"
@@ -90,10 +91,15 @@ class BuildReport:
         return "\n" + not_read(self.ignored) if self.ignored else ""
 
 
+def warnings_first(warnings: list[InputError]) -> str:
+    """The report of what only warns, as `kg check` prints it, above a summary."""
+    return report([], warnings) + "\n" if warnings else ""
+
+
 def build(corpus_dir: Path, data_dir: Path, *, store_url: str | None = None, progress: bool = False,
           full: bool = False, validate: bool = True, workers: int | None = None,
           store_settings: Mapping[str, Any] | None = None, eager: bool = False,
-          base_iri: str | None = None) -> BuildReport:
+          base_iri: str | None = None, strict: bool = False) -> BuildReport:
     """Build the graph of `corpus_dir` into `data_dir`; raises KgError subclasses on bad input.
 
     With `store_url` the build is also pushed to that SPARQL store (configured by
@@ -103,14 +109,15 @@ def build(corpus_dir: Path, data_dir: Path, *, store_url: str | None = None, pro
     view before publishing instead of on first request.
 
     Every IRI is minted under `base_iri` (None: the base_iri setting); the base is part of the
-    inputs' fingerprint, so changing it rebuilds everything."""
+    inputs' fingerprint, so changing it rebuilds everything. Warnings (what brat or INCEpTION only
+    warn about) are in the report; `strict` makes them errors."""
     with iris.using_base(base_iri):
         return _build(Path(corpus_dir), Path(data_dir), store_url, progress, full, validate, workers,
-                      store_settings, eager)
+                      store_settings, eager, strict)
 
 
 def _build(corpus_dir: Path, data_dir: Path, store_url: str | None, progress: bool, full: bool, validate: bool,
-           workers: int | None, store_settings: Mapping[str, Any] | None, eager: bool) -> BuildReport:
+           workers: int | None, store_settings: Mapping[str, Any] | None, eager: bool, strict: bool) -> BuildReport:
     started = time.perf_counter()
     data_dir.mkdir(parents=True, exist_ok=True)
     phases = Phases()
@@ -130,7 +137,7 @@ def _build(corpus_dir: Path, data_dir: Path, store_url: str | None, progress: bo
             before_publish = push_step(pusher, plan) if pusher else None
             from kg.build.fill import Options
 
-            report = _run(plan, inputs, data_dir, Options(progress, validate, workers), phases, eager,
+            report = _run(plan, inputs, data_dir, Options(progress, validate, workers, strict), phases, eager,
                           before_publish)
             report.documents = len(listing.documents)
         report.ignored = listing.ignored
@@ -189,6 +196,9 @@ def _run(plan: Plan, inputs: Inputs, data_dir: Path, options: Options, phases: P
     try:
         filled = fill_store(plan, inputs, build_dir, options, phases)
         report.quads, report.entities = filled.quads, filled.entities
+        report.warnings = inputs.warnings + filled.warnings
+        if options.strict and report.warnings:
+            raise InputErrors(report.warnings)  # as errors
         with phases.phase("search index"):  # the endpoint reads it, never builds it in a request
             write_build_index(build_dir, plan.previous_dir, filled.touched)
         with phases.phase("schema"):

@@ -13,7 +13,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from kg.build.builder import check_metadata_keys
+from kg.build.builder import check_metadata_keys, warnings_first
 from kg.build.inputs import Inputs
 from kg.build.readers import read_all
 from kg.formats.corpus import ALIASES_FILE, not_read, scan_corpus
@@ -28,18 +28,23 @@ class CheckReport:
     documents: int
     seconds: float
     ignored: list[Path] = field(default_factory=list)
+    warnings: list[InputError] = field(default_factory=list)
 
     def summary(self) -> str:
-        done = f"{self.documents} documents checked, no problem found ({self.seconds:.2f} s)"
-        return done + ("\n" + not_read(self.ignored) if self.ignored else "")
+        found = "no error found" if self.warnings else "no problem found"
+        done = f"{self.documents} documents checked, {found} ({self.seconds:.2f} s)"
+        return warnings_first(self.warnings) + done + ("\n" + not_read(self.ignored) if self.ignored else "")
 
 
-def check_corpus(corpus_dir: Path, *, shapes: bool = False, workers: int | None = None) -> CheckReport:
-    """Check every input file of the corpus; raises InputErrors (every problem, located) on bad input."""
+def check_corpus(corpus_dir: Path, *, shapes: bool = False, workers: int | None = None,
+                 strict: bool = False) -> CheckReport:
+    """Check every input file of the corpus; raises InputErrors (every problem, located, with the
+    warnings) on bad input, or on any warning when `strict`."""
     started = time.perf_counter()
     listing = scan_corpus(Path(corpus_dir))
     inputs = Inputs(Path(corpus_dir), listing.configs, listing.documents)
     errors: list[InputError] = []
+    warnings: list[InputError] = []
     try:
         keys = set(inputs.aliases.entries)
     except InputError as exc:
@@ -47,14 +52,19 @@ def check_corpus(corpus_dir: Path, *, shapes: bool = False, workers: int | None 
         keys = alias_keys(Path(corpus_dir) / ALIASES_FILE)
         inputs.aliases = AliasTable({}, {})  # read the documents all the same, to report their problems too
     for step in (lambda: keys is None or check_metadata_keys(listing.documents, keys),
-                 lambda: read_all(listing.documents, inputs, False, shapes, workers, lambda slug, nquads: None)):
+                 lambda: warnings.extend(read_all(listing.documents, inputs, False, shapes, workers,
+                                                  lambda slug, nquads: None).warnings)):
         try:
             step()
         except InputError as exc:
             errors += _each(exc)
+            warnings += exc.warnings if isinstance(exc, InputErrors) else []
+    warnings = inputs.warnings + warnings
+    if strict:
+        errors, warnings = errors + warnings, []
     if errors:
-        raise InputErrors(errors)
-    return CheckReport(len(listing.documents), time.perf_counter() - started, listing.ignored)
+        raise InputErrors(errors, warnings)
+    return CheckReport(len(listing.documents), time.perf_counter() - started, listing.ignored, warnings)
 
 
 def _each(error: InputError) -> list[InputError]:

@@ -14,9 +14,10 @@ next incremental build patches it with the evidence of the graphs it swaps.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
+from kg.errors import InputError
 from kg.build import dirs as build_dirs
 from kg.model import iris
 from kg.model.entity_records import gather_evidence, records_nquads, replace_records
@@ -41,6 +42,7 @@ class Filled:
     quads: int
     entities: int  # entity records written
     touched: frozenset[str] | None = None  # IRIs of the records an incremental build rewrote (None: all)
+    warnings: list[InputError] = field(default_factory=list)  # what the documents read only warn about
 
 
 @dataclass
@@ -50,6 +52,7 @@ class Options:
     progress: bool = False
     validate: bool = True
     workers: int | None = None
+    strict: bool = False  # every warning an error
 
 
 def fill_store(plan: Plan, inputs: Inputs, build_dir: Path, options: Options, phases: Phases) -> Filled:
@@ -89,7 +92,7 @@ def _load_all(plan: Plan, inputs: Inputs, build_dir: Path, options: Options, pha
         load.finish_loading()
     with phases.phase("nq export"):
         load.finish_as_export()
-    return store, read.checked, None, Filled(load.quads, count)
+    return store, read.checked, None, Filled(load.quads, count, warnings=read.warnings)
 
 
 def _patch_previous(plan: Plan, inputs: Inputs, build_dir: Path, options: Options, phases: Phases):
@@ -112,7 +115,7 @@ def _patch_previous(plan: Plan, inputs: Inputs, build_dir: Path, options: Option
     previous = read_manifest(plan.previous_dir).get("quads")
     with phases.phase("count"):  # counting a large store takes seconds: the previous count and the change
         quads = previous + delta if isinstance(previous, int) else len(store)
-    return store, read.checked, touched, Filled(quads, count, frozenset(records_touched))
+    return store, read.checked, touched, Filled(quads, count, frozenset(records_touched), read.warnings)
 
 
 def _patched_evidence(store: EmbeddedStore, plan: Plan, replaced: Evidence, new: Evidence) -> Kept:

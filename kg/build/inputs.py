@@ -19,7 +19,7 @@ from kg.model import iris
 from kg.formats.brat.conf import CONFIG_FILE, find_config, load_config
 from kg.formats.brat.conf_writer import union_configs
 from kg.formats.corpus import ALIASES_FILE, MAPPING_FILE, DocumentFiles, inception_config
-from kg.errors import ConfigError, CorpusError
+from kg.errors import ConfigError, CorpusError, InputError
 from kg.model.resources import ONTOLOGY_TTL, SHAPES_TTL, read_rdf
 
 PARSED_FILE = "inputs.pickle"  # beside a build's manifest: its parsed inputs, for the next incremental build
@@ -37,6 +37,7 @@ class Inputs:
     def __init__(self, corpus_dir: Path, configs: list[Path], documents: list[DocumentFiles]) -> None:
         self.corpus_dir = corpus_dir
         self.configs = configs
+        self.warnings: list[InputError] = []  # found in the configurations, reported with the documents'
         self.inception = [d for d in documents if d.is_xmi]
         self.config_files = [p for p in configs if p.name == CONFIG_FILE]
         digest = hashlib.sha256(__version__.encode())

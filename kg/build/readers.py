@@ -22,7 +22,7 @@ from tqdm import tqdm
 
 from kg.model import iris
 from kg.formats.corpus import DocumentFiles, read_document
-from kg.errors import InputError, InputErrors, KgError, ValidationError
+from kg.errors import InputError, InputErrors, InputWarning, KgError, ValidationError
 from kg.model.evidence import Evidence, add_evidence, document_evidence
 from kg.build.document_graph import canonical_keys, document_nquads
 from kg.build.inputs import Inputs
@@ -44,6 +44,7 @@ class Read:
 
     checked: set[str] = field(default_factory=set)
     evidence: Evidence = field(default_factory=dict)
+    warnings: list[InputError] = field(default_factory=list)
 
 
 def read_all(todo: list[DocumentFiles], inputs: Inputs, progress: bool, validate: bool,
@@ -75,8 +76,9 @@ def read_all(todo: list[DocumentFiles], inputs: Inputs, progress: bool, validate
             stack.callback(_SHARED.clear)
             results = map(_read_chunk, chunks)
         for chunk, evidence in results:
-            for slug, nquads, errs in chunk:
-                errors += [InputError(*e) for e in errs]
+            for slug, nquads, problems in chunk:
+                errors += [InputError(*e[1:]) for e in problems if not e[0]]
+                read.warnings += [InputWarning(*e[1:]) for e in problems if e[0]]
                 if nquads is not None and not errors:
                     sink(slug, nquads)
                     if slug in sample:
@@ -86,7 +88,7 @@ def read_all(todo: list[DocumentFiles], inputs: Inputs, progress: bool, validate
             bar.update(len(chunk))
     bar.close()
     if errors:
-        raise InputErrors(errors)
+        raise InputErrors(errors, read.warnings)
     return read
 
 
@@ -183,7 +185,7 @@ def _read_one(item: DocumentFiles, vocab, aliases) -> tuple[str, str | None, lis
     """Read, check, resolve and translate one document."""
     try:
         doc = read_document(item, vocab.config)
-        return item.slug, document_nquads(doc, vocab, aliases), []
+        return item.slug, document_nquads(doc, vocab, aliases), [_error_args(w) for w in doc.annotations.warnings]
     except InputErrors as exc:
         return item.slug, None, [_error_args(e) for e in exc.errors]
     except InputError as exc:
@@ -205,7 +207,8 @@ def _checked(result: tuple[str, str | None, list], item: DocumentFiles, declared
 
 
 def _error_args(exc: InputError) -> tuple:
-    return (exc.reason, exc.path, exc.line, exc.column)
+    """A problem as it crosses from a worker: (is a warning, message, path, line, column)."""
+    return (isinstance(exc, InputWarning), exc.reason, exc.path, exc.line, exc.column)
 
 
 def usable_cores() -> int:

@@ -17,13 +17,13 @@ import os
 import re
 import stat
 import zipfile
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cached_property, lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
 from kg.formats.brat.conf import CONFIG_FILE, MAPPING_FILE, AnnotationConfig, decode_utf8, find_config, parse_config
-from kg.errors import CorpusError, InputError, InputErrors
+from kg.errors import CorpusError, InputError, InputErrors, InputWarning
 from kg.model.iris import RESERVED_GRAPHS
 from kg.formats.positions import json_key_line, line_column
 
@@ -449,6 +449,8 @@ def read_document(files: DocumentFiles, config: AnnotationConfig) -> Document:
         converted = _converted(files)
         annotations = parse_ann(Path(files.source), converted.ann, converted.text,
                                 parse_config(converted.conf, files.source))
+        left_out = tuple(InputWarning(warning, files.source) for warning in converted.warnings)
+        annotations = replace(annotations, warnings=left_out + annotations.warnings)
         return Document(files.slug, converted.text, read_metadata(files, converted.text), annotations, files.source)
     text = read_text(files.txt)
     metadata = read_metadata(files, text)

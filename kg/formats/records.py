@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from kg.errors import InputWarning
+
 
 @dataclass(frozen=True)
 class Span:
@@ -110,6 +112,7 @@ class Annotations:
     normalizations: tuple[Normalization, ...] = ()
     equivs: tuple[Equiv, ...] = ()
     notes: tuple[Note, ...] = ()
+    warnings: tuple[InputWarning, ...] = ()  # what was left out, as the annotation tool would only warn
 
 
 @dataclass(frozen=True)
