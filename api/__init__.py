@@ -87,7 +87,7 @@ def _end_build_base(exc: BaseException | None = None) -> None:
 
 @lru_cache(maxsize=8)
 def _base_of(build: Path) -> str | None:
-    from kg.build import dirs as build_dirs
+    from kg.store import build_dirs
 
     return build_dirs.base_iri(build)
 

@@ -3,7 +3,7 @@ build (through query worker processes) or a remote SPARQL server.
 
 Both backends offer the operations of `Backend`, each bounded by a deadline;
 api/ and kg.viz call nothing else on them. The embedded backend follows
-`data/current` (kg.build.dirs.current_build): a rebuild that swaps the link is
+`data/current` (kg.store.build_dirs.current_build): a rebuild that swaps the link is
 noticed on the next request, and the workers reopen the new store then; until
 that moment answers come from the old store.
 
@@ -23,7 +23,7 @@ from typing import Any, Iterator, Protocol
 
 from kg.api import execute
 from kg.api.workers import Job, PoolBusy, Source, WorkerPool
-from kg.build import dirs as build_dirs
+from kg.store import build_dirs
 from kg.formats import rdf_syntaxes as formats
 from kg.errors import StoreError
 from kg.store.memo import Memo

@@ -12,7 +12,7 @@ from typing import Any, Callable
 
 import click
 
-from kg.build import dirs as build_dirs
+from kg.store import build_dirs
 from kg.cli import DIRECTORY, KgCommandError, KgErrorsGroup, setting_option
 from kg.settings import load
 from kg.errors import KgError
@@ -71,7 +71,7 @@ def _watcher(config: dict[str, Any]):
 
 def ensure_built(config: dict[str, Any]) -> None:
     """Build from the corpus when the store has no graph yet."""
-    from kg.build.builder import build
+    from kg.pipeline.builder import build
 
     if config["STORE"]:
         from kg.store.remote import connect

@@ -1,6 +1,6 @@
 """Downloads of the whole graph: /export.ttl, /export.trig, /export.nq, /export.jsonld.
 
-The files are those the build wrote next to its store (kg.build.dirs.export_path);
+The files are those the build wrote next to its store (kg.store.build_dirs.export_path);
 with a remote store the dataset is streamed from its Graph Store endpoint.
 """
 

@@ -22,7 +22,7 @@ from pathlib import Path
 
 from flask import Blueprint, Response, current_app, g, request, send_file
 
-from kg.build import dirs as build_dirs
+from kg.store import build_dirs
 from kg.errors import ApiError
 from kg.store.memo import Memo
 from kg.viz import ensure_view, view_page

@@ -141,10 +141,10 @@ def warm_build() -> int:
     from kg.formats.brat import export as bratexport  # noqa: F401
     from kg.formats.brat import conf_writer as confwriter  # noqa: F401
     from kg.publish import export  # noqa: F401
-    from kg.build import fill  # noqa: F401
-    from kg.build import readers  # noqa: F401
+    from kg.pipeline import fill  # noqa: F401
+    from kg.pipeline import readers  # noqa: F401
     from kg.publish import search_index  # noqa: F401
-    from kg.build.shacl import ontology_graph, shapes_graph
+    from kg.pipeline.shacl import ontology_graph, shapes_graph
 
     shapes_graph(), ontology_graph()
     if sys.stdin.readline() != GO:

@@ -14,7 +14,7 @@ from that export, queried in its own process and serializing SPARQL JSON
 like the servers do. Every query goes to both servers alternately (one
 warm-up each) over keep-alive HTTP; the three engines must agree on the
 number of rows. The synthetic graph is a corpus from benchmarks/generate.py
-built with kg.build.builder; work files live under data/bench/endpoint/.
+built with kg.pipeline.builder; work files live under data/bench/endpoint/.
 
 Targets: our /sparql within 1.5x of oxigraph serve (median of the per-query
 ratios) and at least 10x faster than rdflib.
@@ -289,7 +289,7 @@ def measure_stores(build: Path, args: argparse.Namespace) -> StoreRun:
     from kg.store.remote import connect
     from kg.store.remote.push import push
     from kg.store.embedded import EmbeddedStore
-    from kg.build import dirs as build_dirs
+    from kg.store import build_dirs
 
     run = StoreRun(sum(1 for _ in open(build_dirs.export_path(build, "nq"), "rb")))
     started: list = []
@@ -387,7 +387,7 @@ def pick_entity(url: str) -> tuple[str, str]:
 
 
 def measure(name: str, build: Path, args: argparse.Namespace) -> tuple[str, list[Row], dict]:
-    from kg.build import dirs as build_dirs
+    from kg.store import build_dirs
 
     nquads = build_dirs.export_path(build, "nq")
     quads = sum(1 for _ in open(nquads, "rb"))
@@ -423,8 +423,8 @@ def measure(name: str, build: Path, args: argparse.Namespace) -> tuple[str, list
 # -- the graphs ---------------------------------------------------------------------------
 
 def shipped_build(work: Path) -> Path:
-    from kg.build import dirs as build_dirs
-    from kg.build.builder import build
+    from kg.store import build_dirs
+    from kg.pipeline.builder import build
 
     data = work / "shipped"
     build(REPO / "corpus", data)
@@ -434,8 +434,8 @@ def shipped_build(work: Path) -> Path:
 def synthetic_build(work: Path, triples: int) -> Path:
     """A build of a generated corpus of about `triples` quads (reused when it exists)."""
     from benchmarks.generate import write_corpus
-    from kg.build import dirs as build_dirs
-    from kg.build.builder import build
+    from kg.store import build_dirs
+    from kg.pipeline.builder import build
 
     docs = max(1, round(triples / QUADS_PER_DOC))
     corpus, data = work / f"corpus-{docs}", work / f"data-{docs}"
@@ -526,7 +526,7 @@ def main(argv: list[str] | None = None) -> int:
         rdflib_worker(args.rdflib_worker)
         return 0
     args.work.mkdir(parents=True, exist_ok=True)
-    from kg.build import dirs as build_dirs
+    from kg.store import build_dirs
 
     graphs = []
     if not args.skip_shipped:

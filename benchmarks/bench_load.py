@@ -257,7 +257,7 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _build_shipped(scratch: Path) -> Path:
-    from kg.build.builder import build
+    from kg.pipeline.builder import build
 
     build(REPO / "corpus", scratch / "data")
     return scratch / "data"

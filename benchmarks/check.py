@@ -2,7 +2,7 @@
 
     python benchmarks/check.py DIR        # list problems (exit 1 if any) and print the shape
 
-The problems are those `kg check` finds (kg.build.check: the build's own reader, so
+The problems are those `kg check` finds (kg.pipeline.check: the build's own reader, so
 the benchmarks accept exactly what a build accepts); the shape is counted here.
 """
 
@@ -16,7 +16,7 @@ from pathlib import Path
 if __package__ in (None, ""):
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from kg.build.check import check_corpus as kg_check
+from kg.pipeline.check import check_corpus as kg_check
 from kg.formats.brat.conf import AnnotationConfig, load_config
 from kg.errors import InputError
 from kg.model.aliases import normalize

@@ -35,7 +35,7 @@ from benchmarks.check import check_corpus
 from benchmarks.generate import Generator
 from benchmarks.results import SizeResult, Step
 from kg.testing.servers import Server
-from kg.build import dirs as build_dirs
+from kg.store import build_dirs
 from kg.model.iris import graph_iri
 
 HERE = Path(__file__).resolve().parent

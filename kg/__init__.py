@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING
 from kg.errors import BuildLockedError, InputError, KgError, QueryError, StoreError, ValidationError
 
 if TYPE_CHECKING:
-    from kg.build.builder import BuildReport
+    from kg.pipeline.builder import BuildReport
     from kg.python_api import KnowledgeGraph, Results
 
 __version__ = "0.1.0"
@@ -39,7 +39,7 @@ def build(corpus: Path | str = "corpus", data: Path | str = "data", *, store: st
     rebuilds them), pushing to the SPARQL 1.1 server `store` if given. Bad input raises InputError
     (every problem, located), a graph that breaks the shapes ValidationError; the previous build
     then stays in place. Every IRI is minted under `base_iri` (None: the base_iri setting)."""
-    from kg.build.builder import build as run_build
+    from kg.pipeline.builder import build as run_build
 
     return run_build(Path(corpus), Path(data), store_url=store, progress=progress, full=full,
                      validate=validate, workers=workers, base_iri=base_iri)
@@ -55,7 +55,7 @@ def open(data: Path | str = "data") -> "KnowledgeGraph":  # noqa: A001  (kg.open
 def __getattr__(name: str):
     """BuildReport, KnowledgeGraph and Results, imported when first asked for (kg stays light to import)."""
     if name == "BuildReport":
-        from kg.build.builder import BuildReport
+        from kg.pipeline.builder import BuildReport
 
         return BuildReport
     if name in ("KnowledgeGraph", "Results"):

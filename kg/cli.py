@@ -20,7 +20,7 @@ from typing import Any, Callable
 import click
 
 from kg import __version__
-from kg.build import dirs as build_dirs
+from kg.store import build_dirs
 from kg.formats import rdf_syntaxes as formats
 from kg.model import iris
 from kg import settings
@@ -121,13 +121,13 @@ def build(corpus_dir: Path, data_dir: Path, store_url: str | None, base_iri: str
 
     Unchanged documents are not rebuilt; when nothing changed, nothing is done.
     """
-    from kg.build.builder import build as run_build
+    from kg.pipeline.builder import build as run_build
 
     report = run_build(corpus_dir, data_dir, store_url=store_url, progress=not quiet, full=full,
                        validate=not no_validate, workers=workers, eager=eager, base_iri=base_iri, strict=strict)
     click.echo(report.summary())
     if timings and report.phases:
-        from kg.build.phases import Phases
+        from kg.pipeline.phases import Phases
 
         phases = Phases()
         phases.seconds = dict(report.phases)
@@ -142,7 +142,7 @@ def build(corpus_dir: Path, data_dir: Path, store_url: str | None, base_iri: str
 @strict_option
 def check(corpus_dir: Path, shapes: bool, workers: int | None, strict: bool) -> None:
     """Check a corpus without building it: every error and warning, located; exit 2 if there is an error."""
-    from kg.build.check import check_corpus
+    from kg.pipeline.check import check_corpus
 
     click.echo(check_corpus(corpus_dir, shapes=shapes, workers=workers, strict=strict).summary())
 
@@ -224,7 +224,7 @@ def suggest(articles: tuple[Path, ...], corpus_dir: Path, merge: bool, score: bo
 @data_option
 def validate(data_dir: Path) -> None:
     """Check the current graph against shapes.ttl and the ontology."""
-    from kg.build.shacl import validate_nquads
+    from kg.pipeline.shacl import validate_nquads
 
     store = open_current(data_dir)
     names = [g for g in store.graphs() if not g.endswith("/ontology")]

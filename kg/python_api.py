@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any, Iterator, Sequence
 
 import rdflib
 
-from kg.build import dirs as build_dirs
+from kg.store import build_dirs
 from kg.formats import rdf_syntaxes as formats
 from kg.model import iris
 from kg.errors import KgError

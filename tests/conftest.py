@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from kg.build.builder import build
+from kg.pipeline.builder import build
 from tests.helpers import BROWSER_TIMEOUT_MS, CHROMIUM, CHROMIUM_ARGS, CORPUS, TINY
 
 

@@ -14,7 +14,7 @@ import rdflib
 from click.testing import CliRunner, Result
 from rdflib.compare import to_canonical_graph
 
-from kg.build import dirs as build_dirs
+from kg.store import build_dirs
 from kg.cli import main
 from kg.store.terms import from_oxigraph
 

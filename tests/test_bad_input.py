@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from kg.build import dirs as build_dirs
+from kg.store import build_dirs
 from tests.helpers import run_kg, tree_digest
 
 

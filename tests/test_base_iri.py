@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from kg.api import create_app
-from kg.build import dirs as build_dirs
+from kg.store import build_dirs
 from kg.model import iris
 from tests.brat_reference import brat_source
 from tests.helpers import CORPUS, export_file, run_kg, store_quads, view_file

@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-from kg.build.builder import build
+from kg.pipeline.builder import build
 from tests.helpers import CORPUS_2019, run_kg
 
 PINNED = {"counts": {"quads": 18061,

@@ -16,9 +16,9 @@ from pathlib import Path
 
 import pytest
 
-from kg.build import dirs as build_dirs
+from kg.store import build_dirs
 from kg.model import iris
-from kg.build.builder import build
+from kg.pipeline.builder import build
 from kg.model.entity_records import gather_evidence, records_nquads
 from kg.model.evidence import EVIDENCE_FILE, Evidence, document_evidence, load_evidence
 from kg.store.embedded import EmbeddedStore
@@ -123,7 +123,7 @@ def test_document_evidence_reads_escaped_forms_as_the_store_does() -> None:
 
 def _vocabulary_and_aliases():
     from kg.formats.corpus import scan_corpus
-    from kg.build.inputs import Inputs
+    from kg.pipeline.inputs import Inputs
 
     listing = scan_corpus(CORPUS)
     inputs = Inputs(CORPUS, listing.configs, listing.documents)

@@ -10,7 +10,7 @@ import pyoxigraph as ox
 import pytest
 import rdflib
 
-from kg.build import dirs as build_dirs
+from kg.store import build_dirs
 from tests.helpers import assert_same_quads, export_file, run_kg
 
 NQ = "application/n-quads"

@@ -12,10 +12,10 @@ import pyoxigraph as ox
 import pytest
 import rdflib
 
-from kg.build import dirs as build_dirs
+from kg.store import build_dirs
 from kg.model.iris import PREFIXES
 from kg.errors import ValidationError
-from kg.build.shacl import check_shapes
+from kg.pipeline.shacl import check_shapes
 from tests.helpers import run_kg
 
 PREFIX = "".join(f"PREFIX {p}: <{n}>\n" for p, n in PREFIXES.items())

@@ -10,7 +10,7 @@ from pathlib import Path
 import pyoxigraph as ox
 import pytest
 
-from kg.build import dirs as build_dirs
+from kg.store import build_dirs
 from tests.helpers import run_kg
 
 ACE = Path(__file__).parent / "data" / "ace" / "annotation.conf"

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pyoxigraph as ox
 
-from kg.build import dirs as build_dirs
+from kg.store import build_dirs
 from tests.helpers import TINY, run_kg
 
 INCEPTION = Path(__file__).parent / "data" / "inception"

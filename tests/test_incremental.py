@@ -26,8 +26,8 @@ from rdflib.compare import graph_diff, isomorphic, to_isomorphic
 
 from benchmarks import mutate
 from benchmarks.generate import Generator
-from kg.build import dirs as build_dirs
-from kg.build.builder import build
+from kg.store import build_dirs
+from kg.pipeline.builder import build
 from kg.publish.export import FORMATS, ensure_export, write_exports
 from kg.model.iris import PREFIXES
 from tests.helpers import NPR, ROOT, assert_same_quads, store_quads
@@ -236,7 +236,7 @@ def test_parsed_inputs_are_reused_only_under_the_same_fingerprint(tmp_path: Path
     """A build keeps its parsed alias table and vocabularies; the next build takes them only when
     it reads the same inputs, and parses again when the file is missing, foreign or corrupt."""
     from kg.formats.corpus import scan_corpus
-    from kg.build.inputs import PARSED_FILE, Inputs
+    from kg.pipeline.inputs import PARSED_FILE, Inputs
 
     corpus = tmp_path / "corpus"
     shutil.copytree(ROOT / "corpus", corpus)

@@ -1,4 +1,4 @@
-"""JSON-LD people can use: the export carries the published @context (kg/context.jsonld, in step
+"""JSON-LD people can use: the export carries the published @context (kg/publish/context.jsonld, in step
 with ontology.ttl), compact terms, native numbers, one object per node, and reads back (with
 rdflib's JSON-LD parser, not ours) as exactly the quads of the store, on our corpus and on a
 brat example collection, under the default base and under another; the framed document of one
@@ -16,7 +16,7 @@ import pyoxigraph as ox
 import pytest
 import rdflib
 
-from kg.build import dirs as build_dirs
+from kg.store import build_dirs
 from kg.model import iris
 from kg.publish import jsonld
 from kg.api import describe
@@ -54,8 +54,8 @@ def built(request, tmp_path_factory) -> Path:
 
 
 def test_the_shipped_context_is_in_step_with_the_ontology() -> None:
-    shipped = json.loads(files("kg").joinpath(jsonld.CONTEXT_FILE).read_text(encoding="utf-8"))
-    assert shipped == jsonld.shipped_context(), "regenerate kg/context.jsonld from ontology.ttl (jsonld.shipped_context)"
+    shipped = json.loads(files("kg.publish").joinpath(jsonld.CONTEXT_FILE).read_text(encoding="utf-8"))
+    assert shipped == jsonld.shipped_context(), "regenerate kg/publish/context.jsonld from ontology.ttl (jsonld.shipped_context)"
     terms = shipped["@context"]
     assert terms["memberOf"] == {"@id": "kgo:memberOf", "@type": "@id"}
     assert terms["Person"] == "kgo:Person" and terms["prefLabel"] == "skos:prefLabel"

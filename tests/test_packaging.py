@@ -79,7 +79,7 @@ def _clean_env(home: Path) -> dict[str, str]:
 
 def test_wheel_carries_the_ontology_and_no_top_level_api_or_viz_clash(wheel: Path) -> None:
     names = zipfile.ZipFile(wheel).namelist()
-    assert "kg/rdf/ontology.ttl" in names and "kg/rdf/shapes.ttl" in names and "kg/context.jsonld" in names
+    assert "kg/rdf/ontology.ttl" in names and "kg/rdf/shapes.ttl" in names and "kg/publish/context.jsonld" in names
     assert (ROOT / "ontology.ttl").read_bytes() == zipfile.ZipFile(wheel).read("kg/rdf/ontology.ttl")
     assert any(n.endswith(".dist-info/LICENSE") for n in names)
     assert wheel.name.startswith("brat_kg-")
@@ -99,7 +99,7 @@ def test_installed_wheel_builds_and_serves_outside_the_tree(installed: Path, tmp
     assert "documents" in built.stdout + built.stderr
     assert (work / "data" / "current" / "kg.ttl").stat().st_size > 0
     assert (work / "data" / "current" / "graph.html").stat().st_size > 0  # the view's build hook (kg.viz)
-    exported = json.loads((work / "data" / "current" / "kg.publish.jsonld").read_text(encoding="utf-8"))
+    exported = json.loads((work / "data" / "current" / "kg.jsonld").read_text(encoding="utf-8"))
     assert exported["@context"]["memberOf"] == {"@id": "kgo:memberOf", "@type": "@id"}  # the shipped context
 
     server = Process([installed / "kg", "serve", "--host", "127.0.0.1", "--port", "0"], cwd=work, env=env,

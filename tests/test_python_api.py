@@ -14,7 +14,7 @@ import pytest
 import rdflib
 
 import kg
-from kg.build import dirs as build_dirs
+from kg.store import build_dirs
 from tests.helpers import TINY, TINY_STATS, assert_same_quads
 
 ANA = rdflib.URIRef("https://kg.example.org/id/person/ana-ruiz")
@@ -51,7 +51,7 @@ def test_all_names_exactly_the_documented_api():
 
 def test_importing_kg_stays_light():
     """`import kg` must not load the builder, pySHACL or pandas (the workers and the CLI import kg)."""
-    code = "import sys, kg; print(sorted(m for m in ('kg.build.builder', 'pyshacl', 'pandas', 'kg.python_api') if m in sys.modules))"
+    code = "import sys, kg; print(sorted(m for m in ('kg.pipeline.builder', 'pyshacl', 'pandas', 'kg.python_api') if m in sys.modules))"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "[]"
 

@@ -11,7 +11,7 @@ from kg.errors import ConfigError
 from kg.model.aliases import load_aliases
 from kg.model.aliases import load_aliases, normalize
 from kg.model.corpus_vocabulary import Vocabulary
-from kg.build.sentences import split_sentences
+from kg.model.sentences import split_sentences
 from tests.helpers import CORPUS, TINY, run_kg
 
 CONF = load_config(CORPUS / "annotation.conf")
@@ -81,7 +81,7 @@ def test_a_swap_link_left_by_a_killed_build_is_removed(tmp_path: Path) -> None:
     data = tmp_path / "data"
     run_kg("build", "--corpus", str(TINY), "--data", str(data), "--quiet")
     os.symlink("builds/nowhere", data / ".current-999999999")
-    from kg.build import dirs as build_dirs
+    from kg.store import build_dirs
 
     build_dirs.prune(data)
     assert not (data / ".current-999999999").is_symlink()

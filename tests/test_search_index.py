@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from kg.build import dirs as build_dirs
-from kg.build.builder import build
+from kg.store import build_dirs
+from kg.pipeline.builder import build
 from kg.model.iris import fold
 from kg.publish import search_index
 from kg.publish.search_index import RANKS, SearchIndex, index_path, read_index

@@ -10,8 +10,8 @@ import pyoxigraph as ox
 import pytest
 
 from kg.api import create_app
-from kg.build import dirs as build_dirs
-from kg.build.builder import build
+from kg.store import build_dirs
+from kg.pipeline.builder import build
 from tests.helpers import TINY, TINY_STATS, run_kg
 
 

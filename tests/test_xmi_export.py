@@ -10,7 +10,7 @@ import pytest
 from cassis import load_cas_from_xmi, load_typesystem
 
 from kg.model.iris import ONTOLOGY_GRAPH, RESOURCE
-from kg.build.sentences import split_sentences
+from kg.model.sentences import split_sentences
 from kg.model.ontology import KGO
 from kg.formats.inception.export import CHAIN, EVENT, RELATION, SENTENCE, TOKEN
 from tests.helpers import CORPUS, assert_same_quads, inception_corpus, run_kg, store_quads

@@ -6,7 +6,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from kg.build.dirs import VIEW_FILE, made_once, under_build_base
+from kg.store.build_dirs import VIEW_FILE, made_once, under_build_base
 from kg.store.embedded import EmbeddedStore, GraphStore
 from kg.viz.html import render
 from kg.viz.network import cap_nodes, focus_subgraph, load_graph, resolve_node

@@ -8,5 +8,5 @@
     inception/         INCEpTION and WebAnno UIMA CAS XMI: reading, and writing back
 
 May import kg.errors, kg.settings and kg.model; the writers (brat/export.py, inception/export.py) also
-read a built store. Never imports kg.build or kg.publish's exports.
+read a built store (kg.store). Never imports kg.pipeline or kg.publish.
 """

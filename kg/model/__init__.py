@@ -11,5 +11,8 @@ resolution of surface forms to canonical entities, and the entity records built 
     nquads.py             N-Quads lines written fast, as text
     resources.py          the ontology and shapes that ship with kg
 
-May import kg.errors, kg.settings, kg.formats (records, positions, brat conf) and kg.store's interface.
+    sentences.py          an article split into sentences, so every fact cites one
+
+May import kg.errors, kg.settings and kg.formats (records, positions, the brat configuration);
+entity_records.py writes into a kg.store. Never imports kg.pipeline or kg.publish.
 """

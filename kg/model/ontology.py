@@ -121,4 +121,14 @@ class KGO(DefinedNamespace):
     unnamed: URIRef
     value: URIRef
 
+# Attribute meanings that describe the thing a mention names, not a statement about it.
+THING_ATTRIBUTES = ("qualifier", "unnamed", "unit")
+PRECISIONS = {4: "year", 7: "month", 10: "day"}
+
+
+def date_precision(iso_value: str) -> str:
+    """How much of a date an ISO 8601 value fixes (kgo:datePrecision): year (2019), month (2019-02) or day."""
+    return PRECISIONS.get(len(iso_value), "day")
+
+
 NIF = Namespace("http://persistence.uni-leipzig.org/nlp2rdf/ontologies/nif-core#")

@@ -6,5 +6,5 @@
     search_index_merge.py   an incremental build's search index, patched from the previous one
     stats.py                the one definition of a graph's statistics
 
-May import kg.store, kg.model and kg.formats.rdf_syntaxes.
+May import kg.store, kg.model, kg.formats.rdf_syntaxes, and kg.pipeline's manifest and shapes.
 """

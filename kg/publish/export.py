@@ -23,12 +23,12 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import IO, Callable
 
-from kg.build import dirs as build_dirs
+from kg.store import build_dirs
 from kg.formats import rdf_syntaxes as formats
 from kg.model import iris
 from kg.publish import jsonld
 from kg.errors import StoreError
-from kg.build.plan import read_manifest
+from kg.pipeline.plan import read_manifest
 from kg.store.embedded import EmbeddedStore
 
 FORMATS = formats.EXPORT_EXTENSIONS

@@ -27,7 +27,7 @@ from typing import Callable, Iterable, Iterator, Sequence
 
 import numpy as np
 
-from kg.build import dirs as build_dirs
+from kg.store import build_dirs
 from kg.model.iris import fold, prologue
 from kg.store.embedded import EmbeddedStore
 

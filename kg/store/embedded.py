@@ -19,7 +19,7 @@ from typing import IO, Any, Iterable, Iterator, Protocol, Sequence
 
 import pyoxigraph as ox
 
-from kg.build import dirs as build_dirs
+from kg.store import build_dirs
 from kg.formats import rdf_syntaxes as formats
 from kg.model import iris
 from kg.errors import QueryError

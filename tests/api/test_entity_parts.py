@@ -7,7 +7,7 @@ from __future__ import annotations
 import pyoxigraph as ox
 import pytest
 
-from kg.build import dirs as build_dirs
+from kg.store import build_dirs
 from kg.api import jsonapi
 from kg.model.iris import PREFIXES, RESOURCE
 from tests.api.support import body, validator

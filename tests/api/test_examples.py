@@ -11,7 +11,7 @@ import pyoxigraph as ox
 import pytest
 
 from kg.api.examples import EXAMPLES
-from kg.build import dirs as build_dirs
+from kg.store import build_dirs
 from tests.helpers import CORPUS
 
 NPR = "npr-venezuelan-armed-forces-fled"

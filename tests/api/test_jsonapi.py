@@ -10,7 +10,7 @@ import pyoxigraph as ox
 import pytest
 
 from kg.api import create_app, openapi
-from kg.build import dirs as build_dirs
+from kg.store import build_dirs
 from kg.model.iris import ENTITIES_GRAPH, PREFIXES, RESOURCE
 from tests.api.support import body, validator
 from tests.helpers import CORPUS

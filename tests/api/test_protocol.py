@@ -25,7 +25,7 @@ def count(response) -> int:
 
 def store_count(shipped_data, graphs=None) -> int:
     """The same count straight from the store, as the reference."""
-    from kg.build import dirs as build_dirs
+    from kg.store import build_dirs
 
     store = ox.Store.read_only(str(build_dirs.store_path(build_dirs.current_build(shipped_data))))
     options = {"default_graph": [ox.NamedNode(g) for g in graphs]} if graphs else {"use_default_graph_as_union": True}

@@ -13,7 +13,7 @@ from urllib.parse import urlencode
 import pyoxigraph as ox
 import pytest
 
-from kg.build import dirs as build_dirs
+from kg.store import build_dirs
 from tests.hardening.procs import wait_until
 
 COUNT_ALL = "SELECT (COUNT(*) AS ?n) WHERE { ?s ?p ?o }"

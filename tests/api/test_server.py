@@ -244,7 +244,7 @@ def test_serve_builds_first_when_there_is_no_graph(tmp_path, tiny_copy):
     data = tmp_path / "data"
     srv = Server(data, "--corpus", str(tiny_copy), "--workers", "1")
     try:
-        from kg.build import dirs as build_dirs
+        from kg.store import build_dirs
 
         assert build_dirs.current_build(data) is not None
         health = requests.get(srv.url + "health", timeout=TIMEOUT).json()

@@ -12,8 +12,8 @@ import requests
 
 from kg.api.backend import EmbeddedBackend
 from kg.testing.servers import Server
-from kg.build import dirs as build_dirs
-from kg.build.builder import build
+from kg.store import build_dirs
+from kg.pipeline.builder import build
 
 DOCS = "SELECT (COUNT(DISTINCT ?d) AS ?n) WHERE { ?d a <https://kg.example.org/ontology#NewsArticle> }"
 

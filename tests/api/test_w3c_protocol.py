@@ -28,7 +28,7 @@ import requests
 
 from kg.testing.servers import Server
 from kg.testing.sparql_servers import OxigraphServer, oxigraph_binary
-from kg.build import dirs as build_dirs
+from kg.store import build_dirs
 from kg.store.embedded import EmbeddedStore
 
 DATA = "http://kasei.us/2009/09/sparql/data/"

@@ -15,7 +15,7 @@ import pytest
 
 from kg.api import execute
 from kg.api.workers import DEMOTED_NICENESS, Job, PoolBusy, Source, WorkerPool
-from kg.build import dirs as build_dirs
+from kg.store import build_dirs
 from tests.hardening.procs import alive, wait_until
 
 COUNT_ALL = "SELECT (COUNT(*) AS ?n) WHERE { ?s ?p ?o }"

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from kg.build import dirs as build_dirs
+from kg.store import build_dirs
 from kg.model.iris import fragment_iri, resource_iri
 from kg.store.embedded import EmbeddedStore
 

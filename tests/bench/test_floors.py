@@ -8,7 +8,7 @@ from pathlib import Path
 import pyoxigraph as ox
 import rdflib
 
-from kg.build import dirs as build_dirs
+from kg.store import build_dirs
 
 from .conftest import REPO, run_cli
 

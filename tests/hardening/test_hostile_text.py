@@ -20,7 +20,7 @@ import pytest
 import rdflib
 import requests
 
-from kg.build import dirs as build_dirs
+from kg.store import build_dirs
 from kg.model.iris import PREFIXES, document_iri
 from kg.store.embedded import EmbeddedStore
 from tests.helpers import export_file, view_file
@@ -80,7 +80,7 @@ def test_every_export_parses_with_rdflib_to_the_store(hostile_data: Path, store_
     assert_same_quads(quads, store_quads, f"kg.{fmt} read by rdflib against the store")
     assert_all_present(literal_values(quads), f"kg.{fmt}")
     if fmt == "jsonld":
-        assert_all_present(_json_strings(json.loads(path.read_text(encoding="utf-8"))), "kg.publish.jsonld as JSON")
+        assert_all_present(_json_strings(json.loads(path.read_text(encoding="utf-8"))), "kg.jsonld as JSON")
 
 
 def _json_strings(value) -> set[str]:

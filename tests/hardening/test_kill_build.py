@@ -25,7 +25,7 @@ from pathlib import Path
 import pyoxigraph as ox
 import pytest
 
-from kg.build import dirs as build_dirs
+from kg.store import build_dirs
 from kg.store.embedded import EmbeddedStore
 from tests.hardening.procs import GENERATED_DOCS as DOCS
 from tests.hardening.procs import alive, kg_build, kill_group, run_build, wait_until

@@ -1,7 +1,7 @@
 """Point 1: whatever bytes a .ann or .txt holds, the reader gives a graph or a located InputError.
 
 Documents are read from real files with kg.formats.corpus.read_document (the path a
-build takes), then turned into their named graph with kg.build.document_graph.document_nquads
+build takes), then turned into their named graph with kg.pipeline.document_graph.document_nquads
 and parsed back with Oxigraph: anything the reader accepts must become a
 well-formed graph, and anything it rejects must be rejected with an
 InputError naming the file and the line (and column) of the problem.
@@ -17,11 +17,11 @@ import pytest
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
-from kg.build import dirs as build_dirs
-from kg.build.builder import build
+from kg.store import build_dirs
+from kg.pipeline.builder import build
 from kg.formats.corpus import DocumentFiles, read_document
 from kg.errors import InputError
-from kg.build.document_graph import document_nquads
+from kg.pipeline.document_graph import document_nquads
 from kg.model.iris import document_iri
 from kg.model.aliases import load_aliases
 from kg.model.corpus_vocabulary import Vocabulary

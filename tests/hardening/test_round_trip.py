@@ -16,8 +16,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 
 from kg.formats.brat.ann import parse_ann
-from kg.build.builder import build
-from kg.build.document_graph import document_nquads
+from kg.pipeline.builder import build
+from kg.pipeline.document_graph import document_nquads
 from kg.formats.records import Document, Metadata
 from kg.model.aliases import load_aliases
 from kg.model.corpus_vocabulary import Vocabulary

@@ -19,7 +19,7 @@ from typing import Iterator
 import requests
 
 from kg.testing.servers import Server
-from kg.build import dirs as build_dirs
+from kg.store import build_dirs
 from kg.publish.search_index import SearchIndex, index_path
 from kg.store.embedded import EmbeddedStore
 from tests.hardening.procs import wait_until

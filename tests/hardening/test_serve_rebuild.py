@@ -21,7 +21,7 @@ import pytest
 import requests
 
 from kg.testing.servers import Server
-from kg.build import dirs as build_dirs
+from kg.store import build_dirs
 from tests.hardening.procs import GENERATED_DOCS, kg_build, kill_group, wait_until
 
 COUNT = "SELECT (COUNT(?d) AS ?n) WHERE { ?d a <https://kg.example.org/ontology#NewsArticle> }"

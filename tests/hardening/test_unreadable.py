@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from kg.build import dirs as build_dirs
+from kg.store import build_dirs
 from tests.helpers import TINY
 
 KG = str(Path(sys.executable).with_name("kg"))

@@ -11,7 +11,7 @@ import pyoxigraph as ox
 import requests
 
 from kg.testing.servers import Server
-from kg.build.builder import build
+from kg.pipeline.builder import build
 from kg.model.iris import DEFAULT_BASE
 from kg.store.remote import RemoteStore, connect, manifest_graph
 from kg.store.remote.owned import LIST_GRAPHS

@@ -16,8 +16,8 @@ import pyoxigraph as ox
 import pytest
 import requests
 
-from kg.build import dirs as build_dirs
-from kg.build.builder import build
+from kg.store import build_dirs
+from kg.pipeline.builder import build
 from kg.errors import StoreError
 from kg.model.iris import ENTITIES_GRAPH, graph_iri
 from kg.store.remote import RemoteStore, RemoteTimeout, connect

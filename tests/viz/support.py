@@ -9,7 +9,7 @@ import re
 from pathlib import Path
 
 
-from kg.build import dirs as build_dirs
+from kg.store import build_dirs
 from kg.store.embedded import EmbeddedStore
 
 SAMPLE = Path(__file__).resolve().parent / "sample.trig"

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from kg.build import dirs as build_dirs
+from kg.store import build_dirs
 from kg.store.embedded import EmbeddedStore
 from tests.helpers import view_file
 from tests.viz.support import NODE_COUNT, page_data

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from kg.build import dirs as build_dirs
-from kg.build.builder import build
+from kg.store import build_dirs
+from kg.pipeline.builder import build
 from tests.brat_reference import brat_source
 from tests.helpers import view_file
 

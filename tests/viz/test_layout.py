@@ -16,7 +16,7 @@ from pathlib import Path
 import networkx as nx
 import pytest
 
-from kg.build import dirs as build_dirs
+from kg.store import build_dirs
 from kg.viz.layout import CORE_SIZE, python_layout, remove_overlaps, story_layout
 
 

@@ -25,7 +25,7 @@ import pyoxigraph as ox
 
 from kg.model import iris
 from kg.formats.brat.conf import CONFIG_FILE, AnnotationConfig, load_config
-from kg.build.document_graph import THING_ATTRIBUTES
+from kg.model.ontology import THING_ATTRIBUTES
 from kg.model.iris import FIXED_PREFIXES, WIKIDATA, slug_of_graph
 from kg.model.corpus_vocabulary import Vocabulary, load_alignment
 from kg.store.embedded import EmbeddedStore

@@ -14,7 +14,7 @@ standoff (kg.formats.brat.export's writer) and laid out on INCEpTION's layers:
 - attributes: features of the annotated layer (Boolean for binary ones,
   String for valued ones); notes `name: text` a String feature `name`,
   other notes the feature `note`;
-- DKPro Core `Sentence` (kg.build.sentences) and `Token` annotations, so
+- DKPro Core `Sentence` (kg.model.sentences) and `Token` annotations, so
   INCEpTION shows the text split.
 
 One TypeSystem.xml (every feature any document needs) goes into each
@@ -38,7 +38,7 @@ from kg.formats.brat.export import SCHEMA_DIR, documents_as_brat, _number
 from kg.formats.inception.cas_to_brat import DKPRO, NAMED_ENTITY, reference_iri
 from kg.formats.inception.xmi import TYPE_SYSTEM
 from kg.formats.records import Annotations, Event
-from kg.build.sentences import split_sentences
+from kg.model.sentences import split_sentences
 from kg.store.embedded import EmbeddedStore
 
 SENTENCE = DKPRO + "segmentation.type.Sentence"

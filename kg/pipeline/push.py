@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any, Callable, Mapping
 
 from kg.model import iris
 from kg.model.iris import graph_iri
-from kg.build.plan import Plan
+from kg.pipeline.plan import Plan
 
 if TYPE_CHECKING:
     from kg.store.remote.push import Pusher

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pyoxigraph as ox
 
-from kg.build import dirs as build_dirs
+from kg.store import build_dirs
 from kg.model import iris
 from kg.publish.export import write_index
 from kg.model.corpus_vocabulary import Vocabulary

@@ -1,18 +1,18 @@
 """`kg build`: corpus -> checked documents -> named graphs -> store, published atomically.
 
-The steps live in modules with one job each: kg.build.inputs (what documents are
-read against), kg.build.plan (what changed since the current build; the manifest),
-kg.build.readers (reading on every core), kg.build.fill (loading or patching the store),
-kg.build.load_file (the N-Quads a full build loads and keeps as kg.nq), kg.publish.export
-(the other exports, written on first request), kg.build.push (the remote
+The steps live in modules with one job each: kg.pipeline.inputs (what documents are
+read against), kg.pipeline.plan (what changed since the current build; the manifest),
+kg.pipeline.readers (reading on every core), kg.pipeline.fill (loading or patching the store),
+kg.pipeline.load_file (the N-Quads a full build loads and keeps as kg.nq), kg.publish.export
+(the other exports, written on first request), kg.pipeline.push (the remote
 push). This module runs them in order under the build lock.
 
 A build never touches the published one: it writes a new build directory and
-swaps `data/current` at the very end (kg.build.dirs), so a build that fails or
+swaps `data/current` at the very end (kg.store.build_dirs), so a build that fails or
 is killed at any moment leaves the previous build current. Exports other
 than kg.nq and the network view are not written here but on first request
 (`eager=True` writes them before publishing). Each build also keeps its parsed
-inputs (kg.build.inputs.PARSED_FILE) so that the next incremental build, reading the
+inputs (kg.pipeline.inputs.PARSED_FILE) so that the next incremental build, reading the
 same inputs, does not parse the alias table again.
 """
 
@@ -29,18 +29,18 @@ from enum import StrEnum
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Iterator, Mapping
 
-from kg.build import dirs as build_dirs
+from kg.store import build_dirs
 from kg.model import iris
 from kg.formats.corpus import DocumentFiles, not_read, scan_corpus
 from kg.errors import BuildLockedError, CorpusError, InputError, InputErrors, report
-from kg.build.inputs import Inputs
-from kg.build.phases import Phases
-from kg.build.plan import Plan, make_plan, previous_manifest, write_manifest
+from kg.pipeline.inputs import Inputs
+from kg.pipeline.phases import Phases
+from kg.pipeline.plan import Plan, make_plan, previous_manifest, write_manifest
 from kg.formats.positions import json_key_line
-from kg.build.push import make_pusher, push_step
+from kg.pipeline.push import make_pusher, push_step
 
 if TYPE_CHECKING:
-    from kg.build.fill import Options
+    from kg.pipeline.fill import Options
 
 # What only a build with work needs (the store, the readers, rdflib, pySHACL) is imported by
 # _run: a build that finds nothing to do must answer in a fraction of a second.
@@ -135,7 +135,7 @@ def _build(corpus_dir: Path, data_dir: Path, store_url: str | None, progress: bo
                     inputs.reuse_parsed(plan.previous_dir)
                 check_metadata_keys(plan.todo, inputs.aliases.entries)
             before_publish = push_step(pusher, plan) if pusher else None
-            from kg.build.fill import Options
+            from kg.pipeline.fill import Options
 
             report = _run(plan, inputs, data_dir, Options(progress, validate, workers, strict), phases, eager,
                           before_publish)
@@ -188,7 +188,7 @@ def _run(plan: Plan, inputs: Inputs, data_dir: Path, options: Options, phases: P
          before_publish: Callable[[Path], tuple[int, str]] | None) -> BuildReport:
     from kg.formats.brat.conf_writer import save_document_configs
     from kg.publish.export import write_exports
-    from kg.build.fill import fill_store
+    from kg.pipeline.fill import fill_store
     from kg.publish.search_index import write_build_index
 
     build_dir = build_dirs.new_build_dir(data_dir)

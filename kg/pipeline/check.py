@@ -1,6 +1,6 @@
 """`kg check`: everything a build checks on its input, without writing anything.
 
-The same code as `kg build` reads the corpus (kg.build.readers.read_all): every file
+The same code as `kg build` reads the corpus (kg.pipeline.readers.read_all): every file
 listed, every document read, checked, resolved and turned into its graph in
 memory, the alias table and the metadata keys checked; every problem found is
 raised together as InputErrors. SHACL validation of the graphs, which a
@@ -13,9 +13,9 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from kg.build.builder import check_metadata_keys, warnings_first
-from kg.build.inputs import Inputs
-from kg.build.readers import read_all
+from kg.pipeline.builder import check_metadata_keys, warnings_first
+from kg.pipeline.inputs import Inputs
+from kg.pipeline.readers import read_all
 from kg.formats.corpus import ALIASES_FILE, not_read, scan_corpus
 from kg.errors import InputError, InputErrors
 from kg.model.aliases import AliasTable, alias_keys

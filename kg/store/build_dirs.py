@@ -3,10 +3,10 @@
     data/
       current -> builds/<id>        symlink, swapped atomically at the end of a build
       builds/<id>/store/            Oxigraph store (RocksDB)
-      builds/<id>/kg.ttl kg.trig kg.nq kg.publish.jsonld graph.html
+      builds/<id>/kg.ttl kg.trig kg.nq kg.jsonld graph.html
       builds/<id>/manifest.json     fingerprints of the documents, counts, timings
       builds/<id>/search-index.json the labels /api/search ranks (kg.publish.search_index)
-      builds/<id>/inputs.pickle     the parsed inputs, reused by the next incremental build (kg.build.inputs)
+      builds/<id>/inputs.pickle     the parsed inputs, reused by the next incremental build (kg.pipeline.inputs)
       builds/<id>/evidence.pickle   what the documents say of each entity, patched by the next one (kg.model.evidence)
       cache/<id>/                   files derived from a build by the endpoint (graph.html.gz)
       build.lock                    held while a build runs

@@ -19,8 +19,8 @@ from kg.model.nquads import QuadWriter, boolean, date_literal, decimal, integer,
 from kg.model.aliases import AliasTable
 from kg.model.resolve import Resolution, Rule, resolve_document, resolve_event, resolve_role
 from kg.model.corpus_vocabulary import Vocabulary
-from kg.build.sentences import SentenceIndex
-from kg.model.ontology import KGO
+from kg.model.sentences import SentenceIndex
+from kg.model.ontology import KGO, THING_ATTRIBUTES, date_precision
 
 RDF, RDFS, SKOS, NIF = FIXED_PREFIXES["rdf"], FIXED_PREFIXES["rdfs"], FIXED_PREFIXES["skos"], FIXED_PREFIXES["nif"]
 DCTERMS, PROV, OWL = FIXED_PREFIXES["dcterms"], FIXED_PREFIXES["prov"], FIXED_PREFIXES["owl"]
@@ -29,15 +29,6 @@ QUOTE_LABEL_CHARS = 80
 MAX_EVIDENCE_SENTENCES = 3
 DATE_ATTRIBUTES = ("dateBasis", "periodBound")
 # Attributes whose meaning kg writes on the thing itself (a figure, an unnamed person), not on the mention.
-THING_ATTRIBUTES = ("qualifier", "unnamed", "unit")
-PRECISIONS = {4: "year", 7: "month", 10: "day"}
-
-
-def date_precision(iso_value: str) -> str:
-    """How much of a date an ISO 8601 value fixes: year (2019), month (2019-02) or day."""
-    return PRECISIONS.get(len(iso_value), "day")
-
-
 @dataclass
 class _Context:
     doc: Document

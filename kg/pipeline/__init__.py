@@ -4,15 +4,14 @@
     plan.py            what a build has to do, from the corpus and the current build's manifest
     inputs.py          what every document is read against: configurations, alignment, aliases
     readers.py         reading documents on every core
-    sentences.py       an article split into sentences, so every fact cites one
     document_graph.py  one checked, resolved document -> its named graph (N-Quads text)
     fill.py            the store bulk-loaded from scratch, or patched from the previous build's
     load_file.py       the N-Quads a full build loads, kept as its N-Quads export
     shacl.py           the built graph checked against the shapes and the ontology
     push.py            the push to a remote store, before publishing
-    dirs.py            where a build lives under the data directory, and how a new one replaces the old
     phases.py          where a build spends its time
     check.py           `kg check`: all that a build checks, writing nothing
 
-May import every kg package but kg.suggest; never imported by kg.formats, kg.model or kg.store.
+May import every kg package but kg.suggest and the CLI. Imported by the CLI and the Python API, and for
+the manifest and the shapes by kg.publish.
 """

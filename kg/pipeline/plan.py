@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from kg import __version__
-from kg.build import dirs as build_dirs
+from kg.store import build_dirs
 from kg.model import iris
 from kg.model.iris import graph_iri
 

@@ -18,21 +18,21 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from kg.errors import InputError
-from kg.build import dirs as build_dirs
+from kg.store import build_dirs
 from kg.model import iris
 from kg.model.entity_records import gather_evidence, records_nquads, replace_records
 from kg.model.evidence import (Evidence, Kept, add_evidence, counts_of, document_evidence, kept_form, load_kept, patch_kept,
                          save_evidence)
-from kg.build.document_graph import canonical_keys
-from kg.build.inputs import Inputs
+from kg.pipeline.document_graph import canonical_keys
+from kg.pipeline.inputs import Inputs
 from kg.model.iris import graph_iri, resource_iri
-from kg.build.load_file import LoadFile, ontology_nquads
-from kg.build.phases import Phases
-from kg.build.plan import Plan, read_manifest
-from kg.build.readers import read_all
+from kg.pipeline.load_file import LoadFile, ontology_nquads
+from kg.pipeline.phases import Phases
+from kg.pipeline.plan import Plan, read_manifest
+from kg.pipeline.readers import read_all
 from kg.model.corpus_vocabulary import Vocabulary
 from kg.store.embedded import EmbeddedStore
-from kg.build.shacl import validate_nquads
+from kg.pipeline.shacl import validate_nquads
 
 
 @dataclass

@@ -24,9 +24,9 @@ from kg.model import iris
 from kg.formats.corpus import DocumentFiles, read_document
 from kg.errors import InputError, InputErrors, InputWarning, KgError, ValidationError
 from kg.model.evidence import Evidence, add_evidence, document_evidence
-from kg.build.document_graph import canonical_keys, document_nquads
-from kg.build.inputs import Inputs
-from kg.build.shacl import validate_nquads
+from kg.pipeline.document_graph import canonical_keys, document_nquads
+from kg.pipeline.inputs import Inputs
+from kg.pipeline.shacl import validate_nquads
 
 PARALLEL_THRESHOLD = 200
 # pySHACL needs about 0.2 s per document graph: past this many documents a build
