@@ -74,7 +74,7 @@ def measure(corpus: Path, data: Path) -> dict[str, str]:
     code, built = run("build", "--quiet", "--corpus", str(corpus), "--data", str(data))
     if code:
         return row | {"documents": "build refused: " + _first_error(built)}
-    row["documents"] = re.search(r"(\d+) documents", built).group(1)
+    row["documents"] = re.search(r"build: (\d+) documents", built).group(1)
     row["warnings by kind (count)"] = "; ".join(f"{k} ({n})" for k, n in warning_counts(built).most_common()) or "none"
     row["types aligned by default"] = aligned.group(1) if aligned else "n/a"
     return row | read_build(data)
@@ -101,7 +101,8 @@ def read_build(data: Path) -> dict[str, str]:
 
 def _first_error(output: str) -> str:
     lines = [l.removeprefix("error: ") for l in output.splitlines() if l.strip() and not l.startswith("warning: ")]
-    return (lines[0] if lines else "no message").replace("|", "\\|")
+    first = lines[0] if lines else "no message"
+    return (first if len(first) <= 200 else first[:199] + "…").replace("|", "\\|")
 
 
 def table(rows: list[dict[str, str]]) -> str:
