@@ -10,9 +10,11 @@ Every expected figure is counted here from the corpus files by the small readers
   link) and the distinct `identifier`s of INCEpTION NamedEntity annotations (a Wikidata item the same
   whatever the form of its IRI);
 - warnings, by kind: an annotation line whose type its annotation.conf does not declare (every typed line
-  when the corpus has none, which is then one more warning of its own), a role name brat cannot spell
-  (once per document and role), an INCEpTION layer kg does not read (once per document and layer),
-  and the files that are neither a document nor a configuration (one line, with their count).
+  when the corpus has none, which is then one more warning of its own), and an argument of the
+  annotation.conf naming a type it does not declare; an `N` line brat cannot parse (brat keeps it
+  unparsed and shows the rest); a role name brat cannot spell (once per document and role), an
+  INCEpTION layer kg does not read (once per document and layer); and the files that are neither a
+  document nor a configuration (one line, with their count).
 """
 
 from __future__ import annotations
@@ -51,10 +53,12 @@ KINDS = {
     "undeclared type": re.compile(r"not declared|undeclared|undefined (entity|relation|event|attribute|type)"),
     "role renamed": re.compile(r"role '.*' written as"),
     "layer not read": re.compile(r"layer \S+ not read"),
+    "malformed line": re.compile(r"malformed"),
 }
 CONFIGURATION_FILES = {"annotation.conf", "visual.conf", "tools.conf", "kb_shortcuts.conf", "TypeSystem.xml",
                        "aliases.toml", "kg.toml"}
 DOCUMENT_SUFFIXES = {".txt", ".ann", ".json", ".xmi", ".zip"}
+BRAT_NORMALIZATION = re.compile(r"(\S+) (\S+) (\S+?):(\S+)")  # brat's annotation.py
 BRAT_NAME = re.compile(r"^[A-Za-z0-9_-]+$")
 WIKIDATA_IRI = re.compile(r"^https?://www\.wikidata\.org/(?:entity|wiki)/([QPL][1-9]\d*)$")
 # INCEpTION types kg reads (named entities, custom layers: webanno.custom or without a package), and those
@@ -85,7 +89,7 @@ def kb_items(corpus: Path) -> set[str]:
     for root in _xmi_roots(corpus):
         for element in root.iter():
             identifier = element.get("identifier")
-            if _local(element.tag) == "NamedEntity" and identifier:
+            if _name(element.tag).rpartition(".")[2] == "NamedEntity" and identifier:
                 wikidata = WIKIDATA_IRI.match(identifier)
                 items.add("Wikidata:" + wikidata.group(1) if wikidata else identifier)
     return items
@@ -93,23 +97,37 @@ def kb_items(corpus: Path) -> set[str]:
 
 def expected_warnings(corpus: Path) -> Counter:
     """The warnings brat or INCEpTION would give on the corpus, by kind."""
+    expected = _brat_warnings(corpus) + _xmi_warnings(corpus)
+    expected["files not read"] = sum(1 for p in corpus.rglob("*") if p.is_file() and p.suffix not in DOCUMENT_SUFFIXES
+                                     and p.name not in CONFIGURATION_FILES)
+    return +expected
+
+
+def _brat_warnings(corpus: Path) -> Counter:
+    """Types used but not declared: on .ann lines, and in the argument lists of each annotation.conf."""
     expected = Counter()
+    for conf in corpus.rglob("annotation.conf"):
+        expected["undeclared type"] += _undeclared_arguments(conf)
     for ann in corpus.rglob("*.ann"):
         conf = _nearest_conf(ann, corpus)
-        declared = _declared(conf) if conf else set()
         if conf is None:
             expected["no annotation.conf"] = 1
+        declared = _declared(conf) if conf else set()
         expected["undeclared type"] += sum(1 for t in _line_types(ann) if t not in declared)
+        expected["malformed line"] += _malformed_normalizations(ann)
+    return expected
+
+
+def _xmi_warnings(corpus: Path) -> Counter:
+    """Role names brat cannot spell, and layers kg does not read, once per document."""
+    expected = Counter()
     for root in _xmi_roots(corpus):
         roles = {e.get("role") for e in root.iter() if e.get("role")}
         expected["role renamed"] += sum(1 for role in roles if not BRAT_NAME.match(role))
-        layers = {e.tag for e in root.iter()}
-        expected["layer not read"] += sum(1 for tag in layers if not XMI_READ.search(_name(tag))
-                                          and _local(tag) not in XMI_SILENT)
-    not_read = [p for p in corpus.rglob("*") if p.is_file() and p.suffix not in DOCUMENT_SUFFIXES
-                and p.name not in CONFIGURATION_FILES]
-    expected["files not read"] = len(not_read)
-    return +expected
+        layers = {_name(e.tag) for e in root.iter()}
+        expected["layer not read"] += sum(1 for name in layers if not XMI_READ.search(name)
+                                          and name.rpartition(".")[2] not in XMI_SILENT)
+    return expected
 
 
 def _nearest_conf(ann: Path, corpus: Path) -> Path | None:
@@ -121,22 +139,50 @@ def _nearest_conf(ann: Path, corpus: Path) -> Path | None:
     return None
 
 
+def _conf_lines(conf: Path) -> Iterator[tuple[str, str, str]]:
+    """(section, head, arguments) of every declaration of an annotation.conf."""
+    section = ""
+    for line in conf.read_text(encoding="utf-8").splitlines():
+        if line.strip().startswith("["):
+            section = line.strip().strip("[]")
+        elif line.strip() and not line.strip().startswith("#"):
+            head, _, arguments = line.strip().replace("\t", " ").partition(" ")
+            yield section, head, arguments
+
+
 def _declared(conf: Path) -> set[str]:
     """Type names an annotation.conf declares (with their aliases), in any section."""
-    names = set()
-    for line in conf.read_text(encoding="utf-8").splitlines():
-        head = line.strip().split("\t")[0].split(" ")[0]
-        if head and not head.startswith(("#", "[", "<")):
-            names.update(part.lstrip("!-") for part in head.split("|"))
-    return names
+    return {part.lstrip("!-") for _, head, _ in _conf_lines(conf) if not head.startswith("<")
+            for part in head.split("|")}
+
+
+def _undeclared_arguments(conf: Path) -> int:
+    """Types named by the arguments of relations, events and attributes that no section declares,
+    once per declaration and argument."""
+    declared, count = _declared(conf), 0
+    for section, _, arguments in _conf_lines(conf):
+        if section not in ("relations", "events", "attributes"):
+            continue
+        for argument in filter(None, (a.strip() for a in arguments.split(","))):
+            role, _, types = argument.partition(":")
+            if role.startswith("<") or role == "Value":
+                continue
+            count += any(t and not t.startswith("<") and t not in declared for t in types.split("|"))
+    return count
 
 
 def _line_types(ann: Path) -> Iterator[str]:
-    """The type of every entity, event, relation and attribute line of a .ann file."""
+    """The type of every entity, event, relation, equivalence and attribute line of a .ann file."""
     for line in ann.read_text(encoding="utf-8").splitlines():
         fields = line.split("\t")
-        if line[:1] in "TERAM" and len(fields) > 1 and fields[1]:
+        if line[:1] in "TERAM*" and len(fields) > 1 and fields[1]:
             yield fields[1].split()[0].split(":")[0]
+
+
+def _malformed_normalizations(ann: Path) -> int:
+    """N lines brat cannot parse (it keeps them unparsed and shows the rest): brat's own pattern."""
+    lines = [l.split("\t") for l in ann.read_text(encoding="utf-8").splitlines() if l.startswith("N")]
+    return sum(1 for fields in lines if len(fields) < 2 or not BRAT_NORMALIZATION.match(fields[1]))
 
 
 def _xmi_members(path: Path) -> list[str]:
@@ -158,10 +204,6 @@ def _name(tag: str) -> str:
     namespace, _, local = tag.rpartition("}")
     package = namespace.strip("{").removeprefix("http:///").removesuffix(".ecore").split("/")
     return ".".join([*package, local]) if namespace else local
-
-
-def _local(tag: str) -> str:
-    return tag.rpartition("}")[2]
 
 
 # -- what kg says
