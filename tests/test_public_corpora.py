@@ -40,6 +40,7 @@ CORPORA: dict[str, Callable[[], Path]] = {
     "keepha-ja": lambda: PUBLIC / "keepha-ja",
     "ner-uk": lambda: PUBLIC / "ner-uk",
     "zh-literature": lambda: PUBLIC / "zh-literature",
+    "ullekhanam": lambda: PUBLIC / "ullekhanam",
     "brat-commodity-news": lambda: shared_corpus("brat-commodity-news"),
     "mimotext": lambda: shared_corpus("inception-xmi", "mimotext"),
     "caesar": lambda: shared_corpus("inception-xmi", "caesar"),
