@@ -64,19 +64,28 @@ def warning_counts(output: str, kind: Callable[[str], str] = reason_kind) -> Cou
     return kinds
 
 
+def aligned_by_default(checked: str) -> str:
+    """How many types `kg check` says it aligned with kgo by default (its `aligned by default: A -> B, ...`
+    lines), "0" when it lists the types without such a line, "n/a" when it does not list them."""
+    pairs = [p for line in checked.splitlines() if line.strip().startswith("aligned by default:")
+             for p in line.split(":", 1)[1].split(",") if "->" in p]
+    listed = any(line.startswith("types: ") for line in checked.splitlines())
+    return str(len(pairs)) if pairs or listed else "n/a"
+
+
 def measure(corpus: Path, data: Path) -> dict[str, str]:
     """One row of the table: check and build `corpus` into `data`, then read the build."""
     row = {"corpus": corpus.name}
     code, checked = run("check", "--corpus", str(corpus))
     if code:
         return row | {"documents": "refused: " + _first_error(checked)}
-    aligned = re.search(r"(\d+) types? aligned", checked)
+    aligned = aligned_by_default(checked)
     code, built = run("build", "--quiet", "--corpus", str(corpus), "--data", str(data))
     if code:
         return row | {"documents": "build refused: " + _first_error(built)}
     row["documents"] = re.search(r"build: (\d+) documents", built).group(1)
     row["warnings by kind (count)"] = "; ".join(f"{k} ({n})" for k, n in warning_counts(built).most_common()) or "none"
-    row["types aligned by default"] = aligned.group(1) if aligned else "n/a"
+    row["types aligned by default"] = aligned
     return row | read_build(data)
 
 
