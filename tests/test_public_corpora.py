@@ -1,0 +1,257 @@
+"""Corpora nobody here wrote, checked and built as published (tests/data/public/README.md, and the real
+corpora beside the project, ../shared/corpora/README.md): what a user of each needs is that `kg check`
+and `kg build` succeed on the folder untouched, with every document, with entities, with the warnings
+that brat or INCEpTION would also give and no others, and with one entity per knowledge-base item.
+
+Every expected figure is counted here from the corpus files by the small readers below, never by kg:
+
+- documents: each `.txt` (brat), each loose `.xmi`, each `.xmi` inside a `.zip` (INCEpTION, WebAnno);
+- knowledge-base items: the distinct `DB:id` of brat `N` lines (`Wikidata:NULL`, "no item", is no
+  link) and the distinct `identifier`s of INCEpTION NamedEntity annotations (a Wikidata item the same
+  whatever the form of its IRI);
+- warnings, by kind: an annotation line whose type its annotation.conf does not declare (every typed line
+  when the corpus has none, which is then one more warning of its own), and an argument of the
+  annotation.conf naming a type it does not declare; an `N` line brat cannot parse (brat keeps it
+  unparsed and shows the rest); a role name brat cannot spell (once per document and role), an
+  INCEpTION layer kg does not read (once per document and layer); and the files that are neither a
+  document nor a configuration (one line, with their count).
+"""
+
+from __future__ import annotations
+
+import re
+import xml.etree.ElementTree as ET
+import zipfile
+from collections import Counter
+from pathlib import Path
+from typing import Callable, Iterator
+
+import pytest
+
+import kg
+from scripts.corpus_table import ENTITIES, LINKS, warning_counts
+from tests.helpers import run_kg, shared_corpus, tree_digest
+
+PUBLIC = Path(__file__).resolve().parent / "data" / "public"
+
+CORPORA: dict[str, Callable[[], Path]] = {
+    "nerel": lambda: PUBLIC / "nerel",
+    "nerel-bio-mcn": lambda: PUBLIC / "nerel-bio-mcn",
+    "keepha-ja": lambda: PUBLIC / "keepha-ja",
+    "ner-uk": lambda: PUBLIC / "ner-uk",
+    "zh-literature": lambda: PUBLIC / "zh-literature",
+    "ullekhanam": lambda: PUBLIC / "ullekhanam",
+    "brat-commodity-news": lambda: shared_corpus("brat-commodity-news"),
+    "mimotext": lambda: shared_corpus("inception-xmi", "mimotext"),
+    "caesar": lambda: shared_corpus("inception-xmi", "caesar"),
+    "sentivent": lambda: shared_corpus("inception-xmi", "sentivent"),
+    "ner4archives": lambda: shared_corpus("inception-xmi", "ner4archives"),
+}
+
+# How a warning's reason names its kind; a reason matching none is its own kind ("other: ...").
+KINDS = {
+    "no annotation.conf": re.compile(r"no annotation\.conf"),
+    "undeclared type": re.compile(r"not declared|undeclared|undefined (entity|relation|event|attribute|type)"),
+    "role renamed": re.compile(r"role '.*' written as"),
+    "layer not read": re.compile(r"layer \S+ not read"),
+    "malformed line": re.compile(r"malformed"),
+}
+CONFIGURATION_FILES = {"annotation.conf", "visual.conf", "tools.conf", "kb_shortcuts.conf", "TypeSystem.xml",
+                       "aliases.toml", "kg.toml"}
+DOCUMENT_SUFFIXES = {".txt", ".ann", ".json", ".xmi", ".zip"}
+BRAT_NORMALIZATION = re.compile(r"(\S+) (\S+) (\S+?):(\S+)")  # brat's annotation.py
+BRAT_NAME = re.compile(r"^[A-Za-z0-9_-]+$")
+WIKIDATA_IRI = re.compile(r"^https?://www\.wikidata\.org/(?:entity|wiki)/([QPL][1-9]\d*)$")
+# INCEpTION types kg reads (named entities, custom layers: webanno.custom or without a package), and those
+# that carry no annotation of the user's (text structure, metadata)
+XMI_READ = re.compile(r"NamedEntity$|^webanno\.custom\.|^[^.]+$")
+XMI_SILENT = {"Sentence", "Token", "DocumentMetaData", "DocumentAnnotation", "TagsetDescription", "Sofa", "View",
+              "NULL", "XMI"}
+
+
+# -- what the corpus says, read without kg
+
+def documents(corpus: Path) -> int:
+    """Documents of the corpus: brat texts, loose XMI files, XMI files inside export zips."""
+    loose = sum(1 for p in corpus.rglob("*") if p.suffix in (".txt", ".xmi"))
+    return loose + sum(len(_xmi_members(z)) for z in corpus.rglob("*.zip"))
+
+
+def kb_items(corpus: Path) -> set[str]:
+    """Distinct knowledge-base items the annotations link to."""
+    items = set()
+    for ann in corpus.rglob("*.ann"):
+        for line in ann.read_text(encoding="utf-8").splitlines():
+            fields = line.split("\t")
+            if line.startswith("N") and len(fields) > 1 and len(fields[1].split()) == 3:
+                ref = fields[1].split()[2]
+                if ref.split(":", 1)[1].upper() != "NULL":
+                    items.add(ref)
+    for root in _xmi_roots(corpus):
+        for element in root.iter():
+            identifier = element.get("identifier")
+            if _name(element.tag).rpartition(".")[2] == "NamedEntity" and identifier:
+                wikidata = WIKIDATA_IRI.match(identifier)
+                items.add("Wikidata:" + wikidata.group(1) if wikidata else identifier)
+    return items
+
+
+def expected_warnings(corpus: Path) -> Counter:
+    """The warnings brat or INCEpTION would give on the corpus, by kind."""
+    expected = _brat_warnings(corpus) + _xmi_warnings(corpus)
+    expected["files not read"] = sum(1 for p in corpus.rglob("*") if p.is_file() and p.suffix not in DOCUMENT_SUFFIXES
+                                     and p.name not in CONFIGURATION_FILES)
+    return +expected
+
+
+def _brat_warnings(corpus: Path) -> Counter:
+    """Types used but not declared: on .ann lines, and in the argument lists of each annotation.conf."""
+    expected = Counter()
+    for conf in corpus.rglob("annotation.conf"):
+        expected["undeclared type"] += _undeclared_arguments(conf)
+    for ann in corpus.rglob("*.ann"):
+        conf = _nearest_conf(ann, corpus)
+        if conf is None:
+            expected["no annotation.conf"] = 1
+        declared = _declared(conf) if conf else set()
+        expected["undeclared type"] += sum(1 for t in _line_types(ann) if t not in declared)
+        expected["malformed line"] += _malformed_normalizations(ann)
+    return expected
+
+
+def _xmi_warnings(corpus: Path) -> Counter:
+    """Role names brat cannot spell, and layers kg does not read, once per document."""
+    expected = Counter()
+    for root in _xmi_roots(corpus):
+        roles = {e.get("role") for e in root.iter() if e.get("role")}
+        expected["role renamed"] += sum(1 for role in roles if not BRAT_NAME.match(role))
+        layers = {_name(e.tag) for e in root.iter()}
+        expected["layer not read"] += sum(1 for name in layers if not XMI_READ.search(name)
+                                          and name.rpartition(".")[2] not in XMI_SILENT)
+    return expected
+
+
+def _nearest_conf(ann: Path, corpus: Path) -> Path | None:
+    for directory in [ann.parent, *ann.parent.parents]:
+        if (directory / "annotation.conf").is_file():
+            return directory / "annotation.conf"
+        if directory == corpus:
+            return None
+    return None
+
+
+def _conf_lines(conf: Path) -> Iterator[tuple[str, str, str]]:
+    """(section, head, arguments) of every declaration of an annotation.conf."""
+    section = ""
+    for line in conf.read_text(encoding="utf-8").splitlines():
+        if line.strip().startswith("["):
+            section = line.strip().strip("[]")
+        elif line.strip() and not line.strip().startswith("#"):
+            head, _, arguments = line.strip().replace("\t", " ").partition(" ")
+            yield section, head, arguments
+
+
+def _declared(conf: Path) -> set[str]:
+    """Type names an annotation.conf declares (with their aliases), in any section."""
+    return {part.lstrip("!-") for _, head, _ in _conf_lines(conf) if not head.startswith("<")
+            for part in head.split("|")}
+
+
+def _undeclared_arguments(conf: Path) -> int:
+    """Types named by the arguments of relations, events and attributes that no section declares,
+    once per declaration and argument."""
+    declared, count = _declared(conf), 0
+    for section, _, arguments in _conf_lines(conf):
+        if section not in ("relations", "events", "attributes"):
+            continue
+        for argument in filter(None, (a.strip() for a in arguments.split(","))):
+            role, _, types = argument.partition(":")
+            if role.startswith("<") or role == "Value":
+                continue
+            count += any(t and not t.startswith("<") and t not in declared for t in types.split("|"))
+    return count
+
+
+def _line_types(ann: Path) -> Iterator[str]:
+    """The type of every entity, event, relation, equivalence and attribute line of a .ann file."""
+    for line in ann.read_text(encoding="utf-8").splitlines():
+        fields = line.split("\t")
+        if line[:1] in "TERAM*" and len(fields) > 1 and fields[1]:
+            yield fields[1].split()[0].split(":")[0]
+
+
+def _malformed_normalizations(ann: Path) -> int:
+    """N lines brat cannot parse (it keeps them unparsed and shows the rest): brat's own pattern."""
+    lines = [l.split("\t") for l in ann.read_text(encoding="utf-8").splitlines() if l.startswith("N")]
+    return sum(1 for fields in lines if len(fields) < 2 or not BRAT_NORMALIZATION.match(fields[1]))
+
+
+def _xmi_members(path: Path) -> list[str]:
+    with zipfile.ZipFile(path) as archive:
+        return [name for name in archive.namelist() if name.endswith(".xmi")]
+
+
+def _xmi_roots(corpus: Path) -> Iterator[ET.Element]:
+    for path in corpus.rglob("*.xmi"):
+        yield ET.parse(path).getroot()
+    for path in corpus.rglob("*.zip"):
+        with zipfile.ZipFile(path) as archive:
+            for name in _xmi_members(path):
+                yield ET.fromstring(archive.read(name))
+
+
+def _name(tag: str) -> str:
+    """A UIMA type name from an XMI element tag: `{http:///webanno/custom.ecore}Span` -> `webanno.custom.Span`."""
+    namespace, _, local = tag.rpartition("}")
+    package = namespace.strip("{").removeprefix("http:///").removesuffix(".ecore").split("/")
+    return ".".join([*package, local]) if namespace else local
+
+
+# -- what kg says
+
+def kind(warning: str) -> str:
+    """The kind (KINDS) of a printed warning."""
+    return next((name for name, pattern in KINDS.items() if pattern.search(warning)), f"other: {warning}")
+
+
+def entities_per_item(data: Path) -> dict[str, int]:
+    """Knowledge-base item -> entities linked to it, asked of the build (corpus_table.LINKS: Wikidata
+    through owl:sameAs, other databases through the kgo:reference of the mentions denoting the entity)."""
+    with kg.open(data) as graph:
+        return {str(row["item"]): int(row["n"]) for row in graph.query(LINKS)}
+
+
+def entity_count(data: Path) -> int:
+    with kg.open(data) as graph:
+        return int(graph.query(ENTITIES)[0]["n"])
+
+
+# -- the tests
+
+@pytest.fixture(params=sorted(CORPORA), scope="module")
+def corpus(request) -> Path:
+    return CORPORA[request.param]()
+
+
+def test_check_accepts_it_as_published(corpus: Path):
+    before = tree_digest(corpus)
+    result = run_kg("check", "--corpus", str(corpus))
+    assert result.exit_code == 0, result.output
+    assert f"{documents(corpus)} documents checked" in result.output
+    assert warning_counts(result.output, kind) == expected_warnings(corpus), result.output
+    assert tree_digest(corpus) == before
+
+
+def test_build_gives_every_document_its_entities_and_the_warnings_brat_would(corpus: Path, tmp_path: Path):
+    before = tree_digest(corpus)
+    result = run_kg("build", "--quiet", "--corpus", str(corpus), "--data", str(tmp_path / "data"))
+    assert result.exit_code == 0, result.output
+    assert f"full build: {documents(corpus)} documents;" in result.output
+    assert warning_counts(result.output, kind) == expected_warnings(corpus), result.output
+    assert entity_count(tmp_path / "data") > 0
+    items = kb_items(corpus)
+    if items:
+        linked = entities_per_item(tmp_path / "data")
+        assert len(linked) == len(items), f"{len(linked)} items linked in the graph, {len(items)} in the corpus"
+        assert sum(linked.values()) / len(linked) == 1.0, {i: n for i, n in linked.items() if n > 1}
+    assert tree_digest(corpus) == before
