@@ -92,7 +92,7 @@ def measure(corpus: Path, data: Path) -> dict[str, str]:
 def read_build(data: Path) -> dict[str, str]:
     """Entities, entities per knowledge-base item and view nodes of the current build of `data`."""
     import kg
-    from kg.build import dirs
+    from kg.store import build_dirs as dirs
     from kg.store.embedded import EmbeddedStore
     from kg.viz.network import load_graph
 
