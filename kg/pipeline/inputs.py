@@ -19,7 +19,7 @@ from kg.model import iris
 from kg.formats.brat.conf import CONFIG_FILE, find_config, load_config
 from kg.formats.brat.conf_writer import union_configs
 from kg.formats.corpus import ALIASES_FILE, MAPPING_FILE, DocumentFiles, inception_config
-from kg.errors import ConfigError, CorpusError, InputError
+from kg.errors import ConfigError, InputError, InputWarning
 from kg.model.resources import ONTOLOGY_TTL, SHAPES_TTL, read_rdf
 
 PARSED_FILE = "inputs.pickle"  # beside a build's manifest: its parsed inputs, for the next incremental build
@@ -39,6 +39,7 @@ class Inputs:
         self.configs = configs
         self.warnings: list[InputError] = []  # found in the configurations, reported with the documents'
         self.inception = [d for d in documents if d.is_xmi]
+        self.unconfigured = [d for d in documents if not d.is_xmi and d.config is None]
         self.config_files = [p for p in configs if p.name == CONFIG_FILE]
         digest = hashlib.sha256(__version__.encode())
         digest.update(iris.BASE.encode())  # the base IRI in force: another base mints every IRI anew
@@ -49,6 +50,8 @@ class Inputs:
             digest.update(path.read_bytes() if path.exists() else b"")
         for name in (ONTOLOGY_TTL, SHAPES_TTL):
             digest.update(read_rdf(name))
+        for item in self.unconfigured:  # their annotations make their configuration
+            digest.update(_stamp(item.ann))
         self.fingerprint = digest.hexdigest()
 
     @cached_property
@@ -64,6 +67,8 @@ class Inputs:
         from kg.model.corpus_vocabulary import Vocabulary
 
         vocabularies = {path: Vocabulary(load_config(path), self.alignment) for path in self.config_files}
+        if self.unconfigured:
+            vocabularies[self._inferred_key] = Vocabulary(self._inferred_config(), self.alignment)
         for item in self.inception:
             applies = find_config(item.txt.parent, self.corpus_dir)
             own = inception_config(item)
@@ -119,7 +124,30 @@ class Inputs:
         """Which of `vocabularies` a document is read with."""
         if item.is_xmi:
             return Path(item.source)
-        if item.config is None:
-            raise CorpusError(f"no {CONFIG_FILE} for this document (expected one in its directory or a parent "
-                              "directory of the corpus, as brat looks it up)", item.txt)
-        return item.config
+        return self._inferred_key if item.config is None else item.config
+
+    @property
+    def _inferred_key(self) -> Path:
+        """The key of the configuration inferred for documents no annotation.conf covers (no such file exists)."""
+        return self.corpus_dir / CONFIG_FILE
+
+    def _inferred_config(self):
+        from kg.formats.brat.infer import infer_config
+
+        texts = [item.ann.read_text(encoding="utf-8", errors="replace") for item in self.unconfigured if item.ann.exists()]
+        config = infer_config(texts, self._inferred_key)
+        self.warnings.append(InputWarning(
+            f"no {CONFIG_FILE} covers {len(self.unconfigured):,} document(s): their types are taken from their "
+            f"annotations ({len(config.entities)} entity, {len(config.relations)} relation, {len(config.events)} event "
+            f"and {len(config.attributes)} attribute types; expected an {CONFIG_FILE} in their directory or above, "
+            "as brat looks it up, which brat would replace with its default)", self._inferred_key))
+        return config
+
+
+def _stamp(path: Path) -> bytes:
+    """A file's name, size and modification time: what changes when it is edited."""
+    try:
+        status = path.stat()
+    except OSError:
+        return str(path).encode()
+    return f"{path}\0{status.st_size}\0{status.st_mtime_ns}".encode()
