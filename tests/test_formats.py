@@ -66,7 +66,7 @@ def test_boolean_bodies_are_answers(fmt: formats.ResultsFormat, value: bool) -> 
 
 def test_exports_name_their_files() -> None:
     assert formats.EXPORT_EXTENSIONS == ("ttl", "trig", "nq", "jsonld")
-    assert build_dirs.EXPORT_FILES == {"ttl": "kg.ttl", "trig": "kg.trig", "nq": "kg.nq", "jsonld": "kg.publish.jsonld"}
+    assert build_dirs.EXPORT_FILES == {"ttl": "kg.ttl", "trig": "kg.trig", "nq": "kg.nq", "jsonld": "kg.jsonld"}
     assert formats.export_format("nq") is formats.NQUADS
     with pytest.raises(InputError, match=r"unknown export format 'rdf' \(expected one of ttl, trig, nq, jsonld\)"):
         formats.export_format("rdf")

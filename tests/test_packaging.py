@@ -41,11 +41,17 @@ def _run(*argv: str | Path, cwd: Path, env: dict[str, str] | None = None) -> sub
 def wheel(tmp_path_factory) -> Path:
     out, source = tmp_path_factory.mktemp("wheel"), tmp_path_factory.mktemp("source") / "kg"
     # built from a copy, as from a source archive: the build writes nothing into the tree
-    shutil.copytree(ROOT, source, ignore=shutil.ignore_patterns(".git", ".venv", "data", "build", "*.egg-info",
-                                                                 "__pycache__", ".pytest_cache"))
+    shutil.copytree(ROOT, source, ignore=_left_out)
     _run(sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "-q", "-w", out, source, cwd=out)
     (found,) = out.glob("*.whl")
     return found
+
+
+def _left_out(directory: str, names: list[str]) -> set[str]:
+    """What a source archive would not hold: caches, and the top level's data and build output
+    (kg/build is a package)."""
+    anywhere = set(shutil.ignore_patterns(".git", ".venv", "*.egg-info", "__pycache__", ".pytest_cache")(directory, names))
+    return anywhere | ({"data", "build"} & set(names) if Path(directory) == ROOT else set())
 
 
 def _dependency_view(target: Path) -> Path:
@@ -79,7 +85,7 @@ def _clean_env(home: Path) -> dict[str, str]:
 
 def test_wheel_carries_the_ontology_and_no_top_level_api_or_viz_clash(wheel: Path) -> None:
     names = zipfile.ZipFile(wheel).namelist()
-    assert "kg/rdf/ontology.ttl" in names and "kg/rdf/shapes.ttl" in names and "kg/context.jsonld" in names
+    assert "kg/rdf/ontology.ttl" in names and "kg/rdf/shapes.ttl" in names and "kg/publish/context.jsonld" in names
     assert (ROOT / "ontology.ttl").read_bytes() == zipfile.ZipFile(wheel).read("kg/rdf/ontology.ttl")
     assert any(n.endswith(".dist-info/LICENSE") for n in names)
     assert wheel.name.startswith("brat_kg-")
@@ -99,7 +105,7 @@ def test_installed_wheel_builds_and_serves_outside_the_tree(installed: Path, tmp
     assert "documents" in built.stdout + built.stderr
     assert (work / "data" / "current" / "kg.ttl").stat().st_size > 0
     assert (work / "data" / "current" / "graph.html").stat().st_size > 0  # the view's build hook (kg.viz)
-    exported = json.loads((work / "data" / "current" / "kg.publish.jsonld").read_text(encoding="utf-8"))
+    exported = json.loads((work / "data" / "current" / "kg.jsonld").read_text(encoding="utf-8"))
     assert exported["@context"]["memberOf"] == {"@id": "kgo:memberOf", "@type": "@id"}  # the shipped context
 
     server = Process([installed / "kg", "serve", "--host", "127.0.0.1", "--port", "0"], cwd=work, env=env,
