@@ -181,9 +181,9 @@ def _export_brat(build_dir: Path | None, output: Path | None, fmt: str = "brat")
     store = EmbeddedStore.of_build(build_dir)
     try:
         if fmt == "xmi":
-            count, warnings = export_xmi(build_dir, store, output)
+            count, warnings = export_xmi(build_dirs.corpus_config_dir(build_dir), store, output)
         else:
-            count, warnings = export_brat(build_dir, store, output), []
+            count, warnings = export_brat(build_dirs.corpus_config_dir(build_dir), store, output), []
     finally:
         store.close()
     for warning in warnings:

@@ -10,7 +10,7 @@
     load_file.py       the N-Quads a full build loads, kept as its N-Quads export
     shacl.py           the built graph checked against the shapes and the ontology
     push.py            the push to a remote store, before publishing
-    dirs.py            where a build lives under the data directory, and how a new one replaces the old
+    dirs.py            the data directory and its builds: every file named, and how a new build replaces the old
     phases.py          where a build spends its time
     check.py           `kg check`: all that a build checks, writing nothing
 

@@ -12,7 +12,7 @@ swaps `data/current` at the very end (kg.build.dirs), so a build that fails or
 is killed at any moment leaves the previous build current. Exports other
 than kg.nq and the network view are not written here but on first request
 (`eager=True` writes them before publishing). Each build also keeps its parsed
-inputs (kg.build.inputs.PARSED_FILE) so that the next incremental build, reading the
+inputs (kg.build.dirs.PARSED_INPUTS_FILE) so that the next incremental build, reading the
 same inputs, does not parse the alias table again.
 """
 
@@ -149,7 +149,7 @@ def _unchanged(data_dir: Path, documents: int, pusher) -> BuildReport:
 
 @contextmanager
 def _lock(data_dir: Path) -> Iterator[None]:
-    with open(data_dir / "build.lock", "w") as handle:
+    with open(data_dir / build_dirs.LOCK_FILE, "w") as handle:
         try:
             fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError as exc:
@@ -192,10 +192,10 @@ def _run(plan: Plan, inputs: Inputs, data_dir: Path, options: Options, phases: P
         with phases.phase("search index"):  # the endpoint reads it, never builds it in a request
             write_build_index(build_dir, plan.previous_dir, filled.touched)
         with phases.phase("schema"):
-            from kg.formats.brat.export import SCHEMA_DIR, save_schema  # brat's rendering code: only when there is work
+            from kg.formats.brat.export import save_schema  # brat's rendering code: only when there is work
 
-            save_schema(inputs.corpus_dir, inputs.configs, build_dir)
-            save_document_configs(inputs.corpus_dir, build_dir / SCHEMA_DIR,
+            save_schema(inputs.corpus_dir, inputs.configs, build_dirs.corpus_config_dir(build_dir))
+            save_document_configs(inputs.corpus_dir, build_dirs.corpus_config_dir(build_dir),
                                   {item.slug: inputs.vocabulary_of(item).config for item in inputs.inception})
         if eager:
             with phases.phase("outputs"):

@@ -32,7 +32,6 @@ from kg.build.plan import read_manifest
 from kg.store.embedded import EmbeddedStore
 
 FORMATS = formats.EXPORT_EXTENSIONS
-INDEX_SUFFIX = ".sections.json"
 
 
 def header(fmt: str) -> bytes:
@@ -86,12 +85,12 @@ def _write_export_file(build_dir: Path, fmt: str, path: Path, partial: Path) -> 
 
 def write_index(export: Path, index: Index) -> None:
     """Where each graph's section lies in `export` (written before the export is renamed into place)."""
-    export.with_name(export.name + INDEX_SUFFIX).write_text(json.dumps(index, sort_keys=True))
+    build_dirs.sections_path(export).write_text(json.dumps(index, sort_keys=True))
 
 
 def read_index(export: Path) -> Index | None:
     try:
-        return json.loads(export.with_name(export.name + INDEX_SUFFIX).read_text())
+        return json.loads(build_dirs.sections_path(export).read_text())
     except (OSError, ValueError):
         return None
 

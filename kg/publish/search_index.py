@@ -27,9 +27,9 @@ from typing import Callable, Iterable, Iterator, Sequence
 
 import numpy as np
 
+from kg.build import dirs as build_dirs
 from kg.model.iris import fold, prologue
 
-FILE_NAME = "search-index.json"
 FORMAT = 2
 RANKS = ("exact", "prefix", "word", "substring")
 _SEPARATOR = "\x00"  # never in a label (XML cannot carry it, the reader refuses it)
@@ -237,7 +237,7 @@ def _rank(folded: str, needle: str) -> int | None:
 
 
 def index_path(build_dir: Path) -> Path:
-    return Path(build_dir) / FILE_NAME
+    return Path(build_dir) / build_dirs.SEARCH_INDEX_FILE
 
 
 def dump(index: SearchIndex, path: Path) -> None:
