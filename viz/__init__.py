@@ -7,7 +7,8 @@ import os
 from pathlib import Path
 
 from kg.build.dirs import VIEW_FILE, made_once, under_build_base
-from kg.store.embedded import EmbeddedStore, GraphStore
+from kg.store.embedded import EmbeddedStore
+from kg.store.protocol import GraphStore
 from kg.viz.html import render
 from kg.viz.network import cap_nodes, focus_subgraph, load_graph, resolve_node
 

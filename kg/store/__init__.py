@@ -1,6 +1,7 @@
 """Where a built graph lives and how it is queried: embedded Oxigraph, or a SPARQL 1.1 server.
 
-    embedded.py   the GraphStore interface and the embedded Oxigraph store
+    protocol.py   GraphStore: what kg, api and viz ask of a store, embedded or remote
+    embedded.py   the embedded Oxigraph store
     remote/       the same interface over HTTP, its engines, and the push of a build
     terms.py      rdflib terms from Oxigraph's terms and from SPARQL JSON results
     memo.py       the one cache convention for values computed from data that can change
