@@ -187,7 +187,6 @@ def _export_rdf(data_dir: Path, store_url: str | None, fmt: str, out: IO[bytes])
 
 def _export_brat(build_dir: Path | None, output: Path | None, fmt: str = "brat") -> None:
     from kg.formats.brat.export import export_brat
-    from kg.store.embedded import EmbeddedStore
     from kg.formats.inception.export import export_xmi
 
     if output is None:
@@ -197,7 +196,7 @@ def _export_brat(build_dir: Path | None, output: Path | None, fmt: str = "brat")
     if output.exists() and any(output.iterdir()):
         raise click.ClickException(f"{output} is not empty (expected a new or empty directory)")
     iris.use_base(build_dirs.base_iri(build_dir))
-    store = EmbeddedStore.of_build(build_dir)
+    store = build_dirs.build_store(build_dir)
     try:
         if fmt == "xmi":
             count, warnings = export_xmi(build_dirs.corpus_config_dir(build_dir), store, output)

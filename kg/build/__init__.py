@@ -11,6 +11,7 @@
     shacl.py           the built graph checked against the shapes and the ontology
     push.py            the push to a remote store, before publishing
     dirs.py            the data directory and its builds: every file named, and how a new build replaces the old
+    current.py         the graph of a data directory opened for reading: the current build's store, or a remote one
     phases.py          where a build spends its time
     check.py           `kg check`: all that a build checks, writing nothing
 

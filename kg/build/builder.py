@@ -143,7 +143,7 @@ def _unchanged(data_dir: Path, documents: int, pusher) -> BuildReport:
     report = BuildReport(BuildMode.UNCHANGED, documents)
     current = build_dirs.current_build(data_dir)
     if pusher and current:
-        report.pushed, report.store = pusher.push_if_missing(current), pusher.url
+        report.pushed, report.store = pusher.push_if_missing(build_dirs.store_path(current), current.name), pusher.url
     return report
 
 

@@ -25,11 +25,9 @@ def open_graph(data_dir: Path, store_url: str | None = None, settings: Mapping[s
     (in this context) IRIs are minted and abbreviated under the graph's base IRI."""
     if store_url:
         return _open_remote(store_url, settings)
-    from kg.store.embedded import EmbeddedStore
-
     build = build_dirs.require_current_build(Path(data_dir))
     iris.use_base(build_dirs.base_iri(build))
-    return EmbeddedStore.of_build(build)
+    return build_dirs.build_store(build)
 
 
 def _open_remote(store_url: str, settings: Mapping[str, Any] | None) -> GraphStore:

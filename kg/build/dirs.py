@@ -34,11 +34,14 @@ import shutil
 import time
 from contextlib import nullcontext
 from pathlib import Path
-from typing import Callable, ContextManager
+from typing import TYPE_CHECKING, Callable, ContextManager
 
 from kg.formats import rdf_syntaxes as formats
 from kg.model import iris
 from kg.errors import StoreError
+
+if TYPE_CHECKING:
+    from kg.store.embedded import EmbeddedStore
 
 CURRENT = "current"
 LOCK_FILE = "build.lock"
@@ -94,6 +97,13 @@ def under_build_base(build: Path) -> ContextManager:
 
 def store_path(build: Path) -> Path:
     return build / STORE_DIR
+
+
+def build_store(build: Path) -> "EmbeddedStore":
+    """The store of a build directory, read-only."""
+    from kg.store.embedded import EmbeddedStore  # pyoxigraph only for those who read a store
+
+    return EmbeddedStore(store_path(build), read_only=True)
 
 
 def export_path(build: Path, fmt: str) -> Path:

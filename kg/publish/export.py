@@ -74,7 +74,7 @@ def ensure_export(build_dir: Path, fmt: str) -> Path:
 def _write_export_file(build_dir: Path, fmt: str, path: Path, partial: Path) -> None:
     """Serialize the build's store into `partial` (renamed to `path` when complete), copying
     the sections the build did not remake from the build it started from."""
-    store = EmbeddedStore.of_build(build_dir)
+    store = build_dirs.build_store(build_dir)
     try:
         with build_dirs.under_build_base(build_dir):
             index = _write_format(store, fmt, ordered_graphs(store.graphs()), partial, _reusable(build_dir, fmt))

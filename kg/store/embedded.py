@@ -13,7 +13,6 @@ from typing import IO, Iterable, Iterator, Sequence
 
 import pyoxigraph as ox
 
-from kg.build import dirs as build_dirs
 from kg.formats import rdf_syntaxes as formats
 from kg.errors import QueryError
 from kg.store.protocol import SPARQL_JSON, TURTLE, GraphStore
@@ -29,11 +28,6 @@ class EmbeddedStore(GraphStore):
         else:
             self._store = ox.Store(str(path))
         self.path = path
-
-    @classmethod
-    def of_build(cls, build: Path) -> "EmbeddedStore":
-        """The store of a build directory, read-only."""
-        return cls(build_dirs.store_path(build), read_only=True)
 
     @classmethod
     def in_memory_from(cls, nquads: Path) -> "EmbeddedStore":
