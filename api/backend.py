@@ -318,7 +318,7 @@ class RemoteBackend:
 
     def run(self, request: execute.Request, deadline: float) -> execute.Result:
         self._arm(deadline)
-        return execute.run(_Shaped(self.store, request.form), request, deadline)
+        return execute.run(self.store, request, deadline)
 
     def select(self, sparql: str, deadline: float) -> list[dict[str, str]]:
         self._arm(deadline)
@@ -360,18 +360,6 @@ class RemoteBackend:
         if remaining <= 0:
             raise execute.QueryTimeout
         self.store.limit_time(remaining)
-
-
-class _Shaped:
-    """The remote store, told the form of the query the lexer found: the store asks the server
-    for results or for a graph accordingly."""
-
-    def __init__(self, store: RemoteStore, form: str | None) -> None:
-        self.store = store
-        self.form = form
-
-    def query_into(self, output, sparql: str, **options: Any) -> tuple[str, str]:
-        return self.store.query_into(output, sparql, query_form=self.form, **options)
 
 
 def make_backend(settings: dict[str, Any]) -> Backend:

@@ -28,7 +28,7 @@ import pyoxigraph as ox
 
 from kg.errors import AnswerTooLarge, QueryError, QueryTimeout
 from kg.formats import rdf_syntaxes as formats
-from kg.store.embedded import GraphStore
+from kg.store.protocol import GraphStore
 
 TSV = formats.TSV.media_type
 NTRIPLES = formats.NTRIPLES.media_type
@@ -127,7 +127,7 @@ def _direct(store: GraphStore, request: Request, deadline: float | None) -> Resu
     sink = CappedBuffer(None, deadline, request.max_bytes)
     kind, media_type = store.query_into(
         sink, request.sparql, solutions_type=request.solutions_type, graph_type=request.graph_type,
-        default_graph_uris=request.default_graphs, named_graph_uris=request.named_graphs)
+        default_graph_uris=request.default_graphs, named_graph_uris=request.named_graphs, query_form=request.form)
     return Result(kind, sink.getvalue(), media_type)
 
 
@@ -152,7 +152,7 @@ def _capped(store: GraphStore, request: Request, deadline: float | None) -> Resu
 
 def _capped_query(store: GraphStore, request: Request, sink: CappedBuffer) -> str:
     def send(sparql: str) -> str:
-        return store.query_into(sink, sparql, solutions_type=TSV, graph_type=NTRIPLES,
+        return store.query_into(sink, sparql, solutions_type=TSV, graph_type=NTRIPLES, query_form=request.form,
                                 default_graph_uris=request.default_graphs, named_graph_uris=request.named_graphs)[0]
 
     if not request.open_ended:

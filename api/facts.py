@@ -14,8 +14,8 @@ from flask import Blueprint, Response, jsonify, request, url_for
 from kg.api import ids, queries
 from kg.api.classes import CLASSES, EVENT_TYPES
 from kg.api.errors import ApiError
-from kg.api.jsonapi import (_KEY, _add_titles, _cached, _doc_id, _page, _paging, _resolve, _select, _select_many,
-                             type_arg)
+from kg.api.answers import (KEY, add_titles, cached, doc_id, paged, paging, resolve, select, select_many,
+                            type_arg)
 from kg.model.iris import ONTOLOGY, local_name
 
 bp = Blueprint("facts", __name__)
@@ -71,13 +71,13 @@ def neighbourhood(key: str) -> Response:
     without provenance records or mentions: each neighbour once, with the links and how often stated;
     `type` keeps the neighbours of one class (any case)."""
     type_name = type_arg(CLASSES)
-    iri = _resolve(key)
-    center = _select(queries.summaries([iri])) if iri else []
+    iri = resolve(key)
+    center = select(queries.summaries([iri])) if iri else []
     if not center:
         raise ApiError(404, f"no entity {key!r}")
-    rows = _select(queries.neighbourhood(iri))
+    rows = select(queries.neighbourhood(iri))
     others = sorted({r["other"] for r in rows if ids.item_id(r["other"])})
-    found = {r["x"]: r for r in _select(queries.summaries(others))} if others else {}
+    found = {r["x"]: r for r in select(queries.summaries(others))} if others else {}
     neighbours: dict[str, dict[str, Any]] = {}
     for row in rows:
         other = row["other"]
@@ -96,19 +96,19 @@ def _listing(class_name: str, prop: str, arg: str, describe: Callable[[list[str]
     """A page of the instances of a class, all of them (keys read once per build) or those whose
     `prop` is the entity named by the request's `arg`."""
     value = _id_arg(arg)
-    limit, offset = _paging()
+    limit, offset = paging()
     if value:
-        entity = _resolve(value)
-        keys = sorted(r["x"] for r in _select(queries.instances(class_name, prop, entity))) if entity else []
+        entity = resolve(value)
+        keys = sorted(r["x"] for r in select(queries.instances(class_name, prop, entity))) if entity else []
     else:
-        keys = _cached(class_name, lambda deadline: sorted(
-            r["x"] for r in _select(queries.instances(class_name), deadline)))
+        keys = cached(class_name, lambda deadline: sorted(
+            r["x"] for r in select(queries.instances(class_name), deadline)))
     page = keys[offset:offset + limit]
-    return jsonify(_page(len(keys), limit, offset, describe(page), endpoint, **{arg: value}))
+    return jsonify(paged(len(keys), limit, offset, describe(page), endpoint, **{arg: value}))
 
 
 def _one(key: str, kind: str, describe: Callable[[list[str]], list[dict[str, Any]]]) -> Response:
-    iri = _resolve(key)
+    iri = resolve(key)
     items = describe([iri]) if iri else []
     if not items:
         raise ApiError(404, f"no {kind} {key!r}")
@@ -117,7 +117,7 @@ def _one(key: str, kind: str, describe: Callable[[list[str]], list[dict[str, Any
 
 def _id_arg(name: str) -> str | None:
     value = request.args.get(name)
-    if value is not None and not _KEY.match(value):
+    if value is not None and not KEY.match(value):
         raise ApiError(400, f"'{name}' must be an id such as person/juan-guaido")
     return value
 
@@ -126,26 +126,26 @@ def _event_keys(type_name: str | None) -> list[tuple[str, str]]:
     """(date, event) pairs in date order (undated last), once per build and type."""
     def compute(deadline: float) -> list[tuple[str, str]]:
         dates: dict[str, str] = {}
-        for row in _select(queries.event_keys(type_name), deadline):  # an event stated with two dates: the first
+        for row in select(queries.event_keys(type_name), deadline):  # an event stated with two dates: the first
             date = row.get("date", "")
             if row["e"] not in dates or (date and (not dates[row["e"]] or date < dates[row["e"]])):
                 dates[row["e"]] = date
         return sorted(((d, e) for e, d in dates.items()), key=lambda p: (p[0] == "", p[0], p[1]))
 
-    return _cached(f"events of type {type_name or 'Event'}", compute)
+    return cached(f"events of type {type_name or 'Event'}", compute)
 
 
 def _event_list(keys: list[tuple[str, str]], endpoint: str, **args: Any) -> Response:
-    limit, offset = _paging()
+    limit, offset = paging()
     page = [e for _, e in keys[offset:offset + limit]]
-    return jsonify(_page(len(keys), limit, offset, _events(page), endpoint, **args))
+    return jsonify(paged(len(keys), limit, offset, _events(page), endpoint, **args))
 
 
 def _events(iris: list[str], evidence: bool = False) -> list[dict[str, Any]]:
     if not iris:
         return []
     asked = [queries.event_page(iris), queries.event_roles(iris)] + ([queries.evidence(iris)] if evidence else [])
-    page, role_rows, *evidence_rows = _select_many(asked)  # one trip: the rows of things not events are dropped
+    page, role_rows, *evidence_rows = select_many(asked)  # one trip: the rows of things not events are dropped
     found = {r["e"]: r for r in page if "label" in r or "types" in r}
     found = {e: r for e, r in found.items() if ONTOLOGY + "Event" in r.get("types", "").split()}
     roles: dict[str, list[dict[str, Any]]] = {}
@@ -169,7 +169,7 @@ def _events(iris: list[str], evidence: bool = False) -> list[dict[str, Any]]:
 def _quotes(iris: list[str]) -> list[dict[str, Any]]:
     if not iris:
         return []
-    page, evidence_rows = _select_many([queries.quote_page(iris), queries.evidence(iris)])
+    page, evidence_rows = select_many([queries.quote_page(iris), queries.evidence(iris)])
     found = {r["x"]: r for r in page if "text" in r}
     sentences = _sentences(evidence_rows)
     return _titled([{"id": ids.item_id(q), "iri": q, "href": ids.href(q), "text": found[q]["text"],
@@ -181,7 +181,7 @@ def _quotes(iris: list[str]) -> list[dict[str, Any]]:
 def _figures(iris: list[str]) -> list[dict[str, Any]]:
     if not iris:
         return []
-    page, evidence_rows = _select_many([queries.figure_page(iris), queries.evidence(iris)])
+    page, evidence_rows = select_many([queries.figure_page(iris), queries.evidence(iris)])
     found = {r["x"]: r for r in page if "label" in r}
     sentences = _sentences(evidence_rows)
     items = []
@@ -214,7 +214,7 @@ def _doc_ref(doc: str | None) -> dict[str, Any] | None:
     """A reference to a document; its title is filled in by _titled, for a whole page at once."""
     if not doc:
         return None
-    slug = _doc_id(doc)
+    slug = doc_id(doc)
     return {"id": slug, "iri": doc, "title": None, "href": url_for("jsonapi.document", slug=slug) if slug else None}
 
 
@@ -222,7 +222,7 @@ def _titled(items: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """Set the title of every item's document, asking the store once."""
     refs = [item["document"] for item in items if item.get("document")]
     rows = [{"doc": ref["iri"]} for ref in refs]
-    _add_titles(rows)
+    add_titles(rows)
     for ref, row in zip(refs, rows):
         ref["title"] = row.get("title")
     return items

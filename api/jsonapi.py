@@ -7,78 +7,47 @@ OpenAPI description of these routes is api/openapi.py, served here too.
 
 from __future__ import annotations
 
-import re
-import threading
 import time
 from typing import Any, Callable
 
 from flask import Blueprint, Response, current_app, g, jsonify, request, url_for
 
-from kg.api import ids, openapi, queries
-from kg.api.backend import Backend, current as backend_of_request
+from kg.api import facts, ids, openapi, queries
+from kg.api.answers import (KEY, MAX_OFFSET, add_titles, app_state, cached, doc_id, documents_of, int_arg, paged,
+                            paging, request_backend, select, select_many, type_arg)
 from kg.api.classes import ENTITY_TYPES
 from kg.api.errors import ApiError
 from kg.api.workers import PoolBusy
-from kg.api.search import SearchIndexes, warm
+from kg.api.search import warm
 from kg.model import iris
 from kg.model.iris import FIXED_PREFIXES, ONTOLOGY, RDF_TYPE, local_name
 from kg.errors import StoreError
-from kg.store.memo import Memo
 from kg.publish.stats import graph_stats
 
 bp = Blueprint("jsonapi", __name__)
-_KEY = re.compile(r"^[A-Za-z0-9._~-]+(?:/[A-Za-z0-9._~-]+)*$")
-_TYPE = re.compile(r"^[A-Za-z][A-Za-z0-9]*$")
-MAX_LIMIT = 500
+bp.register_blueprint(facts.bp)
 HEALTH_WAIT = 0.5  # seconds /health waits for a build that is loading
-CACHED_BUDGET = 60.0  # seconds a once-per-build answer (the stats) may take
-
-
-class _State:
-    """Per-app caches: the label index and computed answers, keyed by served version."""
-
-    def __init__(self) -> None:
-        self.search = SearchIndexes()
-        self.memo = Memo()
-        self.computing = threading.Lock()  # one computation of a cached answer at a time
-
-
-def _state() -> _State:
-    return current_app.extensions.setdefault("kg_jsonapi", _State())
 
 
 @bp.record_once
 def _start(setup: Any) -> None:
     """When the app is made: read the served build's search index in the background."""
-    state = setup.app.extensions.setdefault("kg_jsonapi", _State())
+    state = app_state(setup.app)
     warm(state.search, setup.app.extensions["kg"])
-
-
-def _backend() -> Backend:
-    return backend_of_request()
-
-
-def _select(sparql: str, deadline: float | None = None) -> list[dict[str, str]]:
-    return _backend().select(sparql, deadline or g.deadline)
-
-
-def _select_many(sparqls: list[str]) -> list[list[dict[str, str]]]:
-    """The rows of each query, from one trip to a query worker (none when there is no query)."""
-    return _backend().select_many(sparqls, g.deadline) if sparqls else []
 
 
 @bp.get("/api/entities")
 def entities() -> Response:
     """Entities, optionally of one type (a class of the ontology, with its subclasses; any case)."""
     type_name = type_arg(ENTITY_TYPES)
-    limit, offset = _paging()
+    limit, offset = paging()
     keys = _entity_keys(type_name)
     page = keys[offset:offset + limit]
-    rows = _select(queries.entity_page(sorted({e for e, _ in page}))) if page else []
+    rows = select(queries.entity_page(sorted({e for e, _ in page}))) if page else []
     found = {(r["e"], r["label"]): r for r in rows}
     items = [_entity_item(e, label, found[e, label].get("types", ""), found[e, label].get("mentions"))
              for e, label in page if (e, label) in found]
-    return jsonify(_page(len(keys), limit, offset, items, "jsonapi.entities", type=type_name))
+    return jsonify(paged(len(keys), limit, offset, items, "jsonapi.entities", type=type_name))
 
 
 @bp.get("/api/entities/<path:key>")
@@ -92,13 +61,13 @@ def entity(key: str) -> Response:
     together with the canonical thing's record and pages, then the titles and the counts of cut lists.
     Under load every trip waits for a free worker, and one query after another (up to 11) made this
     route's p99 three times its queries' own time at 10,000 articles."""
-    offsets = {part: _int_arg(part + "Offset", 0, 0, MAX_OFFSET) for part in ENTITY_PARTS}
-    if not _KEY.match(key):
+    offsets = {part: int_arg(part + "Offset", 0, 0, MAX_OFFSET) for part in ENTITY_PARTS}
+    if not KEY.match(key):
         raise ApiError(404, f"no entity {key!r}")
     canonical = ids.candidates(key)[0]
-    first = _select_many([ids.resolve_query(key), *_entity_queries(canonical, offsets)])
+    first = select_many([ids.resolve_query(key), *_entity_queries(canonical, offsets)])
     iri = ids.resolved(key, first[0])
-    answers = first[1:] if iri == canonical else _select_many(_entity_queries(iri, offsets)) if iri else []
+    answers = first[1:] if iri == canonical else select_many(_entity_queries(iri, offsets)) if iri else []
     if not answers or not answers[0]:
         raise ApiError(404, f"no entity {key!r}")
     body = _record(iri, answers[0])
@@ -106,9 +75,9 @@ def entity(key: str) -> Response:
     shown = {part: _first_items(rows[part], unit, PART_LIMIT) for part, (_, unit) in ENTITY_PARTS.items()}
     cut = [part for part, (_, unit) in ENTITY_PARTS.items() if offsets[part] or _units(rows[part], unit) > PART_LIMIT]
     titled = shown["out"] + shown["in"] + shown["mentions"]
-    docs = _documents_of(titled)
-    second = _select_many(([queries.titles(docs)] if docs else []) + [_COUNTS[p](iri, COUNT_CAPS[p]) for p in cut])
-    _add_titles(titled, second.pop(0) if docs else [])
+    docs = documents_of(titled)
+    second = select_many(([queries.titles(docs)] if docs else []) + [_COUNTS[p](iri, COUNT_CAPS[p]) for p in cut])
+    add_titles(titled, second.pop(0) if docs else [])
     totals = {part: int(answer[0].get("n", 0)) if answer else 0 for part, answer in zip(cut, second)}
     body["memberships"] = _memberships(shown["memberships"])
     body["relations"] = {"out": _relations(shown["out"], "object"), "in": _relations(shown["in"], "subject")}
@@ -171,38 +140,14 @@ def _text_order(row: dict[str, str]) -> tuple[str, int, str]:
     return row["doc"], int(row.get("begin") or 0), row["m"]
 
 
-def _resolve(key: str) -> str | None:
-    """The IRI of the thing with this id in the graph served, None when there is none."""
-    return ids.resolve(key, _select) if _KEY.match(key) else None
-
-
-def _documents_of(rows: list[dict[str, str]]) -> list[str]:
-    """The documents the rows name in 'doc', each once, sorted (what queries.titles asks about)."""
-    return sorted({r["doc"] for r in rows if "doc" in r})
-
-
-def _add_titles(rows: list[dict[str, str]], found: list[dict[str, str]] | None = None) -> None:
-    """Set each row's 'title' from its 'doc': from `found` (rows of queries.titles for their
-    documents), or asking the store once for all of them."""
-    if found is None:
-        docs = _documents_of(rows)
-        found = _select(queries.titles(docs)) if docs else []
-    titles: dict[str, str] = {}
-    for row in found:
-        titles.setdefault(row["doc"], row["title"])
-    for row in rows:
-        if row.get("doc") in titles:
-            row["title"] = titles[row["doc"]]
-
-
 @bp.get("/api/search")
 def search() -> Response:
     """Entities whose label (any of them) contains `q`, ignoring accents and case."""
     text = request.args.get("q", "")
     if not text.strip():
         raise ApiError(400, "missing or empty 'q' parameter")
-    limit = _int_arg("limit", 20, 1, 100)
-    index = _state().search.get(_backend(), g.deadline)
+    limit = int_arg("limit", 20, 1, 100)
+    index = app_state().search.get(request_backend(), g.deadline)
     items = []
     for hit in index.search(text, limit):
         summary, entry = index.summaries.get(hit.entity), hit.entry
@@ -216,20 +161,20 @@ def search() -> Response:
 @bp.get("/api/documents")
 def documents() -> Response:
     """The news articles of the corpus."""
-    limit, offset = _paging()
-    keys = _cached("documents", lambda deadline: sorted(r["doc"] for r in _select(queries.DOCUMENT_KEYS, deadline)))
+    limit, offset = paging()
+    keys = cached("documents", lambda deadline: sorted(r["doc"] for r in select(queries.DOCUMENT_KEYS, deadline)))
     page = keys[offset:offset + limit]
-    found = {r["doc"]: r for r in _select(queries.documents(page))} if page else {}
+    found = {r["doc"]: r for r in select(queries.documents(page))} if page else {}
     items = [_document(found[doc]) for doc in page if doc in found]
-    return jsonify(_page(len(keys), limit, offset, items, "jsonapi.documents"))
+    return jsonify(paged(len(keys), limit, offset, items, "jsonapi.documents"))
 
 
 @bp.get("/api/documents/<slug>")
 def document(slug: str) -> Response:
     """One article with its whole text."""
     doc = iris.DOCUMENT + slug
-    rows = _select(queries.documents([doc])) if _KEY.match(slug) else []
-    text = _select(queries.document_text(doc)) if rows else []
+    rows = select(queries.documents([doc])) if KEY.match(slug) else []
+    text = select(queries.document_text(doc)) if rows else []
     if not text:
         raise ApiError(404, f"no document {slug!r}")
     body = _document(rows[0])
@@ -240,7 +185,7 @@ def document(slug: str) -> Response:
 @bp.get("/api/stats")
 def stats() -> Response:
     """Counts of what the graph holds (computed once per build)."""
-    return jsonify(_cached("stats", _compute_stats))
+    return jsonify(cached("stats", _compute_stats))
 
 
 @bp.get("/api/openapi.json")
@@ -259,13 +204,13 @@ def health() -> Response:
     """Liveness and what is served; 503 while there is nothing to serve."""
     g.deadline = min(g.deadline, time.monotonic() + HEALTH_WAIT)
     try:
-        info = _backend().health()
+        info = request_backend().health()
     except (StoreError, PoolBusy):  # nothing built, or the first build still loading
         info = current_app.extensions["kg"].health()
     ok = info.get("build") is not None or info.get("store") == "remote"
     if info.get("store") == "remote":
         try:
-            _backend().graphs(min(g.deadline, time.monotonic() + 2.0))
+            request_backend().graphs(min(g.deadline, time.monotonic() + 2.0))
         except Exception as exc:  # any failure to reach the store is "unavailable"
             ok, info["problem"] = False, str(exc)
     elif info.get("workers", 0) < 1:
@@ -278,80 +223,20 @@ def health() -> Response:
 
 # -- helpers ---------------------------------------------------------------
 
-def type_arg(valid: tuple[str, ...]) -> str | None:
-    """The `type` parameter as the class name it names, ignoring case; a 400 listing the valid ones else."""
-    raw = request.args.get("type")
-    if raw is None:
-        return None
-    by_fold = {name.casefold(): name for name in valid}
-    name = by_fold.get(raw.casefold()) if _TYPE.match(raw) else None
-    if name is None:
-        raise ApiError(400, f"unknown type {raw!r}; the valid types (any case): {', '.join(valid)}",
-                       valid=list(valid))
-    return name
-
-
 def _entity_keys(type_name: str | None) -> list[tuple[str, str]]:
     """(entity, label) pairs of a type, in page order: by label ignoring case, then IRI."""
 
     def compute(deadline: float) -> list[tuple[str, str]]:
-        rows = _select(queries.entity_keys(type_name), deadline)
+        rows = select(queries.entity_keys(type_name), deadline)
         return sorted(((r["e"], r["label"]) for r in rows), key=lambda pair: (pair[1].lower(), pair[0]))
 
-    return _cached(f"entities of type {type_name}" if type_name else "entities", compute)
+    return cached(f"entities of type {type_name}" if type_name else "entities", compute)
 
 
 def _compute_stats(deadline: float) -> dict[str, Any]:
-    manifest = _backend().manifest()
-    return {"version": _backend().version(), **graph_stats(lambda sparql: _select(sparql, deadline)),
+    manifest = request_backend().manifest()
+    return {"version": request_backend().version(), **graph_stats(lambda sparql: select(sparql, deadline)),
             "builtAt": manifest.get("built_at") or manifest.get("created")}
-
-
-def _cached(name: str, compute: Callable[[float], Any]) -> Any:
-    """`compute(deadline)` once per served version (and per backend.max_age for a remote store).
-
-    The answer describes the whole build, so it gets CACHED_BUDGET seconds of its own rather
-    than the request's time limit (counting 7.5 million quads takes seconds); requests
-    arriving meanwhile wait for it until their own deadline."""
-    backend, state = _backend(), _state()
-    version = backend.version()
-    hit = state.memo.get(name, version, backend.max_age)
-    if hit is not None:
-        return hit
-    if not state.computing.acquire(timeout=max(0.0, g.deadline - time.monotonic())):
-        raise ApiError(503, f"the {name} of this graph are being computed; try again shortly")
-    try:
-        hit = state.memo.get(name, version, backend.max_age)
-        if hit is not None:
-            return hit
-        return state.memo.put(name, version, compute(max(g.deadline, time.monotonic() + CACHED_BUDGET)))
-    finally:
-        state.computing.release()
-
-
-MAX_OFFSET = 10**9
-
-
-def _paging() -> tuple[int, int]:
-    return _int_arg("limit", 50, 1, MAX_LIMIT), _int_arg("offset", 0, 0, MAX_OFFSET)
-
-
-def _int_arg(name: str, default: int, low: int, high: int) -> int:
-    raw = request.args.get(name)
-    if raw is None:
-        return default
-    if not raw.isascii() or not raw.isdigit() or len(raw) > 18:
-        raise ApiError(400, f"'{name}' must be a whole number of at most 18 digits")
-    value = int(raw)
-    if not low <= value <= high:
-        raise ApiError(400, f"'{name}' must be between {low} and {high}")
-    return value
-
-
-def _page(total: int, limit: int, offset: int, items: list, endpoint: str, **args: Any) -> dict[str, Any]:
-    args = {k: v for k, v in args.items() if v is not None}
-    nxt = url_for(endpoint, limit=limit, offset=offset + limit, **args) if offset + limit < total else None
-    return {"total": total, "limit": limit, "offset": offset, "next": nxt, "items": items}
 
 
 def _entity_item(iri: str, label: str, types: str, mentions: Any) -> dict[str, Any]:
@@ -387,7 +272,7 @@ def _relations(rows: list[dict[str, str]], side: str) -> list[dict[str, Any]]:
                             side: ids.ref(row["other"], row.get("otherLabel")),
                             "sources": []}
         if "doc" in row:
-            source = {"document": _doc_id(row["doc"]), "documentIri": row["doc"],
+            source = {"document": doc_id(row["doc"]), "documentIri": row["doc"],
                       "title": row.get("title"), "sentence": row.get("sentence")}
             if source not in grouped[key]["sources"]:
                 grouped[key]["sources"].append(source)
@@ -399,11 +284,11 @@ def _mention(row: dict[str, str]) -> dict[str, Any]:
             "begin": int(row["begin"]) if "begin" in row else None,
             "end": int(row["end"]) if "end" in row else None,
             "sentence": row.get("sentence"),
-            "document": {"id": _doc_id(row["doc"]), "iri": row["doc"], "title": row.get("title")}}
+            "document": {"id": doc_id(row["doc"]), "iri": row["doc"], "title": row.get("title")}}
 
 
 def _document(row: dict[str, str]) -> dict[str, Any]:
-    slug = _doc_id(row["doc"])
+    slug = doc_id(row["doc"])
     return {"id": slug, "iri": row["doc"], "href": url_for("jsonapi.document", slug=slug) if slug else None, "graph": iris.GRAPH + slug if slug else None,
             "title": row.get("title"), "date": row.get("date"), "dateNote": row.get("dateNote"),
             "publisher": _ref(row, "publisher"), "author": _ref(row, "author")}
@@ -420,15 +305,10 @@ def _is_membership(iri: str) -> bool:
 def _memberships(rows: list[dict[str, str]]) -> list[dict[str, Any]]:
     """One item per kgo:Membership: member, organization and role together, with the document."""
     return [{"id": ids.item_id(r["ms"]), "member": _ref(r, "member"), "organization": _ref(r, "organization"),
-             "role": _ref(r, "role"), "document": _doc_id(r["doc"]) if "doc" in r else None}
+             "role": _ref(r, "role"), "document": doc_id(r["doc"]) if "doc" in r else None}
             for r in sorted(rows, key=lambda r: (r.get("organizationLabel", ""), r.get("roleLabel", ""), r["ms"]))]
 
 
-def _doc_id(iri: str) -> str | None:
-    return iri[len(iris.DOCUMENT):] if iri.startswith(iris.DOCUMENT) and "/" not in iri[len(iris.DOCUMENT):] else None
 
 
 
-from kg.api import facts  # noqa: E402  (its routes use the helpers above)
-
-bp.register_blueprint(facts.bp)

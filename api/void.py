@@ -17,7 +17,7 @@ from flask import Blueprint, Response, current_app, request
 
 from kg.api import backend, execute
 from kg.api.base import base_iri
-from kg.api.jsonapi import _cached
+from kg.api.answers import cached
 from kg.api.linked import CONTEXT_PATH, json_ld_body, rdf_format
 from kg.api.protocol import requested_accept
 from kg.api.syntax import with_prefixes
@@ -42,7 +42,7 @@ def dataset_iri() -> str:
 @bp.get("/" + PATH)
 def void() -> Response:
     served, engine = rdf_format(requested_accept(request)[0], "the VoID description")
-    counts = _cached("VoID counts", _counts)
+    counts = cached("VoID counts", _counts)
     turtle = description_turtle(current_app.config["LICENSE"]) + counts.decode("utf-8")
     if engine == formats.JSONLD.media_type:  # the description on top, its dataset nested
         body = json_ld_body(ox.parse(turtle, format=formats.TURTLE.oxigraph), void_iri())

@@ -79,10 +79,10 @@ class Browser:
 
 def load(data_dir: Path):
     """The whole view graph of a build (not capped yet)."""
-    from kg.store.embedded import open_current
+    from kg.pipeline.current import open_graph
     from kg.viz.network import load_graph
 
-    store = open_current(data_dir)
+    store = open_graph(data_dir)
     try:
         return load_graph(store)
     finally:

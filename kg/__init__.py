@@ -7,7 +7,7 @@ The Python API (everything in __all__):
 
     import kg
     report = kg.build("corpus", "data")          # a BuildReport; raises kg.KgError subclasses
-    with kg.open("data") as graph:                # the current build, read-only
+    with kg.open("data") as graph:                # the current build, read-only (store=URL: a server's)
         rows = graph.query("SELECT ?l ?n WHERE { ?e skos:prefLabel ?l ; kgo:mentionCount ?n }")
         rows[0]["n"]                              # Python values: int, Decimal, date, bool, str, URIRef
         rows.to_dataframe()                       # pandas (pip install 'brat-kg[dataframe]')
@@ -45,11 +45,12 @@ def build(corpus: Path | str = "corpus", data: Path | str = "data", *, store: st
                      validate=validate, workers=workers, base_iri=base_iri)
 
 
-def open(data: Path | str = "data") -> "KnowledgeGraph":  # noqa: A001  (kg.open, as documented)
-    """The current build of `data`, read-only; close it (or use `with`) when done."""
+def open(data: Path | str = "data", *, store: str | None = None) -> "KnowledgeGraph":  # noqa: A001  (kg.open)
+    """The current build of `data`, read-only, or with `store` the graph that `kg.build(store=...)`
+    pushed to that SPARQL 1.1 server; close it (or use `with`) when done."""
     from kg.python_api import KnowledgeGraph
 
-    return KnowledgeGraph.open(data)
+    return KnowledgeGraph.open(data, store=store)
 
 
 def __getattr__(name: str):
@@ -63,3 +64,4 @@ def __getattr__(name: str):
 
         return getattr(python_api, name)
     raise AttributeError(f"module 'kg' has no attribute {name!r}")
+

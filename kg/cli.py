@@ -15,7 +15,7 @@ import csv
 import json
 import sys
 from pathlib import Path
-from typing import Any, Callable
+from typing import IO, TYPE_CHECKING, Any, Callable
 
 import click
 
@@ -25,6 +25,9 @@ from kg.formats import rdf_syntaxes as formats
 from kg.model import iris
 from kg import settings
 from kg.errors import KgError
+
+if TYPE_CHECKING:
+    from kg.store.protocol import GraphStore
 
 
 class KgCommandError(click.ClickException):
@@ -80,12 +83,13 @@ def setting_option(name: str, *decls: str, **kwargs: Any) -> Callable:
     return click.option(*flags, help=help, **kwargs)
 
 
-def open_current(data_dir: Path):
-    """The current build's store: the store's modules are imported by the commands that query, not
-    by `kg build`, which must answer at once when it has nothing to do."""
-    from kg.store.embedded import open_current as open_store
+def open_graph(data_dir: Path, store_url: str | None = None) -> "GraphStore":
+    """The current build's store, or the remote store at `store_url` (kg.pipeline.current): the store's
+    modules are imported by the commands that query, not by `kg build`, which must answer at once
+    when it has nothing to do."""
+    from kg.pipeline.current import open_graph as open_store
 
-    return open_store(data_dir)
+    return open_store(data_dir, store_url)
 
 
 DIRECTORY = click.Path(file_okay=False, path_type=Path)
@@ -93,6 +97,7 @@ strict_option = click.option("--strict", is_flag=True,
                              help="Every warning (what brat or INCEpTION only warn about) is an error: exit 2.")
 data_option = setting_option("data", "data_dir", type=DIRECTORY)
 corpus_option = setting_option("corpus", "corpus_dir", type=DIRECTORY)
+store_option = setting_option("store", "store_url")
 
 
 @click.group(cls=KgGroup)
@@ -104,7 +109,7 @@ def main() -> None:
 @main.command()
 @corpus_option
 @data_option
-@setting_option("store", "store_url")
+@store_option
 @setting_option("base_iri")
 @click.option("--full", is_flag=True, help="Rebuild everything, even documents that did not change.")
 @click.option("--no-validate", is_flag=True, help="Skip the SHACL validation of what is built.")
@@ -154,25 +159,38 @@ def check(corpus_dir: Path, shapes: bool, workers: int | None, strict: bool) -> 
 @click.option("-o", "--output", type=click.Path(path_type=Path), default=None,
               help="File to write (default: standard output); for brat and xmi, the directory to write.")
 @data_option
-def export(fmt: str, output: Path | None, data_dir: Path) -> None:
+@store_option
+def export(fmt: str, output: Path | None, data_dir: Path, store_url: str | None) -> None:
     """Write the current graph as Turtle, TriG, N-Quads or JSON-LD, or back out as a brat or INCEpTION corpus."""
-    from kg.publish.export import copy_export
-
-    build_dir = build_dirs.current_build(data_dir)
     if fmt in ("brat", "xmi"):
-        _export_brat(build_dir, output, fmt)
+        if store_url:
+            raise click.UsageError(f"--format {fmt} reads a build directory: leave out --store (and KG_STORE)")
+        _export_brat(build_dirs.current_build(data_dir), output, fmt)
         return
     if output is None:
-        copy_export(build_dir, fmt, sys.stdout.buffer)
+        _export_rdf(data_dir, store_url, fmt, sys.stdout.buffer)
         return
     with open(output, "wb") as out:
-        copy_export(build_dir, fmt, out)
+        _export_rdf(data_dir, store_url, fmt, out)
     click.echo(f"wrote {output}", err=True)
+
+
+def _export_rdf(data_dir: Path, store_url: str | None, fmt: str, out: IO[bytes]) -> None:
+    """The current build's export file (written on first request, then kept), or the remote store's graphs."""
+    if not store_url:
+        from kg.publish.export import copy_export
+
+        copy_export(build_dirs.current_build(data_dir), fmt, out)
+        return
+    store = open_graph(data_dir, store_url)
+    try:
+        store.dump(out, fmt)
+    finally:
+        store.close()
 
 
 def _export_brat(build_dir: Path | None, output: Path | None, fmt: str = "brat") -> None:
     from kg.formats.brat.export import export_brat
-    from kg.store.embedded import EmbeddedStore
     from kg.formats.inception.export import export_xmi
 
     if output is None:
@@ -182,12 +200,12 @@ def _export_brat(build_dir: Path | None, output: Path | None, fmt: str = "brat")
     if output.exists() and any(output.iterdir()):
         raise click.ClickException(f"{output} is not empty (expected a new or empty directory)")
     iris.use_base(build_dirs.base_iri(build_dir))
-    store = EmbeddedStore.of_build(build_dir)
+    store = build_dirs.build_store(build_dir)
     try:
         if fmt == "xmi":
-            count, warnings = export_xmi(build_dir, store, output)
+            count, warnings = export_xmi(build_dirs.corpus_config_dir(build_dir), store, output)
         else:
-            count, warnings = export_brat(build_dir, store, output), []
+            count, warnings = export_brat(build_dirs.corpus_config_dir(build_dir), store, output), []
     finally:
         store.close()
     for warning in warnings:
@@ -226,7 +244,7 @@ def validate(data_dir: Path) -> None:
     """Check the current graph against shapes.ttl and the ontology."""
     from kg.pipeline.shacl import validate_nquads
 
-    store = open_current(data_dir)
+    store = open_graph(data_dir)
     names = [g for g in store.graphs() if not g.endswith("/ontology")]
     validate_nquads("".join(store.dump_graph(g) for g in names).encode())
     click.echo(f"valid: {len(names)} graphs conform to shapes.ttl and use only declared terms")
@@ -241,12 +259,16 @@ def validate(data_dir: Path) -> None:
 @click.option("--width", type=click.IntRange(min=0), default=60, show_default=True,
               help="Cut table cells longer than this (0: never); csv and json cells are always whole.")
 @data_option
-def query(sparql: str, fmt: str | None, iri_style: str, width: int, data_dir: Path) -> None:
+@store_option
+def query(sparql: str, fmt: str | None, iri_style: str, width: int, data_dir: Path, store_url: str | None) -> None:
     """Run a SPARQL query on the current graph (the default graph is the union of all graphs).
     The prefixes of the README's table are declared; a PREFIX of the query's own wins."""
-    store = open_current(data_dir)
-    prefixes = iris.PREFIXES  # those of the build's base, set by open_current
-    answer = store.query(sparql, prefixes=prefixes, graph_type=formats.NTRIPLES.media_type)
+    store = open_graph(data_dir, store_url)
+    prefixes = iris.PREFIXES  # those of the graph's base, set by open_graph
+    try:
+        answer = store.query(sparql, prefixes=prefixes, graph_type=formats.NTRIPLES.media_type)
+    finally:
+        store.close()
     if answer.kind == "graph":
         if fmt not in (None, "ttl", "nt"):
             raise click.BadParameter(f"a {answer.kind} answer is written as ttl or nt, not {fmt}", param_hint="--format")
@@ -304,13 +326,14 @@ def _turtle(ntriples: bytes, prefixes: dict[str, str]) -> bytes:
 
 @main.command()
 @data_option
+@store_option
 @click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")
-def stats(data_dir: Path, as_json: bool) -> None:
+def stats(data_dir: Path, store_url: str | None, as_json: bool) -> None:
     """Count quads, graphs, documents, entities, mentions, statements, events, figures and quotes,
     entities and events per class and statements per predicate (the same as /api/stats)."""
     from kg.publish.stats import graph_stats
 
-    store = open_current(data_dir)
+    store = open_graph(data_dir, store_url)
     try:
         stats = graph_stats(store.select)
     finally:

@@ -4,8 +4,8 @@ rdflib.URIRef), an rdflib Dataset of every graph, and pandas DataFrames (the opt
 extra `brat-kg[dataframe]`).
 
     import kg
-    kg.build("corpus", "data")
-    with kg.open("data") as graph:
+    kg.build("corpus", "data")          # kg.build(..., store=URL) also pushes to a SPARQL server
+    with kg.open("data") as graph:      # kg.open(store=URL): the graph on that server
         rows = graph.query("SELECT ?p ?n WHERE { ?p kgo:mentionCount ?n }")
         rows[0]["n"] + 1            # an int
         rows.to_dataframe()         # pandas
@@ -21,11 +21,11 @@ from typing import TYPE_CHECKING, Any, Iterator, Sequence
 
 import rdflib
 
-from kg.store import build_dirs
+from kg.pipeline.current import open_graph
 from kg.formats import rdf_syntaxes as formats
 from kg.model import iris
 from kg.errors import KgError
-from kg.store.embedded import EmbeddedStore
+from kg.store.protocol import GraphStore
 from kg.store.terms import from_sparql_json
 
 if TYPE_CHECKING:
@@ -61,17 +61,21 @@ class Results(Sequence[dict[str, Any]]):
 
 
 class KnowledgeGraph:
-    """A built graph, read-only: the current build of a data directory."""
+    """A built graph, read-only: the current build of a data directory, or the graph a build
+    pushed to a SPARQL 1.1 server."""
 
-    def __init__(self, store: EmbeddedStore, base_iri: str | None = None) -> None:
+    def __init__(self, store: GraphStore, base_iri: str | None = None) -> None:
         self.store = store
         self.namespaces = iris.namespaces(base_iri) if base_iri else iris.current()  # the build's base
 
     @classmethod
-    def open(cls, data: Path | str = "data") -> "KnowledgeGraph":
-        """The current build of `data` (raises StoreError when nothing is built there)."""
-        build = build_dirs.require_current_build(Path(data))
-        return cls(EmbeddedStore.of_build(build), build_dirs.base_iri(build))
+    def open(cls, data: Path | str = "data", *, store: str | None = None) -> "KnowledgeGraph":
+        """The current build of `data`, or with `store` (a server's URL) the graph `kg build --store`
+        pushed there under the base_iri setting (configured as kg.store.remote.connect says);
+        raises StoreError when nothing is built there."""
+        with iris.using_base(None):  # open_graph sets the graph's base: only for reading it here
+            opened = open_graph(Path(data), store)
+            return cls(opened, iris.BASE)
 
     def query(self, sparql: str) -> Results | bool | rdflib.Graph:
         """Run a query, with the prefixes of the build's base declared (kg.model.iris.PREFIXES): a SELECT

@@ -17,7 +17,7 @@ from typing import Any, Mapping
 
 from kg.errors import SettingError
 
-REMOTE = ("build", "serve")  # the commands that reach a remote store
+REMOTE = ("build", "serve", "query", "stats", "export", "viz")  # the commands that reach a remote store
 SERVE = ("serve",)
 
 

@@ -1,5 +1,5 @@
-"""The README names every module of kg/ in its module list, and its benchmark figures live in
-benchmarks/RESULTS.md only."""
+"""The README names every module of kg/ in its module list and every `kg` command in its command
+list, and its benchmark figures live in benchmarks/RESULTS.md only."""
 
 from __future__ import annotations
 
@@ -19,6 +19,19 @@ def test_the_readme_names_every_module_of_kg():
     modules = {p.stem for p in (ROOT / "kg").glob("*.py") if p.stem != "__init__"}
     packages = {p.parent.name for p in (ROOT / "kg").glob("*/__init__.py")}
     assert sorted((modules | packages) - named) == []
+
+
+def test_the_readme_lists_every_kg_command():
+    """Each command `kg --help` lists (the serve and viz commands of api/ and viz/ too) has a line
+    of the README's command list."""
+    import click
+
+    from kg.cli import main
+
+    usage = (ROOT / "README.md").read_text(encoding="utf-8").split("## Using it", 1)[1].split("```")[1]
+    listed = set(re.findall(r"^kg ([a-z-]+)", usage, re.M))
+    commands = set(main.list_commands(click.Context(main)))
+    assert "serve" in commands and sorted(commands - listed) == []
 
 
 BENCH_TABLE = re.compile(r"<!-- benchmark table:.*?-->(.*?)<!-- end of benchmark table -->", re.S)

@@ -20,7 +20,7 @@ from kg.store import build_dirs
 from kg.model import iris
 from kg.pipeline.builder import build
 from kg.model.entity_records import gather_evidence, records_nquads
-from kg.model.evidence import EVIDENCE_FILE, Evidence, document_evidence, load_evidence
+from kg.model.evidence import Evidence, document_evidence, load_evidence
 from kg.store.embedded import EmbeddedStore
 from tests.brat_reference import brat_source
 from tests.helpers import CORPUS, ROOT, assert_same_quads, store_quads
@@ -44,7 +44,7 @@ def _store_evidence(build_dir: Path) -> Evidence:
 
 def _assert_kept_evidence_is_the_stores(data: Path, what: str) -> None:
     build_dir = build_dirs.current_build(data)
-    kept = load_evidence(build_dir)
+    kept = load_evidence(build_dir / build_dirs.EVIDENCE_FILE)
     assert kept is not None, f"{what}: the build kept no evidence"
     expected = _store_evidence(build_dir)
     assert expected, f"{what}: the store names no canonical entity (nothing compared)"
@@ -80,7 +80,7 @@ def test_a_previous_build_without_evidence_is_asked_in_sparql(corpus_copy: Path,
     gives what a full build gives, and keeps the evidence from then on."""
     data = tmp_path / "data"
     first = build(corpus_copy, data).build_dir
-    (first / EVIDENCE_FILE).unlink()
+    (first / build_dirs.EVIDENCE_FILE).unlink()
     edit_npr(corpus_copy)
     assert build(corpus_copy, data).mode == "incremental"
     _assert_kept_evidence_is_the_stores(data, "after a build without evidence")

@@ -236,7 +236,7 @@ def test_parsed_inputs_are_reused_only_under_the_same_fingerprint(tmp_path: Path
     """A build keeps its parsed alias table and vocabularies; the next build takes them only when
     it reads the same inputs, and parses again when the file is missing, foreign or corrupt."""
     from kg.formats.corpus import scan_corpus
-    from kg.pipeline.inputs import PARSED_FILE, Inputs
+    from kg.pipeline.inputs import Inputs
 
     corpus = tmp_path / "corpus"
     shutil.copytree(ROOT / "corpus", corpus)
@@ -262,7 +262,7 @@ def test_parsed_inputs_are_reused_only_under_the_same_fingerprint(tmp_path: Path
     changed.reuse_parsed(tmp_path)
     assert "aliases" not in changed.__dict__ and "person/new-person" in changed.aliases.entries
 
-    (tmp_path / PARSED_FILE).write_bytes(b"not a pickle")
+    (tmp_path / build_dirs.PARSED_INPUTS_FILE).write_bytes(b"not a pickle")
     broken = fresh()
     broken.reuse_parsed(tmp_path)
     assert "aliases" not in broken.__dict__ and "person/new-person" in broken.aliases.entries

@@ -41,11 +41,17 @@ def _run(*argv: str | Path, cwd: Path, env: dict[str, str] | None = None) -> sub
 def wheel(tmp_path_factory) -> Path:
     out, source = tmp_path_factory.mktemp("wheel"), tmp_path_factory.mktemp("source") / "kg"
     # built from a copy, as from a source archive: the build writes nothing into the tree
-    shutil.copytree(ROOT, source, ignore=shutil.ignore_patterns(".git", ".venv", "data", "build", "*.egg-info",
-                                                                 "__pycache__", ".pytest_cache"))
+    shutil.copytree(ROOT, source, ignore=_left_out)
     _run(sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "-q", "-w", out, source, cwd=out)
     (found,) = out.glob("*.whl")
     return found
+
+
+def _left_out(directory: str, names: list[str]) -> set[str]:
+    """What a source archive would not hold: caches, and the top level's data and build output
+    (kg/build is a package)."""
+    anywhere = set(shutil.ignore_patterns(".git", ".venv", "*.egg-info", "__pycache__", ".pytest_cache")(directory, names))
+    return anywhere | ({"data", "build"} & set(names) if Path(directory) == ROOT else set())
 
 
 def _dependency_view(target: Path) -> Path:

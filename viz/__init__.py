@@ -6,8 +6,8 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from kg.store.build_dirs import VIEW_FILE, made_once, under_build_base
-from kg.store.embedded import EmbeddedStore, GraphStore
+from kg.store.build_dirs import VIEW_FILE, build_store, made_once, under_build_base
+from kg.store.protocol import GraphStore
 from kg.viz.html import render
 from kg.viz.network import cap_nodes, focus_subgraph, load_graph, resolve_node
 
@@ -28,7 +28,7 @@ def ensure_view(build_dir: Path) -> Path:
 
 
 def _draw(build_dir: Path, path: Path) -> None:
-    store = EmbeddedStore.of_build(build_dir)
+    store = build_store(build_dir)
     try:
         with under_build_base(build_dir):
             write_html(store, path)

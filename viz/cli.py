@@ -7,13 +7,13 @@ from pathlib import Path
 
 import click
 
-from kg.cli import data_option
-from kg.store.embedded import open_current
+from kg.cli import data_option, open_graph, store_option
 from kg.viz import MAX_NODES, write_html
 
 
 @click.command("viz")
 @data_option
+@store_option
 @click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="HTML file to write [default: DATA/graph.html].")
 @click.option("--focus", default=None, help="Only this entity or event (IRI, key such as person/juan-guaido, "
@@ -24,11 +24,11 @@ from kg.viz import MAX_NODES, write_html
               help="What node size shows.")
 @click.option("--max-nodes", type=click.IntRange(min=0), default=MAX_NODES, show_default=True,
               help="Show only this many best-connected nodes of a larger graph (0: no limit).")
-def viz(data_dir: Path, output: Path | None, focus: str | None, depth: int, size_by: str,
+def viz(data_dir: Path, store_url: str | None, output: Path | None, focus: str | None, depth: int, size_by: str,
         max_nodes: int) -> None:
     """Write the interactive network view (one self-contained HTML file)."""
     output = output or data_dir / "graph.html"
-    store = open_current(data_dir)
+    store = open_graph(data_dir, store_url)
     try:
         nodes = write_html(store, output, focus=focus, depth=depth, size_by=size_by, max_nodes=max_nodes)
     finally:

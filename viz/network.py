@@ -22,7 +22,7 @@ import networkx as nx
 from kg.model import iris
 from kg.errors import InputError
 from kg.model.iris import FIXED_PREFIXES, ONTOLOGY, RDF_TYPE, fold, prologue
-from kg.store.embedded import GraphStore
+from kg.store.protocol import GraphStore
 
 # Node families in priority order (a node of two families shows as the first).
 FAMILIES = ("Event", "Person", "Group", "Organization", "Place", "Date", "Figure", "Quote")

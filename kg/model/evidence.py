@@ -4,7 +4,7 @@ An entity record (kg.model.entity_records) is a function of its evidence: the fo
 annotation types of the mentions that denote it, the memberships that fill a
 post, and the articles that name it as publisher or author. Each reader
 reads that evidence from the N-Quads of the documents it translates, a full
-build sums it, and the build directory keeps the sum (EVIDENCE_FILE), so an
+build sums it, and the build directory keeps the sum (kg.store.build_dirs.EVIDENCE_FILE), so an
 incremental build subtracts the evidence of the graphs it replaces, adds that
 of the new ones, and rewrites only the records touched, without a query over
 the whole store. `kg.model.entity_records.gather_evidence` asks the store the same
@@ -24,7 +24,6 @@ from kg.model import iris
 from kg.model.iris import FIXED_PREFIXES
 from kg.model.ontology import KGO
 
-EVIDENCE_FILE = "evidence.pickle"  # beside a build's manifest: the summed evidence of its documents
 _FORMAT = "kg-evidence-1"
 
 _DENOTES, _TYPE_OF_MENTION = f"<{KGO.denotes}>", f"<{KGO.annotationType}>"
@@ -166,21 +165,22 @@ def patch_kept(kept: Kept, removed: Evidence, added: Evidence) -> None:
     kept.update(kept_form(changed))
 
 
-def save_evidence(build_dir: Path, plain: Kept) -> None:
-    """Keep the summed evidence of a build's documents (in its kept form) in its directory."""
-    (build_dir / EVIDENCE_FILE).write_bytes(pickle.dumps((_FORMAT, plain), pickle.HIGHEST_PROTOCOL))
+def save_evidence(path: Path, plain: Kept) -> None:
+    """Keep the summed evidence of a build's documents (in its kept form) in the file `path`."""
+    path.write_bytes(pickle.dumps((_FORMAT, plain), pickle.HIGHEST_PROTOCOL))
 
 
-def load_kept(build_dir: Path) -> Kept | None:
-    """The evidence a build kept, or None when it kept none (an older build) or it cannot be read."""
+def load_kept(path: Path) -> Kept | None:
+    """The evidence a build kept in the file `path`, or None when it kept none (an older build) or
+    it cannot be read."""
     try:
-        tag, plain = pickle.loads((build_dir / EVIDENCE_FILE).read_bytes())
+        tag, plain = pickle.loads(path.read_bytes())
     except Exception:  # noqa: BLE001 - a cache: whatever is wrong with it, the store is asked instead
         return None
     return plain if tag == _FORMAT and isinstance(plain, dict) else None
 
 
-def load_evidence(build_dir: Path) -> Evidence | None:
-    """The whole evidence a build kept (None as for load_kept)."""
-    kept = load_kept(build_dir)
+def load_evidence(path: Path) -> Evidence | None:
+    """The whole evidence a build kept in the file `path` (None as for load_kept)."""
+    kept = load_kept(path)
     return None if kept is None else counts_of(kept, kept)

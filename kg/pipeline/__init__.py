@@ -9,6 +9,7 @@
     load_file.py       the N-Quads a full build loads, kept as its N-Quads export
     shacl.py           the built graph checked against the shapes and the ontology
     push.py            the push to a remote store, before publishing
+    current.py         the graph of a data directory opened for reading: the current build's store, or a remote one
     phases.py          where a build spends its time
     check.py           `kg check`: all that a build checks, writing nothing
 

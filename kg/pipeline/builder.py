@@ -12,7 +12,7 @@ swaps `data/current` at the very end (kg.store.build_dirs), so a build that fail
 is killed at any moment leaves the previous build current. Exports other
 than kg.nq and the network view are not written here but on first request
 (`eager=True` writes them before publishing). Each build also keeps its parsed
-inputs (kg.pipeline.inputs.PARSED_FILE) so that the next incremental build, reading the
+inputs (kg.store.build_dirs.PARSED_INPUTS_FILE) so that the next incremental build, reading the
 same inputs, does not parse the alias table again.
 """
 
@@ -150,13 +150,13 @@ def _unchanged(data_dir: Path, documents: int, pusher) -> BuildReport:
     report = BuildReport(BuildMode.UNCHANGED, documents)
     current = build_dirs.current_build(data_dir)
     if pusher and current:
-        report.pushed, report.store = pusher.push_if_missing(current), pusher.url
+        report.pushed, report.store = pusher.push_if_missing(build_dirs.store_path(current), current.name), pusher.url
     return report
 
 
 @contextmanager
 def _lock(data_dir: Path) -> Iterator[None]:
-    with open(data_dir / "build.lock", "w") as handle:
+    with open(data_dir / build_dirs.LOCK_FILE, "w") as handle:
         try:
             fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError as exc:
@@ -189,7 +189,7 @@ def _run(plan: Plan, inputs: Inputs, data_dir: Path, options: Options, phases: P
     from kg.formats.brat.conf_writer import save_document_configs
     from kg.publish.export import write_exports
     from kg.pipeline.fill import fill_store
-    from kg.publish.search_index import write_build_index
+    from kg.publish.search_index_merge import write_build_index
 
     build_dir = build_dirs.new_build_dir(data_dir)
     report = BuildReport(BuildMode(plan.mode), 0, plan.added, plan.changed, plan.removed)
@@ -202,10 +202,10 @@ def _run(plan: Plan, inputs: Inputs, data_dir: Path, options: Options, phases: P
         with phases.phase("search index"):  # the endpoint reads it, never builds it in a request
             write_build_index(build_dir, plan.previous_dir, filled.touched)
         with phases.phase("schema"):
-            from kg.formats.brat.export import SCHEMA_DIR, save_schema  # brat's rendering code: only when there is work
+            from kg.formats.brat.export import save_schema  # brat's rendering code: only when there is work
 
-            save_schema(inputs.corpus_dir, inputs.configs, build_dir)
-            save_document_configs(inputs.corpus_dir, build_dir / SCHEMA_DIR,
+            save_schema(inputs.corpus_dir, inputs.configs, build_dirs.corpus_config_dir(build_dir))
+            save_document_configs(inputs.corpus_dir, build_dirs.corpus_config_dir(build_dir),
                                   {item.slug: inputs.vocabulary_of(item).config for item in inputs.inception})
         if eager:
             with phases.phase("outputs"):

@@ -83,7 +83,7 @@ def _load_all(plan: Plan, inputs: Inputs, build_dir: Path, options: Options, pha
         with phases.phase("records"):  # written while the loader still works, and loaded with the rest
             count, records = records_nquads(read.evidence, inputs.vocabulary, inputs.aliases)
             load.append(iris.ENTITIES_GRAPH, records)
-            save_evidence(build_dir, kept_form(read.evidence))
+            save_evidence(build_dir / build_dirs.EVIDENCE_FILE, kept_form(read.evidence))
     except BaseException:
         load.abandon()  # the build directory, store and all, is removed by the caller
         raise
@@ -111,7 +111,7 @@ def _patch_previous(plan: Plan, inputs: Inputs, build_dir: Path, options: Option
         delta -= _lines(store.dump_graph(iris.ENTITIES_GRAPH, subjects=records_touched))
         count, records = replace_records(store, counts_of(kept, touched), inputs.vocabulary, inputs.aliases, touched)
         delta += _lines(records)
-        save_evidence(build_dir, kept)
+        save_evidence(build_dir / build_dirs.EVIDENCE_FILE, kept)
     previous = read_manifest(plan.previous_dir).get("quads")
     with phases.phase("count"):  # counting a large store takes seconds: the previous count and the change
         quads = previous + delta if isinstance(previous, int) else len(store)
@@ -121,7 +121,7 @@ def _patch_previous(plan: Plan, inputs: Inputs, build_dir: Path, options: Option
 def _patched_evidence(store: EmbeddedStore, plan: Plan, replaced: Evidence, new: Evidence) -> Kept:
     """The evidence of the new store: the previous build's, less that of the graphs replaced, plus
     that of the new ones; asked of the whole store when the previous build kept none."""
-    kept = load_kept(plan.previous_dir)
+    kept = load_kept(plan.previous_dir / build_dirs.EVIDENCE_FILE)
     if kept is None:
         return kept_form(gather_evidence(store))
     patch_kept(kept, replaced, new)

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from kg import __version__
+from kg.store import build_dirs
 from kg.model import iris
 from kg.formats.brat.conf import CONFIG_FILE, find_config, load_config
 from kg.formats.brat.conf_writer import union_configs
@@ -22,7 +23,6 @@ from kg.formats.corpus import ALIASES_FILE, MAPPING_FILE, DocumentFiles, incepti
 from kg.errors import ConfigError, InputError, InputWarning
 from kg.model.resources import ONTOLOGY_TTL, SHAPES_TTL, read_rdf
 
-PARSED_FILE = "inputs.pickle"  # beside a build's manifest: its parsed inputs, for the next incremental build
 PARSED = ("alignment", "vocabularies", "vocabulary", "aliases")
 
 if TYPE_CHECKING:  # imported when parsed (rdflib comes with them): a no-op build needs neither
@@ -100,13 +100,13 @@ class Inputs:
         same inputs (same fingerprint) and takes them from there instead of parsing them again (the
         alias table of a large corpus takes seconds)."""
         parsed = {name: self.__dict__[name] for name in PARSED if name in self.__dict__}
-        (build_dir / PARSED_FILE).write_bytes(pickle.dumps((self._parsed_tag(), parsed), pickle.HIGHEST_PROTOCOL))
+        (build_dir / build_dirs.PARSED_INPUTS_FILE).write_bytes(pickle.dumps((self._parsed_tag(), parsed), pickle.HIGHEST_PROTOCOL))
 
     def reuse_parsed(self, build_dir: Path) -> None:
         """Take the parsed inputs a previous build kept, when it read the same inputs; anything
         else (no file, another fingerprint, an unreadable file) leaves them to be parsed."""
         try:
-            tag, parsed = pickle.loads((build_dir / PARSED_FILE).read_bytes())
+            tag, parsed = pickle.loads((build_dir / build_dirs.PARSED_INPUTS_FILE).read_bytes())
         except Exception:  # noqa: BLE001 - a cache: whatever is wrong with it, parse instead
             return
         if tag == self._parsed_tag() and isinstance(parsed, dict):

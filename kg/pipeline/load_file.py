@@ -25,8 +25,6 @@ from kg.model.corpus_vocabulary import Vocabulary
 from kg.model.resources import ONTOLOGY_TTL, read_rdf
 from kg.store.embedded import EmbeddedStore
 
-LOAD_FILE = "load.nq"
-PIPE = "load.pipe"
 
 
 class LoadFile:
@@ -35,11 +33,11 @@ class LoadFile:
 
     def __init__(self, build_dir: Path, store: EmbeddedStore | None = None) -> None:
         self.build_dir = build_dir
-        self.path = build_dir / LOAD_FILE
+        self.path = build_dir / build_dirs.LOAD_FILE
         self.index: dict[str, list[int]] = {}
         self.quads = 0  # every line is one quad, and no quad is written twice
         self._out = open(self.path, "wb")
-        self._loader = _PipeLoader(store, build_dir / PIPE) if store is not None else None
+        self._loader = _PipeLoader(store, build_dir / build_dirs.LOAD_PIPE) if store is not None else None
 
     def append(self, graph: str, nquads: str) -> None:
         """Append one graph's N-Quads and note where they are."""

@@ -10,6 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Mapping
 
+from kg.store import build_dirs
 from kg.model import iris
 from kg.model.iris import graph_iri
 from kg.pipeline.plan import Plan
@@ -32,6 +33,7 @@ def push_step(pusher: "Pusher", plan: Plan) -> Callable[[Path], tuple[int, str]]
     based_on = plan.previous_dir.name if plan.previous_dir else None
 
     def step(build_dir: Path) -> tuple[int, str]:
-        return pusher.push_build(build_dir, based_on=based_on, changed=changed), pusher.url
+        return (pusher.push_build(build_dirs.store_path(build_dir), build_dir.name, based_on=based_on,
+                                  changed=changed), pusher.url)
 
     return step

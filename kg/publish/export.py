@@ -32,7 +32,6 @@ from kg.pipeline.plan import read_manifest
 from kg.store.embedded import EmbeddedStore
 
 FORMATS = formats.EXPORT_EXTENSIONS
-INDEX_SUFFIX = ".sections.json"
 
 
 def header(fmt: str) -> bytes:
@@ -75,7 +74,7 @@ def ensure_export(build_dir: Path, fmt: str) -> Path:
 def _write_export_file(build_dir: Path, fmt: str, path: Path, partial: Path) -> None:
     """Serialize the build's store into `partial` (renamed to `path` when complete), copying
     the sections the build did not remake from the build it started from."""
-    store = EmbeddedStore.of_build(build_dir)
+    store = build_dirs.build_store(build_dir)
     try:
         with build_dirs.under_build_base(build_dir):
             index = _write_format(store, fmt, ordered_graphs(store.graphs()), partial, _reusable(build_dir, fmt))
@@ -86,12 +85,12 @@ def _write_export_file(build_dir: Path, fmt: str, path: Path, partial: Path) -> 
 
 def write_index(export: Path, index: Index) -> None:
     """Where each graph's section lies in `export` (written before the export is renamed into place)."""
-    export.with_name(export.name + INDEX_SUFFIX).write_text(json.dumps(index, sort_keys=True))
+    build_dirs.sections_path(export).write_text(json.dumps(index, sort_keys=True))
 
 
 def read_index(export: Path) -> Index | None:
     try:
-        return json.loads(export.with_name(export.name + INDEX_SUFFIX).read_text())
+        return json.loads(build_dirs.sections_path(export).read_text())
     except (OSError, ValueError):
         return None
 

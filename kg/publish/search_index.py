@@ -29,9 +29,7 @@ import numpy as np
 
 from kg.store import build_dirs
 from kg.model.iris import fold, prologue
-from kg.store.embedded import EmbeddedStore
 
-FILE_NAME = "search-index.json"
 FORMAT = 2
 RANKS = ("exact", "prefix", "word", "substring")
 _SEPARATOR = "\x00"  # never in a label (XML cannot carry it, the reader refuses it)
@@ -92,7 +90,7 @@ class SearchIndex:
     find a needle's best-ranked labels without scanning: `by_folded` (rows by folded label, for
     whole labels and prefixes) and `word_starts` (codes row << 32 | position, by the folded label's
     tail at each position that follows a character that is not a letter or digit, for word
-    prefixes). The file keeps both orders; a patch merges them (kg.publish.search_index_merge)."""
+    prefixes). The file keeps both orders; an incremental build merges them (kg.publish.search_index_merge)."""
 
     def __init__(self, entities: list[str], entity_of: list[int], labels: list[str], kinds: list[str],
                  folded: list[str], summaries: dict[str, Summary], by_folded: Sequence[int] | None = None,
@@ -136,15 +134,6 @@ class SearchIndex:
     def compute(cls, select: Select, entities: frozenset[str] | None = None) -> SearchIndex:
         """Ask a store (any SELECT function) for every label and summary (of `entities` only, when given)."""
         return cls.from_rows(select(_only(LABELS, entities)), select(_only(SUMMARIES, entities)))
-
-    def patched(self, entities: frozenset[str], select: Select) -> SearchIndex:
-        """This index with the labels and summaries of `entities` read again from a store (an
-        incremental build changed only their records), equal to the index computed whole. The
-        rows kept stay in their sorted orders, merged with the few read again (nothing re-sorted)."""
-        from kg.publish.search_index_merge import merge  # the merge is long; only incremental builds need it
-
-        fresh = SearchIndex.compute(select, entities) if entities else SearchIndex.of_entries([], {})
-        return merge(self, fresh, entities)
 
     def search(self, text: str, limit: int) -> list[Hit]:
         """Best hits first, one per entity: its best-ranked label (ties: the first folded label); equal
@@ -248,10 +237,10 @@ def _rank(folded: str, needle: str) -> int | None:
 
 
 def index_path(build_dir: Path) -> Path:
-    return Path(build_dir) / FILE_NAME
+    return Path(build_dir) / build_dirs.SEARCH_INDEX_FILE
 
 
-def _dump(index: SearchIndex, path: Path) -> None:
+def dump(index: SearchIndex, path: Path) -> None:
     """The file: a JSON header line with the counts, then every field joined by NUL (no label holds one),
     so that reading it is a few C-speed splits (FORMAT 1, one JSON document, took seconds at 10,000
     articles to read and write)."""
@@ -304,20 +293,6 @@ def _numbers(values: Iterable[int]) -> str:
 
 def _read_numbers(field: str, typecode: str) -> array:
     return array(typecode, map(int, field.split(","))) if field else array(typecode)
-
-
-def write_build_index(build_dir: Path, previous_dir: Path | None = None,
-                      touched: frozenset[str] | None = None) -> None:
-    """`kg build`'s step: the index of the build's finished store, into the build directory. An
-    incremental build (`previous_dir`, and the entities whose records it rewrote) patches the
-    previous build's index: an edit costs what it changes, not a read of every label."""
-    previous = read_index(previous_dir) if previous_dir is not None and touched is not None else None
-    store = EmbeddedStore(build_dirs.store_path(build_dir), read_only=True)
-    try:
-        index = previous.patched(touched, store.select) if previous else SearchIndex.compute(store.select)
-    finally:
-        store.close()
-    build_dirs.made_once(index_path(build_dir), lambda partial: _dump(index, partial))
 
 
 def read_index(build_dir: Path) -> SearchIndex | None:

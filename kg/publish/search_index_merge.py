@@ -1,5 +1,6 @@
-"""An incremental build's search index: the previous build's, with the entities whose records the
-build rewrote read again and spliced in. The rows kept are already in their three sorted orders
+"""A build's search index, written into its directory: computed whole by a full build; by an
+incremental build, the previous build's with the entities whose records the build rewrote read
+again and spliced in. The rows kept are already in their three sorted orders
 (entry, folded label, word start) and stay so, renumbered with numpy; each row read again is put in
 its place by bisection. A patch of a few entities costs a few vector passes over the index, never
 a sort of it."""
@@ -8,13 +9,38 @@ from __future__ import annotations
 
 import bisect
 from operator import itemgetter
+from pathlib import Path
 from typing import Callable
 
 import numpy as np
 
-from kg.publish.search_index import ROW_BITS, SearchIndex
+from kg.store import build_dirs
+from kg.publish.search_index import ROW_BITS, SearchIndex, Select, dump, index_path, read_index
+from kg.store.embedded import EmbeddedStore
 
 _POSITION = (1 << ROW_BITS) - 1
+
+
+def write_build_index(build_dir: Path, previous_dir: Path | None = None,
+                      touched: frozenset[str] | None = None) -> None:
+    """`kg build`'s step: the index of the build's finished store, into the build directory. An
+    incremental build (`previous_dir`, and the entities whose records it rewrote) patches the
+    previous build's index: an edit costs what it changes, not a read of every label."""
+    previous = read_index(previous_dir) if previous_dir is not None and touched is not None else None
+    store = EmbeddedStore(build_dirs.store_path(build_dir), read_only=True)
+    try:
+        index = patched(previous, touched, store.select) if previous else SearchIndex.compute(store.select)
+    finally:
+        store.close()
+    build_dirs.made_once(index_path(build_dir), lambda partial: dump(index, partial))
+
+
+def patched(index: SearchIndex, entities: frozenset[str], select: Select) -> SearchIndex:
+    """`index` with the labels and summaries of `entities` read again from a store (an incremental
+    build changed only their records), equal to the index computed whole. The rows kept stay in
+    their sorted orders, merged with the few read again (nothing re-sorted)."""
+    fresh = SearchIndex.compute(select, entities) if entities else SearchIndex.of_entries([], {})
+    return merge(index, fresh, entities)
 
 
 def merge(old: SearchIndex, fresh: SearchIndex, touched: frozenset[str]) -> SearchIndex:

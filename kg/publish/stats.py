@@ -8,8 +8,10 @@
 
 Classes and predicates of kg's ontology are given by local name (GovernmentBody), those of
 a corpus's own vocabulary by their whole IRI. Every count is of distinct things: the union
-default graph holds a triple once per document graph that states it. The queries are written
-for large graphs (7.5 million quads): each count is its own sub-select.
+default graph holds a triple once per document graph that states it, and the graphs counted
+are those holding a triple (a remote store's manifest marks kg's graphs with empty ones, which
+its dataset may list). The queries are written for large graphs (7.5 million quads): each count
+is its own sub-select.
 """
 
 from __future__ import annotations
@@ -23,7 +25,7 @@ Select = Callable[[str], list[dict[str, str]]]
 COUNTS = """
 SELECT ?quads ?graphs ?documents ?entities ?mentions ?statements ?events ?figures ?quotes WHERE {
   { SELECT (COUNT(*) AS ?quads) WHERE { GRAPH ?g { ?s ?p ?o } } }
-  { SELECT (COUNT(DISTINCT ?g) AS ?graphs) WHERE { GRAPH ?g { } } }
+  { SELECT (COUNT(?g) AS ?graphs) WHERE { { SELECT DISTINCT ?g WHERE { GRAPH ?g { } } } FILTER EXISTS { GRAPH ?g { ?s ?p ?o } } } }
   { SELECT (COUNT(DISTINCT ?x) AS ?documents) WHERE { ?x a kgo:NewsArticle } }
   { SELECT (COUNT(DISTINCT ?x) AS ?entities) WHERE { GRAPH kgg:entities { ?x skos:prefLabel ?l } } }
   { SELECT (COUNT(DISTINCT ?x) AS ?mentions) WHERE { ?x a kgo:Mention } }

@@ -1,15 +1,25 @@
-"""Where a build lives under the data directory, and how a new build replaces the old.
+"""The data directory and its builds: the one place that names every file in them, and how a
+new build replaces the old.
 
     data/
-      current -> builds/<id>        symlink, swapped atomically at the end of a build
-      builds/<id>/store/            Oxigraph store (RocksDB)
-      builds/<id>/kg.ttl kg.trig kg.nq kg.jsonld graph.html
-      builds/<id>/manifest.json     fingerprints of the documents, counts, timings
-      builds/<id>/search-index.json the labels /api/search ranks (kg.publish.search_index)
-      builds/<id>/inputs.pickle     the parsed inputs, reused by the next incremental build (kg.pipeline.inputs)
-      builds/<id>/evidence.pickle   what the documents say of each entity, patched by the next one (kg.model.evidence)
-      cache/<id>/                   files derived from a build by the endpoint (graph.html.gz)
-      build.lock                    held while a build runs
+      current -> builds/<id>            CURRENT: symlink, swapped atomically at the end of a build
+      build.lock                        LOCK_FILE: held while a build runs
+      builds/<id>/                      BUILDS_DIR: one directory per build
+        store/                          STORE_DIR: Oxigraph store (RocksDB)
+        manifest.json                   MANIFEST_FILE: fingerprints, counts, timings; written last
+        kg.ttl kg.trig kg.nq kg.jsonld  EXPORT_FILES (kg.publish.export), each written on first request
+        kg.<ext>.sections.json          SECTIONS_SUFFIX: where each graph's section lies in an export
+        load.nq, load.pipe              LOAD_FILE, LOAD_PIPE: what a full build loads; load.nq becomes kg.nq
+        graph.html                      VIEW_FILE: the network view, drawn on first request (kg.viz)
+        search-index.json               SEARCH_INDEX_FILE: the labels /api/search ranks (kg.publish.search_index)
+        inputs.pickle                   PARSED_INPUTS_FILE: the parsed inputs, reused by the next
+                                        incremental build (kg.pipeline.inputs)
+        evidence.pickle                 EVIDENCE_FILE: what the documents say of each entity, patched
+                                        by the next build (kg.model.evidence)
+        schema/                         CORPUS_CONFIG_DIR: the corpus's configuration files
+                                        (annotation.conf, kg.toml, ...) at their places in the corpus,
+                                        which `kg export --format brat|xmi` writes back
+      cache/<id>/                       CACHE_DIR: files derived from a build by the endpoint (graph.html.gz)
 
 A build writes a new builds/<id>/ beside the current one and only then moves
 `current`; a build that fails or is killed leaves `current` untouched.
@@ -24,22 +34,36 @@ import shutil
 import time
 from contextlib import nullcontext
 from pathlib import Path
-from typing import Callable, ContextManager
+from typing import TYPE_CHECKING, Callable, ContextManager
 
 from kg.formats import rdf_syntaxes as formats
 from kg.model import iris
 from kg.errors import StoreError
 
-EXPORT_FILES = {extension: f"kg.{extension}" for extension in formats.EXPORT_EXTENSIONS}
-VIEW_FILE = "graph.html"
-MANIFEST_FILE = "manifest.json"
+if TYPE_CHECKING:
+    from kg.store.embedded import EmbeddedStore
+
+CURRENT = "current"
+LOCK_FILE = "build.lock"
+BUILDS_DIR = "builds"
+CACHE_DIR = "cache"
 STORE_DIR = "store"
+MANIFEST_FILE = "manifest.json"
+EXPORT_FILES = {extension: f"kg.{extension}" for extension in formats.EXPORT_EXTENSIONS}
+SECTIONS_SUFFIX = ".sections.json"
+LOAD_FILE = "load.nq"
+LOAD_PIPE = "load.pipe"
+VIEW_FILE = "graph.html"
+SEARCH_INDEX_FILE = "search-index.json"
+PARSED_INPUTS_FILE = "inputs.pickle"
+EVIDENCE_FILE = "evidence.pickle"
+CORPUS_CONFIG_DIR = "schema"  # its name since the first builds: builds made before read alike
 KEEP_BUILDS = 2
 
 
 def current_build(data_dir: Path) -> Path | None:
     """The directory of the build `current` points at, or None before the first build."""
-    link = Path(data_dir) / "current"
+    link = Path(data_dir) / CURRENT
     try:
         target = os.readlink(link)
     except OSError:
@@ -75,8 +99,25 @@ def store_path(build: Path) -> Path:
     return build / STORE_DIR
 
 
+def build_store(build: Path) -> "EmbeddedStore":
+    """The store of a build directory, read-only."""
+    from kg.store.embedded import EmbeddedStore  # pyoxigraph only for those who read a store
+
+    return EmbeddedStore(store_path(build), read_only=True)
+
+
 def export_path(build: Path, fmt: str) -> Path:
     return build / EXPORT_FILES[fmt]
+
+
+def sections_path(export: Path) -> Path:
+    """Where the byte ranges of an export's sections are kept, beside it."""
+    return export.with_name(export.name + SECTIONS_SUFFIX)
+
+
+def corpus_config_dir(build: Path) -> Path:
+    """The corpus's configuration files as the build read them."""
+    return build / CORPUS_CONFIG_DIR
 
 
 def made_once(path: Path, make: Callable[[Path], object]) -> Path:
@@ -102,7 +143,7 @@ def made_once(path: Path, make: Callable[[Path], object]) -> Path:
 def cached_file(build: Path, name: str, make: Callable[[Path], object]) -> Path:
     """data/cache/<build>/<name>, made once by `make(partial)` (see made_once). Making one removes
     the cache directories of builds that no longer exist."""
-    cache = (Path(build).parent.parent / "cache").absolute()  # callers may send it as a file
+    cache = (Path(build).parent.parent / CACHE_DIR).absolute()  # callers may send it as a file
     cached = cache / Path(build).name / name
     if not cached.is_file():
         for other in cache.glob("*"):
@@ -114,7 +155,7 @@ def cached_file(build: Path, name: str, make: Callable[[Path], object]) -> Path:
 
 def new_build_dir(data_dir: Path) -> Path:
     """A fresh, empty directory for a build under data/builds/."""
-    builds = Path(data_dir) / "builds"
+    builds = Path(data_dir) / BUILDS_DIR
     builds.mkdir(parents=True, exist_ok=True)
     stamp = time.strftime("%Y%m%dT%H%M%S", time.gmtime())
     for n in range(1000):
@@ -134,7 +175,7 @@ def publish(data_dir: Path, build: Path) -> None:
     if tmp.is_symlink() or tmp.exists():
         tmp.unlink()
     os.symlink(os.path.relpath(build, data_dir), tmp)
-    os.replace(tmp, data_dir / "current")
+    os.replace(tmp, data_dir / CURRENT)
     _fsync_dir(data_dir)
     prune(data_dir)
 
@@ -142,7 +183,7 @@ def publish(data_dir: Path, build: Path) -> None:
 def prune(data_dir: Path, keep: int = KEEP_BUILDS) -> None:
     """Remove builds other than the current one and the newest `keep`-1 before it,
     and any unfinished build left by a killed process."""
-    builds = Path(data_dir) / "builds"
+    builds = Path(data_dir) / BUILDS_DIR
     current = current_build(data_dir)
     if not builds.is_dir() or current is None:
         return

@@ -1,8 +1,5 @@
-"""The store: where the built graph lives and how it is queried.
-
-`GraphStore` is the small interface the rest of kg, the endpoint and the
-network view use. `EmbeddedStore` is the default, an Oxigraph store on disk;
-`kg.store.remote.RemoteStore` talks to any SPARQL 1.1 server.
+"""`EmbeddedStore`: the GraphStore interface (kg.store.protocol) on an Oxigraph store on disk,
+or in memory; the default store of a build.
 
 Queries see the union of all named graphs as their default graph unless the
 caller names default graphs. Results are serialized by the engine, never row
@@ -11,65 +8,14 @@ by row in Python.
 
 from __future__ import annotations
 
-import io
-import json
-from dataclasses import dataclass
 from pathlib import Path
-from typing import IO, Any, Iterable, Iterator, Protocol, Sequence
+from typing import IO, Iterable, Iterator, Sequence
 
 import pyoxigraph as ox
 
-from kg.store import build_dirs
 from kg.formats import rdf_syntaxes as formats
-from kg.model import iris
 from kg.errors import QueryError
-
-SPARQL_JSON = formats.SPARQL_JSON.media_type
-TURTLE = formats.TURTLE.media_type
-
-
-@dataclass(frozen=True)
-class Answer:
-    """A serialized query answer: `kind` is 'solutions', 'boolean' or 'graph'."""
-
-    kind: str
-    body: bytes
-    media_type: str
-
-
-class GraphStore(Protocol):
-    """What kg, api and viz need from a store. A store implements `query_into` (the engine
-    serializes into a stream); `query` and `select` follow from it."""
-
-    def query_into(
-        self,
-        output: IO[bytes],
-        sparql: str,
-        *,
-        solutions_type: str = SPARQL_JSON,
-        graph_type: str = TURTLE,
-        default_graph_uris: Sequence[str] = (),
-        named_graph_uris: Sequence[str] = (),
-    ) -> tuple[str, str]: ...
-
-    def query(self, sparql: str, **options: Any) -> Answer:
-        """The whole answer in memory; `options` are those of query_into."""
-        output = io.BytesIO()
-        kind, media_type = self.query_into(output, sparql, **options)
-        return Answer(kind, output.getvalue(), media_type)
-
-    def select(self, sparql: str) -> list[dict[str, str]]:
-        """Rows of a small SELECT as {variable: lexical value}; unbound variables are absent."""
-        return rows_of(self.query(sparql).body)
-
-    def replace_graph(self, graph: str, ntriples: bytes) -> None: ...
-
-    def drop_graph(self, graph: str) -> None: ...
-
-    def graphs(self) -> list[str]: ...
-
-    def close(self) -> None: ...
-
+from kg.store.protocol import SPARQL_JSON, TURTLE, GraphStore
 
 class EmbeddedStore(GraphStore):
     """An Oxigraph store on disk (or in memory when `path` is None)."""
@@ -82,11 +28,6 @@ class EmbeddedStore(GraphStore):
         else:
             self._store = ox.Store(str(path))
         self.path = path
-
-    @classmethod
-    def of_build(cls, build: Path) -> "EmbeddedStore":
-        """The store of a build directory, read-only."""
-        return cls(build_dirs.store_path(build), read_only=True)
 
     @classmethod
     def in_memory_from(cls, nquads: Path) -> "EmbeddedStore":
@@ -105,11 +46,10 @@ class EmbeddedStore(GraphStore):
         default_graph_uris: Sequence[str] = (),
         named_graph_uris: Sequence[str] = (),
         prefixes: dict[str, str] | None = None,
+        query_form: str | None = None,
     ) -> tuple[str, str]:
-        """Serialize the answer into `output` while the engine evaluates; returns
-        (kind, media type). `output.write` may raise to stop the evaluation early:
-        the endpoint's row cap does so (added for api/, see api/execute.py). `prefixes` are
-        declared without adding lines, so error positions stay true."""
+        """See GraphStore.query_into; the endpoint's row cap stops the evaluation early through
+        `output.write` (api/execute.py). Oxigraph finds the query's form itself."""
         result = self._run(sparql, default_graph_uris, named_graph_uris, prefixes)
         if isinstance(result, ox.QueryTriples):
             result.serialize(output, format=formats.rdf_format(graph_type).oxigraph)
@@ -208,22 +148,6 @@ class EmbeddedStore(GraphStore):
     def close(self) -> None:
         """Release the store; RocksDB files are closed when the last reference goes."""
         self._store = None
-
-
-def open_current(data_dir: Path) -> EmbeddedStore:
-    """The current build's store, read-only, for a command: from now on (in this context) IRIs
-    are minted and abbreviated under the base IRI the build was made under."""
-    build = build_dirs.require_current_build(Path(data_dir))
-    iris.use_base(build_dirs.base_iri(build))
-    return EmbeddedStore.of_build(build)
-
-
-def rows_of(sparql_json: bytes) -> list[dict[str, str]]:
-    """Parse SPARQL JSON results into {variable: value} rows (small results only)."""
-    data = json.loads(sparql_json)
-    if "boolean" in data:
-        return [{"boolean": str(data["boolean"]).lower()}]
-    return [{k: v["value"] for k, v in b.items()} for b in data["results"]["bindings"]]
 
 
 def as_iris(values: Iterable[str]) -> list[ox.NamedNode]:

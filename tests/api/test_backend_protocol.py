@@ -16,8 +16,8 @@ MEMBERS = sorted(set(backend.Backend.__annotations__)
                  | {name for name, value in vars(backend.Backend).items()
                     if callable(value) and not name.startswith("_")})
 # the expressions whose value is a backend: the app's (current_app.extensions["kg"]), the request's
-# (backend.current(), jsonapi's _backend()) and locals named so
-BACKEND_FUNCTIONS = {"_backend", "backend_of_request"}
+# (backend.current(), api/answers.py's request_backend()) and locals named so
+BACKEND_FUNCTIONS = {"request_backend", "backend_of_request"}
 BACKEND_NAMES = {"backend", "pinned"}
 
 

@@ -31,7 +31,6 @@ from kg.model.corpus_vocabulary import Vocabulary, load_alignment
 from kg.store.embedded import EmbeddedStore
 from kg.model.ontology import KGO
 
-SCHEMA_DIR = "schema"  # the corpus's configuration files, saved in every build
 RDF, RDFS, OWL, NIF, DCTERMS = (FIXED_PREFIXES[p] for p in ("rdf", "rdfs", "owl", "nif", "dcterms"))
 KGO_NS = str(KGO._NS)
 TOOLS_DATABASES = {
@@ -50,17 +49,17 @@ def _derived(name: str) -> bool:
     return name in ("post", "hasRole", "claimedBy") or name.startswith(("memberOf-", "holds-"))
 
 
-def save_schema(corpus_dir: Path, configs: list[Path], build_dir: Path) -> None:
-    """Keep the configuration files a build read, at their places in the corpus."""
+def save_schema(corpus_dir: Path, configs: list[Path], config_dir: Path) -> None:
+    """Keep the configuration files a build read in `config_dir`, at their places in the corpus."""
     for path in configs:
-        target = build_dir / SCHEMA_DIR / path.relative_to(corpus_dir)
+        target = config_dir / path.relative_to(corpus_dir)
         target.parent.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(path, target)
 
 
-def export_brat(build_dir: Path, store: EmbeddedStore, output: Path) -> int:
-    """Write the corpus of the build under `output` (a directory); returns the documents written."""
-    schema = build_dir / SCHEMA_DIR
+def export_brat(schema: Path, store: EmbeddedStore, output: Path) -> int:
+    """Write the corpus of a build under `output` (a directory), read against the configuration files
+    the build kept in `schema` (kg.store.build_dirs.corpus_config_dir); returns the documents written."""
     output.mkdir(parents=True, exist_ok=True)
     if schema.is_dir():
         shutil.copytree(schema, output, dirs_exist_ok=True)

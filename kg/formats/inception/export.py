@@ -34,7 +34,7 @@ from pathlib import Path
 from cassis import Cas, TypeSystem
 
 from kg.formats.brat.ann import parse_ann
-from kg.formats.brat.export import SCHEMA_DIR, documents_as_brat, _number
+from kg.formats.brat.export import documents_as_brat, _number
 from kg.formats.inception.cas_to_brat import DKPRO, NAMED_ENTITY, reference_iri
 from kg.formats.inception.xmi import TYPE_SYSTEM
 from kg.formats.records import Annotations, Event
@@ -77,9 +77,9 @@ class _Features:
         return True
 
 
-def export_xmi(build_dir: Path, store: EmbeddedStore, output: Path) -> tuple[int, list[str]]:
-    """Write every document of the build under `output` as .xmi; returns the count and the warnings."""
-    schema = build_dir / SCHEMA_DIR
+def export_xmi(schema: Path, store: EmbeddedStore, output: Path) -> tuple[int, list[str]]:
+    """Write every document of a build under `output` as .xmi, read against the configuration files
+    the build kept in `schema` (kg.store.build_dirs.corpus_config_dir); returns the count and the warnings."""
     documents, features = [], _Features()
     for doc, config, lines in documents_as_brat(store, schema):
         annotations = parse_ann(Path(f"{doc.slug}.ann"), "".join(line + "\n" for line in lines), doc.text, config)

@@ -54,24 +54,24 @@ class Pusher:
         self.url = url
         self.settings = settings
 
-    def push_build(self, build_dir: Path, *, based_on: str | None = None, changed: Sequence[str] | None = None,
-                   published: bool = False) -> int:
-        """Push a build (`published`: the current one, else one about to be published); returns
-        how many graphs were sent."""
-        local = EmbeddedStore.of_build(build_dir)
+    def push_build(self, store_dir: Path, build: str, *, based_on: str | None = None,
+                   changed: Sequence[str] | None = None, published: bool = False) -> int:
+        """Push build `build`, whose store is `store_dir` (`published`: the current build, else one
+        about to be published); returns how many graphs were sent."""
+        local = EmbeddedStore(store_dir, read_only=True)
         try:
             with self._remote() as remote:
-                return self._guard(lambda: push(remote, local, build_dir.name, based_on=based_on, changed=changed),
+                return self._guard(lambda: push(remote, local, build, based_on=based_on, changed=changed),
                                    published)
         finally:
             local.close()
 
-    def push_if_missing(self, build_dir: Path) -> int:
+    def push_if_missing(self, store_dir: Path, build: str) -> int:
         """Push the current build when the store does not hold it (a new store, a push that failed)."""
         with self._remote() as remote:
-            if self._guard(lambda: holds(remote, build_dir.name), published=True):
+            if self._guard(lambda: holds(remote, build), published=True):
                 return 0
-        return self.push_build(build_dir, published=True)
+        return self.push_build(store_dir, build, published=True)
 
     @contextmanager
     def _remote(self) -> Iterator[RemoteStore]:

@@ -1,4 +1,4 @@
-"""`RemoteStore`: the GraphStore interface on a SPARQL 1.1 server, over HTTP.
+"""`RemoteStore`: the GraphStore interface (kg.store.protocol) on a SPARQL 1.1 server, over HTTP.
 
 Queries go through the SPARQL 1.1 Protocol, graphs are read and written one
 at a time with the Graph Store Protocol (GET / PUT / DELETE ?graph=), each
@@ -37,7 +37,8 @@ from kg.store.remote.http import Client, Credentials, RemoteTimeout, check, chec
 from kg.model import iris
 from kg.store.remote.owned import LIST_GRAPHS, Manifest, manifest_graph, read_query
 from kg.store.remote.results import GRAPH_ACCEPT, PARSED_GRAPHS, accept, convert
-from kg.store.embedded import SPARQL_JSON, TURTLE, EmbeddedStore, GraphStore, rows_of
+from kg.store.embedded import EmbeddedStore
+from kg.store.protocol import SPARQL_JSON, TURTLE, GraphStore, rows_of
 
 UNION_MODES = ("graphs", "param", "native")
 _GRAPHS_TTL = 5.0
@@ -88,12 +89,16 @@ class RemoteStore(GraphStore):
 
     def query_into(self, output: IO[bytes], sparql: str, *, solutions_type: str = SPARQL_JSON,
                    graph_type: str = TURTLE, default_graph_uris: Sequence[str] = (),
-                   named_graph_uris: Sequence[str] = (), query_form: str | None = None) -> tuple[str, str]:
+                   named_graph_uris: Sequence[str] = (), prefixes: dict[str, str] | None = None,
+                   query_form: str | None = None) -> tuple[str, str]:
         """Write the answer into `output` in the asked format as it arrives; returns (kind, media type).
-        `output.write` may raise to stop early: the connection is then closed. `query_form`
-        (SELECT, ASK, CONSTRUCT, DESCRIBE), when known, decides what the server is asked for."""
-        form = self._form(self._pragmas(default_graph_uris, named_graph_uris) + sparql, default_graph_uris,
-                          named_graph_uris)
+        `output.write` may raise to stop early: the connection is then closed. `prefixes` are
+        declared on the query's first line (a PREFIX of the query's own, coming later, wins).
+        `query_form` (SELECT, ASK, CONSTRUCT, DESCRIBE), when known, decides what the server is
+        asked for."""
+        declared = "".join(f"PREFIX {prefix}: <{iri}> " for prefix, iri in (prefixes or {}).items())
+        form = self._form(self._pragmas(default_graph_uris, named_graph_uris) + declared + sparql,
+                          default_graph_uris, named_graph_uris)
         headers = {"Accept": accept(query_form), "Content-Type": "application/x-www-form-urlencoded"}
         with self.http.request("POST", self.query_url, data=form, headers=headers, stream=True) as response:
             check(response)

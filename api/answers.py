@@ -1,0 +1,138 @@
+"""What the JSON API's routes share (api/jsonapi.py, api/facts.py, api/void.py): the store of the
+request, ids and their IRIs, paging, document titles, and the answers computed once per served
+version.
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+import time
+from typing import Any, Callable
+
+from flask import current_app, g, request, url_for
+
+from kg.api import ids, queries
+from kg.api.backend import Backend, current as backend_of_request
+from kg.api.errors import ApiError
+from kg.api.search import SearchIndexes
+from kg.model import iris
+from kg.store.memo import Memo
+
+KEY = re.compile(r"^[A-Za-z0-9._~-]+(?:/[A-Za-z0-9._~-]+)*$")
+_TYPE = re.compile(r"^[A-Za-z][A-Za-z0-9]*$")
+MAX_LIMIT = 500
+MAX_OFFSET = 10**9
+CACHED_BUDGET = 60.0  # seconds a once-per-build answer (the stats) may take
+
+
+class _State:
+    """Per-app caches: the label index and computed answers, keyed by served version."""
+
+    def __init__(self) -> None:
+        self.search = SearchIndexes()
+        self.memo = Memo()
+        self.computing = threading.Lock()  # one computation of a cached answer at a time
+
+
+def app_state(app: Any = None) -> _State:
+    """The caches of `app` (default: the app handling the request), made on first use."""
+    return (app or current_app).extensions.setdefault("kg_jsonapi", _State())
+
+
+def request_backend() -> Backend:
+    return backend_of_request()
+
+
+def select(sparql: str, deadline: float | None = None) -> list[dict[str, str]]:
+    return request_backend().select(sparql, deadline or g.deadline)
+
+
+def select_many(sparqls: list[str]) -> list[list[dict[str, str]]]:
+    """The rows of each query, from one trip to a query worker (none when there is no query)."""
+    return request_backend().select_many(sparqls, g.deadline) if sparqls else []
+
+
+def resolve(key: str) -> str | None:
+    """The IRI of the thing with this id in the graph served, None when there is none."""
+    return ids.resolve(key, select) if KEY.match(key) else None
+
+
+def documents_of(rows: list[dict[str, str]]) -> list[str]:
+    """The documents the rows name in 'doc', each once, sorted (what queries.titles asks about)."""
+    return sorted({r["doc"] for r in rows if "doc" in r})
+
+
+def add_titles(rows: list[dict[str, str]], found: list[dict[str, str]] | None = None) -> None:
+    """Set each row's 'title' from its 'doc': from `found` (rows of queries.titles for their
+    documents), or asking the store once for all of them."""
+    if found is None:
+        docs = documents_of(rows)
+        found = select(queries.titles(docs)) if docs else []
+    titles: dict[str, str] = {}
+    for row in found:
+        titles.setdefault(row["doc"], row["title"])
+    for row in rows:
+        if row.get("doc") in titles:
+            row["title"] = titles[row["doc"]]
+
+
+def type_arg(valid: tuple[str, ...]) -> str | None:
+    """The `type` parameter as the class name it names, ignoring case; a 400 listing the valid ones else."""
+    raw = request.args.get("type")
+    if raw is None:
+        return None
+    by_fold = {name.casefold(): name for name in valid}
+    name = by_fold.get(raw.casefold()) if _TYPE.match(raw) else None
+    if name is None:
+        raise ApiError(400, f"unknown type {raw!r}; the valid types (any case): {', '.join(valid)}",
+                       valid=list(valid))
+    return name
+
+
+def cached(name: str, compute: Callable[[float], Any]) -> Any:
+    """`compute(deadline)` once per served version (and per backend.max_age for a remote store).
+
+    The answer describes the whole build, so it gets CACHED_BUDGET seconds of its own rather
+    than the request's time limit (counting 7.5 million quads takes seconds); requests
+    arriving meanwhile wait for it until their own deadline."""
+    backend, state = request_backend(), app_state()
+    version = backend.version()
+    hit = state.memo.get(name, version, backend.max_age)
+    if hit is not None:
+        return hit
+    if not state.computing.acquire(timeout=max(0.0, g.deadline - time.monotonic())):
+        raise ApiError(503, f"the {name} of this graph are being computed; try again shortly")
+    try:
+        hit = state.memo.get(name, version, backend.max_age)
+        if hit is not None:
+            return hit
+        return state.memo.put(name, version, compute(max(g.deadline, time.monotonic() + CACHED_BUDGET)))
+    finally:
+        state.computing.release()
+
+
+def paging() -> tuple[int, int]:
+    return int_arg("limit", 50, 1, MAX_LIMIT), int_arg("offset", 0, 0, MAX_OFFSET)
+
+
+def int_arg(name: str, default: int, low: int, high: int) -> int:
+    raw = request.args.get(name)
+    if raw is None:
+        return default
+    if not raw.isascii() or not raw.isdigit() or len(raw) > 18:
+        raise ApiError(400, f"'{name}' must be a whole number of at most 18 digits")
+    value = int(raw)
+    if not low <= value <= high:
+        raise ApiError(400, f"'{name}' must be between {low} and {high}")
+    return value
+
+
+def paged(total: int, limit: int, offset: int, items: list, endpoint: str, **args: Any) -> dict[str, Any]:
+    args = {k: v for k, v in args.items() if v is not None}
+    nxt = url_for(endpoint, limit=limit, offset=offset + limit, **args) if offset + limit < total else None
+    return {"total": total, "limit": limit, "offset": offset, "next": nxt, "items": items}
+
+
+def doc_id(iri: str) -> str | None:
+    return iri[len(iris.DOCUMENT):] if iri.startswith(iris.DOCUMENT) and "/" not in iri[len(iris.DOCUMENT):] else None

@@ -1,0 +1,87 @@
+"""`GraphStore`: what kg, api and viz ask of a store, embedded or remote.
+
+`kg.store.embedded.EmbeddedStore` (Oxigraph on disk) and `kg.store.remote.RemoteStore` (a
+SPARQL 1.1 server over HTTP) both implement it, so that a command, `kg.open`, the endpoint and
+the network view read a graph the same way wherever it lives. A store implements `query_into`
+(the engine serializes into a stream), `graphs` and `dump`; `query` and `select` follow.
+
+Queries see the union of kg's named graphs as their default graph unless the caller names
+default graphs.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import IO, Any, Protocol, Sequence
+
+from kg.formats import rdf_syntaxes as formats
+
+SPARQL_JSON = formats.SPARQL_JSON.media_type
+TURTLE = formats.TURTLE.media_type
+
+
+@dataclass(frozen=True)
+class Answer:
+    """A serialized query answer: `kind` is 'solutions', 'boolean' or 'graph'."""
+
+    kind: str
+    body: bytes
+    media_type: str
+
+
+class GraphStore(Protocol):
+    """A store of kg's named graphs, read with SPARQL and written graph by graph."""
+
+    def query_into(
+        self,
+        output: IO[bytes],
+        sparql: str,
+        *,
+        solutions_type: str = SPARQL_JSON,
+        graph_type: str = TURTLE,
+        default_graph_uris: Sequence[str] = (),
+        named_graph_uris: Sequence[str] = (),
+        prefixes: dict[str, str] | None = None,
+        query_form: str | None = None,
+    ) -> tuple[str, str]:
+        """Serialize the answer into `output` while the engine evaluates; returns (kind, media type).
+        `output.write` may raise to stop the evaluation early. `prefixes` are declared without
+        adding lines, so error positions stay true. `query_form` (SELECT, ASK, CONSTRUCT,
+        DESCRIBE), when the caller knows it, tells a remote store what to ask the server for."""
+        ...
+
+    def query(self, sparql: str, **options: Any) -> Answer:
+        """The whole answer in memory; `options` are those of query_into."""
+        output = io.BytesIO()
+        kind, media_type = self.query_into(output, sparql, **options)
+        return Answer(kind, output.getvalue(), media_type)
+
+    def select(self, sparql: str) -> list[dict[str, str]]:
+        """Rows of a small SELECT as {variable: lexical value}; unbound variables are absent."""
+        return rows_of(self.query(sparql).body)
+
+    def graphs(self) -> list[str]:
+        """kg's named graphs in the store, sorted."""
+        ...
+
+    def dump(self, output: IO[bytes] | str | Path, fmt: str, prefixes: dict[str, str] | None = None) -> None:
+        """Write kg's graphs in an export format of kg.formats.rdf_syntaxes (for a triple format,
+        their union) to a file or stream."""
+        ...
+
+    def replace_graph(self, graph: str, ntriples: bytes) -> None: ...
+
+    def drop_graph(self, graph: str) -> None: ...
+
+    def close(self) -> None: ...
+
+
+def rows_of(sparql_json: bytes) -> list[dict[str, str]]:
+    """Parse SPARQL JSON results into {variable: value} rows (small results only)."""
+    data = json.loads(sparql_json)
+    if "boolean" in data:
+        return [{"boolean": str(data["boolean"]).lower()}]
+    return [{k: v["value"] for k, v in b.items()} for b in data["results"]["bindings"]]

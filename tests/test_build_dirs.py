@@ -1,0 +1,36 @@
+"""kg/store/build_dirs.py names every file of a data directory and of a build: an eager build of the tiny
+corpus (every export, the view, the search index) leaves nothing else, and the picture in the
+module's docstring shows each name."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from kg.store import build_dirs
+from kg.pipeline.builder import build
+from tests.helpers import TINY
+
+BUILD_NAMES = {build_dirs.STORE_DIR, build_dirs.MANIFEST_FILE, *build_dirs.EXPORT_FILES.values(),
+               *(export + build_dirs.SECTIONS_SUFFIX for export in build_dirs.EXPORT_FILES.values()),
+               build_dirs.VIEW_FILE, build_dirs.SEARCH_INDEX_FILE, build_dirs.PARSED_INPUTS_FILE,
+               build_dirs.EVIDENCE_FILE, build_dirs.CORPUS_CONFIG_DIR}
+DATA_NAMES = {build_dirs.CURRENT, build_dirs.LOCK_FILE, build_dirs.BUILDS_DIR}
+
+
+def _named(name: str, names: set[str]) -> bool:
+    """`name` is one of `names`, or the lock made_once keeps beside one (.<name>.lock)."""
+    return name in names or (name.startswith(".") and name.endswith(".lock") and name[1:-5] in names)
+
+
+def test_every_file_of_a_build_is_named_in_dirs(tmp_path: Path) -> None:
+    data = tmp_path / "data"
+    report = build(TINY, data, eager=True, validate=False)
+    assert sorted(p.name for p in data.iterdir() if not _named(p.name, DATA_NAMES)) == []
+    assert sorted(p.name for p in report.build_dir.iterdir() if not _named(p.name, BUILD_NAMES)) == []
+    assert (report.build_dir / build_dirs.CORPUS_CONFIG_DIR / "annotation.conf").is_file()
+
+
+def test_the_picture_shows_every_name() -> None:
+    picture = build_dirs.__doc__
+    names = BUILD_NAMES | DATA_NAMES | {build_dirs.CACHE_DIR, build_dirs.LOAD_FILE, build_dirs.LOAD_PIPE}
+    assert sorted(name for name in names if name.strip("/").split(".sections")[0] not in picture) == []
