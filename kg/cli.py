@@ -22,6 +22,7 @@ import click
 from kg import __version__
 from kg.build import dirs as build_dirs
 from kg.formats import rdf_syntaxes as formats
+from kg.formats.registry import OUTPUT_FORMATS, OutputFormat, output_format
 from kg.model import iris
 from kg import settings
 from kg.errors import KgError
@@ -144,9 +145,9 @@ def check(corpus_dir: Path, shapes: bool, workers: int | None) -> None:
 
 
 @main.command()
-@click.option("--format", "fmt", type=click.Choice([*formats.EXPORT_EXTENSIONS, "brat", "xmi"]), default="ttl", show_default=True,
-              help="Serialization, or brat: a brat corpus (texts, .ann, metadata, configuration) in a directory, "
-                   "or xmi: INCEpTION's UIMA CAS XMI documents with their TypeSystem.xml in a directory.")
+@click.option("--format", "fmt", type=click.Choice([*formats.EXPORT_EXTENSIONS, *(f.name for f in OUTPUT_FORMATS)]),
+              default="ttl", show_default=True,
+              help="Serialization, or " + ", or ".join(f"{f.name}: {f.writes}" for f in OUTPUT_FORMATS) + ".")
 @click.option("-o", "--output", type=click.Path(path_type=Path), default=None,
               help="File to write (default: standard output); for brat and xmi, the directory to write.")
 @data_option
@@ -155,8 +156,8 @@ def export(fmt: str, output: Path | None, data_dir: Path) -> None:
     from kg.publish.export import copy_export
 
     build_dir = build_dirs.current_build(data_dir)
-    if fmt in ("brat", "xmi"):
-        _export_brat(build_dir, output, fmt)
+    if fmt in (f.name for f in OUTPUT_FORMATS):
+        _export_corpus(build_dir, output, output_format(fmt))
         return
     if output is None:
         copy_export(build_dir, fmt, sys.stdout.buffer)
@@ -166,13 +167,11 @@ def export(fmt: str, output: Path | None, data_dir: Path) -> None:
     click.echo(f"wrote {output}", err=True)
 
 
-def _export_brat(build_dir: Path | None, output: Path | None, fmt: str = "brat") -> None:
-    from kg.formats.brat.export import export_brat
+def _export_corpus(build_dir: Path | None, output: Path | None, fmt: OutputFormat) -> None:
     from kg.store.embedded import EmbeddedStore
-    from kg.formats.inception.export import export_xmi
 
     if output is None:
-        raise click.UsageError(f"--format {fmt} writes a directory: give it with -o DIR")
+        raise click.UsageError(f"--format {fmt.name} writes a directory: give it with -o DIR")
     if build_dir is None:
         raise click.ClickException("nothing built yet (run kg build first)")
     if output.exists() and any(output.iterdir()):
@@ -180,10 +179,7 @@ def _export_brat(build_dir: Path | None, output: Path | None, fmt: str = "brat")
     iris.use_base(build_dirs.base_iri(build_dir))
     store = EmbeddedStore.of_build(build_dir)
     try:
-        if fmt == "xmi":
-            count, warnings = export_xmi(build_dir, store, output)
-        else:
-            count, warnings = export_brat(build_dir, store, output), []
+        count, warnings = fmt.write(build_dir, store, output)
     finally:
         store.close()
     for warning in warnings:

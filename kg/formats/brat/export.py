@@ -58,8 +58,9 @@ def save_schema(corpus_dir: Path, configs: list[Path], build_dir: Path) -> None:
         shutil.copyfile(path, target)
 
 
-def export_brat(build_dir: Path, store: EmbeddedStore, output: Path) -> int:
-    """Write the corpus of the build under `output` (a directory); returns the documents written."""
+def export_brat(build_dir: Path, store: EmbeddedStore, output: Path) -> tuple[int, list[str]]:
+    """Write the corpus of the build under `output` (a directory); returns the documents written and
+    the warnings (none: brat holds everything a build read)."""
     schema = build_dir / SCHEMA_DIR
     output.mkdir(parents=True, exist_ok=True)
     if schema.is_dir():
@@ -76,7 +77,7 @@ def export_brat(build_dir: Path, store: EmbeddedStore, output: Path) -> int:
                                              encoding="utf-8")
         count += 1
     _write_tools_conf(output, databases)
-    return count
+    return count, []
 
 
 def documents_as_brat(store: EmbeddedStore,
