@@ -92,6 +92,11 @@ def convert(xmi: bytes, type_system: bytes, where: str, ts_where: str) -> BratDo
     check_root(xmi, where, XMI_ROOT, "a UIMA CAS XMI document")
     cas = _load_cas(xmi, typesystem, where)
     check_offsets(cas, xmi, where)
+    return brat_document(cas, where)
+
+
+def brat_document(cas: Cas, where: str) -> BratDocument:
+    """A loaded CAS (of an XMI, or made from another format) as brat; `where` names it in warnings."""
     ann, conf, reported = cas_to_brat(cas)
     return BratDocument(cas.sofa_string or "", ann, conf, tuple(f"{where}: {w}" for w in reported))
 
