@@ -136,13 +136,19 @@ def test_malformed_tsv3_is_a_located_error(tmp_path: Path, body: str, line: int,
     assert "Traceback" not in result.output
 
 
-def test_a_bad_header_is_a_located_error(tmp_path: Path) -> None:
+@pytest.mark.parametrize("header, message", [
+    ("#T_XX=webanno.custom.A|b", "a.tsv:2: unknown header line '#T_XX=webanno.custom.A|b'"),
+    ("#T_SP=webanno.custom.A|b\n#T_SP=webanno.custom.A|c", "a.tsv:3: layer webanno.custom.A declared twice"),
+    ("#T_SP=webanno.custom.A|begin", "a.tsv:2: feature name 'begin' of layer webanno.custom.A"),
+    ("#T_RL=webanno.custom.R|label", "a.tsv:2: relation layer webanno.custom.R without its base type"),
+])
+def test_a_bad_header_is_a_located_error(tmp_path: Path, header: str, message: str) -> None:
     corpus = tmp_path / "corpus"
     corpus.mkdir()
-    (corpus / "a.tsv").write_text("#FORMAT=WebAnno TSV 3.3\n#T_XX=webanno.custom.A|b\n\n\n#Text=a\n", encoding="utf-8")
+    (corpus / "a.tsv").write_text(f"#FORMAT=WebAnno TSV 3.3\n{header}\n\n\n#Text=a\n", encoding="utf-8")
     result = run_kg("check", "--corpus", str(corpus))
     assert result.exit_code == 2
-    assert "a.tsv:2: unknown header line '#T_XX=webanno.custom.A|b'" in result.stderr
+    assert message in result.stderr
 
 
 def test_a_tsv_file_of_another_kind_is_listed_as_not_read(tmp_path: Path) -> None:

@@ -67,9 +67,12 @@ def parse_header(lines: list[str]) -> list[Column]:
             raise TsvError(f"unknown header line {line[:40]!r} (expected #T_SP=, #T_CH= or #T_RL= "
                            "declarations, then two empty lines)", number)
         try:
-            columns += _layer_columns(KINDS[prefix], line[6:].split("|"))
+            added = _layer_columns(KINDS[prefix], line[6:].split("|"))
         except TsvError as exc:
             raise TsvError(str(exc), number) from None
+        if any(column.layer.type_name == added[0].layer.type_name for column in columns):
+            raise TsvError(f"layer {added[0].layer.type_name} declared twice (expected one line per layer)", number)
+        columns += added
     return columns
 
 
