@@ -160,3 +160,13 @@ def test_a_tsv_file_of_another_kind_is_listed_as_not_read(tmp_path: Path) -> Non
     assert result.exit_code == 0, result.output
     assert "1 documents checked" in result.stdout
     assert "files not read" in result.stdout and "table.tsv" in result.stdout
+
+
+def test_one_document_id_in_two_formats_is_a_located_error(tmp_path: Path) -> None:
+    corpus = tmp_path / "corpus"
+    corpus.mkdir()
+    shutil.copy(PAIRS / "testSimpleChain" / "reference.tsv", corpus / "doc.tsv")
+    (corpus / "doc.txt").write_text("This is a test .\n", encoding="utf-8")
+    result = run_kg("check", "--corpus", str(corpus))
+    assert result.exit_code == 2
+    assert "doc.txt: both doc.tsv and doc.txt (expected one form of a document: .txt (brat)" in result.stderr
