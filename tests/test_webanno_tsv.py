@@ -119,6 +119,15 @@ def test_utf16_offsets_escapes_and_chains_are_read(tmp_path: Path) -> None:
                                          "A2\treferenceType T2 pr"]
 
 
+def _check(tmp_path: Path, files: dict[str, str]):
+    """`kg check` of a corpus holding these files (name: text)."""
+    corpus = tmp_path / "corpus"
+    corpus.mkdir()
+    for name, text in files.items():
+        (corpus / name).write_text(text, encoding="utf-8")
+    return run_kg("check", "--corpus", str(corpus))
+
+
 @pytest.mark.parametrize("body, line, message", [
     ("#Text=a b\n1-1\t0-1\ta\t_\n", 7, "row of 4 columns (expected 6"),
     ("#Text=a b\n1-1\t0-1\ta\t_\tx->1\t*[1]\n", 7, "chain value 'x->1' (expected <relation>-><chain>-<link>"),
@@ -127,10 +136,7 @@ def test_utf16_offsets_escapes_and_chains_are_read(tmp_path: Path) -> None:
     ("#Text=a\n#Foo=1\n1-1\t0-1\ta\t_\t_\t_\n", 7, "line '#Foo=1' in the body"),
 ])
 def test_malformed_tsv3_is_a_located_error(tmp_path: Path, body: str, line: int, message: str) -> None:
-    corpus = tmp_path / "corpus"
-    corpus.mkdir()
-    (corpus / "a.tsv").write_text(HEADER + body, encoding="utf-8")
-    result = run_kg("build", "--corpus", str(corpus), "--data", str(tmp_path / "data"), "--quiet")
+    result = _check(tmp_path, {"a.tsv": HEADER + body})
     assert result.exit_code == 2
     assert f"a.tsv:{line}: {message}" in result.stderr
     assert "Traceback" not in result.output
@@ -143,30 +149,22 @@ def test_malformed_tsv3_is_a_located_error(tmp_path: Path, body: str, line: int,
     ("#T_RL=webanno.custom.R|label", "a.tsv:2: relation layer webanno.custom.R without its base type"),
 ])
 def test_a_bad_header_is_a_located_error(tmp_path: Path, header: str, message: str) -> None:
-    corpus = tmp_path / "corpus"
-    corpus.mkdir()
-    (corpus / "a.tsv").write_text(f"#FORMAT=WebAnno TSV 3.3\n{header}\n\n\n#Text=a\n", encoding="utf-8")
-    result = run_kg("check", "--corpus", str(corpus))
+    result = _check(tmp_path, {"a.tsv": f"#FORMAT=WebAnno TSV 3.3\n{header}\n\n\n#Text=a\n"})
     assert result.exit_code == 2
     assert message in result.stderr
 
 
+CHAIN = (PAIRS / "testSimpleChain" / "reference.tsv").read_text(encoding="utf-8")
+
+
 def test_a_tsv_file_of_another_kind_is_listed_as_not_read(tmp_path: Path) -> None:
-    corpus = tmp_path / "corpus"
-    corpus.mkdir()
-    shutil.copy(PAIRS / "testSimpleChain" / "reference.tsv", corpus / "chain.tsv")
-    (corpus / "table.tsv").write_text("name\tvalue\nx\t1\n", encoding="utf-8")
-    result = run_kg("check", "--corpus", str(corpus))
+    result = _check(tmp_path, {"chain.tsv": CHAIN, "table.tsv": "name\tvalue\nx\t1\n"})
     assert result.exit_code == 0, result.output
     assert "1 documents checked" in result.stdout
     assert "files not read" in result.stdout and "table.tsv" in result.stdout
 
 
 def test_one_document_id_in_two_formats_is_a_located_error(tmp_path: Path) -> None:
-    corpus = tmp_path / "corpus"
-    corpus.mkdir()
-    shutil.copy(PAIRS / "testSimpleChain" / "reference.tsv", corpus / "doc.tsv")
-    (corpus / "doc.txt").write_text("This is a test .\n", encoding="utf-8")
-    result = run_kg("check", "--corpus", str(corpus))
+    result = _check(tmp_path, {"doc.tsv": CHAIN, "doc.txt": "This is a test .\n"})
     assert result.exit_code == 2
     assert "doc.txt: both doc.tsv and doc.txt (expected one form of a document: .txt (brat)" in result.stderr
