@@ -79,8 +79,7 @@ class DocumentFiles:
     @property
     def format(self) -> InputFormat:
         """The format of its main file (kg.formats.registry)."""
-        name = os.fspath(self.txt_file)
-        return registry.BY_SUFFIX[name[name.rfind("."):]]
+        return registry.BY_SUFFIX[registry.suffix(os.fspath(self.txt_file))]
 
     @property
     def converted(self) -> bool:
@@ -213,7 +212,7 @@ def _documents(corpus_dir: Path, found: dict[str, _Found], mains: dict[str, str]
             continue
         names = (text_name, slug + ".ann", slug + ".json")
         directory = slug.rpartition("/")[0]
-        companions = registry.BY_SUFFIX[text_name[text_name.rfind("."):]].companions
+        companions = registry.BY_SUFFIX[registry.suffix(text_name)].companions
         names += tuple(f"{directory}/{name}" if directory else name for name in companions)
         used.update(names[:3])
         text = found[text_name].path

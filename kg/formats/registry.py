@@ -78,10 +78,15 @@ BRAT = BY_SUFFIX[".txt"]
 MAGIC_BYTES = max(len(row.magic) for row in INPUT_FORMATS)
 
 
+def suffix(name: str) -> str:
+    """A file name's suffix as the table's rows give it ('.txt'), or '' if it has none."""
+    return name[name.rfind("."):] if "." in name else ""
+
+
 def format_of(name: str, head: Callable[[], bytes] = lambda: b"") -> InputFormat | None:
     """The format of a file named `name`, or None; `head()` gives its first MAGIC_BYTES bytes,
     asked for only when the suffix alone does not tell."""
-    row = BY_SUFFIX.get(name[name.rfind("."):]) if "." in name else None
+    row = BY_SUFFIX.get(suffix(name))
     if row is None or not row.magic:
         return row
     return row if head().startswith(row.magic) else None
