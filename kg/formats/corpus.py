@@ -159,7 +159,7 @@ def scan_corpus(corpus_dir: Path) -> Listing:
             errors.append(CorpusError(f"annotation file without its text (expected {Path(name).stem}.txt beside it)",
                                       Path(found[name].path)))
     documents, used = _documents(corpus_dir, found, mains, errors)
-    archives = {n: Path(f.path) for n, f in found.items() if n.endswith(".zip")}
+    archives = {n: Path(f.path) for n, f in found.items() if (row := registry.format_of(n)) and row.holds}
     documents += _zip_documents(corpus_dir, list(archives.values()), stems, errors)
     if errors:
         raise InputErrors(errors)
@@ -177,7 +177,7 @@ def _main_files(found: dict[str, _Found], errors: list[InputError]) -> dict[str,
     mains: dict[str, str] = {}
     for name in sorted(found):
         row = registry.format_of(name, lambda: _head(found[name].path))
-        if row is None or row.archive:
+        if row is None or row.holds:  # an archive's documents are its members (_zip_documents)
             continue
         slug = name[:-len(row.suffix)]
         if slug in mains:
@@ -243,7 +243,8 @@ def _zip_documents(corpus_dir: Path, archives: list[Path], stems: set[str],
         stem = archive.relative_to(corpus_dir).as_posix()[:-4]
         try:
             with zipfile.ZipFile(archive) as opened:
-                members = sorted(n[:-4] for n in opened.namelist() if n.lower().endswith(".xmi"))
+                holds = registry.BY_SUFFIX[registry.suffix(archive.name)].holds
+                members = sorted(n[:-len(holds)] for n in opened.namelist() if n.lower().endswith(holds))
         except (OSError, zipfile.BadZipFile) as exc:
             errors.append(CorpusError(f"cannot read the archive ({exc}) (expected a zip file as INCEpTION exports)",
                                       archive))

@@ -36,7 +36,7 @@ class InputFormat:
     reader: str = ""  # "module:function" returning a BratDocument; "" for brat, which kg reads natively
     magic: bytes = b""  # a file with the suffix is a document only if it starts so (.tsv is no one format's)
     companions: tuple[str, ...] = ()  # files beside it that it reads too (they join its fingerprint)
-    archive: bool = False  # a container of documents (an export zip)
+    holds: str = ""  # for a container of documents (an export zip): the suffix of those it holds
 
     def read(self, path: Path, member: str | None = None):  # -> BratDocument (a reader module imports cassis)
         """The document at `path` (or its `member`), converted to brat standoff by this format's reader."""
@@ -60,7 +60,7 @@ INPUT_FORMATS: tuple[InputFormat, ...] = (
     InputFormat("xmi", ".xmi", f"INCEpTION or WebAnno UIMA CAS XMI, with {TYPE_SYSTEM} beside it",
                 "kg.formats.inception.xmi:read_xmi", companions=(TYPE_SYSTEM,)),
     InputFormat("inception-zip", ".zip", "an INCEpTION or WebAnno export zip of UIMA CAS XMI documents",
-                "kg.formats.inception.xmi:read_member", archive=True),
+                "kg.formats.inception.xmi:read_member", holds=".xmi"),
     InputFormat("webanno-tsv3", ".tsv", "WebAnno TSV 3.x, as INCEpTION and WebAnno export it",
                 "kg.formats.webanno_tsv:read_tsv", magic=b"#FORMAT=WebAnno TSV 3"),
 )
