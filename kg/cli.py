@@ -22,6 +22,7 @@ import click
 from kg import __version__
 from kg.store import build_dirs
 from kg.formats import rdf_syntaxes as formats
+from kg.formats.registry import OUTPUT_FORMATS, OutputFormat, output_format
 from kg.model import iris
 from kg import settings
 from kg.errors import KgError
@@ -153,19 +154,19 @@ def check(corpus_dir: Path, shapes: bool, workers: int | None, strict: bool) -> 
 
 
 @main.command()
-@click.option("--format", "fmt", type=click.Choice([*formats.EXPORT_EXTENSIONS, "brat", "xmi"]), default="ttl", show_default=True,
-              help="Serialization, or brat: a brat corpus (texts, .ann, metadata, configuration) in a directory, "
-                   "or xmi: INCEpTION's UIMA CAS XMI documents with their TypeSystem.xml in a directory.")
+@click.option("--format", "fmt", type=click.Choice([*formats.EXPORT_EXTENSIONS, *(f.name for f in OUTPUT_FORMATS)]),
+              default="ttl", show_default=True,
+              help="Serialization, or " + ", or ".join(f"{f.name}: {f.writes}" for f in OUTPUT_FORMATS) + ".")
 @click.option("-o", "--output", type=click.Path(path_type=Path), default=None,
               help="File to write (default: standard output); for brat and xmi, the directory to write.")
 @data_option
 @store_option
 def export(fmt: str, output: Path | None, data_dir: Path, store_url: str | None) -> None:
     """Write the current graph as Turtle, TriG, N-Quads or JSON-LD, or back out as a brat or INCEpTION corpus."""
-    if fmt in ("brat", "xmi"):
+    if fmt in (f.name for f in OUTPUT_FORMATS):
         if store_url:
             raise click.UsageError(f"--format {fmt} reads a build directory: leave out --store (and KG_STORE)")
-        _export_brat(build_dirs.current_build(data_dir), output, fmt)
+        _export_corpus(build_dirs.current_build(data_dir), output, output_format(fmt))
         return
     if output is None:
         _export_rdf(data_dir, store_url, fmt, sys.stdout.buffer)
@@ -189,12 +190,10 @@ def _export_rdf(data_dir: Path, store_url: str | None, fmt: str, out: IO[bytes])
         store.close()
 
 
-def _export_brat(build_dir: Path | None, output: Path | None, fmt: str = "brat") -> None:
-    from kg.formats.brat.export import export_brat
-    from kg.formats.inception.export import export_xmi
+def _export_corpus(build_dir: Path | None, output: Path | None, fmt: OutputFormat) -> None:
 
     if output is None:
-        raise click.UsageError(f"--format {fmt} writes a directory: give it with -o DIR")
+        raise click.UsageError(f"--format {fmt.name} writes a directory: give it with -o DIR")
     if build_dir is None:
         raise click.ClickException("nothing built yet (run kg build first)")
     if output.exists() and any(output.iterdir()):
@@ -202,10 +201,7 @@ def _export_brat(build_dir: Path | None, output: Path | None, fmt: str = "brat")
     iris.use_base(build_dirs.base_iri(build_dir))
     store = build_dirs.build_store(build_dir)
     try:
-        if fmt == "xmi":
-            count, warnings = export_xmi(build_dirs.corpus_config_dir(build_dir), store, output)
-        else:
-            count, warnings = export_brat(build_dirs.corpus_config_dir(build_dir), store, output), []
+        count, warnings = fmt.write(build_dirs.corpus_config_dir(build_dir), store, output)
     finally:
         store.close()
     for warning in warnings:

@@ -18,7 +18,7 @@ import re
 import stat
 import zipfile
 from dataclasses import dataclass, field, replace
-from functools import cached_property, lru_cache
+from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
@@ -26,20 +26,20 @@ from kg.formats.brat.conf import CONFIG_FILE, MAPPING_FILE, AnnotationConfig, de
 from kg.errors import CorpusError, InputError, InputErrors, InputWarning
 from kg.model.iris import RESERVED_GRAPHS
 from kg.formats.positions import json_key_line, line_column
+from kg.formats import registry
+from kg.formats.registry import TYPE_SYSTEM, InputFormat
 
 if TYPE_CHECKING:  # the reading modules are imported when a document is read: a scan needs none of them
-    from kg.formats.inception.xmi import BratDocument
-    from kg.formats.records import Document, Metadata
+    from kg.formats.records import BratDocument, Document, Metadata
 
 # Characters XML 1.0 cannot carry: SPARQL XML results and RDF/XML would break on them.
-TYPE_SYSTEM = "TypeSystem.xml"  # INCEpTION's type system beside its .xmi (kg.formats.inception.xmi reads it)
 CONTROL_CHARACTERS = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
 _SLUG = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*$")
 ALIASES_FILE = "aliases.toml"
 # Files of the corpus that are not documents but are read (or, for brat's own, accepted) by kg.
 CORPUS_FILES = (CONFIG_FILE, ALIASES_FILE, MAPPING_FILE, "tools.conf", "visual.conf", "kb_shortcuts.conf",
                 TYPE_SYSTEM, "typesystem.xml")
-DOCUMENT_SUFFIXES = (".txt", ".ann", ".json", ".xmi", ".zip")
+DOCUMENT_SUFFIXES = (*registry.SUFFIXES, ".ann", ".json")
 SUGGESTED_SUFFIX = ".suggested.ann"  # kg suggest's output beside an article: for review, not a document
 MAX_TEXT_BYTES = 16 * 2**20  # a news article is far smaller; a larger file is refused, never half-read
 MAX_METADATA_CHARS = 64 * 2**10
@@ -77,9 +77,15 @@ class DocumentFiles:
         return Path(self.meta_file)
 
     @property
-    def is_xmi(self) -> bool:
-        """An INCEpTION UIMA CAS XMI document: text and annotations come from the .xmi (or the zip)."""
-        return os.fspath(self.txt_file).endswith((".xmi", ".zip"))
+    def format(self) -> InputFormat:
+        """The format of its main file (kg.formats.registry)."""
+        return registry.BY_SUFFIX[registry.suffix(os.fspath(self.txt_file))]
+
+    @property
+    def converted(self) -> bool:
+        """Read by a format's reader (INCEpTION XMI, WebAnno TSV...): text and annotations come from
+        its main file, and the annotation.conf from the layers it declares."""
+        return self.format is not registry.BRAT
 
     @property
     def source(self) -> str:
@@ -99,7 +105,7 @@ class DocumentFiles:
         return digest.hexdigest()
 
     def _type_system(self) -> list[Path]:
-        return [self.txt.parent / TYPE_SYSTEM] if self.is_xmi else []
+        return [self.txt.parent / name for name in self.format.companions]
 
     def stat_key(self) -> list[int]:
         """Sizes and modification times: a cheap first check before hashing (those the scan
@@ -128,8 +134,8 @@ class Listing:
 def not_read(paths: list[Path]) -> str:
     """The line that says which files of the corpus are no document's (never skipped silently)."""
     names = ", ".join(str(p) for p in paths[:5]) + (", ..." if len(paths) > 5 else "")
-    return (f"{len(paths)} files not read (kg reads .txt, .ann, .json, INCEpTION .xmi and .zip documents and "
-            f"the corpus's configuration files): {names}")
+    return (f"{len(paths)} files not read (kg reads documents {registry.read_formats()}, their .ann and .json, "
+            f"and the corpus's configuration files): {names}")
 
 
 def list_documents(corpus_dir: Path) -> list[DocumentFiles]:
@@ -145,17 +151,15 @@ def scan_corpus(corpus_dir: Path) -> Listing:
     if not corpus_dir.is_dir():
         raise CorpusError("corpus directory not found (expected a directory of .txt/.ann files)", corpus_dir)
     found = _walk(corpus_dir)
-    stems = {name[:-4] for name in found if name.endswith((".txt", ".xmi"))}
     errors: list[InputError] = []
-    for name in sorted(n for n in found if n.endswith(".xmi") and n[:-4] + ".txt" in found):
-        errors.append(CorpusError(f"both {Path(name).stem}.xmi and {Path(name).stem}.txt (expected one form of a "
-                                  "document: brat's .txt and .ann, or INCEpTION's .xmi)", Path(found[name].path)))
+    mains = _main_files(found, errors)
+    stems = set(mains)
     for name in sorted(found):
         if name.endswith(".ann") and name[:-4] not in stems and not name.endswith(SUGGESTED_SUFFIX):
             errors.append(CorpusError(f"annotation file without its text (expected {Path(name).stem}.txt beside it)",
                                       Path(found[name].path)))
-    documents, used = _documents(corpus_dir, found, stems, errors)
-    archives = {n: Path(f.path) for n, f in found.items() if n.endswith(".zip")}
+    documents, used = _documents(corpus_dir, found, mains, errors)
+    archives = {n: Path(f.path) for n, f in found.items() if (row := registry.format_of(n)) and row.holds}
     documents += _zip_documents(corpus_dir, list(archives.values()), stems, errors)
     if errors:
         raise InputErrors(errors)
@@ -167,26 +171,55 @@ def scan_corpus(corpus_dir: Path) -> Listing:
     return Listing(documents, ignored, configs)
 
 
-def _documents(corpus_dir: Path, found: dict[str, _Found], stems: set[str],
+def _main_files(found: dict[str, _Found], errors: list[InputError]) -> dict[str, str]:
+    """The main file of each document that is not in an archive, by document id: the files whose
+    format the registry knows. Two of one id (a.txt and a.xmi) are an error."""
+    mains: dict[str, str] = {}
+    for name in sorted(found):
+        row = registry.format_of(name, lambda: _head(found[name].path))
+        if row is None or row.holds:  # an archive's documents are its members (_zip_documents)
+            continue
+        slug = name[:-len(row.suffix)]
+        if slug in mains:
+            other = Path(mains[slug]).name
+            errors.append(CorpusError(f"both {other} and {Path(name).name} (expected one form of a document: "
+                                      f"{registry.read_formats()})", Path(found[name].path)))
+            continue
+        mains[slug] = name
+    return mains
+
+
+def _head(path: str) -> bytes:
+    """The first bytes of a file, for the registry to tell its format by (b"" if unreadable: the
+    file is then not taken for a document of a format that needs them)."""
+    try:
+        with open(path, "rb") as opened:
+            return opened.read(registry.MAGIC_BYTES)
+    except OSError:
+        return b""
+
+
+def _documents(corpus_dir: Path, found: dict[str, _Found], mains: dict[str, str],
                errors: list[InputError]) -> tuple[list[DocumentFiles], set[str]]:
-    """The brat and .xmi documents of the scan, and the names of the files they use."""
+    """The documents of the scan that are not in an archive, and the names of the files they use."""
     documents, used = [], set()
     configs: dict[str, Path | None] = {}  # per directory: its documents all read with one configuration
-    for slug in sorted(stems):
+    stems = set(mains)
+    for slug, text_name in sorted(mains.items()):
         problem = _slug_problem(slug, stems)
-        text_name = slug + ".txt" if slug + ".txt" in found else slug + ".xmi"
         if problem:
             errors.append(CorpusError(problem, Path(found[text_name].path)))
             continue
         names = (text_name, slug + ".ann", slug + ".json")
-        if text_name.endswith(".xmi"):
-            names += (slug.rpartition("/")[0] + "/" + TYPE_SYSTEM if "/" in slug else TYPE_SYSTEM,)
+        directory = slug.rpartition("/")[0]
+        companions = registry.BY_SUFFIX[registry.suffix(text_name)].companions
+        names += tuple(f"{directory}/{name}" if directory else name for name in companions)
         used.update(names[:3])
         text = found[text_name].path
-        directory = slug.rpartition("/")[0]
         if directory not in configs:
             configs[directory] = find_config(Path(os.path.dirname(text)), corpus_dir)
-        documents.append(DocumentFiles(slug, text, text[:-4] + ".ann", text[:-4] + ".json", configs[directory],
+        stem = text[:-len(text_name) + len(slug)]
+        documents.append(DocumentFiles(slug, text, stem + ".ann", stem + ".json", configs[directory],
                                        scanned=_stat_key(found, names)))
     return documents, used
 
@@ -210,7 +243,8 @@ def _zip_documents(corpus_dir: Path, archives: list[Path], stems: set[str],
         stem = archive.relative_to(corpus_dir).as_posix()[:-4]
         try:
             with zipfile.ZipFile(archive) as opened:
-                members = sorted(n[:-4] for n in opened.namelist() if n.lower().endswith(".xmi"))
+                holds = registry.BY_SUFFIX[registry.suffix(archive.name)].holds
+                members = sorted(n[:-len(holds)] for n in opened.namelist() if n.lower().endswith(holds))
         except (OSError, zipfile.BadZipFile) as exc:
             errors.append(CorpusError(f"cannot read the archive ({exc}) (expected a zip file as INCEpTION exports)",
                                       archive))
@@ -440,12 +474,13 @@ def _refuse_repeated_keys(pairs: list[tuple[str, object]]) -> dict:
 
 
 def read_document(files: DocumentFiles, config: AnnotationConfig) -> Document:
-    """Read and check one article; raises CorpusError or InputErrors. An INCEpTION .xmi is read
-    with the configuration its own layers make (`inception_config`)."""
+    """Read and check one article; raises CorpusError or InputErrors. A document of another format
+    than brat is converted by its reader (kg.formats.registry) and read with the configuration its
+    own layers make (`converted_config`)."""
     from kg.formats.brat.ann import parse_ann
     from kg.formats.records import Annotations, Document
 
-    if files.is_xmi:
+    if files.converted:
         converted = _converted(files)
         annotations = parse_ann(Path(files.source), converted.ann, converted.text,
                                 parse_config(converted.conf, files.source))
@@ -460,22 +495,10 @@ def read_document(files: DocumentFiles, config: AnnotationConfig) -> Document:
     return Document(files.slug, text, metadata, annotations, str(files.ann))
 
 
-def inception_config(files: DocumentFiles) -> AnnotationConfig:
-    """The annotation configuration an INCEpTION document's layers declare."""
+def converted_config(files: DocumentFiles) -> AnnotationConfig:
+    """The annotation configuration the layers of a converted document (INCEpTION, WebAnno) declare."""
     return parse_config(_converted(files).conf, files.source)
 
 
 def _converted(files: DocumentFiles) -> BratDocument:
-    from kg.formats.inception.xmi import xmi_to_brat  # cassis: imported only when an INCEpTION document is read
-
-    if files.member is None:
-        return xmi_to_brat(files.txt)
-    return _archive(str(files.txt), files.txt.stat().st_mtime_ns)[files.member]
-
-
-@lru_cache(maxsize=4)
-def _archive(path: str, mtime_ns: int) -> dict[str, BratDocument]:
-    """An export archive converted once per process (its documents are read one by one)."""
-    from kg.formats.inception.xmi import zip_to_brat
-
-    return zip_to_brat(Path(path))
+    return files.format.read(files.txt, files.member)

@@ -136,3 +136,17 @@ class Document:
     metadata: Metadata
     annotations: Annotations
     source: str = ""  # the file the annotations come from, for located errors found after parsing
+
+
+@dataclass(frozen=True)
+class BratDocument:
+    """One document of another format as brat has it, in memory: the text, the .ann lines and an
+    annotation.conf for them (what the registry's readers return, kg.formats.registry).
+
+    `warnings` lists what was not carried over (layers and features kg does not
+    read, spans with no text), one sentence each, prefixed with the source path."""
+
+    text: str
+    ann: str
+    conf: str
+    warnings: tuple[str, ...] = ()

@@ -206,7 +206,7 @@ def _run(plan: Plan, inputs: Inputs, data_dir: Path, options: Options, phases: P
 
             save_schema(inputs.corpus_dir, inputs.configs, build_dirs.corpus_config_dir(build_dir))
             save_document_configs(inputs.corpus_dir, build_dirs.corpus_config_dir(build_dir),
-                                  {item.slug: inputs.vocabulary_of(item).config for item in inputs.inception})
+                                  {item.slug: inputs.vocabulary_of(item).config for item in inputs.converted})
         if eager:
             with phases.phase("outputs"):
                 write_exports(build_dir)

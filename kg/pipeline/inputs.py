@@ -19,7 +19,7 @@ from kg.store import build_dirs
 from kg.model import iris
 from kg.formats.brat.conf import CONFIG_FILE, find_config, load_config
 from kg.formats.brat.conf_writer import union_configs
-from kg.formats.corpus import ALIASES_FILE, MAPPING_FILE, DocumentFiles, inception_config
+from kg.formats.corpus import ALIASES_FILE, MAPPING_FILE, DocumentFiles, converted_config
 from kg.errors import ConfigError, InputError, InputWarning
 from kg.model.resources import ONTOLOGY_TTL, SHAPES_TTL, read_rdf
 
@@ -38,8 +38,8 @@ class Inputs:
         self.corpus_dir = corpus_dir
         self.configs = configs
         self.warnings: list[InputError] = []  # found in the configurations, reported with the documents'
-        self.inception = [d for d in documents if d.is_xmi]
-        self.unconfigured = [d for d in documents if not d.is_xmi and d.config is None]
+        self.converted = [d for d in documents if d.converted]
+        self.unconfigured = [d for d in documents if not d.converted and d.config is None]
         self.config_files = [p for p in configs if p.name == CONFIG_FILE]
         digest = hashlib.sha256(__version__.encode())
         digest.update(iris.BASE.encode())  # the base IRI in force: another base mints every IRI anew
@@ -62,16 +62,16 @@ class Inputs:
 
     @cached_property
     def vocabularies(self) -> dict[Path, Vocabulary]:
-        """One per annotation.conf, and one per INCEpTION document (its layers are its schema, joined
-        with the annotation.conf that applies to its directory: its hierarchy and types)."""
+        """One per annotation.conf, and one per converted document (INCEpTION, WebAnno: its layers are
+        its schema, joined with the annotation.conf that applies to its directory: its hierarchy and types)."""
         from kg.model.corpus_vocabulary import Vocabulary
 
         vocabularies = {path: Vocabulary(load_config(path), self.alignment) for path in self.config_files}
         if self.unconfigured:
             vocabularies[self._inferred_key] = Vocabulary(self._inferred_config(), self.alignment)
-        for item in self.inception:
+        for item in self.converted:
             applies = find_config(item.txt.parent, self.corpus_dir)
-            own = inception_config(item)
+            own = converted_config(item)
             config = union_configs([vocabularies[applies].config, own]) if applies in vocabularies else own
             vocabularies[Path(item.source)] = Vocabulary(config, self.alignment)
         return vocabularies
@@ -122,7 +122,7 @@ class Inputs:
 
     def vocabulary_key(self, item: DocumentFiles) -> Path:
         """Which of `vocabularies` a document is read with."""
-        if item.is_xmi:
+        if item.converted:
             return Path(item.source)
         return self._inferred_key if item.config is None else item.config
 

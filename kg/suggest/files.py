@@ -47,7 +47,7 @@ class _Corpus:
 
     def __init__(self, root: Path) -> None:
         self.root = root
-        self.documents = [d for d in _articles(root) if not d.is_xmi]
+        self.documents = [d for d in _articles(root) if not d.converted]
         self.configs = {p: load_config(p) for p in sorted({d.config for d in self.documents if d.config})}
         if not self.configs:
             raise CorpusError("no annotation.conf for the articles (expected one at the corpus root or beside them)", root)

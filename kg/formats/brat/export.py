@@ -57,9 +57,10 @@ def save_schema(corpus_dir: Path, configs: list[Path], config_dir: Path) -> None
         shutil.copyfile(path, target)
 
 
-def export_brat(schema: Path, store: EmbeddedStore, output: Path) -> int:
+def export_brat(schema: Path, store: EmbeddedStore, output: Path) -> tuple[int, list[str]]:
     """Write the corpus of a build under `output` (a directory), read against the configuration files
-    the build kept in `schema` (kg.store.build_dirs.corpus_config_dir); returns the documents written."""
+    the build kept in `schema` (kg.store.build_dirs.corpus_config_dir); returns the documents written
+    and the warnings (none: brat holds everything a build read)."""
     output.mkdir(parents=True, exist_ok=True)
     if schema.is_dir():
         shutil.copytree(schema, output, dirs_exist_ok=True)
@@ -75,7 +76,7 @@ def export_brat(schema: Path, store: EmbeddedStore, output: Path) -> int:
                                              encoding="utf-8")
         count += 1
     _write_tools_conf(output, databases)
-    return count
+    return count, []
 
 
 def documents_as_brat(store: EmbeddedStore,

@@ -12,28 +12,34 @@ from __future__ import annotations
 import io
 import warnings
 import zipfile
-from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path, PurePosixPath
 
 from cassis import Cas, TypeSystem, load_cas_from_xmi, load_typesystem
 
 from kg.formats.inception.cas_to_brat import cas_to_brat
-from kg.formats.corpus import TYPE_SYSTEM
+from kg.formats.records import BratDocument
+from kg.formats.registry import TYPE_SYSTEM
 from kg.errors import CorpusError
 from kg.formats.inception.errors import TS_ROOT, XMI_ROOT, cas_error, check_offsets, check_root, type_system_error
 
+__all__ = ["TYPE_SYSTEM", "BratDocument", "convert", "read_member", "read_xmi", "xmi_to_brat", "zip_to_brat"]
 
-@dataclass(frozen=True)
-class BratDocument:
-    """One document as brat has it: the text, the .ann lines and an annotation.conf for them.
 
-    `warnings` lists what was not carried over (layers and features kg does not
-    read, spans with no text), one sentence each, prefixed with the source path."""
+def read_xmi(path: Path, member: str | None = None) -> BratDocument:
+    """The registry's reader of a loose .xmi (kg.formats.registry)."""
+    return xmi_to_brat(path)
 
-    text: str
-    ann: str
-    conf: str
-    warnings: tuple[str, ...] = ()
+
+def read_member(path: Path, member: str) -> BratDocument:
+    """The registry's reader of one document of an export archive; the archive is converted once
+    per process (its documents are read one by one)."""
+    return _archive(str(path), Path(path).stat().st_mtime_ns)[member]
+
+
+@lru_cache(maxsize=4)
+def _archive(path: str, mtime_ns: int) -> dict[str, BratDocument]:
+    return zip_to_brat(Path(path))
 
 
 def xmi_to_brat(path: Path) -> BratDocument:
@@ -86,6 +92,11 @@ def convert(xmi: bytes, type_system: bytes, where: str, ts_where: str) -> BratDo
     check_root(xmi, where, XMI_ROOT, "a UIMA CAS XMI document")
     cas = _load_cas(xmi, typesystem, where)
     check_offsets(cas, xmi, where)
+    return brat_document(cas, where)
+
+
+def brat_document(cas: Cas, where: str) -> BratDocument:
+    """A loaded CAS (of an XMI, or made from another format) as brat; `where` names it in warnings."""
     ann, conf, reported = cas_to_brat(cas)
     return BratDocument(cas.sofa_string or "", ann, conf, tuple(f"{where}: {w}" for w in reported))
 

@@ -1,0 +1,191 @@
+"""WebAnno TSV 3.x documents build like INCEpTION's XMI ones: the same document exported both ways
+gives the same graph; real exports build; malformed files are located errors."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pyoxigraph as ox
+import pytest
+from cassis import load_dkpro_core_typesystem, load_typesystem, merge_typesystems
+
+from kg.store import build_dirs
+from kg.formats.registry import BY_SUFFIX
+from tests.helpers import assert_same_quads, run_kg, shared_corpus, store_quads
+
+PAIRS = Path(__file__).parent / "data" / "webanno-tsv3-pairs"
+KGO = "https://kg.example.org/ontology#"
+NIF = "http://persistence.uni-leipzig.org/nlp2rdf/ontologies/nif-core#"
+
+
+def _type_system(target: Path) -> None:
+    """The type system of the suite's XMI: DKPro Core's, the suite's test layers, DocumentMetaData."""
+    ts = merge_typesystems(load_dkpro_core_typesystem(),
+                           load_typesystem((PAIRS / "webannoTestTypes.xml").read_bytes().decode()))
+    metadata = ts.create_type("de.tudarmstadt.ukp.dkpro.core.api.metadata.type.DocumentMetaData")
+    for name in ("documentTitle", "documentId", "documentUri", "collectionId", "documentBaseUri"):
+        ts.create_feature(metadata, name, "uima.cas.String")
+    ts.create_feature(metadata, "isLastSegment", "uima.cas.Boolean")
+    target.write_text(ts.to_xml(), encoding="utf-8")
+
+
+def _build(corpus: Path, data: Path) -> None:
+    result = run_kg("build", "--corpus", str(corpus), "--data", str(data), "--quiet")
+    assert result.exit_code == 0, result.output
+
+
+def _rows(data: Path, sparql: str) -> list:
+    store = ox.Store.read_only(str(build_dirs.store_path(build_dirs.current_build(data))))
+    return list(store.query(sparql, use_default_graph_as_union=True))
+
+
+def _mentions(data: Path) -> dict[str, int]:
+    rows = _rows(data, f"SELECT ?t (COUNT(?m) AS ?n) WHERE {{ ?m <{KGO}annotationType> ?t }} GROUP BY ?t")
+    return {str(row[0].value): int(row[1].value) for row in rows}
+
+
+def _documents(data: Path) -> int:
+    return int(_rows(data, f"SELECT (COUNT(DISTINCT ?d) AS ?n) WHERE {{ ?m <{NIF}referenceContext> ?d }}")[0][0].value)
+
+
+# Pairs whose graphs are compared (a build each way costs seconds); every pair is compared as brat.
+GRAPH_PAIRS = ["testMultiTokenChain", "testStackedChain", "testStackedComplexSlotFeatureWithoutValues",
+               "testSubTokenRelation", "testSubtokenChain", "testUnsetSlotFeature"]
+
+
+@pytest.mark.parametrize("pair", GRAPH_PAIRS)
+def test_one_document_exported_as_xmi_and_as_tsv3_builds_into_isomorphic_graphs(tmp_path: Path, pair: str) -> None:
+    xmi, tsv = tmp_path / "xmi", tmp_path / "tsv"
+    xmi.mkdir()
+    tsv.mkdir()
+    shutil.copy(PAIRS / pair / "reference.xmi", xmi / "doc.xmi")
+    _type_system(xmi / "TypeSystem.xml")
+    shutil.copy(PAIRS / pair / "reference.tsv", tsv / "doc.tsv")
+    _build(xmi, tmp_path / "xmi-data")
+    _build(tsv, tmp_path / "tsv-data")
+    assert _mentions(tmp_path / "tsv-data")  # the pair holds annotations kg reads
+    assert_same_quads(store_quads(tmp_path / "tsv-data"), store_quads(tmp_path / "xmi-data"))
+
+
+@pytest.mark.parametrize("pair", sorted(p.name for p in PAIRS.iterdir() if p.is_dir()))
+def test_one_document_exported_as_xmi_and_as_tsv3_reads_as_the_same_brat(tmp_path: Path, pair: str) -> None:
+    """Text, .ann lines, annotation.conf and warnings (what was not carried over) alike."""
+    _type_system(tmp_path / "TypeSystem.xml")
+    shutil.copy(PAIRS / pair / "reference.xmi", tmp_path / "doc.xmi")
+    shutil.copy(PAIRS / pair / "reference.tsv", tmp_path / "doc.tsv")
+    from_xmi, from_tsv = BY_SUFFIX[".xmi"].read(tmp_path / "doc.xmi"), BY_SUFFIX[".tsv"].read(tmp_path / "doc.tsv")
+    assert (from_tsv.text, from_tsv.ann, from_tsv.conf) == (from_xmi.text, from_xmi.ann, from_xmi.conf)
+    assert [w.replace("doc.tsv", "doc") for w in from_tsv.warnings] == \
+        [w.replace("doc.xmi", "doc") for w in from_xmi.warnings]
+
+
+# What the real exports of ../shared/corpora/webanno-tsv3 give: documents, mentions per type (the
+# NamedEntity value, a custom layer's name or label) and the warnings of what was not carried over
+# (globalise: the DKPro Core SemArg layer, once per file, and so the SemPredGLOB slots that point to it).
+REAL = {
+    "globalise": (3, {"CMTY_NAME": 91, "CMTY_QUAL": 17, "CMTY_QUANT": 78, "DATE": 43, "DOC": 40, "ETH_REL": 1,
+                      "LOC_ADJ": 65, "LOC_NAME": 95, "NamedEntity": 2, "ORG": 22, "PER_ATTR": 6, "PER_NAME": 34,
+                      "PRF": 57, "SHIP": 6, "SHIP_TYPE": 48, "STATUS": 6, "SemPredGLOB": 356}, 34),
+    "arete": (2, {"Coord": 3, "Loc": 4, "LocDate": 3, "Species": 3, "Trait": 28, "TraitVal": 28, "Unit": 2}, 0),
+    "ner4archives": (1, {"EVENT": 23, "INSTALLATION": 2, "INSTITUTION": 21, "LOCATION": 205,
+                         "NamedentityNer4Archives": 229, "PERIOD": 34, "PERSON": 67, "TITLE": 4}, 0),
+}
+
+
+@pytest.mark.parametrize("name", sorted(REAL))
+def test_real_tsv3_exports_build(tmp_path: Path, name: str) -> None:
+    corpus = shared_corpus("webanno-tsv3", name)
+    documents, mentions, warnings = REAL[name]
+    _build(corpus, tmp_path / "data")
+    assert _documents(tmp_path / "data") == documents
+    assert _mentions(tmp_path / "data") == mentions
+    reader = BY_SUFFIX[".tsv"]
+    said = [w.split(".tsv: ", 1)[1] for path in corpus.glob("*.tsv") for w in reader.read(path).warnings]
+    assert len(said) == warnings
+    assert all(w.startswith(("layer de.tudarmstadt.ukp.dkpro.core.api.semantics.type.SemArg not read",
+                             "SemPredGLOB slot ")) for w in said)
+
+
+def test_senticoref_chains_across_layers_are_refused_with_located_errors(tmp_path: Path) -> None:
+    """SentiCoref chains join NamedEntity, Sentiment and bare coreference mentions: kg refuses an Equiv
+    over mentions of several types (as it does for the same layers in XMI), naming each document
+    where a chain does so; the other four documents read."""
+    corpus = shared_corpus("webanno-tsv3", "senticoref")
+    result = run_kg("check", "--corpus", str(corpus))
+    assert result.exit_code == 2
+    lines = result.stderr.strip().splitlines()
+    assert all(".tsv:" in line and "Equiv joins mentions of" in line for line in lines)
+    assert {Path(line.removeprefix("error: ").split(":")[0]).stem for line in lines} == {
+        "1", "1109", "2165", "3789", "4889", "5890", "7383", "8915"}
+
+
+HEADER = "#FORMAT=WebAnno TSV 3.3\n#T_SP=de.tudarmstadt.ukp.dkpro.core.api.ner.type.NamedEntity|value\n" \
+         "#T_CH=webanno.custom.CorefLink|referenceRelation|referenceType\n\n\n"
+
+
+def test_utf16_offsets_escapes_and_chains_are_read(tmp_path: Path) -> None:
+    """Offsets count UTF-16 units (the emoji two); values and text are unescaped; a gap between
+    sentences is a line break and spaces, as INCEpTION rebuilds it; a chain link without an entity
+    takes the type of the chain's entity."""
+    (tmp_path / "a.tsv").write_text(
+        HEADER + "#Text=I \\\\ 😊 Ana Pe\\tz .\n"
+        "1-1\t0-1\tI\t_\t_\t_\n1-2\t2-3\t\\\\\t_\t_\t_\n1-3\t4-6\t😊\t_\t_\t_\n"
+        "1-4\t7-10\tAna\tPER\\_X[1]\t*->1-1\t*[1]\n1-5\t11-15\tPe\\tz\tPER\\_X[1]\t*->1-1\t*[1]\n"
+        "1-6\t16-17\t.\t_\t_\t_\n\n#Text=Ella\n2-1\t19-23\tElla\t_\tcoref->1-2\tpr[1]\n", encoding="utf-8")
+    document = BY_SUFFIX[".tsv"].read(tmp_path / "a.tsv")
+    assert document.text == "I \\ 😊 Ana Pe\tz .\n Ella"
+    assert document.ann.splitlines() == ["T1\tPER_X 6 12;13 14\tAna Pe z", "T2\tPER_X 18 22\tElla",
+                                         "*\tEquiv T1 T2", "A1\treferenceRelation T2 coref",
+                                         "A2\treferenceType T2 pr"]
+
+
+def _check(tmp_path: Path, files: dict[str, str]):
+    """`kg check` of a corpus holding these files (name: text)."""
+    corpus = tmp_path / "corpus"
+    corpus.mkdir()
+    for name, text in files.items():
+        (corpus / name).write_text(text, encoding="utf-8")
+    return run_kg("check", "--corpus", str(corpus))
+
+
+@pytest.mark.parametrize("body, line, message", [
+    ("#Text=a b\n1-1\t0-1\ta\t_\n", 7, "row of 4 columns (expected 6"),
+    ("#Text=a b\n1-1\t0-1\ta\t_\tx->1\t*[1]\n", 7, "chain value 'x->1' (expected <relation>-><chain>-<link>"),
+    ("#Text=a\n1-1\t0-9\ta\t_\t_\t_\n", 7, "offsets 0-9 outside the text"),
+    ("1-1\t0-1\ta\t_\t_\t_\n", 6, "token row before any #Text= line"),
+    ("#Text=a\n#Foo=1\n1-1\t0-1\ta\t_\t_\t_\n", 7, "line '#Foo=1' in the body"),
+])
+def test_malformed_tsv3_is_a_located_error(tmp_path: Path, body: str, line: int, message: str) -> None:
+    result = _check(tmp_path, {"a.tsv": HEADER + body})
+    assert result.exit_code == 2
+    assert f"a.tsv:{line}: {message}" in result.stderr
+    assert "Traceback" not in result.output
+
+
+@pytest.mark.parametrize("header, message", [
+    ("#T_XX=webanno.custom.A|b", "a.tsv:2: unknown header line '#T_XX=webanno.custom.A|b'"),
+    ("#T_SP=webanno.custom.A|b\n#T_SP=webanno.custom.A|c", "a.tsv:3: layer webanno.custom.A declared twice"),
+    ("#T_SP=webanno.custom.A|begin", "a.tsv:2: feature name 'begin' of layer webanno.custom.A"),
+    ("#T_RL=webanno.custom.R|label", "a.tsv:2: relation layer webanno.custom.R without its base type"),
+])
+def test_a_bad_header_is_a_located_error(tmp_path: Path, header: str, message: str) -> None:
+    result = _check(tmp_path, {"a.tsv": f"#FORMAT=WebAnno TSV 3.3\n{header}\n\n\n#Text=a\n"})
+    assert result.exit_code == 2
+    assert message in result.stderr
+
+
+CHAIN = (PAIRS / "testSimpleChain" / "reference.tsv").read_text(encoding="utf-8")
+
+
+def test_a_tsv_file_of_another_kind_is_listed_as_not_read(tmp_path: Path) -> None:
+    result = _check(tmp_path, {"chain.tsv": CHAIN, "table.tsv": "name\tvalue\nx\t1\n"})
+    assert result.exit_code == 0, result.output
+    assert "1 documents checked" in result.stdout
+    assert "files not read" in result.stdout and "table.tsv" in result.stdout
+
+
+def test_one_document_id_in_two_formats_is_a_located_error(tmp_path: Path) -> None:
+    result = _check(tmp_path, {"doc.tsv": CHAIN, "doc.txt": "This is a test .\n"})
+    assert result.exit_code == 2
+    assert "doc.txt: both doc.tsv and doc.txt (expected one form of a document: .txt (brat)" in result.stderr
