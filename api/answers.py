@@ -19,7 +19,9 @@ from kg.api.search import SearchIndexes
 from kg.model import iris
 from kg.store.memo import Memo
 
-KEY = re.compile(r"^[A-Za-z0-9._~-]+(?:/[A-Za-z0-9._~-]+)*$")
+# An id as kg mints it: IRI path segments (letters of any script, digits, . _ ~ -, %XX escapes). An id taken
+# from a URL goes through iris.iri_path first, so that it reads the same escaped by the client or not.
+KEY = re.compile(r"^(?:[\w.~-]|%[0-9A-Fa-f]{2})+(?:/(?:[\w.~-]|%[0-9A-Fa-f]{2})+)*$")
 _TYPE = re.compile(r"^[A-Za-z][A-Za-z0-9]*$")
 MAX_LIMIT = 500
 MAX_OFFSET = 10**9
@@ -55,6 +57,7 @@ def select_many(sparqls: list[str]) -> list[list[dict[str, str]]]:
 
 def resolve(key: str) -> str | None:
     """The IRI of the thing with this id in the graph served, None when there is none."""
+    key = iris.iri_path(key)
     return ids.resolve(key, select) if KEY.match(key) else None
 
 

@@ -16,7 +16,7 @@ from kg.api.classes import CLASSES, EVENT_TYPES
 from kg.api.errors import ApiError
 from kg.api.answers import (KEY, add_titles, cached, doc_id, paged, paging, resolve, select, select_many,
                             type_arg)
-from kg.model.iris import ONTOLOGY, local_name
+from kg.model.iris import ONTOLOGY, iri_path, local_name
 
 bp = Blueprint("facts", __name__)
 
@@ -117,6 +117,7 @@ def _one(key: str, kind: str, describe: Callable[[list[str]], list[dict[str, Any
 
 def _id_arg(name: str) -> str | None:
     value = request.args.get(name)
+    value = None if value is None else iri_path(value)
     if value is not None and not KEY.match(value):
         raise ApiError(400, f"'{name}' must be an id such as person/juan-guaido")
     return value

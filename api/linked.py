@@ -88,8 +88,9 @@ def context_document() -> Response:
 
 
 def _requested_iri() -> str:
-    """The IRI of the request's path; 404 when the path cannot be an IRI."""
-    iri = iri_of_path(request.path)
+    """The IRI of the request's path (decoded by the server: encoded again as kg mints IRIs); 404
+    when the path cannot be an IRI."""
+    iri = iri_of_path(iris.iri_path(request.path))
     try:
         ox.NamedNode(iri)
     except ValueError:

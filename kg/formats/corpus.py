@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, NamedTuple
 
 from kg.formats.brat.conf import CONFIG_FILE, MAPPING_FILE, AnnotationConfig, decode_utf8, find_config, parse_config
 from kg.errors import CorpusError, InputError, InputErrors, InputWarning
-from kg.model.iris import RESERVED_GRAPHS
+from kg.model.iris import RESERVED_GRAPHS, document_id, document_path
 from kg.formats.positions import json_key_line, line_column
 from kg.formats import registry
 from kg.formats.registry import TYPE_SYSTEM, InputFormat
@@ -34,7 +34,6 @@ if TYPE_CHECKING:  # the reading modules are imported when a document is read: a
 
 # Characters XML 1.0 cannot carry: SPARQL XML results and RDF/XML would break on them.
 CONTROL_CHARACTERS = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
-_SLUG = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*$")
 ALIASES_FILE = "aliases.toml"
 # Files of the corpus that are not documents but are read (or, for brat's own, accepted) by kg.
 CORPUS_FILES = (CONFIG_FILE, ALIASES_FILE, MAPPING_FILE, "tools.conf", "visual.conf", "kb_shortcuts.conf",
@@ -158,9 +157,10 @@ def scan_corpus(corpus_dir: Path) -> Listing:
         if name.endswith(".ann") and name[:-4] not in stems and not name.endswith(SUGGESTED_SUFFIX):
             errors.append(CorpusError(f"annotation file without its text (expected {Path(name).stem}.txt beside it)",
                                       Path(found[name].path)))
-    documents, used = _documents(corpus_dir, found, mains, errors)
+    taken = {document_id(stem): "" for stem in stems}  # document id -> the file that took it
+    documents, used = _documents(corpus_dir, found, mains, taken, errors)
     archives = {n: Path(f.path) for n, f in found.items() if (row := registry.format_of(n)) and row.holds}
-    documents += _zip_documents(corpus_dir, list(archives.values()), stems, errors)
+    documents += _zip_documents(corpus_dir, list(archives.values()), taken, errors)
     if errors:
         raise InputErrors(errors)
     documents.sort(key=lambda d: d.slug)
@@ -199,27 +199,28 @@ def _head(path: str) -> bytes:
         return b""
 
 
-def _documents(corpus_dir: Path, found: dict[str, _Found], mains: dict[str, str],
+def _documents(corpus_dir: Path, found: dict[str, _Found], mains: dict[str, str], taken: dict[str, str],
                errors: list[InputError]) -> tuple[list[DocumentFiles], set[str]]:
-    """The documents of the scan that are not in an archive, and the names of the files they use."""
+    """The documents of the scan that are not in an archive, and the names of the files they use;
+    `taken` gets the file of each document id."""
     documents, used = [], set()
     configs: dict[str, Path | None] = {}  # per directory: its documents all read with one configuration
-    stems = set(mains)
-    for slug, text_name in sorted(mains.items()):
-        problem = _slug_problem(slug, stems)
+    for stem, text_name in sorted(mains.items()):
+        slug, text = document_id(stem), found[text_name].path
+        problem = _slug_problem(stem, slug, taken)
         if problem:
-            errors.append(CorpusError(problem, Path(found[text_name].path)))
+            errors.append(CorpusError(problem, Path(text)))
             continue
-        names = (text_name, slug + ".ann", slug + ".json")
-        directory = slug.rpartition("/")[0]
+        taken[slug] = text
+        names = (text_name, stem + ".ann", stem + ".json")
+        directory = stem.rpartition("/")[0]
         companions = registry.BY_SUFFIX[registry.suffix(text_name)].companions
         names += tuple(f"{directory}/{name}" if directory else name for name in companions)
         used.update(names[:3])
-        text = found[text_name].path
         if directory not in configs:
             configs[directory] = find_config(Path(os.path.dirname(text)), corpus_dir)
-        stem = text[:-len(text_name) + len(slug)]
-        documents.append(DocumentFiles(slug, text, stem + ".ann", stem + ".json", configs[directory],
+        base = text[:-len(text_name) + len(stem)]
+        documents.append(DocumentFiles(slug, text, base + ".ann", base + ".json", configs[directory],
                                        scanned=_stat_key(found, names)))
     return documents, used
 
@@ -234,7 +235,7 @@ def _stat_key(found: dict[str, _Found], names: tuple[str, ...]) -> tuple[int, ..
     return tuple(key)
 
 
-def _zip_documents(corpus_dir: Path, archives: list[Path], stems: set[str],
+def _zip_documents(corpus_dir: Path, archives: list[Path], taken: dict[str, str],
                    errors: list[InputError]) -> list[DocumentFiles]:
     """The documents of INCEpTION export archives: `a.zip` holding one .xmi is document `a`; one
     holding several gives `a/<name>` for each."""
@@ -250,13 +251,13 @@ def _zip_documents(corpus_dir: Path, archives: list[Path], stems: set[str],
                                       archive))
             continue
         for member in members:
-            slug = stem if len(members) == 1 else f"{stem}/{member}"
-            problem = _slug_problem(slug, stems) or (f"document id {slug!r} is taken twice (expected one document "
-                                                     "of each name)" if slug in stems else None)
+            path = stem if len(members) == 1 else f"{stem}/{member}"
+            slug = document_id(path)
+            problem = _slug_problem(path, slug, taken)
             if problem:
                 errors.append(CorpusError(problem, archive))
                 continue
-            stems.add(slug)
+            taken[slug] = f"{archive}!{member}"
             documents.append(DocumentFiles(slug, archive, archive.with_suffix(".ann"), archive.with_suffix(".json"),
                                            None, member))
     return documents
@@ -353,15 +354,20 @@ def _readable(path: str, st: os.stat_result) -> bool:
     return os.access(path, os.R_OK)
 
 
-def _slug_problem(slug: str, stems: set[str]) -> str | None:
-    """Why a document path cannot name a document, or None."""
+def _slug_problem(path: str, slug: str, taken: dict[str, str]) -> str | None:
+    """Why a document path (giving the id `slug`) cannot name a document, or None. `taken` holds
+    every id of the corpus, with the file that took it once one has."""
     parts = slug.split("/")
-    if not all(_SLUG.match(p) for p in parts):
-        return "file name cannot be used as a document id (expected letters, digits, '.', '_', '-' in every part of its path)"
+    if any(p.startswith(".") for p in path.split("/")):
+        return ("hidden file name (brat lists no file or folder whose name starts with '.'; expected a name "
+                "that does not)")
+    if taken.get(slug):
+        return (f"document id {slug!r} is taken by {taken[slug]} too (expected names that differ in more than "
+                "Unicode normalization, one document of each name)")
     if slug in RESERVED_GRAPHS:
         return (f"a document named {slug!r} would take the name of the build's own graph kgg:{slug} "
                 "(expected another name)")
-    if len(parts) >= 3 and "/".join(parts[:-2]) in stems and _LOCAL_ID.match(parts[-1]):
+    if len(parts) >= 3 and "/".join(parts[:-2]) in taken and _LOCAL_ID.match(parts[-1]):
         return (f"document id {slug!r} would collide with the IRI of annotation {parts[-1]} of document "
                 f"{'/'.join(parts[:-2])!r} (expected another directory or file name)")
     return None
@@ -390,7 +396,7 @@ def read_metadata(files: DocumentFiles, text: str) -> Metadata:
     from kg.formats.records import Metadata
 
     if not files.meta.exists():
-        first = next((line.strip() for line in text.splitlines() if line.strip()), files.slug)
+        first = next((line.strip() for line in text.splitlines() if line.strip()), document_path(files.slug))
         return Metadata(title=first)
     raw = read_text(files.meta)
     if len(raw) > MAX_METADATA_CHARS:

@@ -15,9 +15,9 @@ The base in force is `current()`: the one a build or a request set with `using_b
 
 from __future__ import annotations
 
-import hashlib
 import re
 import unicodedata
+from urllib.parse import quote, unquote
 from contextlib import contextmanager
 from contextvars import ContextVar, Token
 from dataclasses import dataclass
@@ -154,6 +154,7 @@ def __getattr__(name: str):
 
 
 _NON_SLUG = re.compile(r"[^a-z0-9]+")
+_NON_WORD = re.compile(r"[\W_]+")  # beyond ASCII: what is neither a letter nor a digit of any script
 
 
 def fold(text: str) -> str:
@@ -163,16 +164,63 @@ def fold(text: str) -> str:
 
 
 def slugify(text: str) -> str:
-    """ASCII slug for IRIs: 'Cúcuta' -> 'cucuta', 'U.N. agency' -> 'u-n-agency'.
+    """Slug for IRIs: 'Cúcuta' -> 'cucuta', 'U.N. agency' -> 'u-n-agency', 'Иван Петров' -> 'иван-петров'.
 
-    Letters that have no ASCII form (Arabic, Hebrew, Cyrillic...) would vanish, and two
-    different names could share a slug; such names get a short hash of their folded form."""
+    A name whose folded form is ASCII gets an ASCII slug (runs of other characters turned into
+    '-'); a name with letters of another script keeps them, folded the same way (an IRI, RFC 3987,
+    holds them as they are), so that its IRI is as readable as a Latin name's."""
     folded = fold(text)
-    slug = _NON_SLUG.sub("-", folded).strip("-")
     if any(c.isalnum() and not c.isascii() for c in folded):
-        digest = hashlib.sha256(" ".join(folded.split()).encode()).hexdigest()[:10]
-        slug = f"{slug}-{digest}" if slug else f"u-{digest}"
-    return slug or "x"
+        return _NON_WORD.sub("-", folded).strip("-")
+    return _NON_SLUG.sub("-", folded).strip("-") or "x"
+
+
+_PLAIN_PART = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*$")  # a document path part that is its own id
+_PLAIN_PATH = re.compile(r"^[A-Za-z0-9._~/-]*$")
+
+
+def _kept(char: str) -> bool:
+    """Whether an IRI path keeps this character as it is: RFC 3986's unreserved ASCII, and beyond
+    ASCII the letters, marks and digits of any script (RFC 3987's ucschar holds them all)."""
+    if char.isascii():
+        return char.isalnum() or char in "-._~"
+    return unicodedata.category(char)[0] in "LMN"
+
+
+_ESCAPE = re.compile(r"%[0-9A-Fa-f]{2}")
+
+
+def iri_segment(text: str) -> str:
+    """`text` as one segment of an IRI path: letters of any script kept, every other character
+    that is not unreserved percent-encoded as UTF-8 ('7%' -> '7%25', 'a, b' -> 'a%2C%20b'). A
+    `%XX` escape stays as it is, so that a segment encoded once is not encoded again: an id sent
+    in a URL comes back to itself whether or not the client escaped it."""
+    text = unicodedata.normalize("NFC", text)
+    return "".join(c if _kept(c) or (c == "%" and _ESCAPE.match(text, i)) else quote(c, safe="")
+                   for i, c in enumerate(text))
+
+
+def iri_path(path: str) -> str:
+    """A '/'-separated path as the path of an IRI: each segment by iri_segment. Paths of ASCII
+    letters, digits and . _ ~ - (every id kg minted before other names were read) stay as they are;
+    a request path the server decoded comes back to the IRI it was decoded from, and an IRI path to
+    itself."""
+    if _PLAIN_PATH.match(path):
+        return path
+    return "/".join(iri_segment(part) for part in path.split("/"))
+
+
+def document_id(path: str) -> str:
+    """The id of a document (its IRIs' local part) from its path in the corpus, '/'-separated and
+    without extension: any name brat or INCEpTION serves, as an IRI path ('news/2019/a1' stays;
+    'Oil-drops-7%' -> 'Oil-drops-7%25'; 'Die_französische' keeps its letters)."""
+    return path if all(_PLAIN_PART.match(p) for p in path.split("/")) else iri_path(path)
+
+
+def document_path(doc_id: str) -> str:
+    """The path a document id was minted from (NFC): the file name to write it back under, the
+    path to ask the server for it."""
+    return unquote(doc_id) if "%" in doc_id else doc_id
 
 
 def resource_iri(key: str) -> str:

@@ -112,7 +112,7 @@ def _article(ctx: _Context) -> None:
     add(doc, TYPE, iri(KGO.NewsArticle))
     add(doc, DCTERMS + "title", literal(meta.title))
     add(doc, NIF + "isString", literal(ctx.doc.text))
-    add(doc, KGO.sourceFile, literal(f"{ctx.doc.slug}.txt"))
+    add(doc, KGO.sourceFile, literal(f"{iris.document_path(ctx.doc.slug)}.txt"))
     if meta.publisher:
         add(doc, KGO.publisher, iri(resource_iri(meta.publisher)))
     if meta.author:

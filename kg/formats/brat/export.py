@@ -26,7 +26,7 @@ import pyoxigraph as ox
 from kg.model import iris
 from kg.formats.brat.conf import CONFIG_FILE, AnnotationConfig, load_config
 from kg.model.ontology import THING_ATTRIBUTES
-from kg.model.iris import FIXED_PREFIXES, WIKIDATA, slug_of_graph
+from kg.model.iris import FIXED_PREFIXES, WIKIDATA, document_path, slug_of_graph
 from kg.model.corpus_vocabulary import Vocabulary, load_alignment
 from kg.store.embedded import EmbeddedStore
 from kg.model.ontology import KGO
@@ -67,12 +67,12 @@ def export_brat(schema: Path, store: EmbeddedStore, output: Path) -> tuple[int, 
     databases: set[str] = set()
     count = 0
     for doc, _, lines in documents_as_brat(store, schema):
-        slug = doc.slug
+        name = document_path(doc.slug)  # the file name the document was read from
         databases |= {line.split("\t")[1].split(" ")[2].split(":", 1)[0] for line in lines if line[0] == "N"}
-        (output / slug).parent.mkdir(parents=True, exist_ok=True)
-        (output / f"{slug}.txt").write_text(doc.text, encoding="utf-8")
-        (output / f"{slug}.ann").write_text("".join(line + "\n" for line in lines), encoding="utf-8")
-        (output / f"{slug}.json").write_text(json.dumps(doc.metadata(), indent=1, ensure_ascii=False) + "\n",
+        (output / name).parent.mkdir(parents=True, exist_ok=True)
+        (output / f"{name}.txt").write_text(doc.text, encoding="utf-8")
+        (output / f"{name}.ann").write_text("".join(line + "\n" for line in lines), encoding="utf-8")
+        (output / f"{name}.json").write_text(json.dumps(doc.metadata(), indent=1, ensure_ascii=False) + "\n",
                                              encoding="utf-8")
         count += 1
     _write_tools_conf(output, databases)
@@ -92,7 +92,7 @@ def documents_as_brat(store: EmbeddedStore,
 
 
 def _config_for(schema: Path, slug: str) -> Path:
-    directory = (schema / slug).parent
+    directory = (schema / document_path(slug)).parent
     while not (directory / CONFIG_FILE).is_file() and directory != schema:
         directory = directory.parent
     return directory / CONFIG_FILE

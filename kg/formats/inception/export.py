@@ -38,6 +38,7 @@ from kg.formats.brat.export import documents_as_brat, _number
 from kg.formats.inception.cas_to_brat import DKPRO, NAMED_ENTITY, reference_iri
 from kg.formats.inception.xmi import TYPE_SYSTEM
 from kg.formats.records import Annotations, Event
+from kg.model.iris import document_path
 from kg.model.sentences import split_sentences
 from kg.store.embedded import EmbeddedStore
 
@@ -82,7 +83,7 @@ def export_xmi(schema: Path, store: EmbeddedStore, output: Path) -> tuple[int, l
     the build kept in `schema` (kg.store.build_dirs.corpus_config_dir); returns the count and the warnings."""
     documents, features = [], _Features()
     for doc, config, lines in documents_as_brat(store, schema):
-        annotations = parse_ann(Path(f"{doc.slug}.ann"), "".join(line + "\n" for line in lines), doc.text, config)
+        annotations = parse_ann(Path(f"{document_path(doc.slug)}.ann"), "".join(line + "\n" for line in lines), doc.text, config)
         documents.append((doc, annotations))
         _collect_features(annotations, features, doc.slug)
     output.mkdir(parents=True, exist_ok=True)
@@ -93,7 +94,7 @@ def export_xmi(schema: Path, store: EmbeddedStore, output: Path) -> tuple[int, l
     type_system_xml = typesystem.to_xml()
     for doc, annotations in documents:
         cas = _CasWriter(typesystem, doc.text, annotations).write()
-        target = output / f"{doc.slug}.xmi"
+        target = output / f"{document_path(doc.slug)}.xmi"
         target.parent.mkdir(parents=True, exist_ok=True)
         cas.to_xmi(target)
         if not (target.parent / TYPE_SYSTEM).exists():
