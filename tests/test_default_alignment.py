@@ -77,7 +77,7 @@ def test_kg_check_lists_what_is_aligned_by_default_and_what_is_not() -> None:
     result = run_kg("check", "--corpus", str(CONLL))
     assert result.exit_code == 0, result.output
     assert "aligned by default: LOC -> Place, ORG -> Organization, PER -> Person" in result.stdout
-    assert "not aligned (1): MISC" in result.stdout
+    assert "entity types not aligned (1): MISC" in result.stdout
 
 
 def test_kg_toml_wins_over_the_table_and_turns_it_off(ner_corpus: Path, tmp_path: Path) -> None:
@@ -127,10 +127,13 @@ def test_suggest_toml_writes_a_kg_toml_for_the_types_left_over(tmp_path: Path) -
     result = run_kg("check", "--corpus", str(corpus), "--suggest-toml")
     assert result.exit_code == 0, result.output
     written = (corpus / "kg.toml").read_text()
-    assert "#   PER = \"Person\"" in written and "# MISC = " in written
-    uncommented = written.replace("# MISC", "MISC", 1).split("   #")[0] + "\n"
+    assert '#   PER = "Person"' in written and '\n# MISC = "?"\n' in written
+    assert "# Entity types left over; kgo classes for them: Person, Group, Organization" in written
+    (corpus / "kg.toml").write_text(written.replace('# MISC = "?"', 'MISC = "?"'))
+    assert "kg.toml:9: MISC = '?': not a term of kg's ontology" in run_kg("check", "--corpus", str(corpus)).stderr
+    uncommented = written.replace('# MISC = "?"', 'MISC = "Group"')
     (corpus / "kg.toml").write_text(uncommented)
-    assert "aligned in kg.toml: MISC -> " in run_kg("check", "--corpus", str(corpus)).stdout
+    assert "aligned in kg.toml: MISC -> Group" in run_kg("check", "--corpus", str(corpus)).stdout
     again = run_kg("check", "--corpus", str(corpus), "--suggest-toml")
     assert "exists and is left as it is" in again.stdout
     assert (corpus / "kg.toml").read_text() == uncommented

@@ -13,22 +13,24 @@ from kg.formats.brat.conf import MAPPING_FILE
 from kg.model.corpus_vocabulary import DEFAULT_KEY, Vocabulary
 from kg.model.default_alignment import DOMAIN_CLASSES, ENTITY_CLASSES, EVENT_CLASSES
 
-# The classes offered first for a type no name matches, by kind.
-_GENERAL = {False: ["Person", "Group", "Organization", "Place", "Date", "Figure", "Quote"],
-            True: ["Event", "Claim", "Membership"]}
+# The classes offered for a type, by kind (event or not): the general ones, then the others.
+_GENERAL = {False: ["Person", "Group", "Organization", "Place", "Date", "Figure", "Quote"], True: ["Event", "Claim"]}
 
 
 def types_by_alignment(vocab: Vocabulary) -> dict[str, list[str]]:
     """The corpus's entity and event types, sorted into: kgo (named as a kgo class), toml (aligned
-    in kg.toml), default (aligned by the default table), none (not aligned)."""
-    groups: dict[str, list[str]] = {"kgo": [], "toml": [], "default": [], "none": []}
+    in kg.toml), default (aligned by the default table), none (entity types not aligned), events
+    (event types not aligned: kgo:Event only)."""
+    groups: dict[str, list[str]] = {"kgo": [], "toml": [], "default": [], "none": [], "events": []}
     for name in sorted({*vocab.config.entities, *vocab.config.events}):
         if name in vocab.alignment.terms:
             groups["toml"].append(name)
         elif name in DOMAIN_CLASSES:
             groups["kgo"].append(name)
+        elif vocab.aligned(name):
+            groups["default"].append(name)
         else:
-            groups["default" if vocab.aligned(name) else "none"].append(name)
+            groups["events" if name in vocab.config.events else "none"].append(name)
     return groups
 
 
@@ -43,32 +45,41 @@ def alignment_listing(vocab: Vocabulary) -> str:
     if not vocab.alignment.defaults:
         lines.append(f"  default alignment off ({MAPPING_FILE}: {DEFAULT_KEY} = false)")
     if groups["none"]:
-        lines.append(f"  not aligned ({len(groups['none'])}): " + ", ".join(groups["none"]))
+        lines.append(f"  entity types not aligned ({len(groups['none'])}): " + ", ".join(groups["none"]))
+    if groups["events"]:
+        lines.append(f"  event types only kgo:Event ({len(groups['events'])}): " + ", ".join(groups["events"]))
+    if groups["none"] or groups["events"]:
         lines.append(f"  (kg check --suggest-toml writes a {MAPPING_FILE} to align them)")
     return "\n".join(lines)
 
 
 def suggested_toml(vocab: Vocabulary) -> str:
     """A starting kg.toml: the default alignment in force, then one commented entry per type left
-    over with candidate kgo classes (the closest names first)."""
+    over with its candidate kgo classes (a class of a close name, as Persons: Person, in the entry;
+    else "?", which kg rejects until a class is chosen)."""
     groups = types_by_alignment(vocab)
     out = [f"# {MAPPING_FILE}: how this corpus's types are aligned with kg's ontology (docs/model.md).",
            "# Written by `kg check --suggest-toml`. Uncomment an entry and keep one class.", "[align]"]
     if groups["default"]:
         out.append(f"# Aligned by default (an entry here wins; {DEFAULT_KEY} = false turns the table off):")
         out += [f'#   {_key(n)} = "{vocab.aligned(n)}"' for n in groups["default"]]
-    for name in groups["none"]:
-        event = name in vocab.config.events
-        out.append(f"# {_key(name)} = \"{_candidates(name, event)[0]}\"   "
-                   f"# {'an event' if event else 'an entity'} type; or: {', '.join(_candidates(name, event)[1:])}")
+    for group, kind in (("none", "Entity types"), ("events", "Event types (each a kgo:Event)")):
+        if groups[group]:
+            out.append(f"# {kind} left over; kgo classes for them: " + ", ".join(_candidates(group == "events")))
+            out += [f'# {_key(n)} = "{_close(n, group == "events")}"' for n in groups[group]]
     return "\n".join(out) + "\n"
 
 
-def _candidates(name: str, event: bool) -> list[str]:
-    classes = sorted(EVENT_CLASSES if event else ENTITY_CLASSES)
-    close = difflib.get_close_matches(name.lower(), [c.lower() for c in classes], n=3, cutoff=0.5)
-    named = [c for low in close for c in classes if c.lower() == low]
-    return list(dict.fromkeys(named + _GENERAL[event]))
+def _close(name: str, event: bool) -> str:
+    """The candidate class of a close name (Persons: Person), else "?" (rejected until chosen)."""
+    candidates = _candidates(event)
+    close = difflib.get_close_matches(name.lower(), [c.lower() for c in candidates], n=1, cutoff=0.8)
+    return next((c for c in candidates if [c.lower()] == close), "?")
+
+
+def _candidates(event: bool) -> list[str]:
+    general = _GENERAL[event]
+    return general + sorted((EVENT_CLASSES if event else ENTITY_CLASSES) - set(general))
 
 
 def _pairs(vocab: Vocabulary, names: list[str]) -> str:
