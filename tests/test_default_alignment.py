@@ -20,7 +20,7 @@ from tests.helpers import run_kg, shared_corpus
 
 CONLL = brat_source().parent.parent / "example-data" / "corpora" / "CoNLL-ST_2002"
 PREFIXES = ("PREFIX kgo: <https://kg.example.org/ontology#> PREFIX kgv: <https://kg.example.org/vocab#> "
-            "PREFIX rdfs: <http://www.w3.org/2000/01/rdf-schema#> ")
+            "PREFIX rdfs: <http://www.w3.org/2000/01/rdf-schema#> PREFIX owl: <http://www.w3.org/2002/07/owl#> ")
 CONF = """[entities]
 PERSON
 ORGANIZATION
@@ -28,6 +28,7 @@ Sentence
 Mention
 [relations]
 WORKS_AS\tArg1:PERSON, Arg2:ORGANIZATION
+Mention\tArg1:PERSON, Arg2:Mention
 <OVERLAP>\tArg1:<ENTITY>, Arg2:<ENTITY>, <OVL-TYPE>:<ANY>
 [events]
 [attributes]
@@ -38,6 +39,7 @@ T2\tORGANIZATION 18 27\tAcme Corp
 T3\tSentence 29 57\tShe said so in one sentence.
 T4\tMention 44 47\tone
 R1\tWORKS_AS Arg1:T1 Arg2:T2
+R2\tMention Arg1:T1 Arg2:T4
 """
 
 
@@ -112,6 +114,11 @@ def test_properties_keep_the_configuration_spelling(ner_corpus: Path, tmp_path: 
     assert _query(data, "SELECT ?l WHERE { GRAPH ?g { kgv:WORKS_AS rdfs:label ?l } }") == [("WORKS_AS",)]
     assert _query(data, "SELECT ?a ?b WHERE { ?a kgv:WORKS_AS ?b }") == [
         ("https://kg.example.org/id/person/ann-lee", "https://kg.example.org/id/organization/acme-corp")]
+    # a relation named as a type (and as kg's own kgo:mention): its first letter lowered, no clash
+    assert _query(data, "SELECT ?l WHERE { GRAPH ?g { kgv:mention a owl:ObjectProperty ; rdfs:label ?l } }") == [
+        ("Mention",)]
+    assert _query(data, "SELECT ?t WHERE { GRAPH ?g { kgv:Mention a ?t } }") == [("http://www.w3.org/2002/07/owl#Class",)]
+    assert _query(data, "SELECT ?b WHERE { ?a kgv:mention ?b }") == [("https://kg.example.org/id/mention/one",)]
 
 
 def test_kg_toml_cannot_align_with_an_internal_class(ner_corpus: Path, tmp_path: Path) -> None:

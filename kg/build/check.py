@@ -35,7 +35,8 @@ class CheckReport:
     def summary(self) -> str:
         found = "no error found" if self.warnings else "no problem found"
         done = f"{self.documents} documents checked, {found} ({self.seconds:.2f} s)"
-        return warnings_first(self.warnings) + (self.types + "\n" if self.types else "") + done + ("\n" + not_read(self.ignored) if self.ignored else "")
+        types = self.types + "\n" if self.types else ""
+        return warnings_first(self.warnings) + types + done + ("\n" + not_read(self.ignored) if self.ignored else "")
 
 
 def check_corpus(corpus_dir: Path, *, shapes: bool = False, workers: int | None = None,

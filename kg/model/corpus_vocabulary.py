@@ -5,9 +5,11 @@ type, event role and attribute a property. A type named as one of kgo's
 domain classes (`Person`, `Country`, `Attack`...) is that class, and a
 relation, role or attribute named as a kgo property (`MemberOf`: memberOf) is
 that property; any other name is minted in the corpus vocabulary namespace
-(`kgv:`) with the configuration's own spelling (`WORKS_AS`: kgv:WORKS_AS),
-labelled, placed under its parent of the configuration's hierarchy (events
-under kgo:Event), and published in the ontology graph. kg's internal terms
+(`kgv:`) with the configuration's own spelling (`WORKS_AS`: kgv:WORKS_AS; a
+property named as a type has its first letter lowered: the role Entity is
+kgv:entity beside the class kgv:Entity), labelled, placed under its parent
+of the configuration's hierarchy (events under kgo:Event), and published in
+the ontology graph. kg's internal terms
 (kgo:Sentence, kgo:Mention, kgo:sentence...) never capture a name.
 
 The usual NER and event type names (PER, ORG, GPE, DATE...) are aligned by
@@ -114,11 +116,14 @@ class Vocabulary:
 
     def property_iri(self, name: str) -> str:
         """The property of a relation type, role or attribute: the kgo property it names
-        (MemberOf: kgo:memberOf), or one minted with the configuration's spelling (kgv:WORKS_AS)."""
+        (MemberOf: kgo:memberOf), or one minted with the configuration's spelling (kgv:WORKS_AS),
+        its first letter lowered only where a type has that name (the role Entity: kgv:entity,
+        beside the class kgv:Entity)."""
         local = property_name(name)
         if name not in self.alignment.terms and _alignable(local):
             return ONTOLOGY + local
-        return iris.VOCABULARY + name
+        types = self.config.entities.keys() | self.config.events.keys()
+        return iris.VOCABULARY + (local if name in types else name)
 
     def aligned(self, type_: str) -> str | None:
         """The kgo class an entity or event type is aligned with: kg.toml's entry, the domain class
@@ -128,10 +133,6 @@ class Vocabulary:
         if type_ in DOMAIN_CLASSES:
             return type_
         return default_class(type_, type_ in self.config.events) if self.alignment.defaults else None
-
-    def aligned_by_default(self, type_: str) -> bool:
-        """Whether the type's alignment comes from the default table."""
-        return type_ not in self.alignment.terms and type_ not in DOMAIN_CLASSES and self.aligned(type_) is not None
 
     def kgo_classes(self, type_: str) -> list[str]:
         """kgo class names a type is, itself included, from its hierarchy and the alignment."""
