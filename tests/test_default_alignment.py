@@ -13,7 +13,8 @@ import pytest
 import rdflib
 
 from kg.build import dirs as build_dirs
-from kg.model.default_alignment import DOMAIN_CLASSES, ENTITY_CLASSES, EVENT_CLASSES, INTERNAL_CLASSES, default_class
+from kg.model.default_alignment import (DOMAIN_CLASSES, ENTITY_CLASSES, EVENT_CLASSES, INTERNAL_CLASSES, KGO_PARENTS,
+                                        default_class)
 from kg.model.resources import ONTOLOGY_TTL, read_rdf
 from tests.brat_reference import brat_source
 from tests.helpers import run_kg, shared_corpus
@@ -152,6 +153,25 @@ def test_the_classes_cover_the_ontology_once() -> None:
     classes = {str(c)[len(kgo):] for c in ontology.subjects(rdflib.RDF.type, rdflib.OWL.Class) if str(c).startswith(kgo)}
     assert classes == DOMAIN_CLASSES | INTERNAL_CLASSES
     assert not ENTITY_CLASSES & EVENT_CLASSES and not DOMAIN_CLASSES & INTERNAL_CLASSES
+    parents = {str(c)[len(kgo):]: str(p)[len(kgo):] for c, p in ontology.subject_objects(rdflib.RDFS.subClassOf)
+               if str(c).startswith(kgo) and str(p).startswith(kgo)}
+    assert KGO_PARENTS == parents
+
+
+def test_an_aligned_subclass_resolves_in_its_kgo_family(tmp_path: Path) -> None:
+    """COUNTRY is kgo:Country, a kgo:Place: a country and a location of one name are one place."""
+    corpus = tmp_path / "c"
+    corpus.mkdir()
+    (corpus / "annotation.conf").write_text("[entities]\nCOUNTRY\nLOCATION\n[relations]\n[events]\n[attributes]\n")
+    (corpus / "d.txt").write_text("Peru exports copper. Peru is dry.\n")
+    (corpus / "d.ann").write_text("T1\tCOUNTRY 0 4\tPeru\nT2\tLOCATION 21 25\tPeru\n")
+    data = tmp_path / "data"
+    assert run_kg("build", "--corpus", str(corpus), "--data", str(data), "--quiet").exit_code == 0
+    assert _query(data, "SELECT DISTINCT ?e WHERE { ?m kgo:denotes ?e }") == [("https://kg.example.org/id/place/peru",)]
+    # the record takes one of the annotated types (kg.model.entity_records: a tie goes to the name)
+    assert _query(data, "SELECT ?c WHERE { <https://kg.example.org/id/place/peru> a ?c }") == [
+        ("https://kg.example.org/ontology#Country",), ("https://kg.example.org/ontology#Place",),
+        ("https://kg.example.org/vocab#COUNTRY",)]
 
 
 @pytest.mark.parametrize("name, event, expected", [

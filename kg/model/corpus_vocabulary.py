@@ -38,7 +38,8 @@ from kg.model import iris
 from kg.formats.brat.conf import MAPPING_FILE, AnnotationConfig
 from kg.errors import ConfigError
 from kg.model.iris import FIXED_PREFIXES, ONTOLOGY, fold
-from kg.model.default_alignment import DOMAIN_CLASSES, INTERNAL_CLASSES, INTERNAL_PROPERTIES, default_class
+from kg.model.default_alignment import (DOMAIN_CLASSES, INTERNAL_CLASSES, INTERNAL_PROPERTIES, KGO_PARENTS,
+                                        default_class)
 from kg.model.nquads import QuadWriter, iri, literal
 from kg.formats.positions import toml_error, toml_key_line
 from kg.model.ontology import KGO
@@ -135,12 +136,12 @@ class Vocabulary:
         return default_class(type_, type_ in self.config.events) if self.alignment.defaults else None
 
     def kgo_classes(self, type_: str) -> list[str]:
-        """kgo class names a type is, itself included, from its hierarchy and the alignment."""
+        """kgo class names a type is, itself included, from its hierarchy and the alignment (a
+        COUNTRY aligned with Country is also a Place, and its mentions resolve as places)."""
         names = []
         for ancestor in self.config.ancestors(type_):
             term = self.aligned(ancestor)
-            if term and term not in names:
-                names.append(term)
+            names += [t for t in (term, KGO_PARENTS.get(term)) if t and t not in names]
         if type_ in self.config.events and "Event" not in names:
             names.append("Event")
         return names

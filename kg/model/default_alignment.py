@@ -25,6 +25,13 @@ EVENT_CLASSES = frozenset({
     "Interview", "Announcement", "Expulsion", "Detention", "Election", "Inauguration", "AsylumRequest",
     "Appointment", "Attack", "BorderClosure"})
 DOMAIN_CLASSES = ENTITY_CLASSES | EVENT_CLASSES
+# The kgo superclass of a domain class (ontology.ttl's rdfs:subClassOf within kgo: one level).
+KGO_PARENTS = {
+    **dict.fromkeys(["GovernmentBody", "MilitaryUnit", "NGO", "IntergovernmentalOrganization", "MediaOrganization",
+                     "PoliticalGroup"], "Organization"),
+    **dict.fromkeys(["Country", "City", "Region", "Facility", "Waterway"], "Place"),
+    **dict.fromkeys(EVENT_CLASSES - {"Event", "Membership"}, "Event"),
+}
 INTERNAL_CLASSES = frozenset({"NewsArticle", "Sentence", "Mention", "Statement", "Post", "Role"})
 # Properties kg writes for every annotation; a relation, role or attribute of that name is the corpus's own.
 INTERNAL_PROPERTIES = frozenset({
