@@ -146,10 +146,18 @@ def build(corpus_dir: Path, data_dir: Path, store_url: str | None, base_iri: str
 @click.option("--workers", type=click.IntRange(1, 256), default=None,
               help="Processes that read documents (default: every core when 200 or more documents, else 1).")
 @strict_option
-def check(corpus_dir: Path, shapes: bool, workers: int | None, strict: bool) -> None:
-    """Check a corpus without building it: every error and warning, located; exit 2 if there is an error."""
+@click.option("--suggest-toml", is_flag=True,
+              help="Also write a starting kg.toml aligning the types the default alignment leaves over "
+                   "(an existing kg.toml is left as it is and the suggestion printed).")
+def check(corpus_dir: Path, shapes: bool, workers: int | None, strict: bool, suggest_toml: bool) -> None:
+    """Check a corpus without building it: every error and warning, located, and how its types are
+    aligned with kg's ontology; exit 2 if there is an error."""
     from kg.pipeline.check import check_corpus
 
+    if suggest_toml:
+        from kg.pipeline.suggest_toml import write_suggested_toml
+
+        click.echo(write_suggested_toml(corpus_dir))
     click.echo(check_corpus(corpus_dir, shapes=shapes, workers=workers, strict=strict).summary())
 
 

@@ -70,15 +70,15 @@ def test_exit_2_on_a_query_the_engine_rejects(tmp_path):
 
 def test_exit_3_when_the_graph_breaks_the_shapes_and_no_text_file_is_blamed(tmp_path):
     """Valid input whose graph breaks a shape: kg.toml aligns the SaidBy relation with
-    kgo:mentionCount, whose values must be integers (shapes.ttl, kgsh:Named)."""
+    kgo:quoteText, whose values must be strings (shapes.ttl, kgsh:Quote)."""
     corpus, data = _corpus(tmp_path), tmp_path / "data"
     assert run_kg("build", "--corpus", str(corpus), "--data", str(data), "--quiet").exit_code == 0
     before = tree_digest(data / "builds")
-    (corpus / "kg.toml").write_text('[align]\nSaidBy = "mentionCount"\n', encoding="utf-8")
+    (corpus / "kg.toml").write_text('[align]\nSaidBy = "quoteText"\n', encoding="utf-8")
     result = run_kg("build", "--corpus", str(corpus), "--data", str(data), "--quiet")
     assert result.exit_code == 3
     assert result.stderr.startswith("error: the graph of document alpha: the graph does not conform to shapes.ttl")
-    assert "Value is not Literal with datatype xsd:integer" in result.stderr
+    assert "Value is not Literal with datatype xsd:string" in result.stderr
     assert ".txt" not in result.stderr
     assert tree_digest(data / "builds") == before
 

@@ -61,6 +61,7 @@ def _query(data: Path, sparql: str) -> list[tuple[str, ...]]:
 
 
 def test_without_alignment_the_types_are_minted(ace_corpus: Path, tmp_path: Path) -> None:
+    (ace_corpus / "kg.toml").write_text("[align]\ndefault = false\n")  # GPE would be a place by default
     data = tmp_path / "data"
     result = run_kg("build", "--corpus", str(ace_corpus), "--data", str(data), "--quiet")
     assert result.exit_code == 0, result.output
@@ -73,11 +74,12 @@ def test_without_alignment_the_types_are_minted(ace_corpus: Path, tmp_path: Path
     assert _query(data, "SELECT ?x WHERE { ?x a kgo:Place }") == []
     assert _query(data, "SELECT DISTINCT ?x WHERE { ?x a kgv:GPE }") == [
         ("https://kg.example.org/id/entity/paris",), ("https://kg.example.org/id/entity/rome",)]
-    # an event argument that is an event, a relation with its own argument labels, attributes
-    assert _query(data, "SELECT ?c WHERE { ?e kgv:cause ?c ; a kgv:Demonstrate }") == [
+    # an event argument that is an event, a relation with its own argument labels, attributes,
+    # each property spelt as annotation.conf spells it
+    assert _query(data, "SELECT ?c WHERE { ?e kgv:Cause ?c ; a kgv:Demonstrate }") == [
         ("https://kg.example.org/doc/doc1/event/E2",)]
-    assert _query(data, "SELECT ?l WHERE { ?s kgo:argumentLabels ?l ; kgv:certain true }") == [("Employee Employer",)]
-    assert _query(data, "SELECT ?v WHERE { ?e kgv:confidence ?v }") == [("High",)]
+    assert _query(data, "SELECT ?l WHERE { ?s kgo:argumentLabels ?l ; kgv:Certain true }") == [("Employee Employer",)]
+    assert _query(data, "SELECT ?v WHERE { ?e kgv:Confidence ?v }") == [("High",)]
     assert _query(data, "SELECT ?r WHERE { ?m kgo:reference ?r }") == [("GeoNames:2988507",)]
     assert _query(data, "SELECT ?a WHERE { ?a kgo:memberOf ?b }") == []
 
@@ -93,14 +95,14 @@ def test_alignment_makes_kgo_queries_find_the_corpus_types(ace_corpus: Path, tmp
         ("https://kg.example.org/ontology#Place",), ("https://kg.example.org/vocab#Entity",)]
     assert _query(data, "SELECT ?a ?b WHERE { ?a kgo:memberOf ?b }") == [
         ("https://kg.example.org/id/person/ann-lee", "https://kg.example.org/id/organization/acme")]
-    assert _query(data, "SELECT ?p WHERE { GRAPH ?g { kgv:employment rdfs:subPropertyOf ?p } }") == [
+    assert _query(data, "SELECT ?p WHERE { GRAPH ?g { kgv:Employment rdfs:subPropertyOf ?p } }") == [
         ("https://kg.example.org/ontology#memberOf",)]
     # the Alias equivalence joined Acme Corp to Acme, and provenance reaches the sentence
     assert _query(data, "SELECT DISTINCT ?e WHERE { ?m kgo:annotationId 'T2' ; kgo:denotes ?e }") == [
         ("https://kg.example.org/id/organization/acme",)]
     nif = "<http://persistence.uni-leipzig.org/nlp2rdf/ontologies/nif-core#anchorOf>"
     rdf = "<http://www.w3.org/1999/02/22-rdf-syntax-ns#predicate>"
-    assert _query(data, f"SELECT ?t WHERE {{ ?s {rdf} kgv:employment ; kgo:evidence/{nif} ?t }}") == [
+    assert _query(data, f"SELECT ?t WHERE {{ ?s {rdf} kgv:Employment ; kgo:evidence/{nif} ?t }}") == [
         ("Ann Lee of Acme Corp was born in Paris.",)]
 
 

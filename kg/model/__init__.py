@@ -4,6 +4,8 @@ resolution of surface forms to canonical entities, and the entity records built 
     iris.py               namespaces and stable IRIs minted from canonical keys and document slugs
     ontology.py           the kgo ontology as a closed rdflib namespace
     corpus_vocabulary.py  a corpus's annotation schema as RDF classes and properties, and its alignment to kgo
+    default_alignment.py  the usual NER and event type names aligned with kgo without a kg.toml
+    schema_report.py      what `kg check` says of the alignment, and the kg.toml it suggests
     aliases.py            the alias table (corpus/aliases.toml)
     resolve.py            surface forms -> canonical entities, deterministic and explained
     evidence.py           what the documents say of each canonical entity, summed

@@ -1,17 +1,26 @@
 """The corpus vocabulary: the annotation schema of a corpus as RDF classes and properties.
 
 Every entity and event type of annotation.conf is a class, and every relation
-type, event role and attribute a property. A name that is already a term of
-kg's ontology (`Person`, `memberOf`...) is that term; any other is minted in
-the corpus vocabulary namespace (`kgv:`), labelled, placed under its parent
+type, event role and attribute a property. A type named as one of kgo's
+domain classes (`Person`, `Country`, `Attack`...) is that class, and a
+relation, role or attribute named as a kgo property (`MemberOf`: memberOf) is
+that property; any other name is minted in the corpus vocabulary namespace
+(`kgv:`) with the configuration's own spelling (`WORKS_AS`: kgv:WORKS_AS; a
+property named as a type has its first letter lowered: the role Entity is
+kgv:entity beside the class kgv:Entity), labelled, placed under its parent
 of the configuration's hierarchy (events under kgo:Event), and published in
-the ontology graph. The optional `kg.toml` of the corpus aligns the corpus's
-own names with kg's ontology:
+the ontology graph. kg's internal terms
+(kgo:Sentence, kgo:Mention, kgo:sentence...) never capture a name.
+
+The usual NER and event type names (PER, ORG, GPE, DATE...) are aligned by
+kg.model.default_alignment; the optional `kg.toml` of the corpus aligns the
+corpus's own names with kg's ontology, winning over that table:
 
     [align]
     PER = "Person"            # an entity or event type -> a kgo class
     GPE = "Place"
     Employment = "memberOf"   # a relation type, role or attribute -> a kgo property
+    default = false           # optional: no default alignment
 
 An aligned type is a subclass of its kgo class and its annotations are typed
 with both, so a query for kgo:Person finds PER mentions; kg's own semantics
@@ -29,10 +38,13 @@ from kg.model import iris
 from kg.formats.brat.conf import MAPPING_FILE, AnnotationConfig
 from kg.errors import ConfigError
 from kg.model.iris import FIXED_PREFIXES, ONTOLOGY, fold
+from kg.model.default_alignment import (DOMAIN_CLASSES, INTERNAL_CLASSES, INTERNAL_PROPERTIES, KGO_PARENTS,
+                                        default_class)
 from kg.model.nquads import QuadWriter, iri, literal
 from kg.formats.positions import toml_error, toml_key_line
 from kg.model.ontology import KGO
 
+DEFAULT_KEY = "default"  # [align] default = false: no default alignment
 RDF, RDFS, OWL = FIXED_PREFIXES["rdf"], FIXED_PREFIXES["rdfs"], FIXED_PREFIXES["owl"]
 # Families of canonical keys for kg's own kinds of things; other types use their top type's name.
 FAMILIES = {"Person": "person", "Group": "group", "Organization": "organization", "Place": "place", "Date": "date",
@@ -40,12 +52,17 @@ FAMILIES = {"Person": "person", "Group": "group", "Organization": "organization"
 
 
 def property_name(annotation_name: str) -> str:
-    """Relation type, role or attribute name to its property's local name: MemberOf -> memberOf."""
+    """Relation type, role or attribute name to the kgo property it names: MemberOf -> memberOf."""
     return annotation_name[0].lower() + annotation_name[1:]
 
 
 def _kgo_term(name: str) -> bool:
     return name in KGO.__annotations__
+
+
+def _alignable(term: str) -> bool:
+    """Whether kg.toml may align a name with this kgo term (not one of kg's internal terms)."""
+    return _kgo_term(term) and term not in INTERNAL_CLASSES and term not in INTERNAL_PROPERTIES
 
 
 @dataclass(frozen=True)
@@ -55,6 +72,7 @@ class Alignment:
     terms: dict[str, str] = field(default_factory=dict)
     lines: dict[str, int] = field(default_factory=dict)
     path: str = MAPPING_FILE
+    defaults: bool = True  # `default = false` in [align]: no default alignment (kg.model.default_alignment)
 
 
 def load_alignment(path: Path) -> Alignment:
@@ -72,13 +90,16 @@ def load_alignment(path: Path) -> Alignment:
     if unknown or not isinstance(table, dict):
         raise ConfigError(f"unknown table {unknown[0] if unknown else 'align'!r} (expected one [align] table "
                           "of NAME = \"kgo term\")", path, toml_key_line(raw, unknown[0] if unknown else "align"))
+    table = dict(table)
+    defaults = table.pop(DEFAULT_KEY) if isinstance(table.get(DEFAULT_KEY), bool) else True
     lines = {}
     for name, term in table.items():
         lines[name] = toml_key_line(raw, name)
-        if not isinstance(term, str) or not _kgo_term(term):
-            raise ConfigError(f"{name} = {term!r}: not a term of kg's ontology (expected a kgo class such as Person, "
-                              "Place, Organization, Event, or a property such as memberOf)", path, lines[name])
-    return Alignment(dict(table), lines, str(path))
+        if not isinstance(term, str) or not _alignable(term):
+            raise ConfigError(f"{name} = {term!r}: not a term of kg's ontology a name can be aligned with (expected "
+                              "a kgo class such as Person, Place, Organization, Event, or a property such as "
+                              f"memberOf; or {DEFAULT_KEY} = false)", path, lines[name])
+    return Alignment(table, lines, str(path), defaults)
 
 
 @dataclass(frozen=True)
@@ -89,25 +110,38 @@ class Vocabulary:
     alignment: Alignment = field(default_factory=Alignment)
 
     def class_iri(self, type_: str) -> str:
-        """The class of an annotation type: kgo's term of that name, or a minted one."""
-        if type_ not in self.alignment.terms and _kgo_term(type_):
+        """The class of an annotation type: kgo's domain class of that name, or a minted one."""
+        if type_ not in self.alignment.terms and type_ in DOMAIN_CLASSES:
             return ONTOLOGY + type_
         return iris.VOCABULARY + type_
 
     def property_iri(self, name: str) -> str:
-        """The property of a relation type, role or attribute."""
+        """The property of a relation type, role or attribute: the kgo property it names
+        (MemberOf: kgo:memberOf), or one minted with the configuration's spelling (kgv:WORKS_AS),
+        its first letter lowered only where a type has that name (the role Entity: kgv:entity,
+        beside the class kgv:Entity)."""
         local = property_name(name)
-        if name not in self.alignment.terms and _kgo_term(local):
+        if name not in self.alignment.terms and _alignable(local):
             return ONTOLOGY + local
-        return iris.VOCABULARY + local
+        types = self.config.entities.keys() | self.config.events.keys()
+        return iris.VOCABULARY + (local if name in types else name)
+
+    def aligned(self, type_: str) -> str | None:
+        """The kgo class an entity or event type is aligned with: kg.toml's entry, the domain class
+        of its name, or the default table's (unless kg.toml turns it off)."""
+        if type_ in self.alignment.terms:
+            return self.alignment.terms[type_]
+        if type_ in DOMAIN_CLASSES:
+            return type_
+        return default_class(type_, type_ in self.config.events) if self.alignment.defaults else None
 
     def kgo_classes(self, type_: str) -> list[str]:
-        """kgo class names a type is, itself included, from its hierarchy and the alignment."""
+        """kgo class names a type is, itself included, from its hierarchy and the alignment (a
+        COUNTRY aligned with Country is also a Place, and its mentions resolve as places)."""
         names = []
         for ancestor in self.config.ancestors(type_):
-            term = self.alignment.terms.get(ancestor, ancestor if _kgo_term(ancestor) else None)
-            if term and term not in names:
-                names.append(term)
+            term = self.aligned(ancestor)
+            names += [t for t in (term, KGO_PARENTS.get(term)) if t and t not in names]
         if type_ in self.config.events and "Event" not in names:
             names.append("Event")
         return names
@@ -142,7 +176,7 @@ class Vocabulary:
             triples += [(own, RDF + "type", iri(OWL + "Class")), (own, RDFS + "label", literal(name))]
             triples += [(own, RDFS + "comment", literal(f"The annotation type {name} of the corpus's annotation.conf."))]
             parents = [self.class_iri(node.parent)] if node.parent else []
-            parents += [ONTOLOGY + self.alignment.terms[name]] if name in self.alignment.terms else []
+            parents += [ONTOLOGY + self.aligned(name)] if self.aligned(name) else []
             if name in self.config.events and not node.parent:
                 parents.append(ONTOLOGY + "Event")
             triples += [(own, RDFS + "subClassOf", iri(p)) for p in parents]

@@ -12,6 +12,7 @@
     current.py         the graph of a data directory opened for reading: the current build's store, or a remote one
     phases.py          where a build spends its time
     check.py           `kg check`: all that a build checks, writing nothing
+    suggest_toml.py    `kg check --suggest-toml`: a starting kg.toml for the types left over
 
 May import every kg package but kg.suggest and the CLI. Imported by the CLI and the Python API, and for
 the manifest and the shapes by kg.publish.

@@ -19,6 +19,7 @@ from kg.pipeline.readers import read_all
 from kg.formats.corpus import ALIASES_FILE, not_read, scan_corpus
 from kg.errors import InputError, InputErrors
 from kg.model.aliases import AliasTable, alias_keys
+from kg.model.schema_report import alignment_listing
 
 
 @dataclass
@@ -29,11 +30,13 @@ class CheckReport:
     seconds: float
     ignored: list[Path] = field(default_factory=list)
     warnings: list[InputError] = field(default_factory=list)
+    types: str = ""  # how the corpus's types are aligned with kgo (kg.model.schema_report)
 
     def summary(self) -> str:
         found = "no error found" if self.warnings else "no problem found"
         done = f"{self.documents} documents checked, {found} ({self.seconds:.2f} s)"
-        return warnings_first(self.warnings) + done + ("\n" + not_read(self.ignored) if self.ignored else "")
+        types = self.types + "\n" if self.types else ""
+        return warnings_first(self.warnings) + types + done + ("\n" + not_read(self.ignored) if self.ignored else "")
 
 
 def check_corpus(corpus_dir: Path, *, shapes: bool = False, workers: int | None = None,
@@ -64,7 +67,8 @@ def check_corpus(corpus_dir: Path, *, shapes: bool = False, workers: int | None 
         errors, warnings = errors + warnings, []
     if errors:
         raise InputErrors(errors, warnings)
-    return CheckReport(len(listing.documents), time.perf_counter() - started, listing.ignored, warnings)
+    return CheckReport(len(listing.documents), time.perf_counter() - started, listing.ignored, warnings,
+                       alignment_listing(inputs.vocabulary))
 
 
 def _each(error: InputError) -> list[InputError]:
