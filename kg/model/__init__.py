@@ -5,6 +5,7 @@ resolution of surface forms to canonical entities, and the entity records built 
     ontology.py           the kgo ontology as a closed rdflib namespace
     corpus_vocabulary.py  a corpus's annotation schema as RDF classes and properties, and its alignment to kgo
     aliases.py            the alias table (corpus/aliases.toml)
+    knowledge_bases.py    knowledge-base items: which normalizations name one, and each item's one IRI
     resolve.py            surface forms -> canonical entities, deterministic and explained
     evidence.py           what the documents say of each canonical entity, summed
     entity_records.py     the entity records graph, written from that evidence
