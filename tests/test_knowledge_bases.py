@@ -101,6 +101,16 @@ def test_no_link_values_are_counted_warnings_and_the_mention_stays_unlinked(tmp_
     assert run_kg("check", "--strict", "--corpus", str(corpus)).exit_code == 2
 
 
+def test_a_file_with_errors_still_reports_its_no_link_warnings(tmp_path: Path) -> None:
+    corpus = _corpus(tmp_path / "corpus", {"d": ("Ana Ruiz left.", [("Person", "Ana Ruiz", ["Wikidata:NULL"])])})
+    with (corpus / "d.ann").open("a", encoding="utf-8") as ann:
+        ann.write("T2\tPerson 0 3\tAnn\n")  # not the text's words: an error
+    checked = run_kg("check", "--corpus", str(corpus))
+    assert checked.exit_code == 2
+    assert f"{corpus / 'd.ann'}:3: span text 'Ann'" in checked.stderr
+    assert f"warning: {corpus / 'd.ann'}:2: Wikidata identifier 'NULL' names no item" in checked.stderr
+
+
 def test_a_database_tools_conf_declares_is_a_knowledge_base(tmp_path: Path) -> None:
     documents = {
         "a": ("Goethe wrote.", [("Person", "Goethe", ["GND:118540238"])]),

@@ -61,7 +61,7 @@ class Resolution:
 
     @property
     def explanation(self) -> str:
-        """`rule: key`, then `; ` and each note: `knowledge base: person/wikidata-q76; linked as Wikidata:Q76`."""
+        """`rule: key`, then `; ` and each note: `knowledge base: wikidata/q76; linked as Wikidata:Q76`."""
         how = f"{self.rule} (Equiv)" if self.equiv else str(self.rule)
         return "; ".join([f"{how}: {self.key}" if self.key else how, *self.notes])
 

@@ -75,7 +75,7 @@ def parse_ann(path: Path, ann_text: str, text: str, config: AnnotationConfig) ->
             _read_line(reader, number, line)
     _check_references(reader)
     if reader.errors:
-        raise InputErrors(reader.errors)
+        raise InputErrors(reader.errors, reader.warnings)
     return Annotations(reader.textbounds, tuple(reader.relations), tuple(reader.events),
                        tuple(reader.attributes), tuple(reader.normalizations), tuple(reader.equivs),
                        tuple(reader.notes), tuple(reader.warnings))

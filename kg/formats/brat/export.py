@@ -18,6 +18,7 @@ import re
 import shutil
 from collections import defaultdict
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 from typing import Iterator
 
@@ -349,17 +350,17 @@ class _Writer:
         denoted = doc.one(mention, str(KGO.denotes))
         if denoted and doc.one(denoted, str(KGO.value)) is not None and self._first_mention(denoted) == tid:
             refs.append("Number:" + doc.one(denoted, str(KGO.value)))
-        if denoted and self._first_mention(denoted) == tid and not self._linked_by_mentions(denoted):
+        if denoted and self._first_mention(denoted) == tid and denoted not in self._linked_by_mentions:
             refs += [f"Wikidata:{w[len(WIKIDATA):]}" if w.startswith(WIKIDATA) else w
                      for w in doc.all(denoted, OWL + "sameAs")]
         return refs
 
-    def _linked_by_mentions(self, denoted: str) -> bool:
-        """Whether mentions of this document were resolved by their knowledge-base links (each
-        writes its own link back, as spelled)."""
-        return any(self.doc.one(m, str(KGO.denotes)) == denoted and
-                   (self.doc.one(m, str(KGO.resolvedBy)) or "").startswith("knowledge base")
-                   for m in self.mentions.values())
+    @cached_property
+    def _linked_by_mentions(self) -> set[str]:
+        """Entities that mentions of this document were resolved to by their knowledge-base links
+        (each mention writes its own link back, as spelled)."""
+        return {self.doc.one(m, str(KGO.denotes)) for m in self.mentions.values()
+                if (self.doc.one(m, str(KGO.resolvedBy)) or "").startswith("knowledge base")}
 
     def _first_mention(self, denoted: str) -> str | None:
         tids = [t for t, m in self.mentions.items() if self.doc.one(m, str(KGO.denotes)) == denoted]
