@@ -30,7 +30,7 @@ EXAMPLES = brat_source().parent.parent / "example-data" / "corpora"
 
 
 def _plain(evidence: Evidence) -> dict:
-    return {key: (dict(c.forms), dict(c.types), c.references) for key, c in evidence.items()}
+    return {key: (dict(c.forms), dict(c.types), c.references, dict(c.items)) for key, c in evidence.items()}
 
 
 def _store_evidence(build_dir: Path) -> Evidence:
@@ -90,9 +90,10 @@ def test_a_previous_build_without_evidence_is_asked_in_sparql(corpus_copy: Path,
 
 def test_document_evidence_reads_escaped_forms_as_the_store_does() -> None:
     """Forms with quotes, backslashes, line breaks, non-ASCII letters and a line's words; a mention
-    with two types; a post filled by two memberships; an article naming the same publisher twice."""
+    with two types; a post filled by two memberships; an article naming the same publisher twice;
+    an entity linked to a knowledge-base item."""
     kgo, nif, rdf = iris.ONTOLOGY, iris.FIXED_PREFIXES["nif"], iris.FIXED_PREFIXES["rdf"]
-    rdfs = iris.FIXED_PREFIXES["rdfs"]
+    rdfs, owl = iris.FIXED_PREFIXES["rdfs"], iris.FIXED_PREFIXES["owl"]
     person, post, outlet = iris.resource_iri("person/a-b"), iris.resource_iri("post/x"), iris.resource_iri("organization/o")
     doc, graph = iris.document_iri("d"), iris.graph_iri("d")
     lines = [
@@ -107,6 +108,7 @@ def test_document_evidence_reads_escaped_forms_as_the_store_does() -> None:
         (post, rdf + "type", f"<{kgo}Post>"), (post, rdfs + "label", '"chief, O"'),
         (f"{doc}/membership/E2", kgo + "post", f"<{post}>"), (f"{doc}/membership/E3", kgo + "post", f"<{post}>"),
         (doc, kgo + "publisher", f"<{outlet}>"), (doc, kgo + "author", f"<{outlet}>"),
+        (person, owl + "sameAs", f"<{iris.WIKIDATA}Q76>"), (f"{doc}/group/T5", owl + "sameAs", f"<{iris.WIKIDATA}Q9>"),
     ]
     nquads = "".join(f"<{s}> <{p}> {o} <{graph}> .\n" for s, p, o in lines)
     store = EmbeddedStore()
@@ -115,6 +117,7 @@ def test_document_evidence_reads_escaped_forms_as_the_store_does() -> None:
     assert _plain(document_evidence(nquads)) == _plain(from_store)
     assert dict(from_store["person/a-b"].forms) == {'Ana "B" \\ Ñ\nx': 2, "Ana": 1}
     assert from_store["post/x"].forms["chief, O"] == 2 and from_store["organization/o"].references == 2
+    assert dict(from_store["person/a-b"].items) == {iris.WIKIDATA + "Q76": 1}  # a local thing's link is no evidence
     dumped = store.dump_graph(graph)  # the store's own escaping, as an incremental build reads old graphs
     assert _plain(document_evidence(dumped)) == _plain(from_store)
     assert records_nquads(document_evidence(nquads), *_vocabulary_and_aliases()) == \

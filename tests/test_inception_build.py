@@ -34,7 +34,7 @@ def test_xmi_documents_build_beside_brat_ones_and_align(tmp_path: Path) -> None:
     assert "3 documents" in result.stdout
     people = _rows(data, "SELECT DISTINCT ?e WHERE { GRAPH <https://kg.example.org/graph/inception/bogota> "
                          "{ ?m kgo:denotes ?e } ?e a kgo:Person }")
-    assert ("https://kg.example.org/id/person/marta-pena",) in people
+    assert ("https://kg.example.org/id/wikidata/q5",) in people  # her NamedEntity identifier is Wikidata's Q5
     # the mention keeps its document, offsets (code points of the CAS text) and sentence
     assert _rows(data, "SELECT ?b ?e ?t WHERE { ?m kgo:annotationId 'T3' ; "
                        "<http://persistence.uni-leipzig.org/nlp2rdf/ontologies/nif-core#beginIndex> ?b ; "

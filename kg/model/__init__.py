@@ -7,6 +7,7 @@ resolution of surface forms to canonical entities, and the entity records built 
     default_alignment.py  the usual NER and event type names aligned with kgo without a kg.toml
     schema_report.py      what `kg check` says of the alignment, and the kg.toml it suggests
     aliases.py            the alias table (corpus/aliases.toml)
+    knowledge_bases.py    knowledge-base items: which normalizations name one, and each item's one IRI
     resolve.py            surface forms -> canonical entities, deterministic and explained
     evidence.py           what the documents say of each canonical entity, summed
     entity_records.py     the entity records graph, written from that evidence

@@ -7,7 +7,9 @@ from __future__ import annotations
 import re
 import tomllib
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from kg.formats.brat.conf import decode_utf8
 from kg.formats.corpus import CONTROL_CHARACTERS
@@ -15,6 +17,9 @@ from kg.errors import ConfigError
 from kg.model.iris import fold
 from kg.formats.positions import toml_error, toml_key_line
 from kg.model.corpus_vocabulary import Vocabulary
+
+if TYPE_CHECKING:
+    from kg.model.knowledge_bases import Item
 
 _KEY = re.compile(r"^[a-z]+/[a-z0-9]+(-[a-z0-9]+)*$")
 _POSSESSIVE = re.compile(r"['’]s\b")
@@ -53,6 +58,18 @@ class AliasTable:
 
     def lookup(self, family: str, text: str) -> str | None:
         return self.index.get((family, normalize(text)))
+
+    def with_item(self, item: Item) -> str | None:
+        """The key of the entry that gives this Wikidata item, if any (the first by key)."""
+        return self._items.get((item.base, item.id))
+
+    @cached_property
+    def _items(self) -> dict[tuple[str, str], str]:
+        found: dict[tuple[str, str], str] = {}
+        for entry in sorted(self.entries.values(), key=lambda e: e.key):
+            if entry.wikidata:
+                found.setdefault(("Wikidata", entry.wikidata), entry.key)
+        return found
 
 
 def family_of(type_: str, vocab: Vocabulary) -> str:

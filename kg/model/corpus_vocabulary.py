@@ -40,6 +40,7 @@ from kg.errors import ConfigError
 from kg.model.iris import FIXED_PREFIXES, ONTOLOGY, fold
 from kg.model.default_alignment import (DOMAIN_CLASSES, INTERNAL_CLASSES, INTERNAL_PROPERTIES, KGO_PARENTS,
                                         default_class)
+from kg.model.knowledge_bases import KnowledgeBases
 from kg.model.nquads import QuadWriter, iri, literal
 from kg.formats.positions import toml_error, toml_key_line
 from kg.model.ontology import KGO
@@ -104,10 +105,12 @@ def load_alignment(path: Path) -> Alignment:
 
 @dataclass(frozen=True)
 class Vocabulary:
-    """Classes and properties of one annotation configuration, aligned with kg's ontology."""
+    """Classes and properties of one annotation configuration, aligned with kg's ontology, and the
+    knowledge bases its normalizations may name (tools.conf)."""
 
     config: AnnotationConfig
     alignment: Alignment = field(default_factory=Alignment)
+    knowledge_bases: KnowledgeBases = field(default_factory=KnowledgeBases)
 
     def class_iri(self, type_: str) -> str:
         """The class of an annotation type: kgo's domain class of that name, or a minted one."""

@@ -55,6 +55,15 @@ SELECT ?e (COUNT(*) AS ?n) WHERE {{
 }} GROUP BY ?e
 """
 
+_ITEMS = """
+PREFIX owl: <http://www.w3.org/2002/07/owl#>
+SELECT ?e ?item (COUNT(DISTINCT ?g) AS ?n) WHERE {{
+  {values}
+  GRAPH ?g {{ ?e owl:sameAs ?item }}
+  FILTER(?g != <{entities}> && STRSTARTS(STR(?e), "{resource}"))
+}} GROUP BY ?e ?item
+"""
+
 
 def gather_evidence(store: EmbeddedStore, keys: Iterable[str] | None = None) -> Evidence:
     """Mentions and references per canonical key, for every key or only `keys`, asked of the store."""
@@ -64,7 +73,8 @@ def gather_evidence(store: EmbeddedStore, keys: Iterable[str] | None = None) -> 
         if not keys:
             return {}
         values = "VALUES ?e { " + " ".join(f"<{resource_iri(k)}>" for k in keys) + " }"
-    fill = dict(kgo=FIXED_PREFIXES["kgo"], nif=FIXED_PREFIXES["nif"], resource=iris.RESOURCE, values=values)
+    fill = dict(kgo=FIXED_PREFIXES["kgo"], nif=FIXED_PREFIXES["nif"], resource=iris.RESOURCE, values=values,
+                entities=iris.ENTITIES_GRAPH)
     evidence: dict[str, MentionCounts] = defaultdict(MentionCounts)
     for row in store.select(_MENTIONS.format(**fill)):
         item = evidence[row["e"][len(iris.RESOURCE):]]
@@ -77,6 +87,8 @@ def gather_evidence(store: EmbeddedStore, keys: Iterable[str] | None = None) -> 
         item.types["Post"] += int(row["n"])
     for row in store.select(_REFERENCES.format(**fill)):
         evidence[row["e"][len(iris.RESOURCE):]].references += int(row["n"])
+    for row in store.select(_ITEMS.format(**fill)):
+        evidence[row["e"][len(iris.RESOURCE):]].items[row["item"]] += int(row["n"])
     return dict(evidence)
 
 
@@ -135,8 +147,9 @@ def write_record(out: QuadWriter, key: str, evidence: MentionCounts, vocab: Voca
     hidden = misspellings | {normalize(x) for x in alternates | misspellings | {pref}}
     for label in hidden - alternates - {pref} - {""}:
         out.add(node, SKOS + "hiddenLabel", literal(label))
-    if entry and entry.wikidata:
-        out.add(node, OWL + "sameAs", iri(WIKIDATA + entry.wikidata))
+    given = {WIKIDATA + entry.wikidata} if entry and entry.wikidata else set()
+    for item in given | set(evidence.items):  # the alias table's item, and those the documents link
+        out.add(node, OWL + "sameAs", iri(item))
     if family == "date":
         out.add(node, KGO.dateValue, date_literal(key.split("/", 1)[1]))
         out.add(node, KGO.datePrecision, literal(date_precision(key.split("/", 1)[1])))

@@ -1,8 +1,9 @@
 """What the documents say of each canonical entity, read from their N-Quads and summed.
 
 An entity record (kg.model.entity_records) is a function of its evidence: the forms and
-annotation types of the mentions that denote it, the memberships that fill a
-post, and the articles that name it as publisher or author. Each reader
+annotation types of the mentions that denote it, the knowledge-base items the
+documents link it to, the memberships that fill a post, and the articles that
+name it as publisher or author. Each reader
 reads that evidence from the N-Quads of the documents it translates, a full
 build sums it, and the build directory keeps the sum (kg.store.build_dirs.EVIDENCE_FILE), so an
 incremental build subtracts the evidence of the graphs it replaces, adds that
@@ -24,13 +25,14 @@ from kg.model import iris
 from kg.model.iris import FIXED_PREFIXES
 from kg.model.ontology import KGO
 
-_FORMAT = "kg-evidence-1"
+_FORMAT = "kg-evidence-2"
 
 _DENOTES, _TYPE_OF_MENTION = f"<{KGO.denotes}>", f"<{KGO.annotationType}>"
 _ANCHOR = f"<{FIXED_PREFIXES['nif']}anchorOf>"
 _RDF_TYPE, _LABEL = f"<{FIXED_PREFIXES['rdf']}type>", f"<{FIXED_PREFIXES['rdfs']}label>"
 _POST_CLASS, _POST = f"<{KGO.Post}>", f"<{KGO.post}>"
 _REFERENCES = {f"<{KGO.publisher}>", f"<{KGO.author}>"}
+_SAME_AS = f"<{FIXED_PREFIXES['owl']}sameAs>"
 _ESCAPE = re.compile(r"\\(?:u([0-9A-Fa-f]{4})|U([0-9A-Fa-f]{8})|(.))")
 _SIMPLE_ESCAPES = {"t": "\t", "b": "\b", "n": "\n", "r": "\r", "f": "\f", '"': '"', "'": "'", "\\": "\\"}
 
@@ -38,14 +40,15 @@ _SIMPLE_ESCAPES = {"t": "\t", "b": "\b", "n": "\n", "r": "\r", "f": "\f", '"': '
 @dataclass
 class MentionCounts:
     """What the corpus says of one canonical entity; `references`: how many times articles name it
-    as publisher or author."""
+    as publisher or author; `items`: how many documents link it to each knowledge-base item (IRI)."""
 
     forms: Counter = field(default_factory=Counter)
     types: Counter = field(default_factory=Counter)
     references: int = 0
+    items: Counter = field(default_factory=Counter)
 
     def is_empty(self) -> bool:
-        return not self.forms and not self.types and not self.references
+        return not self.forms and not self.types and not self.references and not self.items
 
 
 Evidence = dict[str, MentionCounts]  # canonical key -> what the documents say of it
@@ -59,9 +62,11 @@ def add_evidence(total: Evidence, more: Evidence, sign: int = 1) -> None:
             item.forms[form] += sign * n
         for type_, n in counts.types.items():
             item.types[type_] += sign * n
+        for linked, n in counts.items.items():
+            item.items[linked] += sign * n
         item.references += sign * counts.references
         if sign < 0:
-            item.forms, item.types = +item.forms, +item.types  # drops what fell to zero
+            item.forms, item.types, item.items = +item.forms, +item.types, +item.items  # drops what fell to zero
             if item.is_empty():
                 del total[key]
 
@@ -79,8 +84,18 @@ def document_evidence(nquads: str) -> Evidence:
         posts.setdefault(post, set()).add(membership)
     references = Counter(obj for predicate in _REFERENCES for _, obj in _triples(nquads, predicate))
     post_nodes = {subject for subject, _ in _triples(nquads, f"{_RDF_TYPE} {_POST_CLASS}")}
-    return _summed(objects(_DENOTES), objects(_ANCHOR), objects(_TYPE_OF_MENTION), objects(_LABEL), posts,
-                   post_nodes, references)
+    evidence = _summed(objects(_DENOTES), objects(_ANCHOR), objects(_TYPE_OF_MENTION), objects(_LABEL), posts,
+                       post_nodes, references)
+    _add_items(evidence, _triples(nquads, _SAME_AS))
+    return evidence
+
+
+def _add_items(evidence: Evidence, same_as: Iterable[tuple[str, str]]) -> None:
+    """The knowledge-base items the document links its canonical entities to, once each."""
+    prefix = "<" + iris.RESOURCE
+    for entity, item in same_as:
+        if entity.startswith(prefix):
+            evidence.setdefault(entity[len(prefix):-1], MentionCounts()).items[item[1:-1]] += 1
 
 
 def _triples(nquads: str, predicate: str) -> Iterator[tuple[str, str]]:
@@ -137,11 +152,11 @@ def _unescape(match: re.Match) -> str:
     return chr(int(code, 16)) if code else _SIMPLE_ESCAPES.get(match.group(3), match.group(0))
 
 
-Kept = dict[str, tuple[dict, dict, int]]  # the evidence as a build keeps it: plain, cheap to (un)pickle
+Kept = dict[str, tuple[dict, dict, int, dict]]  # the evidence as a build keeps it: plain, cheap to (un)pickle
 
 
 def kept_form(evidence: Evidence) -> Kept:
-    return {key: (dict(c.forms), dict(c.types), c.references) for key, c in evidence.items()}
+    return {key: (dict(c.forms), dict(c.types), c.references, dict(c.items)) for key, c in evidence.items()}
 
 
 def counts_of(kept: Kept, keys: Iterable[str]) -> Evidence:
@@ -149,9 +164,9 @@ def counts_of(kept: Kept, keys: Iterable[str]) -> Evidence:
     return {key: _counts(kept[key]) for key in keys if key in kept}
 
 
-def _counts(plain: tuple[dict, dict, int]) -> MentionCounts:
-    forms, types, references = plain
-    return MentionCounts(Counter(forms), Counter(types), references)
+def _counts(plain: tuple[dict, dict, int, dict]) -> MentionCounts:
+    forms, types, references, items = plain
+    return MentionCounts(Counter(forms), Counter(types), references, Counter(items))
 
 
 def patch_kept(kept: Kept, removed: Evidence, added: Evidence) -> None:

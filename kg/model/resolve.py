@@ -3,28 +3,34 @@
 A mention resolves, first rule that applies:
 1. a `KG:<key>` normalization on it;
 2. a Date with an `ISO8601:` value: `date/<value>`;
-3. Figures, Quotes, Groups, Dates without a value and `Unnamed` mentions stay
-   local to their document;
-4. the alias table: its normalized text equals the normalized label, alias or
+3. Figures, Quotes, Groups and Dates without a value stay local to their document;
+4. a link to a knowledge-base item (kg.model.knowledge_bases): the alias table's
+   entry that gives the item, else the item's own key (`wikidata/q76`), whatever the
+   mention's type; a mention linked to two items follows Wikidata's, else its first;
+5. `Unnamed` mentions stay local to their document;
+6. the alias table: its normalized text equals the normalized label, alias or
    hidden label of an entry of the same family;
-5. its own normalized text: `<family>/<slug>`.
-Mentions joined by `*	Equiv` share the strongest resolution of their group.
-Every resolution records the rule that made it (kgo:resolvedBy). A surname
-never links to a full name unless the alias table lists it.
+7. its own normalized text: `<family>/<slug>`.
+Mentions joined by `*	Equiv` share the strongest resolution of their group (of two
+items, the one whose IRI sorts first). Every resolution records the rule that made it
+and any link it did not follow (kgo:resolvedBy). A surname never links to a full name
+unless the alias table lists it.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import StrEnum
 
 from kg.model.aliases import AliasTable, family_of, normalize
 from kg.errors import AnnotationError, InputErrors
 from kg.model.iris import local_iri, resource_iri, slugify
-from kg.formats.records import Document, TextBound
+from kg.model.knowledge_bases import WIKIDATA_NAME, BadItem, Item
+from kg.formats.records import Document, Normalization, TextBound
 from kg.model.corpus_vocabulary import Vocabulary
 
 LOCAL_FAMILIES = {"figure", "quote", "group"}
+LINKED_AS = "linked as "  # a note of kgo:resolvedBy: the knowledge-base link followed, as written
 
 
 class Rule(StrEnum):
@@ -32,6 +38,7 @@ class Rule(StrEnum):
 
     KG = "KG normalization"
     ISO8601 = "ISO 8601 value"
+    KNOWLEDGE_BASE = "knowledge base"
     ALIAS_TABLE = "alias table"
     UNNAMED = "unnamed"
     LOCAL = "local"
@@ -49,11 +56,17 @@ class Resolution:
     key: str | None
     rule: Rule
     equiv: bool = False  # taken from another mention of its Equiv group
+    item: Item | None = None  # the knowledge-base item it follows
+    notes: tuple[str, ...] = ()  # the link as written, and links not followed
 
     @property
     def explanation(self) -> str:
+        """`rule: key`, then `; ` and each note: `knowledge base: wikidata/q76; linked as Wikidata:Q76`."""
         how = f"{self.rule} (Equiv)" if self.equiv else str(self.rule)
-        return f"{how}: {self.key}" if self.key else how
+        return "; ".join([f"{how}: {self.key}" if self.key else how, *self.notes])
+
+
+Links = dict[str, list[tuple[Normalization, Item]]]  # mention id -> its knowledge-base links, the followed first
 
 
 def resolve_document(doc: Document, vocab: Vocabulary, aliases: AliasTable) -> dict[str, Resolution]:
@@ -63,11 +76,32 @@ def resolve_document(doc: Document, vocab: Vocabulary, aliases: AliasTable) -> d
     kg_links = {n.target: n.ref for n in ann.normalizations if n.db == "KG"}
     iso = {n.target: n.ref for n in ann.normalizations if n.db == "ISO8601"}
     unnamed = {a.target for a in ann.attributes if vocab.means(a.name, "unnamed")}
+    items = knowledge_links(doc, vocab)
     own = {}
     for tid, bound in ann.textbounds.items():
         if bound.type in vocab.config.entities:
-            own[tid] = _resolve_one(doc.slug, bound, vocab, aliases, kg_links, iso, unnamed)
+            own[tid] = _resolve_one(doc.slug, bound, vocab, aliases, kg_links, iso, unnamed, items)
     return _merge_equivalents(own, doc)
+
+
+def knowledge_links(doc: Document, vocab: Vocabulary) -> Links:
+    """The knowledge-base items each mention (or event) is linked to, Wikidata's first, then in
+    the order of the file; a knowledge base's identifier that names no item is a located error."""
+    links: Links = {}
+    errors = []
+    for norm in doc.annotations.normalizations:
+        try:
+            item = vocab.knowledge_bases.item(norm.db, norm.ref)
+        except BadItem as exc:
+            errors.append(AnnotationError(str(exc), doc.source or f"{doc.slug}.ann", norm.line))
+            continue
+        if item is not None:
+            links.setdefault(norm.target, []).append((norm, item))
+    if errors:
+        raise InputErrors(errors)
+    for found in links.values():
+        found.sort(key=lambda link: link[1].base != WIKIDATA_NAME)
+    return links
 
 
 def _check_normalization_families(doc: Document, vocab: Vocabulary) -> None:
@@ -102,7 +136,7 @@ def _check_normalization_families(doc: Document, vocab: Vocabulary) -> None:
 
 
 def _resolve_one(slug: str, bound: TextBound, vocab: Vocabulary, aliases: AliasTable,
-                 kg_links: dict, iso: dict, unnamed: set) -> Resolution:
+                 kg_links: dict, iso: dict, unnamed: set, items: Links) -> Resolution:
     family = family_of(bound.type, vocab)
     if bound.id in kg_links:
         key = kg_links[bound.id]
@@ -112,6 +146,8 @@ def _resolve_one(slug: str, bound: TextBound, vocab: Vocabulary, aliases: AliasT
         return Resolution(resource_iri(key), key, Rule.ISO8601)
     if family in LOCAL_FAMILIES or family == "date":
         return Resolution(local_iri(slug, family, bound.id), None, Rule.LOCAL)
+    if bound.id in items:
+        return _by_item(family, bound, items[bound.id], aliases)
     if bound.id in unnamed:
         return Resolution(local_iri(slug, family, bound.id), None, Rule.UNNAMED)
     key = aliases.lookup(family, bound.text)
@@ -119,6 +155,24 @@ def _resolve_one(slug: str, bound: TextBound, vocab: Vocabulary, aliases: AliasT
         return Resolution(resource_iri(key), key, Rule.ALIAS_TABLE)
     key = f"{family}/{slugify(normalize(bound.text))}"
     return Resolution(resource_iri(key), key, Rule.NORMALIZED)
+
+
+def _by_item(family: str, bound: TextBound, links: list[tuple[Normalization, Item]],
+             aliases: AliasTable) -> Resolution:
+    """The entity of the item a mention is linked to: the alias table's entry that gives the item,
+    else the item's own key. What was not followed is said: another item, the alias table's entry
+    the mention's words would have named."""
+    norm, item = links[0]
+    key = aliases.with_item(item) or item.key()
+    notes = [f"{LINKED_AS}{norm.db}:{norm.ref}"]
+    others = sorted({str(other) for _, other in links if other != item})
+    if others:
+        notes.append(f"not followed: {', '.join(others)} (one mention, one entity)")
+    by_words = aliases.lookup(family, bound.text)
+    if by_words and by_words != key:
+        given = aliases.entries[by_words].wikidata
+        notes.append(f"not followed: alias table {by_words} ({f'Wikidata:{given}' if given else 'no item'})")
+    return Resolution(resource_iri(key), key, Rule.KNOWLEDGE_BASE, item=item, notes=tuple(notes))
 
 
 def _merge_equivalents(own: dict[str, Resolution], doc: Document) -> dict[str, Resolution]:
@@ -129,8 +183,11 @@ def _merge_equivalents(own: dict[str, Resolution], doc: Document) -> dict[str, R
             continue
         best = min((own[m] for m in members), key=lambda r: (RULES.index(r.rule), r.iri))
         for member in members:
-            if resolved[member] != best:
-                resolved[member] = Resolution(best.iri, best.key, best.rule, equiv=True)
+            if resolved[member] == best:
+                continue
+            mine = own[member].item
+            unfollowed = (f"not followed: {mine} (Equiv with {best.item})",) if mine and mine != best.item else ()
+            resolved[member] = replace(best, equiv=True, notes=best.notes[:1] + unfollowed)
     return resolved
 
 

@@ -17,7 +17,7 @@ from kg.model.iris import FIXED_PREFIXES, document_iri, fragment_iri, graph_iri,
 from kg.formats.records import Document, Event, Relation, TextBound
 from kg.model.nquads import QuadWriter, boolean, date_literal, decimal, integer, iri, literal
 from kg.model.aliases import AliasTable
-from kg.model.resolve import Resolution, Rule, resolve_document, resolve_event, resolve_role
+from kg.model.resolve import Resolution, Rule, knowledge_links, resolve_document, resolve_event, resolve_role
 from kg.model.corpus_vocabulary import Vocabulary
 from kg.model.sentences import SentenceIndex
 from kg.model.ontology import KGO, THING_ATTRIBUTES, date_precision
@@ -399,10 +399,13 @@ def _attributes(ctx: _Context) -> None:
 def _normalizations_and_notes(ctx: _Context) -> None:
     ann, add = ctx.doc.annotations, ctx.out.add
     relations = {r.id for r in ann.relations}
+    items = {norm.id: item for links in knowledge_links(ctx.doc, ctx.vocab).values() for norm, item in links}
     for norm in ann.normalizations:
-        if norm.db == "Wikidata" and norm.target in ctx.resolved:
-            add(ctx.resolved[norm.target].iri, OWL + "sameAs", iri(iris.WIKIDATA + norm.ref))
-        elif norm.db not in NORMALIZATION_DBS and norm.target in ann.textbounds:
+        resolution = ctx.resolved.get(norm.target)
+        item = items.get(norm.id)
+        if item is not None and resolution is not None and resolution.item in (None, item):
+            add(resolution.iri, OWL + "sameAs", iri(item.iri))
+        elif (item is not None or norm.db not in NORMALIZATION_DBS) and norm.target in ann.textbounds:
             add(ctx.mention(norm.target), KGO.reference, literal(f"{norm.db}:{norm.ref}"))
     for note in ann.notes:
         if note.target in ann.textbounds:

@@ -19,6 +19,7 @@ from kg.store import build_dirs
 from kg.model import iris
 from kg.formats.brat.conf import CONFIG_FILE, find_config, load_config
 from kg.formats.brat.conf_writer import union_configs
+from kg.formats.brat.tools_conf import TOOLS_FILE, find_tools, url_patterns
 from kg.formats.corpus import ALIASES_FILE, MAPPING_FILE, DocumentFiles, converted_config
 from kg.errors import ConfigError, InputError, InputWarning
 from kg.model.resources import ONTOLOGY_TTL, SHAPES_TTL, read_rdf
@@ -28,6 +29,7 @@ PARSED = ("alignment", "vocabularies", "vocabulary", "aliases")
 if TYPE_CHECKING:  # imported when parsed (rdflib comes with them): a no-op build needs neither
     from kg.model.aliases import AliasTable
     from kg.model.corpus_vocabulary import Alignment, Vocabulary
+    from kg.model.knowledge_bases import KnowledgeBases
 
 
 class Inputs:
@@ -41,11 +43,12 @@ class Inputs:
         self.converted = [d for d in documents if d.converted]
         self.unconfigured = [d for d in documents if not d.converted and d.config is None]
         self.config_files = [p for p in configs if p.name == CONFIG_FILE]
+        tools_files = [p for p in configs if p.name == TOOLS_FILE]
         digest = hashlib.sha256(__version__.encode())
         digest.update(iris.BASE.encode())  # the base IRI in force: another base mints every IRI anew
-        for path in self.config_files:  # where each configuration applies (relative: a corpus may move)
+        for path in (*self.config_files, *tools_files):  # where each applies (relative: a corpus may move)
             digest.update(path.relative_to(corpus_dir).as_posix().encode())
-        for path in (*self.config_files, corpus_dir / ALIASES_FILE, corpus_dir / MAPPING_FILE,
+        for path in (*self.config_files, *tools_files, corpus_dir / ALIASES_FILE, corpus_dir / MAPPING_FILE,
                      *sorted(Path(__file__).parents[1].rglob("*.py"))):  # all of kg's own code
             digest.update(path.read_bytes() if path.exists() else b"")
         for name in (ONTOLOGY_TTL, SHAPES_TTL):
@@ -66,15 +69,25 @@ class Inputs:
         its schema, joined with the annotation.conf that applies to its directory: its hierarchy and types)."""
         from kg.model.corpus_vocabulary import Vocabulary
 
-        vocabularies = {path: Vocabulary(load_config(path), self.alignment) for path in self.config_files}
+        vocabularies = {path: Vocabulary(load_config(path), self.alignment, self._knowledge_bases(path.parent))
+                        for path in self.config_files}
         if self.unconfigured:
-            vocabularies[self._inferred_key] = Vocabulary(self._inferred_config(), self.alignment)
+            vocabularies[self._inferred_key] = Vocabulary(self._inferred_config(), self.alignment,
+                                                          self._knowledge_bases(self.corpus_dir))
         for item in self.converted:
             applies = find_config(item.txt.parent, self.corpus_dir)
             own = converted_config(item)
             config = union_configs([vocabularies[applies].config, own]) if applies in vocabularies else own
-            vocabularies[Path(item.source)] = Vocabulary(config, self.alignment)
+            vocabularies[Path(item.source)] = Vocabulary(config, self.alignment,
+                                                         self._knowledge_bases(item.txt.parent, converted=True))
         return vocabularies
+
+    def _knowledge_bases(self, directory: Path, converted: bool = False) -> KnowledgeBases:
+        """The knowledge bases declared by the tools.conf that applies to `directory` (and for an
+        INCEpTION document, every database its identifiers name)."""
+        from kg.model.knowledge_bases import KnowledgeBases
+
+        return KnowledgeBases.declared(url_patterns(find_tools(directory, self.corpus_dir)), converted)
 
     @cached_property
     def vocabulary(self) -> Vocabulary:

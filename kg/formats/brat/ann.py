@@ -16,12 +16,14 @@ from collections import Counter
 from pathlib import Path
 
 from kg.formats.brat.conf import AnnotationConfig
-from kg.errors import AnnotationError, InputErrors
+from kg.errors import AnnotationError, InputErrors, InputWarning
 from kg.formats.records import (Annotations, Attribute, Equiv, Event, Normalization, Note, Relation, Span,
                       TextBound)
 
 NORMALIZATION_DBS = ("Wikidata", "ISO8601", "Number", "KG")  # checked and used by kg; other DBs are kept as given
-_NORM_REF = re.compile(r"^\S+?:\S+$")
+NOT_KNOWLEDGE_BASES = ("KG", "ISO8601", "Number")  # kg's own: a canonical key, a date, a figure
+NO_LINK = ("null", "nil", "", "-")  # an annotator's way of saying "no item", case aside
+_NORM_REF = re.compile(r"^[^\s:]+:\S*$")
 _ID = {"T": r"T\d+", "R": r"R\d+", "E": r"E\d+", "A": r"[AM]\d+", "N": r"N\d+", "#": r"#\d*"}
 _OFFSETS = re.compile(r"^\d{1,10} \d{1,10}(;\d{1,10} \d{1,10})*$")  # bounded before int() converts them
 # brat's lines end at \n, \r\n or \r only; str.splitlines() would also split at U+2028,
@@ -29,7 +31,6 @@ _OFFSETS = re.compile(r"^\d{1,10} \d{1,10}(;\d{1,10} \d{1,10})*$")  # bounded be
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
 _ROLE_SUFFIX = re.compile(r"^(.*?)\d*$")  # brat numbers repeated roles: Theme2, Theme3
 _REF_PATTERNS = {
-    "Wikidata": re.compile(r"^Q[1-9]\d*$"),
     "ISO8601": re.compile(r"^\d{4}(-(0[1-9]|1[0-2])(-(0[1-9]|[12]\d|3[01]))?)?$"),
     "Number": re.compile(r"^-?\d+(\.\d+)?$"),
     "KG": re.compile(r"^[a-z]+/[a-z0-9]+(-[a-z0-9]+)*$"),
@@ -42,6 +43,7 @@ class _Reader:
     def __init__(self, path: Path, text: str, config: AnnotationConfig) -> None:
         self.path, self.text, self.config = path, text, config
         self.errors: list[AnnotationError] = []
+        self.warnings: list[InputWarning] = []
         self.textbounds: dict[str, TextBound] = {}
         self.relations: list[Relation] = []
         self.events: list[Event] = []
@@ -73,10 +75,10 @@ def parse_ann(path: Path, ann_text: str, text: str, config: AnnotationConfig) ->
             _read_line(reader, number, line)
     _check_references(reader)
     if reader.errors:
-        raise InputErrors(reader.errors)
+        raise InputErrors(reader.errors, reader.warnings)
     return Annotations(reader.textbounds, tuple(reader.relations), tuple(reader.events),
                        tuple(reader.attributes), tuple(reader.normalizations), tuple(reader.equivs),
-                       tuple(reader.notes))
+                       tuple(reader.notes), tuple(reader.warnings))
 
 
 def _read_line(reader: _Reader, number: int, line: str) -> None:
@@ -227,12 +229,26 @@ def _normalization(reader: _Reader, number: int, fields: list[str]) -> None:
         reader.fail(number, "malformed normalization (expected ID<TAB>Reference TARGET DB:ID<TAB>TEXT)")
         return
     db, ref = parts[2].split(":", 1)
+    if db not in NOT_KNOWLEDGE_BASES and is_no_link(ref):
+        reader.warnings.append(InputWarning(_no_link(db, ref), reader.path, number))
+        return
     pattern = _REF_PATTERNS.get(db)
     if pattern is not None and (not pattern.match(ref) or (db == "ISO8601" and not _real_date(ref))):
         reader.fail(number, f"bad {db} identifier {ref!r} (expected {pattern.pattern}, a real date for ISO8601)")
         return
     if reader.claim(fields[0], number):
         reader.normalizations.append(Normalization(fields[0], parts[1], db, ref, number))
+
+
+def is_no_link(reference: str) -> bool:
+    """Whether a normalization's identifier is a conventional "no link" value (NULL, NIL, empty, -)."""
+    return reference.strip().lower() in NO_LINK
+
+
+def _no_link(db: str, ref: str) -> str:
+    """The warning for a conventional "no link" value: brat stores it, kg links nothing."""
+    example = "an item such as Q76" if db == "Wikidata" else f"an identifier of {db}"
+    return f"{db} identifier {ref!r} names no item: the mention stays unlinked (expected {example}, or no N line)"
 
 
 def _real_date(value: str) -> bool:

@@ -18,16 +18,20 @@ import re
 import shutil
 from collections import defaultdict
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 from typing import Iterator
 
 import pyoxigraph as ox
 
 from kg.model import iris
+from kg.formats.brat.ann import NOT_KNOWLEDGE_BASES
 from kg.formats.brat.conf import CONFIG_FILE, AnnotationConfig, load_config
+from kg.formats.brat.tools_conf import find_tools, url_patterns
 from kg.model.ontology import THING_ATTRIBUTES
 from kg.model.iris import FIXED_PREFIXES, WIKIDATA, document_path, slug_of_graph
 from kg.model.corpus_vocabulary import Vocabulary, load_alignment
+from kg.model.resolve import LINKED_AS
 from kg.store.embedded import EmbeddedStore
 from kg.model.ontology import KGO
 
@@ -65,18 +69,32 @@ def export_brat(schema: Path, store: EmbeddedStore, output: Path) -> tuple[int, 
     if schema.is_dir():
         shutil.copytree(schema, output, dirs_exist_ok=True)
     databases: set[str] = set()
+    linked: set[str] = set()
     count = 0
     for doc, _, lines in documents_as_brat(store, schema):
         name = document_path(doc.slug)  # the file name the document was read from
         databases |= {line.split("\t")[1].split(" ")[2].split(":", 1)[0] for line in lines if line[0] == "N"}
+        linked |= _linked_databases(doc)
         (output / name).parent.mkdir(parents=True, exist_ok=True)
         (output / f"{name}.txt").write_text(doc.text, encoding="utf-8")
         (output / f"{name}.ann").write_text("".join(line + "\n" for line in lines), encoding="utf-8")
         (output / f"{name}.json").write_text(json.dumps(doc.metadata(), indent=1, ensure_ascii=False) + "\n",
                                              encoding="utf-8")
         count += 1
-    _write_tools_conf(output, databases)
+    _write_tools_conf(output, databases, linked, url_patterns(find_tools(schema, schema)))
     return count, []
+
+
+def _linked_databases(doc: _DocumentGraph) -> set[str]:
+    """Databases whose identifiers (not IRIs) resolved mentions of the document as knowledge-base
+    items: tools.conf must declare them with a URL pattern for a build of the export to do the same."""
+    found = set()
+    for mention in doc.typed(str(KGO.Mention)):
+        for note in (doc.one(mention, str(KGO.resolvedBy)) or "").split("; ")[1:]:
+            db, _, ref = note.removeprefix(LINKED_AS).partition(":")
+            if note.startswith(LINKED_AS) and db.lower() not in ("http", "https") and not ref.startswith("http"):
+                found.add(db)
+    return found
 
 
 def documents_as_brat(store: EmbeddedStore,
@@ -98,12 +116,20 @@ def _config_for(schema: Path, slug: str) -> Path:
     return directory / CONFIG_FILE
 
 
-def _write_tools_conf(output: Path, databases: set[str]) -> None:
-    """brat's tools.conf: the normalization databases the annotations use."""
+def _write_tools_conf(output: Path, databases: set[str], linked: set[str], declared: dict[str, str]) -> None:
+    """brat's tools.conf: the normalization databases the annotations use, with the URL pattern the
+    corpus declared or kg knows; a knowledge base's the IRIs of its items (as INCEpTION's converter
+    names them when nothing else does), and no pattern for a plain reference (no knowledge base)."""
+    from kg.formats.inception.cas_to_brat import reference_iri  # the names INCEpTION IRIs were given
+
+    known = {**TOOLS_DATABASES, "KG": (iris.BASE, iris.RESOURCE + "%s")}
+    known.update((db, (iris.BASE, url)) for db, url in declared.items()
+                 if db not in NOT_KNOWLEDGE_BASES + ("Wikidata",))
     lines = ["[normalization]"]
     for db in sorted(databases):
-        home, url = {**TOOLS_DATABASES, "KG": (iris.BASE, iris.RESOURCE + "%s")}.get(db, (iris.BASE, iris.BASE + "%s"))
-        lines.append(f"{db}\tDB:none, <URL>:{home}, <URLBASE>:{url}")
+        home, url = known.get(db, (iris.BASE, None))
+        url = url or (reference_iri(db, "%s") if db in linked else None)
+        lines.append(f"{db}\tDB:none, <URL>:{home}" + (f", <URLBASE>:{url}" if url else ""))
     (output / "tools.conf").write_text("\n".join(lines) + "\n", encoding="utf-8")
 
 
@@ -313,18 +339,28 @@ class _Writer:
 
     def _references(self, tid: str, mention: str) -> list[str]:
         doc, refs = self.doc, []
-        rule = doc.one(mention, str(KGO.resolvedBy)) or ""
+        rule, *notes = (doc.one(mention, str(KGO.resolvedBy)) or "").split("; ")
         if rule.startswith("KG normalization: "):
             refs.append("KG:" + rule.split(": ", 1)[1])
         if rule.startswith("ISO 8601 value: "):
             refs.append("ISO8601:" + rule.split(": ", 1)[1].split("/", 1)[1])
+        if rule.startswith("knowledge base: "):  # the link as the annotator wrote it
+            refs += [note.removeprefix(LINKED_AS) for note in notes if note.startswith(LINKED_AS)]
         refs += doc.all(mention, str(KGO.reference))
         denoted = doc.one(mention, str(KGO.denotes))
         if denoted and doc.one(denoted, str(KGO.value)) is not None and self._first_mention(denoted) == tid:
             refs.append("Number:" + doc.one(denoted, str(KGO.value)))
-        if denoted and self._first_mention(denoted) == tid:
-            refs += ["Wikidata:" + w[len(WIKIDATA):] for w in doc.all(denoted, OWL + "sameAs") if w.startswith(WIKIDATA)]
+        if denoted and self._first_mention(denoted) == tid and denoted not in self._linked_by_mentions:
+            refs += [f"Wikidata:{w[len(WIKIDATA):]}" if w.startswith(WIKIDATA) else w
+                     for w in doc.all(denoted, OWL + "sameAs")]
         return refs
+
+    @cached_property
+    def _linked_by_mentions(self) -> set[str]:
+        """Entities that mentions of this document were resolved to by their knowledge-base links
+        (each mention writes its own link back, as spelled)."""
+        return {self.doc.one(m, str(KGO.denotes)) for m in self.mentions.values()
+                if (self.doc.one(m, str(KGO.resolvedBy)) or "").startswith("knowledge base")}
 
     def _first_mention(self, denoted: str) -> str | None:
         tids = [t for t, m in self.mentions.items() if self.doc.one(m, str(KGO.denotes)) == denoted]
@@ -337,7 +373,7 @@ class _Writer:
         joined = set()
         for tid, m in self.mentions.items():
             rule = self.doc.one(m, str(KGO.resolvedBy)) or ""
-            base = rule.replace(" (Equiv)", "")
+            base = rule.split("; ", 1)[0].replace(" (Equiv)", "")
             groups[(self.doc.one(m, str(KGO.denotes)) or "", base)].append(tid)
             if "(Equiv)" in rule:
                 joined.add((self.doc.one(m, str(KGO.denotes)) or "", base))
