@@ -131,7 +131,6 @@ def test_a_document_in_every_feature_parses(ace) -> None:
     (["T1\tPerson 0 7\tAnn Lee", "T2\tGPE 4 7\tLee"], "T2 (GPE) is inside T1 (Person) (expected <OVERLAP>"),
     (["T1\tPerson 0 7\tAnn Lee", "T2\tOrganization 0 7\tAnn Lee"], "T2 (Organization) has the same span as T1"),
     (["T1\tPerson 0 7\tAnn Lee", "T2\tGPE 33 38\tParis", "*\tEquiv T1 T2"], "Equiv is not an equivalence"),
-    (["T1\tPerson 0 7\tAnn Lee", "T2\tWeapon 33 38\tParis", "*\tAlias T1 T2"], "Alias joins mentions of"),
     (["T1\tBe-born 25 29\tborn", "T2\tPerson 0 7\tAnn Lee", "E1\tBe-born:T1 Person-Arg:T2", "A1\tNegation T1"],
      "attribute Negation refers to T1, the trigger of E1 (expected E1"),
     (["T1\tPerson 0 7\tAnn Lee", "A1\tConfidence T1 High"], "attribute Confidence cannot apply to a Person"),
@@ -141,6 +140,20 @@ def test_violations_are_located(lines: list[str], message: str) -> None:
         _parse("\n".join(lines))
     assert message in str(caught.value), str(caught.value)
     assert str(caught.value).startswith("d.ann:")
+
+
+def test_an_equivalence_of_several_kinds_is_left_out_with_a_warning() -> None:
+    """brat shows it; kg cannot make one thing of a person and a weapon: the mentions stay apart."""
+    parsed = _parse("\n".join(["T1\tPerson 0 7\tAnn Lee", "T2\tWeapon 33 38\tParis", "*\tAlias T1 T2"]))
+    assert parsed.equivs == () and sorted(parsed.textbounds) == ["T1", "T2"]
+    assert [(w.line, w.reason.split(",")[0]) for w in parsed.warnings] == [(3, "Alias joins mentions of several types")]
+
+
+def test_a_malformed_normalization_is_left_out_with_a_warning() -> None:
+    """brat keeps a line it cannot parse unparsed and shows the rest; a link is optional."""
+    parsed = _parse("\n".join(["T1\tPerson 0 7\tAnn Lee", "N1\tReference T1 UMLS: C0026860\tAnn"]))
+    assert parsed.normalizations == () and [w.line for w in parsed.warnings] == [2]
+    assert "malformed normalization, not read" in parsed.warnings[0].reason
 
 
 def test_configuration_is_looked_up_as_brat_does(tmp_path: Path) -> None:

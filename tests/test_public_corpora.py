@@ -9,8 +9,10 @@ Every expected figure is counted here from the corpus files by the small readers
 - knowledge-base items: the distinct `DB:id` of brat `N` lines (`Wikidata:NULL`, "no item", is no
   link) and the distinct `identifier`s of INCEpTION NamedEntity annotations (a Wikidata item the same
   whatever the form of its IRI);
-- warnings, by kind: an annotation line whose type its annotation.conf does not declare (every typed line
-  when the corpus has none, which is then one more warning of its own), and an argument of the
+- warnings, by kind: an equivalence joining mentions of different types (left out: kg makes one thing
+  of one type), an annotation line whose type its annotation.conf does not declare (documents no
+  annotation.conf covers are read with the types their annotations use: one warning for them all), a
+  normalization to "no item" (`NULL`, `NIL`, `-`, nothing), an argument of the
   annotation.conf naming a type it does not declare; an `N` line brat cannot parse (brat keeps it
   unparsed and shows the rest); a role name brat cannot spell (once per document and role), an
   INCEpTION layer kg does not read (once per document and layer); and the files that are neither a
@@ -55,7 +57,10 @@ KINDS = {
     "role renamed": re.compile(r"role '.*' written as"),
     "layer not read": re.compile(r"layer \S+ not read"),
     "malformed line": re.compile(r"malformed"),
+    "no link": re.compile(r"names no item"),
+    "equivalence of several types": re.compile(r"joins mentions of several types"),
 }
+NO_ITEM = {"NULL", "NIL", "-", ""}  # what annotators write for "no item" in a normalization
 CONFIGURATION_FILES = {"annotation.conf", "visual.conf", "tools.conf", "kb_shortcuts.conf", "TypeSystem.xml",
                        "aliases.toml", "kg.toml"}
 DOCUMENT_SUFFIXES = {".txt", ".ann", ".json", ".xmi", ".zip"}
@@ -79,14 +84,8 @@ def documents(corpus: Path) -> int:
 
 def kb_items(corpus: Path) -> set[str]:
     """Distinct knowledge-base items the annotations link to."""
-    items = set()
-    for ann in corpus.rglob("*.ann"):
-        for line in ann.read_text(encoding="utf-8").splitlines():
-            fields = line.split("\t")
-            if line.startswith("N") and len(fields) > 1 and len(fields[1].split()) == 3:
-                ref = fields[1].split()[2]
-                if ref.split(":", 1)[1].upper() != "NULL":
-                    items.add(ref)
+    items = {ref for ann in corpus.rglob("*.ann") for ref in _references(ann)
+             if ref.split(":", 1)[1].upper() not in NO_ITEM}
     for root in _xmi_roots(corpus):
         for element in root.iter():
             identifier = element.get("identifier")
@@ -113,9 +112,11 @@ def _brat_warnings(corpus: Path) -> Counter:
         conf = _nearest_conf(ann, corpus)
         if conf is None:
             expected["no annotation.conf"] = 1
-        declared = _declared(conf) if conf else set()
-        expected["undeclared type"] += sum(1 for t in _line_types(ann) if t not in declared)
+        else:
+            expected["undeclared type"] += sum(1 for t in _line_types(ann) if t not in _declared(conf))
         expected["malformed line"] += _malformed_normalizations(ann)
+        expected["equivalence of several types"] += _mixed_equivalences(ann)
+        expected["no link"] += sum(1 for ref in _references(ann) if ref.split(":", 1)[1].upper() in NO_ITEM)
     return expected
 
 
@@ -178,6 +179,22 @@ def _line_types(ann: Path) -> Iterator[str]:
         fields = line.split("\t")
         if line[:1] in "TERAM*" and len(fields) > 1 and fields[1]:
             yield fields[1].split()[0].split(":")[0]
+
+
+def _references(ann: Path) -> Iterator[str]:
+    """The `DB:id` of every well-formed N line."""
+    for line in ann.read_text(encoding="utf-8").splitlines():
+        fields = line.split("\t")
+        if line.startswith("N") and len(fields) > 1 and BRAT_NORMALIZATION.match(fields[1]):
+            yield fields[1].split()[2]
+
+
+def _mixed_equivalences(ann: Path) -> int:
+    """Equivalence (`*`) lines joining mentions of different types (kg makes one thing of one type only)."""
+    lines = [line.split("\t") for line in ann.read_text(encoding="utf-8").splitlines()]
+    types = {f[0]: f[1].split()[0] for f in lines if f[0].startswith("T") and len(f) > 1 and f[1]}
+    return sum(1 for f in lines if f[0].startswith("*") and len(f) > 1
+               and len({types.get(m) for m in f[1].split()[1:]}) > 1)
 
 
 def _malformed_normalizations(ann: Path) -> int:

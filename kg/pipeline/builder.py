@@ -194,7 +194,10 @@ def _run(plan: Plan, inputs: Inputs, data_dir: Path, options: Options, phases: P
     build_dir = build_dirs.new_build_dir(data_dir)
     report = BuildReport(BuildMode(plan.mode), 0, plan.added, plan.changed, plan.removed)
     try:
-        filled = fill_store(plan, inputs, build_dir, options, phases)
+        try:
+            filled = fill_store(plan, inputs, build_dir, options, phases)
+        except InputErrors as exc:  # the configurations' warnings belong to the same report
+            raise InputErrors(exc.errors, inputs.warnings + exc.warnings) from None
         report.quads, report.entities = filled.quads, filled.entities
         report.warnings = inputs.warnings + filled.warnings
         if options.strict and report.warnings:

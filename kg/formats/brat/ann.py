@@ -226,7 +226,9 @@ def _attribute(reader: _Reader, number: int, fields: list[str]) -> None:
 def _normalization(reader: _Reader, number: int, fields: list[str]) -> None:
     parts = fields[1].split() if len(fields) >= 2 else []
     if len(fields) not in (2, 3) or len(parts) != 3 or not _NORM_REF.match(parts[2]):
-        reader.fail(number, "malformed normalization (expected ID<TAB>Reference TARGET DB:ID<TAB>TEXT)")
+        # brat keeps such a line unparsed and shows the rest of the document; a link is optional
+        reader.warnings.append(InputWarning("malformed normalization, not read (expected ID<TAB>Reference "
+                                            "TARGET DB:ID<TAB>TEXT, as brat reads it)", reader.path, number))
         return
     db, ref = parts[2].split(":", 1)
     if db not in NOT_KNOWLEDGE_BASES and is_no_link(ref):
@@ -306,7 +308,7 @@ def _check_references(reader: _Reader) -> None:
         for member in equiv.members:
             if member not in reader.textbounds and member not in reader.broken:
                 reader.fail(equiv.line, f"{equiv.type} refers to undefined id {member} (expected T ids of this file)")
-        _check_equiv_kinds(reader, equiv)
+    reader.equivs = [equiv for equiv in reader.equivs if _check_equiv_kinds(reader, equiv)]
     _check_overlaps(reader)
     _check_contradictions(reader)
 
@@ -378,17 +380,19 @@ def _relation_fits(reader: _Reader, declared, ends, types: dict[str, str]) -> bo
                    for slot, (role, target) in pairing) for pairing in (slots, swapped))
 
 
-def _check_equiv_kinds(reader: _Reader, equiv: Equiv) -> None:
-    """Equiv joins mentions of one thing: all entity mentions of one top-level type (resolution
-    gives them one IRI, so a Place joined to a Person would become a person), and every pair of
-    types fits the declaration (brat's rule)."""
+def _check_equiv_kinds(reader: _Reader, equiv: Equiv) -> bool:
+    """Whether an equivalence is kept. It joins mentions of one thing: all entity mentions of one
+    top-level type (resolution gives them one IRI, so a Place joined to a Person would become a
+    person); one that joins several is left out with a warning (brat shows it, kg cannot make one
+    thing of it), the mentions staying apart. Every pair of types must fit the declaration (brat's rule)."""
     config = reader.config
     bounds = [b for b in (reader.textbounds.get(m) for m in equiv.members) if b is not None]
     kinds = {config.top(b.type) if b.type in config.entities else b.type for b in bounds}
     if len(kinds) > 1 or kinds - set(config.entities):
-        reader.fail(equiv.line, f"{equiv.type} joins mentions of {', '.join(sorted(kinds))} "
-                                f"(expected entity mentions of one type: all Person, all Place, ...)")
-        return
+        reader.warnings.append(InputWarning(
+            f"{equiv.type} joins mentions of several types, not read: its mentions stay apart (expected entity "
+            f"mentions of one type; here {', '.join(sorted(kinds))})", reader.path, equiv.line))
+        return False
     member_types = sorted({b.type for b in bounds})
     for a in member_types:
         for b in member_types:
@@ -396,7 +400,8 @@ def _check_equiv_kinds(reader: _Reader, equiv: Equiv) -> None:
                        for d in config.relations[equiv.type]):
                 reader.fail(equiv.line, f"{equiv.type} between {a} and {b} is not declared "
                                         f"(expected {a} and {b} in both arguments of {equiv.type} in annotation.conf)")
-                return
+                return True
+    return True
 
 
 def _check_slot(reader: _Reader, line: int, slot: str, target: str, allowed: tuple[str, ...],
