@@ -214,3 +214,10 @@ def test_every_one_line_damage_of_an_export_is_a_located_error_or_a_document(tmp
             reader.read(path)
         except CorpusError as exc:
             assert exc.path == str(path) and 1 <= (exc.line or 0) <= len(variant), exc
+
+
+def test_an_ann_beside_a_converted_document_is_listed_as_not_read(tmp_path: Path) -> None:
+    """kg reads a .tsv's annotations from the .tsv: a brat .ann beside it is not read, and says so."""
+    result = _check(tmp_path, {"doc.tsv": CHAIN, "doc.ann": "T1\tX 0 4\tThis\n"})
+    assert result.exit_code == 0, result.output
+    assert "1 files not read" in result.stdout and "doc.ann" in result.stdout
