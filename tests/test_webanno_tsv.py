@@ -13,6 +13,7 @@ import pytest
 from cassis import load_dkpro_core_typesystem, load_typesystem, merge_typesystems
 
 from kg.store import build_dirs
+from kg.errors import CorpusError
 from kg.formats.registry import BY_SUFFIX
 from tests.helpers import assert_same_quads, run_kg, shared_corpus, store_quads
 
@@ -191,3 +192,34 @@ def test_one_document_id_in_two_formats_is_a_located_error(tmp_path: Path) -> No
     result = _check(tmp_path, {"doc.tsv": CHAIN, "doc.txt": "This is a test .\n"})
     assert result.exit_code == 2
     assert "doc.txt: both doc.tsv and doc.txt (expected one form of a document: .txt (brat)" in result.stderr
+
+
+DAMAGE = ("", "_", "*", "*->9-9", "9-9[1_2]", "x[3]|y", "\\", "a;b", "5-1", "1-1.9")
+
+
+@pytest.mark.parametrize("pair", ["testStackedComplexSlotFeatureWithoutValues", "testSubTokenRelation2",
+                                  "testMultiTokenChain"])
+def test_every_one_line_damage_of_an_export_is_a_located_error_or_a_document(tmp_path: Path, pair: str) -> None:
+    """Each line deleted, cut in half, or one of its cells replaced by a value of the wrong kind: the
+    reader gives a document or a CorpusError at a line of the file, never another exception."""
+    lines = (PAIRS / pair / "reference.tsv").read_text(encoding="utf-8").split("\n")
+    variants = []
+    for i, line in enumerate(lines):
+        variants += [lines[:i] + lines[i + 1:], lines[:i] + [line[:len(line) // 2]] + lines[i + 1:]]
+        cells = line.split("\t")
+        for j in range(len(cells)):
+            variants += [lines[:i] + ["\t".join(cells[:j] + [bad] + cells[j + 1:])] + lines[i + 1:] for bad in DAMAGE]
+    reader, path = BY_SUFFIX[".tsv"], tmp_path / "doc.tsv"
+    for variant in variants:
+        path.write_text("\n".join(variant), encoding="utf-8")
+        try:
+            reader.read(path)
+        except CorpusError as exc:
+            assert exc.path == str(path) and 1 <= (exc.line or 0) <= len(variant), exc
+
+
+def test_an_ann_beside_a_converted_document_is_listed_as_not_read(tmp_path: Path) -> None:
+    """kg reads a .tsv's annotations from the .tsv: a brat .ann beside it is not read, and says so."""
+    result = _check(tmp_path, {"doc.tsv": CHAIN, "doc.ann": "T1\tX 0 4\tThis\n"})
+    assert result.exit_code == 0, result.output
+    assert "1 files not read" in result.stdout and "doc.ann" in result.stdout

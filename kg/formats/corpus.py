@@ -165,7 +165,7 @@ def scan_corpus(corpus_dir: Path) -> Listing:
         raise InputErrors(errors)
     documents.sort(key=lambda d: d.slug)
     read = {d.txt for d in documents if d.member is not None}  # archives holding documents
-    used.update(n[:-4] + suffix for n, path in archives.items() if path in read for suffix in (".zip", ".ann", ".json"))
+    used.update(n[:-4] + suffix for n, path in archives.items() if path in read for suffix in (".zip", ".json"))
     configs = sorted(Path(f.path) for n, f in found.items() if f.name in CORPUS_FILES)
     ignored = sorted(Path(f.path) for n, f in found.items() if n not in used and f.name not in CORPUS_FILES)
     return Listing(documents, ignored, configs)
@@ -214,9 +214,9 @@ def _documents(corpus_dir: Path, found: dict[str, _Found], mains: dict[str, str]
         taken[slug] = text
         names = (text_name, stem + ".ann", stem + ".json")
         directory = stem.rpartition("/")[0]
-        companions = registry.BY_SUFFIX[registry.suffix(text_name)].companions
-        names += tuple(f"{directory}/{name}" if directory else name for name in companions)
-        used.update(names[:3])
+        row = registry.BY_SUFFIX[registry.suffix(text_name)]
+        names += tuple(f"{directory}/{name}" if directory else name for name in row.companions)
+        used.update(names[:3] if row is registry.BRAT else names[:3:2])  # an .ann beside an .xmi is not read
         if directory not in configs:
             configs[directory] = find_config(Path(os.path.dirname(text)), corpus_dir)
         base = text[:-len(text_name) + len(stem)]

@@ -21,7 +21,11 @@ from __future__ import annotations
 import importlib
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable
+from typing import TYPE_CHECKING, Callable
+
+if TYPE_CHECKING:  # type names only: the registry imports no reader or writer until one is used
+    from kg.formats.records import BratDocument
+    from kg.store.embedded import EmbeddedStore
 
 TYPE_SYSTEM = "TypeSystem.xml"  # INCEpTION's type system beside its .xmi (kg.formats.inception.xmi reads it)
 
@@ -38,7 +42,7 @@ class InputFormat:
     companions: tuple[str, ...] = ()  # files beside it that it reads too (they join its fingerprint)
     holds: str = ""  # for a container of documents (an export zip): the suffix of those it holds
 
-    def read(self, path: Path, member: str | None = None):  # -> BratDocument (a reader module imports cassis)
+    def read(self, path: Path, member: str | None = None) -> BratDocument:
         """The document at `path` (or its `member`), converted to brat standoff by this format's reader."""
         return _load(self.reader)(path, member)
 
@@ -51,9 +55,9 @@ class OutputFormat:
     writes: str
     writer: str  # "module:function" (corpus_config_dir, store, output) -> (documents written, warnings)
 
-    def write(self, corpus_config_dir: Path, store, output: Path) -> tuple[int, list[str]]:
+    def write(self, corpus_config_dir: Path, store: EmbeddedStore, output: Path) -> tuple[int, list[str]]:
         """Write the build's documents under `output`, read against the configuration files the build
-        kept (kg.store.build_dirs.corpus_config_dir)."""
+        kept (kg.store.build_dirs.corpus_config_dir); returns how many and the warnings."""
         return _load(self.writer)(corpus_config_dir, store, output)
 
 

@@ -51,6 +51,7 @@ class Annotations:
 
 
 def read_annotations(body: Body, columns: list[Column]) -> Annotations:
+    """Every annotation the rows' cells hold, a layer's columns read together."""
     found = Annotations()
     groups: dict[int, list[int]] = {}
     for index, column in enumerate(columns):
@@ -65,6 +66,7 @@ def read_annotations(body: Body, columns: list[Column]) -> Annotations:
 
 
 def _read_layer(found: Annotations, layer: Layer, cells: dict[str, list[str]], row: Row) -> None:
+    """One row's annotations of one layer: the n-th stacked value of each of its columns together."""
     for stack in range(max(len(values) for values in cells.values())):
         values = {key: values[stack] if stack < len(values) else "_" for key, values in cells.items()}
         if layer.kind == "relation":
@@ -76,7 +78,7 @@ def _read_layer(found: Annotations, layer: Layer, cells: dict[str, list[str]], r
 
 
 def _add_span(found: Annotations, layer: Layer, values: dict[str, str], row: Row, stack: int) -> None:
-    ids = [parse_id(v, row.line)[1] for key, v in values.items() if not key.startswith("slot-target")]
+    ids = [parse_id(v)[1] for key, v in values.items() if not key.startswith("slot-target")]
     number = next((n for n in ids if n), 0)
     key = (layer.type_name, number) if number else (layer.type_name, row.unit, stack)
     span = found.spans.get(key)
@@ -86,9 +88,9 @@ def _add_span(found: Annotations, layer: Layer, values: dict[str, str], row: Row
         return
     span = found.spans[key] = Span(layer, row.begin, row.end, [row.unit], row.line)
     for feature in layer.features:
-        span.features[feature] = value(parse_id(values.get("feature:" + feature, "*"), row.line)[0])
+        span.features[feature] = value(parse_id(values.get("feature:" + feature, "*"))[0])
     for slot in layer.slots:
-        roles = split(parse_id(values.get("slot-role:" + slot.feature, "_"), row.line)[0], ";")
+        roles = split(parse_id(values.get("slot-role:" + slot.feature, "_"))[0], ";")
         targets = split(values.get("slot-target:" + slot.feature, "_"), ";")
         if roles in (["_"], ["*"]):  # a host without slot fillers
             continue
@@ -96,12 +98,12 @@ def _add_span(found: Annotations, layer: Layer, values: dict[str, str], row: Row
             raise TsvError(f"{len(roles)} roles and {len(targets)} targets for slot {slot.feature} (expected one "
                             "target per role)", row.line)
         for role, target in zip(roles, targets):
-            unit, number, _ = parse_id(target, row.line)
+            unit, number, _ = parse_id(target)
             span.slots.append((slot.feature, value(role), unit, number, row.line))
 
 
 def _add_link(found: Annotations, layer: Layer, values: dict[str, str], row: Row) -> None:
-    kind, chain, _ = parse_id(values.get("chain-type:referenceType", "*"), row.line)
+    kind = parse_id(values.get("chain-type:referenceType", "*"))[0]  # its [N] repeats the chain of the link
     relation = values.get("chain-relation:referenceRelation", "*")
     head, arrow, place = rsplit_arrow(relation)
     link = re.fullmatch(r"(\d+)-(\d+)", place) if arrow else None
@@ -119,15 +121,15 @@ def _add_link(found: Annotations, layer: Layer, values: dict[str, str], row: Row
 
 
 def _relation(layer: Layer, values: dict[str, str], row: Row) -> Relation:
-    unit, governor, dependent = parse_id(values.get("governor:", "_"), row.line)
+    unit, governor, dependent = parse_id(values.get("governor:", "_"))
     if unit == "_":
         raise TsvError(f"relation {layer.type_name} without its governor (expected <sentence>-<token> in its "
                         "last column)", row.line)
-    features = {f: value(parse_id(values.get("feature:" + f, "*"), row.line)[0]) for f in layer.features}
+    features = {f: value(parse_id(values.get("feature:" + f, "*"))[0]) for f in layer.features}
     return Relation(layer, (unit, governor), (row.unit, dependent or 0), features, row.line)
 
 
-def parse_id(raw: str, line: int) -> tuple[str, int, int]:
+def parse_id(raw: str) -> tuple[str, int, int]:
     """A value and its `[N]` (0 if none); a relation's `[g_d]` gives both."""
     match = _ID.fullmatch(raw)
     if match is None or _escaped(match[1]):

@@ -19,6 +19,7 @@ ANNOTATION, STRING, FSARRAY = "uima.tcas.Annotation", "uima.cas.String", "uima.c
 
 
 def build_cas(columns: list[Column], body: Body, found: Annotations) -> Cas:
+    """The CAS of the document: sentences, tokens, then the annotations, slots, chains and relations."""
     layers = list({id(c.layer): c.layer for c in columns}.values())
     cas = Cas(typesystem=type_system(layers), sofa_string=body.text)
     ts = cas.typesystem
@@ -42,6 +43,7 @@ def build_cas(columns: list[Column], body: Body, found: Annotations) -> Cas:
 
 
 def type_system(layers: list[Layer]) -> TypeSystem:
+    """The types the header declares (and those its slots and relations point to), as INCEpTION has them."""
     ts = TypeSystem()
     for name in (SENTENCE, TOKEN, *(layer.type_name for layer in layers)):
         if not ts.contains_type(name):
