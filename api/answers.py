@@ -43,10 +43,12 @@ def app_state(app: Any = None) -> _State:
 
 
 def request_backend() -> Backend:
+    """The backend of the request being handled, pinned to one build (api/backend.py)."""
     return backend_of_request()
 
 
 def select(sparql: str, deadline: float | None = None) -> list[dict[str, str]]:
+    """The rows of a SELECT, under the request's deadline unless given another."""
     return request_backend().select(sparql, deadline or g.deadline)
 
 

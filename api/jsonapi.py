@@ -236,9 +236,10 @@ def _entity_keys(type_name: str | None) -> list[tuple[str, str]]:
 
 
 def _compute_stats(deadline: float) -> dict[str, Any]:
-    manifest = request_backend().manifest()
-    return {"version": request_backend().version(), **graph_stats(lambda sparql: select(sparql, deadline)),
-            "builtAt": manifest.get("built_at") or manifest.get("created")}
+    backend = request_backend()
+    stats = graph_stats(lambda sparql: select(sparql, deadline), backend.graphs(deadline))
+    manifest = backend.manifest()
+    return {"version": backend.version(), **stats, "builtAt": manifest.get("built_at") or manifest.get("created")}
 
 
 def _entity_item(iri: str, label: str, types: str, mentions: Any) -> dict[str, Any]:

@@ -339,7 +339,7 @@ def stats(data_dir: Path, store_url: str | None, as_json: bool) -> None:
 
     store = open_graph(data_dir, store_url)
     try:
-        stats = graph_stats(store.select)
+        stats = graph_stats(store.select, store.graphs())
     finally:
         store.close()
     if as_json:

@@ -110,7 +110,7 @@ class KnowledgeGraph:
         from kg.publish.stats import graph_stats
 
         with iris.using_base(self.namespaces.base):
-            return graph_stats(self.store.select)
+            return graph_stats(self.store.select, self.store.graphs())
 
     def close(self) -> None:
         self.store.close()

@@ -8,10 +8,10 @@
 
 Classes and predicates of kg's ontology are given by local name (GovernmentBody), those of
 a corpus's own vocabulary by their whole IRI. Every count is of distinct things: the union
-default graph holds a triple once per document graph that states it, and the graphs counted
-are those holding a triple (a remote store's manifest marks kg's graphs with empty ones, which
-its dataset may list). The queries are written for large graphs (7.5 million quads): each count
-is its own sub-select.
+default graph holds a triple once per document graph that states it. The graphs are the
+store's named graphs as it lists them (GraphStore.graphs: a remote store's are those of its
+manifest, and engines disagree on what `GRAPH ?g {}` lists). The queries are written for large
+graphs (7.5 million quads): each count is its own sub-select.
 """
 
 from __future__ import annotations
@@ -23,9 +23,8 @@ from kg.model.iris import local_name, prologue
 Select = Callable[[str], list[dict[str, str]]]
 
 COUNTS = """
-SELECT ?quads ?graphs ?documents ?entities ?mentions ?statements ?events ?figures ?quotes WHERE {
+SELECT ?quads ?documents ?entities ?mentions ?statements ?events ?figures ?quotes WHERE {
   { SELECT (COUNT(*) AS ?quads) WHERE { GRAPH ?g { ?s ?p ?o } } }
-  { SELECT (COUNT(?g) AS ?graphs) WHERE { { SELECT DISTINCT ?g WHERE { GRAPH ?g { } } } FILTER EXISTS { GRAPH ?g { ?s ?p ?o } } } }
   { SELECT (COUNT(DISTINCT ?x) AS ?documents) WHERE { ?x a kgo:NewsArticle } }
   { SELECT (COUNT(DISTINCT ?x) AS ?entities) WHERE { GRAPH kgg:entities { ?x skos:prefLabel ?l } } }
   { SELECT (COUNT(DISTINCT ?x) AS ?mentions) WHERE { ?x a kgo:Mention } }
@@ -49,12 +48,14 @@ GROUP BY ?t ORDER BY DESC(?n) ?t
 """
 
 
-def graph_stats(select: Select) -> dict[str, dict[str, int]]:
-    """The statistics of the graph that `select` (a SPARQL SELECT -> rows of strings) reads."""
+def graph_stats(select: Select, graphs: list[str]) -> dict[str, dict[str, int]]:
+    """The statistics of the graph that `select` (a SPARQL SELECT -> rows of strings) reads, whose
+    named graphs are `graphs`."""
     def run(query: str) -> list[dict[str, str]]:
         return select(prologue() + query)  # the prefixes of the base IRI in force
 
-    counts = {name: int(value) for name, value in run(COUNTS)[0].items()}
+    counted = {name: int(value) for name, value in run(COUNTS)[0].items()}
+    counts = {"quads": counted.pop("quads"), "graphs": len(graphs), **counted}
     return {"counts": counts, "entityTypes": _per_term(run(ENTITY_TYPES)),
             "eventTypes": _per_term(run(EVENT_TYPES)), "relations": _per_term(run(RELATIONS))}
 

@@ -12,6 +12,7 @@ same standard shape, whatever the server's dialect (Virtuoso's
 
 from __future__ import annotations
 
+import re
 from typing import IO
 
 import pyoxigraph as ox
@@ -27,6 +28,15 @@ PARSED_GRAPHS = {**{f.media_type: f.oxigraph for f in (formats.NTRIPLES, formats
 SOLUTIONS_ACCEPT = f"{SPARQL_JSON}, {SPARQL_XML};q=0.9"
 GRAPH_ACCEPT = f"{NTRIPLES}, {TURTLE};q=0.9, {RDFXML};q=0.8"
 ACCEPT = f"{SOLUTIONS_ACCEPT}, {GRAPH_ACCEPT}"
+_IRI_OR_COMMENT = re.compile(r"<[^<>\s]*>|#[^\n]*")
+_FORM = re.compile(r"(?<![\w?$:])(SELECT|ASK|CONSTRUCT|DESCRIBE)(?!\w)", re.IGNORECASE)
+
+
+def query_form(sparql: str) -> str | None:
+    """SELECT, ASK, CONSTRUCT or DESCRIBE: the first of these keywords once the prologue's IRIs and
+    the comments are set aside (None when there is none: the server will say what is wrong)."""
+    found = _FORM.search(_IRI_OR_COMMENT.sub(" ", sparql))
+    return found.group(1).upper() if found else None
 
 
 def accept(form: str | None) -> str:

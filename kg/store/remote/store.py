@@ -36,7 +36,7 @@ from kg.store.remote.engines import ENGINES, Engine, engine as find_engine
 from kg.store.remote.http import Client, Credentials, RemoteTimeout, check, check_url, media_type, read_error
 from kg.model import iris
 from kg.store.remote.owned import LIST_GRAPHS, Manifest, manifest_graph, read_query
-from kg.store.remote.results import GRAPH_ACCEPT, PARSED_GRAPHS, accept, convert
+from kg.store.remote.results import GRAPH_ACCEPT, PARSED_GRAPHS, accept, convert, query_form as form_of
 from kg.store.embedded import EmbeddedStore
 from kg.store.protocol import SPARQL_JSON, TURTLE, GraphStore, rows_of
 
@@ -94,12 +94,13 @@ class RemoteStore(GraphStore):
         """Write the answer into `output` in the asked format as it arrives; returns (kind, media type).
         `output.write` may raise to stop early: the connection is then closed. `prefixes` are
         declared on the query's first line (a PREFIX of the query's own, coming later, wins).
-        `query_form` (SELECT, ASK, CONSTRUCT, DESCRIBE), when known, decides what the server is
-        asked for."""
+        `query_form` (SELECT, ASK, CONSTRUCT, DESCRIBE; read from the query when not given)
+        decides what the server is asked for."""
         declared = "".join(f"PREFIX {prefix}: <{iri}> " for prefix, iri in (prefixes or {}).items())
         form = self._form(self._pragmas(default_graph_uris, named_graph_uris) + declared + sparql,
                           default_graph_uris, named_graph_uris)
-        headers = {"Accept": accept(query_form), "Content-Type": "application/x-www-form-urlencoded"}
+        headers = {"Accept": accept(query_form or form_of(sparql)),
+                   "Content-Type": "application/x-www-form-urlencoded"}
         with self.http.request("POST", self.query_url, data=form, headers=headers, stream=True) as response:
             check(response)
             self._check_complete(response)
