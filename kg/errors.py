@@ -56,6 +56,10 @@ class InputError(KgError):
         self.reason = message
         super().__init__(self._render())
 
+    def __reduce__(self):
+        """Pickled as made (a build's parsed configurations keep their warnings, workers send errors)."""
+        return type(self), (self.reason, self.path, self.line, self.column)
+
     def _render(self) -> str:
         where = self.path or ""
         if self.line is not None:
@@ -79,6 +83,9 @@ class InputErrors(InputError):
         self.warnings = list(warnings)
         first = (self.errors or self.warnings)[0]
         super().__init__(first.reason, first.path, first.line, first.column)
+
+    def __reduce__(self):
+        return type(self), (self.errors, self.warnings)
 
     def _render(self) -> str:
         return report(self.errors, self.warnings)

@@ -37,7 +37,6 @@ class Inputs:
     def __init__(self, corpus_dir: Path, configs: list[Path], documents: list[DocumentFiles]) -> None:
         self.corpus_dir = corpus_dir
         self.configs = configs
-        self.warnings: list[InputError] = []  # found in the configurations, reported with the documents'
         self.inception = [d for d in documents if d.is_xmi]
         self.config_files = [p for p in configs if p.name == CONFIG_FILE]
         digest = hashlib.sha256(__version__.encode())
@@ -50,6 +49,13 @@ class Inputs:
         for name in (ONTOLOGY_TTL, SHAPES_TTL):
             digest.update(read_rdf(name))
         self.fingerprint = digest.hexdigest()
+
+    @property
+    def warnings(self) -> list[InputError]:
+        """What the annotation.conf files parsed so far only warn about (as brat does), reported with the
+        documents' warnings; kept with the parsed inputs, so an incremental build reports them too."""
+        parsed = self.__dict__.get("vocabularies", {})
+        return [w for path in self.config_files if path in parsed for w in parsed[path].config.warnings]
 
     @cached_property
     def alignment(self) -> Alignment:

@@ -187,7 +187,7 @@ def _read_one(item: DocumentFiles, vocab, aliases) -> tuple[str, str | None, lis
         doc = read_document(item, vocab.config)
         return item.slug, document_nquads(doc, vocab, aliases), [_error_args(w) for w in doc.annotations.warnings]
     except InputErrors as exc:
-        return item.slug, None, [_error_args(e) for e in exc.errors]
+        return item.slug, None, [_error_args(e) for e in exc.errors + exc.warnings]
     except InputError as exc:
         return item.slug, None, [_error_args(exc)]
     except ValidationError as exc:  # the graph made from valid input breaks the shapes: not the input's fault
