@@ -28,12 +28,13 @@ class BratDocument:
     """One document as brat has it: the text, the .ann lines and an annotation.conf for them.
 
     `warnings` lists what was not carried over (layers and features kg does not
-    read, spans with no text), one sentence each, prefixed with the source path."""
+    read, spans with no text), one sentence each with how many times it was found; the
+    reader gives them the document's location."""
 
     text: str
     ann: str
     conf: str
-    warnings: tuple[str, ...] = ()
+    warnings: tuple[tuple[str, int], ...] = ()
 
 
 def xmi_to_brat(path: Path) -> BratDocument:
@@ -87,7 +88,7 @@ def convert(xmi: bytes, type_system: bytes, where: str, ts_where: str) -> BratDo
     cas = _load_cas(xmi, typesystem, where)
     check_offsets(cas, xmi, where)
     ann, conf, reported = cas_to_brat(cas)
-    return BratDocument(cas.sofa_string or "", ann, conf, tuple(f"{where}: {w}" for w in reported))
+    return BratDocument(cas.sofa_string or "", ann, conf, tuple(reported))
 
 
 def _is_type_system(name: str) -> bool:
