@@ -56,6 +56,10 @@ class InputError(KgError):
         self.reason = message
         super().__init__(self._render())
 
+    def __reduce__(self):
+        """Pickled as made (a build's parsed configurations keep their warnings, workers send errors)."""
+        return type(self), (self.reason, self.path, self.line, self.column)
+
     def _render(self) -> str:
         where = self.path or ""
         if self.line is not None:
@@ -67,7 +71,16 @@ class InputError(KgError):
 
 class InputWarning(InputError):
     """A problem the annotation tool (brat, INCEpTION) only warns about: the build goes on without
-    what it concerns, and the report counts it with its like. `--strict` makes it an error."""
+    what it concerns, and the report counts it with its like. `--strict` makes it an error.
+    `count`: how many things found at one place it stands for (a layer not read: its annotations)."""
+
+    def __init__(self, message: str, path: Path | str | None = None, line: int | None = None,
+                 column: int | None = None, count: int = 1) -> None:
+        self.count = count
+        super().__init__(message, path, line, column)
+
+    def __reduce__(self):
+        return type(self), (self.reason, self.path, self.line, self.column, self.count)
 
 
 class InputErrors(InputError):
@@ -79,6 +92,9 @@ class InputErrors(InputError):
         self.warnings = list(warnings)
         first = (self.errors or self.warnings)[0]
         super().__init__(first.reason, first.path, first.line, first.column)
+
+    def __reduce__(self):
+        return type(self), (self.errors, self.warnings)
 
     def _render(self) -> str:
         return report(self.errors, self.warnings)
@@ -104,12 +120,13 @@ def _grouped(problems: list[InputError], prefix: str) -> list[str]:
         kinds.setdefault(problem.reason, []).append(problem)
     lines = []
     for reason, found in kinds.items():
-        if len(found) < GROUP_FROM:
+        times = sum(getattr(p, "count", 1) for p in found)
+        if len(found) < GROUP_FROM and times == len(found):
             lines += [prefix + InputError._render(p) for p in found]
             continue
         files = len({p.path for p in found})
         examples = ", ".join(_where(p) for p in found[:EXAMPLES])
-        lines.append(f"{prefix}{len(found):,} × {reason} in {files:,} file{'s' * (files != 1)}, e.g. {examples}")
+        lines.append(f"{prefix}{times:,} × {reason} in {files:,} file{'s' * (files != 1)}, e.g. {examples}")
     return lines
 
 

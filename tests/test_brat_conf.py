@@ -86,10 +86,8 @@ def test_spans_section_is_entities() -> None:
     ("[entities]\nA\n[events]\nE\tWho:A, Who?:A\n", 4, "argument 'Who' declared twice"),
     ("[entities]\nA\n[relations]\nR\tArg1:A\n", 4, "relation R has 1 arguments (expected two"),
     ("[entities]\nA\n[relations]\n<OVERLAP>\tArg1:A, Arg2:A, <OVL-TYPE>:inside\n", 4, "<OVERLAP> needs <OVL-TYPE>"),
-    ("[entities]\nA\n[relations]\nR\tArg1:A, Arg2:B\n", 4, "undeclared type 'B'"),
     ("[entities]\nA\n[attributes]\nX\tValue:a|b\n", 4, "attribute X needs Arg"),
     ("[entities]\nA\nA\n", 3, "type 'A' declared twice"),
-    ("[entities]\nA\n[options]\nx\n", 3, "unknown section [options]"),
     ("A\n[entities]\nA\n", 1, "before any section"),
 ])
 def test_configuration_errors_are_located(text: str, line: int, message: str) -> None:
@@ -98,6 +96,16 @@ def test_configuration_errors_are_located(text: str, line: int, message: str) ->
     assert f"x/annotation.conf:{line}: " in str(caught.value)
     assert message in str(caught.value)
     assert "(expected" in str(caught.value)
+
+
+@pytest.mark.parametrize("text, line, message", [  # brat warns about these and serves the corpus
+    ("[entities]\nA\n[relations]\nR\tArg1:A, Arg2:B\n", 4, "R Arg2: undeclared type 'B'"),
+    ("[entities]\nA\n[options]\nx\n", 3, "unknown section [options]"),
+])
+def test_what_brat_only_warns_about_is_a_located_warning(text: str, line: int, message: str) -> None:
+    warnings = [str(w) for w in parse_config(text, "x/annotation.conf").warnings]
+    assert len(warnings) == 1 and warnings[0].startswith(f"x/annotation.conf:{line}: {message}")
+    assert "(expected" in warnings[0]
 
 
 def _parse(ann: str, conf=None):

@@ -62,16 +62,12 @@ CASES = {
     # annotation.conf
     "conf: declaration before any section": Case("annotation.conf", replace(
         "annotation.conf", "[entities]", "Person\n[entities]", broken=0), "declaration 'Person' before any section"),
-    "conf: unknown section": Case("annotation.conf", append("annotation.conf", "[nonsense]\n", "[nonsense]"),
-                                  "unknown section [nonsense]"),
     "conf: indented too deep": Case("annotation.conf", replace("annotation.conf", "Organization", "\t\tOrganization"),
                                     "'Organization' is indented 2"),
     "conf: undefined macro": Case("annotation.conf", replace(
         "annotation.conf", SAID_BY, "SaidBy\tArg1:Quote, Arg2:<NOPE>"), "undefined macro <NOPE>"),
     "conf: argument without a colon": Case("annotation.conf", replace(
         "annotation.conf", SAID_BY, "SaidBy\tArg1 Quote, Arg2:<ACTOR>"), "bad argument 'Arg1 Quote'"),
-    "conf: undeclared argument type": Case("annotation.conf", replace(
-        "annotation.conf", AS_OF, "AsOf\tArg1:Figure, Arg2:Dat"), "AsOf Arg2: undeclared type 'Dat'"),
     "conf: type declared twice": Case("annotation.conf", replace("annotation.conf", "Quote", "Quote\nQuote"),
                                       "type 'Quote' declared twice"),
     "conf: relation of three arguments": Case("annotation.conf", replace(

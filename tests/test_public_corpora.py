@@ -160,7 +160,7 @@ def _declared(conf: Path) -> set[str]:
 
 def _undeclared_arguments(conf: Path) -> int:
     """Types named by the arguments of relations, events and attributes that no section declares,
-    once per declaration and argument."""
+    once per declaration, argument and type."""
     declared, count = _declared(conf), 0
     for section, _, arguments in _conf_lines(conf):
         if section not in ("relations", "events", "attributes"):
@@ -169,7 +169,7 @@ def _undeclared_arguments(conf: Path) -> int:
             role, _, types = argument.partition(":")
             if role.startswith("<") or role == "Value":
                 continue
-            count += any(t and not t.startswith("<") and t not in declared for t in types.split("|"))
+            count += sum(1 for t in types.split("|") if t and not t.startswith("<") and t not in declared)
     return count
 
 

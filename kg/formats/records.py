@@ -144,9 +144,10 @@ class BratDocument:
     annotation.conf for them (what the registry's readers return, kg.formats.registry).
 
     `warnings` lists what was not carried over (layers and features kg does not
-    read, spans with no text), one sentence each, prefixed with the source path."""
+    read, spans with no text), one sentence each with how many times it was found; the
+    reader gives them the document's location."""
 
     text: str
     ann: str
     conf: str
-    warnings: tuple[str, ...] = ()
+    warnings: tuple[tuple[str, int], ...] = ()

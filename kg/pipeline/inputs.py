@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import pickle
+from dataclasses import replace
 from functools import cached_property
 from pathlib import Path
 
@@ -39,7 +40,6 @@ class Inputs:
     def __init__(self, corpus_dir: Path, configs: list[Path], documents: list[DocumentFiles]) -> None:
         self.corpus_dir = corpus_dir
         self.configs = configs
-        self.warnings: list[InputError] = []  # found in the configurations, reported with the documents'
         self.converted = [d for d in documents if d.converted]
         self.unconfigured = [d for d in documents if not d.converted and d.config is None]
         self.config_files = [p for p in configs if p.name == CONFIG_FILE]
@@ -56,6 +56,14 @@ class Inputs:
         for item in self.unconfigured:  # their annotations make their configuration
             digest.update(_stamp(item.ann))
         self.fingerprint = digest.hexdigest()
+
+    @property
+    def warnings(self) -> list[InputError]:
+        """What the annotation.conf files parsed so far only warn about (as brat does), reported with the
+        documents' warnings; kept with the parsed inputs, so an incremental build reports them too."""
+        parsed = self.__dict__.get("vocabularies", {})
+        keys = [*self.config_files, *([self._inferred_key] if self.unconfigured else [])]
+        return [w for path in keys if path in parsed for w in parsed[path].config.warnings]
 
     @cached_property
     def alignment(self) -> Alignment:
@@ -149,12 +157,11 @@ class Inputs:
 
         texts = [item.ann.read_text(encoding="utf-8", errors="replace") for item in self.unconfigured if item.ann.exists()]
         config = infer_config(texts, self._inferred_key)
-        self.warnings.append(InputWarning(
+        return replace(config, warnings=config.warnings + (InputWarning(
             f"no {CONFIG_FILE} covers {len(self.unconfigured):,} document(s): their types are taken from their "
             f"annotations ({len(config.entities)} entity, {len(config.relations)} relation, {len(config.events)} event "
             f"and {len(config.attributes)} attribute types; expected an {CONFIG_FILE} in their directory or above, "
-            "as brat looks it up, which brat would replace with its default)", self._inferred_key))
-        return config
+            "as brat looks it up, which brat would replace with its default)", self._inferred_key),))
 
 
 def _stamp(path: Path) -> bytes:

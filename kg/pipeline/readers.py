@@ -77,7 +77,7 @@ def read_all(todo: list[DocumentFiles], inputs: Inputs, progress: bool, validate
             results = map(_read_chunk, chunks)
         for chunk, evidence in results:
             for slug, nquads, problems in chunk:
-                errors += [InputError(*e[1:]) for e in problems if not e[0]]
+                errors += [InputError(*e[1:5]) for e in problems if not e[0]]
                 read.warnings += [InputWarning(*e[1:]) for e in problems if e[0]]
                 if nquads is not None and not errors:
                     sink(slug, nquads)
@@ -207,8 +207,8 @@ def _checked(result: tuple[str, str | None, list], item: DocumentFiles, declared
 
 
 def _error_args(exc: InputError) -> tuple:
-    """A problem as it crosses from a worker: (is a warning, message, path, line, column)."""
-    return (isinstance(exc, InputWarning), exc.reason, exc.path, exc.line, exc.column)
+    """A problem as it crosses from a worker: (is a warning, message, path, line, column, count)."""
+    return (isinstance(exc, InputWarning), exc.reason, exc.path, exc.line, exc.column, getattr(exc, "count", 1))
 
 
 def usable_cores() -> int:

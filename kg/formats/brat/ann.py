@@ -16,6 +16,7 @@ from collections import Counter
 from pathlib import Path
 
 from kg.formats.brat.conf import AnnotationConfig
+from kg.formats.brat.skips import skip_dependents
 from kg.errors import AnnotationError, InputErrors, InputWarning
 from kg.formats.records import (Annotations, Attribute, Equiv, Event, Normalization, Note, Relation, Span,
                       TextBound)
@@ -53,11 +54,17 @@ class _Reader:
         self.notes: list[Note] = []
         self.seen: dict[str, int] = {}
         self.broken: set[str] = set()
+        self.skipped: set[str] = set()  # left out, as brat only warns (kg.formats.brat.skips)
+        self.warnings: list[InputWarning] = []
         self.current_id = ""
 
     def fail(self, line: int, message: str) -> None:
         self.errors.append(AnnotationError(message, self.path, line))
         self.broken.add(self.current_id)
+
+    def skip(self, line: int, message: str) -> None:
+        self.warnings.append(InputWarning(message, self.path, line))
+        self.skipped.add(self.current_id)
 
     def claim(self, ann_id: str, line: int) -> bool:
         if ann_id in self.seen:
@@ -73,6 +80,7 @@ def parse_ann(path: Path, ann_text: str, text: str, config: AnnotationConfig) ->
     for number, line in enumerate(_LINE_BREAK.split(ann_text), start=1):
         if line.strip():
             _read_line(reader, number, line)
+    skip_dependents(reader)
     _check_references(reader)
     if reader.errors:
         raise InputErrors(reader.errors, reader.warnings)
@@ -147,6 +155,8 @@ def _usable_type(reader: _Reader, number: int, type_: str) -> bool:
     config = reader.config
     if config.usable(type_):
         return True
+    if _skipped_type(reader, number, type_):
+        return False
     usable = [t for t in [*config.entities, *config.events] if config.usable(t)]
     if type_ in config.entities or type_ in config.events:
         reader.fail(number, f"type {type_!r} is abstract in annotation.conf (expected one of: {', '.join(usable)})")
@@ -154,6 +164,16 @@ def _usable_type(reader: _Reader, number: int, type_: str) -> bool:
         reader.fail(number, f"undeclared type {type_!r} (expected one of annotation.conf: {', '.join(usable)}"
                             f"{_did_you_mean(type_, usable)})")
     return False
+
+
+def _skipped_type(reader: _Reader, number: int, type_: str) -> bool:
+    """Skip (with a warning) an annotation of a type annotation.conf names but never declares, as
+    brat serves it: the configuration's own warning says where."""
+    if type_ not in reader.config.undeclared:
+        return False
+    reader.skip(number, f"annotation of type {type_!r} skipped: annotation.conf names {type_} in an argument "
+                        f"list but declares it nowhere (expected {type_} in [entities] or [events] to read it)")
+    return True
 
 
 def _spans_fit(reader: _Reader, number: int, spans: tuple[Span, ...]) -> bool:
@@ -193,6 +213,8 @@ def _event(reader: _Reader, number: int, fields: list[str]) -> None:
         reader.fail(number, "malformed event (expected ID<TAB>TYPE:TRIGGER ROLE:ID ...)")
         return
     (type_, trigger), rest = pairs[0], pairs[1:]
+    if _skipped_type(reader, number, type_):
+        return
     if type_ not in reader.config.events or reader.config.events[type_].abstract:
         usable = [t for t, node in reader.config.events.items() if not node.abstract]
         reader.fail(number, f"undeclared event type {type_!r} (expected one of {', '.join(usable)}"

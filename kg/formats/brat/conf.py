@@ -27,12 +27,13 @@ in the document's directory, then its parents up to the corpus root.
 
 from __future__ import annotations
 
+import difflib
 import re
 import sys
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from kg.errors import ConfigError
+from kg.errors import ConfigError, InputWarning
 
 CONFIG_FILE = "annotation.conf"
 MAPPING_FILE = "kg.toml"  # the alignment of the corpus's types with the ontology (kg.model.corpus_vocabulary reads it)
@@ -146,6 +147,8 @@ class AnnotationConfig:
     overlaps: tuple[OverlapRule, ...] = ()
     relation_nodes: dict[str, TypeNode] = field(default_factory=dict)
     path: str = CONFIG_FILE
+    warnings: tuple[InputWarning, ...] = ()  # what brat only warns about: read past, reported with the build
+    undeclared: frozenset[str] = frozenset()  # types named in argument lists, declared nowhere (annotations skipped)
 
     @property
     def parents(self) -> dict[str, str | None]:
@@ -232,29 +235,33 @@ def decode_utf8(data: bytes, path: Path | str, error: type = ConfigError) -> str
 def parse_config(text: str, path: Path | str = CONFIG_FILE) -> AnnotationConfig:
     """Parse the text of an annotation.conf (see the module docstring for the language)."""
     sections: dict[str, list[TypeNode]] = {name: [] for name in SECTIONS}
-    section: str | None = None
+    section: str | None = None  # "": a section brat ignores
     lines: list[tuple[int, str]] = []
+    warnings: list[InputWarning] = []
     for number, raw in enumerate(text.split("\n"), start=1):
         header = _HEADER.match(raw)
         if header:
-            if section is not None:
+            if section:
                 sections[section] += _read_hierarchy(lines, path)
-            section, lines = _section_name(header.group(1), path, number), []
+            section, lines = _section_name(header.group(1), path, number, warnings), []
         elif section is not None:
             lines.append((number, raw.rstrip("\r")))
         elif raw.strip() and not raw.lstrip().startswith("#"):
             raise ConfigError(f"declaration {raw.strip()!r} before any section (expected [entities], "
                               "[relations], [events] or [attributes] first)", path, number)
-    if section is not None:
+    if section:
         sections[section] += _read_hierarchy(lines, path)
-    return _assemble(sections, str(path))
+    return _assemble(sections, str(path), warnings)
 
 
-def _section_name(name: str, path: Path | str, number: int) -> str:
+def _section_name(name: str, path: Path | str, number: int, warnings: list[InputWarning]) -> str:
+    """The section a header opens; "" for one brat does not know (it warns and ignores its lines)."""
     name = SECTION_ALIASES.get(name.strip(), name.strip())
     if name not in SECTIONS:
-        raise ConfigError(f"unknown section [{name}] (expected {', '.join('[' + s + ']' for s in SECTIONS)}; "
-                          "[spans] is read as [entities])", path, number)
+        warnings.append(InputWarning(f"unknown section [{name}], its lines not read (expected "
+                                     f"{', '.join('[' + s + ']' for s in SECTIONS)}; [spans] is read as "
+                                     "[entities])", path, number))
+        return ""
     return name
 
 
@@ -378,7 +385,7 @@ def _counts(mark: str, arg: str, path: Path | str, number: int) -> tuple[int, in
     return low, high
 
 
-def _assemble(sections: dict[str, list[TypeNode]], path: str) -> AnnotationConfig:
+def _assemble(sections: dict[str, list[TypeNode]], path: str, warnings: list[InputWarning]) -> AnnotationConfig:
     entities = _unique(sections["entities"], path)
     events = _unique(sections["events"], path)
     clash = sorted(set(entities) & set(events))
@@ -392,8 +399,11 @@ def _assemble(sections: dict[str, list[TypeNode]], path: str) -> AnnotationConfi
         _relation(node, relations, relation_nodes, overlaps, path)
     attributes = {n.name: _attribute(n, path) for n in _unique(sections["attributes"], path).values()}
     config = AnnotationConfig(entities, events, relations, attributes, tuple(overlaps), relation_nodes, path)
-    _check_types_declared(config, sections, path)
-    return config
+    undeclared = _undeclared_types(config, sections, path)
+    warnings += [warning for _, warning in undeclared]
+    if not warnings:
+        return config
+    return replace(config, warnings=tuple(warnings), undeclared=frozenset(type_ for type_, _ in undeclared))
 
 
 def _unique(nodes: list[TypeNode], path: str) -> dict[str, TypeNode]:
@@ -449,15 +459,25 @@ def _attribute(node: TypeNode, path: str) -> AttributeType:
     return AttributeType(node.name, target.types, value.types if value else None, node.line)
 
 
-def _check_types_declared(config: AnnotationConfig, sections: dict[str, list[TypeNode]], path: str) -> None:
-    """Every type an argument names is declared somewhere in the configuration."""
+def _undeclared_types(config: AnnotationConfig, sections: dict[str, list[TypeNode]],
+                      path: str) -> list[tuple[str, InputWarning]]:
+    """Each type an argument names that no section declares, with its warning. brat reads such a
+    configuration and serves the corpus: no annotation of that type can be made or fill the slot."""
     known = set(config.entities) | set(config.events) | set(config.relations) | set(GENERIC_TYPES)
+    found = []
     for section in ("relations", "events", "attributes"):
         for node in sections[section]:
             for role in node.roles:
                 if section == "attributes" and role.name == "Value":
                     continue
-                for type_ in role.types:
-                    if type_ not in known:
-                        raise ConfigError(f"{node.name} {role.name}: undeclared type {type_!r} (expected a type of "
-                                          "[entities] or [events], or <ENTITY>, <EVENT>, <ANY>)", path, node.line)
+                found += [(type_, InputWarning(f"{node.name} {role.name}: undeclared type {type_!r} (expected a type "
+                                               f"of [entities] or [events], or <ENTITY>, <EVENT>, <ANY>: "
+                                               f"{_nearest(type_, known)})", path, node.line))
+                          for type_ in role.types if type_ not in known]
+    return found
+
+
+def _nearest(type_: str, known: set[str]) -> str:
+    """The declared type a misspelt one most likely means, to name in a warning."""
+    close = difflib.get_close_matches(type_, sorted(known - set(GENERIC_TYPES)), n=1)
+    return f"did you mean {close[0]!r}?" if close else "no declared type is close"

@@ -2,7 +2,7 @@
 
 INCEpTION stores its layers as UIMA types: DKPro Core's NamedEntity (feature
 `value` is the label, `identifier` a knowledge-base IRI), custom span layers
-`webanno.custom.X`, relation layers (features Governor and Dependent), chain
+`webanno.custom.X` (newer INCEpTION: `custom.X`), relation layers (features Governor and Dependent), chain
 layers (a `...Chain` with `first`, `...Link`s with `next`) and link features
 (slots: an FSArray of `{role, target}`). docs/inception.md has the mapping
 table. Offsets are the CAS's after cassis has turned UIMA's UTF-16 offsets
@@ -12,7 +12,7 @@ into code points, so they index the Python str of the sofa directly.
 from __future__ import annotations
 
 import re
-from collections import defaultdict
+from collections import Counter, defaultdict
 from urllib.parse import urlsplit
 
 from cassis import Cas
@@ -29,6 +29,7 @@ QUIET = {"uima.tcas.DocumentAnnotation", "uima.cas.AnnotationBase",
          DKPRO + "segmentation.type.Sentence", DKPRO + "segmentation.type.Token",
          DKPRO + "metadata.type.DocumentMetaData", DKPRO + "metadata.type.TagsetDescription",
          "de.tudarmstadt.ukp.clarin.webanno.api.type.CASMetadata"}
+CUSTOM = ("webanno.custom.", "custom.")  # the prefixes of custom layers: WebAnno's and older INCEpTION's, newer INCEpTION's
 LABEL_FEATURES = ("value", "label")
 BUILTIN_FEATURES = {"begin", "end", "sofa"}
 PRIMITIVES = {"uima.cas." + n for n in ("String", "Boolean", "Integer", "Float", "Double", "Long", "Short", "Byte")}
@@ -52,8 +53,9 @@ def other_references() -> str:
     return iris.BASE + "reference/"
 
 
-def cas_to_brat(cas: Cas) -> tuple[str, str, list[str]]:
-    """The .ann text, the annotation.conf text and the warnings for one CAS."""
+def cas_to_brat(cas: Cas) -> tuple[str, str, list[tuple[str, int]]]:
+    """The .ann text, the annotation.conf text and the warnings for one CAS, each with how many
+    times it was found (a layer not read: its annotations)."""
     brat = Standoff(cas.sofa_string or "", cas.typesystem)
     kinds = _classify(cas, brat)
     for fs in kinds["span"]:
@@ -71,7 +73,7 @@ def cas_to_brat(cas: Cas) -> tuple[str, str, list[str]]:
     settle_attributes(brat)
     ann = "".join(line + "\n" for line in ann_lines(brat))
     conf = conf_text(brat)
-    return ann, conf, list(dict.fromkeys(brat.warnings))
+    return ann, conf, list(Counter(brat.warnings).items())
 
 
 def short_name(type_name: str) -> str:
@@ -96,16 +98,26 @@ def _classify(cas: Cas, brat: Standoff) -> dict[str, list[FeatureStructure]]:
                 unknown[name] += 1
         elif "next" in features and fs.type.get_feature("next").rangeType.name == name:
             kinds["link"].append(fs)
-        elif name.startswith("webanno.custom.") and {"Governor", "Dependent"} <= features:
+        elif name.startswith(CUSTOM) and {"Governor", "Dependent"} <= features:
             kinds["relation"].append(fs)
-        elif name.startswith("webanno.custom.") or _is_named_entity(ts, name):
+        elif name.startswith(CUSTOM) or _is_named_entity(ts, name):
             kinds["span"].append(fs)
         else:
             unknown[name] += 1
     for name, count in sorted(unknown.items()):
-        brat.warnings.append(f"layer {name} not read ({count} annotations; kg reads NamedEntity, "
-                             f"webanno.custom span, relation and chain layers)")
+        brat.warnings += [f"layer {name} not read (expected a NamedEntity or custom span, relation or chain "
+                          f"layer: kg reads those, not {_what_layer(name)})"] * count
     return kinds
+
+
+def _what_layer(name: str) -> str:
+    """What a layer kg does not read holds, in a word: DKPro Core's package says it."""
+    for package, what in (("lexmorph.type.pos", "parts of speech"), ("lexmorph.type.morph", "morphology"),
+                          ("segmentation.type.Lemma", "lemmas"), ("syntax.type", "syntax"),
+                          ("clarin.webanno.api.type", "INCEpTION's own project metadata")):
+        if package in name:
+            return what
+    return "this layer's kind"
 
 
 def _is_named_entity(ts, name: str) -> bool:

@@ -98,7 +98,7 @@ def convert(xmi: bytes, type_system: bytes, where: str, ts_where: str) -> BratDo
 def brat_document(cas: Cas, where: str) -> BratDocument:
     """A loaded CAS (of an XMI, or made from another format) as brat; `where` names it in warnings."""
     ann, conf, reported = cas_to_brat(cas)
-    return BratDocument(cas.sofa_string or "", ann, conf, tuple(f"{where}: {w}" for w in reported))
+    return BratDocument(cas.sofa_string or "", ann, conf, tuple(reported))
 
 
 def _is_type_system(name: str) -> bool:

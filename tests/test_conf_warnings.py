@@ -1,0 +1,84 @@
+"""What brat only warns about in annotation.conf, kg warns about and builds: a type named in an argument
+list but declared nowhere, a section brat does not know. Every such problem of a configuration is
+reported in one run, at its line; an annotation that depends on one is skipped with a warning at its
+own line, and so is every annotation that points to a skipped one."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from brat_reference import brat_report
+from helpers import run_kg, shared_corpus, store_quads
+from kg.model import iris
+
+CONF = """[entities]
+Person
+Place
+[relations]
+Knows\tArg1:Person, Arg2:Ghost
+LivesIn\tArg1:Persn, Arg2:Place
+[events]
+Visit\tAgent:Person, Goal:Place|Spirit
+[attributes]
+[labels]
+Person | Person
+"""
+TEXT = "Ana meets Boo in Rome."
+ANN = ("T1\tPerson 0 3\tAna\n"
+       "T2\tGhost 10 13\tBoo\n"
+       "R1\tKnows Arg1:T1 Arg2:T2\n"
+       "T3\tPlace 17 21\tRome\n"
+       "#1\tAnnotatorNotes T2\ta note on Boo\n")
+
+
+@pytest.fixture
+def corpus(tmp_path: Path) -> Path:
+    corpus = tmp_path / "corpus"
+    corpus.mkdir()
+    (corpus / "annotation.conf").write_text(CONF, encoding="utf-8")
+    (corpus / "a.txt").write_text(TEXT, encoding="utf-8")
+    (corpus / "a.ann").write_text(ANN, encoding="utf-8")
+    # brat looks for visual.conf up to the root to name an unknown type, and loops at '/' when there is none
+    (corpus / "visual.conf").write_text("[labels]\n", encoding="utf-8")
+    return corpus
+
+
+def test_every_problem_of_the_configuration_is_a_warning_at_its_line(corpus, tmp_path):
+    report = brat_report(corpus, tmp_path / "brat")  # brat serves this corpus
+    assert report["documents"] == 1 and report["event_types"][str(corpus)] == ["Visit"]
+    result = run_kg("check", "--corpus", str(corpus))
+    assert result.exit_code == 0, result.output
+    conf = corpus / "annotation.conf"
+    for line, what in ((5, "Knows Arg2: undeclared type 'Ghost'"), (6, "LivesIn Arg1: undeclared type 'Persn'"),
+                       (8, "Visit Goal: undeclared type 'Spirit'"), (10, "unknown section [labels]")):
+        assert f"warning: {conf}:{line}: {what}" in result.output
+    assert "did you mean 'Person'?" in result.output  # the case's own expected text
+
+
+def test_annotations_depending_on_the_problem_are_skipped_with_a_warning(corpus, tmp_path):
+    result = run_kg("build", "--corpus", str(corpus), "--data", str(tmp_path / "data"), "--quiet")
+    assert result.exit_code == 0, result.output
+    ann = corpus / "a.ann"
+    assert f"warning: {ann}:2: annotation of type 'Ghost' skipped" in result.output
+    assert f"warning: {ann}:3: skipped: it points to an annotation that is skipped" in result.output
+    assert f"warning: {ann}:5: skipped: it points to an annotation that is skipped" in result.output
+    anchors = {q.object.value for q in store_quads(tmp_path / "data")
+               if q.predicate.value == iris.FIXED_PREFIXES["nif"] + "anchorOf"}
+    assert {"Ana", "Rome"} <= anchors and "Boo" not in anchors
+
+
+def test_strict_makes_them_errors(corpus):
+    result = run_kg("check", "--corpus", str(corpus), "--strict")
+    assert result.exit_code == 2
+    assert "undeclared type 'Ghost'" in result.output
+
+
+def test_the_commodity_news_corpus_builds_unedited(tmp_path):
+    corpus = shared_corpus("brat-commodity-news")
+    result = run_kg("build", "--corpus", str(corpus), "--data", str(tmp_path / "data"), "--quiet")
+    assert result.exit_code == 0, result.output
+    assert f"warning: {corpus / 'annotation.conf'}:54: Cause-Precondition Arg1: undeclared type" in result.output
+    assert iris.DOCUMENT + "Oil-drops-7%25-on-Europe-vaccine-snag-US" in {q.subject.value
+                                                                           for q in store_quads(tmp_path / "data")}
