@@ -131,11 +131,13 @@ def test_conflicts_follow_the_documented_order_and_are_explained(tmp_path: Path)
     aliases = ('[[entity]]\nkey = "person/juan-guaido"\ntype = "Person"\nlabel = "Juan Guaidó"\naliases = ["Guaidó"]\n\n'
                '[[entity]]\nkey = "place/venezuela"\ntype = "Place"\nlabel = "Venezuela"\nwikidata = "Q717"\n')
     corpus = _corpus(tmp_path / "corpus", {
-        "a": ("Guaidó met Kohl in the Bolivarian Republic. Alpha and Beta agreed.",
+        "a": ("Guaidó met Kohl in the Bolivarian Republic. Alpha and Beta agreed in Caracas, Venezuela.",
               [("Person", "Guaidó", ["Wikidata:Q56276951"]),
                ("Person", "Kohl", ["GND:118564943", "Wikidata:Q2518"]),
                ("Place", "Bolivarian Republic", ["Wikidata:Q717"]),
-               ("Person", "Alpha", ["Wikidata:Q2"]), ("Person", "Beta", ["Wikidata:Q1"])]),
+               ("Person", "Alpha", ["Wikidata:Q2"]), ("Person", "Beta", ["Wikidata:Q1"]),
+               ("Place", "Caracas", ["KG:place/venezuela", "Wikidata:Q1533"]),
+               ("Place", "Venezuela", ["KG:place/venezuela", "Wikidata:Q717"])]),
     }, aliases=aliases, tools=GND)
     with (corpus / "a.ann").open("a", encoding="utf-8") as ann:
         ann.write("*\tEquiv T4 T5\n")
@@ -156,6 +158,13 @@ def test_conflicts_follow_the_documented_order_and_are_explained(tmp_path: Path)
     assert why["Alpha"] == ("knowledge base (Equiv): wikidata/q1; linked as Wikidata:Q1; "
                             "not followed: Wikidata:Q2 (Equiv with Wikidata:Q1)")
     assert _rows(data, "SELECT ?r WHERE { ?m nif:anchorOf 'Alpha' ; kgo:reference ?r }") == ["Wikidata:Q2"]
+    # a KG key wins over a link the alias table contradicts, which stays a reference; an agreeing one is sameAs
+    assert why["Caracas"] == ("KG normalization: place/venezuela; "
+                              "not followed: Wikidata:Q1533 (the alias table says place/venezuela is another item)")
+    assert why["Venezuela"] == "KG normalization: place/venezuela"
+    assert _rows(data, "SELECT ?r WHERE { ?m nif:anchorOf 'Caracas' ; kgo:reference ?r }") == ["Wikidata:Q1533"]
+    assert _rows(data, "SELECT ?i WHERE { GRAPH kgg:entities { place:venezuela owl:sameAs ?i } }") == [
+        WIKIDATA + "Q717"]
 
 
 def test_inception_identifiers_are_identity(tmp_path: Path) -> None:
