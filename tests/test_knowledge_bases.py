@@ -199,3 +199,19 @@ def test_an_incremental_build_links_records_as_a_full_build_does(tmp_path: Path)
     assert_same_quads(store_quads(data), store_quads(tmp_path / "full"), "incremental after links moved")
     assert _rows(data, "SELECT ?e ?i WHERE { GRAPH kgg:entities { ?e owl:sameAs ?i } }") == [
         f"{iris.RESOURCE}wikidata/q2,{WIKIDATA}Q2"]
+
+
+def test_an_event_keeps_its_links(tmp_path: Path) -> None:
+    corpus = _corpus(tmp_path / "corpus", {"a": ("Ana Ruiz fled.", [("Person", "Ana Ruiz", []), ("Flight", "fled", [])])})
+    with (corpus / "a.ann").open("a", encoding="utf-8") as ann:
+        ann.write("E1\tFlight:T2 Agent:T1\nN1\tReference E1 Wikidata:Q1\tfled\nN2\tReference E1 ACE:e-17\tfled\n")
+    data = tmp_path / "data"
+    _build(corpus, data)
+    event = _rows(data, "SELECT ?e WHERE { ?e kgo:trigger ?m }")
+    assert len(event) == 1
+    assert _rows(data, f"SELECT ?i WHERE {{ <{event[0]}> owl:sameAs ?i }}") == [WIKIDATA + "Q1"]
+    assert _rows(data, "SELECT ?r WHERE { ?m nif:anchorOf 'fled' ; kgo:reference ?r }") == ["ACE:e-17"]
+    exported, again = tmp_path / "exported", tmp_path / "again"
+    assert run_kg("export", "--data", str(data), "--format", "brat", "-o", str(exported)).exit_code == 0
+    _build(exported, again)
+    assert_same_quads(store_quads(again), store_quads(data), "graph rebuilt from the brat export")

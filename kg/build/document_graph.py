@@ -414,8 +414,12 @@ def _normalizations_and_notes(ctx: _Context) -> None:
         resolution, item = ctx.resolved.get(norm.target), items.get(norm.id)
         if item is not None and resolution is not None and _follows(resolution, item):
             add(resolution.iri, OWL + "sameAs", iri(item.iri))
+        elif item is not None and norm.target in ctx.events:
+            add(ctx.events[norm.target], OWL + "sameAs", iri(item.iri))
         elif (item is not None or norm.db not in NORMALIZATION_DBS) and norm.target in ann.textbounds:
             add(ctx.mention(norm.target), KGO.reference, literal(f"{norm.db}:{norm.ref}"))
+        elif norm.db not in NORMALIZATION_DBS and norm.target in ctx.events:  # kept on its trigger, as notes are
+            add(ctx.mention(ctx.bound(norm.target).id), KGO.reference, literal(f"{norm.db}:{norm.ref}"))
     for note in ann.notes:
         if note.target in ann.textbounds:
             add(ctx.mention(note.target), RDFS + "comment", literal(note.text))
