@@ -127,6 +127,19 @@ def test_a_database_tools_conf_declares_is_a_knowledge_base(tmp_path: Path) -> N
     assert _rows(plain, "SELECT ?r WHERE { ?m kgo:reference ?r }") == ["GND:118540238"] * 2
 
 
+def test_declaring_a_knowledge_base_rebuilds_with_its_identity(tmp_path: Path) -> None:
+    corpus = _corpus(tmp_path / "corpus", {
+        "a": ("Goethe wrote.", [("Person", "Goethe", ["GND:118540238"])]),
+        "b": ("J. W. von Goethe read.", [("Person", "J. W. von Goethe", ["GND:118540238"])]),
+    })
+    data = tmp_path / "data"
+    build(corpus, data)
+    assert len(set().union(*_denoted(data).values())) == 2
+    (corpus / "tools.conf").write_text("[normalization]\n" + GND, encoding="utf-8")
+    assert build(corpus, data).mode == "full"
+    assert len(set().union(*_denoted(data).values())) == 1
+
+
 def test_conflicts_follow_the_documented_order_and_are_explained(tmp_path: Path) -> None:
     aliases = ('[[entity]]\nkey = "person/juan-guaido"\ntype = "Person"\nlabel = "Juan Guaidó"\naliases = ["Guaidó"]\n\n'
                '[[entity]]\nkey = "place/venezuela"\ntype = "Place"\nlabel = "Venezuela"\nwikidata = "Q717"\n')
