@@ -121,6 +121,8 @@ def test_a_database_tools_conf_declares_is_a_knowledge_base(tmp_path: Path) -> N
     assert len(set().union(*_denoted(declared).values())) == 1
     assert _rows(declared, "SELECT DISTINCT ?i WHERE { GRAPH kgg:entities { ?e owl:sameAs ?i } }") == [
         "https://d-nb.info/gnd/118540238"]
+    validated = run_kg("validate", "--data", str(declared))  # the shapes take any item's IRI, Wikidata's as wd:
+    assert validated.exit_code == 0, validated.output
     documents["b"] = (documents["b"][0], [("Person", "J. W. von Goethe", ["GND:118540238"])])
     _build(_corpus(tmp_path / "without", documents), plain)  # undeclared, no IRI: references kept as written
     assert len(set().union(*_denoted(plain).values())) == 2
