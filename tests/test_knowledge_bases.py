@@ -230,3 +230,17 @@ def test_an_event_keeps_its_links(tmp_path: Path) -> None:
     assert run_kg("export", "--data", str(data), "--format", "brat", "-o", str(exported)).exit_code == 0
     _build(exported, again)
     assert_same_quads(store_quads(again), store_quads(data), "graph rebuilt from the brat export")
+
+
+def test_an_unnamed_person_linked_to_an_item_is_its_entity_and_a_figure_stays_local(tmp_path: Path) -> None:
+    corpus = _corpus(tmp_path / "corpus", {"a": ("His mother met Ana Ruiz; 40 people came.",
+                                                 [("Person", "His mother", ["Wikidata:Q7"]),
+                                                  ("Person", "Ana Ruiz", ["Wikidata:Q7"]),
+                                                  ("Figure", "40", ["Wikidata:Q7"])])})
+    with (corpus / "a.ann").open("a", encoding="utf-8") as ann:
+        ann.write("A1\tUnnamed T1\n")
+    data = tmp_path / "data"
+    _build(corpus, data)
+    denoted = _denoted(data)
+    assert denoted["His mother"] == denoted["Ana Ruiz"] and next(iter(denoted["Ana Ruiz"])).endswith("/id/wikidata/q7")
+    assert "/doc/a/figure/T3" in next(iter(denoted["40"]))
