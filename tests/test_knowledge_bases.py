@@ -121,21 +121,38 @@ def test_a_database_tools_conf_declares_is_a_knowledge_base(tmp_path: Path) -> N
     assert len(set().union(*_denoted(declared).values())) == 1
     assert _rows(declared, "SELECT DISTINCT ?i WHERE { GRAPH kgg:entities { ?e owl:sameAs ?i } }") == [
         "https://d-nb.info/gnd/118540238"]
+    validated = run_kg("validate", "--data", str(declared))  # the shapes take any item's IRI, Wikidata's as wd:
+    assert validated.exit_code == 0, validated.output
     documents["b"] = (documents["b"][0], [("Person", "J. W. von Goethe", ["GND:118540238"])])
     _build(_corpus(tmp_path / "without", documents), plain)  # undeclared, no IRI: references kept as written
     assert len(set().union(*_denoted(plain).values())) == 2
     assert _rows(plain, "SELECT ?r WHERE { ?m kgo:reference ?r }") == ["GND:118540238"] * 2
 
 
+def test_declaring_a_knowledge_base_rebuilds_with_its_identity(tmp_path: Path) -> None:
+    corpus = _corpus(tmp_path / "corpus", {
+        "a": ("Goethe wrote.", [("Person", "Goethe", ["GND:118540238"])]),
+        "b": ("J. W. von Goethe read.", [("Person", "J. W. von Goethe", ["GND:118540238"])]),
+    })
+    data = tmp_path / "data"
+    build(corpus, data)
+    assert len(set().union(*_denoted(data).values())) == 2
+    (corpus / "tools.conf").write_text("[normalization]\n" + GND, encoding="utf-8")
+    assert build(corpus, data).mode == "full"
+    assert len(set().union(*_denoted(data).values())) == 1
+
+
 def test_conflicts_follow_the_documented_order_and_are_explained(tmp_path: Path) -> None:
     aliases = ('[[entity]]\nkey = "person/juan-guaido"\ntype = "Person"\nlabel = "Juan Guaidó"\naliases = ["Guaidó"]\n\n'
                '[[entity]]\nkey = "place/venezuela"\ntype = "Place"\nlabel = "Venezuela"\nwikidata = "Q717"\n')
     corpus = _corpus(tmp_path / "corpus", {
-        "a": ("Guaidó met Kohl in the Bolivarian Republic. Alpha and Beta agreed.",
+        "a": ("Guaidó met Kohl in the Bolivarian Republic. Alpha and Beta agreed in Caracas, Venezuela.",
               [("Person", "Guaidó", ["Wikidata:Q56276951"]),
                ("Person", "Kohl", ["GND:118564943", "Wikidata:Q2518"]),
                ("Place", "Bolivarian Republic", ["Wikidata:Q717"]),
-               ("Person", "Alpha", ["Wikidata:Q2"]), ("Person", "Beta", ["Wikidata:Q1"])]),
+               ("Person", "Alpha", ["Wikidata:Q2"]), ("Person", "Beta", ["Wikidata:Q1"]),
+               ("Place", "Caracas", ["KG:place/venezuela", "Wikidata:Q1533"]),
+               ("Place", "Venezuela", ["KG:place/venezuela", "Wikidata:Q717"])]),
     }, aliases=aliases, tools=GND)
     with (corpus / "a.ann").open("a", encoding="utf-8") as ann:
         ann.write("*\tEquiv T4 T5\n")
@@ -156,6 +173,13 @@ def test_conflicts_follow_the_documented_order_and_are_explained(tmp_path: Path)
     assert why["Alpha"] == ("knowledge base (Equiv): wikidata/q1; linked as Wikidata:Q1; "
                             "not followed: Wikidata:Q2 (Equiv with Wikidata:Q1)")
     assert _rows(data, "SELECT ?r WHERE { ?m nif:anchorOf 'Alpha' ; kgo:reference ?r }") == ["Wikidata:Q2"]
+    # a KG key wins over a link the alias table contradicts, which stays a reference; an agreeing one is sameAs
+    assert why["Caracas"] == ("KG normalization: place/venezuela; "
+                              "not followed: Wikidata:Q1533 (the alias table says place/venezuela is another item)")
+    assert why["Venezuela"] == "KG normalization: place/venezuela"
+    assert _rows(data, "SELECT ?r WHERE { ?m nif:anchorOf 'Caracas' ; kgo:reference ?r }") == ["Wikidata:Q1533"]
+    assert _rows(data, "SELECT ?i WHERE { GRAPH kgg:entities { place:venezuela owl:sameAs ?i } }") == [
+        WIKIDATA + "Q717"]
 
 
 def test_inception_identifiers_are_identity(tmp_path: Path) -> None:
@@ -190,3 +214,33 @@ def test_an_incremental_build_links_records_as_a_full_build_does(tmp_path: Path)
     assert_same_quads(store_quads(data), store_quads(tmp_path / "full"), "incremental after links moved")
     assert _rows(data, "SELECT ?e ?i WHERE { GRAPH kgg:entities { ?e owl:sameAs ?i } }") == [
         f"{iris.RESOURCE}wikidata/q2,{WIKIDATA}Q2"]
+
+
+def test_an_event_keeps_its_links(tmp_path: Path) -> None:
+    corpus = _corpus(tmp_path / "corpus", {"a": ("Ana Ruiz fled.", [("Person", "Ana Ruiz", []), ("Flight", "fled", [])])})
+    with (corpus / "a.ann").open("a", encoding="utf-8") as ann:
+        ann.write("E1\tFlight:T2 Agent:T1\nN1\tReference E1 Wikidata:Q1\tfled\nN2\tReference E1 ACE:e-17\tfled\n")
+    data = tmp_path / "data"
+    _build(corpus, data)
+    event = _rows(data, "SELECT ?e WHERE { ?e kgo:trigger ?m }")
+    assert len(event) == 1
+    assert _rows(data, f"SELECT ?i WHERE {{ <{event[0]}> owl:sameAs ?i }}") == [WIKIDATA + "Q1"]
+    assert _rows(data, "SELECT ?r WHERE { ?m nif:anchorOf 'fled' ; kgo:reference ?r }") == ["ACE:e-17"]
+    exported, again = tmp_path / "exported", tmp_path / "again"
+    assert run_kg("export", "--data", str(data), "--format", "brat", "-o", str(exported)).exit_code == 0
+    _build(exported, again)
+    assert_same_quads(store_quads(again), store_quads(data), "graph rebuilt from the brat export")
+
+
+def test_an_unnamed_person_linked_to_an_item_is_its_entity_and_a_figure_stays_local(tmp_path: Path) -> None:
+    corpus = _corpus(tmp_path / "corpus", {"a": ("His mother met Ana Ruiz; 40 people came.",
+                                                 [("Person", "His mother", ["Wikidata:Q7"]),
+                                                  ("Person", "Ana Ruiz", ["Wikidata:Q7"]),
+                                                  ("Figure", "40", ["Wikidata:Q7"])])})
+    with (corpus / "a.ann").open("a", encoding="utf-8") as ann:
+        ann.write("A1\tUnnamed T1\n")
+    data = tmp_path / "data"
+    _build(corpus, data)
+    denoted = _denoted(data)
+    assert denoted["His mother"] == denoted["Ana Ruiz"] and next(iter(denoted["Ana Ruiz"])).endswith("/id/wikidata/q7")
+    assert "/doc/a/figure/T3" in next(iter(denoted["40"]))

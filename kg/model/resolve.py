@@ -1,7 +1,8 @@
 """Resolve surface forms to canonical entities: deterministic and explainable.
 
 A mention resolves, first rule that applies:
-1. a `KG:<key>` normalization on it;
+1. a `KG:<key>` normalization on it (a knowledge-base link beside it is the key's item unless
+   the alias table says otherwise);
 2. a Date with an `ISO8601:` value: `date/<value>`;
 3. Figures, Quotes, Groups and Dates without a value stay local to their document;
 4. a link to a knowledge-base item (kg.model.knowledge_bases): the alias table's
@@ -139,8 +140,7 @@ def _resolve_one(slug: str, bound: TextBound, vocab: Vocabulary, aliases: AliasT
                  kg_links: dict, iso: dict, unnamed: set, items: Links) -> Resolution:
     family = family_of(bound.type, vocab)
     if bound.id in kg_links:
-        key = kg_links[bound.id]
-        return Resolution(resource_iri(key), key, Rule.KG)
+        return _by_key(kg_links[bound.id], items.get(bound.id, []), aliases)
     if family == "date" and bound.id in iso:
         key = f"date/{iso[bound.id]}"
         return Resolution(resource_iri(key), key, Rule.ISO8601)
@@ -155,6 +155,21 @@ def _resolve_one(slug: str, bound: TextBound, vocab: Vocabulary, aliases: AliasT
         return Resolution(resource_iri(key), key, Rule.ALIAS_TABLE)
     key = f"{family}/{slugify(normalize(bound.text))}"
     return Resolution(resource_iri(key), key, Rule.NORMALIZED)
+
+
+def _by_key(key: str, links: list[tuple[Normalization, Item]], aliases: AliasTable) -> Resolution:
+    """A `KG:` key, with the first item linked beside it that the alias table does not contradict
+    (by giving the item to another entry, or the entry another Wikidata item)."""
+    given = aliases.entries[key].wikidata if key in aliases.entries else None
+    agreeing = [item for _, item in links if aliases.with_item(item) in (None, key)
+                and (given is None or item.base != WIKIDATA_NAME or item.id == given)]
+    item = agreeing[0] if agreeing else None
+    contradicting = sorted({str(other) for _, other in links if other not in agreeing})
+    extra = sorted({str(other) for other in agreeing if other != item})
+    notes = [f"not followed: {', '.join(contradicting)} (the alias table says {key} is another item)"] \
+        if contradicting else []
+    notes += [f"not followed: {', '.join(extra)} (one mention, one entity)"] if extra else []
+    return Resolution(resource_iri(key), key, Rule.KG, item=item, notes=tuple(notes))
 
 
 def _by_item(family: str, bound: TextBound, links: list[tuple[Normalization, Item]],

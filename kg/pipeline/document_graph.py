@@ -17,6 +17,7 @@ from kg.model.iris import FIXED_PREFIXES, document_iri, fragment_iri, graph_iri,
 from kg.formats.records import Document, Event, Relation, TextBound
 from kg.model.nquads import QuadWriter, boolean, date_literal, decimal, integer, iri, literal
 from kg.model.aliases import AliasTable
+from kg.model.knowledge_bases import Item
 from kg.model.resolve import Resolution, Rule, knowledge_links, resolve_document, resolve_event, resolve_role
 from kg.model.corpus_vocabulary import Vocabulary
 from kg.model.sentences import SentenceIndex
@@ -401,12 +402,15 @@ def _normalizations_and_notes(ctx: _Context) -> None:
     relations = {r.id for r in ann.relations}
     items = {norm.id: item for links in knowledge_links(ctx.doc, ctx.vocab).values() for norm, item in links}
     for norm in ann.normalizations:
-        resolution = ctx.resolved.get(norm.target)
-        item = items.get(norm.id)
-        if item is not None and resolution is not None and resolution.item in (None, item):
+        resolution, item = ctx.resolved.get(norm.target), items.get(norm.id)
+        if item is not None and resolution is not None and _follows(resolution, item):
             add(resolution.iri, OWL + "sameAs", iri(item.iri))
+        elif item is not None and norm.target in ctx.events:
+            add(ctx.events[norm.target], OWL + "sameAs", iri(item.iri))
         elif (item is not None or norm.db not in NORMALIZATION_DBS) and norm.target in ann.textbounds:
             add(ctx.mention(norm.target), KGO.reference, literal(f"{norm.db}:{norm.ref}"))
+        elif norm.db not in NORMALIZATION_DBS and norm.target in ctx.events:  # kept on its trigger, as notes are
+            add(ctx.mention(ctx.bound(norm.target).id), KGO.reference, literal(f"{norm.db}:{norm.ref}"))
     for note in ann.notes:
         if note.target in ann.textbounds:
             add(ctx.mention(note.target), RDFS + "comment", literal(note.text))
@@ -414,6 +418,12 @@ def _normalizations_and_notes(ctx: _Context) -> None:
             add(ctx.mention(ctx.bound(note.target).id), RDFS + "comment", literal(note.text))
         elif note.target in relations:
             add(fragment_iri(ctx.doc.slug, note.target), RDFS + "comment", literal(note.text))
+
+
+def _follows(resolution: Resolution, item: Item) -> bool:
+    """Whether a mention's link is its entity's item: the one its resolution followed, or any when
+    the mention stays what its family makes it (a local thing, a date)."""
+    return resolution.item == item or resolution.rule in (Rule.LOCAL, Rule.ISO8601)
 
 
 def canonical_keys(nquads: str) -> set[str]:
