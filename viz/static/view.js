@@ -1,7 +1,8 @@
 /* The network view: reads the first JSON data block (what the first frame draws), draws the
  * story first (people,
- * organizations and places, linked when a statement relates them or they share an
- * event); events, quotes, figures and dates are layers. Node positions come from
+ * organizations and places, and entities of the corpus's own types, linked when a statement
+ * relates them or they share an event; each node coloured by its legend entry, each edge by its
+ * relation type); events, quotes, figures and dates are layers. Node positions come from
  * Python; this script decides what is drawn, which labels fit without covering
  * another node, and wires search, layers, focus, the timeline, the figures table
  * and the details panel. The rest of the data (every other node and edge, details,
@@ -34,7 +35,7 @@ var kgView = (function () {
   data.nodeDetails = {};
   take(data);
   var shownFamilies = new Set(data.legend.filter(function (l) { return !l.layer; }).map(function (l) { return l.family; }));
-  var showIsolated = false;
+  var showIsolated = meta.linked === 0; /* no actor is linked (a corpus with no relations): show them all */
   var expanded = meta.initial ? new Set(meta.initial) : null; /* null: every actor */
   var focus = null;   /* {id, depth, members: Set, day} */
   var selected = null;
@@ -175,7 +176,9 @@ var kgView = (function () {
   }
 
   function edgeItem(e) {
+    var colour = data.relationLegend[e.rel].color;
     var item = { id: e.id, from: e.from, to: e.to, label: "", text: e.text, kind: e.kind,
+                 color: { color: colour, highlight: "#222222", hover: "#555555" },
                  arrows: { to: { enabled: !!e.arrow } } };
     if (e.kind === "link") {
       item.width = Math.min(1 + e.weight / 2, 6);
@@ -411,7 +414,7 @@ var kgView = (function () {
     if (focus) notes.push("Focus: " + (focus.day ? focus.day : label(focus.id)) + " and what it links to");
     if (expanded !== null && !focus) notes.push("The " + meta.initial.length + " best-connected actors; click one to add its neighbours, or search");
     if (!showIsolated && meta.actors > meta.linked && !focus) notes.push(plural(meta.actors - meta.linked, "actor") + " with no link hidden");
-    if (!meta.nodes) notes.push("Nothing to draw: the graph has no person, organization, place, event, date, figure or quote");
+    if (!meta.nodes) notes.push("Nothing to draw: the graph has no entity, event, date, figure or quote");
     $("status").textContent = notes.join(" · ");
   }
 
@@ -1179,15 +1182,46 @@ var kgView = (function () {
       c.label.appendChild(swatch(entry));
       c.label.appendChild(el("span", entry.label + " (" + entry.count + ")"));
       item.appendChild(c.label);
+      if (entry.types.length && (entry.types.length > 1 || entry.types[0] !== entry.label)) {
+        item.appendChild(el("div", entry.types.join(", ") + (entry.moreTypes ? " and " + entry.moreTypes + " more" : ""),
+                            "muted legend-types"));
+      }
       list.appendChild(item);
     });
+    relationLegend(list);
     var extra = el("li", null, "legend-extra");
-    var iso = checkbox("isolated", false, "", function (on) { showIsolated = on; apply(); });
+    var iso = checkbox("isolated", showIsolated, "", function (on) { showIsolated = on; apply(); });
     iso.label.appendChild(el("span", "nodes with no drawn link"));
     extra.appendChild(iso.label);
     list.appendChild(extra);
     var dash = el("li", "dashed: speculated or negated event", "muted legend-note");
     list.appendChild(dash);
+  }
+
+  /* The colour of each relation type the page draws (the most frequent ones, then the rest), folded
+   * away until asked for, so that the legend does not cover the drawing. */
+  function relationLegend(list) {
+    var shown = data.relationLegend.filter(function (entry) { return entry.count; });
+    if (!shown.length) return;
+    var head = el("li", null, "legend-head");
+    var fold = el("details");
+    fold.id = "relation-legend";
+    fold.appendChild(el("summary", "Relations (" + shown.length + " colours)"));
+    var inner = el("ul");
+    fold.appendChild(inner);
+    head.appendChild(fold);
+    list.appendChild(head);
+    shown.forEach(function (entry) {
+      var item = el("li", null, "legend-relation");
+      var svg = document.createElementNS(SVG, "svg");
+      svg.setAttribute("width", "16");
+      svg.setAttribute("height", "16");
+      svg.setAttribute("viewBox", "0 0 16 16");
+      shape(svg, "line", { x1: 1, y1: 8, x2: 15, y2: 8, stroke: entry.color, "stroke-width": 3 });
+      item.appendChild(svg);
+      item.appendChild(el("span", entry.label + " (" + entry.count + ")"));
+      inner.appendChild(item);
+    });
   }
 
   function syncLegend() {
