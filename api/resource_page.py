@@ -1,8 +1,9 @@
 """The HTML page a browser gets for an IRI of the graph (templates/resource.html).
 
 For a thing or a document: its names, types, what it has, and every statement
-about it (or stated by it) with the sentence and the article that state it, as a
-citation a researcher can copy; links to the network view focused on it and to
+about it (or stated by it), grouped under the sentence and the article that state
+them with one citation a researcher can copy; a membership reads as words
+("member of the National Guard, as lieutenant"), not as its node's IRI; links to the network view focused on it and to
 a SPARQL query. For a named graph or the ontology: its size and terms. The rows
 come from the engine (api/describe.py); this module only shapes them for the
 template, which escapes every text. Links are relative, so the page works at
@@ -28,6 +29,7 @@ NAME_PROPERTIES = (PREF_LABEL, FIXED_PREFIXES["skos"] + "altLabel", FIXED_PREFIX
 HIDDEN = (FIXED_PREFIXES["skos"] + "hiddenLabel", FIXED_PREFIXES["nif"] + "isString")
 TEXT = FIXED_PREFIXES["nif"] + "isString"
 DATA_FORMATS = (("Turtle", "ttl"), ("JSON-LD", "jsonld"), ("N-Triples", "nt"))
+MEMBERSHIP_PREDICATES = {iris.ONTOLOGY + p for p in ("member", "organization", "role", "post")}
 
 
 def resource(iri: str) -> Response:
@@ -112,7 +114,8 @@ def _property(row: dict[str, str]) -> dict[str, Any]:
 
 
 def _statements(iri: str, rows: list[dict[str, str]]) -> list[dict[str, Any]]:
-    """One item per statement, its sentences in text order (the rows have one per sentence)."""
+    """The statements in groups, one per source (article and sentences, in text order): each group
+    with its facts and one citation (the rows have one per statement and sentence)."""
     merged: dict[str, dict[str, Any]] = {}
     for row in rows:
         item = merged.get(row["st"])
@@ -120,9 +123,19 @@ def _statements(iri: str, rows: list[dict[str, str]]) -> list[dict[str, Any]]:
             item = merged[row["st"]] = _statement(iri, row)
         if row.get("sentence") and row["sentence"] not in item["sentences"]:
             item["sentences"].append(row["sentence"])
+    subjects = sorted({item["subject"]["iri"] for item in merged.values() if item["subject"]["iri"]})
+    memberships = {r["m"]: r for r in _select(describe.memberships(subjects))} if subjects else {}
+    groups: dict[tuple, dict[str, Any]] = {}
     for item in merged.values():
-        item["citation"] = _citation(item)
-    return list(merged.values())
+        key = (item["doc"], tuple(item["sentences"]))
+        group = groups.setdefault(key, {**item, "facts": [], "statements": []})
+        group["statements"].append(item["iri"])
+        fact = _fact(iri, item, memberships.get(item["subject"]["iri"] or ""))
+        if all(f["parts"] != fact["parts"] for f in group["facts"]):
+            group["facts"].append(fact)
+    for group in groups.values():
+        group["citation"] = _citation(group)
+    return list(groups.values())
 
 
 def _statement(iri: str, row: dict[str, str]) -> dict[str, Any]:
@@ -136,12 +149,37 @@ def _statement(iri: str, row: dict[str, str]) -> dict[str, Any]:
             "doc": row.get("doc"), "document": _value(row["doc"], row.get("title"), "iri") if row.get("doc") else None}
 
 
-def _citation(item: dict[str, Any]) -> str:
-    """The statement's source as one line to copy: sentences, publisher, title, date, document IRI."""
-    quoted = " … ".join(f"“{s}”" for s in item["sentences"])
-    parts = [quoted or None, item["publisher"], f"“{item['title']}”" if item["title"] else None, item["date"]]
+def _fact(iri: str, item: dict[str, Any], membership: dict[str, str] | None) -> dict[str, Any]:
+    """One statement as the page says it: parts (values, or words with their spaces) to show in
+    a row. A statement about a membership says who is a member of what, and as what; the member is
+    left out on the member's own page."""
+    fact = {"anchor": item["anchor"], "href": item["href"], "iri": item["iri"]}
+    said = [_words(" "), {**item["predicate"], "cls": "predicate"}, _words(" "), item["object"]]
+    if membership is None:
+        return {**fact, "parts": [item["subject"], *said]}
+    own = item["predicate"]["iri"] in MEMBERSHIP_PREDICATES  # else a statement about the membership
+    parts = [] if own and membership.get("memberIri") in (iri, None) else \
+        [_value(membership["memberIri"], membership.get("memberLabel"), "iri"), _words(" ")]
+    parts.append(_words("member of " if membership.get("orgIri") else "member", "predicate"))
+    if membership.get("orgIri"):
+        parts.append(_value(membership["orgIri"], membership.get("orgLabel"), "iri"))
+    if membership.get("roleLabel"):
+        parts.append(_words(f", as {membership['roleLabel']}"))
+    return {**fact, "parts": parts if own else [*parts, _words(" —"), *said]}
+
+
+def _words(text: str, cls: str = "") -> dict[str, Any]:
+    return {"text": text, "lang": None, "href": None, "iri": None, "cls": cls}
+
+
+def _citation(group: dict[str, Any]) -> str:
+    """The source of a group of statements as one line to copy: sentences, publisher, title, date,
+    document IRI, statement IRIs."""
+    quoted = " … ".join(f"“{s}”" for s in group["sentences"])
+    parts = [quoted or None, group["publisher"], f"“{group['title']}”" if group["title"] else None, group["date"]]
     source = ", ".join(p for p in parts if p)
-    return f"{source}. <{item['doc'] or ''}> (statement <{item['iri']}>)"
+    word = "statement" if len(group["statements"]) == 1 else "statements"
+    return f"{source}. <{group['doc'] or ''}> ({word} {' '.join(f'<{s}>' for s in group['statements'])})"
 
 
 def _view_link(iri: str) -> str | None:

@@ -11,14 +11,17 @@ from urllib.parse import parse_qs, urljoin, urlsplit
 
 import pytest
 import requests
+from markupsafe import escape
 
 from kg.testing.servers import Server
-from kg.model.iris import DOCUMENT, GRAPH, PREFIXES
+from kg.model.iris import DOCUMENT, GRAPH, PREFIXES, RESOURCE
 from tests.api.linked_support import (BROWSER, GUAIDO, NPR, TIMEOUT, Page, PrefixProxy, hostile_iris,
                                       most_stated, path_of, reference, serve_foreign, serve_hostile)
 from tests.browser import open_page
 from tests.hardening.hostile import ALL_STRINGS, SLUG
 from tests.jsonld_support import assert_same_as_turtle
+
+MORA = RESOURCE + "person/juan-carlos-mora"
 
 
 @pytest.fixture(scope="module")
@@ -51,14 +54,48 @@ def test_the_entity_page(client, shipped_data):
         ?st <{PREFIXES['prov']}wasDerivedFrom> ?doc .
         OPTIONAL {{ ?st <{PREFIXES['kgo']}evidence>/<{PREFIXES['nif']}anchorOf> ?sentence }} }}""",
                             use_default_graph_as_union=True))
-    statements = {r["st"].value for r in rows}
-    assert len(page.citations) == len(statements) > 10
+    sources: dict[str, set[str]] = {}
     for row in rows:
-        citation = next(c for c in page.citations if f"<{row['st'].value}>" in c)
-        assert f"<{row['doc'].value}>" in citation
+        sources.setdefault(row["st"].value, {row["doc"].value})
+        if row["sentence"] is not None:
+            sources[row["st"].value].add(row["sentence"].value)
+    # one citation per source (article and sentences), naming every statement that source states
+    assert len(page.citations) == len({frozenset(s) for s in sources.values()}) > 10
+    for statement, source in sources.items():
+        [citation] = [c for c in page.citations if f"<{statement}>" in c]
+        assert all(f"<{part}>" in citation or part in citation for part in source)
+    for row in rows:
         if row["sentence"] is not None:
             assert row["sentence"].value in text
     assert any(h.endswith("graph?focus=person%2Fjuan-guaido") for h in page.hrefs)  # the view, focused on it
+
+
+def test_an_entity_page_says_memberships_in_words_and_cites_each_sentence_once(client, shipped_data):
+    """Mora's page says of what he is a member, and as what, where his memberships' nodes stand; the
+    sentence that states eight facts about him is quoted once, with one citation."""
+    store = reference(shipped_data)
+    kgo = PREFIXES["kgo"]
+    memberships = list(store.query(f"""SELECT ?m ?org ?role WHERE {{ ?m <{kgo}member> <{MORA}> ;
+        <{kgo}organization>/<{PREFIXES['skos']}prefLabel> ?org ; <{kgo}role>/<{PREFIXES['skos']}prefLabel> ?role }}""",
+                                   use_default_graph_as_union=True))
+    html = client.get(path_of(MORA), headers={"Accept": BROWSER}).get_data(as_text=True)
+    page = Page(html)
+    shown = page.all_text
+    for citation in page.citations:
+        shown = shown.replace(citation, "")
+    assert memberships and "membership" not in shown
+    for row in memberships:
+        assert f"member of {row['org'].value}, as {row['role'].value}" in shown
+    stated: dict[str, set[str]] = {}
+    for st, text in store.query(f"""SELECT ?st ?text WHERE {{
+            {{ ?st <{PREFIXES['rdf']}object> <{MORA}> }} UNION {{ ?st <{PREFIXES['rdf']}subject> <{MORA}> }}
+            ?st <{kgo}evidence>/<{PREFIXES['nif']}anchorOf> ?text }}""", use_default_graph_as_union=True):
+        stated.setdefault(st.value, set()).add(text.value)
+    sources = {frozenset(texts) for texts in stated.values()}
+    assert len(sources) < len(stated)  # some sentence states several facts
+    for sentence in set().union(*sources):  # quoted once per source (one sentence, or the sentences of a quote)
+        quoted = html.count(f"<blockquote><bdi>{escape(sentence)}</bdi></blockquote>")
+        assert quoted == sum(1 for source in sources if sentence in source)
 
 
 def test_every_link_of_an_entity_page_resolves(client):
