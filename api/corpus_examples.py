@@ -4,8 +4,9 @@ kg's examples (api/examples.py) ask about kg's ontology (offices, defections, Hu
 a corpus with its own types (PER, ORG; nineteen kinds of commodity event) answers them with
 nothing. So the page also offers, for the corpus's most frequent entity types, "which are the most
 mentioned", and for its most frequent relations, "who is related to whom, and where is it said".
-The schema is read with two grouped queries (entity records per class, statements per predicate)
-once per served version (api/page.py keeps them); corpus names reach the page as titles only,
+The schema is read from the first SAMPLE_DOCUMENTS articles (the entity types their mentions denote,
+the predicates of their statements), so that its cost stays that of a small corpus however large
+the served one, once per served version (api/page.py keeps them); corpus names reach the page as titles only,
 never inside a query's text, which names classes and predicates by IRI.
 """
 
@@ -19,20 +20,27 @@ from kg.model import iris
 from kg.model.iris import local_name, prologue
 
 PER_KIND = 3  # entity types, and relations, that get an example each
-ENTITY_TYPES = """SELECT ?t (COUNT(DISTINCT ?e) AS ?n) (SAMPLE(?l) AS ?label) WHERE {
-  GRAPH kgg:entities { ?e a ?t } OPTIONAL { ?t rdfs:label ?l }
+SAMPLE_DOCUMENTS = 100  # the articles whose schema is read: the cost does not grow with the corpus
+DOCUMENTS = f"SELECT ?d WHERE {{ ?d a kgo:NewsArticle }} LIMIT {SAMPLE_DOCUMENTS}"
+ENTITY_TYPES = """SELECT ?t (COUNT(DISTINCT ?x) AS ?n) (SAMPLE(?l) AS ?label) WHERE {
+  VALUES ?d { %s } ?m nif:referenceContext ?d ; kgo:denotes ?x .
+  GRAPH kgg:entities { ?x a ?t } OPTIONAL { ?t rdfs:label ?l }
 } GROUP BY ?t ORDER BY DESC(?n) ?t LIMIT 20"""
 RELATIONS = """SELECT ?t (COUNT(?s) AS ?n) (SAMPLE(?l) AS ?label) WHERE {
-  ?s rdf:predicate ?t OPTIONAL { ?t rdfs:label ?l }
+  VALUES ?d { %s } ?s prov:wasDerivedFrom ?d ; rdf:predicate ?t . OPTIONAL { ?t rdfs:label ?l }
 } GROUP BY ?t ORDER BY DESC(?n) ?t LIMIT 20"""
 _LOCAL = re.compile(r"^[A-Za-z][A-Za-z0-9_-]*$")
 _LABEL = "skos:prefLabel|rdfs:label|nif:anchorOf"
 
 
 def schema_examples(select: Callable[[str], list[dict[str, str]]]) -> list[Example]:
-    """Examples for the most frequent entity types and relations of the graph `select` reads."""
-    types = [r for r in select(prologue() + ENTITY_TYPES) if _own_class(r["t"])][:PER_KIND]
-    relations = [r for r in select(prologue() + RELATIONS) if r["t"] != iris.RDF_TYPE][:PER_KIND]
+    """Examples for the most frequent entity types and relations of the graph `select` reads (in its
+    first SAMPLE_DOCUMENTS articles, in the store's order)."""
+    documents = " ".join(f"<{r['d']}>" for r in select(prologue() + DOCUMENTS))
+    if not documents:
+        return []
+    types = [r for r in select(prologue() + ENTITY_TYPES % documents) if _own_class(r["t"])][:PER_KIND]
+    relations = [r for r in select(prologue() + RELATIONS % documents) if r["t"] != iris.RDF_TYPE][:PER_KIND]
     return [_most_mentioned(i, r["t"], _name(r)) for i, r in enumerate(types, 1)] + \
         [_related(i, r["t"], _name(r)) for i, r in enumerate(relations, 1)]
 
