@@ -224,7 +224,8 @@ PATHS: dict[str, Any] = {
     "/api/entities": {"get": {
         "summary": "List entities, optionally of one type", "operationId": "listEntities",
         "parameters": [_type_param(ENTITY_TYPES, "entities of this class"),
-                       _param("sort", "query", {"type": "string", "enum": list(ENTITY_ORDERS), "default": ENTITY_ORDERS[0]},
+                       _param("sort", "query",
+                              {"type": "string", "enum": list(ENTITY_ORDERS), "default": ENTITY_ORDERS[0]},
                               "label: by preferred label, ignoring case; mentions: the most mentioned first "
                               "(kgo:mentionCount), then by label")] + _PAGING,
         "responses": {"200": _page_of("EntityItem", "a page of entities"), **_errors(400, 503)}}},
