@@ -17,10 +17,16 @@ from kg.api.corpus_examples import PER_KIND
 from kg.api.examples import EXAMPLES
 from kg.build.builder import build
 from kg.model.iris import ENTITIES_GRAPH, PREFIXES, RDF_TYPE
+from markupsafe import escape
+
 from tests.api.linked_support import reference
 from tests.brat_reference import brat_source
+from tests.viz.support import join_blocks, publish_sample
 
 CONLL = brat_source().parent.parent / "example-data" / "corpora" / "CoNLL-ST_2002"
+HOSTILE_SCHEMA = Path(__file__).resolve().parent.parent / "data" / "hostile-schema.trig"
+EVIL = "</script><script>window.__pwned=1</script><b>Evil</b>"
+HARMS = "<img src=x onerror=\"window.__pwned=2\">harms"
 RDF = PREFIXES["rdf"]
 
 
@@ -93,3 +99,25 @@ def test_without_a_build_kg_own_examples_are_offered_and_the_corpus_is_asked_aga
         assert client.get("/examples.json").get_json()[0]["title"] == "Most mentioned: PER"
     finally:
         app.extensions["kg"].close()
+
+
+def test_corpus_names_stay_text_on_the_query_page_and_in_the_view(tmp_path: Path):
+    """A type and a relation whose labels are markup: the query page shows them as titles, escaped,
+    and the network view's legends carry them as data, never as markup."""
+    data = tmp_path / "data"
+    publish_sample(data, with_view=False, source=HOSTILE_SCHEMA)
+    app = create_app({"DATA": str(data), "WORKERS": 1})
+    try:
+        client = app.test_client()
+        listed = client.get("/examples.json").get_json()
+        page = client.get("/").get_data(as_text=True)
+        view = client.get("/graph").get_data(as_text=True)
+    finally:
+        app.extensions["kg"].close()
+    assert [e["title"] for e in listed if e["group"] == "corpus"] == [f"Most mentioned: {EVIL}", f"Relation: {HARMS}"]
+    for html in (page, view):
+        assert "<script>window" not in html and "<img src=x" not in html and "<b>Evil" not in html
+    assert str(escape(f"Most mentioned: {EVIL}")) in page
+    shown = join_blocks(view)
+    assert EVIL in [entry["label"] for entry in shown["legend"]]
+    assert HARMS in [entry["label"] for entry in shown["relationLegend"]]
