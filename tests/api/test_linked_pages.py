@@ -211,6 +211,26 @@ def test_entity_pages_in_chromium(browser, hostile, foreign, server, shipped_dat
     assert shown == set(ALL_STRINGS)
 
 
+def test_an_entity_page_in_chromium_says_facts_under_their_sentence(browser, server):
+    """What a visitor reads on Mora's page: the membership in words first, the facts of one sentence
+    together, that sentence once, and one citation naming the statement behind each fact."""
+    context, watched = open_page(browser)
+    try:
+        page = watched.page
+        page.set_extra_http_headers({"Accept": BROWSER})
+        page.goto(server.url + path_of(MORA)[1:], wait_until="load")
+        first = page.locator("ol.statements > li").first
+        facts = first.locator("li.fact").all_inner_texts()
+        assert facts[0].startswith("member of Bolivarian National Guard of Venezuela, as lieutenant")
+        assert len(facts) > 3 and first.locator("blockquote").count() == 1
+        citation = first.locator(".citation code").inner_text()
+        named = first.locator("li.fact a.statement").evaluate_all("links => links.map(a => a.title)")
+        assert len(named) == len(facts) and all(f"<{iri}>" in citation for iri in named)
+        assert watched.errors == [] and watched.blocked == []
+    finally:
+        context.close()
+
+
 # -- behind a reverse proxy that maps a base with a path to the server -----------------------------
 
 @pytest.fixture(scope="module")
