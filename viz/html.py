@@ -30,7 +30,8 @@ from kg.model import iris
 from kg.errors import InputError, KgError
 from kg.model.iris import fold
 from kg.viz.layout import place_around, story_layout
-from kg.viz.legend import link_entry, node_kind, node_legend, relation_entry, relation_legend
+from kg.viz.legend import event_legend, event_tint, link_entry, node_kind, node_legend, relation_entry, \
+    relation_legend
 from kg.viz.network import ordered_subgraph
 from kg.viz.panels import figure_groups, timeline
 from kg.viz.story import ACTORS, LAYERS, actor_graph, actor_links, link_direction, link_label, link_uncertain, \
@@ -90,7 +91,7 @@ def split_data(data: dict) -> tuple[dict, dict]:
     first_edges = [e for e in data["edges"] if drawn_first(e)]
     other_edges = [e for e in data["edges"] if not drawn_first(e)]
     first = {"meta": data["meta"], "legend": data["legend"], "relationLegend": data["relationLegend"],
-             "options": data["options"],
+             "eventLegend": data["eventLegend"], "options": data["options"],
              "nodes": data["nodes"][:first_count], "edges": first_edges}
     more = {key: value for key, value in data.items() if key not in first}
     more.update(nodes=data["nodes"][first_count:], edges=other_edges)
@@ -146,6 +147,7 @@ def view_data(graph: nx.MultiDiGraph, *, size_by: str = "mentions", place: bool 
                  "figureRows": sum(len(g["rows"]) for g in figures)},
         "legend": node_legend(graph),
         "relationLegend": relation_legend(graph, links),
+        "eventLegend": event_legend(graph),
         "options": _options(len(nodes)),
         "nodes": nodes,
         "edges": edges,
@@ -209,6 +211,9 @@ def _nodes(graph: nx.MultiDiGraph, order: list[str], story: nx.Graph, sizes: dic
                 "mentions": d["mentions"], "links": links}
         if iri in positions:
             node["x"], node["y"] = positions[iri]
+        tint = event_tint(graph, iri)
+        if tint is not None:
+            node["tint"] = tint
         if short != d["label"]:
             node["name"] = d["label"]
         if d.get("outside"):

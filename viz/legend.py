@@ -3,7 +3,9 @@
 kg's own families keep a colour and a shape each (STYLE). Every entity type of the corpus's own
 (family Entity, aligned to no kgo class: PER, ORG, a POS tag) is drawn too: the TYPE_COLOURS most
 frequent types get a colour and an entry each, and the rest share one "other types" entry, so the
-legend stays short whatever the schema. Relations are told apart the same way: the most frequent
+legend stays short whatever the schema. Events keep their shape and one layer entry, and the most
+frequent kinds of event (a defection, a commodity price fall) a colour each, listed under it; the
+other kinds keep the event colour. Relations are told apart the same way: the most frequent
 relation types (statement predicates and event roles) a colour each, the rest one grey, and a link
 that rests only on shared events the view's plain grey. Frequencies are the whole graph's
 (`graph.graph["ranks"]`), so every part of it colours alike. Pure data: the page draws the entries.
@@ -73,6 +75,31 @@ def node_legend(graph: nx.MultiDiGraph) -> list[dict]:
     entries.append(entry(CORPUS_FAMILY, "other types", OTHER_COLOUR, CORPUS_SHAPE))
     entries += [entry(f, labels.get(ONTOLOGY + f) or f.lower(), *STYLE[f]) for f in families if f in LAYERS]
     return entries
+
+
+def event_tint(graph: nx.MultiDiGraph, node: str) -> int | None:
+    """The entry of `event_legend` an event is coloured by (its kind's), or None (the event colour)."""
+    coloured = graph.graph.get("ranks", {}).get("events", [])[:TYPE_COLOURS]
+    kind = _kind(graph.nodes[node])
+    return coloured.index(kind) if kind in coloured else None
+
+
+def _kind(data: dict) -> str | None:
+    """An event's kind: its most specific class."""
+    return data["types"][0] if data["family"] == "Event" and data.get("types") else None
+
+
+def event_legend(graph: nx.MultiDiGraph) -> list[dict]:
+    """The colours of the most frequent kinds of event ({label, color, count}; count: the events of
+    `graph` of that kind)."""
+    labels = graph.graph.get("labels", {})
+    coloured = graph.graph.get("ranks", {}).get("events", [])[:TYPE_COLOURS]
+    counts = {kind: 0 for kind in coloured}
+    for _, data in graph.nodes(data=True):
+        if _kind(data) in counts:
+            counts[_kind(data)] += 1
+    return [{"label": labels.get(k) or local_name(k), "color": PALETTE[i], "count": counts[k]}
+            for i, k in enumerate(coloured)]
 
 
 def relation_legend(graph: nx.MultiDiGraph, links: dict[tuple[str, str], Link]) -> list[dict]:

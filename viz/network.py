@@ -14,7 +14,8 @@ Node attributes include `props` {ontology property local name: first literal}, e
 
 Graph-level attributes: `sentences` {iri: {"text", "doc"}}, `docs` {iri:
 {"title", "publisher", "date"}}, `labels` {class or predicate IRI: label}, `ranks`
-{"types": the corpus's own entity types, "relations": the edge predicates}, each most
+{"types": the corpus's own entity types, "events": the kinds of event, "relations": the edge
+predicates}, each most
 frequent first: the whole graph's, kept by every part of it, so that a capped page and the
 neighbourhoods it fetches give a type or a relation the same colour.
 """
@@ -88,13 +89,17 @@ def load_graph(store: GraphStore) -> nx.MultiDiGraph:
 
 
 def ranks(graph: nx.MultiDiGraph) -> dict[str, list[str]]:
-    """The corpus's own entity types (the most specific class of each node of family Entity), most
-    frequent first, and the predicates of the edges: those relating two actors (what the page draws
+    """The corpus's own entity types (the most specific class of each node of family Entity) and the
+    kinds of event (the most specific class of each event), each most frequent first, and the
+    predicates of the edges: those relating two actors (what the page draws
     first) before the others (event roles...), each most frequent first; ties by IRI."""
     types = Counter(d["types"][0] for _, d in graph.nodes(data=True) if d["family"] == CORPUS_FAMILY and d["types"])
+    events = Counter(d["types"][0] for _, d in graph.nodes(data=True)
+                     if d["family"] == "Event" and d["types"] and d["types"][0] != ONTOLOGY + "Event")
     relations = Counter(key for _, _, key in graph.edges(keys=True))
     between_actors = Counter(key for s, o, key in graph.edges(keys=True) if is_actor(graph, s) and is_actor(graph, o))
     return {"types": sorted(types, key=lambda k: (-types[k], k)),
+            "events": sorted(events, key=lambda k: (-events[k], k)),
             "relations": sorted(relations, key=lambda k: (-between_actors[k], -relations[k], k))}
 
 

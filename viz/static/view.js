@@ -161,10 +161,11 @@ var kgView = (function () {
    * speculated or negated event, and a plain-text tooltip. */
   function nodeItem(n) {
     var style = STYLE.get(n.family);
+    var fill = n.tint === undefined ? style.color : data.eventLegend[n.tint].color; /* an event: its kind's */
     var item = { id: n.id, family: n.family, x: n.x, y: n.y, size: n.size, label: "", shape: style.shape, borderWidth: 1,
-                 color: { background: style.color, border: "#333333",
-                          highlight: { background: style.color, border: "#000000" },
-                          hover: { background: style.color, border: "#000000" } } };
+                 color: { background: fill, border: "#333333",
+                          highlight: { background: fill, border: "#000000" },
+                          hover: { background: fill, border: "#000000" } } };
     if (n.uncertain) {
       item.borderWidth = 2;
       item.shapeProperties = { borderDashes: [4, 3] };
@@ -1182,7 +1183,9 @@ var kgView = (function () {
       c.label.appendChild(swatch(entry));
       c.label.appendChild(el("span", entry.label + " (" + entry.count + ")"));
       item.appendChild(c.label);
-      if (entry.types.length && (entry.types.length > 1 || entry.types[0] !== entry.label)) {
+      if (entry.family === "Event" && data.eventLegend.length) {
+        item.appendChild(kindList(data.eventLegend, entry.shape));
+      } else if (entry.types.length && (entry.types.length > 1 || entry.types[0] !== entry.label)) {
         item.appendChild(el("div", entry.types.join(", ") + (entry.moreTypes ? " and " + entry.moreTypes + " more" : ""),
                             "muted legend-types"));
       }
@@ -1196,6 +1199,18 @@ var kgView = (function () {
     list.appendChild(extra);
     var dash = el("li", "dashed: speculated or negated event", "muted legend-note");
     list.appendChild(dash);
+  }
+
+  /* The colour of each of the most frequent kinds of event, under the events' entry. */
+  function kindList(kinds, shapeName) {
+    var list = el("ul", null, "legend-kinds");
+    kinds.forEach(function (kind) {
+      var item = el("li", null, "legend-kind");
+      item.appendChild(swatch({ shape: shapeName, color: kind.color }));
+      item.appendChild(el("span", kind.label + " (" + kind.count + ")"));
+      list.appendChild(item);
+    });
+    return list;
   }
 
   /* The colour of each relation type the page draws (the most frequent ones, then the rest), folded
