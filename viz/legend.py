@@ -36,7 +36,7 @@ TYPE_COLOURS = len(PALETTE)  # the most frequent types and relations with a colo
 OTHER_COLOUR = "#888888"
 SHARED_EVENT_COLOUR = "#A7B0BA"  # the view's plain edge grey
 CORPUS_SHAPE = "dot"
-TYPES_LISTED = 5  # the corpus types a family's legend entry names
+TYPES_LISTED = 3  # the corpus types a family's legend entry names
 
 
 def node_kind(graph: nx.MultiDiGraph, node: str) -> str:

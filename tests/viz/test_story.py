@@ -196,7 +196,9 @@ def test_each_kind_of_event_is_drawn_in_its_own_colour(page, corpus):
     """The ten most frequent kinds of event get a colour each, listed under the events' entry with
     their counts; each drawn event wears its kind's colour (a speculated or negated one stays white)."""
     page.open(corpus["page"])
+    assert page.page.locator("#legend .legend-kinds").is_hidden()  # listed while events are drawn
     page.page.locator("#legend input[value=Event]").check()
+    assert page.page.locator("#legend .legend-kinds").is_visible()
     ranked = sorted(corpus["kinds"].items(), key=lambda kv: -kv[1])
     rows = page.page.locator("#legend .legend-kind").all_inner_texts()
     assert len(rows) == min(10, len(ranked)) > 3

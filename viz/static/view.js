@@ -1177,17 +1177,24 @@ var kgView = (function () {
       var c = checkbox(entry.family, shownFamilies.has(entry.family), entry.label, function (on) {
         if (on) shownFamilies.add(entry.family); else shownFamilies.delete(entry.family);
         if (focus) focus.members = focus.day ? focus.members : neighbourhood([focus.id], focus.depth);
+        syncLegend();
         apply();
         setUrl();
       });
       c.label.appendChild(swatch(entry));
       c.label.appendChild(el("span", entry.label + " (" + entry.count + ")"));
       item.appendChild(c.label);
+      var more = null; /* the kinds an entry covers, shown while it is drawn */
       if (entry.family === "Event" && data.eventLegend.length) {
-        item.appendChild(kindList(data.eventLegend, entry.shape));
+        more = kindList(data.eventLegend, entry.shape);
       } else if (entry.types.length && (entry.types.length > 1 || entry.types[0] !== entry.label)) {
-        item.appendChild(el("div", entry.types.join(", ") + (entry.moreTypes ? " and " + entry.moreTypes + " more" : ""),
-                            "muted legend-types"));
+        more = el("div", entry.types.join(", ") + (entry.moreTypes ? " and " + entry.moreTypes + " more" : ""),
+                  "muted legend-types");
+      }
+      if (more) {
+        more.dataset.family = entry.family;
+        more.hidden = !shownFamilies.has(entry.family);
+        item.appendChild(more);
       }
       list.appendChild(item);
     });
@@ -1242,6 +1249,9 @@ var kgView = (function () {
   function syncLegend() {
     Array.prototype.forEach.call($("legend-list").querySelectorAll("input"), function (box) {
       if (box.value !== "isolated") box.checked = shownFamilies.has(box.value);
+    });
+    Array.prototype.forEach.call($("legend-list").querySelectorAll("[data-family]"), function (more) {
+      more.hidden = !shownFamilies.has(more.dataset.family);
     });
   }
 
