@@ -1,6 +1,6 @@
 """The view of corpora kg's authors did not write: brat's CoNLL-ST_2002 example collection (entity
 types PER, ORG, LOC, MISC, aligned to no kgo class, and no relation) and brat's TDT collection
-(twelve part-of-speech types, with dependency relations between them)."""
+(twelve part-of-speech types, with dependency relations between them); and a graph with no entity."""
 
 from __future__ import annotations
 
@@ -19,6 +19,7 @@ from kg.viz.legend import TYPE_COLOURS
 from kg.viz.network import load_graph
 from tests.brat_reference import brat_source
 from tests.helpers import view_file
+from tests.viz.support import publish_sample
 
 EXAMPLES = brat_source().parent.parent / "example-data" / "corpora"
 TYPED = f"""PREFIX kgo: <{PREFIXES['kgo']}>
@@ -94,4 +95,17 @@ def test_a_corpus_with_no_kgo_type_and_no_relation_draws_every_entity_by_type(pa
     assert all(len(c) == 1 for c in by_type.values()) and len(set().union(*by_type.values())) == len(counts)
     page.page.fill("#search", "Madrid")
     assert "Madrid" in page.page.locator("#results").text_content()
+    assert page.errors == [] and page.blocked == []
+
+
+@pytest.mark.browser
+def test_a_graph_with_no_entity_says_there_is_nothing_to_draw(page, tmp_path: Path):
+    source = tmp_path / "articles-only.trig"
+    source.write_text(f"""<{PREFIXES['kgg']}d1> {{
+        <{PREFIXES['doc']}d1> a <{PREFIXES['kgo']}NewsArticle> ; <{PREFIXES['dcterms']}title> "Nothing annotated" . }}
+        """, encoding="utf-8")
+    build_dir = publish_sample(tmp_path / "data", with_view=True, source=source)
+    page.open(view_file(build_dir).as_uri())
+    assert page.page.evaluate("kgView.data.meta.nodes") == 0
+    assert page.page.locator("#status").text_content().startswith("Nothing to draw")
     assert page.errors == [] and page.blocked == []
