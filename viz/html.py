@@ -112,7 +112,7 @@ def view_data(graph: nx.MultiDiGraph, *, size_by: str = "mentions", place: bool 
     figures, the cited sentences and documents, the legend and the vis options. Edges and
     relations name their nodes by number (their place in `nodes`), which keeps a large page small.
     `nodes` starts with the `meta.first` actors the page opens on (every linked actor, or the
-    best-connected of a large graph, or every actor when none is linked); only nodes Python placed have `x`/`y` (a large graph's
+    best-connected of a large graph; when none is linked, every actor, or the most mentioned); only nodes Python placed have `x`/`y` (a large graph's
     other nodes are placed by the page when it first draws them; with `place` false, none is)."""
     if size_by not in ("degree", "mentions"):
         raise InputError(f"size_by must be 'degree' or 'mentions', not {size_by!r}")
@@ -125,7 +125,7 @@ def view_data(graph: nx.MultiDiGraph, *, size_by: str = "mentions", place: bool 
     sizes = node_sizes(graph, size_by)
     labels = {n: _short(graph.nodes[n]["label"]) for n in story}
     linked = [n for n in story if story.degree(n)]
-    initial = top_actors(story, graph, STORY_MAX) if len(linked) > STORY_MAX else None
+    initial = _opening(graph, story, linked, sizes)
     positions = _positions(graph, story, initial, sizes, labels) if place else {}
     first = initial or linked or sorted(story, key=lambda n: (-sizes[n], n))  # no link at all: every actor
     first_set = set(first)
@@ -159,6 +159,17 @@ def view_data(graph: nx.MultiDiGraph, *, size_by: str = "mentions", place: bool 
                        "doc": doc_index.get(graph.graph["sentences"][s]["doc"], -1)} for s in sentences],
         "docs": [{"iri": d, **graph.graph["docs"][d]} for d in docs],
     }
+
+
+def _opening(graph: nx.MultiDiGraph, story: nx.Graph, linked: list[str], sizes: dict) -> list[str] | None:
+    """The actors a large page opens on: the STORY_MAX best-connected, or, when no actor is linked
+    at all, the STORY_MAX largest (the most mentioned); None when the page opens on every linked
+    actor (or on every actor of a small graph with no link)."""
+    if len(linked) > STORY_MAX:
+        return top_actors(story, graph, STORY_MAX)
+    if not linked and len(story) > STORY_MAX:
+        return sorted(story, key=lambda n: (-sizes[n], n))[:STORY_MAX]
+    return None
 
 
 def _positions(graph: nx.MultiDiGraph, story: nx.Graph, initial: list[str] | None, sizes: dict,

@@ -14,7 +14,7 @@ from kg.build import dirs as build_dirs
 from kg.build.builder import build
 from kg.model.iris import PREFIXES, VOCABULARY
 from kg.store.embedded import EmbeddedStore
-from kg.viz.html import view_data
+from kg.viz.html import STORY_MAX, view_data
 from kg.viz.legend import TYPE_COLOURS
 from kg.viz.network import load_graph
 from tests.brat_reference import brat_source
@@ -81,9 +81,13 @@ def test_a_corpus_with_no_kgo_type_and_no_relation_draws_every_entity_by_type(pa
     build(EXAMPLES / "CoNLL-ST_2002", data)
     types = _types(data)
     page.open(view_file(build_dirs.current_build(data)).as_uri())
-    assert page.page.evaluate("kgView.data.meta.nodes") == len(types) > 0
-    assert len(page.page.evaluate("network.body.data.nodes.getIds()")) == len(types)
-    assert "Nothing to draw" not in page.page.locator("#status").text_content()
+    assert page.page.evaluate("kgView.data.meta.nodes") == len(types) > STORY_MAX
+    # no entity is linked to another: the page opens on the most mentioned, and search reaches the rest
+    drawn = page.page.evaluate("network.body.data.nodes.getIds()")
+    mentions = page.page.evaluate("Object.fromEntries(kgView.data.nodes.map(n => [n.id, n.mentions]))")
+    assert len(drawn) == STORY_MAX and min(mentions[n] for n in drawn) >= max(
+        mentions[n] for n in types if n not in drawn)
+    assert page.page.locator("#status").text_content().startswith(f"The {STORY_MAX} most mentioned actors")
     shown = page.page.locator("#legend-list label").all_text_contents()
     counts = Counter(types.values())
     assert [text for text in shown if "(" in text] == [f"{t} ({n})" for t, n in counts.most_common()]
@@ -95,6 +99,10 @@ def test_a_corpus_with_no_kgo_type_and_no_relation_draws_every_entity_by_type(pa
     assert all(len(c) == 1 for c in by_type.values()) and len(set().union(*by_type.values())) == len(counts)
     page.page.fill("#search", "Madrid")
     assert "Madrid" in page.page.locator("#results").text_content()
+    rest = next(n for n in types if n not in drawn)
+    page.page.evaluate("id => kgView.selectNode(id)", rest)
+    page.drawn()
+    assert rest in page.page.evaluate("network.body.data.nodes.getIds()")
     assert page.errors == [] and page.blocked == []
 
 

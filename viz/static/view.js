@@ -413,7 +413,10 @@ var kgView = (function () {
     $("counts").textContent = text;
     var notes = [];
     if (focus) notes.push("Focus: " + (focus.day ? focus.day : label(focus.id)) + " and what it links to");
-    if (expanded !== null && !focus) notes.push("The " + meta.initial.length + " best-connected actors; click one to add its neighbours, or search");
+    if (expanded !== null && !focus) {
+      notes.push("The " + meta.initial.length + (meta.linked ? " best-connected actors; click one to add its neighbours, or search"
+                                                               : " most mentioned actors; search finds the others"));
+    }
     if (!showIsolated && meta.actors > meta.linked && !focus) notes.push(plural(meta.actors - meta.linked, "actor") + " with no link hidden");
     if (!meta.nodes) notes.push("Nothing to draw: the graph has no entity, event, date, figure or quote");
     $("status").textContent = notes.join(" · ");
