@@ -242,7 +242,7 @@ def test_search_focus_and_tabs_work_from_the_keyboard(page, sample_page):
     assert page.errors == []
 
 
-def test_each_relation_type_is_drawn_in_its_legend_colour(page, sample_page):
+def test_each_relation_type_is_drawn_in_its_legend_colour_and_can_be_hidden(page, sample_page):
     page.open(sample_page.as_uri())
     page.page.click("#relation-legend summary")
     shown = page.page.locator("#relation-legend li").all_text_contents()
@@ -253,3 +253,10 @@ def test_each_relation_type_is_drawn_in_its_legend_colour(page, sample_page):
     assert colours["member of"] == {legend["member of"]} and colours["opposes"] == {legend["opposes"]}
     assert colours["defection"] == {legend["shared event"]}
     assert len({legend["member of"], legend["opposes"], legend["located in"], legend["shared event"]}) == 4
+    page.page.locator("#relation-legend label", has_text="member of").locator("input").uncheck()
+    page.drawn()
+    texts = page.page.evaluate("network.body.data.edges.get().map(e => e.text)")
+    assert "member of" not in texts and texts.count("opposes") == 1 and "defection" in texts
+    page.page.locator("#relation-legend label", has_text="member of").locator("input").check()
+    page.drawn()
+    assert page.page.evaluate("network.body.data.edges.get().map(e => e.text)").count("member of") == 2

@@ -36,6 +36,7 @@ var kgView = (function () {
   take(data);
   var shownFamilies = new Set(data.legend.filter(function (l) { return !l.layer; }).map(function (l) { return l.family; }));
   var showIsolated = meta.linked === 0; /* no actor is linked (a corpus with no relations): show them all */
+  var hiddenRelations = new Set(); /* entries of data.relationLegend whose edges a visitor hid */
   var expanded = meta.initial ? new Set(meta.initial) : null; /* null: every actor */
   var focus = null;   /* {id, depth, members: Set, day} */
   var selected = null;
@@ -218,7 +219,7 @@ var kgView = (function () {
     /* A large graph draws each actor's strongest links only, and every link of the selected node. */
     var sparse = expanded !== null && focus === null;
     var drawnEdges = data.edges.filter(function (e) {
-      if (!keep.has(e.from) || !keep.has(e.to) || e.from === e.to) return false;
+      if (!keep.has(e.from) || !keep.has(e.to) || e.from === e.to || hiddenRelations.has(e.rel)) return false;
       return !sparse || e.kind !== "link" || e.strong || e.from === selected || e.to === selected;
     });
     if (!showIsolated) {
@@ -1223,8 +1224,9 @@ var kgView = (function () {
     return list;
   }
 
-  /* The colour of each relation type the page draws (the most frequent ones, then the rest), folded
-   * away until asked for, so that the legend does not cover the drawing. */
+  /* The colour of each relation type the page draws (the most frequent ones, then the rest), each
+   * with a box that hides or shows its edges; folded away until asked for, so that the legend does
+   * not cover the drawing. */
   function relationLegend(list) {
     var shown = data.relationLegend.filter(function (entry) { return entry.count; });
     if (!shown.length) return;
@@ -1236,22 +1238,28 @@ var kgView = (function () {
     fold.appendChild(inner);
     head.appendChild(fold);
     list.appendChild(head);
-    shown.forEach(function (entry) {
+    data.relationLegend.forEach(function (entry, index) {
+      if (!entry.count) return;
       var item = el("li", null, "legend-relation");
+      var c = checkbox("relation:" + index, true, entry.label, function (on) {
+        if (on) hiddenRelations.delete(index); else hiddenRelations.add(index);
+        apply();
+      });
       var svg = document.createElementNS(SVG, "svg");
       svg.setAttribute("width", "16");
       svg.setAttribute("height", "16");
       svg.setAttribute("viewBox", "0 0 16 16");
       shape(svg, "line", { x1: 1, y1: 8, x2: 15, y2: 8, stroke: entry.color, "stroke-width": 3 });
-      item.appendChild(svg);
-      item.appendChild(el("span", entry.label + " (" + entry.count + ")"));
+      c.label.appendChild(svg);
+      c.label.appendChild(el("span", entry.label + " (" + entry.count + ")"));
+      item.appendChild(c.label);
       inner.appendChild(item);
     });
   }
 
   function syncLegend() {
     Array.prototype.forEach.call($("legend-list").querySelectorAll("input"), function (box) {
-      if (box.value !== "isolated") box.checked = shownFamilies.has(box.value);
+      if (box.value !== "isolated" && box.value.indexOf("relation:") !== 0) box.checked = shownFamilies.has(box.value);
     });
     Array.prototype.forEach.call($("legend-list").querySelectorAll("[data-family]"), function (more) {
       more.hidden = !shownFamilies.has(more.dataset.family);
