@@ -1,4 +1,5 @@
-"""The ontology's classes the JSON API's `type` parameters accept (matched ignoring case)."""
+"""The ontology's classes the JSON API's `type` parameters accept (matched ignoring case), and the
+orders its entity list takes."""
 
 from __future__ import annotations
 
@@ -11,3 +12,4 @@ ENTITY_TYPES = tuple(n for n in CLASSES if n not in NOT_ENTITY_TYPES)
 EVENT_TYPES = ("Event", "AidDelivery", "Announcement", "Appointment", "AsylumRequest", "Attack", "BorderClosure",
                "Confrontation", "Defection", "Detention", "Election", "Expulsion", "Flight", "Inauguration",
                "Interview", "Protest", "Uprising")
+ENTITY_ORDERS = ("label", "mentions")  # how /api/entities may be sorted, the default first

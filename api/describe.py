@@ -127,3 +127,18 @@ WHERE {{ GRAPH <{graph}> {{
   ?term a ?k FILTER(?k IN (owl:Class, rdfs:Class, owl:ObjectProperty, owl:DatatypeProperty, rdf:Property))
   OPTIONAL {{ ?term rdfs:label ?l }} OPTIONAL {{ ?term rdfs:comment ?c }}
 }} }} GROUP BY ?term ORDER BY ?term LIMIT {MAX_ROWS}""")
+
+
+def memberships(nodes: list[str]) -> str:
+    """Member, organization and role (with their labels) of those of `nodes` that are memberships:
+    what a page says in words ("member of the National Guard, as lieutenant") instead of their IRIs."""
+    values = " ".join(f"<{n}>" for n in nodes)
+    return with_prefixes(f"""SELECT ?m (SAMPLE(?member) AS ?memberIri) (SAMPLE(?ml) AS ?memberLabel)
+       (SAMPLE(?org) AS ?orgIri) (SAMPLE(?gl) AS ?orgLabel) (SAMPLE(?role) AS ?roleIri) (SAMPLE(?rl) AS ?roleLabel)
+       (SAMPLE(?post) AS ?postIri) WHERE {{
+  VALUES ?m {{ {values} }} ?m a kgo:Membership .
+  OPTIONAL {{ ?m kgo:member ?member OPTIONAL {{ ?member skos:prefLabel ?ml }} }}
+  OPTIONAL {{ ?m kgo:organization ?org OPTIONAL {{ ?org skos:prefLabel ?gl }} }}
+  OPTIONAL {{ ?m kgo:role ?role OPTIONAL {{ ?role skos:prefLabel ?rl }} }}
+  OPTIONAL {{ ?m kgo:post ?post }}
+}} GROUP BY ?m""")

@@ -10,6 +10,7 @@ one's answer against what the articles say.
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass
+from typing import Iterable
 
 from kg.api import lexer
 from kg.model import iris
@@ -22,6 +23,7 @@ class Example:
     title: str
     question: str
     body: str  # without prefix declarations
+    group: str = "kg"  # "corpus" for those made from the served corpus's schema (api/corpus_examples.py)
 
     @property
     def query(self) -> str:
@@ -204,6 +206,6 @@ ORDER BY ?date
 )
 
 
-def as_json() -> list[dict[str, str]]:
-    """The examples as the query page embeds them."""
-    return [dict(asdict(e), query=e.query, portable=e.portable) for e in EXAMPLES]
+def as_json(chosen: Iterable[Example] = EXAMPLES) -> list[dict[str, str]]:
+    """The examples as the query page embeds them (kg's own, unless others are given)."""
+    return [dict(asdict(e), query=e.query, portable=e.portable) for e in chosen]

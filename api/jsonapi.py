@@ -15,7 +15,7 @@ from flask import Blueprint, Response, current_app, g, jsonify, request, url_for
 from kg.api import facts, ids, openapi, queries
 from kg.api.answers import (KEY, MAX_OFFSET, add_titles, app_state, cached, doc_id, documents_of, int_arg, paged,
                             paging, request_backend, select, select_many, type_arg)
-from kg.api.classes import ENTITY_TYPES
+from kg.api.classes import ENTITY_ORDERS, ENTITY_TYPES
 from kg.api.errors import ApiError
 from kg.api.workers import PoolBusy
 from kg.api.search import warm
@@ -38,16 +38,19 @@ def _start(setup: Any) -> None:
 
 @bp.get("/api/entities")
 def entities() -> Response:
-    """Entities, optionally of one type (a class of the ontology, with its subclasses; any case)."""
+    """Entities, optionally of one type (a class of the ontology, with its subclasses; any case), by
+    label or (`sort=mentions`) the most mentioned first."""
     type_name = type_arg(ENTITY_TYPES)
+    order = _choice_arg("sort", ENTITY_ORDERS)
     limit, offset = paging()
-    keys = _entity_keys(type_name)
+    keys = _entity_keys(type_name, order)
     page = keys[offset:offset + limit]
     rows = select(queries.entity_page(sorted({e for e, _ in page}))) if page else []
     found = {(r["e"], r["label"]): r for r in rows}
     items = [_entity_item(e, label, found[e, label].get("types", ""), found[e, label].get("mentions"))
              for e, label in page if (e, label) in found]
-    return jsonify(paged(len(keys), limit, offset, items, "jsonapi.entities", type=type_name))
+    return jsonify(paged(len(keys), limit, offset, items, "jsonapi.entities", type=type_name,
+                         sort=None if order == ENTITY_ORDERS[0] else order))
 
 
 @bp.get("/api/entities/<path:key>")
@@ -225,14 +228,26 @@ def health() -> Response:
 
 # -- helpers ---------------------------------------------------------------
 
-def _entity_keys(type_name: str | None) -> list[tuple[str, str]]:
-    """(entity, label) pairs of a type, in page order: by label ignoring case, then IRI."""
+def _choice_arg(name: str, valid: tuple[str, ...]) -> str:
+    """A parameter that takes one of a few words (the first by default); a 400 listing them else."""
+    raw = request.args.get(name, valid[0])
+    if raw not in valid:
+        raise ApiError(400, f"'{name}' must be one of: {', '.join(valid)}", valid=list(valid))
+    return raw
+
+
+def _entity_keys(type_name: str | None, order: str) -> list[tuple[str, str]]:
+    """(entity, label) pairs of a type, in page order: by label ignoring case, or by mentions, most
+    first (then by label); then IRI."""
 
     def compute(deadline: float) -> list[tuple[str, str]]:
         rows = select(queries.entity_keys(type_name), deadline)
-        return sorted(((r["e"], r["label"]) for r in rows), key=lambda pair: (pair[1].lower(), pair[0]))
+        by_label = sorted(rows, key=lambda r: (r["label"].lower(), r["e"]))
+        if order == "mentions":
+            by_label.sort(key=lambda r: -int(float(r.get("mentions") or 0)))
+        return [(r["e"], r["label"]) for r in by_label]
 
-    return cached(f"entities of type {type_name}" if type_name else "entities", compute)
+    return cached(f"entities of type {type_name} by {order}", compute)
 
 
 def _compute_stats(deadline: float) -> dict[str, Any]:

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from kg.api import negotiate
-from kg.api.classes import CLASSES, ENTITY_TYPES, EVENT_TYPES
+from kg.api.classes import CLASSES, ENTITY_ORDERS, ENTITY_TYPES, EVENT_TYPES
 from kg import __version__
 
 _STR = {"type": "string"}
@@ -223,7 +223,11 @@ _SPARQL_RESPONSES = {
 PATHS: dict[str, Any] = {
     "/api/entities": {"get": {
         "summary": "List entities, optionally of one type", "operationId": "listEntities",
-        "parameters": [_type_param(ENTITY_TYPES, "entities of this class")] + _PAGING,
+        "parameters": [_type_param(ENTITY_TYPES, "entities of this class"),
+                       _param("sort", "query",
+                              {"type": "string", "enum": list(ENTITY_ORDERS), "default": ENTITY_ORDERS[0]},
+                              "label: by preferred label, ignoring case; mentions: the most mentioned first "
+                              "(kgo:mentionCount), then by label")] + _PAGING,
         "responses": {"200": _page_of("EntityItem", "a page of entities"), **_errors(400, 503)}}},
     "/api/entities/{key}": {"get": {
         "summary": "One entity with labels, types, same-as links, relations and mentions",

@@ -1,6 +1,8 @@
 """The query page at /: YASGUI (served from api/static/yasgui, nothing from
-outside the server), the example queries of api/examples.py one click away
-with their question kept above the answer, the endpoint's predefined
+outside the server), example queries one click away with their question kept
+above the answer (those made from the served corpus's own schema,
+api/corpus_examples.py, read once per served version, then kg's own of
+api/examples.py), the endpoint's predefined
 prefixes listed (folded), IRIs in the answer shown as prefixed names and
 linked to this server's page of each (api/linked.py), and errors shown
 readably. Every link and asset path is relative, so the page works behind a
@@ -8,11 +10,14 @@ reverse proxy that maps the base to this server."""
 
 from __future__ import annotations
 
-from flask import Blueprint, Response, current_app, jsonify, render_template
+from flask import Blueprint, Response, current_app, g, jsonify, render_template
 
-from kg.api import examples
+from kg.api import backend, examples
 from kg.api.base import base_iri
+from kg.api.corpus_examples import schema_examples
+from kg.errors import KgError
 from kg.model import iris
+from kg.store.memo import Memo
 
 bp = Blueprint("page", __name__)
 
@@ -32,7 +37,7 @@ def index() -> Response:
 def query_page(start: str) -> Response:
     """The query page with `start` in the editor (also what a browser's GET of /sparql?query= gets)."""
     has_view = "view" in current_app.blueprints
-    page = render_template("index.html", examples=examples.as_json(), start=start, prefixes=iris.PREFIXES,
+    page = render_template("index.html", examples=_examples(), start=start, prefixes=iris.PREFIXES,
                            has_view=has_view, links=_links())
     return secured(Response(page, mimetype="text/html"))
 
@@ -53,4 +58,19 @@ def _links() -> dict[str, str]:
 @bp.get("/examples.json")
 def examples_json() -> Response:
     """The example queries, for tools and for the page's tests."""
-    return jsonify(examples.as_json())
+    return jsonify(_examples())
+
+
+def _examples() -> list[dict[str, str]]:
+    """The served corpus's examples, then kg's own. Without a graph to read (none built yet, the
+    store busy or slow), kg's own alone, and the corpus's are asked for again next time."""
+    memo = current_app.extensions.setdefault("kg_schema_examples", Memo())
+    try:
+        served = backend.current()
+        version = served.version()
+        own = memo.get("schema", version, served.max_age)
+        if own is None:
+            own = memo.put("schema", version, schema_examples(lambda sparql: served.select(sparql, g.deadline)))
+    except KgError:
+        own = []
+    return examples.as_json([*own, *examples.EXAMPLES])

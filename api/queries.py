@@ -36,10 +36,13 @@ def iris(values: list[str]) -> str:
 
 
 def entity_keys(type_name: str | None) -> str:
-    """Every (entity, preferred label), of one type if given: the API sorts them once per build."""
+    """Every (entity, preferred label, mention count), of one type if given: the API sorts them
+    once per build and order."""
     type_filter = f"?e a kgo:{type_name} ." if type_name else ""
     return prologue() + f"""
-SELECT DISTINCT ?e ?label WHERE {{ GRAPH kgg:entities {{ ?e skos:prefLabel ?label . {type_filter} }} }}
+SELECT ?e ?label (MAX(?n) AS ?mentions) WHERE {{ GRAPH kgg:entities {{
+  ?e skos:prefLabel ?label . {type_filter} OPTIONAL {{ ?e kgo:mentionCount ?n }} }} }}
+GROUP BY ?e ?label
 """
 
 

@@ -75,6 +75,17 @@ def test_spans_section_is_entities() -> None:
     assert list(parse_config("[spans]\nToken\n", "x.conf").entities) == ["Token"]
 
 
+def test_a_type_declared_twice_is_read_as_brat_reads_it() -> None:
+    """brat uses the last declaration of an entity or event type, and offers an attribute wherever one
+    of its declarations applies; both warn. (KEEPHA-Ja declares Negation once for FUNCTION, once for DISORDER.)"""
+    config = parse_config("[entities]\nA\nB\n\tA\n[attributes]\nNeg\tArg:A, Value:no\nNeg\tArg:B, Value:no|yes\n",
+                          "x/annotation.conf")
+    assert config.entities["A"].parent == "B"
+    assert config.attributes["Neg"].targets == ("A", "B") and config.attributes["Neg"].values == ("no", "yes")
+    assert [(w.line, w.reason.split(",")[0]) for w in config.warnings] == [
+        (4, "type 'A' declared twice"), (7, "attribute 'Neg' declared twice")]
+
+
 @pytest.mark.parametrize("text, line, message", [
     ("[entities]\nA\n[relations]\nR\tArg1:<NOPE>, Arg2:A\n", 4, "undefined macro <NOPE>"),
     ("[entities]\nA\n[relations]\n<X>=A\n[events]\nE\tWho:<X>\n", 6, "undefined macro <X>"),
@@ -87,7 +98,6 @@ def test_spans_section_is_entities() -> None:
     ("[entities]\nA\n[relations]\nR\tArg1:A\n", 4, "relation R has 1 arguments (expected two"),
     ("[entities]\nA\n[relations]\n<OVERLAP>\tArg1:A, Arg2:A, <OVL-TYPE>:inside\n", 4, "<OVERLAP> needs <OVL-TYPE>"),
     ("[entities]\nA\n[attributes]\nX\tValue:a|b\n", 4, "attribute X needs Arg"),
-    ("[entities]\nA\nA\n", 3, "type 'A' declared twice"),
     ("A\n[entities]\nA\n", 1, "before any section"),
 ])
 def test_configuration_errors_are_located(text: str, line: int, message: str) -> None:

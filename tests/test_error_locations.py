@@ -68,8 +68,6 @@ CASES = {
         "annotation.conf", SAID_BY, "SaidBy\tArg1:Quote, Arg2:<NOPE>"), "undefined macro <NOPE>"),
     "conf: argument without a colon": Case("annotation.conf", replace(
         "annotation.conf", SAID_BY, "SaidBy\tArg1 Quote, Arg2:<ACTOR>"), "bad argument 'Arg1 Quote'"),
-    "conf: type declared twice": Case("annotation.conf", replace("annotation.conf", "Quote", "Quote\nQuote"),
-                                      "type 'Quote' declared twice"),
     "conf: relation of three arguments": Case("annotation.conf", replace(
         "annotation.conf", AS_OF, AS_OF + ", Arg3:Date"), "relation AsOf has 3 arguments"),
     "conf: attribute without Arg": Case("annotation.conf", replace(

@@ -14,8 +14,8 @@ Every expected figure is counted here from the corpus files by the small readers
   annotation.conf covers are read with the types their annotations use: one warning for them all), a
   normalization to "no item" (`NULL`, `NIL`, `-`, nothing), an argument of the
   annotation.conf naming a type it does not declare; an `N` line brat cannot parse (brat keeps it
-  unparsed and shows the rest); a role name brat cannot spell (once per document and role), an
-  INCEpTION layer kg does not read (once per document and layer); and the files that are neither a
+  unparsed and shows the rest); a role name brat cannot spell (once per document and role), the
+  annotations of an INCEpTION layer kg does not read (counted); and the files that are neither a
   document nor a configuration (one line, with their count).
 """
 
@@ -121,13 +121,13 @@ def _brat_warnings(corpus: Path) -> Counter:
 
 
 def _xmi_warnings(corpus: Path) -> Counter:
-    """Role names brat cannot spell, and layers kg does not read, once per document."""
+    """Role names brat cannot spell, once per document, and the annotations of layers kg does not read."""
     expected = Counter()
     for root in _xmi_roots(corpus):
         roles = {e.get("role") for e in root.iter() if e.get("role")}
         expected["role renamed"] += sum(1 for role in roles if not BRAT_NAME.match(role))
-        layers = {_name(e.tag) for e in root.iter()}
-        expected["layer not read"] += sum(1 for name in layers if not XMI_READ.search(name)
+        layers = Counter(_name(e.tag) for e in root.iter())
+        expected["layer not read"] += sum(count for name, count in layers.items() if not XMI_READ.search(name)
                                           and name.rpartition(".")[2] not in XMI_SILENT)
     return expected
 

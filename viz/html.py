@@ -28,9 +28,11 @@ from pyvis.options import Options
 
 from kg.model import iris
 from kg.errors import InputError, KgError
-from kg.model.iris import ONTOLOGY, fold
+from kg.model.iris import fold
 from kg.viz.layout import place_around, story_layout
-from kg.viz.network import FAMILIES, ordered_subgraph
+from kg.viz.legend import event_legend, event_tint, link_entry, node_kind, node_legend, relation_entry, \
+    relation_legend
+from kg.viz.network import ordered_subgraph
 from kg.viz.panels import figure_groups, timeline
 from kg.viz.story import ACTORS, LAYERS, actor_graph, actor_links, link_direction, link_label, link_uncertain, \
     strongest_links, top_actors, uncertainty
@@ -38,16 +40,6 @@ from kg.viz.story import ACTORS, LAYERS, actor_graph, actor_links, link_directio
 STORY_MAX = 150  # past this many linked actors, the page opens on the best-connected ones and grows on click
 STRONG_LINKS = 3  # links per actor a large graph draws before one is selected
 LABEL_MAX = 40
-STYLE = {  # family -> (colour, vis shape); the eight Okabe-Ito colours, safe for colour-blind readers, and shapes
-    "Person": ("#0072B2", "dot"),
-    "Group": ("#000000", "dot"),  # people, so a dot like a person's, in the palette's eighth colour
-    "Organization": ("#E69F00", "square"),
-    "Place": ("#009E73", "triangle"),
-    "Event": ("#CC79A7", "diamond"),
-    "Date": ("#56B4E9", "triangleDown"),
-    "Figure": ("#D55E00", "star"),
-    "Quote": ("#F0E442", "hexagon"),
-}
 LAYER_SIZE = 9.0
 COMPRESS_OVER = 256 * 1024  # bytes of JSON past which the data not needed for the first frame travels gzipped
 VIS_DIR = Path(pyvis.__file__).parent / "lib" / "vis-9.1.2"
@@ -98,7 +90,8 @@ def split_data(data: dict) -> tuple[dict, dict]:
 
     first_edges = [e for e in data["edges"] if drawn_first(e)]
     other_edges = [e for e in data["edges"] if not drawn_first(e)]
-    first = {"meta": data["meta"], "legend": data["legend"], "options": data["options"],
+    first = {"meta": data["meta"], "legend": data["legend"], "relationLegend": data["relationLegend"],
+             "eventLegend": data["eventLegend"], "options": data["options"],
              "nodes": data["nodes"][:first_count], "edges": first_edges}
     more = {key: value for key, value in data.items() if key not in first}
     more.update(nodes=data["nodes"][first_count:], edges=other_edges)
@@ -119,7 +112,7 @@ def view_data(graph: nx.MultiDiGraph, *, size_by: str = "mentions", place: bool 
     figures, the cited sentences and documents, the legend and the vis options. Edges and
     relations name their nodes by number (their place in `nodes`), which keeps a large page small.
     `nodes` starts with the `meta.first` actors the page opens on (every linked actor, or the
-    best-connected of a large graph); only nodes Python placed have `x`/`y` (a large graph's
+    best-connected of a large graph; when none is linked, every actor, or the most mentioned); only nodes Python placed have `x`/`y` (a large graph's
     other nodes are placed by the page when it first draws them; with `place` false, none is)."""
     if size_by not in ("degree", "mentions"):
         raise InputError(f"size_by must be 'degree' or 'mentions', not {size_by!r}")
@@ -132,9 +125,9 @@ def view_data(graph: nx.MultiDiGraph, *, size_by: str = "mentions", place: bool 
     sizes = node_sizes(graph, size_by)
     labels = {n: _short(graph.nodes[n]["label"]) for n in story}
     linked = [n for n in story if story.degree(n)]
-    initial = top_actors(story, graph, STORY_MAX) if len(linked) > STORY_MAX else None
+    initial = _opening(graph, story, linked, sizes)
     positions = _positions(graph, story, initial, sizes, labels) if place else {}
-    first = initial or linked
+    first = initial or linked or sorted(story, key=lambda n: (-sizes[n], n))  # no link at all: every actor
     first_set = set(first)
     order = first + [n for n in graph if n not in first_set]
     node_index = {n: i for i, n in enumerate(order)}
@@ -152,7 +145,9 @@ def view_data(graph: nx.MultiDiGraph, *, size_by: str = "mentions", place: bool 
                  "initial": initial, "first": len(first),
                  "timelineEvents": sum(len(d["events"]) for d in days),
                  "figureRows": sum(len(g["rows"]) for g in figures)},
-        "legend": _legend(graph),
+        "legend": node_legend(graph),
+        "relationLegend": relation_legend(graph, links),
+        "eventLegend": event_legend(graph),
         "options": _options(len(nodes)),
         "nodes": nodes,
         "edges": edges,
@@ -164,6 +159,17 @@ def view_data(graph: nx.MultiDiGraph, *, size_by: str = "mentions", place: bool 
                        "doc": doc_index.get(graph.graph["sentences"][s]["doc"], -1)} for s in sentences],
         "docs": [{"iri": d, **graph.graph["docs"][d]} for d in docs],
     }
+
+
+def _opening(graph: nx.MultiDiGraph, story: nx.Graph, linked: list[str], sizes: dict) -> list[str] | None:
+    """The actors a large page opens on: the STORY_MAX best-connected, or, when no actor is linked
+    at all, the STORY_MAX largest (the most mentioned); None when the page opens on every linked
+    actor (or on every actor of a small graph with no link)."""
+    if len(linked) > STORY_MAX:
+        return top_actors(story, graph, STORY_MAX)
+    if not linked and len(story) > STORY_MAX:
+        return sorted(story, key=lambda n: (-sizes[n], n))[:STORY_MAX]
+    return None
 
 
 def _positions(graph: nx.MultiDiGraph, story: nx.Graph, initial: list[str] | None, sizes: dict,
@@ -211,11 +217,14 @@ def _nodes(graph: nx.MultiDiGraph, order: list[str], story: nx.Graph, sizes: dic
         doubt = uncertainty(d)
         links = story.degree(iri) if iri in story else 0
         short = _short(d["label"])
-        node = {"id": iri, "label": short, "family": d["family"], "size": sizes[iri],
+        node = {"id": iri, "label": short, "family": node_kind(graph, iri), "size": sizes[iri],
                 "rank": sizes[iri] * 1000 + d["mentions"] + links, "type": (d["type_labels"] or [""])[0],
                 "mentions": d["mentions"], "links": links}
         if iri in positions:
             node["x"], node["y"] = positions[iri]
+        tint = event_tint(graph, iri)
+        if tint is not None:
+            node["tint"] = tint
         if short != d["label"]:
             node["name"] = d["label"]
         if d.get("outside"):
@@ -243,7 +252,7 @@ def _link_edges(graph: nx.MultiDiGraph, links: dict, node_index: dict, relation_
         head = link_direction(link)
         frm, to = (b, a) if head == a else (a, b)
         edge = {"id": f"k{i}", "from": node_index[frm], "to": node_index[to], "kind": "link",
-                "text": link_label(graph, link), "weight": link.weight(),
+                "text": link_label(graph, link), "weight": link.weight(), "rel": link_entry(graph, link),
                 "relations": [relation_index[s] for s in link.statements],
                 "events": [node_index[e] for e in link.events]}
         if head is not None:
@@ -263,7 +272,7 @@ def _layer_edges(graph: nx.MultiDiGraph, node_index: dict, relation_index: dict)
         if graph.nodes[s]["family"] in LAYERS or graph.nodes[o]["family"] in LAYERS:
             pairs.setdefault((s, o), []).append((key, d["label"]))
     return [{"id": f"r{i}", "from": node_index[s], "to": node_index[o], "kind": "layer", "arrow": True,
-             "text": ", ".join(sorted({lab for _, lab in keyed})),
+             "text": ", ".join(sorted({lab for _, lab in keyed})), "rel": relation_entry(graph, [k for k, _ in keyed]),
              "relations": [relation_index[(s, o, k)] for k, _ in keyed]}
             for i, ((s, o), keyed) in enumerate(sorted(pairs.items()))]
 
@@ -286,16 +295,6 @@ def _figures(graph: nx.MultiDiGraph, sentence_index: dict, doc_index: dict) -> l
             row["doc"] = doc_index.get(row["doc"], -1)
             row["sentence"] = sentence_index.get(row["sentence"], -1)
     return groups
-
-
-def _legend(graph: nx.MultiDiGraph) -> list[dict]:
-    labels = graph.graph.get("labels", {})
-    counts = {f: 0 for f in FAMILIES}
-    for _, family in graph.nodes(data="family"):
-        counts[family] += 1
-    order = [f for f in FAMILIES if f in ACTORS] + [f for f in FAMILIES if f not in ACTORS]
-    return [{"family": f, "label": labels.get(ONTOLOGY + f) or f.lower(), "layer": f in LAYERS,
-             "color": STYLE[f][0], "shape": STYLE[f][1], "count": counts[f]} for f in order]
 
 
 def _options(n: int) -> dict:

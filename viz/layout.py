@@ -107,14 +107,14 @@ def story_layout(story: nx.Graph, sizes: dict[str, float],
     discs placed by a spring layout of the community graph, stretched to a screen's shape, then
     nodes pushed apart so that no two shapes (half-side `sizes[n]`) overlap and the largest nodes
     have room for their `labels` on a screen showing the whole drawing. Actors with no link go in
-    rows under the drawing."""
+    rows under the drawing, the largest first."""
     linked = ordered_subgraph(story, [n for n in story if story.degree(n)])
     pos = _communities_layout(linked) if len(linked) else {}
     pos = remove_overlaps({n: (x * ASPECT, y) for n, (x, y) in pos.items()}, {n: sizes[n] for n in pos})
     for _ in range(3 if pos else 0):
         pos = remove_overlaps(pos, _label_room(pos, sizes, labels or {}), rounds=60)
     pos = remove_overlaps(pos, {n: sizes[n] for n in pos})  # the label room may leave shapes touching
-    _row_below(pos, [n for n in story if n not in pos], sizes)
+    _row_below(pos, sorted((n for n in story if n not in pos), key=lambda n: (-sizes[n], n)), sizes)
     return {n: (round(x, 1), round(y, 1)) for n, (x, y) in pos.items()}
 
 
@@ -190,11 +190,14 @@ def place_around(graph: nx.Graph, pos: dict, sizes: dict[str, float]) -> dict[st
 
 
 def _row_below(pos: dict, nodes: list, sizes: dict[str, float]) -> None:
-    """Put `nodes` in rows under the drawing (the nodes nothing links to)."""
+    """Put `nodes` in rows under the drawing (the nodes nothing links to), the rows as wide as the
+    drawing, or wide enough for the rows to take a screen's shape (a graph with no link at all)."""
     if not nodes:
         return
     xs = [p[0] for p in pos.values()] or [0.0]
-    left, right = min(xs), max(max(xs), min(xs) + 1200.0)
+    row_length = sum(2 * sizes[n] + 2.5 * COMMUNITY_SPACING for n in nodes)  # as one row
+    screen_shaped = math.sqrt(row_length * 1.5 * COMMUNITY_SPACING * ASPECT)
+    left, right = min(xs), max(max(xs), min(xs) + max(1200.0, screen_shaped))
     y = max((p[1] for p in pos.values()), default=0.0) + 3 * COMMUNITY_SPACING
     x = left
     for node in nodes:

@@ -2,7 +2,10 @@
 
 Pure data: a handful of SPARQL queries through `GraphStore.select`, no HTML.
 Nodes are the entities (the annotation entity types of annotation.conf and
-their subclasses) and the events; edges are every IRI-valued triple between
+their subclasses) and the events, and every entity of a type of the corpus's
+own that is aligned to no kgo class (family `Entity`: brat's PER, a POS tag,
+an INCEpTION layer's value), so that a corpus with its own schema is drawn
+too; edges are every IRI-valued triple between
 two nodes, one edge per (subject, predicate, object), carrying the sentences
 of every `kgo:Statement` that states it (docs/model.md).
 
@@ -10,12 +13,16 @@ Node attributes include `props` {ontology property local name: first literal}, e
 {"date": "2019-02-23", "speculated": "true", "value": "1000"}.
 
 Graph-level attributes: `sentences` {iri: {"text", "doc"}}, `docs` {iri:
-{"title", "publisher", "date"}}, `labels` {class or predicate IRI: label}.
+{"title", "publisher", "date"}}, `labels` {class or predicate IRI: label}, `ranks`
+{"types": the corpus's own entity types, "events": the kinds of event, "relations": the edge
+predicates}, each most
+frequent first: the whole graph's, kept by every part of it, so that a capped page and the
+neighbourhoods it fetches give a type or a relation the same colour.
 """
 
 from __future__ import annotations
 
-from collections import defaultdict
+from collections import Counter, defaultdict
 
 import networkx as nx
 
@@ -23,9 +30,12 @@ from kg.model import iris
 from kg.errors import InputError
 from kg.model.iris import FIXED_PREFIXES, ONTOLOGY, RDF_TYPE, fold, prologue
 from kg.store.protocol import GraphStore
+from kg.viz.story import is_actor
 
-# Node families in priority order (a node of two families shows as the first).
-FAMILIES = ("Event", "Person", "Group", "Organization", "Place", "Date", "Figure", "Quote")
+# Node families in priority order (a node of two families shows as the first); the last is the
+# family of the entities whose type is the corpus's own, aligned to none of kg's classes.
+FAMILIES = ("Event", "Person", "Group", "Organization", "Place", "Date", "Figure", "Quote", "Entity")
+CORPUS_FAMILY = FAMILIES[-1]
 
 SKIP_EDGE_PREDICATES = {RDF_TYPE, FIXED_PREFIXES["owl"] + "sameAs", FIXED_PREFIXES["prov"] + "wasDerivedFrom"}
 LABEL_PREDICATES = {
@@ -40,33 +50,64 @@ SAME_AS = FIXED_PREFIXES["owl"] + "sameAs"
 WIKIDATA = FIXED_PREFIXES["wd"]
 
 
-def _node_pattern(var: str, supers: dict[str, set[str]]) -> str:
-    """SPARQL pattern binding `var` to a node of the view, ?cls to its class and ?top to its family
-    class: the classes of each family listed (a property path per row is what made the view's
-    queries slow on large stores)."""
-    pairs = sorted({(ONTOLOGY + f, ONTOLOGY + f) for f in FAMILIES} |
-                   {(c, ONTOLOGY + f) for c, ups in supers.items() for f in FAMILIES if ONTOLOGY + f in ups})
-    values = " ".join(f"(<{c}> <{top}>)" for c, top in pairs)
+def _node_pattern(var: str, classes: dict[str, str]) -> str:
+    """SPARQL pattern binding `var` to a node of the view, ?cls to its class and ?top to its family:
+    the classes of each family listed (a property path per row is what made the view's queries slow
+    on large stores)."""
+    values = " ".join(f'(<{c}> "{family}")' for c, family in sorted(classes.items()))
     return f"VALUES (?cls ?top) {{ {values} }}\n  {var} a ?cls ."
+
+
+def view_classes(store: GraphStore, supers: dict[str, set[str]]) -> dict[str, str]:
+    """{class IRI: family} of every class whose instances are nodes of the view: kg's family classes
+    and their subclasses (in a class of two families, the first), and the classes the corpus minted
+    (iris.VOCABULARY) under none of kg's classes: the corpus's own entity types."""
+    classes: dict[str, str] = {}
+    for family in reversed(FAMILIES[:-1]):
+        classes[ONTOLOGY + family] = family
+        classes.update({c: family for c, ups in supers.items() if ONTOLOGY + family in ups})
+    rows = store.select(prologue() + f"""SELECT DISTINCT ?c WHERE {{ GRAPH <{iris.ONTOLOGY_GRAPH}> {{ ?c a owl:Class }}
+        FILTER(STRSTARTS(STR(?c), "{iris.VOCABULARY}")) }}""")
+    for row in rows:
+        if not any(up.startswith(ONTOLOGY) for up in supers.get(row["c"], ())):
+            classes.setdefault(row["c"], CORPUS_FAMILY)
+    return classes
 
 
 def load_graph(store: GraphStore) -> nx.MultiDiGraph:
     """Read the whole view graph from the store."""
     graph = nx.MultiDiGraph(labels=ontology_labels(store))
     supers = _superclasses(store)
-    _add_nodes(graph, store, supers)
-    triples = _node_triples(store, supers)
+    classes = view_classes(store, supers)
+    _add_nodes(graph, store, classes, supers)
+    triples = _node_triples(store, classes)
     _add_node_literals(graph, [r for r in triples if r["lit"] == "true" or r["p"] == SAME_AS])
     _add_edges(graph, [r for r in triples if r["lit"] != "true"])
     _add_provenance(graph, store)
+    graph.graph["ranks"] = ranks(graph)
     return graph
 
 
-def _node_triples(store: GraphStore, supers: dict[str, set[str]]) -> list[dict[str, str]]:
+def ranks(graph: nx.MultiDiGraph) -> dict[str, list[str]]:
+    """The corpus's own entity types (the most specific class of each node of family Entity) and the
+    kinds of event (the most specific class of each event), each most frequent first, and the
+    predicates of the edges: those relating two actors (what the page draws
+    first) before the others (event roles...), each most frequent first; ties by IRI."""
+    types = Counter(d["types"][0] for _, d in graph.nodes(data=True) if d["family"] == CORPUS_FAMILY and d["types"])
+    events = Counter(d["types"][0] for _, d in graph.nodes(data=True)
+                     if d["family"] == "Event" and d["types"] and d["types"][0] != ONTOLOGY + "Event")
+    relations = Counter(key for _, _, key in graph.edges(keys=True))
+    between_actors = Counter(key for s, o, key in graph.edges(keys=True) if is_actor(graph, s) and is_actor(graph, o))
+    return {"types": sorted(types, key=lambda k: (-types[k], k)),
+            "events": sorted(events, key=lambda k: (-events[k], k)),
+            "relations": sorted(relations, key=lambda k: (-between_actors[k], -relations[k], k))}
+
+
+def _node_triples(store: GraphStore, classes: dict[str, str]) -> list[dict[str, str]]:
     """Every triple whose subject is a node of the view and whose object is an IRI or a literal
     (`lit` says which): its names, facts and edges, in one query."""
     rows = store.select(prologue() + f"""
-        SELECT DISTINCT ?x ?p ?v (isLiteral(?v) AS ?lit) WHERE {{ {_node_pattern('?x', supers)}
+        SELECT DISTINCT ?x ?p ?v (isLiteral(?v) AS ?lit) WHERE {{ {_node_pattern('?x', classes)}
           ?x ?p ?v . FILTER(!isBlank(?v)) }}""")
     return [{**r, "lit": "true" if r.get("lit") in ("true", "1", True) else "false"} for r in rows]
 
@@ -82,13 +123,14 @@ def ontology_labels(store: GraphStore) -> dict[str, str]:
     return labels
 
 
-def _add_nodes(graph: nx.MultiDiGraph, store: GraphStore, supers: dict[str, set[str]]) -> None:
-    rows = store.select(prologue() + f"SELECT DISTINCT ?x ?top ?cls WHERE {{ {_node_pattern('?x', supers)} "
+def _add_nodes(graph: nx.MultiDiGraph, store: GraphStore, view: dict[str, str],
+               supers: dict[str, set[str]]) -> None:
+    rows = store.select(prologue() + f"SELECT DISTINCT ?x ?top ?cls WHERE {{ {_node_pattern('?x', view)} "
                                     "FILTER(isIRI(?x)) }")
     families: dict[str, set[str]] = defaultdict(set)
     classes: dict[str, set[str]] = defaultdict(set)
     for row in rows:
-        families[row["x"]].add(row["top"].removeprefix(ONTOLOGY))
+        families[row["x"]].add(row["top"])
         classes[row["x"]].add(row["cls"])
     labels = graph.graph["labels"]
     for iri in sorted(families):

@@ -1,7 +1,8 @@
 """The story the view tells first: actors and the links between them.
 
 Actors are the people, the groups (several people an article speaks of together, local to that
-article), organizations and places. Two actors are linked when
+article), organizations and places, and the entities of the corpus's own types that kg's ontology
+does not know (family Entity: a corpus whose schema is PER, ORG, LOC is all actors). Two actors are linked when
 a statement relates them directly (`member of`, `opposes`, ...) or when they
 take part in the same event; the link keeps the statements and the events
 behind it, so the page can show why two actors are connected. Events,
@@ -15,7 +16,7 @@ from itertools import combinations
 
 import networkx as nx
 
-ACTORS = ("Person", "Group", "Organization", "Place")
+ACTORS = ("Person", "Group", "Organization", "Place", "Entity")
 LAYERS = ("Event", "Quote", "Figure", "Date")
 UNCERTAIN = ("speculated", "negated")
 

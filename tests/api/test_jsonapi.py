@@ -12,6 +12,7 @@ import pytest
 from kg.api import create_app, openapi
 from kg.store import build_dirs
 from kg.model.iris import ENTITIES_GRAPH, PREFIXES, RESOURCE
+from tests.api.linked_support import reference
 from tests.api.support import body, validator
 from tests.helpers import CORPUS
 
@@ -247,3 +248,19 @@ def test_error_shape_for_timeouts_and_size(small_client):
     ):
         assert response.status_code in (503, 413)
         validator("Error").validate(json.loads(response.data))
+
+
+def test_entities_sorted_by_mentions_most_first(client, shipped_data):
+    """`sort=mentions` pages the entities by their mention count, most first, against the counts of
+    the entity records; every entity is still listed once, and the next page keeps the order."""
+    counts = {s.subject.value: int(s.object.value) for s in reference(shipped_data).quads_for_pattern(
+        None, ox.NamedNode(PREFIXES["kgo"] + "mentionCount"), None, ox.NamedNode(ENTITIES_GRAPH))}
+    first = body(client.get("/api/entities?sort=mentions&limit=30"))
+    rest = body(client.get(first["next"]))
+    items = first["items"] + rest["items"]
+    assert "sort=mentions" in first["next"]
+    mentions = [item["mentions"] or 0 for item in items]
+    assert mentions == sorted(mentions, reverse=True)
+    assert mentions[0] == max(counts.values()) > mentions[-1]
+    assert first["total"] == body(client.get("/api/entities?limit=1"))["total"]
+    assert body(client.get("/api/entities?sort=count"), 400)["error"]["valid"] == ["label", "mentions"]

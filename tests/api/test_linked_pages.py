@@ -11,14 +11,17 @@ from urllib.parse import parse_qs, urljoin, urlsplit
 
 import pytest
 import requests
+from markupsafe import escape
 
 from kg.testing.servers import Server
-from kg.model.iris import DOCUMENT, GRAPH, PREFIXES
+from kg.model.iris import DOCUMENT, GRAPH, PREFIXES, RESOURCE
 from tests.api.linked_support import (BROWSER, GUAIDO, NPR, TIMEOUT, Page, PrefixProxy, hostile_iris,
                                       most_stated, path_of, reference, serve_foreign, serve_hostile)
 from tests.browser import open_page
 from tests.hardening.hostile import ALL_STRINGS, SLUG
 from tests.jsonld_support import assert_same_as_turtle
+
+MORA = RESOURCE + "person/juan-carlos-mora"
 
 
 @pytest.fixture(scope="module")
@@ -51,14 +54,50 @@ def test_the_entity_page(client, shipped_data):
         ?st <{PREFIXES['prov']}wasDerivedFrom> ?doc .
         OPTIONAL {{ ?st <{PREFIXES['kgo']}evidence>/<{PREFIXES['nif']}anchorOf> ?sentence }} }}""",
                             use_default_graph_as_union=True))
-    statements = {r["st"].value for r in rows}
-    assert len(page.citations) == len(statements) > 10
+    sources: dict[str, set[str]] = {}
     for row in rows:
-        citation = next(c for c in page.citations if f"<{row['st'].value}>" in c)
-        assert f"<{row['doc'].value}>" in citation
+        sources.setdefault(row["st"].value, {row["doc"].value})
+        if row["sentence"] is not None:
+            sources[row["st"].value].add(row["sentence"].value)
+    # one citation per source (article and sentences), naming every statement that source states
+    assert len(page.citations) == len({frozenset(s) for s in sources.values()}) > 10
+    for statement, source in sources.items():
+        [citation] = [c for c in page.citations if f"<{statement}>" in c]
+        assert all(f"<{part}>" in citation or part in citation for part in source)
+    for row in rows:
         if row["sentence"] is not None:
             assert row["sentence"].value in text
     assert any(h.endswith("graph?focus=person%2Fjuan-guaido") for h in page.hrefs)  # the view, focused on it
+
+
+def test_an_entity_page_says_memberships_in_words_and_cites_each_sentence_once(client, shipped_data):
+    """Mora's page says of what he is a member, and as what, where his memberships' nodes stand; the
+    sentence that states eight facts about him is quoted once, with one citation."""
+    store = reference(shipped_data)
+    kgo = PREFIXES["kgo"]
+    memberships = list(store.query(f"""SELECT ?m ?org ?role WHERE {{ ?m <{kgo}member> <{MORA}> ;
+        <{kgo}organization>/<{PREFIXES['skos']}prefLabel> ?org ; <{kgo}role>/<{PREFIXES['skos']}prefLabel> ?role }}""",
+                                   use_default_graph_as_union=True))
+    html = client.get(path_of(MORA), headers={"Accept": BROWSER}).get_data(as_text=True)
+    section = html[html.index('<section id="statements">'):]
+    page = Page(section[:section.index("</section>")])
+    shown = page.all_text
+    for citation in page.citations:
+        shown = shown.replace(citation, "")
+    assert memberships and "membership" not in shown
+    for row in memberships:
+        assert f"member of {row['org'].value}, as {row['role'].value}" in shown
+    assert "has role" not in shown and "holds" not in shown  # what the memberships say, not said twice
+    stated: dict[str, set[str]] = {}
+    for st, text in store.query(f"""SELECT ?st ?text WHERE {{
+            {{ ?st <{PREFIXES['rdf']}object> <{MORA}> }} UNION {{ ?st <{PREFIXES['rdf']}subject> <{MORA}> }}
+            ?st <{kgo}evidence>/<{PREFIXES['nif']}anchorOf> ?text }}""", use_default_graph_as_union=True):
+        stated.setdefault(st.value, set()).add(text.value)
+    sources = {frozenset(texts) for texts in stated.values()}
+    assert len(sources) < len(stated)  # some sentence states several facts
+    for sentence in set().union(*sources):  # quoted once per source (one sentence, or the sentences of a quote)
+        quoted = html.count(f"<blockquote><bdi>{escape(sentence)}</bdi></blockquote>")
+        assert quoted == sum(1 for source in sources if sentence in source)
 
 
 def test_every_link_of_an_entity_page_resolves(client):
@@ -78,9 +117,13 @@ def test_every_link_of_an_entity_page_resolves(client):
             assert GUAIDO in parse_qs(target.query)["query"][0]
 
 
-def test_the_document_page_anchors_each_statement(client):
+def test_the_document_page_anchors_each_statement(client, shipped_data):
     page = client.get(path_of(DOCUMENT + NPR), headers={"Accept": BROWSER}).get_data(as_text=True)
-    assert 'id="R1"' in page or 'id="R2"' in page
+    statements = [st.value for (st,) in reference(shipped_data).query(f"""SELECT ?st WHERE {{
+        ?st a <{PREFIXES['kgo']}Statement> ; <{PREFIXES['prov']}wasDerivedFrom> <{DOCUMENT + NPR}> }}""",
+                                                                     use_default_graph_as_union=True)]
+    assert len(statements) > 100
+    assert [st for st in statements if f'id="{st.rsplit("#", 1)[1]}"' not in page] == []
     assert "1,000 Venezuelan Armed Forces Have Fled Across Border" in Page(page).all_text
 
 
@@ -166,6 +209,26 @@ def test_entity_pages_in_chromium(browser, hostile, foreign, server, shipped_dat
         finally:
             context.close()
     assert shown == set(ALL_STRINGS)
+
+
+def test_an_entity_page_in_chromium_says_facts_under_their_sentence(browser, server):
+    """What a visitor reads on Mora's page: the membership in words first, the facts of one sentence
+    together, that sentence once, and one citation naming the statement behind each fact."""
+    context, watched = open_page(browser)
+    try:
+        page = watched.page
+        page.set_extra_http_headers({"Accept": BROWSER})
+        page.goto(server.url + path_of(MORA)[1:], wait_until="load")
+        first = page.locator("ol.statements > li").first
+        facts = first.locator("li.fact").all_inner_texts()
+        assert facts[0].startswith("member of Bolivarian National Guard of Venezuela, as lieutenant")
+        assert len(facts) > 3 and first.locator("blockquote").count() == 1
+        citation = first.locator(".citation code").inner_text()
+        named = first.locator("li.fact a.statement").evaluate_all("links => links.map(a => a.title)")
+        assert len(named) == len(facts) and all(f"<{iri}>" in citation for iri in named)
+        assert watched.errors == [] and watched.blocked == []
+    finally:
+        context.close()
 
 
 # -- behind a reverse proxy that maps a base with a path to the server -----------------------------

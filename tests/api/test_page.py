@@ -72,6 +72,26 @@ def test_every_example_runs_and_its_question_stays(visit, server, example):
     assert visit.blocked == [] and visit.errors == []
 
 
+def test_the_corpus_examples_come_first_and_run(visit, server):
+    """The examples made from the served corpus's schema are listed first, under their own heading,
+    and each runs and keeps its question, as kg's own do."""
+    import requests
+
+    own = [e for e in requests.get(server.url + "examples.json", timeout=30).json() if e["group"] == "corpus"]
+    page = visit.page
+    assert own and page.locator("#examples h3").first.inner_text() == "From this corpus"
+    listed = page.locator("#examples ul.examples-corpus button").all_inner_texts()
+    assert listed == [e["title"] for e in own]
+    assert page.locator("#examples ul").first.get_attribute("class") == "examples-corpus"
+    for example in own:
+        page.click(f"button[data-example='{example['id']}']")
+        page.wait_for_selector(f"#question[data-example='{example['id']}']")
+        page.wait_for_selector(".yasr table tbody tr")
+        assert example["question"] in page.inner_text("#question")
+        assert editor_text(page).strip() == example["portable"].strip()
+    assert visit.blocked == [] and visit.errors == []
+
+
 def test_an_error_is_shown_readably(visit):
     page = visit.page
     page.click("button[data-example='offices']")

@@ -188,7 +188,7 @@ def test_answer_forms_and_formats(served):
     assert sparql(ours, "SELECT * WHERE { ?s ?p }").status_code == 400
 
 
-def test_json_api_view_and_health(served):
+def test_json_api_view_and_health(served, server):
     store, ours = served
     entity = get(ours, "api/entities/person/juan-guaido").json()
     assert entity["label"] == "Juan Guaidó" and entity["mentions"]
@@ -197,6 +197,11 @@ def test_json_api_view_and_health(served):
     assert health["status"] == "ok" and health["store"] == "remote" and health["engine"] == store.name
     view = get(ours, "graph")
     assert view.status_code == 200 and "Juan Guaidó" in view.text
+    by_mentions = get(ours, "api/entities", params={"sort": "mentions", "limit": 20}).json()["items"]
+    assert [i["mentions"] for i in by_mentions] == sorted((i["mentions"] for i in by_mentions), reverse=True)
+    own = [e for e in get(ours, "examples.json").json() if e["group"] == "corpus"]  # read from the store's schema
+    assert own == [e for e in get(server, "examples.json").json() if e["group"] == "corpus"]  # as from the build
+    assert all(sparql(ours, e["query"]).json()["results"]["bindings"] for e in own)
 
 
 @pytest.mark.parametrize("fmt", ["nq", "trig", "ttl", "jsonld"])

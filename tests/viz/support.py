@@ -34,13 +34,13 @@ def join_blocks(html: str) -> dict:
     return {**more, **data, "nodes": data["nodes"] + more["nodes"], "edges": data["edges"] + more["edges"]}
 
 
-def publish_sample(data_dir: Path, *, with_view: bool) -> Path:
-    """Make `data_dir` hold a current build whose store is the sample graph."""
+def publish_sample(data_dir: Path, *, with_view: bool, source: Path = SAMPLE) -> Path:
+    """Make `data_dir` hold a current build whose store is the sample graph (or another TriG file)."""
     from kg.viz import write_view
 
     build = build_dirs.new_build_dir(data_dir)
     store = EmbeddedStore(build_dirs.store_path(build))
-    store.load_file(SAMPLE, "trig")
+    store.load_file(source, "trig")
     store.flush()
     if with_view:
         write_view(build, store)

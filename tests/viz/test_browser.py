@@ -240,3 +240,23 @@ def test_search_focus_and_tabs_work_from_the_keyboard(page, sample_page):
     page.page.keyboard.press("Enter")
     assert page.page.evaluate("kgView.state().focus.id") == "https://kg.example.org/doc/sample-article/event/E1"
     assert page.errors == []
+
+
+def test_each_relation_type_is_drawn_in_its_legend_colour_and_can_be_hidden(page, sample_page):
+    page.open(sample_page.as_uri())
+    page.page.click("#relation-legend summary")
+    shown = page.page.locator("#relation-legend li").all_text_contents()
+    legend = {entry["label"]: entry["color"] for entry in page.page.evaluate("kgView.data.relationLegend")}
+    assert {"member of (2)", "opposes (1)", "located in (1)"} <= set(shown)
+    drawn = page.page.evaluate("network.body.data.edges.get().map(e => [e.text, e.color.color])")
+    colours = {text: {c for t, c in drawn if t == text} for text, _ in drawn}
+    assert colours["member of"] == {legend["member of"]} and colours["opposes"] == {legend["opposes"]}
+    assert colours["defection"] == {legend["shared event"]}
+    assert len({legend["member of"], legend["opposes"], legend["located in"], legend["shared event"]}) == 4
+    page.page.locator("#relation-legend label", has_text="member of").locator("input").uncheck()
+    page.drawn()
+    texts = page.page.evaluate("network.body.data.edges.get().map(e => e.text)")
+    assert "member of" not in texts and texts.count("opposes") == 1 and "defection" in texts
+    page.page.locator("#relation-legend label", has_text="member of").locator("input").check()
+    page.drawn()
+    assert page.page.evaluate("network.body.data.edges.get().map(e => e.text)").count("member of") == 2

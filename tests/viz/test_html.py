@@ -185,7 +185,8 @@ def test_layer_nodes_and_unlinked_actors_have_places_too():
 
 def test_legend_lists_every_family_with_its_count(sample_graph):
     legend = view_data(sample_graph)["legend"]
-    assert [e["family"] for e in legend] == ["Person", "Group", "Organization", "Place", "Event", "Date", "Figure", "Quote"]
+    assert [e["family"] for e in legend] == ["Person", "Group", "Organization", "Place", "Entity", "Event", "Date",
+                                             "Figure", "Quote"]
     assert [e["family"] for e in legend if e["layer"]] == ["Event", "Date", "Figure", "Quote"]
     assert set(FAMILIES) == {e["family"] for e in legend}
     assert {e["family"]: e["count"] for e in legend}["Place"] == 3

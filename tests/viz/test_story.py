@@ -31,6 +31,8 @@ GROUP_MEMBERSHIPS = PREFIXES + """SELECT ?g ?label ?body ?title WHERE {
   ?g a kgo:Group ; skos:prefLabel ?label ; kgo:memberOf ?body ; kgo:mention/nif:referenceContext ?doc .
   ?doc <http://purl.org/dc/terms/title> ?title }"""
 GROUPS = PREFIXES + "SELECT (COUNT(DISTINCT ?g) AS ?n) WHERE { ?g a kgo:Group }"
+EVENT_KINDS = PREFIXES + """SELECT ?label (COUNT(DISTINCT ?e) AS ?n) WHERE {
+  ?e a ?kind . ?kind rdfs:subClassOf kgo:Event ; rdfs:label ?label } GROUP BY ?label"""
 GUAIDO = "https://kg.example.org/id/person/juan-guaido"
 
 
@@ -44,10 +46,11 @@ def corpus(shipped_data: Path) -> dict:
         figures = store.select(FIGURES)
         groups = int(store.select(GROUPS)[0]["n"])
         memberships = store.select(GROUP_MEMBERSHIPS)
+        kinds = {r["label"]: int(r["n"]) for r in store.select(EVENT_KINDS)}
     finally:
         store.close()
     return {"page": view_file(build).as_uri(), "dates": dates, "figures": figures, "groups": groups,
-            "memberships": memberships}
+            "memberships": memberships, "kinds": kinds}
 
 
 def test_at_most_5_percent_of_drawn_nodes_overlap_at_the_first_frame(page, corpus):
@@ -187,3 +190,23 @@ def test_groups_are_actors_with_their_bodies_and_sources(page, corpus):
     page.page.locator("#legend input[value=Group]").uncheck()
     assert "Group" not in page.page.evaluate("network.body.data.nodes.get().map(n => n.family)")
     assert page.errors == []
+
+
+def test_each_kind_of_event_is_drawn_in_its_own_colour(page, corpus):
+    """The ten most frequent kinds of event get a colour each, listed under the events' entry with
+    their counts; each drawn event wears its kind's colour (a speculated or negated one stays white)."""
+    page.open(corpus["page"])
+    assert page.page.locator("#legend .legend-kinds").is_hidden()  # listed while events are drawn
+    page.page.locator("#legend input[value=Event]").check()
+    assert page.page.locator("#legend .legend-kinds").is_visible()
+    ranked = sorted(corpus["kinds"].items(), key=lambda kv: -kv[1])
+    rows = page.page.locator("#legend .legend-kind").all_inner_texts()
+    assert len(rows) == min(10, len(ranked)) > 3
+    assert sorted(rows) == sorted(f"{label} ({n})" for label, n in ranked[:len(rows)])
+    legend = {entry["label"]: entry["color"] for entry in page.page.evaluate("kgView.data.eventLegend")}
+    assert len(set(legend.values())) == len(legend)
+    drawn = page.page.evaluate("""network.body.data.nodes.get().filter(n => n.family === 'Event').map(
+        n => [kgView.data.nodeDetails[n.id].types[0], n.color.background, kgView.data.nodeDetails[n.id].uncertain])""")
+    assert drawn and all(colour == (legend.get(kind, "#CC79A7") if not doubt else "#ffffff")
+                         for kind, colour, doubt in drawn)
+    assert page.errors == [] and page.blocked == []

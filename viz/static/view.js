@@ -1,7 +1,8 @@
 /* The network view: reads the first JSON data block (what the first frame draws), draws the
  * story first (people,
- * organizations and places, linked when a statement relates them or they share an
- * event); events, quotes, figures and dates are layers. Node positions come from
+ * organizations and places, and entities of the corpus's own types, linked when a statement
+ * relates them or they share an event; each node coloured by its legend entry, each edge by its
+ * relation type); events, quotes, figures and dates are layers. Node positions come from
  * Python; this script decides what is drawn, which labels fit without covering
  * another node, and wires search, layers, focus, the timeline, the figures table
  * and the details panel. The rest of the data (every other node and edge, details,
@@ -34,7 +35,8 @@ var kgView = (function () {
   data.nodeDetails = {};
   take(data);
   var shownFamilies = new Set(data.legend.filter(function (l) { return !l.layer; }).map(function (l) { return l.family; }));
-  var showIsolated = false;
+  var showIsolated = meta.linked === 0; /* no actor is linked (a corpus with no relations): show them all */
+  var hiddenRelations = new Set(); /* entries of data.relationLegend whose edges a visitor hid */
   var expanded = meta.initial ? new Set(meta.initial) : null; /* null: every actor */
   var focus = null;   /* {id, depth, members: Set, day} */
   var selected = null;
@@ -160,10 +162,11 @@ var kgView = (function () {
    * speculated or negated event, and a plain-text tooltip. */
   function nodeItem(n) {
     var style = STYLE.get(n.family);
+    var fill = n.tint === undefined ? style.color : data.eventLegend[n.tint].color; /* an event: its kind's */
     var item = { id: n.id, family: n.family, x: n.x, y: n.y, size: n.size, label: "", shape: style.shape, borderWidth: 1,
-                 color: { background: style.color, border: "#333333",
-                          highlight: { background: style.color, border: "#000000" },
-                          hover: { background: style.color, border: "#000000" } } };
+                 color: { background: fill, border: "#333333",
+                          highlight: { background: fill, border: "#000000" },
+                          hover: { background: fill, border: "#000000" } } };
     if (n.uncertain) {
       item.borderWidth = 2;
       item.shapeProperties = { borderDashes: [4, 3] };
@@ -175,7 +178,9 @@ var kgView = (function () {
   }
 
   function edgeItem(e) {
+    var colour = data.relationLegend[e.rel].color;
     var item = { id: e.id, from: e.from, to: e.to, label: "", text: e.text, kind: e.kind,
+                 color: { color: colour, highlight: "#222222", hover: "#555555" },
                  arrows: { to: { enabled: !!e.arrow } } };
     if (e.kind === "link") {
       item.width = Math.min(1 + e.weight / 2, 6);
@@ -214,7 +219,7 @@ var kgView = (function () {
     /* A large graph draws each actor's strongest links only, and every link of the selected node. */
     var sparse = expanded !== null && focus === null;
     var drawnEdges = data.edges.filter(function (e) {
-      if (!keep.has(e.from) || !keep.has(e.to) || e.from === e.to) return false;
+      if (!keep.has(e.from) || !keep.has(e.to) || e.from === e.to || hiddenRelations.has(e.rel)) return false;
       return !sparse || e.kind !== "link" || e.strong || e.from === selected || e.to === selected;
     });
     if (!showIsolated) {
@@ -409,9 +414,12 @@ var kgView = (function () {
     $("counts").textContent = text;
     var notes = [];
     if (focus) notes.push("Focus: " + (focus.day ? focus.day : label(focus.id)) + " and what it links to");
-    if (expanded !== null && !focus) notes.push("The " + meta.initial.length + " best-connected actors; click one to add its neighbours, or search");
+    if (expanded !== null && !focus) {
+      notes.push("The " + meta.initial.length + (meta.linked ? " best-connected actors; click one to add its neighbours, or search"
+                                                               : " most mentioned actors; search finds the others"));
+    }
     if (!showIsolated && meta.actors > meta.linked && !focus) notes.push(plural(meta.actors - meta.linked, "actor") + " with no link hidden");
-    if (!meta.nodes) notes.push("Nothing to draw: the graph has no person, organization, place, event, date, figure or quote");
+    if (!meta.nodes) notes.push("Nothing to draw: the graph has no entity, event, date, figure or quote");
     $("status").textContent = notes.join(" · ");
   }
 
@@ -1173,16 +1181,30 @@ var kgView = (function () {
       var c = checkbox(entry.family, shownFamilies.has(entry.family), entry.label, function (on) {
         if (on) shownFamilies.add(entry.family); else shownFamilies.delete(entry.family);
         if (focus) focus.members = focus.day ? focus.members : neighbourhood([focus.id], focus.depth);
+        syncLegend();
         apply();
         setUrl();
       });
       c.label.appendChild(swatch(entry));
       c.label.appendChild(el("span", entry.label + " (" + entry.count + ")"));
       item.appendChild(c.label);
+      var more = null; /* the kinds an entry covers, shown while it is drawn */
+      if (entry.family === "Event" && data.eventLegend.length) {
+        more = kindList(data.eventLegend, entry.shape);
+      } else if (entry.types.length && (entry.types.length > 1 || entry.types[0] !== entry.label)) {
+        more = el("div", entry.types.join(", ") + (entry.moreTypes ? " and " + entry.moreTypes + " more" : ""),
+                  "muted legend-types");
+      }
+      if (more) {
+        more.dataset.family = entry.family;
+        more.hidden = !shownFamilies.has(entry.family);
+        item.appendChild(more);
+      }
       list.appendChild(item);
     });
+    relationLegend(list);
     var extra = el("li", null, "legend-extra");
-    var iso = checkbox("isolated", false, "", function (on) { showIsolated = on; apply(); });
+    var iso = checkbox("isolated", showIsolated, "", function (on) { showIsolated = on; apply(); });
     iso.label.appendChild(el("span", "nodes with no drawn link"));
     extra.appendChild(iso.label);
     list.appendChild(extra);
@@ -1190,9 +1212,57 @@ var kgView = (function () {
     list.appendChild(dash);
   }
 
+  /* The colour of each of the most frequent kinds of event, under the events' entry. */
+  function kindList(kinds, shapeName) {
+    var list = el("ul", null, "legend-kinds");
+    kinds.forEach(function (kind) {
+      var item = el("li", null, "legend-kind");
+      item.appendChild(swatch({ shape: shapeName, color: kind.color }));
+      item.appendChild(el("span", kind.label + " (" + kind.count + ")"));
+      list.appendChild(item);
+    });
+    return list;
+  }
+
+  /* The colour of each relation type the page draws (the most frequent ones, then the rest), each
+   * with a box that hides or shows its edges; folded away until asked for, so that the legend does
+   * not cover the drawing. */
+  function relationLegend(list) {
+    var shown = data.relationLegend.filter(function (entry) { return entry.count; });
+    if (!shown.length) return;
+    var head = el("li", null, "legend-head");
+    var fold = el("details");
+    fold.id = "relation-legend";
+    fold.appendChild(el("summary", "Relations (" + shown.length + " colours)"));
+    var inner = el("ul");
+    fold.appendChild(inner);
+    head.appendChild(fold);
+    list.appendChild(head);
+    data.relationLegend.forEach(function (entry, index) {
+      if (!entry.count) return;
+      var item = el("li", null, "legend-relation");
+      var c = checkbox("relation:" + index, true, entry.label, function (on) {
+        if (on) hiddenRelations.delete(index); else hiddenRelations.add(index);
+        apply();
+      });
+      var svg = document.createElementNS(SVG, "svg");
+      svg.setAttribute("width", "16");
+      svg.setAttribute("height", "16");
+      svg.setAttribute("viewBox", "0 0 16 16");
+      shape(svg, "line", { x1: 1, y1: 8, x2: 15, y2: 8, stroke: entry.color, "stroke-width": 3 });
+      c.label.appendChild(svg);
+      c.label.appendChild(el("span", entry.label + " (" + entry.count + ")"));
+      item.appendChild(c.label);
+      inner.appendChild(item);
+    });
+  }
+
   function syncLegend() {
     Array.prototype.forEach.call($("legend-list").querySelectorAll("input"), function (box) {
-      if (box.value !== "isolated") box.checked = shownFamilies.has(box.value);
+      if (box.value !== "isolated" && box.value.indexOf("relation:") !== 0) box.checked = shownFamilies.has(box.value);
+    });
+    Array.prototype.forEach.call($("legend-list").querySelectorAll("[data-family]"), function (more) {
+      more.hidden = !shownFamilies.has(more.dataset.family);
     });
   }
 

@@ -386,8 +386,8 @@ def _counts(mark: str, arg: str, path: Path | str, number: int) -> tuple[int, in
 
 
 def _assemble(sections: dict[str, list[TypeNode]], path: str, warnings: list[InputWarning]) -> AnnotationConfig:
-    entities = _unique(sections["entities"], path)
-    events = _unique(sections["events"], path)
+    entities = _unique(sections["entities"], path, warnings)
+    events = _unique(sections["events"], path, warnings)
     clash = sorted(set(entities) & set(events))
     if clash:
         raise ConfigError(f"{clash[0]!r} is both an entity and an event type (expected one of them)", path,
@@ -397,7 +397,7 @@ def _assemble(sections: dict[str, list[TypeNode]], path: str, warnings: list[Inp
     overlaps: list[OverlapRule] = []
     for node in sections["relations"]:
         _relation(node, relations, relation_nodes, overlaps, path)
-    attributes = {n.name: _attribute(n, path) for n in _unique(sections["attributes"], path).values()}
+    attributes = _attributes(sections["attributes"], path, warnings)
     config = AnnotationConfig(entities, events, relations, attributes, tuple(overlaps), relation_nodes, path)
     undeclared = _undeclared_types(config, sections, path)
     warnings += [warning for _, warning in undeclared]
@@ -406,14 +406,39 @@ def _assemble(sections: dict[str, list[TypeNode]], path: str, warnings: list[Inp
     return replace(config, warnings=tuple(warnings), undeclared=frozenset(type_ for type_, _ in undeclared))
 
 
-def _unique(nodes: list[TypeNode], path: str) -> dict[str, TypeNode]:
+def _unique(nodes: list[TypeNode], path: str, warnings: list[InputWarning]) -> dict[str, TypeNode]:
+    """One declaration per type: brat reads a type declared twice, uses the last and warns; so does kg."""
     result: dict[str, TypeNode] = {}
     for node in nodes:
         if node.name in result:
-            raise ConfigError(f"type {node.name!r} declared twice (expected once; first on line "
-                              f"{result[node.name].line})", path, node.line)
+            warnings.append(InputWarning(f"type {node.name!r} declared twice, the last declaration used (expected "
+                                         f"once; first on line {result[node.name].line})", path, node.line))
         result[node.name] = node
     return result
+
+
+def _attributes(nodes: list[TypeNode], path: str, warnings: list[InputWarning]) -> dict[str, AttributeType]:
+    """The attributes, an attribute declared twice being both declarations at once (brat offers an
+    attribute wherever one of its declarations applies), with a warning."""
+    result: dict[str, AttributeType] = {}
+    for node in nodes:
+        attribute = _attribute(node, path)
+        first = result.get(node.name)
+        if first is not None:
+            warnings.append(InputWarning(f"attribute {node.name!r} declared twice, both declarations used (expected "
+                                         f"once; first on line {first.line})", path, node.line))
+            attribute = _merged(first, attribute)
+        result[node.name] = attribute
+    return result
+
+
+def _merged(first: AttributeType, second: AttributeType) -> AttributeType:
+    targets = tuple(dict.fromkeys(first.targets + second.targets))
+    if first.values is None or second.values is None:
+        values = first.values or second.values
+    else:
+        values = tuple(dict.fromkeys(first.values + second.values))
+    return AttributeType(first.name, targets, values, first.line)
 
 
 def _relation(node: TypeNode, relations: dict, relation_nodes: dict, overlaps: list, path: str) -> None:
