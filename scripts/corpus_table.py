@@ -26,8 +26,7 @@ from typing import Callable
 COLUMNS = ("corpus", "documents", "warnings by kind (count)", "entities", "entities per KB item",
            "types aligned by default", "view nodes")
 LINKS = """SELECT ?item (COUNT(DISTINCT ?e) AS ?n) WHERE {
-    { ?e owl:sameAs ?item FILTER(STRSTARTS(STR(?item), STR(wd:))) }
-    UNION { ?m kgo:reference ?item ; kgo:denotes ?e } } GROUP BY ?item"""
+    GRAPH kgg:entities { ?e owl:sameAs ?item } } GROUP BY ?item"""
 ENTITIES = "SELECT (COUNT(DISTINCT ?e) AS ?n) WHERE { ?m kgo:denotes ?e }"
 
 

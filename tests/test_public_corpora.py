@@ -14,7 +14,7 @@ Every expected figure is counted here from the corpus files by the small readers
   annotation.conf covers are read with the types their annotations use: one warning for them all), a
   normalization to "no item" (`NULL`, `NIL`, `-`, nothing), an argument of the
   annotation.conf naming a type it does not declare; an `N` line brat cannot parse (brat keeps it
-  unparsed and shows the rest); a role name brat cannot spell (once per document and role), the
+  unparsed and shows the rest); the roles whose name brat cannot spell (counted), the
   annotations of an INCEpTION layer kg does not read (counted); and the files that are neither a
   document nor a configuration (one line, with their count).
 """
@@ -121,11 +121,11 @@ def _brat_warnings(corpus: Path) -> Counter:
 
 
 def _xmi_warnings(corpus: Path) -> Counter:
-    """Role names brat cannot spell, once per document, and the annotations of layers kg does not read."""
+    """The roles brat cannot spell and the annotations of layers kg does not read, each counted."""
     expected = Counter()
     for root in _xmi_roots(corpus):
-        roles = {e.get("role") for e in root.iter() if e.get("role")}
-        expected["role renamed"] += sum(1 for role in roles if not BRAT_NAME.match(role))
+        roles = Counter(e.get("role") for e in root.iter() if e.get("role"))
+        expected["role renamed"] += sum(n for role, n in roles.items() if not BRAT_NAME.match(role))
         layers = Counter(_name(e.tag) for e in root.iter())
         expected["layer not read"] += sum(count for name, count in layers.items() if not XMI_READ.search(name)
                                           and name.rpartition(".")[2] not in XMI_SILENT)
@@ -232,8 +232,8 @@ def kind(warning: str) -> str:
 
 
 def entities_per_item(data: Path) -> dict[str, int]:
-    """Knowledge-base item -> entities linked to it, asked of the build (corpus_table.LINKS: Wikidata
-    through owl:sameAs, other databases through the kgo:reference of the mentions denoting the entity)."""
+    """Knowledge-base item -> entities linked to it, asked of the build (corpus_table.LINKS: the
+    owl:sameAs of the entity records)."""
     with kg.open(data) as graph:
         return {str(row["item"]): int(row["n"]) for row in graph.query(LINKS)}
 
@@ -241,6 +241,14 @@ def entities_per_item(data: Path) -> dict[str, int]:
 def entity_count(data: Path) -> int:
     with kg.open(data) as graph:
         return int(graph.query(ENTITIES)[0]["n"])
+
+
+# Corpora with annotations that brat's own verifier marks as errors (it shows the document with them
+# flagged); kg refuses those, located, and reads nothing else wrong in the corpus.
+REFUSED = {
+    "keepha-ja": ["JP1220-194.ann:105: HAS_RESULT Arg1 is T40, a OPINION (expected TEST|FUNCTION|OTHER)",
+                  "JP1220-194.ann:105: HAS_RESULT Arg2 is T21, a TEST (expected MEASURE|DISORDER|FUNCTION|OTHER)"],
+}
 
 
 # -- the tests
@@ -253,6 +261,10 @@ def corpus(request) -> Path:
 def test_check_accepts_it_as_published(corpus: Path):
     before = tree_digest(corpus)
     result = run_kg("check", "--corpus", str(corpus))
+    if corpus.name in REFUSED:
+        errors = [line.removeprefix("error: ") for line in result.stderr.splitlines() if ".ann:" in line]
+        assert result.exit_code == 2 and [e.rsplit("/", 1)[-1] for e in errors] == REFUSED[corpus.name]
+        return
     assert result.exit_code == 0, result.output
     assert f"{documents(corpus)} documents checked" in result.output
     assert warning_counts(result.output, kind) == expected_warnings(corpus), result.output
@@ -260,6 +272,8 @@ def test_check_accepts_it_as_published(corpus: Path):
 
 
 def test_build_gives_every_document_its_entities_and_the_warnings_brat_would(corpus: Path, tmp_path: Path):
+    if corpus.name in REFUSED:
+        pytest.skip(f"{corpus.name}: refused by kg check (test_check_accepts_it_as_published pins why)")
     before = tree_digest(corpus)
     result = run_kg("build", "--quiet", "--corpus", str(corpus), "--data", str(tmp_path / "data"))
     assert result.exit_code == 0, result.output

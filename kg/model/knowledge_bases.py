@@ -1,9 +1,11 @@
 """Knowledge-base items: which normalizations name one, and the one IRI of each item.
 
 A normalization to a knowledge base says who or what a mention is, so mentions linked to the
-same item are one entity. Knowledge bases are Wikidata (always), every database tools.conf
-declares with a URL pattern (kg's own KG, ISO8601 and Number excepted: they are keys and
-values), and any normalization whose identifier is an http(s) IRI. An item has many spellings;
+same item are one entity. Every database a normalization names is a knowledge base but kg's own
+KG, ISO8601 and Number (keys and values): Wikidata, a database tools.conf declares with a URL
+pattern (its items have their real IRIs), any other (a corpus published without tools.conf:
+`UMLS:C0012586`; its items get IRIs under kg's base, <base>reference/UMLS/C0012586), and any
+normalization whose identifier is an http(s) IRI. An item has many spellings;
 all give the same `Item`: `Q76`, `Wikidata:Q76`, `http://www.wikidata.org/entity/Q76`,
 `https://www.wikidata.org/wiki/Q76`, and for a declared database its identifier or its URL.
 """
@@ -16,6 +18,7 @@ from typing import Mapping
 from urllib.parse import urlsplit
 
 from kg.formats.brat.ann import NOT_KNOWLEDGE_BASES
+from kg.model import iris
 from kg.model.iris import WIKIDATA, slugify
 
 WIKIDATA_NAME = "Wikidata"
@@ -66,8 +69,10 @@ class KnowledgeBases:
 
     def pattern(self, db: str) -> str | None:
         """The URL pattern of a knowledge base's items (with %s), None when `db` is none."""
-        if db in self.patterns or not self.converted or db in NOT_KNOWLEDGE_BASES + (WIKIDATA_NAME,):
+        if db in self.patterns or db in NOT_KNOWLEDGE_BASES + (WIKIDATA_NAME,):
             return self.patterns.get(db)
+        if not self.converted:  # a database no tools.conf declares: its items under kg's base
+            return f"{iris.BASE}reference/{db}/%s"
         from kg.formats.inception.cas_to_brat import reference_iri  # cassis is loaded for INCEpTION only
 
         return reference_iri(db, "%s")
