@@ -13,7 +13,7 @@ import pytest
 
 from kg.api import create_app
 from kg.model import iris
-from helpers import TINY, run_kg, shared_corpus, store_quads
+from tests.helpers import TINY, run_kg, shared_corpus, store_quads
 
 ODD = "Oil drops 7%, Ünïcode é"  # a space, '%', ',' and letters beyond ASCII
 ODD_ID = "Oil%20drops%207%25%2C%20Ünïcode%20é"
