@@ -35,7 +35,7 @@ from kg.formats.corpus import DocumentFiles, not_read, scan_corpus
 from kg.errors import BuildLockedError, CorpusError, InputError, InputErrors, report
 from kg.build.inputs import Inputs
 from kg.build.phases import Phases
-from kg.build.plan import Plan, make_plan, previous_manifest, write_manifest
+from kg.build.plan import Plan, keep_warnings, make_plan, previous_manifest, stored_warnings, write_manifest
 from kg.formats.positions import json_key_line
 from kg.build.push import make_pusher, push_step
 
@@ -129,6 +129,9 @@ def _build(corpus_dir: Path, data_dir: Path, store_url: str | None, progress: bo
         pusher = make_pusher(store_url, store_settings)
         if plan is None:
             report = _unchanged(data_dir, len(listing.documents), pusher)
+            report.warnings = stored_warnings(previous_manifest(data_dir) or {})
+            if strict and report.warnings:
+                raise InputErrors(report.warnings)  # as errors
         else:
             with phases.phase("inputs"):  # configurations, alias table: parsed only when there is work
                 if plan.previous_dir:
@@ -196,7 +199,7 @@ def _run(plan: Plan, inputs: Inputs, data_dir: Path, options: Options, phases: P
     try:
         filled = fill_store(plan, inputs, build_dir, options, phases)
         report.quads, report.entities = filled.quads, filled.entities
-        report.warnings = inputs.warnings + filled.warnings
+        report.warnings = keep_warnings(plan, filled.warnings, inputs.warnings)
         if options.strict and report.warnings:
             raise InputErrors(report.warnings)  # as errors
         with phases.phase("search index"):  # the endpoint reads it, never builds it in a request
