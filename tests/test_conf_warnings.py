@@ -103,3 +103,13 @@ def test_an_incremental_build_prints_every_warning_as_check_does(corpus, tmp_pat
         assert result.exit_code == 0, result.output
         assert [line for line in result.output.splitlines() if line.startswith("warning: ")] == warnings
     assert run_kg("build", "--corpus", str(corpus), "--data", data, "--quiet", "--strict").exit_code == 2
+
+
+def test_every_error_of_a_configuration_is_reported_once_in_one_run(corpus):
+    conf = corpus / "annotation.conf"
+    conf.write_text(CONF.replace("Person\nPlace\n", "Person\nPlace\n<ANY>=Person\n").replace("Agent:", "Agent{0}:"),
+                    encoding="utf-8")
+    result = run_kg("check", "--corpus", str(corpus))
+    assert result.exit_code == 2
+    for line, what in ((4, "<ANY> is reserved"), (9, "impossible repetition '{0}'")):
+        assert result.output.count(f"{conf}:{line}: {what}") == 1, result.output
