@@ -15,6 +15,8 @@ from kg.api import create_app
 from kg.model import iris
 from helpers import TINY, run_kg, shared_corpus, store_quads
 
+INCEPTION = Path(__file__).resolve().parent / "data" / "inception"
+
 ODD = "Oil drops 7%, Ünïcode é"  # a space, '%', ',' and letters beyond ASCII
 ODD_ID = "Oil%20drops%207%25%2C%20Ünïcode%20é"
 
@@ -126,3 +128,17 @@ def test_entity_named_in_another_script_has_a_readable_iri(tmp_path):
     assert result.exit_code == 0, result.output
     subjects = {q.subject.value for q in store_quads(tmp_path / "data")}
     assert {iris.RESOURCE + "person/иван-петров", iris.RESOURCE + "person/ana-ruiz"} <= subjects
+
+
+def test_inception_documents_in_a_folder_of_any_name_export_with_their_configuration(tmp_path):
+    folder = tmp_path / "corpus" / "Neue Texte, 2024"
+    folder.mkdir(parents=True)
+    for name in ("lisbon.xmi", "TypeSystem.xml"):
+        shutil.copy(INCEPTION / name, folder)
+    data = tmp_path / "data"
+    assert run_kg("build", "--corpus", str(tmp_path / "corpus"), "--data", str(data), "--quiet").exit_code == 0
+    result = run_kg("export", "--data", str(data), "--format", "brat", "--output", str(tmp_path / "out"))
+    assert result.exit_code == 0, result.output
+    out = tmp_path / "out" / "Neue Texte, 2024"
+    assert (out / "lisbon.ann").is_file() and (out / "annotation.conf").is_file()
+    assert run_kg("check", "--corpus", str(tmp_path / "out")).exit_code == 0
