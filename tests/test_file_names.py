@@ -88,10 +88,11 @@ def test_document_is_served_and_looked_up(built):
         app.extensions["kg"].close()
 
 
-def test_export_writes_the_file_names_back(built, tmp_path):
-    result = run_kg("export", "--data", str(built), "--format", "brat", "--output", str(tmp_path / "out"))
+@pytest.mark.parametrize("form, suffixes", [("brat", (".txt", ".ann")), ("xmi", (".xmi", ".json"))])
+def test_export_writes_the_file_names_back(built, tmp_path, form, suffixes):
+    result = run_kg("export", "--data", str(built), "--format", form, "--output", str(tmp_path / "out"))
     assert result.exit_code == 0, result.output
-    assert (tmp_path / "out" / (ODD + ".ann")).is_file() and (tmp_path / "out" / (ODD + ".txt")).is_file()
+    assert all((tmp_path / "out" / (ODD + suffix)).is_file() for suffix in suffixes)
 
 
 def test_names_that_give_one_id_are_a_located_error(tmp_path):
