@@ -456,7 +456,8 @@ def read_document(files: DocumentFiles, config: AnnotationConfig) -> Document:
         converted = _converted(files)
         annotations = parse_ann(Path(files.source), converted.ann, converted.text,
                                 parse_config(converted.conf, files.source))
-        left_out = tuple(InputWarning(warning, files.source, count=count) for warning, count in converted.warnings)
+        left_out = tuple(InputWarning(warning, files.source, line, count=count)
+                         for warning, count, line in converted.warnings)
         annotations = replace(annotations, warnings=left_out + annotations.warnings)
         return Document(files.slug, converted.text, read_metadata(files, converted.text), annotations, files.source)
     text = read_text(files.txt)

@@ -38,6 +38,7 @@ class Standoff:
     text: str
     ts: object = None
     warnings: list[str] = field(default_factory=list)
+    located: list[tuple[str, int]] = field(default_factory=list)  # warnings about one feature structure: (what, xmi:id)
     bounds: list[Bound] = field(default_factory=list)
     by_fs: dict[int, Bound] = field(default_factory=dict)
     at: dict[tuple[int, int], Bound] = field(default_factory=dict)  # the first entity span at (begin, end)

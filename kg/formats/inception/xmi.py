@@ -20,7 +20,8 @@ from cassis import Cas, TypeSystem, load_cas_from_xmi, load_typesystem
 from kg.formats.inception.cas_to_brat import cas_to_brat
 from kg.formats.corpus import TYPE_SYSTEM
 from kg.errors import CorpusError
-from kg.formats.inception.errors import TS_ROOT, XMI_ROOT, cas_error, check_offsets, check_root, type_system_error
+from kg.formats.inception.errors import (TS_ROOT, XMI_ID, XMI_ROOT, cas_error, check_offsets, check_root, elements,
+                                         type_system_error)
 
 
 @dataclass(frozen=True)
@@ -28,13 +29,13 @@ class BratDocument:
     """One document as brat has it: the text, the .ann lines and an annotation.conf for them.
 
     `warnings` lists what was not carried over (layers and features kg does not
-    read, spans with no text), one sentence each with how many times it was found; the
-    reader gives them the document's location."""
+    read, spans with no text): (one sentence, how many times it was found, the XMI line of
+    the element it is about or None); the reader gives them the document's path."""
 
     text: str
     ann: str
     conf: str
-    warnings: tuple[tuple[str, int], ...] = ()
+    warnings: tuple[tuple[str, int, int | None], ...] = ()
 
 
 def xmi_to_brat(path: Path) -> BratDocument:
@@ -88,7 +89,14 @@ def convert(xmi: bytes, type_system: bytes, where: str, ts_where: str) -> BratDo
     cas = _load_cas(xmi, typesystem, where)
     check_offsets(cas, xmi, where)
     ann, conf, reported = cas_to_brat(cas)
-    return BratDocument(cas.sofa_string or "", ann, conf, tuple(reported))
+    lines = _lines(xmi) if any(xmi_id is not None for _, _, xmi_id in reported) else {}
+    located = tuple((what, count, lines.get(str(xmi_id))) for what, count, xmi_id in reported)
+    return BratDocument(cas.sofa_string or "", ann, conf, located)
+
+
+def _lines(xmi: bytes) -> dict[str, int]:
+    """The line of each element of the XMI, by its xmi:id."""
+    return {element.get(XMI_ID): line for element, line, _ in elements(xmi) if element.get(XMI_ID)}
 
 
 def _is_type_system(name: str) -> bool:
