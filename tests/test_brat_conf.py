@@ -105,6 +105,7 @@ def test_configuration_errors_are_located(text: str, line: int, message: str) ->
     ("[entities]\nA\n[relations]\n<OVERLAP>\tArg1:A, Arg2:A\n", 4, "<OVERLAP> without <OVL-TYPE>, rule not read"),
     ("[entities]\nA\n[relations]\n<OVERLAP>\tArg1:A, Arg2:A, <OVL-TYPE>:equal|inside\n", 4,
      "unknown <OVL-TYPE> inside, not read"),
+    ("[entities]\nA\n\tB.c|Bc\n", 3, "type 'B.c' is stored as 'B_c' in .ann files"),
 ])
 def test_what_brat_only_warns_about_is_a_located_warning(text: str, line: int, message: str) -> None:
     warnings = [str(w) for w in parse_config(text, "x/annotation.conf").warnings]

@@ -23,7 +23,8 @@ As in brat, an argument type names exactly that type: a subtype does not
 fill a slot declared for its parent. Every problem is a ConfigError with the
 file and line, all of a file's reported at once (InputErrors); what brat only
 warns about (a type named in an argument list but declared nowhere, an unknown
-section, an <OVERLAP> kind it does not know) is an InputWarning in the
+section, an <OVERLAP> kind it does not know, a first name it stores otherwise)
+is an InputWarning in the
 configuration's `warnings`, and the file is read past it as brat reads it. `find_config` looks the configuration up the way brat does:
 in the document's directory, then its parents up to the corpus root.
 """
@@ -247,7 +248,7 @@ def parse_config(text: str, path: Path | str = CONFIG_FILE) -> AnnotationConfig:
         header = _HEADER.match(raw)
         if header:
             if section:
-                sections[section] += _read_hierarchy(lines, path, errors)
+                sections[section] += _read_hierarchy(lines, path, errors, warnings)
             section, lines = _section_name(header.group(1), path, number, warnings), []
         elif section is not None:
             lines.append((number, raw.rstrip("\r")))
@@ -255,7 +256,7 @@ def parse_config(text: str, path: Path | str = CONFIG_FILE) -> AnnotationConfig:
             errors.append(ConfigError(f"declaration {raw.strip()!r} before any section (expected [entities], "
                                       "[relations], [events] or [attributes] first)", path, number))
     if section:
-        sections[section] += _read_hierarchy(lines, path, errors)
+        sections[section] += _read_hierarchy(lines, path, errors, warnings)
     if len(errors) == 1:
         raise errors[0]
     if errors:
@@ -274,7 +275,8 @@ def _section_name(name: str, path: Path | str, number: int, warnings: list[Input
     return name
 
 
-def _read_hierarchy(lines: list[tuple[int, str]], path: Path | str, errors: list[ConfigError]) -> list[TypeNode]:
+def _read_hierarchy(lines: list[tuple[int, str]], path: Path | str, errors: list[ConfigError],
+                    warnings: list[InputWarning]) -> list[TypeNode]:
     """The declarations of one section, with macros expanded and parents resolved; a line that
     cannot be read goes to `errors` and the others are read on (its children under its name)."""
     nodes: list[TypeNode] = []
@@ -285,9 +287,21 @@ def _read_hierarchy(lines: list[tuple[int, str]], path: Path | str, errors: list
             continue
         try:
             _read_declaration(line, number, nodes, last_at_depth, macros, path)
+            _check_storage_form(nodes, line, number, path, warnings)
         except ConfigError as exc:
             errors.append(exc)
     return nodes
+
+
+def _check_storage_form(nodes: list[TypeNode], line: str, number: int, path: Path | str,
+                        warnings: list[InputWarning]) -> None:
+    """brat's note on a type whose first name it cannot store (it writes the .ann with another)."""
+    if not nodes or nodes[-1].line != number:
+        return  # a macro
+    first = _LINE.match(line).group(2).split("|")[0].lstrip("!")
+    if nodes[-1].name not in (first, *SPECIAL_RELATIONS) and "<" not in first:
+        warnings.append(InputWarning(f"type {first!r} is stored as {nodes[-1].name!r} in .ann files (expected a first "
+                                     f"name of letters, digits, _ and -: brat stores no other)", path, number))
 
 
 def _read_declaration(line: str, number: int, nodes: list[TypeNode], last_at_depth: dict, macros: dict[str, str],
