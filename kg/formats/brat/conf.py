@@ -24,9 +24,9 @@ fill a slot declared for its parent. Every problem is a ConfigError with the
 file and line, all of a file's reported at once (InputErrors); what brat only
 warns about (a type named in an argument list but declared nowhere, an unknown
 section, an <OVERLAP> kind it does not know, a first name it stores otherwise)
-is an InputWarning in the
-configuration's `warnings`, and the file is read past it as brat reads it. `find_config` looks the configuration up the way brat does:
-in the document's directory, then its parents up to the corpus root.
+is an InputWarning in the configuration's `warnings`, and the file is read past
+it as brat reads it. `find_config` looks the configuration up the way brat
+does: in the document's directory, then its parents up to the corpus root.
 """
 
 from __future__ import annotations
