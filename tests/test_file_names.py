@@ -129,6 +129,13 @@ def test_entity_named_in_another_script_has_a_readable_iri(tmp_path):
     assert result.exit_code == 0, result.output
     subjects = {q.subject.value for q in store_quads(tmp_path / "data")}
     assert {iris.RESOURCE + "person/иван-петров", iris.RESOURCE + "person/ana-ruiz"} <= subjects
+    app = create_app({"DATA": str(tmp_path / "data"), "WORKERS": 1, "QUERY_TIMEOUT": 20.0})
+    try:
+        for path in ("person/иван-петров", "person/" + quote("иван-петров")):
+            answer = app.test_client().get("/api/entities/" + path)
+            assert answer.status_code == 200 and answer.json["iri"] == iris.RESOURCE + "person/иван-петров"
+    finally:
+        app.extensions["kg"].close()
 
 
 def test_inception_documents_in_a_folder_of_any_name_export_with_their_configuration(tmp_path):
