@@ -96,7 +96,6 @@ def test_a_type_declared_twice_is_read_as_brat_reads_it() -> None:
     ("[entities]\nA\n[events]\nE\tArg1+:A\n", 4, "ends with a digit and cannot repeat"),
     ("[entities]\nA\n[events]\nE\tWho:A, Who?:A\n", 4, "argument 'Who' declared twice"),
     ("[entities]\nA\n[relations]\nR\tArg1:A\n", 4, "relation R has 1 arguments (expected two"),
-    ("[entities]\nA\n[relations]\n<OVERLAP>\tArg1:A, Arg2:A, <OVL-TYPE>:inside\n", 4, "<OVERLAP> needs <OVL-TYPE>"),
     ("[entities]\nA\n[attributes]\nX\tValue:a|b\n", 4, "attribute X needs Arg"),
     ("A\n[entities]\nA\n", 1, "before any section"),
 ])
@@ -111,6 +110,12 @@ def test_configuration_errors_are_located(text: str, line: int, message: str) ->
 @pytest.mark.parametrize("text, line, message", [  # brat warns about these and serves the corpus
     ("[entities]\nA\n[relations]\nR\tArg1:A, Arg2:B\n", 4, "R Arg2: undeclared type 'B'"),
     ("[entities]\nA\n[options]\nx\n", 3, "unknown section [options]"),
+    ("[entities]\nA\n[relations]\n<OVERLAP>\tArg1:A, Arg2:A, <OVL-TYPE>:inside\n", 4,
+     "unknown <OVL-TYPE> inside, rule not read"),
+    ("[entities]\nA\n[relations]\n<OVERLAP>\tArg1:A, Arg2:A\n", 4, "<OVERLAP> without <OVL-TYPE>, rule not read"),
+    ("[entities]\nA\n[relations]\n<OVERLAP>\tArg1:A, Arg2:A, <OVL-TYPE>:equal|inside\n", 4,
+     "unknown <OVL-TYPE> inside, not read"),
+    ("[entities]\nA\n\tB.c|Bc\n", 3, "type 'B.c' is stored as 'B_c' in .ann files"),
 ])
 def test_what_brat_only_warns_about_is_a_located_warning(text: str, line: int, message: str) -> None:
     warnings = [str(w) for w in parse_config(text, "x/annotation.conf").warnings]
@@ -181,3 +186,17 @@ def test_configuration_is_looked_up_as_brat_does(tmp_path: Path) -> None:
     (tmp_path / "a" / "annotation.conf").write_text("[entities]\nX\n")
     assert find_config(tmp_path / "a" / "b", tmp_path) == tmp_path / "a" / "annotation.conf"
     assert find_config(tmp_path / "a" / "b", tmp_path / "a" / "b") is None, "never above the corpus root"
+
+
+def test_an_overlap_rule_keeps_the_kinds_brat_knows() -> None:
+    config = parse_config("[entities]\nA\n[relations]\n<OVERLAP>\tArg1:A, Arg2:A, <OVL-TYPE>:equal|inside\n")
+    assert config.overlap_allowed("A", "A", "equal") and not config.overlap_allowed("A", "A", "cross")
+
+
+def test_every_error_of_a_configuration_is_reported_in_one_run() -> None:
+    text = "[entities]\nA\n<ANY>=A\n\t\tB\nC\n\tD\n[events]\nE\tWho{0}:A\nF\tWho:A\n"
+    with pytest.raises(InputErrors) as caught:
+        parse_config(text, "x/annotation.conf")
+    assert [(e.line, e.reason.split(" (")[0]) for e in caught.value.errors] == [
+        (3, "<ANY> is reserved"), (4, "'B' is indented 2 but no type above it is indented 1"),
+        (8, "impossible repetition '{0}' in 'Who{0}:A'")]

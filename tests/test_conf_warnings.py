@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from brat_reference import brat_report
-from helpers import run_kg, shared_corpus, store_quads
+from tests.helpers import run_kg, shared_corpus, store_quads
 from kg.model import iris
 
 CONF = """[entities]
@@ -82,3 +82,34 @@ def test_the_commodity_news_corpus_builds_unedited(tmp_path):
     assert f"warning: {corpus / 'annotation.conf'}:54: Cause-Precondition Arg1: undeclared type" in result.output
     assert iris.DOCUMENT + "Oil-drops-7%25-on-Europe-vaccine-snag-US" in {q.subject.value
                                                                            for q in store_quads(tmp_path / "data")}
+
+
+def test_an_incremental_build_prints_every_warning_as_check_does(corpus, tmp_path):
+    """Only the changed document is read again; the others' warnings and the configuration's are
+    kept with the build (its manifest), so `kg build` says what `kg check` says, and so does a
+    build with nothing to do."""
+    (corpus / "b.txt").write_text("Rui stays.", encoding="utf-8")
+    (corpus / "b.ann").write_text("T1\tPerson 0 3\tRui\n", encoding="utf-8")
+    data = str(tmp_path / "data")
+    warnings = [line for line in run_kg("check", "--corpus", str(corpus)).output.splitlines()
+                if line.startswith("warning: ")]
+    assert len(warnings) == 7
+    assert run_kg("build", "--corpus", str(corpus), "--data", data, "--quiet").exit_code == 0
+    (corpus / "b.txt").write_text("Rui stays!", encoding="utf-8")
+    incremental = run_kg("build", "--corpus", str(corpus), "--data", data, "--quiet")
+    unchanged = run_kg("build", "--corpus", str(corpus), "--data", data, "--quiet")
+    assert "incremental build" in incremental.output and "1 changed" in incremental.output
+    for result in (incremental, unchanged):
+        assert result.exit_code == 0, result.output
+        assert [line for line in result.output.splitlines() if line.startswith("warning: ")] == warnings
+    assert run_kg("build", "--corpus", str(corpus), "--data", data, "--quiet", "--strict").exit_code == 2
+
+
+def test_every_error_of_a_configuration_is_reported_once_in_one_run(corpus):
+    conf = corpus / "annotation.conf"
+    conf.write_text(CONF.replace("Person\nPlace\n", "Person\nPlace\n<ANY>=Person\n").replace("Agent:", "Agent{0}:"),
+                    encoding="utf-8")
+    result = run_kg("check", "--corpus", str(corpus))
+    assert result.exit_code == 2
+    for line, what in ((4, "<ANY> is reserved"), (9, "impossible repetition '{0}'")):
+        assert result.output.count(f"{conf}:{line}: {what}") == 1, result.output

@@ -15,6 +15,8 @@ from kg.api import create_app
 from kg.model import iris
 from tests.helpers import TINY, run_kg, shared_corpus, store_quads
 
+INCEPTION = Path(__file__).resolve().parent / "data" / "inception"
+
 ODD = "Oil drops 7%, Ünïcode é"  # a space, '%', ',' and letters beyond ASCII
 ODD_ID = "Oil%20drops%207%25%2C%20Ünïcode%20é"
 
@@ -86,10 +88,11 @@ def test_document_is_served_and_looked_up(built):
         app.extensions["kg"].close()
 
 
-def test_export_writes_the_file_names_back(built, tmp_path):
-    result = run_kg("export", "--data", str(built), "--format", "brat", "--output", str(tmp_path / "out"))
+@pytest.mark.parametrize("form, suffixes", [("brat", (".txt", ".ann")), ("xmi", (".xmi", ".json"))])
+def test_export_writes_the_file_names_back(built, tmp_path, form, suffixes):
+    result = run_kg("export", "--data", str(built), "--format", form, "--output", str(tmp_path / "out"))
     assert result.exit_code == 0, result.output
-    assert (tmp_path / "out" / (ODD + ".ann")).is_file() and (tmp_path / "out" / (ODD + ".txt")).is_file()
+    assert all((tmp_path / "out" / (ODD + suffix)).is_file() for suffix in suffixes)
 
 
 def test_names_that_give_one_id_are_a_located_error(tmp_path):
@@ -126,3 +129,24 @@ def test_entity_named_in_another_script_has_a_readable_iri(tmp_path):
     assert result.exit_code == 0, result.output
     subjects = {q.subject.value for q in store_quads(tmp_path / "data")}
     assert {iris.RESOURCE + "person/иван-петров", iris.RESOURCE + "person/ana-ruiz"} <= subjects
+    app = create_app({"DATA": str(tmp_path / "data"), "WORKERS": 1, "QUERY_TIMEOUT": 20.0})
+    try:
+        for path in ("person/иван-петров", "person/" + quote("иван-петров")):
+            answer = app.test_client().get("/api/entities/" + path)
+            assert answer.status_code == 200 and answer.json["iri"] == iris.RESOURCE + "person/иван-петров"
+    finally:
+        app.extensions["kg"].close()
+
+
+def test_inception_documents_in_a_folder_of_any_name_export_with_their_configuration(tmp_path):
+    folder = tmp_path / "corpus" / "Neue Texte, 2024"
+    folder.mkdir(parents=True)
+    for name in ("lisbon.xmi", "TypeSystem.xml"):
+        shutil.copy(INCEPTION / name, folder)
+    data = tmp_path / "data"
+    assert run_kg("build", "--corpus", str(tmp_path / "corpus"), "--data", str(data), "--quiet").exit_code == 0
+    result = run_kg("export", "--data", str(data), "--format", "brat", "--output", str(tmp_path / "out"))
+    assert result.exit_code == 0, result.output
+    out = tmp_path / "out" / "Neue Texte, 2024"
+    assert (out / "lisbon.ann").is_file() and (out / "annotation.conf").is_file()
+    assert run_kg("check", "--corpus", str(tmp_path / "out")).exit_code == 0

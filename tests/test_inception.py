@@ -194,12 +194,15 @@ def test_ann_and_conf_parse_with_the_project_reader(tmp_path: Path) -> None:
 
 
 def test_what_is_not_carried_over_is_reported() -> None:
-    counted = xmi_to_brat(DATA / "lisbon.xmi").warnings  # the reader gives them the document's location
-    warnings = [w for w, _ in counted]
+    counted = xmi_to_brat(DATA / "lisbon.xmi").warnings  # the reader gives them the document's path
+    warnings = [w for w, _, _ in counted]
     assert not any(str(DATA) in w for w in warnings)  # so that like groups with like across documents
     assert ("layer de.tudarmstadt.ukp.dkpro.core.api.lexmorph.type.pos.POS not read (expected a NamedEntity or "
-            "custom span, relation or chain layer: kg reads those, not parts of speech)", 1) in counted
-    assert "NamedEntity at 104-106 skipped (covered text '  ' is empty or whitespace-only)" in warnings
+            "custom span, relation or chain layer: kg reads those, not parts of speech)", 1, None) in counted
+    xmi = (DATA / "lisbon.xmi").read_text(encoding="utf-8").splitlines()
+    empty = [line for w, _, line in counted if w.startswith("NamedEntity skipped: the text it covers is empty")]
+    # the line of its element (whose offsets count UTF-16 units: 104-106 in code points)
+    assert len(empty) == 1 and 'NamedEntity xmi:id="34" sofa="1" begin="106" end="108"' in xmi[empty[0] - 1]
     assert any("layer de.tudarmstadt.ukp.dkpro.core.api.syntax.type.dependency.Dependency not read" in w
                for w in warnings)
     assert any("'owner of' written as 'owner_of'" in w for w in warnings)
@@ -368,8 +371,9 @@ def test_repeated_roles_shared_attribute_names_and_dangling_relations(tmp_path: 
                             "A2\tcertain T4 maybe\n")
     assert "certain\tArg:<EVENT>|Hedge, Value:maybe|true\n" in document.conf
     assert "Claim\tSpeaker*:PER\n" in document.conf
-    assert document.warnings == (("Employment relation at 8-11 skipped "
-                                  "(its Governor or Dependent is not an annotation kg reads)", 1),)
+    [(what, count, line)] = document.warnings
+    assert (what, count) == ("Employment relation skipped (expected its Governor and Dependent annotations kg reads)", 1)
+    assert "Employment" in (tmp_path / "rain.xmi").read_text(encoding="utf-8").splitlines()[line - 1]
     (tmp_path / "annotation.conf").write_text(document.conf, encoding="utf-8")
     parsed = parse_ann(tmp_path / "rain.ann", document.ann, document.text, load_config(tmp_path / "annotation.conf"))
     assert parsed.events[0].args == (("Speaker", "T1"), ("Speaker", "T2"))

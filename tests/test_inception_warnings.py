@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 
-from helpers import run_kg, shared_corpus
+from tests.helpers import run_kg, shared_corpus
 
 POS = "layer de.tudarmstadt.ukp.dkpro.core.api.lexmorph.type.pos.POS not read"
 DEFINITIONS = "layer de.tudarmstadt.ukp.clarin.webanno.api.type.FeatureDefinition not read"

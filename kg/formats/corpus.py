@@ -47,8 +47,9 @@ _LOCAL_ID = re.compile(r"^[A-Z]+\d+$")
 
 @dataclass(frozen=True)
 class DocumentFiles:
-    """The files of one article; `ann` and `meta` may not exist. `slug` is the article's path
-    relative to the corpus, without extension (`news/2019/a1` for news/2019/a1.txt).
+    """The files of one article; `ann` and `meta` may not exist. `slug` is the article's id, its
+    path relative to the corpus without extension as an IRI path (`news/2019/a1` for
+    news/2019/a1.txt, `a%20b` for `a b.txt`: kg.model.iris.document_id).
 
     The paths are kept as given (the scan gives strings) and made Path objects only when asked
     for: a build that finds nothing to do never needs them, and at 10,000 articles making
@@ -490,7 +491,8 @@ def read_document(files: DocumentFiles, config: AnnotationConfig) -> Document:
         converted = _converted(files)
         annotations = parse_ann(Path(files.source), converted.ann, converted.text,
                                 parse_config(converted.conf, files.source))
-        left_out = tuple(InputWarning(warning, files.source, count=count) for warning, count in converted.warnings)
+        left_out = tuple(InputWarning(warning, files.source, line, count=count)
+                         for warning, count, line in converted.warnings)
         annotations = replace(annotations, warnings=left_out + annotations.warnings)
         return Document(files.slug, converted.text, read_metadata(files, converted.text), annotations, files.source)
     text = read_text(files.txt)

@@ -144,10 +144,10 @@ class BratDocument:
     annotation.conf for them (what the registry's readers return, kg.formats.registry).
 
     `warnings` lists what was not carried over (layers and features kg does not
-    read, spans with no text), one sentence each with how many times it was found; the
-    reader gives them the document's location."""
+    read, spans with no text): (one sentence, how many times it was found, the line of the
+    element it is about in the source file, or None); the reader gives them the document's path."""
 
     text: str
     ann: str
     conf: str
-    warnings: tuple[tuple[str, int], ...] = ()
+    warnings: tuple[tuple[str, int, int | None], ...] = ()

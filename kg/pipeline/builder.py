@@ -35,7 +35,7 @@ from kg.formats.corpus import DocumentFiles, not_read, scan_corpus
 from kg.errors import BuildLockedError, CorpusError, InputError, InputErrors, report
 from kg.pipeline.inputs import Inputs
 from kg.pipeline.phases import Phases
-from kg.pipeline.plan import Plan, make_plan, previous_manifest, write_manifest
+from kg.pipeline.plan import Plan, keep_warnings, make_plan, previous_manifest, stored_warnings, write_manifest
 from kg.formats.positions import json_key_line
 from kg.pipeline.push import make_pusher, push_step
 
@@ -129,6 +129,9 @@ def _build(corpus_dir: Path, data_dir: Path, store_url: str | None, progress: bo
         pusher = make_pusher(store_url, store_settings)
         if plan is None:
             report = _unchanged(data_dir, len(listing.documents), pusher)
+            report.warnings = stored_warnings(previous_manifest(data_dir) or {})
+            if strict and report.warnings:
+                raise InputErrors(report.warnings)  # as errors
         else:
             with phases.phase("inputs"):  # configurations, alias table: parsed only when there is work
                 if plan.previous_dir:
@@ -199,7 +202,7 @@ def _run(plan: Plan, inputs: Inputs, data_dir: Path, options: Options, phases: P
         except InputErrors as exc:  # the configurations' warnings belong to the same report
             raise InputErrors(exc.errors, inputs.warnings + exc.warnings) from None
         report.quads, report.entities = filled.quads, filled.entities
-        report.warnings = inputs.warnings + filled.warnings
+        report.warnings = keep_warnings(plan, filled.warnings, inputs.warnings)
         if options.strict and report.warnings:
             raise InputErrors(report.warnings)  # as errors
         with phases.phase("search index"):  # the endpoint reads it, never builds it in a request

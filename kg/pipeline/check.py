@@ -66,10 +66,15 @@ def check_corpus(corpus_dir: Path, *, shapes: bool = False, workers: int | None 
     if strict:
         errors, warnings = errors + warnings, []
     if errors:
-        raise InputErrors(errors, warnings)
+        raise InputErrors(_once(errors), warnings)
     return CheckReport(len(listing.documents), time.perf_counter() - started, listing.ignored, warnings,
                        alignment_listing(inputs.vocabulary))
 
 
 def _each(error: InputError) -> list[InputError]:
     return list(error.errors) if isinstance(error, InputErrors) else [error]
+
+
+def _once(errors: list[InputError]) -> list[InputError]:
+    """Each problem once: a configuration that cannot be read is found by every step that needs it."""
+    return list({(e.reason, e.path, e.line, e.column): e for e in errors}.values())

@@ -42,7 +42,7 @@ class Filled:
     quads: int
     entities: int  # entity records written
     touched: frozenset[str] | None = None  # IRIs of the records an incremental build rewrote (None: all)
-    warnings: list[InputError] = field(default_factory=list)  # what the documents read only warn about
+    warnings: dict[str, list[InputError]] = field(default_factory=dict)  # what each document read only warns about
 
 
 @dataclass
@@ -92,7 +92,7 @@ def _load_all(plan: Plan, inputs: Inputs, build_dir: Path, options: Options, pha
         load.finish_loading()
     with phases.phase("nq export"):
         load.finish_as_export()
-    return store, read.checked, None, Filled(load.quads, count, warnings=read.warnings)
+    return store, read.checked, None, Filled(load.quads, count, warnings=read.by_document)
 
 
 def _patch_previous(plan: Plan, inputs: Inputs, build_dir: Path, options: Options, phases: Phases):
@@ -115,7 +115,7 @@ def _patch_previous(plan: Plan, inputs: Inputs, build_dir: Path, options: Option
     previous = read_manifest(plan.previous_dir).get("quads")
     with phases.phase("count"):  # counting a large store takes seconds: the previous count and the change
         quads = previous + delta if isinstance(previous, int) else len(store)
-    return store, read.checked, touched, Filled(quads, count, frozenset(records_touched), read.warnings)
+    return store, read.checked, touched, Filled(quads, count, frozenset(records_touched), read.by_document)
 
 
 def _patched_evidence(store: EmbeddedStore, plan: Plan, replaced: Evidence, new: Evidence) -> Kept:

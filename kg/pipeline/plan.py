@@ -14,11 +14,12 @@ from __future__ import annotations
 
 import json
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Mapping
 
 from kg import __version__
+from kg.errors import InputError, InputWarning
 from kg.store import build_dirs
 from kg.model import iris
 from kg.model.iris import graph_iri
@@ -36,8 +37,9 @@ class Plan:
     added: list[str]
     changed: list[str]
     removed: list[str]
-    fingerprints: dict[str, dict]
+    fingerprints: dict[str, dict]  # per document: stat, digest and the warnings found when it was read
     previous_dir: Path | None
+    input_warnings: list[list] = field(default_factory=list)  # the configurations' (keep_warnings)
 
     def remade_graphs(self) -> list[str] | None:
         """Graphs whose content may differ from the previous build (None: a full build, all of them)."""
@@ -76,15 +78,39 @@ def make_plan(files: list[DocumentFiles], previous: dict | None, fingerprint: st
             prints[item.slug] = before
             continue
         digest = item.fingerprint()
-        prints[item.slug] = {"stat": stat, "sha256": digest}
         if before and before["sha256"] == digest:
+            prints[item.slug] = before | {"stat": stat}  # not read again: its warnings stay
             continue
+        prints[item.slug] = {"stat": stat, "sha256": digest}
         todo.append(item)
         (changed if before else added).append(item.slug)
     removed = sorted(set(old) - {f.slug for f in files})
     if not todo and not removed:
         return None
     return Plan("incremental", todo, added, changed, removed, prints, Path(previous["_dir"]))
+
+
+def keep_warnings(plan: Plan, read: Mapping[str, list[InputError]], inputs: list[InputError]) -> list[InputError]:
+    """Every warning of the corpus, as `kg check` finds them, though an incremental build reads only
+    the documents that changed: the warnings of each document read (`read`) and of the configurations
+    (`inputs`) are kept in the manifest, and the other documents' are taken from it."""
+    for slug in plan.added + plan.changed:
+        plan.fingerprints[slug].pop("warnings", None)
+        if read.get(slug):
+            plan.fingerprints[slug]["warnings"] = [_stored(w) for w in read[slug]]
+    plan.input_warnings = [_stored(w) for w in inputs]
+    return stored_warnings({"input_warnings": plan.input_warnings, "documents": plan.fingerprints})
+
+
+def stored_warnings(manifest: Mapping[str, Any]) -> list[InputError]:
+    """The warnings a build's manifest keeps: the configurations', then each document's in order."""
+    kept = [*manifest.get("input_warnings", ()),
+            *(w for entry in manifest.get("documents", {}).values() for w in entry.get("warnings", ()))]
+    return [InputWarning(*w) for w in kept]
+
+
+def _stored(warning: InputError) -> list:
+    return [warning.reason, warning.path, warning.line, warning.column, getattr(warning, "count", 1)]
 
 
 def write_manifest(build_dir: Path, plan: Plan, fingerprint: str, quads: int, phases: dict[str, float]) -> None:
@@ -97,6 +123,7 @@ def write_manifest(build_dir: Path, plan: Plan, fingerprint: str, quads: int, ph
         "inputs": fingerprint,
         "quads": quads,
         "documents": plan.fingerprints,
+        "input_warnings": plan.input_warnings,
         "based_on": plan.previous_dir.name if plan.previous_dir else None,
         "remade_graphs": plan.remade_graphs(),
         "phases": list(phases.items()),  # [name, seconds] in the order they ran

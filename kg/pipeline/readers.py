@@ -45,6 +45,7 @@ class Read:
     checked: set[str] = field(default_factory=set)
     evidence: Evidence = field(default_factory=dict)
     warnings: list[InputError] = field(default_factory=list)
+    by_document: dict[str, list[InputError]] = field(default_factory=dict)  # the same, per document slug
 
 
 def read_all(todo: list[DocumentFiles], inputs: Inputs, progress: bool, validate: bool,
@@ -78,7 +79,10 @@ def read_all(todo: list[DocumentFiles], inputs: Inputs, progress: bool, validate
         for chunk, evidence in results:
             for slug, nquads, problems in chunk:
                 errors += [InputError(*e[1:5]) for e in problems if not e[0]]
-                read.warnings += [InputWarning(*e[1:]) for e in problems if e[0]]
+                found = [InputWarning(*e[1:]) for e in problems if e[0]]
+                read.warnings += found
+                if found:
+                    read.by_document[slug] = found
                 if nquads is not None and not errors:
                     sink(slug, nquads)
                     if slug in sample:

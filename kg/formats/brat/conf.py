@@ -21,8 +21,12 @@ Sections `[entities]` (alias `[spans]`), `[relations]`, `[events]` and
 
 As in brat, an argument type names exactly that type: a subtype does not
 fill a slot declared for its parent. Every problem is a ConfigError with the
-file and line. `find_config` looks the configuration up the way brat does:
-in the document's directory, then its parents up to the corpus root.
+file and line, all of a file's reported at once (InputErrors); what brat only
+warns about (a type named in an argument list but declared nowhere, an unknown
+section, an <OVERLAP> kind it does not know, a first name it stores otherwise)
+is an InputWarning in the configuration's `warnings`, and the file is read past
+it as brat reads it. `find_config` looks the configuration up the way brat
+does: in the document's directory, then its parents up to the corpus root.
 """
 
 from __future__ import annotations
@@ -33,7 +37,7 @@ import sys
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from kg.errors import ConfigError, InputWarning
+from kg.errors import ConfigError, InputErrors, InputWarning
 
 CONFIG_FILE = "annotation.conf"
 MAPPING_FILE = "kg.toml"  # the alignment of the corpus's types with the ontology (kg.model.corpus_vocabulary reads it)
@@ -233,24 +237,30 @@ def decode_utf8(data: bytes, path: Path | str, error: type = ConfigError) -> str
 
 
 def parse_config(text: str, path: Path | str = CONFIG_FILE) -> AnnotationConfig:
-    """Parse the text of an annotation.conf (see the module docstring for the language)."""
+    """Parse the text of an annotation.conf (see the module docstring for the language). Every
+    line that cannot be read is reported: one ConfigError, or InputErrors listing them all."""
     sections: dict[str, list[TypeNode]] = {name: [] for name in SECTIONS}
     section: str | None = None  # "": a section brat ignores
     lines: list[tuple[int, str]] = []
     warnings: list[InputWarning] = []
+    errors: list[ConfigError] = []
     for number, raw in enumerate(text.split("\n"), start=1):
         header = _HEADER.match(raw)
         if header:
             if section:
-                sections[section] += _read_hierarchy(lines, path)
+                sections[section] += _read_hierarchy(lines, path, errors, warnings)
             section, lines = _section_name(header.group(1), path, number, warnings), []
         elif section is not None:
             lines.append((number, raw.rstrip("\r")))
         elif raw.strip() and not raw.lstrip().startswith("#"):
-            raise ConfigError(f"declaration {raw.strip()!r} before any section (expected [entities], "
-                              "[relations], [events] or [attributes] first)", path, number)
+            errors.append(ConfigError(f"declaration {raw.strip()!r} before any section (expected [entities], "
+                                      "[relations], [events] or [attributes] first)", path, number))
     if section:
-        sections[section] += _read_hierarchy(lines, path)
+        sections[section] += _read_hierarchy(lines, path, errors, warnings)
+    if len(errors) == 1:
+        raise errors[0]
+    if errors:
+        raise InputErrors(errors, warnings)
     return _assemble(sections, str(path), warnings)
 
 
@@ -265,32 +275,57 @@ def _section_name(name: str, path: Path | str, number: int, warnings: list[Input
     return name
 
 
-def _read_hierarchy(lines: list[tuple[int, str]], path: Path | str) -> list[TypeNode]:
-    """The declarations of one section, with macros expanded and parents resolved."""
+def _read_hierarchy(lines: list[tuple[int, str]], path: Path | str, errors: list[ConfigError],
+                    warnings: list[InputWarning]) -> list[TypeNode]:
+    """The declarations of one section, with macros expanded and parents resolved; a line that
+    cannot be read goes to `errors` and the others are read on (its children under its name)."""
     nodes: list[TypeNode] = []
     last_at_depth: dict[int, tuple[str, list[str]]] = {}
     macros: dict[str, str] = {}
     for number, line in lines:
         if not line.strip() or line.lstrip().startswith("#") or _SEPARATOR.match(line):
             continue
-        macro = _MACRO.match(line)
-        if macro:
-            _define_macro(macros, macro.group(1), macro.group(2), path, number)
-            continue
-        line = _expand(line, macros, path, number)
-        indent, terms, rest = _LINE.match(line).groups()
-        depth = len(indent)
-        if depth and depth - 1 not in last_at_depth:
-            raise ConfigError(f"{terms!r} is indented {depth} but no type above it is indented {depth - 1} "
-                              "(expected each child one level deeper than its parent)", path, number)
-        args = _inherit(_split_args(rest), depth, last_at_depth, path, number)
-        parent = last_at_depth[depth - 1][0] if depth else None
-        node = _node(terms, args, parent, path, number)
-        nodes.append(node)
-        last_at_depth[depth] = (node.name, args)
-        for deeper in [d for d in last_at_depth if d > depth]:
-            del last_at_depth[deeper]
+        try:
+            _read_declaration(line, number, nodes, last_at_depth, macros, path)
+            _check_storage_form(nodes, line, number, path, warnings)
+        except ConfigError as exc:
+            errors.append(exc)
     return nodes
+
+
+def _check_storage_form(nodes: list[TypeNode], line: str, number: int, path: Path | str,
+                        warnings: list[InputWarning]) -> None:
+    """brat's note on a type whose first name it cannot store (it writes the .ann with another)."""
+    if not nodes or nodes[-1].line != number:
+        return  # a macro
+    first = _LINE.match(line).group(2).split("|")[0].lstrip("!")
+    if nodes[-1].name not in (first, *SPECIAL_RELATIONS) and "<" not in first:
+        warnings.append(InputWarning(f"type {first!r} is stored as {nodes[-1].name!r} in .ann files (expected a first "
+                                     f"name of letters, digits, _ and -: brat stores no other)", path, number))
+
+
+def _read_declaration(line: str, number: int, nodes: list[TypeNode], last_at_depth: dict, macros: dict[str, str],
+                      path: Path | str) -> None:
+    """Read one line of a section: a macro, or a declaration added to `nodes`."""
+    macro = _MACRO.match(line)
+    if macro:
+        _define_macro(macros, macro.group(1), macro.group(2), path, number)
+        return
+    indent, terms, rest = _LINE.match(line).groups()
+    depth = len(indent)
+    for deeper in [d for d in last_at_depth if d > depth]:
+        del last_at_depth[deeper]
+    last_at_depth[depth] = (terms, [])  # until read: its children are not reported for its own fault
+    line = _expand(line, macros, path, number)
+    indent, terms, rest = _LINE.match(line).groups()
+    if depth and depth - 1 not in last_at_depth:
+        raise ConfigError(f"{terms!r} is indented {depth} but no type above it is indented {depth - 1} "
+                          "(expected each child one level deeper than its parent)", path, number)
+    args = _inherit(_split_args(rest), depth, last_at_depth, path, number)
+    parent = last_at_depth[depth - 1][0] if depth else None
+    node = _node(terms, args, parent, path, number)
+    nodes.append(node)
+    last_at_depth[depth] = (node.name, args)
 
 
 def _define_macro(macros: dict[str, str], name: str, value: str, path: Path | str, number: int) -> None:
@@ -396,7 +431,7 @@ def _assemble(sections: dict[str, list[TypeNode]], path: str, warnings: list[Inp
     relation_nodes: dict[str, TypeNode] = {}
     overlaps: list[OverlapRule] = []
     for node in sections["relations"]:
-        _relation(node, relations, relation_nodes, overlaps, path)
+        _relation(node, relations, relation_nodes, overlaps, path, warnings)
     attributes = _attributes(sections["attributes"], path, warnings)
     config = AnnotationConfig(entities, events, relations, attributes, tuple(overlaps), relation_nodes, path)
     undeclared = _undeclared_types(config, sections, path)
@@ -441,9 +476,10 @@ def _merged(first: AttributeType, second: AttributeType) -> AttributeType:
     return AttributeType(first.name, targets, values, first.line)
 
 
-def _relation(node: TypeNode, relations: dict, relation_nodes: dict, overlaps: list, path: str) -> None:
+def _relation(node: TypeNode, relations: dict, relation_nodes: dict, overlaps: list, path: str,
+              warnings: list[InputWarning]) -> None:
     if node.name in SPECIAL_RELATIONS:
-        overlaps.append(_overlap(node, path))
+        overlaps += [rule for rule in (_overlap(node, path, warnings),) if rule]
         return
     relation_nodes.setdefault(node.name, node)
     if node.abstract and not node.roles:
@@ -462,14 +498,21 @@ def _relation(node: TypeNode, relations: dict, relation_nodes: dict, overlaps: l
     relations[node.name] = relations.get(node.name, ()) + (declared,)
 
 
-def _overlap(node: TypeNode, path: str) -> OverlapRule:
+def _overlap(node: TypeNode, path: str, warnings: list[InputWarning]) -> OverlapRule | None:
+    """The rule of an <OVERLAP> (or ENTITY-NESTING) line; None for one without a kind brat knows
+    (brat warns and ignores it, as it ignores kinds it does not know)."""
     if node.name == ENTITY_NESTING:
         kinds = frozenset({"contain"})
     else:
-        kinds = frozenset(node.special.get("<OVL-TYPE>", ()))
-        if not kinds or kinds - set(OVERLAP_KINDS):
-            raise ConfigError(f"<OVERLAP> needs <OVL-TYPE>:{'|'.join(OVERLAP_KINDS)} (expected one or more of "
-                              "these)", path, node.line)
+        given = node.special.get("<OVL-TYPE>", ())
+        kinds = frozenset(given) & set(OVERLAP_KINDS)
+        unknown = sorted(set(given) - kinds)
+        if unknown or not kinds:
+            what = f"unknown <OVL-TYPE> {'|'.join(unknown)}" if unknown else "<OVERLAP> without <OVL-TYPE>"
+            warnings.append(InputWarning(f"{what}, {'not read' if kinds else 'rule not read'} (expected "
+                                         f"<OVL-TYPE>:{'|'.join(OVERLAP_KINDS)}, one or more)", path, node.line))
+        if not kinds:
+            return None
     names = [r.name for r in node.roles]
     if names != ["Arg1", "Arg2"]:
         raise ConfigError(f"{node.name} needs Arg1 and Arg2 (expected Arg1:TYPE, Arg2:TYPE)", path, node.line)

@@ -19,6 +19,7 @@ from __future__ import annotations
 from dataclasses import replace
 from pathlib import Path, PurePosixPath
 
+from kg.model.iris import document_path
 from kg.formats.brat.conf import (CONFIG_FILE, OVERLAP, OVERLAP_KINDS, AnnotationConfig, AttributeType, OverlapRule, RelationType,
                      Role, TypeNode, find_config, load_config)
 
@@ -164,7 +165,7 @@ def save_document_configs(corpus_dir: Path, schema_dir: Path, configs: dict[str,
     their configurations and of the annotation.conf that applies to the directory, as brat looks it up."""
     by_directory: dict[str, list[AnnotationConfig]] = {}
     for slug, config in sorted(configs.items()):
-        by_directory.setdefault(PurePosixPath(slug).parent.as_posix(), []).append(config)
+        by_directory.setdefault(PurePosixPath(document_path(slug)).parent.as_posix(), []).append(config)
     for directory, parts in by_directory.items():
         applies = find_config(corpus_dir / directory, corpus_dir)
         if applies is not None:

@@ -38,6 +38,7 @@ class Standoff:
     text: str
     ts: object = None
     warnings: list[str] = field(default_factory=list)
+    located: list[tuple[str, int]] = field(default_factory=list)  # warnings about one feature structure: (what, xmi:id)
     bounds: list[Bound] = field(default_factory=list)
     by_fs: dict[int, Bound] = field(default_factory=dict)
     at: dict[tuple[int, int], Bound] = field(default_factory=dict)  # the first entity span at (begin, end)
@@ -57,7 +58,8 @@ def brat_name(name: str, brat: Standoff, what: str) -> str:
     if not clean[0].isalpha():
         clean = "X" + clean
     if clean != name:
-        brat.warnings.append(f"{what} {name!r} written as {clean!r} (brat names are letters, digits, _ and -)")
+        brat.warnings.append(f"{what} {name!r} written as {clean!r} (expected a name of ASCII letters, digits, _ "
+                             f"and -, starting with a letter: brat reads no other)")
     return clean
 
 
@@ -117,7 +119,8 @@ def _event_lines(brat: Standoff) -> list[str]:
         for role, target in brat.events.get(bound.key[-1], []):
             argument = brat.by_fs.get(target)
             if argument is None:
-                brat.warnings.append(f"{bound.type} slot {role!r} points to an annotation kg does not read; skipped")
+                brat.warnings.append(f"{bound.type} slot {role!r} skipped (expected its target an annotation kg reads: "
+                                     f"a NamedEntity or custom span over some text)")
                 continue
             role = brat_name(role, brat, "role")
             counts[role] += 1

@@ -53,9 +53,10 @@ def other_references() -> str:
     return iris.BASE + "reference/"
 
 
-def cas_to_brat(cas: Cas) -> tuple[str, str, list[tuple[str, int]]]:
-    """The .ann text, the annotation.conf text and the warnings for one CAS, each with how many
-    times it was found (a layer not read: its annotations)."""
+def cas_to_brat(cas: Cas) -> tuple[str, str, list[tuple[str, int, int | None]]]:
+    """The .ann text, the annotation.conf text and the warnings for one CAS: (what, how many times
+    it was found (a layer not read: its annotations), the xmi:id of the feature structure it is about
+    or None)."""
     brat = Standoff(cas.sofa_string or "", cas.typesystem)
     kinds = _classify(cas, brat)
     for fs in kinds["span"]:
@@ -73,7 +74,8 @@ def cas_to_brat(cas: Cas) -> tuple[str, str, list[tuple[str, int]]]:
     settle_attributes(brat)
     ann = "".join(line + "\n" for line in ann_lines(brat))
     conf = conf_text(brat)
-    return ann, conf, list(Counter(brat.warnings).items())
+    return ann, conf, [(what, count, None) for what, count in Counter(brat.warnings).items()] + \
+        [(what, 1, xmi_id) for what, xmi_id in brat.located]
 
 
 def short_name(type_name: str) -> str:
@@ -148,8 +150,8 @@ def _add_span(brat: Standoff, fs: FeatureStructure, link: bool) -> None:
     begin, end = fs.begin, fs.end
     layer = short_name(fs.type.name)
     if not 0 <= begin < end <= len(brat.text) or not brat.text[begin:end].strip():
-        brat.warnings.append(f"{layer} at {begin}-{end} skipped (covered text "
-                             f"{brat.text[max(begin, 0):max(end, 0)]!r} is empty or whitespace-only)")
+        brat.located.append((f"{layer} skipped: the text it covers is empty or white space (expected a span over "
+                             f"some text)", fs.xmiID))
         return
     if link:
         if (begin, end) in brat.at:
@@ -217,7 +219,8 @@ def _read_slots(brat: Standoff, fs: FeatureStructure, name: str, array) -> None:
     for slot in array.elements or []:
         target = slot.get("target")
         if target is None:
-            brat.warnings.append(f"{short_name(fs.type.name)} slot {name!r} without a target skipped")
+            brat.located.append((f"{short_name(fs.type.name)} slot {name!r} without a target skipped (expected a "
+                                 f"target annotation in each slot)", fs.xmiID))
             continue
         args.append((slot.get("role") or name, target.xmiID))
 
@@ -293,8 +296,8 @@ def _add_relation(brat: Standoff, fs: FeatureStructure) -> None:
     ends = [fs.get("Governor"), fs.get("Dependent")]
     bounds = [brat.by_fs.get(end.xmiID) if end is not None else None for end in ends]
     if None in bounds:
-        brat.warnings.append(f"{layer} relation at {fs.begin}-{fs.end} skipped (its Governor or Dependent "
-                             f"is not an annotation kg reads)")
+        brat.located.append((f"{layer} relation skipped (expected its Governor and Dependent annotations kg "
+                             f"reads)", fs.xmiID))
         return
     label = _label(fs)
     type_ = brat_name(label, brat, f"{layer} label") if label else brat_name(layer, brat, "layer")

@@ -21,7 +21,8 @@ from kg.formats.inception.cas_to_brat import cas_to_brat
 from kg.formats.records import BratDocument
 from kg.formats.registry import TYPE_SYSTEM
 from kg.errors import CorpusError
-from kg.formats.inception.errors import TS_ROOT, XMI_ROOT, cas_error, check_offsets, check_root, type_system_error
+from kg.formats.inception.errors import (TS_ROOT, XMI_ID, XMI_ROOT, cas_error, check_offsets, check_root, elements,
+                                         type_system_error)
 
 __all__ = ["TYPE_SYSTEM", "BratDocument", "convert", "read_member", "read_xmi", "xmi_to_brat", "zip_to_brat"]
 
@@ -92,13 +93,21 @@ def convert(xmi: bytes, type_system: bytes, where: str, ts_where: str) -> BratDo
     check_root(xmi, where, XMI_ROOT, "a UIMA CAS XMI document")
     cas = _load_cas(xmi, typesystem, where)
     check_offsets(cas, xmi, where)
-    return brat_document(cas, where)
+    return brat_document(cas, where, xmi)
 
 
-def brat_document(cas: Cas, where: str) -> BratDocument:
-    """A loaded CAS (of an XMI, or made from another format) as brat; `where` names it in warnings."""
+def brat_document(cas: Cas, where: str, xmi: bytes | None = None) -> BratDocument:
+    """A loaded CAS (of an XMI, or made from another format) as brat; `where` names it in warnings,
+    and the XMI it was loaded from, when there is one, gives the line of what a warning is about."""
     ann, conf, reported = cas_to_brat(cas)
-    return BratDocument(cas.sofa_string or "", ann, conf, tuple(reported))
+    lines = _lines(xmi) if xmi and any(xmi_id is not None for _, _, xmi_id in reported) else {}
+    located = tuple((what, count, lines.get(str(xmi_id))) for what, count, xmi_id in reported)
+    return BratDocument(cas.sofa_string or "", ann, conf, located)
+
+
+def _lines(xmi: bytes) -> dict[str, int]:
+    """The line of each element of the XMI, by its xmi:id."""
+    return {element.get(XMI_ID): line for element, line, _ in elements(xmi) if element.get(XMI_ID)}
 
 
 def _is_type_system(name: str) -> bool:
