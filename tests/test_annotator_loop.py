@@ -35,7 +35,7 @@ def test_check_reports_every_error_and_writes_nothing(tiny_copy: Path, tmp_path:
 def test_check_passes_a_good_corpus(tmp_path: Path) -> None:
     result = run_kg("check", "--corpus", str(TINY))
     assert result.exit_code == 0
-    assert result.stdout.startswith("2 documents checked, no problem found")
+    assert "\n2 documents checked, no problem found" in "\n" + result.stdout
 
 
 def test_preferred_label_is_the_full_name(tmp_path: Path) -> None:

@@ -98,13 +98,16 @@ def test_files_that_are_not_regular_are_located_errors(collection: Path, tmp_pat
     assert tree_digest(data) == before, "a failed build changed the published one"
 
 
-def test_a_document_needs_a_configuration(tmp_path: Path) -> None:
+def test_a_document_no_configuration_covers_is_read_with_a_warning(tmp_path: Path) -> None:
+    """brat serves it with its default configuration; kg with the one its annotations imply (none here)."""
     corpus = tmp_path / "corpus"
     (corpus / "sub").mkdir(parents=True)
     shutil.copy(TINY / "beta.txt", corpus / "sub" / "beta.txt")
     result = run_kg("build", "--corpus", str(corpus), "--data", str(tmp_path / "data"), "--quiet")
-    assert result.exit_code == 2
-    assert "no annotation.conf in the corpus" in result.stderr
+    assert result.exit_code == 0, result.output
+    assert "warning: " in result.stdout and "no annotation.conf covers 1 document(s)" in result.stdout
+    strict = run_kg("build", "--strict", "--corpus", str(corpus), "--data", str(tmp_path / "strict"), "--quiet")
+    assert strict.exit_code == 2 and "no annotation.conf covers 1 document(s)" in strict.stderr
 
 
 def test_the_scan_answers_the_plan_with_the_stats_it_took(collection: Path) -> None:
