@@ -17,7 +17,9 @@ _STR = {"type": "string"}
 # (all of it is in the Basic Multilingual Plane), so that the description and the API agree.
 NOT_BLANK = "[^" + "".join(f"\\u{c:04x}" for c in range(0x10000) if chr(c).isspace()) + "]"
 _NSTR = {"type": ["string", "null"]}
-_ID = "^[A-Za-z0-9._~-]+(?:/[A-Za-z0-9._~-]+)*$"
+# An id as a client may write it: '/'-separated segments of any characters, escaped or not (the server
+# reads it as an IRI path, kg.model.iris.iri_path: letters of any script stay, the rest is %-escaped).
+_ID = "^[^/]+(?:/[^/]+)*$"
 _NINT = {"type": ["integer", "null"]}
 _ENTITY_PARTS = {"memberships": "memberships", "out": "statements about others", "in": "statements by others",
                  "mentions": "mentions"}  # the paged lists of an entity (api/jsonapi.py ENTITY_PARTS)

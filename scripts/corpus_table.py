@@ -92,13 +92,12 @@ def read_build(data: Path) -> dict[str, str]:
     """Entities, entities per knowledge-base item and view nodes of the current build of `data`."""
     import kg
     from kg.store import build_dirs as dirs
-    from kg.store.embedded import EmbeddedStore
     from kg.viz.network import load_graph
 
     with kg.open(data) as graph:
         entities = int(graph.query(ENTITIES)[0]["n"])
         linked = [int(r["n"]) for r in graph.query(LINKS)]
-    store = EmbeddedStore.of_build(dirs.current_build(data))
+    store = dirs.build_store(dirs.current_build(data))
     try:
         nodes = load_graph(store).number_of_nodes()
     finally:

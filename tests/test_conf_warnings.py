@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from brat_reference import brat_report
+from tests.brat_reference import brat_report
 from tests.helpers import run_kg, shared_corpus, store_quads
 from kg.model import iris
 

@@ -72,15 +72,17 @@ def test_without_alignment_the_types_are_minted(ace_corpus: Path, tmp_path: Path
     people = _query(data, "SELECT DISTINCT ?x WHERE { ?x a kgo:Person }")
     assert ("https://kg.example.org/id/person/ann-lee",) in people
     assert _query(data, "SELECT ?x WHERE { ?x a kgo:Place }") == []
+    # Paris is linked to a GeoNames item: the item's entity (no tools.conf: an IRI under kg's base)
     assert _query(data, "SELECT DISTINCT ?x WHERE { ?x a kgv:GPE }") == [
-        ("https://kg.example.org/id/entity/paris",), ("https://kg.example.org/id/entity/rome",)]
+        ("https://kg.example.org/id/entity/rome",), ("https://kg.example.org/id/geonames/2988507",)]
     # an event argument that is an event, a relation with its own argument labels, attributes,
     # each property spelt as annotation.conf spells it
     assert _query(data, "SELECT ?c WHERE { ?e kgv:Cause ?c ; a kgv:Demonstrate }") == [
         ("https://kg.example.org/doc/doc1/event/E2",)]
     assert _query(data, "SELECT ?l WHERE { ?s kgo:argumentLabels ?l ; kgv:Certain true }") == [("Employee Employer",)]
     assert _query(data, "SELECT ?v WHERE { ?e kgv:Confidence ?v }") == [("High",)]
-    assert _query(data, "SELECT ?r WHERE { ?m kgo:reference ?r }") == [("GeoNames:2988507",)]
+    assert _query(data, "SELECT ?i WHERE { GRAPH <https://kg.example.org/graph/entities> { ?e <http://www.w3.org/2002/07/owl#sameAs> ?i } }") == [
+        ("https://kg.example.org/reference/GeoNames/2988507",)]
     assert _query(data, "SELECT ?a WHERE { ?a kgo:memberOf ?b }") == []
 
 
@@ -90,7 +92,7 @@ def test_alignment_makes_kgo_queries_find_the_corpus_types(ace_corpus: Path, tmp
     result = run_kg("build", "--corpus", str(ace_corpus), "--data", str(data), "--quiet")
     assert result.exit_code == 0, result.output
     places = _query(data, "SELECT DISTINCT ?x WHERE { ?x a kgo:Place }")
-    assert places == [("https://kg.example.org/id/place/paris",), ("https://kg.example.org/id/place/rome",)]
+    assert places == [("https://kg.example.org/id/geonames/2988507",), ("https://kg.example.org/id/place/rome",)]
     assert _query(data, "SELECT ?p WHERE { GRAPH ?g { kgv:GPE rdfs:subClassOf ?p } }") == [
         ("https://kg.example.org/ontology#Place",), ("https://kg.example.org/vocab#Entity",)]
     assert _query(data, "SELECT ?a ?b WHERE { ?a kgo:memberOf ?b }") == [
