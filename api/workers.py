@@ -282,6 +282,8 @@ class WorkerPool:
         as the time that was left when it was submitted (waiting in the queue does
         not eat into its run time), WorkerCrashed, or the KgError the job raised."""
         budget = deadline - time.monotonic()
+        if budget <= 0:  # no time left to run it: sent anyway, a quick job could still beat the first poll
+            raise execute.QueryTimeout
         worker = self._borrow(deadline)
         deadline = max(deadline, time.monotonic() + budget)
         demoted = surged = False
