@@ -91,6 +91,13 @@ class BuildReport:
         return "\n" + not_read(self.ignored) if self.ignored else ""
 
 
+def _allowed(warnings: list[InputError], strict: bool) -> list[InputError]:
+    """The build's warnings, or with `strict` (and any warning) InputErrors raised with them as errors."""
+    if strict and warnings:
+        raise InputErrors(warnings)
+    return warnings
+
+
 def warnings_first(warnings: list[InputError]) -> str:
     """The report of what only warns, as `kg check` prints it, above a summary."""
     return report([], warnings) + "\n" if warnings else ""
@@ -129,9 +136,7 @@ def _build(corpus_dir: Path, data_dir: Path, store_url: str | None, progress: bo
         pusher = make_pusher(store_url, store_settings)
         if plan is None:
             report = _unchanged(data_dir, len(listing.documents), pusher)
-            report.warnings = stored_warnings(previous_manifest(data_dir) or {})
-            if strict and report.warnings:
-                raise InputErrors(report.warnings)  # as errors
+            report.warnings = _allowed(stored_warnings(previous_manifest(data_dir) or {}), strict)
         else:
             with phases.phase("inputs"):  # configurations, alias table: parsed only when there is work
                 if plan.previous_dir:
@@ -202,9 +207,7 @@ def _run(plan: Plan, inputs: Inputs, data_dir: Path, options: Options, phases: P
         except InputErrors as exc:  # the configurations' warnings belong to the same report
             raise InputErrors(exc.errors, inputs.warnings + exc.warnings) from None
         report.quads, report.entities = filled.quads, filled.entities
-        report.warnings = keep_warnings(plan, filled.warnings, inputs.warnings)
-        if options.strict and report.warnings:
-            raise InputErrors(report.warnings)  # as errors
+        report.warnings = _allowed(keep_warnings(plan, filled.warnings, inputs.warnings), options.strict)
         with phases.phase("search index"):  # the endpoint reads it, never builds it in a request
             write_build_index(build_dir, plan.previous_dir, filled.touched)
         with phases.phase("schema"):
