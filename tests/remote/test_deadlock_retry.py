@@ -1,6 +1,8 @@
 """A graph write Virtuoso rolls back as a deadlock ('SR172: Transaction deadlocked', SQL state
 40001, when concurrent pushes collide) is sent again; other errors are not, and an engine whose
-profile names no such answer (Oxigraph) never retries. A local server plays the store."""
+profile names no such answer (Oxigraph) never retries. A PUT or DELETE whose connection the
+server closed without an answer is sent again on any engine; a query (POST) is not. A local
+server plays the store."""
 
 from __future__ import annotations
 
@@ -16,11 +18,15 @@ from kg.store.remote import ENGINES, RemoteStore
 class _Flaky(BaseHTTPRequestHandler):
     failures = 0
     body = b"<h3>Error 40001</h3> SR172: Transaction deadlocked"
+    hang_ups = 0
     seen: list[str] = []
 
     def do_PUT(self) -> None:  # noqa: N802 (http.server's naming)
         self.rfile.read(int(self.headers.get("Content-Length", 0)))
         type(self).seen.append(self.command)
+        if len(type(self).seen) <= type(self).hang_ups:
+            self.close_connection = True  # closed with no status line: RemoteDisconnected
+            return
         if len(type(self).seen) <= type(self).failures:
             self.send_response(500)
             self.send_header("Content-Length", str(len(self.body)))
@@ -31,6 +37,9 @@ class _Flaky(BaseHTTPRequestHandler):
             self.send_header("Content-Length", "0")
             self.end_headers()
 
+    do_DELETE = do_PUT  # noqa: N815
+    do_POST = do_PUT  # noqa: N815
+
     def log_message(self, *args) -> None:
         pass
 
@@ -40,7 +49,7 @@ def server():
     httpd = ThreadingHTTPServer(("127.0.0.1", 0), _Flaky)
     thread = threading.Thread(target=httpd.serve_forever, daemon=True)
     thread.start()
-    _Flaky.seen = []
+    _Flaky.seen, _Flaky.hang_ups, _Flaky.failures = [], 0, 0
     yield f"http://127.0.0.1:{httpd.server_address[1]}/store"
     httpd.shutdown()
 
@@ -71,3 +80,25 @@ def test_an_engine_without_the_quirk_never_retries(server: str) -> None:
     with pytest.raises(StoreError, match="HTTP 500: .*40001"):
         store(server, "oxigraph").replace_graph("http://g", TRIPLE)
     assert _Flaky.seen == ["PUT"]
+
+
+@pytest.mark.parametrize("engine", ["virtuoso", "oxigraph"])
+def test_a_write_whose_connection_was_dropped_is_sent_again(server: str, engine: str) -> None:
+    _Flaky.hang_ups = 2
+    store(server, engine).replace_graph("http://g", TRIPLE)
+    store(server, engine).drop_graph("http://g")
+    assert _Flaky.seen == ["PUT", "PUT", "PUT", "DELETE"]
+
+
+def test_a_write_dropped_every_time_is_a_store_error(server: str) -> None:
+    _Flaky.hang_ups = 100
+    with pytest.raises(StoreError, match="cannot reach .*ConnectionError"):
+        store(server, "virtuoso").replace_graph("http://g", TRIPLE)
+    assert _Flaky.seen == ["PUT"] * 6
+
+
+def test_a_query_whose_connection_was_dropped_is_not_sent_again(server: str) -> None:
+    _Flaky.hang_ups = 1
+    with pytest.raises(StoreError, match="cannot reach"):
+        store(server, "oxigraph").http.request("POST", server, data=b"ASK {}")
+    assert _Flaky.seen == ["POST"]

@@ -98,6 +98,16 @@ def _safe(url: str) -> str:
 
 
 WRITE_RETRIES = 5
+IDEMPOTENT_WRITES = ("PUT", "DELETE")
+
+
+class _Dropped(Exception):
+    """A connection refused, reset or closed without an answer; `error` is what the caller
+    sees when the request is not sent again."""
+
+    def __init__(self, error: StoreError) -> None:
+        super().__init__(str(error))
+        self.error = error
 
 
 class Client:
@@ -120,12 +130,20 @@ class Client:
 
     def request(self, method: str, url: str, **kwargs) -> requests.Response:
         """Send a request; a write the store says it rolled back (see `rolled_back`) is sent
-        again, a few times."""
+        again, a few times, and so is an idempotent write (PUT, DELETE) whose connection the
+        server closed without an answer (Virtuoso does so now and then under load)."""
         for attempt in range(WRITE_RETRIES + 1):
-            response = self._send(method, url, **kwargs)
-            if attempt == WRITE_RETRIES or not self._rolled_back(method, response):
-                return response
-            response.close()
+            last = attempt == WRITE_RETRIES
+            try:
+                response = self._send(method, url, **kwargs)
+            except _Dropped as dropped:
+                if last or method not in IDEMPOTENT_WRITES:
+                    raise dropped.error from dropped.__cause__
+                self.close()
+            else:
+                if last or not self._rolled_back(method, response):
+                    return response
+                response.close()
             time.sleep(0.05 * 2 ** attempt)
         raise AssertionError("unreachable")
 
@@ -135,6 +153,8 @@ class Client:
             return self._session().request(method, url, timeout=timeout, allow_redirects=False, **kwargs)
         except requests.Timeout as exc:
             raise RemoteTimeout(f"{url} did not answer within {timeout:g} s") from exc
+        except requests.ConnectionError as exc:
+            raise _Dropped(StoreError(f"cannot reach {url}: {type(exc).__name__}")) from exc
         except requests.RequestException as exc:
             raise StoreError(f"cannot reach {url}: {type(exc).__name__}") from exc
 
