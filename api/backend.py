@@ -24,10 +24,9 @@ from typing import Any, Iterator, Protocol
 from kg.api import execute
 from kg.api.workers import Job, PoolBusy, Source, WorkerPool
 from kg.store import build_dirs
-from kg.formats import rdf_syntaxes as formats
 from kg.errors import StoreError
 from kg.store.memo import Memo
-from kg.publish.export import ensure_export
+from kg.publish.export import ensure_export, remote_export_chunks
 from kg.store.remote import RemoteStore, connect
 
 
@@ -339,9 +338,8 @@ class RemoteBackend:
     def export(self, fmt: str, deadline: float) -> Iterator[bytes]:
         """Stream kg's graphs from the server, read one by one with the Graph Store Protocol
         (the list of graphs is asked before the response starts, so an unreachable store is a 503)."""
-        formats.export_format(fmt)
         self._arm(deadline)
-        return self.store.dump_chunks(fmt)
+        return remote_export_chunks(self.store, fmt)
 
     def health(self) -> dict[str, Any]:
         return {"store": self.kind, "build": None, "url": self.store.query_url, "engine": self.store.engine.name}

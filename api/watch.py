@@ -144,7 +144,7 @@ def warm_build() -> int:
     from kg.pipeline import fill  # noqa: F401
     from kg.pipeline import readers  # noqa: F401
     from kg.publish import search_index  # noqa: F401
-    from kg.pipeline.shacl import ontology_graph, shapes_graph
+    from kg.model.resources import ontology_graph, shapes_graph
 
     shapes_graph(), ontology_graph()
     if sys.stdin.readline() != GO:

@@ -191,9 +191,12 @@ def _export_rdf(data_dir: Path, store_url: str | None, fmt: str, out: IO[bytes])
 
         copy_export(build_dirs.current_build(data_dir), fmt, out)
         return
+    from kg.publish.export import remote_export_chunks
+
     store = open_graph(data_dir, store_url)
     try:
-        store.dump(out, fmt)
+        for chunk in remote_export_chunks(store, fmt):
+            out.write(chunk)
     finally:
         store.close()
 

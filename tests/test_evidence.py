@@ -19,7 +19,8 @@ import pytest
 from kg.store import build_dirs
 from kg.model import iris
 from kg.pipeline.builder import build
-from kg.model.entity_records import gather_evidence, records_nquads
+from kg.model.entity_records import records_nquads
+from kg.pipeline.entity_records import gather_evidence
 from kg.model.evidence import Evidence, document_evidence, load_evidence
 from kg.store.embedded import EmbeddedStore
 from tests.brat_reference import brat_source

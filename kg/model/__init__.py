@@ -10,12 +10,12 @@ resolution of surface forms to canonical entities, and the entity records built 
     knowledge_bases.py    knowledge-base items: which normalizations name one, and each item's one IRI
     resolve.py            surface forms -> canonical entities, deterministic and explained
     evidence.py           what the documents say of each canonical entity, summed
-    entity_records.py     the entity records graph, written from that evidence
+    entity_records.py     the entity records graph, written from that evidence (as N-Quads text)
     nquads.py             N-Quads lines written fast, as text
     resources.py          the ontology and shapes that ship with kg
 
     sentences.py          an article split into sentences, so every fact cites one
 
-May import kg.errors, kg.settings and kg.formats (records, positions, the brat configuration);
-entity_records.py writes into a kg.store. Never imports kg.pipeline or kg.publish.
+May import kg.errors, kg.settings and kg.formats (records, positions, the brat configuration).
+Never imports kg.store, kg.pipeline or kg.publish: what is kept in a store is kg.pipeline's.
 """

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any, Mapping
 from kg import __version__
 from kg.errors import InputError, InputWarning
 from kg.store import build_dirs
+from kg.store.build_dirs import read_manifest
 from kg.model import iris
 from kg.model.iris import graph_iri
 
@@ -55,13 +56,6 @@ def previous_manifest(data_dir: Path) -> dict | None:
         return None
     manifest = read_manifest(current)
     return manifest | {"_dir": str(current)} if manifest else None
-
-
-def read_manifest(build_dir: Path) -> dict[str, Any]:
-    try:
-        return json.loads((build_dir / build_dirs.MANIFEST_FILE).read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return {}
 
 
 def make_plan(files: list[DocumentFiles], previous: dict | None, fingerprint: str, full: bool) -> Plan | None:

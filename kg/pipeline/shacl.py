@@ -3,27 +3,16 @@ every class and predicate used must be declared in ontology.ttl."""
 
 from __future__ import annotations
 
-from functools import lru_cache
 
 import pyoxigraph as ox
 import rdflib
 from rdflib import RDF, URIRef
 
 from kg.errors import ValidationError
-from kg.model.resources import ONTOLOGY_TTL, SHAPES_TTL, read_rdf
+from kg.model.resources import ontology_graph, shapes_graph
 from kg.store.terms import from_oxigraph
 
 MAX_REPORTED = 20
-
-
-@lru_cache(maxsize=1)
-def shapes_graph() -> rdflib.Graph:
-    return rdflib.Graph().parse(data=read_rdf(SHAPES_TTL), format="turtle")
-
-
-@lru_cache(maxsize=1)
-def ontology_graph() -> rdflib.Graph:
-    return rdflib.Graph().parse(data=read_rdf(ONTOLOGY_TTL), format="turtle")
 
 
 def declared_terms() -> set[URIRef]:

@@ -21,15 +21,18 @@ import json
 import shutil
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import IO, Callable
+from typing import IO, TYPE_CHECKING, Callable, Iterator
 
 from kg.store import build_dirs
 from kg.formats import rdf_syntaxes as formats
 from kg.model import iris
 from kg.publish import jsonld
 from kg.errors import StoreError
-from kg.pipeline.plan import read_manifest
+from kg.store.build_dirs import read_manifest
 from kg.store.embedded import EmbeddedStore
+
+if TYPE_CHECKING:
+    from kg.store.remote import RemoteStore
 
 FORMATS = formats.EXPORT_EXTENSIONS
 
@@ -52,6 +55,27 @@ def ordered_graphs(names: list[str]) -> list[str]:
     special = (iris.ONTOLOGY_GRAPH, iris.ENTITIES_GRAPH)
     documents = sorted(g for g in names if g not in special)
     return [g for g in (iris.ONTOLOGY_GRAPH,) if g in names] + documents + [g for g in (iris.ENTITIES_GRAPH,) if g in names]
+
+
+def remote_export_chunks(store: RemoteStore, fmt: str) -> Iterator[bytes]:
+    """The dataset of kg's graphs in a remote store, in one export format, read and written graph
+    by graph (no engine has to offer a whole-dataset GET): the same sections as a build writes.
+    The store is asked for its graphs now, not once streaming, so an unreachable store fails here."""
+    formats.export_format(fmt)
+    return _remote_sections(store, fmt, ordered_graphs(store.graphs()))
+
+
+def _remote_sections(store: RemoteStore, fmt: str, graphs: list[str]) -> Iterator[bytes]:
+    yield header(fmt)
+    for i, graph in enumerate(graphs):
+        body, rdf_format = store.graph_ntriples(graph)
+        scratch = EmbeddedStore()
+        try:
+            scratch.load_graph(graph, body, rdf_format)
+        except SyntaxError as exc:
+            raise StoreError(f"graph <{graph}> from {store!r} does not parse: {exc}") from exc
+        yield (b",\n" if fmt == "jsonld" and i else b"") + section(scratch, fmt, graph)
+    yield FOOTERS[fmt]
 
 
 def write_exports(build_dir: Path) -> None:

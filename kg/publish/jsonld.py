@@ -60,7 +60,7 @@ def terms_from_ontology() -> dict[str, Any]:
     """Term definitions derived from ontology.ttl: what kg/publish/context.jsonld must hold (see tests)."""
     from rdflib import OWL, RDF, RDFS, URIRef
 
-    from kg.pipeline.shacl import ontology_graph
+    from kg.model.resources import ontology_graph
 
     graph = ontology_graph()
     found: dict[str, Any] = {}

@@ -34,7 +34,7 @@ import shutil
 import time
 from contextlib import nullcontext
 from pathlib import Path
-from typing import TYPE_CHECKING, Callable, ContextManager
+from typing import TYPE_CHECKING, Any, Callable, ContextManager
 
 from kg.formats import rdf_syntaxes as formats
 from kg.model import iris
@@ -80,12 +80,17 @@ def require_current_build(data_dir: Path) -> Path:
     return build
 
 
+def read_manifest(build: Path) -> dict[str, Any]:
+    """A build's manifest; empty when it has none (an unfinished build) or one that does not parse."""
+    try:
+        return json.loads((build / MANIFEST_FILE).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+
+
 def base_iri(build: Path | None) -> str | None:
     """The base IRI a build minted its IRIs under (None: no build, or one from before the setting)."""
-    try:
-        return json.loads((build / MANIFEST_FILE).read_text()).get("base_iri") if build else None
-    except (OSError, ValueError):
-        return None
+    return read_manifest(build).get("base_iri") if build else None
 
 
 def under_build_base(build: Path) -> ContextManager:

@@ -3,7 +3,8 @@
 `kg.store.embedded.EmbeddedStore` (Oxigraph on disk) and `kg.store.remote.RemoteStore` (a
 SPARQL 1.1 server over HTTP) both implement it, so that a command, `kg.open`, the endpoint and
 the network view read a graph the same way wherever it lives. A store implements `query_into`
-(the engine serializes into a stream), `graphs` and `dump`; `query` and `select` follow.
+(the engine serializes into a stream) and `graphs`; `query` and `select` follow. Exports are
+kg.publish.export's: a build's files, or a remote store's graphs read one by one.
 
 Queries see the union of kg's named graphs as their default graph unless the caller names
 default graphs.
@@ -14,7 +15,6 @@ from __future__ import annotations
 import io
 import json
 from dataclasses import dataclass
-from pathlib import Path
 from typing import IO, Any, Protocol, Sequence
 
 from kg.formats import rdf_syntaxes as formats
@@ -65,11 +65,6 @@ class GraphStore(Protocol):
 
     def graphs(self) -> list[str]:
         """kg's named graphs in the store, sorted."""
-        ...
-
-    def dump(self, output: IO[bytes] | str | Path, fmt: str, prefixes: dict[str, str] | None = None) -> None:
-        """Write kg's graphs in an export format of kg.formats.rdf_syntaxes (for a triple format,
-        their union) to a file or stream."""
         ...
 
     def replace_graph(self, graph: str, ntriples: bytes) -> None: ...

@@ -21,8 +21,7 @@ The union default graph, `union`:
 
 from __future__ import annotations
 
-from pathlib import Path
-from typing import IO, Iterator, Sequence
+from typing import IO, Sequence
 
 import pyoxigraph as ox
 import requests
@@ -31,13 +30,11 @@ import urllib3
 from kg.errors import SettingError, StoreError
 from kg.store.memo import Memo
 from kg.formats import rdf_syntaxes as formats
-from kg.publish.export import FOOTERS, header, ordered_graphs, section
 from kg.store.remote.engines import ENGINES, Engine, engine as find_engine
 from kg.store.remote.http import Client, Credentials, RemoteTimeout, check, check_url, media_type, read_error
 from kg.model import iris
 from kg.store.remote.owned import LIST_GRAPHS, Manifest, manifest_graph, read_query
 from kg.store.remote.results import GRAPH_ACCEPT, PARSED_GRAPHS, accept, convert, query_form as form_of
-from kg.store.embedded import EmbeddedStore
 from kg.store.protocol import SPARQL_JSON, TURTLE, GraphStore, rows_of
 
 UNION_MODES = ("graphs", "param", "native")
@@ -177,33 +174,6 @@ class RemoteStore(GraphStore):
                 raise StoreError(f"GET {self._gsp()} answered {served or 'without a Content-Type'} "
                                  "(expected N-Triples, Turtle or RDF/XML)")
             return response.content, PARSED_GRAPHS[served]
-
-    def dump_chunks(self, fmt: str) -> Iterator[bytes]:
-        """The dataset of kg's graphs in one export format, read and written graph by graph
-        (no engine has to offer a whole-dataset GET): the same sections as `kg build` writes."""
-        formats.export_format(fmt)
-        return self._sections(fmt, ordered_graphs(self.graphs()))  # the store is asked now, not once streaming
-
-    def _sections(self, fmt: str, graphs: list[str]) -> Iterator[bytes]:
-        yield header(fmt)
-        for i, graph in enumerate(graphs):
-            body, rdf_format = self.graph_ntriples(graph)
-            scratch = EmbeddedStore()
-            try:
-                scratch.load_graph(graph, body, rdf_format)
-            except SyntaxError as exc:
-                raise StoreError(f"graph <{graph}> from {self._gsp()} does not parse: {exc}") from exc
-            yield (b",\n" if fmt == "jsonld" and i else b"") + section(scratch, fmt, graph)
-        yield FOOTERS[fmt]
-
-    def dump(self, output: IO[bytes] | str | Path, fmt: str, prefixes: dict[str, str] | None = None) -> None:
-        """Write the dataset of kg's graphs to a file or stream (see dump_chunks)."""
-        if isinstance(output, (str, Path)):
-            with open(output, "wb") as sink:
-                self.dump(sink, fmt)
-            return
-        for chunk in self.dump_chunks(fmt):
-            output.write(chunk)
 
     def limit_time(self, seconds: float) -> None:
         """Time limit of this thread's next requests (the endpoint's deadline)."""
