@@ -132,11 +132,12 @@ def _build(corpus_dir: Path, data_dir: Path, store_url: str | None, progress: bo
         with phases.phase("plan"):
             listing = scan_corpus(corpus_dir)
             inputs = Inputs(corpus_dir, listing.configs, listing.documents)
-            plan = make_plan(listing.documents, previous_manifest(data_dir), inputs.fingerprint, full)
+            previous = previous_manifest(data_dir)  # read once: at 10,000 documents it is megabytes
+            plan = make_plan(listing.documents, previous, inputs.fingerprint, full)
         pusher = make_pusher(store_url, store_settings)
         if plan is None:
             report = _unchanged(data_dir, len(listing.documents), pusher)
-            report.warnings = _allowed(stored_warnings(previous_manifest(data_dir) or {}), strict)
+            report.warnings = _allowed(stored_warnings(previous or {}), strict)
         else:
             with phases.phase("inputs"):  # configurations, alias table: parsed only when there is work
                 if plan.previous_dir:
