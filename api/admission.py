@@ -1,10 +1,11 @@
 """Admission: what a flood of requests may take of the server's request threads and CPU, so that
-/health and the cheap pages are answered during any flood, and a query as soon as its turn comes.
+/health and the cheap routes are answered during any flood, and a query as soon as its turn comes.
 
 Two bounds, both in the server process (the query workers have their own queue, api/workers.py):
 
 - Requests in the app. Every request but the cheap ones (EXEMPT: /health, static files, the
-  query page, the prefixes and the API description) is admitted while fewer than `limit` are in
+  prefixes and the API description; not the query page, which may ask the store for the
+  corpus's examples) is admitted while fewer than `limit` are in
   the app, the request threads less RESERVED_THREADS (request_threads() is waitress's count,
   api/cli.py); one more is answered 503 busy, with Retry-After, at once. The threads a flood
   of any kind holds, waiting for a worker, a lock or their turn to be read, never include the
@@ -31,11 +32,11 @@ from typing import Any, Iterator, Mapping
 from kg.api.handoff import Full, Handoff
 from kg.errors import PoolBusy
 
-RESERVED_THREADS = 4  # request threads a flood never takes: /health and the cheap pages use them
+RESERVED_THREADS = 4  # request threads a flood never takes: /health and the cheap routes use them
 READING_SLOTS = 2  # queries read (decoded, lexed) at once; more only share the interpreter lock
 READING_QUEUE = 4  # long queries that may wait to be read
 SHORT_REQUEST = 4096  # bytes of a request read without waiting its turn (a few ms of lexing at most)
-EXEMPT = frozenset({"static", "jsonapi.health", "jsonapi.prefixes", "jsonapi.openapi_json", "page.index"})
+EXEMPT = frozenset({"static", "jsonapi.health", "jsonapi.prefixes", "jsonapi.openapi_json"})
 
 
 def request_threads(config: Mapping[str, Any]) -> int:

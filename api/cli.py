@@ -115,7 +115,7 @@ def waitress_options(config: dict[str, Any]) -> dict[str, Any]:
     answers an oversize request itself (413, 414); past them waitress answers 413 / 431, in the
     same JSON shape (api.errors.waitress_channel). Threads: enough that the requests which may
     hold or wait for a query worker never take the last ones (/health needs no worker), which
-    api/admission.py keeps for /health and the cheap pages.
+    api/admission.py keeps for /health and the cheap routes.
     Idle and half-sent connections are closed after IDLE_TIMEOUT (checked every second),
     busy ones never; CONNECTIONS bounds them all."""
     from kg.api.admission import request_threads
