@@ -25,6 +25,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     from flask import Flask
 
     from kg.api import errors
+    from kg.api.admission import Admission
     from kg.api.backend import make_backend
     from kg.settings import load
 
@@ -34,6 +35,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     app.json.sort_keys = False
     backend = make_backend(app.config)
     app.extensions["kg"] = backend
+    app.extensions["kg.admission"] = Admission.of(app.config)
     atexit.register(backend.close)
     errors.register(app)
     _register_blueprints(app)
@@ -42,8 +44,10 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
 
 
 def _register_blueprints(app: Flask) -> None:
-    from kg.api import exports, jsonapi, linked, page, sparql, void
+    from kg.api import admission, exports, jsonapi, linked, page, sparql, void
 
+    app.before_request(admission.admit)
+    app.teardown_request(admission.release)
     app.before_request(sparql.start_clock)
     app.before_request(_use_build_base)
     app.teardown_request(_end_build_base)

@@ -114,12 +114,14 @@ def waitress_options(config: dict[str, Any]) -> dict[str, Any]:
     """waitress's limits. Its own body and header limits stay above the app's, so that the app
     answers an oversize request itself (413, 414); past them waitress answers 413 / 431, in the
     same JSON shape (api.errors.waitress_channel). Threads: enough that the requests which may
-    hold or wait for a query worker never take the last ones (/health needs no worker).
+    hold or wait for a query worker never take the last ones (/health needs no worker), which
+    api/admission.py keeps for /health and the cheap routes.
     Idle and half-sent connections are closed after IDLE_TIMEOUT (checked every second),
     busy ones never; CONNECTIONS bounds them all."""
+    from kg.api.admission import request_threads
+
     max_bytes = int(config["MAX_REQUEST_BYTES"])
-    workers = int(config["WORKERS"])
-    threads = max(int(config["THREADS"]), 2 * workers + int(config["QUEUE"]) + 4)
+    threads = request_threads(config)
     _raise_open_files(int(config["CONNECTIONS"]) + 256)
     return {"host": config["HOST"], "port": int(config["PORT"]), "threads": threads,
             "max_request_body_size": 2 * max_bytes + 65536,

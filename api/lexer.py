@@ -26,26 +26,36 @@ from kg.formats.positions import line_column
 # lexing is linear in the text's length. A run of name characters that is not
 # a prefixed name (no colon after it) is one `run` token, split into words
 # by _RUN_PARTS: matching `word` and then trying `pname` again at each letter
-# inside "a.a.a.a..." used to make an 80 KB query cost 23 s.
+# inside "a.a.a.a..." used to make an 80 KB query cost 23 s. String literals
+# are scanned by _Strings (a quote is a `quote` token here), which can fail
+# after a long scan and so remembers where it failed.
 _NAME = r"[^\W\d][\w\-.\u00b7]*+"
+# Whitespace and comments before a token are skipped in the same match; at the end of the text
+# nothing follows them (no group matched).
 _TOKEN = re.compile(
     rf"""
-      (?P<ws>\s+)
-    | (?P<comment>\#[^\n\r]*)
-    | (?P<iri><[^<>"{{}}|^`\\\x00-\x20]*+>)
-    | (?P<string>\"\"\"(?:[^"\\]|\\.|"(?!""))*+\"\"\"
-               | '''(?:[^'\\]|\\.|'(?!''))*+'''
-               | "(?:[^"\\\n\r]|\\.)*+"
-               | '(?:[^'\\\n\r]|\\.)*+')
+    (?:\s++|\#[^\n\r]*+)*+
+    (?:
+      (?P<iri><[^<>"{{}}|^`\\\x00-\x20]*+>)
+    | (?P<quote>["'])
     | (?P<var>[?$][\w\u00b7\u0300-\u036f\u203f-\u2040]++)
     | (?P<langtag>@[A-Za-z]++(?:-[A-Za-z0-9]++)*+)
     | (?P<pname>(?:{_NAME})?:(?:[\w\-.:%\u00b7]|\\.)*+)
     | (?P<run>{_NAME})
     | (?P<number>\d[\w.]*+|\.\d\w*+)
     | (?P<other>.)
+    )?
     """,
     re.VERBOSE | re.DOTALL,
 )
+# The bodies of the string forms each quote may open, tried in this order: a long
+# string first, then a short one; each ends where its closing quote must be.
+_STRING_BODIES = {
+    '"': (('"""', re.compile(r'(?:[^"\\]|\\.|"(?!""))*+', re.DOTALL)),
+          ('"', re.compile(r'(?:[^"\\\n\r]|\\.)*+', re.DOTALL))),
+    "'": (("'''", re.compile(r"(?:[^'\\]|\\.|'(?!''))*+", re.DOTALL)),
+          ("'", re.compile(r"(?:[^'\\\n\r]|\\.)*+", re.DOTALL))),
+}
 _RUN_PARTS = re.compile(r"(?P<word>[^\W\d]\w*+)|(?P<number>\d[\w.]*+|\.\d\w*+)|(?P<other>.)", re.DOTALL)
 _OPENERS = frozenset("{([")
 _CLOSERS = frozenset("})]")
@@ -55,6 +65,9 @@ MAX_DEPTH = 100  # nested groups, brackets and unary operators; the engine's par
 # limit applies: the bound keeps the worst case near 0.15 s. A query of 1 MB of IRIs in VALUES
 # has 24,000 tokens; 50,000 are reached only by text such as "a.a.a..." or "<a<a<a...".
 MAX_TOKENS = 50_000
+# Characters of IRIs the BASE, PREFIX and FROM clauses may resolve to together (each resolution counts
+# its base or namespace too); the 11 declarations put before every query (api/syntax.py) take ~400.
+MAX_RESOLVED = 1_000_000
 
 UPDATE_KEYWORDS = frozenset(
     {"INSERT", "DELETE", "LOAD", "CLEAR", "CREATE", "DROP", "COPY", "MOVE", "ADD", "WITH"}
@@ -107,30 +120,75 @@ class QueryInfo:
         return bool(self.from_graphs or self.from_named)
 
 
+class Lexed(NamedTuple):
+    """The tokens of a text, and the characters the lexer's scans went over to find them
+    (its work: linear in the text's length, which tests check)."""
+
+    tokens: list[Token]
+    scanned: int
+
+
 def tokens(text: str, limit: int = MAX_TOKENS) -> list[Token]:
     """Split SPARQL text into tokens, dropping whitespace and comments (linear in len(text));
     raise TooManyTokens past `limit` tokens, without lexing the rest."""
+    return lex(text, limit).tokens
+
+
+def lex(text: str, limit: int = MAX_TOKENS) -> Lexed:
+    """tokens(), with the lexer's work."""
     out: list[Token] = []
     depth = 0
-    for match in _TOKEN.finditer(text):
-        kind = match.lastgroup or "other"
-        if kind in ("ws", "comment"):
-            continue
+    strings = _Strings(text)
+    pos = 0
+    while pos < len(text):
+        match = _TOKEN.match(text, pos)
+        kind, pos = match.lastgroup, match.end()
+        if kind is None:
+            break
+        start = match.start(kind)
+        if kind == "quote":
+            closed = strings.end(start)
+            kind, pos = ("other", pos) if closed is None else ("string", closed)
         if len(out) >= limit:
             raise TooManyTokens(f"the query has more than {limit:,} tokens (names, IRIs, literals, "
                                 "punctuation): refused before any engine runs; shorten it")
+        value = text[start:pos]
         if kind == "run":
-            parts = islice(_RUN_PARTS.finditer(match.group()), limit - len(out) + 1)
-            out.extend(Token(part.lastgroup or "other", part.group(), depth, match.start() + part.start())
-                       for part in parts)
+            parts = islice(_RUN_PARTS.finditer(value), limit - len(out) + 1)
+            out.extend(Token(part.lastgroup or "other", part.group(), depth, start + part.start()) for part in parts)
             continue
-        value = match.group()
         if value == "}":
             depth = max(0, depth - 1)
-        out.append(Token(kind, value, depth, match.start()))
+        out.append(Token(kind, value, depth, start))
         if value == "{":
             depth += 1
-    return out
+    return Lexed(out, pos + strings.scanned)
+
+
+class _Strings:
+    """Finds the string literals of one text. A scan that finds no closing quote stopped at
+    some place; a later opener of the same form before that place can only be one of the
+    quotes that scan read as escaped (\\"), after which it goes on exactly as the scan did and
+    fails at the same place. So it is not scanned again: scanning from every quote of a run
+    of \\" after an unclosed one made lexing quadratic (13.65 s for 50,000)."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.failed: dict[str, int] = {}  # opener -> where its last failed scan stopped
+        self.scanned = 0  # characters the scans went over
+
+    def end(self, start: int) -> int | None:
+        """The end of the string literal that starts at `start`, None when no form closes."""
+        text = self.text
+        for quote, body in _STRING_BODIES[text[start]]:
+            if not text.startswith(quote, start) or self.failed.get(quote, -1) > start:
+                continue
+            stop = body.match(text, start + len(quote)).end()
+            self.scanned += stop - start
+            if text.startswith(quote, stop):
+                return stop + len(quote)
+            self.failed[quote] = stop
+        return None
 
 
 def check_depth(text: str, toks: list[Token], limit: int = MAX_DEPTH) -> None:
@@ -186,15 +244,21 @@ def analyze(text: str) -> QueryInfo:
         info,
         update=info.update or other.update,
         fetching=tuple(sorted(set(info.fetching) | set(other.fetching))),
-        from_graphs=info.from_graphs + tuple(g for g in other.from_graphs if g not in info.from_graphs),
-        from_named=info.from_named + tuple(g for g in other.from_named if g not in info.from_named),
+        from_graphs=_union(info.from_graphs, other.from_graphs),
+        from_named=_union(info.from_named, other.from_named),
         open_ended=False)
+
+
+def _union(first: tuple[str, ...], second: tuple[str, ...]) -> tuple[str, ...]:
+    """`first`, then the graphs of `second` it does not name."""
+    seen = set(first)
+    return first + tuple(g for g in second if g not in seen)
 
 
 def _analyze_tokens(toks: list[Token]) -> QueryInfo:
     # Engines accept keywords glued to what follows ("SERVICEex:g", "FROM<x>"),
     # so a word or prefixed name that merely starts with a keyword counts.
-    base, prefixes, start = _prologue(toks)
+    names, start = _prologue(toks)
     heads = [(i, toks[i].text.upper()) for i in range(start, len(toks)) if toks[i].kind in ("word", "pname")]
     first = heads[0][1] if heads and toks[heads[0][0]].kind == "word" and heads[0][0] == start else None
     graphs: list[str] = []
@@ -202,7 +266,7 @@ def _analyze_tokens(toks: list[Token]) -> QueryInfo:
     for i, word in heads:
         # Dataset clauses only exist in the outermost query (depth 0).
         if word.startswith("FROM") and toks[i].depth == 0:
-            is_named, iri = _dataset_clause(toks, i, base, prefixes)
+            is_named, iri = _dataset_clause(toks, i, names)
             (named if is_named else graphs).append(iri)
     return QueryInfo(
         form=first if first in QUERY_FORMS else None,
@@ -213,49 +277,68 @@ def _analyze_tokens(toks: list[Token]) -> QueryInfo:
                                                  for i, w in heads))
 
 
-def _dataset_clause(toks: list[Token], i: int, base: str | None, prefixes: dict[str, str]) -> tuple[bool, str]:
+def _dataset_clause(toks: list[Token], i: int, names: _Names) -> tuple[bool, str]:
     """Read `FROM [NAMED] iri` starting at token i; refuse any other spelling."""
     if toks[i].kind != "word" or toks[i].text.upper() != "FROM":
         raise LexError(f"cannot read the dataset clause at '{toks[i].text}': write FROM <iri> or FROM NAMED <iri>")
     named = i + 1 < len(toks) and toks[i + 1].kind == "word" and toks[i + 1].text.upper() == "NAMED"
     j = i + 2 if named else i + 1
-    iri = _resolve(toks[j], base, prefixes) if j < len(toks) else None
+    iri = names.resolve(toks[j]) if j < len(toks) else None
     if iri is None:
         raise LexError("FROM must be followed by an IRI or a prefixed name")
     return named, iri
 
 
-def _prologue(toks: list[Token]) -> tuple[str | None, dict[str, str], int]:
+class _Names:
+    """The BASE and PREFIXes in force, resolving IRIs against them within MAX_RESOLVED characters:
+    a resolution costs the length of the base or namespace and of the IRI, so a long base used by
+    thousands of BASE, PREFIX or FROM clauses cost time and memory quadratic in the query's length
+    (a 100 KB query named 400 MB of graphs)."""
+
+    def __init__(self) -> None:
+        self.base: str | None = None
+        self.prefixes: dict[str, str] = {}
+        self.left = MAX_RESOLVED
+
+    def join(self, iri: str) -> str:
+        """`iri` resolved against the base."""
+        self._spend(len(self.base or "") + len(iri))
+        return urljoin(self.base, iri) if self.base else iri
+
+    def resolve(self, tok: Token) -> str | None:
+        """The IRI an IRI or prefixed-name token stands for; None for another token."""
+        if tok.kind == "iri":
+            return self.join(unescape(tok.text[1:-1]))
+        if tok.kind == "pname":
+            prefix, _, local = tok.text.partition(":")
+            if prefix not in self.prefixes:
+                return tok.text  # unknown prefix: the engine will reject the query
+            self._spend(len(self.prefixes[prefix]) + len(local))
+            return self.prefixes[prefix] + re.sub(r"\\(.)", r"\1", local)
+        return None
+
+    def _spend(self, characters: int) -> None:
+        self.left -= characters
+        if self.left < 0:
+            raise LexError(f"the query's BASE, PREFIX and FROM clauses resolve to more than {MAX_RESOLVED:,} "
+                           "characters of IRIs: refused before any engine runs; shorten them")
+
+
+def _prologue(toks: list[Token]) -> tuple[_Names, int]:
     """BASE and PREFIX declarations, and the index of the first token after them."""
-    base: str | None = None
-    prefixes: dict[str, str] = {}
+    names = _Names()
     i = 0
     while i < len(toks):
         word = toks[i].text.upper() if toks[i].kind == "word" else ""
         if word == "BASE" and i + 1 < len(toks) and toks[i + 1].kind == "iri":
-            base = _join(base, toks[i + 1].text[1:-1])
+            names.base = names.join(toks[i + 1].text[1:-1])
             i += 2
         elif word == "PREFIX" and i + 2 < len(toks) and toks[i + 2].kind == "iri":
-            prefixes[toks[i + 1].text.rstrip(":")] = _join(base, toks[i + 2].text[1:-1])
+            names.prefixes[toks[i + 1].text.rstrip(":")] = names.join(toks[i + 2].text[1:-1])
             i += 3
         else:
             break
-    return base, prefixes, i
-
-
-def _resolve(tok: Token, base: str | None, prefixes: dict[str, str]) -> str | None:
-    if tok.kind == "iri":
-        return _join(base, unescape(tok.text[1:-1]))
-    if tok.kind == "pname":
-        prefix, _, local = tok.text.partition(":")
-        if prefix in prefixes:
-            return prefixes[prefix] + re.sub(r"\\(.)", r"\1", local)
-        return tok.text  # unknown prefix: the engine will reject the query
-    return None
-
-
-def _join(base: str | None, iri: str) -> str:
-    return urljoin(base, iri) if base else iri
+    return names, i
 
 
 def _top_limit(toks: list[Token]) -> int | None:

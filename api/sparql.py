@@ -22,6 +22,7 @@ import pyoxigraph as ox
 from flask import Blueprint, Response, current_app, g, request
 
 from kg.api import backend, execute, lexer, negotiate, page, protocol, syntax
+from kg.api.admission import reading_query
 from kg.api.errors import ApiError
 from kg.api.service import service_description
 from kg.formats import rdf_syntaxes as formats
@@ -35,45 +36,67 @@ bp = Blueprint("sparql", __name__)
 EMPTY_GRAPH = "urn:x-kg:empty-graph"
 TRUNCATED = "X-KG-Truncated"
 ROW_LIMIT = "X-KG-Row-Limit"
+EXPLAIN_WAIT = 2.0  # seconds an engine's syntax error may wait for its turn to be explained
 ANY_OFFER = {**negotiate.SOLUTION_OFFERS, **negotiate.GRAPH_OFFERS}
 
 
 @bp.route("/sparql", methods=["GET", "POST"])
 def sparql() -> Response:
-    max_bytes = current_app.config["MAX_REQUEST_BYTES"]
-    call = protocol.read(request, max_bytes)
+    with reading_query():  # decoding and lexing take turns (api/admission.py); the run does not
+        call = protocol.read(request, current_app.config["MAX_REQUEST_BYTES"])
+        accept = call.accept or request.headers.get("Accept")
+        plan = _plan(call, accept) if _is_query(call, accept) else None
+    if plan is None:
+        return _not_a_query(call, accept)
+    return _run(*plan, call.query)
+
+
+def _is_query(call: protocol.Call, accept: str | None) -> bool:
+    """Whether the call asks for a query's answer (else the service description, the query page or an error)."""
+    if call.query is None or call.update:
+        return False
+    return not (request.method == "GET" and call.accept is None and negotiate.prefers_html(accept, ANY_OFFER))
+
+
+def _not_a_query(call: protocol.Call, accept: str | None) -> Response:
     if call.query is None and not call.update:
         if request.method in ("GET", "HEAD"):
             return service_description(call.accept)
         raise ApiError(400, "missing 'query' parameter")
     if call.update:
         raise ApiError(403, "this endpoint is read-only: SPARQL Update is refused")
-    accept = call.accept or request.headers.get("Accept")
-    if request.method == "GET" and call.accept is None and negotiate.prefers_html(accept, ANY_OFFER):
-        response = page.query_page(call.query)
-        response.headers["Vary"] = "Accept"
-        return response
+    response = page.query_page(call.query)
+    response.headers["Vary"] = "Accept"
+    return response
+
+
+def _plan(call: protocol.Call, accept: str | None) -> tuple[execute.Request, str, str]:
+    """The job for the query workers, the media type to answer with and the one the engine writes."""
     sent = syntax.with_prefixes(call.query)
     info = _analyze(sent)
     default, named = _dataset(call, info)
     served, engine = _negotiate(info.form, accept)
-    cap = int(current_app.config["MAX_ROWS"])
     job = execute.Request(
-        sparql=sent, form=info.form, cap=cap, top_limit=info.top_limit, open_ended=info.open_ended,
-        max_bytes=int(current_app.config["MAX_RESPONSE_BYTES"]),
+        sparql=sent, form=info.form, cap=int(current_app.config["MAX_ROWS"]), top_limit=info.top_limit,
+        open_ended=info.open_ended, max_bytes=int(current_app.config["MAX_RESPONSE_BYTES"]),
         solutions_type=engine if info.form in ("SELECT", "ASK", None) else formats.SPARQL_JSON.media_type,
         graph_type=engine if info.form in ("CONSTRUCT", "DESCRIBE") else formats.TURTLE.media_type,
         default_graphs=default, named_graphs=named, prefixes=dict(iris.PREFIXES))
+    return job, served, engine
+
+
+def _run(job: execute.Request, served: str, engine: str, query: str) -> Response:
     try:
         result = backend.current().run(job, g.deadline)
     except QueryError as exc:
-        problem = syntax.explain(str(exc), call.query)
+        with reading_query(at_least=EXPLAIN_WAIT):  # the run may have used up the time limit
+            problem = syntax.explain(str(exc), query)
         raise ApiError(400, problem.detail, line=problem.line, column=problem.column,
                        excerpt=problem.excerpt, hint=problem.hint) from None
     response = Response(result.body, mimetype=served if result.media_type == engine else result.media_type)
     response.headers["Vary"] = "Accept"
-    if cap > 0:
-        response.headers[ROW_LIMIT] = str(cap)
+    if job.cap > 0:
+        response.headers[ROW_LIMIT] = str(job.cap)
         response.headers[TRUNCATED] = "true" if result.truncated else "false"
     return response
 

@@ -10,11 +10,17 @@ large graph holds only its best-connected nodes; served from here, it fetches th
 clicked node's neighbours from this route. The view graph is read from the store (through the
 backend's `select`, as the page is) once per store version and kept; that first read runs under
 GRAPH_READ_SECONDS, not the query time limit, since the queries are the view's own.
+
+The page is sent with the Content-Security-Policy of its own <meta> (viz/html.py: its two inline
+scripts admitted by their hashes, no network but this server), read from the page itself so that it
+fits a page drawn by another version of kg, plus frame-ancestors, which only a header can carry.
 """
 
 from __future__ import annotations
 
 import gzip
+import html
+import re
 import shutil
 import threading
 import time
@@ -31,6 +37,11 @@ from kg.viz.network import load_graph
 from kg.viz.neighbours import neighbourhood_data
 
 bp = Blueprint("view", __name__)
+# The page's own policy, in the <meta> near the top of its <head> (viz/templates/view.html).
+_META_POLICY = re.compile(r'<meta http-equiv="Content-Security-Policy" content="([^"]*)">')
+_HEAD_CHARS = 4096
+FRAMES = "frame-ancestors 'self'"
+FALLBACK_POLICY = "default-src 'none'; style-src 'unsafe-inline'"  # a page without one: nothing runs
 GRAPH_READ_SECONDS = 600.0  # reading a large view graph takes minutes (53 s at 1,000 articles under load)
 
 
@@ -46,12 +57,27 @@ def graph() -> Response:
     built = _built_page(backend)
     if built is not None:
         response = _send_page(built)
+        head = _head_of(built)
     else:
-        response = Response(_rendered_page(backend), mimetype="text/html")
+        page = _rendered_page(backend)
+        response = Response(page, mimetype="text/html")
         response.headers["Cache-Control"] = "no-cache"
+        head = page[:_HEAD_CHARS]
+    response.headers["Content-Security-Policy"] = page_policy(head)
     response.headers["X-Content-Type-Options"] = "nosniff"
     response.headers["Referrer-Policy"] = "no-referrer"
     return response
+
+
+def page_policy(head: str) -> str:
+    """The Content-Security-Policy header of a view page that starts with `head`."""
+    match = _META_POLICY.search(head)
+    return f"{html.unescape(match.group(1)) if match else FALLBACK_POLICY}; {FRAMES}"
+
+
+def _head_of(page: Path) -> str:
+    with page.open(encoding="utf-8", errors="replace") as text:
+        return text.read(_HEAD_CHARS)
 
 
 @bp.get("/graph/neighbours")

@@ -6,7 +6,9 @@ for `quiet` seconds (an annotation tool saves .ann and .txt one after the
 other; a copy of many files takes a while), then runs `kg build` in a child
 process: a failed or killed build leaves the served build untouched, its
 memory goes back with the process, and its errors are written to the
-server's log. The server follows `data/current` on every request, so the new
+server's log. A failed build is not run again until the corpus changes
+once more (the save it failed on would fail the same way), unless it failed
+because another build held the data directory. The server follows `data/current` on every request, so the new
 build is answered as soon as it is published; the query page and the view
 poll /health and offer to reload.
 
@@ -27,6 +29,7 @@ from pathlib import Path
 from typing import Callable
 
 Snapshot = dict[str, tuple[int, int]]
+LOCKED = 4  # exit code of a build that found another one running on the data directory (BuildLockedError)
 GO = "build\n"  # what the watcher writes to a waiting build process; anything else (or EOF) ends it
 BUILD = "import sys; from kg.cli import main; sys.exit(main())"
 
@@ -82,7 +85,7 @@ class CorpusWatcher:
             now = self._settled(now)
             if now is None:
                 return
-            seen = now if self.rebuild() else {}  # a failed build is tried again on the next look
+            seen = now if self.rebuild() != LOCKED else {}  # not built: tried again on the next look
 
     def _settled(self, now: Snapshot) -> Snapshot | None:
         """The corpus once no file changed for `quiet` seconds (None when stopped meanwhile)."""
@@ -93,10 +96,9 @@ class CorpusWatcher:
             now = again
         return None
 
-    def rebuild(self) -> bool:
-        """Run `kg build` in the waiting child process (a new one if it is gone); True when it
-        succeeded (or found nothing to do). The next one is started at once, to wait for the next
-        change."""
+    def rebuild(self) -> int:
+        """Run `kg build` in the waiting child process (a new one if it is gone); its exit code (0: built,
+        or nothing to do). The next one is started at once, to wait for the next change."""
         self.log(f"kg serve --watch: {self.corpus} changed, rebuilding")
         child = self._waiting if self._waiting and self._waiting.poll() is None else self._spawn()
         self._waiting = None
@@ -111,7 +113,7 @@ class CorpusWatcher:
         self.log(f"kg serve --watch: {output}" if child.returncode == 0 else
                  f"kg serve --watch: the build failed (exit {child.returncode}); still serving the previous "
                  f"build:\n{output}")
-        return child.returncode == 0
+        return child.returncode
 
     def _spawn(self) -> subprocess.Popen:
         """A `kg build` process for this corpus, waiting for GO on its standard input."""

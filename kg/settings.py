@@ -79,7 +79,7 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("workers", 3, "query worker processes (forked from one process that opens the store)", SERVE),
     Setting("memory_quads", 1_500_000, "a build with at most this many quads is loaded into memory once and "
             "shared by the workers (several times faster joins, ~380 bytes a quad); 0: always on disk", SERVE),
-    Setting("threads", 48, "request threads of the WSGI server (at least 2 x workers + queue + 4, so that "
+    Setting("threads", 48, "request threads of the WSGI server (at least 2 x workers + queue + 10, so that "
             "requests which need no worker, like /health, always find a thread)", SERVE),
     Setting("cors", True, "send Access-Control-Allow-Origin: * on reads", SERVE),
     Setting("license", "", "IRI of the licence the graph is published under (dcterms:license of the VoID "

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pyoxigraph as ox
 import pytest
 from hypothesis import given, settings
@@ -134,3 +136,86 @@ def test_lexing_stops_past_the_token_bound():
     with pytest.raises(TooManyTokens, match="more than 50,000 tokens"):
         analyze("ASK { " + "a." * MAX_TOKENS + " }")
     assert analyze("ASK { " + "a." * (MAX_TOKENS // 2 - 10) + " }").form == "ASK"
+
+
+# -- linear work (issue 29): counted, not timed ------------------------------------------------
+
+# Texts that made the lexer rescan: runs of escaped quotes after a quote that never closes
+# (each quote of the run started a scan to the end of the line: 13.65 s for 50,000).
+HOSTILE = {
+    "escaped-double": lambda n: 'SELECT * { ?s ?p "' + '\\"' * n + " }",
+    "escaped-single": lambda n: "SELECT * { ?s ?p '" + "\\'" * n + " }",
+    "escaped-long": lambda n: 'SELECT * { ?s ?p """' + '\\"' * n + " }",
+    "quote-backslash": lambda n: "ASK { " + '"\\' * n + " }",
+    "long-quotes": lambda n: "ASK { " + '"""\\' * n,
+    "mixed": lambda n: "ASK { '" + "\\'\"\\\"" * n + "\n}",
+}
+
+
+@pytest.mark.parametrize("name", sorted(HOSTILE))
+def test_lexing_work_is_linear_in_the_length(name):
+    """The characters the lexer's scans go over: at most a few per character of the text, so
+    100,000 repeats cost about 10 times 10,000 (they cost about 100 times, quadratic, before)."""
+    from kg.api.lexer import lex
+
+    small, large = HOSTILE[name](10_000), HOSTILE[name](100_000)
+    work_small = lex(small, limit=10**9).scanned
+    work_large = lex(large, limit=10**9).scanned
+    assert work_small <= 3 * len(small) and work_large <= 3 * len(large)
+    assert work_large <= 12 * work_small
+
+
+def _reference_tokens(text: str) -> list[tuple]:
+    """The tokens as the lexer defined them before it remembered failed string scans: one
+    regular expression tried at every position (quadratic on HOSTILE texts, exact on short ones)."""
+    from kg.api import lexer
+
+    string = "|".join(re.escape(quote) + body.pattern + re.escape(quote)
+                      for forms in lexer._STRING_BODIES.values() for quote, body in forms)
+    pattern = lexer._TOKEN.pattern.replace(r"""(?P<quote>["'])""", f"(?P<string>{string})")
+    out, depth = [], 0
+    for match in re.finditer(pattern, text, re.VERBOSE | re.DOTALL):
+        kind = match.lastgroup
+        if kind is None:
+            continue
+        start, value = match.start(kind), match.group(kind)
+        if kind == "run":
+            out += [(p.lastgroup, p.group(), depth, start + p.start()) for p in lexer._RUN_PARTS.finditer(value)]
+            continue
+        depth = max(0, depth - 1) if value == "}" else depth
+        out.append((kind, value, depth, start))
+        depth += value == "{"
+    return out
+
+
+_pieces = st.sampled_from(['"', "'", "\\", '"""', "'''", '\\"', "\\'", "a", " ", "\n", "\r", "SERVICE", "#", "<",
+                           ">", ":", "{", "}", "?v", "@en", "1", "."])
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.lists(_pieces, max_size=40))
+def test_remembered_string_scans_give_the_same_tokens(pieces):
+    """Skipping the scans that must fail changes no token: the same kinds, texts and places as the
+    single regular expression that tried every quote."""
+    from kg.api.lexer import tokens
+
+    text = "".join(pieces)
+    assert [tuple(t) for t in tokens(text, limit=10**9)] == _reference_tokens(text)
+
+
+@pytest.mark.parametrize("query", [
+    "BASE <http://x/> " + "BASE <a/> " * 2000 + "ASK {}",  # each base longer than the one before
+    "BASE <http://x/" + "a" * 200_000 + "/> " + "PREFIX p: <b> " * 10 + "ASK {}",  # a long base used often
+    "PREFIX p: <http://x/" + "a" * 100_000 + "/> SELECT * " + " FROM p:g" * 20 + " {}",
+])
+def test_names_resolved_are_bounded(query):
+    """Each resolution against a base or namespace costs its length: a 100 KB query named 400 MB of
+    graphs, and 4,000 relative BASEs took 1.3 s; past MAX_RESOLVED characters the query is refused."""
+    with pytest.raises(LexError, match="more than 1,000,000 characters of IRIs"):
+        analyze(query)
+
+
+def test_dataset_of_many_graphs_still_resolves():
+    graphs = " ".join(f"FROM ex:g{i} FROM <http://y/h{i}>" for i in range(2000))
+    info = analyze(f"PREFIX ex: <http://x/> SELECT * {graphs} WHERE {{ ?s ?p ?o }}")
+    assert len(info.from_graphs) == 4000 and info.from_graphs[:2] == ("http://x/g0", "http://y/h0")

@@ -149,3 +149,31 @@ def _running(pid: int) -> bool:
         return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
     except OSError:
         return False
+
+
+def test_a_broken_save_is_built_once_until_the_next_change(tiny_copy: Path, tmp_path: Path) -> None:
+    """A real watcher (in this process, real `kg build` children) on a corpus whose save is broken:
+    one build, none while nothing changes (before, one every look: 6 builds in 10 s), then one
+    again for the next save, broken or not."""
+    from kg.api.watch import CorpusWatcher
+
+    said: list[str] = []
+    watcher = CorpusWatcher(tiny_copy, tmp_path / "data", interval=0.2, quiet=0.2, log=said.append)
+    ann = tiny_copy / "alpha.ann"
+
+    def builds() -> int:
+        return sum("rebuilding" in line for line in said)
+
+    watcher.start()
+    try:
+        time.sleep(1.0)  # the watcher has taken its first look
+        ann.write_text(ann.read_text(encoding="utf-8") + "T98\tPerson 0 3\tNot the text\n", encoding="utf-8")
+        assert _wait_for(lambda: any("the build failed" in line for line in said)), said
+        time.sleep(3.0)  # 15 looks at the unchanged corpus
+        assert builds() == 1, said
+        ann.write_text(ann.read_text(encoding="utf-8") + "T97\tPerson 0 3\tStill not\n", encoding="utf-8")
+        assert _wait_for(lambda: sum("the build failed" in line for line in said) == 2), said
+        time.sleep(3.0)
+        assert builds() == 2, said
+    finally:
+        watcher.stop()

@@ -120,6 +120,43 @@ def test_slow_queries_do_not_starve_health_or_short_queries(roomy):
     assert health(roomy.url)["status"] == "ok"
 
 
+# About 0.1 MB and 48,000 tokens, lexed twice (its codepoint escape may hide a keyword): the most a
+# query costs in its request thread before a worker sees it, about 0.2-0.4 s of the interpreter.
+LONG_LEXING = "ASK { " + "a." * 24_000 + " \\u0041 }"
+
+
+def test_a_flood_of_long_queries_leaves_health_and_short_queries_answered(roomy):
+    """40 long queries at once: they are read (decoded, lexed) a few at a time, the ones the server
+    cannot take are refused at once in the error shape, and /health and a short query are
+    answered well within the time limit (4 s). Before, every request thread lexed at once, sharing
+    the interpreter with /health: 6 s for /health with 60 of them at 48 threads, and 33-38 s while
+    the lexer was quadratic."""
+    answers: list[requests.Response] = []
+
+    def long_query() -> None:
+        answers.append(requests.post(roomy.url + "sparql", data=LONG_LEXING.encode(), timeout=60,
+                                     headers={"Content-Type": "application/sparql-query"}))
+
+    threads = [threading.Thread(target=long_query) for _ in range(40)]
+    for thread in threads:
+        thread.start()
+    time.sleep(0.5)
+    began = time.monotonic()
+    assert requests.get(roomy.url + "health", timeout=30).status_code == 200
+    health_seconds = time.monotonic() - began
+    began = time.monotonic()
+    short = requests.get(roomy.url + "sparql", params={"query": "ASK { ?s ?p ?o }"}, timeout=30)
+    short_seconds = time.monotonic() - began
+    for thread in threads:
+        thread.join(60)
+    assert short.status_code == 200, short.text
+    assert health_seconds < 2.0 and short_seconds < 2.0, (health_seconds, short_seconds)
+    refused = [a for a in answers if a.status_code == 503]
+    assert refused and all(error_of(a, 503) and a.headers["Retry-After"] for a in refused)
+    assert all(a.status_code in (400, 503) for a in answers), [a.status_code for a in answers]
+    assert "SPARQL syntax error" in next(a for a in answers if a.status_code == 400).json()["error"]["detail"]
+
+
 def test_idle_connections_do_not_lock_others_out(limited):
     """120 sockets that connect and send half a request: others are still served, and the
     idle ones are closed after --idle-timeout. Before, 100 such sockets made the server

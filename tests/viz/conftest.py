@@ -53,6 +53,12 @@ class Watched(WatchedPage):
         nodes, their boxes and labels, is worked out when it draws)."""
         self.page.wait_for_selector('#network[data-drawn="true"]', state="attached", timeout=TIMEOUT_MS)
 
+    def inline_script_runs(self) -> bool:
+        """Whether an inline script added now, without the page's hash, runs."""
+        return self.page.evaluate("""() => {
+            const s = document.createElement('script'); s.textContent = 'window.__injected = 1';
+            document.body.appendChild(s); return window.__injected !== undefined; }""")
+
     def settle(self) -> None:
         """Wait until physics has stopped, so node positions stay put."""
         self.page.wait_for_function(

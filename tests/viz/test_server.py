@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import gzip
+import html
+import re
 import shutil
 import threading
 from pathlib import Path
@@ -46,8 +48,20 @@ def test_serves_the_page_the_build_wrote(sample_data: Path, serve):
     assert response.headers["X-Content-Type-Options"] == "nosniff"
     built = build_dirs.current_build(sample_data) / build_dirs.VIEW_FILE
     assert response.content == built.read_bytes()
+    assert_page_policy(response)
     again = requests.get(f"{base}/graph", headers={"If-None-Match": response.headers["ETag"]}, timeout=30)
     assert again.status_code == 304
+
+
+def assert_page_policy(response: requests.Response) -> None:
+    """The header is the page's own policy (its <meta>: two scripts by hash, nothing inline
+    else) and forbids framing by other sites, which a <meta> cannot say."""
+    policy = response.headers["Content-Security-Policy"]
+    meta = re.search(r'http-equiv="Content-Security-Policy" content="([^"]*)"', response.text).group(1)
+    assert policy == html.unescape(meta) + "; frame-ancestors 'self'"
+    script_src = next(d for d in policy.split(";") if d.strip().startswith("script-src")).split()[1:]
+    assert len(script_src) == 2 and all(s.startswith("'sha256-") for s in script_src), policy
+    assert "default-src 'none'" in policy and "unsafe-eval" not in policy
 
 
 def test_the_page_goes_compressed_to_clients_that_take_gzip(sample_data: Path, serve):
@@ -87,6 +101,7 @@ def test_renders_from_the_store_when_the_build_has_no_page(tmp_path: Path, serve
     assert response.status_code == 200
     assert '"nodes":11' in DATA_BLOCK.search(response.text).group(1)
     assert "<script>window.__pwned" not in response.text
+    assert_page_policy(response)
 
 
 def test_no_build_is_a_503_in_the_api_error_shape(tmp_path: Path, serve):
@@ -106,6 +121,19 @@ def test_focus_link_on_the_server(sample_data: Path, serve, page, sample_graph):
     linked = {RESOURCE + k for k in ("organization/venezuelan-national-guard", "place/venezuela", "place/cucuta")}
     assert set(state["visible"]) == {mora} | linked  # the actors Mora is linked to (the Guard, the defection's places)
     assert page.errors == [] and page.blocked == []
+
+
+@pytest.mark.browser
+def test_the_served_view_draws_under_its_policy_header(sample_data: Path, serve, strict_page):
+    """Chromium honouring the header (and the page's <meta>): the view draws, nothing is blocked,
+    and an inline script the page did not bring does not run."""
+    base = serve(sample_data)
+    with strict_page.page.expect_response(f"{base}/graph") as sent:
+        strict_page.open(f"{base}/graph")
+    assert "frame-ancestors 'self'" in sent.value.headers["content-security-policy"]
+    assert strict_page.page.evaluate("network.body.data.nodes.length") == 7
+    assert strict_page.errors == [] and strict_page.blocked == []
+    assert not strict_page.inline_script_runs(), "an inline script without the page's hash ran"
 
 
 NEIGHBOURS_OF = """PREFIX kgo: <https://kg.example.org/ontology#>

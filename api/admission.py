@@ -1,0 +1,126 @@
+"""Admission: what a flood of requests may take of the server's request threads and CPU, so that
+/health and the cheap routes are answered during any flood, and a query as soon as its turn comes.
+
+Two bounds, both in the server process (the query workers have their own queue, api/workers.py):
+
+- Requests in the app. Every request but the cheap ones (EXEMPT: /health, static files, the
+  prefixes and the API description; not the query page, which may ask the store for the
+  corpus's examples) is admitted while fewer than `limit` are in
+  the app, the request threads less RESERVED_THREADS (request_threads() is waitress's count,
+  api/cli.py); one more is answered 503 busy, with Retry-After, at once. The threads a flood
+  of any kind holds, waiting for a worker, a lock or their turn to be read, never include the
+  last RESERVED_THREADS.
+- Reading a query. What a query costs in its request thread before any worker sees it
+  (decoding its parameters, lexing it, twice when it has codepoint escapes, explaining the
+  engine's syntax error) runs in at most READING_SLOTS threads at once, READING_QUEUE others
+  waiting in the order they came, until their deadline (QUERY_TIMEOUT, as for a worker); one
+  more is answered 503 at once, so that long queries never fill the app. That work is bounded
+  per query (api/lexer.py: MAX_TOKENS, about 0.2 s), but 48 threads doing it at once shared one
+  interpreter lock with /health, which then took 6 s (and 33-38 s while the lexer was
+  quadratic); waiting threads take no CPU. A request of at most SHORT_REQUEST bytes costs a
+  few milliseconds to read and does not wait its turn, so that short queries are not queued
+  behind a flood of long ones.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from contextlib import contextmanager, nullcontext
+from typing import Any, Iterator, Mapping
+
+from kg.api.handoff import Full, Handoff
+from kg.errors import PoolBusy
+
+RESERVED_THREADS = 4  # request threads a flood never takes: /health and the cheap routes use them
+READING_SLOTS = 2  # queries read (decoded, lexed) at once; more only share the interpreter lock
+READING_QUEUE = 4  # long queries that may wait to be read
+SHORT_REQUEST = 4096  # bytes of a request read without waiting its turn (a few ms of lexing at most)
+EXEMPT = frozenset({"static", "jsonapi.health", "jsonapi.prefixes", "jsonapi.openapi_json"})
+
+
+def request_threads(config: Mapping[str, Any]) -> int:
+    """waitress's request threads: THREADS, and enough that the requests which may hold or wait
+    for a query worker (2 x WORKERS running, QUEUE waiting) or be read or wait for it leave
+    RESERVED_THREADS free (48 with the default settings)."""
+    waiting = 2 * int(config["WORKERS"]) + int(config["QUEUE"]) + READING_SLOTS + READING_QUEUE
+    return max(int(config["THREADS"]), waiting + RESERVED_THREADS)
+
+
+class Admission:
+    """At most `limit` requests in the app, `slots` of them reading a query at once and `queue`
+    waiting for their turn."""
+
+    def __init__(self, limit: int, slots: int = READING_SLOTS, queue: int = READING_QUEUE) -> None:
+        self.limit = max(1, limit)
+        self._inside = 0
+        self._lock = threading.Lock()
+        self._slots: Handoff[int] = Handoff(queue)
+        for slot in range(max(1, slots)):
+            self._slots.give(slot)
+
+    @classmethod
+    def of(cls, config: Mapping[str, Any]) -> Admission:
+        """The admission of an app with these settings."""
+        return cls(request_threads(config) - RESERVED_THREADS)
+
+    def enter(self) -> None:
+        """Admit one more request, or raise PoolBusy (503) at once."""
+        with self._lock:
+            if self._inside >= self.limit:
+                raise PoolBusy(f"{self._inside} requests are already being answered")
+            self._inside += 1
+
+    def leave(self) -> None:
+        with self._lock:
+            self._inside -= 1
+
+    def inside(self) -> int:
+        """How many admitted requests are in the app now."""
+        with self._lock:
+            return self._inside
+
+    @contextmanager
+    def reading(self, deadline: float) -> Iterator[None]:
+        """Hold one of the reading slots (waiting for it until `deadline`, a time.monotonic() value)."""
+        try:
+            slot = self._slots.take(deadline)
+        except Full as full:
+            raise PoolBusy(f"{full.waiting} queries are waiting to be read") from None
+        if slot is None:
+            raise PoolBusy("other queries were being read until this one's time limit")
+        try:
+            yield
+        finally:
+            self._slots.give(slot)
+
+
+def admit() -> None:
+    """Before each request: admit it (api/__init__.py), unless it is one of the cheap ones."""
+    from flask import current_app, g, request
+
+    if request.endpoint in EXEMPT:
+        return
+    current_app.extensions["kg.admission"].enter()
+    g.kg_admitted = True
+
+
+def release(_exc: BaseException | None = None) -> None:
+    """After each request: an admitted one leaves."""
+    from flask import current_app, g
+
+    if g.pop("kg_admitted", False):
+        current_app.extensions["kg.admission"].leave()
+
+
+def reading_query(at_least: float = 0.0) -> Any:
+    """The request's turn to read its query (a context manager), waited for until its deadline,
+    or for `at_least` seconds from now when that is later; none for a short request."""
+    from flask import current_app, g, request
+
+    body = request.content_length
+    if body is None:  # no body, or one of unknown length (chunked, outside waitress)
+        body = 0 if request.method in ("GET", "HEAD") else SHORT_REQUEST + 1
+    if body + len(request.query_string) <= SHORT_REQUEST:
+        return nullcontext()
+    return current_app.extensions["kg.admission"].reading(max(g.deadline, time.monotonic() + at_least))
