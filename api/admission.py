@@ -68,7 +68,7 @@ class Admission:
         """Admit one more request, or raise PoolBusy (503) at once."""
         with self._lock:
             if self._inside >= self.limit:
-                raise PoolBusy(f"{self._inside} requests are already being answered")
+                raise PoolBusy(f"the server is answering as many requests as it may ({self.limit}); try again shortly")
             self._inside += 1
 
     def leave(self) -> None:
@@ -86,7 +86,7 @@ class Admission:
         try:
             slot = self._slots.take(deadline)
         except Full as full:
-            raise PoolBusy(f"{full.waiting} queries are waiting to be read") from None
+            raise PoolBusy(f"long queries waiting to be read: {full.waiting}, as many as may wait") from None
         if slot is None:
             raise PoolBusy("other queries were being read until this one's time limit")
         try:
