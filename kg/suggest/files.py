@@ -12,7 +12,7 @@ score measures what the suggestions add.
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from kg.formats.brat.ann import parse_ann
@@ -27,6 +27,7 @@ from kg.model.corpus_vocabulary import Vocabulary, load_alignment
 from kg.suggest.spans import (Lexicon, Score, Suggestion, alias_lexicon, ann_lines, corpus_lexicon, highest_ids,
                         merge_lexicons, score, suggest, without_human)
 from kg.suggest.events import Trigger, score_events, trigger_lexicon
+from kg.suggest.scoring import named_forms, score_known
 
 _LINKED_RULES = (Rule.KG, Rule.ALIAS_TABLE)
 
@@ -40,6 +41,8 @@ class Outcome:
     suggestions: list[Suggestion]
     score: Score | None
     events: Score | None = None
+    known: Score | None = None  # names the suggester knew for this article (kg.suggest.scoring)
+    named: Score | None = None  # names annotated anywhere in the corpus
 
 
 class _Corpus:
@@ -116,8 +119,19 @@ def suggest_files(root: Path, articles: list[Path] | None = None, *, merge: bool
         lexicon = merge_lexicons(alias_lexicon(corpus.aliases, config),
                                  corpus_lexicon([n for n in names if n[3] != files.slug]))
         known = trigger_lexicon([t for t in triggers if t[2] != files.slug], config)
-        outcomes.append(_one(corpus, files, config, (lexicon, known), merge, write))
+        outcome = _one(corpus, files, config, (lexicon, known), merge, write)
+        outcomes.append(_with_name_scores(outcome, corpus.read(files), config, set(lexicon), named_forms(names)))
     return outcomes
+
+
+def _with_name_scores(outcome: Outcome, doc: Document, config: AnnotationConfig, known: set[str],
+                      named: set[str]) -> Outcome:
+    """The outcome with its name rows (kg.suggest.scoring), when the article has human annotations."""
+    if outcome.score is None:
+        return outcome
+    found = outcome.suggestions
+    return replace(outcome, known=score_known(found, doc.annotations, config, known),
+                   named=score_known(found, doc.annotations, config, known | named))
 
 
 def _files_of(corpus: _Corpus, article: Path) -> DocumentFiles:
@@ -179,13 +193,15 @@ def _write(path: Path, content: str) -> None:
 
 def score_table(outcomes: list[Outcome]) -> str:
     """Per article and overall: suggestions, human entity annotations, precision and recall
-    (span and type), and span-only precision and recall; then the same for event triggers."""
+    (span and type), and span-only precision and recall; then the same for event triggers, and
+    for the names the suggester knew and the names annotated anywhere (kg.suggest.scoring)."""
     rows = [(o.slug, o.score) for o in outcomes if o.score is not None]
     total = sum((s for _, s in rows), Score(0, 0, 0, 0))
     width = max([len(slug) for slug, _ in rows] + [7])
     lines = [f"{'article':{width}}  suggested  human  precision  recall  span-precision  span-recall"]
-    events = sum((o.events for o in outcomes if o.events is not None), Score(0, 0, 0, 0))
-    for slug, s in [*rows, ("overall", total), ("event triggers", events)]:
+    extra = [(label, sum((getattr(o, field) for o in outcomes if getattr(o, field) is not None), Score(0, 0, 0, 0)))
+             for label, field in (("event triggers", "events"), ("known names", "known"), ("named anywhere", "named"))]
+    for slug, s in [*rows, ("overall", total), *extra]:
         lines.append(f"{slug:{width}}  {s.suggested:9d}  {s.human:5d}  {s.precision():9.3f}  {s.recall():6.3f}"
                      f"  {s.precision(False):14.3f}  {s.recall(False):11.3f}")
     return "\n".join(lines)
