@@ -225,7 +225,8 @@ def _export_corpus(build_dir: Path | None, output: Path | None, fmt: OutputForma
 @click.option("--corpus-names/--no-corpus-names", default=True, show_default=True,
               help="Also suggest proper names annotated in the corpus's other articles (not only the alias table).")
 @click.option("--events/--no-events", default=True, show_default=True,
-              help="Also suggest event triggers annotated at least twice in the other articles (events without arguments).")
+              help="Also suggest event triggers annotated in the other articles (matched by stem), with the arguments "
+                   "their habits and the known names of the sentence give.")
 def suggest(articles: tuple[Path, ...], corpus_dir: Path, merge: bool, score: bool, corpus_names: bool,
             events: bool) -> None:
     """Pre-annotate known names, dates, figures, quotes and event triggers as brat suggestions, written to

@@ -26,7 +26,9 @@ from kg.model.resolve import LOCAL_FAMILIES, Rule, resolve_document
 from kg.model.corpus_vocabulary import Vocabulary, load_alignment
 from kg.suggest.spans import (Lexicon, Score, Suggestion, alias_lexicon, ann_lines, corpus_lexicon, highest_ids,
                         merge_lexicons, score, suggest, without_human)
-from kg.suggest.events import Trigger, score_events, trigger_lexicon
+from kg.suggest.events import (SeenEvent, TriggerModel, human_triggers, score_arguments, score_events, seen_events,
+                               trigger_model, trigger_places)
+from kg.suggest.practice import Counts, document_counts, name_places, practised
 from kg.suggest.scoring import named_forms, score_known
 
 _LINKED_RULES = (Rule.KG, Rule.ALIAS_TABLE)
@@ -43,6 +45,7 @@ class Outcome:
     events: Score | None = None
     known: Score | None = None  # names the suggester knew for this article (kg.suggest.scoring)
     named: Score | None = None  # names annotated anywhere in the corpus
+    arguments: Score | None = None  # event arguments (kg.suggest.events.score_arguments)
 
 
 class _Corpus:
@@ -72,14 +75,36 @@ class _Corpus:
             self._read[files] = read_document(files, self.config_of(files))
         return self._read[files]
 
-    def triggers(self) -> list[Trigger]:
-        """(trigger text, event type, document) of every event a human annotated."""
+    def triggers(self) -> list[SeenEvent]:
+        """Every event a human annotated: its trigger text, type, document and entity arguments."""
         found = []
         for files in self.documents:
             if files.ann.exists():
-                annotations = self.read(files).annotations
-                found += [(annotations.textbounds[e.trigger].text, e.type, files.slug)
-                          for e in annotations.events if e.trigger in annotations.textbounds]
+                found += seen_events(self.read(files).annotations, self.config_of(files), files.slug)
+        return found
+
+    def counts(self, names: list[tuple[str, str, str | None, str]]) -> dict[str, Counts]:
+        """Per annotated document, where each known name occurs and how often a human marked it
+        (kg.suggest.practice), with every name the corpus knows."""
+        found = {}
+        for files in self.documents:
+            if files.ann.exists():
+                config, doc = self.config_of(files), self.read(files)
+                lexicon = merge_lexicons(alias_lexicon(self.aliases, config), corpus_lexicon(names))
+                marked = {(b.begin, b.end) for b in doc.annotations.textbounds.values() if b.type in config.entities}
+                found[files.slug] = document_counts(name_places(doc.text, lexicon, config), marked)
+        return found
+
+    def trigger_counts(self, triggers: list[SeenEvent]) -> dict[str, Counts]:
+        """Per annotated document, where each learned trigger occurs and how often a human marked
+        it as an event's trigger (kg.suggest.practice), with every trigger the corpus knows."""
+        found = {}
+        for files in self.documents:
+            if files.ann.exists():
+                doc = self.read(files)
+                model = trigger_model(triggers, self.config_of(files), doc.metadata.language)
+                marked = {(b, e) for b, e, _ in human_triggers(doc.annotations)}
+                found[files.slug] = document_counts(trigger_places(doc.text, model), marked)
         return found
 
     def names(self) -> list[tuple[str, str, str | None, str]]:
@@ -112,26 +137,34 @@ def suggest_files(root: Path, articles: list[Path] | None = None, *, merge: bool
     corpus = _Corpus(Path(root))
     targets = corpus.documents if articles is None else [_files_of(corpus, Path(a)) for a in articles]
     names = corpus.names() if corpus_names else []
+    counts = corpus.counts(names)
     triggers = corpus.triggers() if events else []
+    trigger_counts = corpus.trigger_counts(triggers)
     outcomes = []
     for files in targets:
         config = corpus.config_of(files)
         lexicon = merge_lexicons(alias_lexicon(corpus.aliases, config),
                                  corpus_lexicon([n for n in names if n[3] != files.slug]))
-        known = trigger_lexicon([t for t in triggers if t[2] != files.slug], config)
-        outcome = _one(corpus, files, config, (lexicon, known), merge, write)
-        outcomes.append(_with_name_scores(outcome, corpus.read(files), config, set(lexicon), named_forms(names)))
+        chosen = practised(lexicon, [c for slug, c in counts.items() if slug != files.slug])
+        known = trigger_model([t for t in triggers if t.document != files.slug], config,
+                              corpus.read(files).metadata.language)
+        known = replace(known, lexicon=practised(known.lexicon, [c for slug, c in trigger_counts.items()
+                                                                 if slug != files.slug]))
+        outcome = _one(corpus, files, config, (chosen, known), merge, write)
+        outcomes.append(_with_more_scores(outcome, corpus.read(files), config, set(lexicon), named_forms(names)))
     return outcomes
 
 
-def _with_name_scores(outcome: Outcome, doc: Document, config: AnnotationConfig, known: set[str],
+def _with_more_scores(outcome: Outcome, doc: Document, config: AnnotationConfig, known: set[str],
                       named: set[str]) -> Outcome:
-    """The outcome with its name rows (kg.suggest.scoring), when the article has human annotations."""
+    """The outcome with its name rows (kg.suggest.scoring) and event arguments, when the article
+    has human annotations."""
     if outcome.score is None:
         return outcome
     found = outcome.suggestions
     return replace(outcome, known=score_known(found, doc.annotations, config, known),
-                   named=score_known(found, doc.annotations, config, known | named))
+                   named=score_known(found, doc.annotations, config, known | named),
+                   arguments=score_arguments(found, doc.annotations))
 
 
 def _files_of(corpus: _Corpus, article: Path) -> DocumentFiles:
@@ -144,7 +177,7 @@ def _files_of(corpus: _Corpus, article: Path) -> DocumentFiles:
                          find_config(article.parent, article.parent) or find_config(corpus.root, corpus.root))
 
 
-def _one(corpus: _Corpus, files: DocumentFiles, config: AnnotationConfig, lexicons: tuple[Lexicon, Lexicon],
+def _one(corpus: _Corpus, files: DocumentFiles, config: AnnotationConfig, lexicons: tuple[Lexicon, TriggerModel],
          merge: bool, write: bool) -> Outcome:
     doc = corpus.read(files)
     vocab = Vocabulary(config, corpus.vocab.alignment)
@@ -193,14 +226,15 @@ def _write(path: Path, content: str) -> None:
 
 def score_table(outcomes: list[Outcome]) -> str:
     """Per article and overall: suggestions, human entity annotations, precision and recall
-    (span and type), and span-only precision and recall; then the same for event triggers, and
-    for the names the suggester knew and the names annotated anywhere (kg.suggest.scoring)."""
+    (span and type), and span-only precision and recall; then the same for event triggers and
+    their arguments, and for the names the suggester knew and the names annotated anywhere (kg.suggest.scoring)."""
     rows = [(o.slug, o.score) for o in outcomes if o.score is not None]
     total = sum((s for _, s in rows), Score(0, 0, 0, 0))
     width = max([len(slug) for slug, _ in rows] + [7])
     lines = [f"{'article':{width}}  suggested  human  precision  recall  span-precision  span-recall"]
     extra = [(label, sum((getattr(o, field) for o in outcomes if getattr(o, field) is not None), Score(0, 0, 0, 0)))
-             for label, field in (("event triggers", "events"), ("known names", "known"), ("named anywhere", "named"))]
+             for label, field in (("event triggers", "events"), ("event arguments", "arguments"),
+                                  ("known names", "known"), ("named anywhere", "named"))]
     for slug, s in [*rows, ("overall", total), *extra]:
         lines.append(f"{slug:{width}}  {s.suggested:9d}  {s.human:5d}  {s.precision():9.3f}  {s.recall():6.3f}"
                      f"  {s.precision(False):14.3f}  {s.recall(False):11.3f}")

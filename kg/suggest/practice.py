@@ -1,0 +1,51 @@
+"""The corpus's annotation practice: how often its annotators marked a known name (or a trigger) where it occurs.
+
+A name the annotators of the other articles mostly left unmarked is noise as a suggestion: the
+demonym 'Venezuelan', marked once as a Country among dozens of 'Venezuelan soldiers', or
+'security forces' inside 'security forces members'. Each document counts, per name form, the
+places it would be suggested (kg.suggest.spans.suggest: with its case rule, a shorter name inside
+a longer one only where nested) and how many of those a human marked as an entity with exactly that span; a name seen at least `minimum`
+times in the other documents and marked at fewer than `share` of them is not suggested. A name
+they never show (only in the alias table, or only in this article) keeps its benefit of the doubt.
+Event triggers are filtered the same way (kg.suggest.events).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from kg.formats.brat.conf import AnnotationConfig
+from kg.suggest.spans import Lexicon, lexicon_form, suggest
+
+Counts = dict[str, tuple[int, int]]  # lexicon form -> (places found, places a human marked)
+
+
+def document_counts(places: set[tuple[int, int, str]], marked: set[tuple[int, int]]) -> Counts:
+    """Per lexicon form, how often it would be suggested in one annotated text (`places`: begin,
+    end and form of each suggestion) and how often a human marked that very span (`marked`)."""
+    found: Counter = Counter()
+    hits: Counter = Counter()
+    for begin, end, form in places:
+        found[form] += 1
+        hits[form] += (begin, end) in marked
+    return {form: (found[form], hits[form]) for form in found}
+
+
+def name_places(text: str, lexicon: Lexicon, config: AnnotationConfig) -> set[tuple[int, int, str]]:
+    """Where the names of the lexicon would be suggested in a text, with their forms."""
+    return {(s.begin, s.end, lexicon_form(s.text)) for s in suggest(text, lexicon, config)}
+
+
+def practised(lexicon: Lexicon, others: list[Counts], minimum: int = 2, share: float = 0.5) -> Lexicon:
+    """The lexicon without the forms the other documents' annotators mostly left unmarked: marked
+    at fewer than `share` times the rate at which they mark all the lexicon's forms (a corpus
+    that marks only some mentions, as event arguments, keeps the names it marks as often as any)."""
+    seen: Counter = Counter()
+    hits: Counter = Counter()
+    for counts in others:
+        for form, (found, marked) in counts.items():
+            seen[form] += found
+            hits[form] += marked
+    usual = sum(hits.values()) / sum(seen.values()) if seen else 0.0
+    return {form: candidates for form, candidates in lexicon.items()
+            if seen[form] < minimum or hits[form] >= share * usual * seen[form]}
