@@ -150,6 +150,13 @@ def test_a_name_of_another_entity_nests_in_a_name_and_a_possessive_joins_a_name(
         "Venezuela’s armed forces", "Juan Guaidó's guard", "Juan Guaidó"]
 
 
+def test_names_are_found_inside_runs_of_a_script_written_without_spaces() -> None:
+    lexicon = corpus_lexicon([("习近平", "Person", None, "a"), ("北京", "City", None, "a"), ("กรุงเทพ", "City", None, "a")])
+    text = "习近平访问北京。他在北京说。ไปกรุงเทพฯ Beijing"
+    assert [(s.text, s.type) for s in suggest(text, lexicon, CONFIG)] == [
+        ("习近平", "Person"), ("北京", "City"), ("北京", "City"), ("กรุงเทพ", "City")]
+
+
 def test_a_name_the_other_annotators_mostly_leave_unmarked_is_not_suggested() -> None:
     lexicon = corpus_lexicon([("Venezuelan", "Country", None, "a"), ("Colombia", "Country", None, "a"),
                               ("Brazil", "Country", None, "b")])

@@ -35,7 +35,11 @@ from kg.suggest.suggestion import Suggestion
 if TYPE_CHECKING:
     from kg.suggest.events import TriggerModel
 
-_TOKEN = re.compile(r"[^\W_](?:[^\W_]|[\u0300-\u036f])*")  # a word, with its combining accents (NFD text)
+# Scripts written without spaces between words (Han, kana, Thai): each character is a token, so
+# that a name is found inside a run of them ('北京' in '习近平访问北京').
+_UNSPACED = "[\u0e00-\u0e7f\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]"
+_THAI_MARKS = "[\u0e31\u0e34-\u0e3a\u0e47-\u0e4e]*"  # vowel and tone marks, part of the character before
+_TOKEN = re.compile(rf"{_UNSPACED}{_THAI_MARKS}|(?:(?!{_UNSPACED})[^\W_])(?:(?!{_UNSPACED})[^\W_]|[\u0300-\u036f])*")
 _GAP = re.compile(r"[ \u00a0.'’\-]{1,3}|['’][sS][ \u00a0]{1,2}")  # between two words of one name ("Venezuela's army")
 _KIND_ORDER = {"date": 0, "figure": 1, "name": 2, "event": 3}
 
@@ -104,13 +108,19 @@ def merge_lexicons(first: Lexicon, second: Lexicon) -> Lexicon:
 
 
 def is_proper_name(text: str) -> bool:
-    """'Juan Guaidó', 'Human Rights Watch', 'Villa del Rosario' yes; 'the soldier', 'a Venezuelan soldier' no."""
+    """'Juan Guaidó', 'Human Rights Watch', 'Villa del Rosario' yes; 'the soldier', 'a Venezuelan soldier' no.
+    A script without capitals ('北京') cannot say, and is taken as a name."""
     words = re.findall(r"[^\W\d_]+", text)
     if words and words[0].lower() == "the":
         words = words[1:]
-    if not words or not words[0][0].isupper():
+    if not words or not _initial(words[0]):
         return False
-    return all(w[0].isupper() or (len(w) <= 3 and w.islower()) for w in words)
+    return all(_initial(w) or (len(w) <= 3 and w.islower()) for w in words)
+
+
+def _initial(word: str) -> bool:
+    """A capital first letter, or one of a script without case."""
+    return word[0].isupper() or word[0].lower() == word[0].upper()
 
 
 def _capitalized(name: str) -> bool:
@@ -123,7 +133,7 @@ def _capitalized(name: str) -> bool:
 
 def lexicon_form(name: str) -> str:
     """The normalized form, with an all-capitals name marked so it matches capitals only."""
-    form = normalize(name)
+    form = " ".join(re.sub(f"({_UNSPACED})", r" \1 ", normalize(name)).split())
     if re.fullmatch(r"[A-Z]{2,4}", name.strip()):
         return "^" + form
     return form
@@ -151,7 +161,7 @@ def match_names(text: str, lexicon: Lexicon, stem: Callable[[str], str] | None =
     for i, (_, begin, _) in enumerate(words):
         for n in range(1, min(longest, len(words) - i) + 1):
             last = words[i + n - 1]
-            if n > 1 and not _GAP.fullmatch(text[words[i + n - 2][2]:last[1]]):
+            if n > 1 and not _joined(text, words[i + n - 2][2], last[1]):
                 break
             form = " ".join(w[0] for w in words[i:i + n])
             end = last[2] + (text[last[2]:last[2] + 1] == "." and "." in text[begin:last[2]])
@@ -163,6 +173,14 @@ def match_names(text: str, lexicon: Lexicon, stem: Callable[[str], str] | None =
                 if not (candidate.cased and span[:1].islower()):
                     found.append(_name_suggestion(begin, end, span, candidate))
     return found
+
+
+def _joined(text: str, end: int, begin: int) -> bool:
+    """Whether two words (one ending at `end`, the next beginning at `begin`) may belong to one
+    name: a short gap of spaces and punctuation, or none between two characters of an unspaced script."""
+    if end == begin:
+        return bool(re.match(_UNSPACED, text[end - 1])) and bool(re.match(_UNSPACED, text[begin]))
+    return bool(_GAP.fullmatch(text[end:begin]))
 
 
 def _name_suggestion(begin: int, end: int, span: str, candidate: Candidate) -> Suggestion:
