@@ -335,6 +335,31 @@ def test_a_corpus_without_alias_table_gets_the_names_annotated_in_its_other_docu
     assert [line.split()[0] for line in scored.stdout.splitlines()[-5:]] == ["overall", "event", "event", "known", "named"]
 
 
+def test_a_named_entity_model_names_what_no_article_knows_typed_as_the_others_typed_its_labels(tmp_path: Path) -> None:
+    spacy = pytest.importorskip("spacy", reason="spaCy is optional (pip install spacy); kg suggest --ner needs it")
+    nlp = spacy.blank("en")  # a real pipeline with rules for a model, saved as a user's pipeline would be
+    nlp.add_pipe("entity_ruler").add_patterns([{"label": "PER", "pattern": name} for name in (
+        "Juan Guaidó", "Nicolás Maduro", "Feres Kanaan", "Juan Carlos Mora", "Harry Solano")] + [
+        {"label": "NORP", "pattern": "Venezuelan"}])
+    nlp.to_disk(tmp_path / "pipeline")
+    corpus = _fixed_copy(tmp_path)
+    outcomes = {o.slug: o for o in suggest_files(corpus, write=False, ner=str(tmp_path / "pipeline"))}
+    france24 = outcomes["france24-soldiers-desert-posts"].suggestions
+    kanaan = [s for s in france24 if s.text == "Feres Kanaan"]  # annotated in no other article
+    assert [(s.type, s.ref) for s in kanaan] == [("Person", None)]
+    assert kanaan[0].note == f"named-entity model {tmp_path / 'pipeline'}: PER, annotated as Person in the other articles"
+    assert not any(s.text == "Venezuelan" for o in outcomes.values() for s in o.suggestions)  # mostly unmarked
+    guaido = [s for s in france24 if s.text == "Juan Guaido"]  # a known name keeps its link, not the model's guess
+    assert guaido and all(s.ref == "person/juan-guaido" for s in guaido)
+
+
+def test_a_named_entity_model_that_is_not_installed_is_a_clear_error(tmp_path: Path) -> None:
+    corpus = _fixed_copy(tmp_path)
+    result = run_kg("suggest", "--score", "--corpus", str(corpus), "--ner", str(tmp_path / "no-pipeline"))
+    assert result.exit_code == 2
+    assert result.stderr.startswith("error: --ner: ") and "kg downloads none" in result.stderr
+
+
 @pytest.mark.parametrize("article", ["missing.txt", "x.ann"])
 def test_an_argument_that_is_not_an_article_is_a_located_error(tmp_path: Path, article: str) -> None:
     corpus = _fixed_copy(tmp_path)

@@ -7,6 +7,7 @@
     stems.py        word stems for matching triggers (Snowball, in the article's language)
     practice.py     how often the other articles' annotators mark a known name or trigger where it occurs
     scoring.py      the --score rows for names: those the suggester knew, those named anywhere
+    ner.py          names from an installed spaCy pipeline (--ner; optional, nothing downloaded)
     suggestion.py   one suggested annotation
     files.py        `kg suggest` on a corpus's files
 

@@ -28,6 +28,7 @@ from kg.suggest.spans import (Lexicon, Score, Suggestion, alias_lexicon, ann_lin
                         merge_lexicons, score, suggest, without_human)
 from kg.suggest.events import (SeenEvent, TriggerModel, human_triggers, score_arguments, score_events, seen_events,
                                trigger_model, trigger_places)
+from kg.suggest.ner import label_habits, label_types, load_recognizer, model_names
 from kg.suggest.practice import Counts, document_counts, name_places, practised
 from kg.suggest.scoring import named_forms, score_known
 
@@ -130,29 +131,67 @@ def _articles(root: Path) -> list[DocumentFiles]:
 
 
 def suggest_files(root: Path, articles: list[Path] | None = None, *, merge: bool = False, write: bool = True,
-                  corpus_names: bool = True, events: bool = True) -> list[Outcome]:
+                  corpus_names: bool = True, events: bool = True, ner: str | None = None) -> list[Outcome]:
     """Suggest for the given articles (.txt paths) of the corpus at `root`, or for all of them.
     Names (`corpus_names`) and event triggers (`events`) annotated in the other articles are
-    suggested too."""
+    suggested too, and with `ner` (a spaCy pipeline's name or directory, kg.suggest.ner) the
+    names a named-entity model finds where nothing known stands."""
     corpus = _Corpus(Path(root))
     targets = corpus.documents if articles is None else [_files_of(corpus, Path(a)) for a in articles]
-    names = corpus.names() if corpus_names else []
-    counts = corpus.counts(names)
-    triggers = corpus.triggers() if events else []
-    trigger_counts = corpus.trigger_counts(triggers)
+    known = _Known(corpus, corpus_names, events, ner)
     outcomes = []
     for files in targets:
         config = corpus.config_of(files)
-        lexicon = merge_lexicons(alias_lexicon(corpus.aliases, config),
-                                 corpus_lexicon([n for n in names if n[3] != files.slug]))
-        chosen = practised(lexicon, [c for slug, c in counts.items() if slug != files.slug])
-        known = trigger_model([t for t in triggers if t.document != files.slug], config,
-                              corpus.read(files).metadata.language)
-        known = replace(known, lexicon=practised(known.lexicon, [c for slug, c in trigger_counts.items()
-                                                                 if slug != files.slug]))
-        outcome = _one(corpus, files, config, (chosen, known), merge, write)
-        outcomes.append(_with_more_scores(outcome, corpus.read(files), config, set(lexicon), named_forms(names)))
+        lexicon, lexicons = known.for_article(files, config)
+        outcome = _one(corpus, files, config, lexicons, merge, write)
+        outcomes.append(_with_more_scores(outcome, corpus.read(files), config, set(lexicon), named_forms(known.names)))
     return outcomes
+
+
+class _Known:
+    """What the corpus's annotations teach, read once: names, triggers, how often each is marked
+    where it occurs, and (with a named-entity model) the model's spans and how they were marked.
+    An article learns only from the others (leave-one-out)."""
+
+    def __init__(self, corpus: _Corpus, corpus_names: bool, events: bool, ner: str | None) -> None:
+        self.corpus = corpus
+        self.names = corpus.names() if corpus_names else []
+        self.counts = corpus.counts(self.names)
+        self.triggers = corpus.triggers() if events else []
+        self.trigger_counts = corpus.trigger_counts(self.triggers)
+        self.ner = ner
+        self.recognize = load_recognizer(ner) if ner else None
+        self.labels = {slug: label_habits(self._spans(files), _marked_types(corpus, files))
+                       for slug, files in self._annotated().items()} if ner else {}
+
+    def _annotated(self) -> dict[str, DocumentFiles]:
+        return {files.slug: files for files in self.corpus.documents if files.ann.exists()}
+
+    def _spans(self, files: DocumentFiles) -> list[tuple[int, int, str]]:
+        return self.recognize(self.corpus.read(files).text)
+
+    def for_article(self, files: DocumentFiles, config: AnnotationConfig) -> tuple[Lexicon, tuple]:
+        """The names the article's lexicon knows (before the practice filter, for --score), and
+        what kg.suggest.spans.suggest takes: the chosen names, the trigger model, the model's names."""
+        slug = files.slug
+        lexicon = merge_lexicons(alias_lexicon(self.corpus.aliases, config),
+                                 corpus_lexicon([n for n in self.names if n[3] != slug]))
+        chosen = practised(lexicon, [c for other, c in self.counts.items() if other != slug])
+        model = trigger_model([t for t in self.triggers if t.document != slug], config,
+                              self.corpus.read(files).metadata.language)
+        model = replace(model, lexicon=practised(model.lexicon, [c for other, c in self.trigger_counts.items()
+                                                                 if other != slug]))
+        found = []
+        if self.recognize:
+            types = label_types([h for other, h in self.labels.items() if other != slug])
+            found = model_names(self.corpus.read(files).text, self.recognize, types, self.ner)
+        return lexicon, (chosen, model, found)
+
+
+def _marked_types(corpus: _Corpus, files: DocumentFiles) -> dict[tuple[int, int], str]:
+    config = corpus.config_of(files)
+    return {(b.begin, b.end): b.type for b in corpus.read(files).annotations.textbounds.values()
+            if b.type in config.entities and len(b.spans) == 1}
 
 
 def _with_more_scores(outcome: Outcome, doc: Document, config: AnnotationConfig, known: set[str],
@@ -177,14 +216,14 @@ def _files_of(corpus: _Corpus, article: Path) -> DocumentFiles:
                          find_config(article.parent, article.parent) or find_config(corpus.root, corpus.root))
 
 
-def _one(corpus: _Corpus, files: DocumentFiles, config: AnnotationConfig, lexicons: tuple[Lexicon, TriggerModel],
-         merge: bool, write: bool) -> Outcome:
+def _one(corpus: _Corpus, files: DocumentFiles, config: AnnotationConfig,
+         lexicons: tuple[Lexicon, TriggerModel, list[Suggestion]], merge: bool, write: bool) -> Outcome:
     doc = corpus.read(files)
     vocab = Vocabulary(config, corpus.vocab.alignment)
-    names, triggers = lexicons
+    names, triggers, others = lexicons
     found = suggest(doc.text, names, config, published=doc.metadata.date,
                     date_type=_type_of_family(config, vocab, "date"), figure_type=_type_of_family(config, vocab, "figure"),
-                    quote_type=_type_of_family(config, vocab, "quote"), triggers=triggers)
+                    quote_type=_type_of_family(config, vocab, "quote"), triggers=triggers, others=others)
     annotated = files.ann.exists()
     measured = score(found, doc.annotations, config) if annotated else None
     events = score_events(found, doc.annotations) if annotated else None

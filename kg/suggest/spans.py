@@ -192,14 +192,17 @@ def _name_suggestion(begin: int, end: int, span: str, candidate: Candidate) -> S
 
 def suggest(text: str, lexicon: Lexicon, config: AnnotationConfig, *, published: str | None = None,
             date_type: str | None = None, figure_type: str | None = None,
-            quote_type: str | None = None, triggers: TriggerModel | None = None) -> list[Suggestion]:
+            quote_type: str | None = None, triggers: TriggerModel | None = None,
+            others: list[Suggestion] | None = None) -> list[Suggestion]:
     """Suggestions for one text, in text order (a quote before what it holds). Names, dates and figures never overlap each
     other, but a name of another entity nests in a name where the configuration allows it;
     quotations are suggested beside them (a quote holds the names it mentions) when
     the configuration has a quote type that may contain them. Dates, figures and quotes are
     suggested when the configuration has a type for them (`date_type`, `figure_type`, `quote_type`);
     event triggers and their arguments when a trigger model is given (kg.suggest.events): triggers
-    never overlap each other but may stand inside a name ('president' in 'Colombian president')."""
+    never overlap each other but may stand inside a name ('president' in 'Colombian president').
+    `others` are names from elsewhere (a named-entity model's, kg.suggest.ner): each is taken
+    where no known name, date or figure stands."""
     found = match_names(text, lexicon)
     if date_type and config.usable(date_type):
         found += match_dates(text, published, date_type)
@@ -207,6 +210,7 @@ def suggest(text: str, lexicon: Lexicon, config: AnnotationConfig, *, published:
         found += match_figures(text, figure_type)
     chosen = _choose(found)
     chosen += _nested(found, chosen, config)
+    chosen += [s for s in _choose(others or []) if not any(s.begin < c.end and c.begin < s.end for c in chosen)]
     if triggers:
         events = [replace(s, kind="event") for s in match_names(text, triggers.lexicon, triggers.stem)]
         chosen = triggers.argued(chosen + _choose(events), text, config)
