@@ -19,7 +19,7 @@ from kg.suggest.spans import (Score, alias_lexicon, ann_lines, corpus_lexicon, m
                         suggest)
 from kg.suggest.events import SeenEvent, trigger_model
 from kg.suggest.files import suggest_files
-from kg.suggest.practice import document_counts, name_places, practised
+from kg.suggest.practice import document_counts, leave_out, name_places, practised, summed
 from tests.brat_reference import brat_report, brat_source
 from tests.helpers import CORPUS, CORPUS_2019, ROOT, run_kg, shared_corpus
 
@@ -166,8 +166,11 @@ def test_a_name_the_other_annotators_mostly_leave_unmarked_is_not_suggested() ->
     assert counts == {"venezuelan": (5, 1), "colombia": (2, 2)}
     # marked at 1 of 5 places, under half the rate (3 of 7) at which this corpus marks its names;
     # 'Brazil', shown nowhere, keeps the benefit of the doubt
-    assert sorted(practised(lexicon, [counts])) == ["brazil", "colombia"]
-    assert sorted(practised(lexicon, [{"venezuelan": (1, 0)}])) == ["brazil", "colombia", "venezuelan"]  # seen once
+    assert sorted(practised(lexicon, counts)) == ["brazil", "colombia"]
+    assert sorted(practised(lexicon, {"venezuelan": (1, 0)})) == ["brazil", "colombia", "venezuelan"]  # seen once
+    two = {"a": counts, "b": {"venezuelan": (5, 5)}}  # another document marks it everywhere
+    assert summed(list(two.values())) == {"venezuelan": (10, 6), "colombia": (2, 2)}
+    assert leave_out(summed(list(two.values())), two["b"]) == counts
 
 
 def test_figures_with_their_values_but_not_durations_ages_or_a_bare_one() -> None:

@@ -29,7 +29,7 @@ from kg.suggest.spans import (Lexicon, Score, Suggestion, alias_lexicon, ann_lin
 from kg.suggest.events import (SeenEvent, TriggerModel, human_triggers, score_arguments, score_events, seen_events,
                                trigger_model, trigger_places)
 from kg.suggest.ner import label_habits, label_types, load_recognizer, model_names
-from kg.suggest.practice import Counts, document_counts, name_places, practised
+from kg.suggest.practice import Counts, document_counts, leave_out, name_places, practised, summed
 from kg.suggest.scoring import named_forms, score_known
 
 _LINKED_RULES = (Rule.KG, Rule.ALIAS_TABLE)
@@ -157,8 +157,10 @@ class _Known:
         self.corpus = corpus
         self.names = corpus.names() if corpus_names else []
         self.counts = corpus.counts(self.names)
+        self.total = summed(list(self.counts.values()))
         self.triggers = corpus.triggers() if events else []
         self.trigger_counts = corpus.trigger_counts(self.triggers)
+        self.trigger_total = summed(list(self.trigger_counts.values()))
         self.ner = ner
         self.recognize = load_recognizer(ner) if ner else None
         self.labels = {slug: label_habits(self._spans(files), _marked_types(corpus, files))
@@ -176,11 +178,11 @@ class _Known:
         slug = files.slug
         lexicon = merge_lexicons(alias_lexicon(self.corpus.aliases, config),
                                  corpus_lexicon([n for n in self.names if n[3] != slug]))
-        chosen = practised(lexicon, [c for other, c in self.counts.items() if other != slug])
+        chosen = practised(lexicon, leave_out(self.total, self.counts.get(slug, {})))
         model = trigger_model([t for t in self.triggers if t.document != slug], config,
                               self.corpus.read(files).metadata.language)
-        model = replace(model, lexicon=practised(model.lexicon, [c for other, c in self.trigger_counts.items()
-                                                                 if other != slug]))
+        others = leave_out(self.trigger_total, self.trigger_counts.get(slug, {}))
+        model = replace(model, lexicon=practised(model.lexicon, others))
         found = []
         if self.recognize:
             types = label_types([h for other, h in self.labels.items() if other != slug])

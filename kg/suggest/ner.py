@@ -16,7 +16,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from kg.errors import SettingError
-from kg.suggest.practice import Counts, practised
+from kg.suggest.practice import Counts, practised, summed
 from kg.suggest.suggestion import Suggestion
 
 Recognizer = Callable[[str], list[tuple[int, int, str]]]  # text -> (begin, end, label) of each name
@@ -71,7 +71,7 @@ def label_types(others: list[LabelHabits]) -> dict[str, str]:
     for habits in others:
         for label, counted in habits.types.items():
             types.setdefault(label, Counter()).update(counted)
-    kept = practised({label: [] for label in types}, [h.counts for h in others])
+    kept = practised({label: [] for label in types}, summed([h.counts for h in others]))
     return {label: min(types[label].items(), key=lambda item: (-item[1], item[0]))[0] for label in kept}
 
 
