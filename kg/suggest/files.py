@@ -88,10 +88,12 @@ class _Corpus:
         """Per annotated document, where each known name occurs and how often a human marked it
         (kg.suggest.practice), with every name the corpus knows."""
         found = {}
+        lexicons: dict[int, Lexicon] = {}  # one per configuration
         for files in self.documents:
             if files.ann.exists():
                 config, doc = self.config_of(files), self.read(files)
-                lexicon = merge_lexicons(alias_lexicon(self.aliases, config), corpus_lexicon(names))
+                lexicon = lexicons.get(id(config)) or lexicons.setdefault(
+                    id(config), merge_lexicons(alias_lexicon(self.aliases, config), corpus_lexicon(names)))
                 marked = {(b.begin, b.end) for b in doc.annotations.textbounds.values() if b.type in config.entities}
                 found[files.slug] = document_counts(name_places(doc.text, lexicon, config), marked)
         return found
@@ -100,10 +102,12 @@ class _Corpus:
         """Per annotated document, where each learned trigger occurs and how often a human marked
         it as an event's trigger (kg.suggest.practice), with every trigger the corpus knows."""
         found = {}
+        models: dict[tuple[int, str], TriggerModel] = {}  # one per configuration and language
         for files in self.documents:
             if files.ann.exists():
-                doc = self.read(files)
-                model = trigger_model(triggers, self.config_of(files), doc.metadata.language)
+                doc, config = self.read(files), self.config_of(files)
+                key = (id(config), doc.metadata.language)
+                model = models.get(key) or models.setdefault(key, trigger_model(triggers, config, key[1]))
                 marked = {(b, e) for b, e, _ in human_triggers(doc.annotations)}
                 found[files.slug] = document_counts(trigger_places(doc.text, model), marked)
         return found
