@@ -9,6 +9,7 @@
     scoring.py      the --score rows for names: those the suggester knew, those named anywhere
     ner.py          names from an installed spaCy pipeline (--ner; optional, nothing downloaded)
     suggestion.py   one suggested annotation
+    knowledge.py    what the corpus's annotations teach, read once; what each article may use (leave-one-out)
     files.py        `kg suggest` on a corpus's files
 
 May import kg.formats and kg.model; nothing imports it but the CLI.

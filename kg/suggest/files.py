@@ -24,12 +24,9 @@ from kg.formats.records import Document
 from kg.model.aliases import AliasTable, load_aliases
 from kg.model.resolve import LOCAL_FAMILIES, Rule, resolve_document
 from kg.model.corpus_vocabulary import Vocabulary, load_alignment
-from kg.suggest.spans import (Lexicon, Score, Suggestion, alias_lexicon, ann_lines, corpus_lexicon, highest_ids,
-                        merge_lexicons, score, suggest, without_human)
-from kg.suggest.events import (SeenEvent, TriggerModel, human_triggers, score_arguments, score_events, seen_events,
-                               trigger_model, trigger_places)
-from kg.suggest.ner import label_habits, label_types, load_recognizer, model_names
-from kg.suggest.practice import Counts, document_counts, leave_out, name_places, practised, summed
+from kg.suggest.spans import Lexicon, Score, Suggestion, ann_lines, highest_ids, score, suggest, without_human
+from kg.suggest.events import SeenEvent, TriggerModel, score_arguments, score_events, seen_events
+from kg.suggest.knowledge import Known
 from kg.suggest.scoring import named_forms, score_known
 
 _LINKED_RULES = (Rule.KG, Rule.ALIAS_TABLE)
@@ -84,34 +81,6 @@ class _Corpus:
                 found += seen_events(self.read(files).annotations, self.config_of(files), files.slug)
         return found
 
-    def counts(self, names: list[tuple[str, str, str | None, str]]) -> dict[str, Counts]:
-        """Per annotated document, where each known name occurs and how often a human marked it
-        (kg.suggest.practice), with every name the corpus knows."""
-        found = {}
-        lexicons: dict[int, Lexicon] = {}  # one per configuration
-        for files in self.documents:
-            if files.ann.exists():
-                config, doc = self.config_of(files), self.read(files)
-                lexicon = lexicons.get(id(config)) or lexicons.setdefault(
-                    id(config), merge_lexicons(alias_lexicon(self.aliases, config), corpus_lexicon(names)))
-                marked = {(b.begin, b.end) for b in doc.annotations.textbounds.values() if b.type in config.entities}
-                found[files.slug] = document_counts(name_places(doc.text, lexicon, config), marked)
-        return found
-
-    def trigger_counts(self, triggers: list[SeenEvent]) -> dict[str, Counts]:
-        """Per annotated document, where each learned trigger occurs and how often a human marked
-        it as an event's trigger (kg.suggest.practice), with every trigger the corpus knows."""
-        found = {}
-        models: dict[tuple[int, str], TriggerModel] = {}  # one per configuration and language
-        for files in self.documents:
-            if files.ann.exists():
-                doc, config = self.read(files), self.config_of(files)
-                key = (id(config), doc.metadata.language)
-                model = models.get(key) or models.setdefault(key, trigger_model(triggers, config, key[1]))
-                marked = {(b, e) for b, e, _ in human_triggers(doc.annotations)}
-                found[files.slug] = document_counts(trigger_places(doc.text, model), marked)
-        return found
-
     def names(self) -> list[tuple[str, str, str | None, str]]:
         """(text, type, key or None, document) of every named entity mention a human annotated."""
         found = []
@@ -142,7 +111,7 @@ def suggest_files(root: Path, articles: list[Path] | None = None, *, merge: bool
     names a named-entity model finds where nothing known stands."""
     corpus = _Corpus(Path(root))
     targets = corpus.documents if articles is None else [_files_of(corpus, Path(a)) for a in articles]
-    known = _Known(corpus, corpus_names, events, ner)
+    known = Known(corpus, corpus_names, events, ner)
     outcomes = []
     for files in targets:
         config = corpus.config_of(files)
@@ -150,54 +119,6 @@ def suggest_files(root: Path, articles: list[Path] | None = None, *, merge: bool
         outcome = _one(corpus, files, config, lexicons, merge, write)
         outcomes.append(_with_more_scores(outcome, corpus.read(files), config, set(lexicon), named_forms(known.names)))
     return outcomes
-
-
-class _Known:
-    """What the corpus's annotations teach, read once: names, triggers, how often each is marked
-    where it occurs, and (with a named-entity model) the model's spans and how they were marked.
-    An article learns only from the others (leave-one-out)."""
-
-    def __init__(self, corpus: _Corpus, corpus_names: bool, events: bool, ner: str | None) -> None:
-        self.corpus = corpus
-        self.names = corpus.names() if corpus_names else []
-        self.counts = corpus.counts(self.names)
-        self.total = summed(list(self.counts.values()))
-        self.triggers = corpus.triggers() if events else []
-        self.trigger_counts = corpus.trigger_counts(self.triggers)
-        self.trigger_total = summed(list(self.trigger_counts.values()))
-        self.ner = ner
-        self.recognize = load_recognizer(ner) if ner else None
-        self.labels = {slug: label_habits(self._spans(files), _marked_types(corpus, files))
-                       for slug, files in self._annotated().items()} if ner else {}
-
-    def _annotated(self) -> dict[str, DocumentFiles]:
-        return {files.slug: files for files in self.corpus.documents if files.ann.exists()}
-
-    def _spans(self, files: DocumentFiles) -> list[tuple[int, int, str]]:
-        return self.recognize(self.corpus.read(files).text)
-
-    def for_article(self, files: DocumentFiles, config: AnnotationConfig) -> tuple[Lexicon, tuple]:
-        """The names the article's lexicon knows (before the practice filter, for --score), and
-        what kg.suggest.spans.suggest takes: the chosen names, the trigger model, the model's names."""
-        slug = files.slug
-        lexicon = merge_lexicons(alias_lexicon(self.corpus.aliases, config),
-                                 corpus_lexicon([n for n in self.names if n[3] != slug]))
-        chosen = practised(lexicon, leave_out(self.total, self.counts.get(slug, {})))
-        model = trigger_model([t for t in self.triggers if t.document != slug], config,
-                              self.corpus.read(files).metadata.language)
-        others = leave_out(self.trigger_total, self.trigger_counts.get(slug, {}))
-        model = replace(model, lexicon=practised(model.lexicon, others))
-        found = []
-        if self.recognize:
-            types = label_types([h for other, h in self.labels.items() if other != slug])
-            found = model_names(self.corpus.read(files).text, self.recognize, types, self.ner)
-        return lexicon, (chosen, model, found)
-
-
-def _marked_types(corpus: _Corpus, files: DocumentFiles) -> dict[tuple[int, int], str]:
-    config = corpus.config_of(files)
-    return {(b.begin, b.end): b.type for b in corpus.read(files).annotations.textbounds.values()
-            if b.type in config.entities and len(b.spans) == 1}
 
 
 def _with_more_scores(outcome: Outcome, doc: Document, config: AnnotationConfig, known: set[str],
