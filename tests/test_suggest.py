@@ -356,11 +356,19 @@ def test_a_named_entity_model_names_what_no_article_knows_typed_as_the_others_ty
     assert guaido and all(s.ref == "person/juan-guaido" for s in guaido)
 
 
-def test_a_named_entity_model_that_is_not_installed_is_a_clear_error(tmp_path: Path) -> None:
+@pytest.mark.parametrize("pipeline", ["absent", "empty", "broken"])
+def test_a_named_entity_model_that_is_not_installed_or_broken_is_a_clear_error(tmp_path: Path, pipeline: str) -> None:
     corpus = _fixed_copy(tmp_path)
-    result = run_kg("suggest", "--score", "--corpus", str(corpus), "--ner", str(tmp_path / "no-pipeline"))
-    assert result.exit_code == 2
-    assert result.stderr.startswith("error: --ner: ") and "kg downloads none" in result.stderr
+    where = tmp_path / "pipeline"
+    if pipeline != "absent":
+        where.mkdir()
+    if pipeline == "broken":
+        (where / "meta.json").write_text("{}")
+        (where / "config.cfg").write_text("[nlp\n")
+    result = run_kg("suggest", "--score", "--corpus", str(corpus), "--ner", str(where))
+    assert result.exit_code == 2, result.output
+    assert result.stderr.startswith("error: --ner: ") and str(where) in result.stderr
+    assert "spaCy" in result.stderr and "Traceback" not in result.stderr
 
 
 @pytest.mark.parametrize("article", ["missing.txt", "x.ann"])

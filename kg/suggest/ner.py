@@ -35,6 +35,9 @@ def load_recognizer(name: str) -> Recognizer:
     except OSError as exc:
         raise SettingError(f"no spaCy pipeline {name!r} is installed (expected a pipeline package or a directory "
                            f"saved by spaCy; kg downloads none): {exc}", "--ner") from None
+    except (ValueError, KeyError) as exc:  # spaCy's own errors for a broken meta.json or config.cfg
+        raise SettingError(f"spaCy cannot load the pipeline {name!r} (expected one saved by spaCy "
+                           f"{spacy.__version__} or near it): {exc}", "--ner") from None
     if not nlp.has_pipe("ner") and not nlp.has_pipe("entity_ruler"):
         raise SettingError(f"the spaCy pipeline {name!r} finds no named entities (expected an 'ner' or "
                            f"'entity_ruler' component; it has {', '.join(nlp.pipe_names) or 'none'})", "--ner")
