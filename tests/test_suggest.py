@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import random
 import shutil
+from collections import Counter
 from pathlib import Path
 
 import pytest
@@ -19,6 +20,7 @@ from kg.suggest.spans import (Score, alias_lexicon, ann_lines, corpus_lexicon, m
                         suggest)
 from kg.suggest.events import SeenEvent, trigger_model
 from kg.suggest.files import suggest_files
+from kg.suggest.ner import LabelHabits, label_habits, label_types
 from kg.suggest.practice import document_counts, leave_out, name_places, practised, summed
 from tests.brat_reference import brat_report, brat_source
 from tests.helpers import CORPUS, CORPUS_2019, ROOT, run_kg, shared_corpus
@@ -354,6 +356,15 @@ def test_a_named_entity_model_names_what_no_article_knows_typed_as_the_others_ty
     assert not any(s.text == "Venezuelan" for o in outcomes.values() for s in o.suggestions)  # mostly unmarked
     guaido = [s for s in france24 if s.text == "Juan Guaido"]  # a known name keeps its link, not the model's guess
     assert guaido and all(s.ref == "person/juan-guaido" for s in guaido)
+
+
+def test_a_model_label_takes_the_type_annotators_gave_most_of_its_spans_or_none() -> None:
+    habits = [LabelHabits({"ORG": (3, 3), "PER": (2, 2), "NORP": (9, 1), "GPE": (3, 3)},
+                          {"ORG": Counter({"City": 1, "NGO": 1, "MilitaryUnit": 1}), "PER": Counter({"Person": 2}),
+                           "NORP": Counter({"Country": 1}), "GPE": Counter({"Country": 2, "City": 1})})]
+    assert label_types(habits) == {"PER": "Person", "GPE": "Country"}  # ORG split three ways; NORP mostly unmarked
+    assert label_habits([(0, 4, "PER"), (5, 9, "PER"), (10, 12, "ORG")], {(0, 4): "Person", (10, 12): "City"}) == \
+        LabelHabits({"PER": (2, 1), "ORG": (1, 1)}, {"PER": Counter({"Person": 1}), "ORG": Counter({"City": 1})})
 
 
 @pytest.mark.parametrize("pipeline", ["absent", "empty", "broken"])

@@ -4,9 +4,10 @@ kg ships no model and downloads none. `kg suggest --ner NAME` loads a spaCy pipe
 as a package, or saved in a directory (spacy.load reads either and never downloads), and says
 what is missing when spaCy or the pipeline is not there. The model's labels (PERSON, GPE...)
 mean nothing to the corpus, so they are mapped by its other articles: a label takes the entity
-type the annotators gave most often to exactly the spans it finds there, and a label whose spans
-they mostly leave unmarked (by the rule of kg.suggest.practice) is not suggested. The model's
-names fill only places that no known name, date or figure takes (kg.suggest.spans.suggest).
+type the annotators gave to at least half of the spans it finds there that they marked; a label
+they split among types, or whose spans they mostly leave unmarked (by the rule of
+kg.suggest.practice), is not suggested. The model's names fill only places that no known name,
+date or figure takes (kg.suggest.spans.suggest).
 """
 
 from __future__ import annotations
@@ -69,13 +70,15 @@ def label_habits(found: list[tuple[int, int, str]], marked: dict[tuple[int, int]
 
 def label_types(others: list[LabelHabits]) -> dict[str, str]:
     """Each label the other documents' annotators mark as often as their other names, with the
-    type they gave it most often (ties: alphabetical)."""
+    type they gave at least half of its marked spans (ties: alphabetical); a label they split
+    among types (ORG: a city here, an army there) has none."""
     types: dict[str, Counter] = {}
     for habits in others:
         for label, counted in habits.types.items():
             types.setdefault(label, Counter()).update(counted)
     kept = practised({label: [] for label in types}, summed([h.counts for h in others]))
-    return {label: min(types[label].items(), key=lambda item: (-item[1], item[0]))[0] for label in kept}
+    chosen = {label: min(types[label].items(), key=lambda item: (-item[1], item[0])) for label in kept}
+    return {label: type_ for label, (type_, count) in chosen.items() if 2 * count >= sum(types[label].values())}
 
 
 def model_names(text: str, recognize: Recognizer, types: dict[str, str], model: str) -> list[Suggestion]:
