@@ -228,16 +228,20 @@ def _export_corpus(build_dir: Path | None, output: Path | None, fmt: OutputForma
 @click.option("--corpus-names/--no-corpus-names", default=True, show_default=True,
               help="Also suggest proper names annotated in the corpus's other articles (not only the alias table).")
 @click.option("--events/--no-events", default=True, show_default=True,
-              help="Also suggest event triggers annotated at least twice in the other articles (events without arguments).")
+              help="Also suggest event triggers annotated in the other articles (matched by stem), with the arguments "
+                   "their habits and the known names of the sentence give.")
+@click.option("--ner", metavar="PIPELINE", default=None,
+              help="Also suggest the names a spaCy pipeline (installed package or directory; none is downloaded) finds "
+                   "where nothing known stands, typed as the other articles' annotators typed its labels.")
 def suggest(articles: tuple[Path, ...], corpus_dir: Path, merge: bool, score: bool, corpus_names: bool,
-            events: bool) -> None:
+            events: bool, ner: str | None) -> None:
     """Pre-annotate known names, dates, figures, quotes and event triggers as brat suggestions, written to
     <slug>.suggested.ann beside each article (its .ann is untouched unless --merge).
     Without ARTICLES, every article of the corpus."""
     from kg.suggest.files import score_table, suggest_files
 
     outcomes = suggest_files(corpus_dir, list(articles) or None, merge=merge, write=not score,
-                             corpus_names=corpus_names, events=events)
+                             corpus_names=corpus_names, events=events, ner=ner)
     if score:
         click.echo(score_table(outcomes))
         return

@@ -3,8 +3,13 @@
     spans.py        known names and quotes found in a text, chosen, scored, written as .ann lines
     dates.py        date expressions with their ISO 8601 value
     figures.py      numbers and quantities with their value and qualifier
-    events.py       event triggers learned from the corpus's other articles
+    events.py       event triggers and their arguments, learned from the corpus's other articles
+    stems.py        word stems for matching triggers (Snowball, in the article's language)
+    practice.py     how often the other articles' annotators mark a known name or trigger where it occurs
+    scoring.py      the --score rows for names: those the suggester knew, those named anywhere
+    ner.py          names from an installed spaCy pipeline (--ner; optional, nothing downloaded)
     suggestion.py   one suggested annotation
+    knowledge.py    what the corpus's annotations teach, read once; what each article may use (leave-one-out)
     files.py        `kg suggest` on a corpus's files
 
 May import kg.formats and kg.model; nothing imports it but the CLI.

@@ -12,7 +12,7 @@ score measures what the suggestions add.
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from kg.formats.brat.ann import parse_ann
@@ -24,9 +24,10 @@ from kg.formats.records import Document
 from kg.model.aliases import AliasTable, load_aliases
 from kg.model.resolve import LOCAL_FAMILIES, Rule, resolve_document
 from kg.model.corpus_vocabulary import Vocabulary, load_alignment
-from kg.suggest.spans import (Lexicon, Score, Suggestion, alias_lexicon, ann_lines, corpus_lexicon, highest_ids,
-                        merge_lexicons, score, suggest, without_human)
-from kg.suggest.events import Trigger, score_events, trigger_lexicon
+from kg.suggest.spans import Lexicon, Score, Suggestion, ann_lines, highest_ids, score, suggest, without_human
+from kg.suggest.events import SeenEvent, TriggerModel, score_arguments, score_events, seen_events
+from kg.suggest.knowledge import Known
+from kg.suggest.scoring import named_forms, score_known
 
 _LINKED_RULES = (Rule.KG, Rule.ALIAS_TABLE)
 
@@ -40,6 +41,9 @@ class Outcome:
     suggestions: list[Suggestion]
     score: Score | None
     events: Score | None = None
+    known: Score | None = None  # names the suggester knew for this article (kg.suggest.scoring)
+    named: Score | None = None  # names annotated anywhere in the corpus
+    arguments: Score | None = None  # event arguments (kg.suggest.events.score_arguments)
 
 
 class _Corpus:
@@ -69,14 +73,12 @@ class _Corpus:
             self._read[files] = read_document(files, self.config_of(files))
         return self._read[files]
 
-    def triggers(self) -> list[Trigger]:
-        """(trigger text, event type, document) of every event a human annotated."""
+    def triggers(self) -> list[SeenEvent]:
+        """Every event a human annotated: its trigger text, type, document and entity arguments."""
         found = []
         for files in self.documents:
             if files.ann.exists():
-                annotations = self.read(files).annotations
-                found += [(annotations.textbounds[e.trigger].text, e.type, files.slug)
-                          for e in annotations.events if e.trigger in annotations.textbounds]
+                found += seen_events(self.read(files).annotations, self.config_of(files), files.slug)
         return found
 
     def names(self) -> list[tuple[str, str, str | None, str]]:
@@ -102,22 +104,33 @@ def _articles(root: Path) -> list[DocumentFiles]:
 
 
 def suggest_files(root: Path, articles: list[Path] | None = None, *, merge: bool = False, write: bool = True,
-                  corpus_names: bool = True, events: bool = True) -> list[Outcome]:
+                  corpus_names: bool = True, events: bool = True, ner: str | None = None) -> list[Outcome]:
     """Suggest for the given articles (.txt paths) of the corpus at `root`, or for all of them.
     Names (`corpus_names`) and event triggers (`events`) annotated in the other articles are
-    suggested too."""
+    suggested too, and with `ner` (a spaCy pipeline's name or directory, kg.suggest.ner) the
+    names a named-entity model finds where nothing known stands."""
     corpus = _Corpus(Path(root))
     targets = corpus.documents if articles is None else [_files_of(corpus, Path(a)) for a in articles]
-    names = corpus.names() if corpus_names else []
-    triggers = corpus.triggers() if events else []
+    known = Known(corpus, corpus_names, events, ner)
     outcomes = []
     for files in targets:
         config = corpus.config_of(files)
-        lexicon = merge_lexicons(alias_lexicon(corpus.aliases, config),
-                                 corpus_lexicon([n for n in names if n[3] != files.slug]))
-        known = trigger_lexicon([t for t in triggers if t[2] != files.slug], config)
-        outcomes.append(_one(corpus, files, config, (lexicon, known), merge, write))
+        lexicon, lexicons = known.for_article(files, config)
+        outcome = _one(corpus, files, config, lexicons, merge, write)
+        outcomes.append(_with_more_scores(outcome, corpus.read(files), config, set(lexicon), named_forms(known.names)))
     return outcomes
+
+
+def _with_more_scores(outcome: Outcome, doc: Document, config: AnnotationConfig, known: set[str],
+                      named: set[str]) -> Outcome:
+    """The outcome with its name rows (kg.suggest.scoring) and event arguments, when the article
+    has human annotations."""
+    if outcome.score is None:
+        return outcome
+    found = outcome.suggestions
+    return replace(outcome, known=score_known(found, doc.annotations, config, known),
+                   named=score_known(found, doc.annotations, config, known | named),
+                   arguments=score_arguments(found, doc.annotations))
 
 
 def _files_of(corpus: _Corpus, article: Path) -> DocumentFiles:
@@ -130,14 +143,14 @@ def _files_of(corpus: _Corpus, article: Path) -> DocumentFiles:
                          find_config(article.parent, article.parent) or find_config(corpus.root, corpus.root))
 
 
-def _one(corpus: _Corpus, files: DocumentFiles, config: AnnotationConfig, lexicons: tuple[Lexicon, Lexicon],
-         merge: bool, write: bool) -> Outcome:
+def _one(corpus: _Corpus, files: DocumentFiles, config: AnnotationConfig,
+         lexicons: tuple[Lexicon, TriggerModel, list[Suggestion]], merge: bool, write: bool) -> Outcome:
     doc = corpus.read(files)
     vocab = Vocabulary(config, corpus.vocab.alignment)
-    names, triggers = lexicons
+    names, triggers, others = lexicons
     found = suggest(doc.text, names, config, published=doc.metadata.date,
                     date_type=_type_of_family(config, vocab, "date"), figure_type=_type_of_family(config, vocab, "figure"),
-                    quote_type=_type_of_family(config, vocab, "quote"), triggers=triggers)
+                    quote_type=_type_of_family(config, vocab, "quote"), triggers=triggers, others=others)
     annotated = files.ann.exists()
     measured = score(found, doc.annotations, config) if annotated else None
     events = score_events(found, doc.annotations) if annotated else None
@@ -179,13 +192,16 @@ def _write(path: Path, content: str) -> None:
 
 def score_table(outcomes: list[Outcome]) -> str:
     """Per article and overall: suggestions, human entity annotations, precision and recall
-    (span and type), and span-only precision and recall; then the same for event triggers."""
+    (span and type), and span-only precision and recall; then the same for event triggers and
+    their arguments, and for the names the suggester knew and the names annotated anywhere (kg.suggest.scoring)."""
     rows = [(o.slug, o.score) for o in outcomes if o.score is not None]
     total = sum((s for _, s in rows), Score(0, 0, 0, 0))
     width = max([len(slug) for slug, _ in rows] + [7])
     lines = [f"{'article':{width}}  suggested  human  precision  recall  span-precision  span-recall"]
-    events = sum((o.events for o in outcomes if o.events is not None), Score(0, 0, 0, 0))
-    for slug, s in [*rows, ("overall", total), ("event triggers", events)]:
+    extra = [(label, sum((getattr(o, field) for o in outcomes if getattr(o, field) is not None), Score(0, 0, 0, 0)))
+             for label, field in (("event triggers", "events"), ("event arguments", "arguments"),
+                                  ("known names", "known"), ("named anywhere", "named"))]
+    for slug, s in [*rows, ("overall", total), *extra]:
         lines.append(f"{slug:{width}}  {s.suggested:9d}  {s.human:5d}  {s.precision():9.3f}  {s.recall():6.3f}"
                      f"  {s.precision(False):14.3f}  {s.recall(False):11.3f}")
     return "\n".join(lines)

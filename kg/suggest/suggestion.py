@@ -18,3 +18,6 @@ class Suggestion:
     note: str
     kind: str = "name"
     qualifier: str | None = None  # for a figure: MoreThan, Nearly, About, UpTo or LessThan
+    # for an event: (role, begin, end, id) of each argument: the span of a suggested name (id None)
+    # or, in a merge, of a human entity (its T id; kg.suggest.spans.without_human sets it)
+    args: tuple[tuple[str, int, int, str | None], ...] = ()
