@@ -82,9 +82,19 @@ def require_current_build(data_dir: Path) -> Path:
 
 def base_iri(build: Path | None) -> str | None:
     """The base IRI a build minted its IRIs under (None: no build, or one from before the setting)."""
+    return _manifest_value(build, "base_iri")
+
+
+def corpus_of(build: Path | None) -> Path | None:
+    """The corpus directory a build read (None: no build, or one from before it was recorded)."""
+    corpus = _manifest_value(build, "corpus")
+    return Path(corpus) if isinstance(corpus, str) else None
+
+
+def _manifest_value(build: Path | None, key: str):
     try:
-        return json.loads((build / MANIFEST_FILE).read_text()).get("base_iri") if build else None
-    except (OSError, ValueError):
+        return json.loads((build / MANIFEST_FILE).read_text()).get(key) if build else None
+    except (OSError, ValueError, AttributeError):  # AttributeError: a manifest that is no object
         return None
 
 
