@@ -116,10 +116,22 @@ def test_a_link_to_a_file_is_written_through(place: Path) -> None:
     _no_part_files(place)
 
 
-def test_a_new_export_file_gets_the_permissions_of_any_new_file(place: Path) -> None:
+def test_a_new_export_file_gets_the_permissions_of_any_new_file_a_replaced_one_keeps_its_own(place: Path) -> None:
     assert run_kg("export", "--format", "nq", "-o", "out.nq").exit_code == 0
     (place / "plain").write_bytes(b"")
     assert (place / "out.nq").stat().st_mode == (place / "plain").stat().st_mode
+    (place / "out.nq").chmod(0o640)
+    assert run_kg("export", "--format", "ttl", "-o", "out.nq").exit_code == 0
+    assert (place / "out.nq").stat().st_mode & 0o777 == 0o640
+
+
+def test_a_read_only_file_is_refused_and_left_as_it_is(place: Path) -> None:
+    (place / "kept.ttl").write_text("mine\n", encoding="utf-8")
+    (place / "kept.ttl").chmod(0o444)
+    assert _refused("--format", "ttl", "-o", "kept.ttl") == (
+        "error: kept.ttl: read-only (mode 444; expected a writable file: kg leaves its permissions as they are)\n")
+    assert (place / "kept.ttl").read_text(encoding="utf-8") == "mine\n"
+    assert (place / "kept.ttl").stat().st_mode & 0o777 == 0o444
 
 
 def test_a_failed_file_export_leaves_the_old_file_whole(place: Path) -> None:

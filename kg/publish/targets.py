@@ -43,13 +43,14 @@ def export_target(output: Path, kind: str, protected: Mapping[str, Path | None])
 @contextmanager
 def writing_file(output: Path, real: Path) -> Iterator[IO[bytes]]:
     """A stream for the export file `real` (checked by export_target), renamed into place when the
-    block ends; a device or a pipe (/dev/stdout) is written as it is. OSError becomes SettingError."""
+    block ends, with the permissions of the file it replaces; a device or a pipe (/dev/stdout) is
+    written as it is. OSError becomes SettingError."""
     with _located(output):
         if real.exists() and not real.is_file():
             with open(real, "wb") as out:
                 yield out
             return
-        with replaced_file(real) as out:
+        with replaced_file(real, stat.S_IMODE(real.stat().st_mode) if real.exists() else None) as out:
             yield out
 
 
@@ -91,6 +92,9 @@ def _where(real: Path, name: str, directory: Path) -> str | None:
 def _check_file(output: Path, real: Path) -> None:
     if real.is_dir():
         raise SettingError("a directory (expected a file to write the export to)", output)
+    if real.is_file() and (not real.stat().st_mode & 0o222 or not os.access(real, os.W_OK)):
+        raise SettingError(f"read-only (mode {stat.S_IMODE(real.stat().st_mode):o}; expected a writable file: "
+                           "kg leaves its permissions as they are)", output)
     if not real.parent.is_dir():
         what = "is not a directory" if real.parent.exists() else "does not exist"
         raise SettingError(f"{real.parent} {what} (expected the file to be in an existing directory)", output)
