@@ -202,8 +202,10 @@ class EmbeddedBackend:
                 return
             self._users.pop(key, None)
             retired = self._retiring.pop(key, None)
-            if retired is not None:
-                self._stop(retired)
+        if retired is not None:
+            retired.close()  # busy workers finish their job first
+            with self._lock:
+                self._unmark_when_done(retired)
 
     def _retire(self, pool: WorkerPool) -> None:
         """Close a pool a switch replaced, now or when its last pinned request ends (call with the lock)."""
@@ -213,9 +215,15 @@ class EmbeddedBackend:
             self._stop(pool)
 
     def _stop(self, pool: WorkerPool, kill: bool = False) -> None:
-        """Close a pool (busy workers finish their job first) or kill it; its build stays marked
-        until its last worker is gone (call with the lock)."""
-        pool.kill() if kill else pool.close()
+        """Close a pool (busy workers finish their job first) or kill it (call with the lock)."""
+        if kill:
+            pool.kill()
+        else:
+            pool.close()
+        self._unmark_when_done(pool)
+
+    def _unmark_when_done(self, pool: WorkerPool) -> None:
+        """The build of a stopped pool stays marked until its last worker is gone (call with the lock)."""
         mark = self._marks.pop(id(pool), None)
         if mark is not None:
             self._stopping.append((pool, mark))
