@@ -10,6 +10,10 @@ that moment answers come from the old store.
 A request pins the build it answers from (`current()`): every call it makes
 goes to that build's pool, so one response never mixes two builds, and a
 pool retired by a switch is closed once the last request pinned to it ends.
+
+Every build a pool serves is marked (kg.store.served) from before the pool
+starts until its last worker is gone, so that no rebuild's cleanup deletes a
+build that is still answering; the cleanup of a later build removes it.
 """
 
 from __future__ import annotations
@@ -24,6 +28,7 @@ from typing import Any, Iterator, Protocol
 from kg.api import execute
 from kg.api.workers import Job, PoolBusy, Source, WorkerPool
 from kg.store import build_dirs
+from kg.store.served import ServedMark, mark_served
 from kg.errors import StoreError
 from kg.store.memo import Memo
 from kg.publish.export import ensure_export, remote_export_chunks
@@ -90,6 +95,8 @@ class EmbeddedBackend:
         self._memo = Memo()  # the named graphs of the served build
         self._users: dict[int, int] = {}  # id(pool) -> requests pinned to it
         self._retiring: dict[int, WorkerPool] = {}  # retired pools still pinned by a request
+        self._marks: dict[int, ServedMark] = {}  # id(pool) -> the mark on the build it serves
+        self._stopping: list[tuple[WorkerPool, ServedMark]] = []  # stopped pools whose workers may still run
         self._lock = threading.Lock()
         if build_dirs.current_build(self.data_dir) is not None:
             self._pool(time.monotonic() + 300)
@@ -165,8 +172,12 @@ class EmbeddedBackend:
             pools = [p[1] for p in (self._active, self._warming) if p] + list(self._retiring.values())
             self._active = self._warming = None
             self._retiring = {}
+            marks = [*self._marks.values(), *(mark for _, mark in self._stopping)]
+            self._marks, self._stopping = {}, []
         for pool in pools:
             pool.kill()
+        for mark in marks:
+            mark.release()
 
     def pin(self, deadline: float) -> PinnedBuild:
         """The build answering now, held for one request (give it back with `release`)."""
@@ -191,14 +202,41 @@ class EmbeddedBackend:
             self._users.pop(key, None)
             retired = self._retiring.pop(key, None)
         if retired is not None:
-            retired.close()
+            retired.close()  # busy workers finish their job first
+            with self._lock:
+                self._unmark_when_done(retired)
 
     def _retire(self, pool: WorkerPool) -> None:
         """Close a pool a switch replaced, now or when its last pinned request ends (call with the lock)."""
         if self._users.get(id(pool), 0) > 0:
             self._retiring[id(pool)] = pool
         else:
-            pool.close()  # busy workers finish their job first
+            self._stop(pool)
+
+    def _stop(self, pool: WorkerPool, kill: bool = False) -> None:
+        """Close a pool (busy workers finish their job first) or kill it (call with the lock)."""
+        if kill:
+            pool.kill()
+        else:
+            pool.close()
+        self._unmark_when_done(pool)
+
+    def _unmark_when_done(self, pool: WorkerPool) -> None:
+        """The build of a stopped pool stays marked until its last worker is gone (call with the lock)."""
+        mark = self._marks.pop(id(pool), None)
+        if mark is not None:
+            self._stopping.append((pool, mark))
+        self._unmark_stopped()
+
+    def _unmark_stopped(self) -> None:
+        """Release the marks of stopped pools none of whose workers runs any more (call with the lock)."""
+        running = []
+        for pool, mark in self._stopping:
+            if pool.alive():
+                running.append((pool, mark))
+            else:
+                mark.release()
+        self._stopping = running
 
     # -- pools ----------------------------------------------------------------
 
@@ -209,33 +247,51 @@ class EmbeddedBackend:
     def _pool(self, deadline: float) -> WorkerPool:
         return self._serving(deadline)[1]
 
-    def _serving(self, deadline: float) -> tuple[Path, WorkerPool]:
+    def _serving(self, deadline: float, tries: int = 10) -> tuple[Path, WorkerPool]:
         """(build, pool) to answer from, following data/current (one readlink per call)."""
         current = self.build()
         with self._lock:
+            if self._stopping:
+                self._unmark_stopped()
             if self._active and self._active[0] == current:
                 return self._active
-            if not self._warming or self._warming[0] != current:
-                if self._warming:
-                    self._warming[1].kill()
-                self._warming = (current, WorkerPool(self.workers, self._source(current),
-                                                                queue_size=self.queue_size))
             warming = self._warming
-            if warming[1].failed():
-                self._warming = None
-                raise StoreError(f"the query workers could not open the store of build {current.name}")
-            # A new build takes over when all its workers are ready; the first
-            # build as soon as one is (there is nothing else to answer from).
-            if warming[1].ready() or (self._active is None and warming[1].serving()):
-                retired, self._active, self._warming = self._active, warming, None
-                if retired:
-                    self._retire(retired[1])
-                return warming
-            if self._active:
-                return self._active  # answer from the old build until the new one is loaded
+            if not warming or warming[0] != current:
+                warming = self._warm(current)
+            if warming is not None:
+                if warming[1].failed():
+                    self._warming = None
+                    self._stop(warming[1], kill=True)
+                    raise StoreError(f"the query workers could not open the store of build {current.name}")
+                # A new build takes over when all its workers are ready; the first
+                # build as soon as one is (there is nothing else to answer from).
+                if warming[1].ready() or (self._active is None and warming[1].serving()):
+                    retired, self._active, self._warming = self._active, warming, None
+                    if retired:
+                        self._retire(retired[1])
+                    return warming
+                if self._active:
+                    return self._active  # answer from the old build until the new one is loaded
+        if warming is None:  # a cleanup removed the build as it was read: current has moved on since
+            if tries <= 1:
+                raise StoreError(f"build {current.name} was removed each time it was to be served")
+            return self._serving(deadline, tries - 1)
         if warming[1].wait_ready(deadline):
             return self._serving(deadline)
         raise PoolBusy(f"the graph of build {current.name} is still being loaded")
+
+    def _warm(self, build: Path) -> tuple[Path, WorkerPool] | None:
+        """Start loading `build` in a new pool, in place of the one loading another build; None
+        when the build is gone (call with the lock)."""
+        mark = mark_served(build)
+        if mark is None:
+            return None
+        if self._warming:
+            self._stop(self._warming[1], kill=True)
+        pool = WorkerPool(self.workers, self._source(build), queue_size=self.queue_size)
+        self._marks[id(pool)] = mark
+        self._warming = (build, pool)
+        return self._warming
 
     def _source(self, build: Path) -> Source:
         """Load into memory when the build is small enough, else read the store on disk."""

@@ -8,8 +8,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from flask import Blueprint, Response, current_app, g, send_file
+from flask import Blueprint, Response, g, send_file
 
+from kg.api import backend
 from kg.formats import rdf_syntaxes as formats
 from kg.api.errors import ApiError
 
@@ -22,7 +23,7 @@ def export(fmt: str) -> Response:
         raise ApiError(404, f"no export as .{fmt}; there are "
                        + ", ".join(f"/export.{f}" for f in formats.EXPORT_EXTENSIONS))
     media_type = formats.by_extension(fmt).media_type
-    source = current_app.extensions["kg"].export(fmt, g.deadline)
+    source = backend.current().export(fmt, g.deadline)  # pinned: the build stays marked as served
     name = f"kg.{fmt}"
     if isinstance(source, Path):
         return send_file(source, mimetype=media_type, as_attachment=True, download_name=name,

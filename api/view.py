@@ -28,6 +28,7 @@ from pathlib import Path
 
 from flask import Blueprint, Response, current_app, g, request, send_file
 
+from kg.api.backend import current as pinned_backend
 from kg.store import build_dirs
 from kg.errors import ApiError
 from kg.store.memo import Memo
@@ -53,7 +54,7 @@ def _install(state) -> None:
 
 @bp.get("/graph")
 def graph() -> Response:
-    backend = current_app.extensions["kg"]
+    backend = pinned_backend()  # the build stays marked as served until the page is sent
     built = _built_page(backend)
     if built is not None:
         response = _send_page(built)

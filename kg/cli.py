@@ -166,20 +166,31 @@ def check(corpus_dir: Path, shapes: bool, workers: int | None, strict: bool, sug
               default="ttl", show_default=True,
               help="Serialization, or " + ", or ".join(f"{f.name}: {f.writes}" for f in OUTPUT_FORMATS) + ".")
 @click.option("-o", "--output", type=click.Path(path_type=Path), default=None,
-              help="File to write (default: standard output); for brat and xmi, the directory to write.")
+              help="File to write (default: standard output); for brat and xmi, the directory to write. "
+                   "Never inside the data directory or the corpus.")
 @data_option
+@corpus_option
 @store_option
-def export(fmt: str, output: Path | None, data_dir: Path, store_url: str | None) -> None:
+def export(fmt: str, output: Path | None, data_dir: Path, corpus_dir: Path, store_url: str | None) -> None:
     """Write the current graph as Turtle, TriG, N-Quads or JSON-LD, or back out as a brat or INCEpTION corpus."""
-    if fmt in (f.name for f in OUTPUT_FORMATS):
-        if store_url:
-            raise click.UsageError(f"--format {fmt} reads a build directory: leave out --store (and KG_STORE)")
-        _export_corpus(build_dirs.current_build(data_dir), output, output_format(fmt))
-        return
+    from kg.publish import targets
+
+    corpus_format = fmt in (f.name for f in OUTPUT_FORMATS)
+    if corpus_format and store_url:
+        raise click.UsageError(f"--format {fmt} reads a build directory: leave out --store (and KG_STORE)")
+    if corpus_format and output is None:
+        raise click.UsageError(f"--format {fmt} writes a directory: give it with -o DIR")
     if output is None:
         _export_rdf(data_dir, store_url, fmt, sys.stdout.buffer)
         return
-    with open(output, "wb") as out:
+    build = build_dirs.current_build(data_dir)
+    protected = {"the data directory": data_dir, "the corpus directory": corpus_dir,
+                 "the corpus directory of the current build": build_dirs.corpus_of(build)}
+    real = targets.export_target(output, targets.DIRECTORY if corpus_format else targets.FILE, protected)
+    if corpus_format:
+        _export_corpus(build, output, real, output_format(fmt))
+        return
+    with targets.writing_file(output, real) as out:
         _export_rdf(data_dir, store_url, fmt, out)
     click.echo(f"wrote {output}", err=True)
 
@@ -201,18 +212,17 @@ def _export_rdf(data_dir: Path, store_url: str | None, fmt: str, out: IO[bytes])
         store.close()
 
 
-def _export_corpus(build_dir: Path | None, output: Path | None, fmt: OutputFormat) -> None:
+def _export_corpus(build_dir: Path | None, output: Path, real: Path, fmt: OutputFormat) -> None:
+    """The build's documents as a corpus in `fmt`, written into a new directory renamed to `real`."""
+    from kg.publish.targets import writing_directory
 
-    if output is None:
-        raise click.UsageError(f"--format {fmt.name} writes a directory: give it with -o DIR")
     if build_dir is None:
         raise click.ClickException("nothing built yet (run kg build first)")
-    if output.exists() and any(output.iterdir()):
-        raise click.ClickException(f"{output} is not empty (expected a new or empty directory)")
     iris.use_base(build_dirs.base_iri(build_dir))
     store = build_dirs.build_store(build_dir)
     try:
-        count, warnings = fmt.write(build_dirs.corpus_config_dir(build_dir), store, output)
+        with writing_directory(output, real) as directory:
+            count, warnings = fmt.write(build_dirs.corpus_config_dir(build_dir), store, directory)
     finally:
         store.close()
     for warning in warnings:

@@ -227,7 +227,8 @@ def _run(plan: Plan, inputs: Inputs, data_dir: Path, options: Options, phases: P
         with phases.phase("inputs"):
             inputs.save_parsed(build_dir)
         with phases.phase("manifest"):  # last: a build directory without one is unfinished
-            write_manifest(build_dir, plan, inputs.fingerprint, filled.quads, phases.rounded())
+            write_manifest(build_dir, plan, inputs.fingerprint, filled.quads, phases.rounded(),
+                           inputs.corpus_dir)
     except BaseException:
         shutil.rmtree(build_dir, ignore_errors=True)
         raise

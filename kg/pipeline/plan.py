@@ -107,11 +107,14 @@ def _stored(warning: InputError) -> list:
     return [warning.reason, warning.path, warning.line, warning.column, getattr(warning, "count", 1)]
 
 
-def write_manifest(build_dir: Path, plan: Plan, fingerprint: str, quads: int, phases: dict[str, float]) -> None:
-    """The manifest is written last: a build directory without one is unfinished."""
+def write_manifest(build_dir: Path, plan: Plan, fingerprint: str, quads: int, phases: dict[str, float],
+                   corpus_dir: Path | None = None) -> None:
+    """The manifest is written last: a build directory without one is unfinished. `corpus_dir` is
+    kept so that `kg export` can refuse to write into the corpus the build read."""
     manifest = {
         "kg_version": __version__,
         "base_iri": iris.BASE,
+        "corpus": str(Path(corpus_dir).resolve()) if corpus_dir is not None else None,
         "built_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
         "mode": plan.mode,
         "inputs": fingerprint,

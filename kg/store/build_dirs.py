@@ -19,10 +19,15 @@ new build replaces the old.
         schema/                         CORPUS_CONFIG_DIR: the corpus's configuration files
                                         (annotation.conf, kg.toml, ...) at their places in the corpus,
                                         which `kg export --format brat|xmi` writes back
+        served.lock                     kg.store.served.SERVED_FILE: locked (shared) by each server
+                                        answering from the build
+      builds/.<id>.<pid>.removing/      a build renamed away by the cleanup that deletes it
       cache/<id>/                       CACHE_DIR: files derived from a build by the endpoint (graph.html.gz)
 
 A build writes a new builds/<id>/ beside the current one and only then moves
-`current`; a build that fails or is killed leaves `current` untouched.
+`current`; a build that fails or is killed leaves `current` untouched. The cleanup
+after it (prune) passes over every build a running server answers from
+(kg.store.served): such a build goes at a later cleanup, once no server holds it.
 """
 
 from __future__ import annotations
@@ -39,6 +44,7 @@ from typing import TYPE_CHECKING, Any, Callable, ContextManager
 from kg.formats import rdf_syntaxes as formats
 from kg.model import iris
 from kg.errors import StoreError
+from kg.store import served
 
 if TYPE_CHECKING:
     from kg.store.embedded import EmbeddedStore
@@ -83,14 +89,21 @@ def require_current_build(data_dir: Path) -> Path:
 def read_manifest(build: Path) -> dict[str, Any]:
     """A build's manifest; empty when it has none (an unfinished build) or one that does not parse."""
     try:
-        return json.loads((build / MANIFEST_FILE).read_text(encoding="utf-8"))
+        manifest = json.loads((build / MANIFEST_FILE).read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return {}
+    return manifest if isinstance(manifest, dict) else {}
 
 
 def base_iri(build: Path | None) -> str | None:
     """The base IRI a build minted its IRIs under (None: no build, or one from before the setting)."""
     return read_manifest(build).get("base_iri") if build else None
+
+
+def corpus_of(build: Path | None) -> Path | None:
+    """The corpus directory a build read (None: no build, or one from before it was recorded)."""
+    corpus = read_manifest(build).get("corpus") if build else None
+    return Path(corpus) if isinstance(corpus, str) else None
 
 
 def under_build_base(build: Path) -> ContextManager:
@@ -186,20 +199,20 @@ def publish(data_dir: Path, build: Path) -> None:
 
 
 def prune(data_dir: Path, keep: int = KEEP_BUILDS) -> None:
-    """Remove builds other than the current one and the newest `keep`-1 before it,
-    and any unfinished build left by a killed process."""
+    """Remove builds other than the current one and the newest `keep`-1 before it, unless a
+    server answers from them (kg.store.served), and any unfinished build left by a killed process."""
     builds = Path(data_dir) / BUILDS_DIR
     current = current_build(data_dir)
     if not builds.is_dir() or current is None:
         return
-    finished = sorted(
-        (p for p in builds.iterdir() if (p / MANIFEST_FILE).exists() and p != current),
-        key=lambda p: p.stat().st_mtime,
-    )
+    for left in [p for p in builds.iterdir() if served.is_removing(p)]:  # by a cleanup killed while deleting
+        shutil.rmtree(left, ignore_errors=True)
+    others = [p for p in builds.iterdir() if not p.name.startswith(".") and p != current]
+    finished = sorted((p for p in others if (p / MANIFEST_FILE).exists()), key=lambda p: p.stat().st_mtime)
     stale = finished[: max(0, len(finished) - (keep - 1))]
-    unfinished = [p for p in builds.iterdir() if not (p / MANIFEST_FILE).exists() and p != current]
+    unfinished = [p for p in others if not (p / MANIFEST_FILE).exists()]
     for path in stale + [p for p in unfinished if _older_than(p, 3600) or not _owner_alive(p)]:
-        shutil.rmtree(path, ignore_errors=True)
+        served.remove_unless_served(path)
     for link in Path(data_dir).glob(".current-*"):  # left by a build killed while swapping
         if link.is_symlink() and not _owner_alive(link):
             link.unlink(missing_ok=True)

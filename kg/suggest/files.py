@@ -3,23 +3,25 @@ suggestions of kg.suggest.spans as brat standoff, and score them against human a
 
 An article's suggestions go to `<slug>.suggested.ann` beside its .txt; its own .ann is
 never touched, except with `merge`, which appends the suggestions to it after every
-human line, unchanged. Either output is read back with kg's own reader before it is
-written. Names annotated in the other documents of the corpus are suggested too
+human line, unchanged, as a careful editor saves (kg.atomic.edit_file): in one rename, through
+a link, keeping its permissions, and only if no other program saved it meanwhile (else it is
+merged again); a read-only .ann is refused. Either output is read back with kg's own reader
+before it is written. Names annotated in the other documents of the corpus are suggested too
 (`corpus_names`); an article's own annotations never suggest anything to it, so the
 score measures what the suggestions add.
 """
 
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass, replace
 from pathlib import Path
 
+from kg.atomic import edit_file, replaced_file
 from kg.formats.brat.ann import parse_ann
-from kg.formats.brat.conf import AnnotationConfig, AttributeType, find_config, load_config
+from kg.formats.brat.conf import AnnotationConfig, AttributeType, decode_utf8, find_config, load_config
 from kg.formats.brat.conf_writer import union_configs
 from kg.formats.corpus import ALIASES_FILE, MAPPING_FILE, SUGGESTED_SUFFIX, DocumentFiles, read_document, scan_corpus
-from kg.errors import CorpusError, InputErrors
+from kg.errors import CorpusError
 from kg.formats.records import Document
 from kg.model.aliases import AliasTable, load_aliases
 from kg.model.resolve import LOCAL_FAMILIES, Rule, resolve_document
@@ -158,18 +160,30 @@ def _one(corpus: _Corpus, files: DocumentFiles, config: AnnotationConfig,
         return Outcome(files.slug, None, found, measured, events)
     qualifier = _qualifier_of(config, vocab)
     if merge:
-        human = files.ann.read_text(encoding="utf-8") if files.ann.exists() else ""
-        added = without_human(found, doc.annotations, config)
-        separator = "" if not human or human.endswith(("\n", "\r")) else "\n"
-        lines = ann_lines(added, highest_ids(human), qualifier)
-        target, content = files.ann, human + separator + "".join(f"{line}\n" for line in lines)
-    else:
-        added = found
-        target = files.txt.with_name(files.txt.name[:-4] + SUGGESTED_SUFFIX)
-        content = "".join(f"{line}\n" for line in ann_lines(found, qualifier=qualifier))
-    parse_ann(target, content, doc.text, config)  # what is written must read back
-    _write(target, content)
-    return Outcome(files.slug, target, added, measured, events)
+        added = []
+
+        def merged(raw: bytes) -> bytes:
+            """The .ann as it is now, with the suggestions no human line covers appended (read again
+            if it changed before the write: edit_file)."""
+            human = decode_utf8(raw, files.ann, CorpusError)
+            added[:] = without_human(found, parse_ann(files.ann, human, doc.text, config), config)
+            separator = "" if not human or human.endswith(("\n", "\r")) else "\n"
+            lines = ann_lines(added, highest_ids(human), qualifier)
+            return _checked(files.ann, human + separator + "".join(f"{line}\n" for line in lines), doc, config)
+
+        edit_file(files.ann, merged)
+        return Outcome(files.slug, files.ann, added, measured, events)
+    target = files.txt.with_name(files.txt.name[:-4] + SUGGESTED_SUFFIX)
+    content = "".join(f"{line}\n" for line in ann_lines(found, qualifier=qualifier))
+    with replaced_file(target) as out:
+        out.write(_checked(target, content, doc, config))
+    return Outcome(files.slug, target, found, measured, events)
+
+
+def _checked(target: Path, content: str, doc: Document, config: AnnotationConfig) -> bytes:
+    """`content` as it is written, once kg's own reader accepts it."""
+    parse_ann(target, content, doc.text, config)
+    return content.encode("utf-8")
 
 
 def _type_of_family(config: AnnotationConfig, vocab: Vocabulary, family: str) -> str | None:
@@ -182,12 +196,6 @@ def _qualifier_of(config: AnnotationConfig, vocab: Vocabulary) -> AttributeType 
     figure = _type_of_family(config, vocab, "figure")
     return next((a for name, a in config.attributes.items() if figure and vocab.means(name, "qualifier")
                  and config.matches(figure, a.targets)), None)
-
-
-def _write(path: Path, content: str) -> None:
-    temporary = path.with_name(f".{path.name}.tmp")
-    temporary.write_text(content, encoding="utf-8", newline="")
-    os.replace(temporary, path)
 
 
 def score_table(outcomes: list[Outcome]) -> str:

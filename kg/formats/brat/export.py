@@ -62,7 +62,8 @@ def save_schema(corpus_dir: Path, configs: list[Path], config_dir: Path) -> None
 
 
 def export_brat(schema: Path, store: EmbeddedStore, output: Path) -> tuple[int, list[str]]:
-    """Write the corpus of a build under `output` (a directory), read against the configuration files
+    """Write the corpus of a build under `output` (a new directory: `kg export` renames it into place when
+    complete, kg.publish.targets), read against the configuration files
     the build kept in `schema` (kg.store.build_dirs.corpus_config_dir); returns the documents written
     and the warnings (none: brat holds everything a build read)."""
     output.mkdir(parents=True, exist_ok=True)

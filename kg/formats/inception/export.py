@@ -79,7 +79,8 @@ class _Features:
 
 
 def export_xmi(schema: Path, store: EmbeddedStore, output: Path) -> tuple[int, list[str]]:
-    """Write every document of a build under `output` as .xmi, read against the configuration files
+    """Write every document of a build under `output` (a new directory: `kg export` renames it into place
+    when complete, kg.publish.targets) as .xmi, read against the configuration files
     the build kept in `schema` (kg.store.build_dirs.corpus_config_dir); returns the count and the warnings."""
     documents, features = [], _Features()
     for doc, config, lines in documents_as_brat(store, schema):
