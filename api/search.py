@@ -125,18 +125,20 @@ def _preparing(build: Path | None) -> str:
 
 def _written(build: Path, rows: tuple[Rows, Rows]) -> SearchIndex:
     """The index of a build without its file, written into the build directory (as `kg build` would
-    have); in memory when the directory cannot be written."""
-    old = (build / build_dirs.OLD_SEARCH_INDEX_FILE).is_file()
+    have); in memory when the directory cannot be written or holds a damaged file."""
+    why = " (made by a kg before the SQLite index)" if (build / build_dirs.OLD_SEARCH_INDEX_FILE).is_file() else ""
     try:
         make_index(index_path(build), *rows)
+        index = read_index(build)
+        problem = "" if index is not None else f"{index_path(build)} is damaged"
     except (OSError, sqlite3.Error) as exc:
-        log.warning("build %s has no search index file%s; computed from its store and kept in memory "
-                    "(its directory cannot be written: %s); `kg build` writes it", build,
-                    " (made by a kg before the SQLite index)" if old else "", exc)
+        index, problem = None, f"its directory cannot be written: {exc}"
+    if index is None:
+        log.warning("build %s has no readable search index file%s; computed from its store and kept in memory "
+                    "(%s); `kg build` writes it", build, why, problem)
         return SearchIndex.of_rows(*rows)
-    log.warning("build %s had no search index file%s; computed from its store and written into it",
-                build, " (made by a kg before the SQLite index)" if old else "")
-    return read_index(build) or SearchIndex.of_rows(*rows)
+    log.warning("build %s had no search index file%s; computed from its store and written into it", build, why)
+    return index
 
 
 def warm(indexes: SearchIndexes, backend: Any) -> None:

@@ -8,7 +8,8 @@ first by kind, pref, alt, hidden, label, then by label). The network view's sear
 
 SQLite finds the candidates, tier by tier, and Python ranks them by the definition above, so that
 what FTS5 matches more loosely (case folding, a word anywhere) never changes a rank:
-- exact and prefix: a range of the B-tree on the folded label;
+- exact and prefix: the covering B-tree on the folded label, read in its order from the needle on
+  until the prefix ends (an entity's first row there is its best);
 - word: an FTS5 phrase of the needle's letter-and-digit runs, its last one a prefix, on `words`
   (only when the tier before gives fewer than `limit` entities);
 - substring: an FTS5 trigram phrase on `grams` for a needle of three characters or more, and a scan
@@ -21,6 +22,7 @@ spaces only, the trigram one is a quoted string with its quotes doubled.
 from __future__ import annotations
 
 import heapq
+import json
 import sqlite3
 import threading
 import uuid
@@ -35,14 +37,12 @@ from kg.publish.search_index import Rows, Select, index_path
 
 RANKS = ("exact", "prefix", "word", "substring")
 
-_COLUMNS = "SELECT l.entity, e.mentions, e.iri, l.folded, l.kind_order, l.label, l.kind FROM labels l " \
-           "JOIN entities e ON e.id = l.entity"
-_PREFIX = f"{_COLUMNS} WHERE l.folded >= :needle AND l.folded < :above"
-_PREFIX_OPEN = f"{_COLUMNS} WHERE l.folded >= :needle"  # no string is above the needle's prefixes
-_WORD = f"{_COLUMNS} JOIN words w ON w.rowid = l.row WHERE words MATCH :match"
-_GRAMS = f"{_COLUMNS} JOIN grams g ON g.rowid = l.row WHERE grams MATCH :match"
-_SCAN = f"{_COLUMNS} WHERE instr(l.folded, :needle) > 0"
-_SUMMARY = "SELECT summary, label, types, mentions FROM entities WHERE iri = ?"
+_ROWS = "SELECT l.entity, l.mentions, l.folded, l.kind_order, l.label, l.kind FROM labels l"
+_PREFIX = f"{_ROWS} WHERE l.folded >= ? ORDER BY l.folded, l.entity, l.kind_order, l.label"  # the index's order
+_WORD = f"{_ROWS} JOIN words w ON w.rowid = l.row WHERE words MATCH ?"
+_GRAMS = f"{_ROWS} JOIN grams g ON g.rowid = l.row WHERE grams MATCH ?"
+_SCAN = f"{_ROWS} WHERE instr(l.folded, ?) > 0"
+_SHOWN = "SELECT id, iri, summary, label, types, mentions FROM entities WHERE id IN (SELECT value FROM json_each(?))"
 
 
 @dataclass(frozen=True)
@@ -65,8 +65,8 @@ class Hit:
     summary: Summary | None  # None: the entity has no preferred label and type
 
 
-# per entity: (rank, folded, kind order, label), mentions, IRI, label, kind
-_Held = tuple[tuple[int, str, int, str], int, str, str, str]
+# per entity: its best row's (rank, folded, kind order, label), the entity's mentions, the label, its kind
+_Held = tuple[tuple[int, str, int, str], int, str, str]
 
 
 class SearchIndex:
@@ -127,40 +127,61 @@ class SearchIndex:
         if not needle or "\x00" in needle or not _encodable(needle):
             return []  # no label holds NUL or a lone surrogate
         with self._connection() as db:
-            best = _ranked(db, needle, limit)
-            ordered = heapq.nsmallest(limit, best.values(), key=lambda h: (h[0][0], -h[1], h[0][1], h[2]))
-            return [Hit(iri, label, kind, RANKS[key[0]], _summary(db, iri))
-                    for key, _, iri, label, kind in ordered]
+            return _hits(db, _ranked(db, needle, limit), limit)
 
 
 def _ranked(db: sqlite3.Connection, needle: str, limit: int) -> dict[int, _Held]:
     """The best label of every entity of the first tiers that give `limit` entities (or of all)."""
-    above = _above(needle)
-    best: dict[int, _Held] = {}
-    _keep(best, db.execute(_PREFIX if above else _PREFIX_OPEN, {"needle": needle, "above": above}), needle, 1)
+    best = _prefixed(db, needle)
     words = _word_query(needle)
     if len(best) < limit and words:
-        _keep(best, db.execute(_WORD, {"match": words}), needle, 2)
+        _keep(best, db.execute(_WORD, (words,)), needle, 2)
     if len(best) < limit:
         best = {}
         if len(needle) >= 3:
-            rows = db.execute(_GRAMS, {"match": '"' + needle.replace('"', '""') + '"'})
+            _keep(best, db.execute(_GRAMS, ('"' + needle.replace('"', '""') + '"',)), needle, 3)
         else:
-            rows = db.execute(_SCAN, {"needle": needle})
-        _keep(best, rows, needle, 3)
+            _keep(best, db.execute(_SCAN, (needle,)), needle, 3)
+    return best
+
+
+def _prefixed(db: sqlite3.Connection, needle: str) -> dict[int, _Held]:
+    """The entities with a label starting with `needle`, from the covering index in its order (folded,
+    entity, kind, label): an entity's first row is its best, the first rows whole labels (rank 0)."""
+    best: dict[int, _Held] = {}
+    for entity, mentions, folded, order, label, kind in db.execute(_PREFIX, (needle,)):
+        if not folded.startswith(needle):
+            break
+        if entity not in best:
+            best[entity] = ((0 if folded == needle else 1, folded, order, label), mentions, label, kind)
     return best
 
 
 def _keep(best: dict[int, _Held], rows: Iterator[tuple], needle: str, worst: int) -> None:
     """Each row's rank by the definition; an entity's best row of rank `worst` or better is kept."""
-    for entity, mentions, iri, folded, order, label, kind in rows:
+    for entity, mentions, folded, order, label, kind in rows:
         rank = _rank(folded, needle)
         if rank is None or rank > worst:
             continue
         key = (rank, folded, order, label)
         held = best.get(entity)
         if held is None or key < held[0]:
-            best[entity] = (key, mentions, iri, label, kind)
+            best[entity] = (key, mentions, label, kind)
+
+
+def _hits(db: sqlite3.Connection, best: dict[int, _Held], limit: int) -> list[Hit]:
+    """The first `limit` entities by (rank, more mentions, folded label, IRI), with what they show. Only
+    the entities up to the last one's (rank, mentions, folded label) are looked up for their IRIs."""
+    order = lambda item: (item[1][0][0], -item[1][1], item[1][0][1])  # noqa: E731
+    first = heapq.nsmallest(limit, best.items(), key=order)
+    if not first:
+        return []
+    last = order(first[-1])
+    chosen = [item for item in best.items() if order(item) <= last]
+    shown = {row[0]: row[1:] for row in db.execute(_SHOWN, (json.dumps([entity for entity, _ in chosen]),))}
+    chosen.sort(key=lambda item: (*order(item), shown[item[0]][0]))
+    return [Hit(shown[entity][0], label, kind, RANKS[key[0]], _summary(shown[entity]))
+            for entity, (key, _, label, kind) in chosen[:limit]]
 
 
 def _rank(folded: str, needle: str) -> int | None:
@@ -182,16 +203,6 @@ def _word_query(needle: str) -> str:
     return '"' + " ".join(runs) + '" *' if runs else ""
 
 
-def _above(needle: str) -> str:
-    """The least string above every string that starts with `needle` ('' when there is none)."""
-    while needle and needle[-1] == "\U0010ffff":
-        needle = needle[:-1]
-    if not needle:
-        return ""
-    following = ord(needle[-1]) + 1
-    return needle[:-1] + chr(0xE000 if 0xD800 <= following <= 0xDFFF else following)
-
-
 def _encodable(text: str) -> bool:
     try:
         text.encode("utf-8")
@@ -200,11 +211,10 @@ def _encodable(text: str) -> bool:
     return True
 
 
-def _summary(db: sqlite3.Connection, iri: str) -> Summary | None:
-    row = db.execute(_SUMMARY, (iri,)).fetchone()
-    if row is None or not row[0]:
-        return None
-    return Summary(row[1], row[3], row[2].split())
+def _summary(row: tuple) -> Summary | None:
+    """From (iri, summary, label, types, mentions) of `entities`."""
+    _, has, label, types, mentions = row
+    return Summary(label, mentions, types.split()) if has else None
 
 
 def read_index(build_dir: Path) -> SearchIndex | None:

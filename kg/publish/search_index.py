@@ -60,8 +60,10 @@ CREATE TABLE entities (id INTEGER PRIMARY KEY, iri TEXT NOT NULL UNIQUE,
                        summary INTEGER NOT NULL,  -- 0: no preferred label and type (the hit shows its label)
                        label TEXT NOT NULL, types TEXT NOT NULL, mentions INTEGER NOT NULL);
 CREATE TABLE labels (row INTEGER PRIMARY KEY, entity INTEGER NOT NULL, label TEXT NOT NULL, kind TEXT NOT NULL,
-                     kind_order INTEGER NOT NULL, folded TEXT NOT NULL);
-CREATE INDEX labels_folded ON labels (folded);
+                     kind_order INTEGER NOT NULL, folded TEXT NOT NULL,
+                     mentions INTEGER NOT NULL);  -- the entity's, so that ranking needs no join
+-- covering, in the order an entity's labels rank: a prefix search reads it alone, and stops where the prefix ends
+CREATE INDEX labels_folded ON labels (folded, entity, kind_order, label, kind, mentions);
 CREATE INDEX labels_entity ON labels (entity);
 CREATE VIRTUAL TABLE words USING fts5 (text, content = '', prefix = '1 2 3',
                                        tokenize = "unicode61 remove_diacritics 0 categories 'L* N* M* P* S* C*'");
@@ -161,12 +163,14 @@ def _insert(db: sqlite3.Connection, labels: Rows, summaries: Rows) -> None:
                    [_entity(iri, summary_of.get(iri)) for iri in iris])
     number = dict(db.execute("SELECT iri, id FROM entities WHERE iri IN (SELECT value FROM json_each(?))",
                              (json.dumps(iris),)))
-    rows = sorted((number[r["e"]], KINDS.get(r["kind"], len(KINDS)), r["label"], r["kind"]) for r in labels)
+    mentions = {r["e"]: int(r.get("mentions") or 0) for r in summaries}
+    rows = sorted((number[r["e"]], KINDS.get(r["kind"], len(KINDS)), r["label"], r["kind"], mentions.get(r["e"], 0))
+                  for r in labels)
     first = db.execute("SELECT coalesce(max(row), 0) + 1 FROM labels").fetchone()[0]
-    numbered = [(first + i, entity, label, kind, order, fold(label))
-                for i, (entity, order, label, kind) in enumerate(rows)]
-    db.executemany("INSERT INTO labels (row, entity, label, kind, kind_order, folded) VALUES (?, ?, ?, ?, ?, ?)",
-                   numbered)
+    numbered = [(first + i, entity, label, kind, order, fold(label), count)
+                for i, (entity, order, label, kind, count) in enumerate(rows)]
+    db.executemany("INSERT INTO labels (row, entity, label, kind, kind_order, folded, mentions) "
+                   "VALUES (?, ?, ?, ?, ?, ?, ?)", numbered)
     db.executemany("INSERT INTO words (rowid, text) VALUES (?, ?)", [(r[0], word_text(r[5])) for r in numbered])
     db.executemany("INSERT INTO grams (rowid, text) VALUES (?, ?)", [(r[0], r[5]) for r in numbered])
 
@@ -210,9 +214,14 @@ def write_build_index(build_dir: Path, previous_dir: Path | None = None,
         store.close()
     if previous is None:
         make_index(index_path(build_dir), labels, summaries)
-        return
+    else:
+        make_patched(previous, index_path(build_dir), touched, labels, summaries)
 
+
+def make_patched(previous: Path, path: Path, touched: frozenset[str], labels: Rows, summaries: Rows) -> Path:
+    """The `previous` index file with the rows of `touched` replaced, at `path` (made once; the
+    previous file, which a server may be reading, is copied, never changed)."""
     def patched(partial: Path) -> None:
         shutil.copyfile(previous, partial)
         _filled(partial, lambda db: patch(db, touched, labels, summaries))
-    build_dirs.made_once(index_path(build_dir), patched)
+    return build_dirs.made_once(path, patched)
