@@ -89,7 +89,11 @@ def _assert_as_defined(index: SearchIndex, labels: Rows, summaries: Rows, needle
 
 
 @pytest.mark.parametrize("which", ["shipped", "generated"])
-def test_search_ranks_as_the_definition(which, shipped_data, generated_data):
+@pytest.mark.parametrize("many", [search._MANY, 3])
+def test_search_ranks_as_the_definition(which, many, shipped_data, generated_data, monkeypatch):
+    """With `many` 3, every prefix of more than 3 labels takes the walk by mentions (at 10,000
+    articles, a one-letter search does): it must rank alike, ties of mentions included."""
+    monkeypatch.setattr(search, "_MANY", many)
     labels, summaries = _rows(shipped_data if which == "shipped" else generated_data)
     assert len(labels) > len(summaries) > 10
     _assert_as_defined(SearchIndex.of_rows(labels, summaries), labels, summaries, _needles(labels, 150))

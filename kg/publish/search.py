@@ -42,6 +42,12 @@ _PREFIX = f"{_ROWS} WHERE l.folded >= ? ORDER BY l.folded, l.entity, l.kind_orde
 _WORD = f"{_ROWS} JOIN words w ON w.rowid = l.row WHERE words MATCH ?"
 _GRAMS = f"{_ROWS} JOIN grams g ON g.rowid = l.row WHERE grams MATCH ?"
 _SCAN = f"{_ROWS} WHERE instr(l.folded, ?) > 0"
+_EXACT = f"{_ROWS} WHERE l.folded = ? ORDER BY l.folded, l.entity, l.kind_order, l.label"
+_WALK = ("SELECT e.id, e.mentions FROM entities e WHERE EXISTS (SELECT 1 FROM labels l WHERE l.entity = e.id "
+         "AND substr(l.folded, 1, :length) = :needle) ORDER BY e.mentions DESC")
+_OF_ENTITIES = (f"{_ROWS} WHERE l.entity IN (SELECT value FROM json_each(:entities)) "
+                "AND substr(l.folded, 1, :length) = :needle ORDER BY l.entity, l.folded, l.kind_order, l.label")
+_MANY = 2000  # prefix rows past which walking the entities by mentions is cheaper than reading them all
 _SHOWN = "SELECT id, iri, summary, label, types, mentions FROM entities WHERE id IN (SELECT value FROM json_each(?))"
 
 
@@ -132,7 +138,7 @@ class SearchIndex:
 
 def _ranked(db: sqlite3.Connection, needle: str, limit: int) -> dict[int, _Held]:
     """The best label of every entity of the first tiers that give `limit` entities (or of all)."""
-    best = _prefixed(db, needle)
+    best = _prefixed(db, needle, limit)
     words = _word_query(needle)
     if len(best) < limit and words:
         _keep(best, db.execute(_WORD, (words,)), needle, 2)
@@ -145,16 +151,48 @@ def _ranked(db: sqlite3.Connection, needle: str, limit: int) -> dict[int, _Held]
     return best
 
 
-def _prefixed(db: sqlite3.Connection, needle: str) -> dict[int, _Held]:
+def _prefixed(db: sqlite3.Connection, needle: str, limit: int) -> dict[int, _Held]:
     """The entities with a label starting with `needle`, from the covering index in its order (folded,
-    entity, kind, label): an entity's first row is its best, the first rows whole labels (rank 0)."""
+    entity, kind, label): an entity's first row is its best, the first rows whole labels (rank 0).
+    Past _MANY rows (a one-letter needle), only those that can be among the first `limit` (_walked)."""
     best: dict[int, _Held] = {}
-    for entity, mentions, folded, order, label, kind in db.execute(_PREFIX, (needle,)):
+    for seen, (entity, mentions, folded, order, label, kind) in enumerate(db.execute(_PREFIX, (needle,))):
         if not folded.startswith(needle):
-            break
-        if entity not in best:
-            best[entity] = ((0 if folded == needle else 1, folded, order, label), mentions, label, kind)
+            return best
+        if seen == _MANY:
+            return _walked(db, needle, limit)
+        _first(best, entity, mentions, folded, order, label, kind, needle)
     return best
+
+
+def _walked(db: sqlite3.Connection, needle: str, limit: int) -> dict[int, _Held]:
+    """Every entity with a whole label `needle`, and of those with a label starting with it the first
+    `limit` by mentions, with all that tie with the last: enough to rank the first `limit` (the walk
+    by mentions stops after them; the entities without such a label are skipped inside SQLite)."""
+    best: dict[int, _Held] = {}
+    for row in db.execute(_EXACT, (needle,)):
+        _first(best, *row, needle)
+    chosen: list[int] = []
+    floor = None
+    if len(best) < limit:
+        for entity, mentions in db.execute(_WALK, {"length": len(needle), "needle": needle}):
+            if floor is not None and mentions < floor:
+                break
+            if entity not in best:
+                chosen.append(entity)
+                if len(chosen) + len(best) == limit:
+                    floor = mentions
+    rows = db.execute(_OF_ENTITIES, {"entities": json.dumps(chosen), "length": len(needle), "needle": needle})
+    for row in rows:
+        _first(best, *row, needle)
+    return best
+
+
+def _first(best: dict[int, _Held], entity: int, mentions: int, folded: str, order: int, label: str, kind: str,
+           needle: str) -> None:
+    """An entity's row read in (folded, kind, label) order, kept when it is the entity's first."""
+    if entity not in best:
+        best[entity] = ((0 if folded == needle else 1, folded, order, label), mentions, label, kind)
 
 
 def _keep(best: dict[int, _Held], rows: Iterator[tuple], needle: str, worst: int) -> None:

@@ -64,7 +64,8 @@ CREATE TABLE labels (row INTEGER PRIMARY KEY, entity INTEGER NOT NULL, label TEX
                      mentions INTEGER NOT NULL);  -- the entity's, so that ranking needs no join
 -- covering, in the order an entity's labels rank: a prefix search reads it alone, and stops where the prefix ends
 CREATE INDEX labels_folded ON labels (folded, entity, kind_order, label, kind, mentions);
-CREATE INDEX labels_entity ON labels (entity);
+CREATE INDEX labels_entity ON labels (entity, folded);
+CREATE INDEX entities_mentions ON entities (mentions);
 CREATE VIRTUAL TABLE words USING fts5 (text, content = '', prefix = '1 2 3',
                                        tokenize = "unicode61 remove_diacritics 0 categories 'L* N* M* P* S* C*'");
 CREATE VIRTUAL TABLE grams USING fts5 (text, content = '', tokenize = 'trigram');
