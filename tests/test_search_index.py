@@ -19,7 +19,7 @@ from kg.model.iris import fold
 from kg.pipeline.builder import build
 from kg.publish import search
 from kg.publish.search import RANKS, SearchIndex, read_index
-from kg.publish.search_index import KINDS, Rows, index_path, label_rows, make_index
+from kg.publish.search_index import KINDS, Rows, index_path, label_rows, make_index, word_text
 from kg.store import build_dirs
 from tests.helpers import ROOT, edit_npr, remove_npr
 
@@ -278,3 +278,10 @@ def test_a_build_after_one_of_an_earlier_kg_writes_the_index_whole(tmp_path, cor
     _add_article(corpus_copy)
     assert build(corpus_copy, data).mode == "incremental"
     _assert_index_of_store(data)
+
+
+def test_the_word_text_splits_where_the_ranking_does():
+    """`words` indexes letters and digits as str.isalnum counts them, every other character a space,
+    on every code point (a regular expression does it, faster than asking each character)."""
+    characters = "".join(chr(c) for c in range(sys.maxunicode + 1) if not 0xD800 <= c <= 0xDFFF)
+    assert word_text(characters) == "".join(c if c.isalnum() else " " for c in characters)

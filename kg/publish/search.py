@@ -9,7 +9,9 @@ first by kind, pref, alt, hidden, label, then by label). The network view's sear
 SQLite finds the candidates, tier by tier, and Python ranks them by the definition above, so that
 what FTS5 matches more loosely (case folding, a word anywhere) never changes a rank:
 - exact and prefix: the covering B-tree on the folded label, read in its order from the needle on
-  until the prefix ends (an entity's first row there is its best);
+  until the prefix ends (an entity's first row there is its best); past _MANY rows (a one-letter
+  needle) the entities are walked by mentions inside SQLite instead, and only the labels of those
+  that can be among the first `limit` are read;
 - word: an FTS5 phrase of the needle's letter-and-digit runs, its last one a prefix, on `words`
   (only when the tier before gives fewer than `limit` entities);
 - substring: an FTS5 trigram phrase on `grams` for a needle of three characters or more, and for one

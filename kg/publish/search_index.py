@@ -18,6 +18,7 @@ here, row by row, never by triggers: the file needs no Python function to be rea
 from __future__ import annotations
 
 import json
+import re
 import shutil
 import sqlite3
 import urllib.request
@@ -51,6 +52,7 @@ SELECT ?e (SAMPLE(?l) AS ?label) (MAX(?n) AS ?mentions) (GROUP_CONCAT(DISTINCT S
 GROUP BY ?e
 """
 
+_NOT_ALNUM = re.compile(r"[\W_]")  # what str.isalnum refuses, character by character (checked on every code point)
 KINDS = {"pref": 0, "alt": 1, "hidden": 2, "label": 3}  # of labels folding alike, a hit shows the first
 
 SCHEMA = f"""
@@ -75,7 +77,7 @@ CREATE VIRTUAL TABLE grams USING fts5 (text, content = '', tokenize = 'trigram')
 def word_text(folded: str) -> str:
     """What `words` indexes of a folded label: its letters and digits, every other character a space
     (the same length: the word starts are where the ranking's are)."""
-    return "".join(c if c.isalnum() else " " for c in folded)
+    return _NOT_ALNUM.sub(" ", folded)
 
 
 def index_path(build_dir: Path) -> Path:
