@@ -154,10 +154,10 @@ def search() -> Response:
     index = app_state().search.get(request_backend(), g.deadline)
     items = []
     for hit in index.search(text, limit):
-        summary, entry = index.summaries.get(hit.entity), hit.entry
-        item = _entity_item(hit.entity, summary.label if summary else entry.label,
+        summary = hit.summary
+        item = _entity_item(hit.entity, summary.label if summary else hit.label,
                             " ".join(summary.types) if summary else "", summary.mentions if summary else None)
-        item.update(matched=entry.label, matchedAs=entry.kind, rank=hit.rank)
+        item.update(matched=hit.label, matchedAs=hit.kind, rank=hit.rank)
         items.append(item)
     return jsonify({"query": text, "items": items})
 

@@ -1,20 +1,24 @@
 """The search index /api/search answers from, for the version of the graph being served.
 
 No request builds an index. An embedded build's index is the file `kg build` wrote
-next to its store (kg.publish.search_index): it is read in the background when the app
-starts, and by one background read when a new build is first searched (requests
-arriving meanwhile wait for that read). A graph without the file (a remote store,
-a build made before the file existed) gets its index from the store, computed in
+next to its store (kg.publish.search_index, an SQLite file): it is opened in the background
+when the app starts, and when a new build is first searched (requests arriving meanwhile
+wait for that). A graph without the file gets its index from the store, computed in
 the background with a budget of its own (BUDGET); a search arriving meanwhile
-waits for it until its own time limit, then gets a 503 with Retry-After. A remote
-store's index is computed again in the background once the backend's max_age has passed; searches
-answer from the one before until the new one is there.
+waits for it until its own time limit, then gets a 503 with Retry-After that says why:
+- a build made by a kg before the SQLite index (it has search-index.json, which is no longer
+  read) or whose file was removed: the index computed is written into the build directory, as
+  `kg build` would have, so that the next server start opens it (kept in memory when the
+  directory cannot be written); the log says so once;
+- a remote store: kept in memory, and computed again in the background once the backend's
+  max_age has passed; searches answer from the one before until the new one is there.
 """
 
 from __future__ import annotations
 
 import contextvars
 import logging
+import sqlite3
 import threading
 import time
 from collections import OrderedDict
@@ -22,7 +26,9 @@ from pathlib import Path
 from typing import Any
 
 from kg.errors import ApiError, StoreError
-from kg.publish.search_index import SearchIndex, index_path, read_index
+from kg.publish.search import SearchIndex, read_index
+from kg.publish.search_index import Rows, index_path, label_rows, make_index
+from kg.store import build_dirs
 
 BUDGET = 60.0  # seconds an index computed from the store may take
 RETRY_AFTER = 2
@@ -57,8 +63,7 @@ class SearchIndexes:
             ready = self._ready_for(version)
             if ready is not None:
                 return ready[1]
-        raise ApiError(503, "the search index of this graph is being prepared; try again shortly",
-                       {"Retry-After": str(RETRY_AFTER)})
+        raise ApiError(503, _preparing(build), {"Retry-After": str(RETRY_AFTER)})
 
     def start(self, backend: Any, *, file_only: bool = False) -> threading.Thread:
         """The background thread loading `backend`'s index (started now unless one runs already).
@@ -82,10 +87,11 @@ class SearchIndexes:
             index = read_index(build) if build is not None else None
             if index is None and not file_only:
                 deadline = time.monotonic() + BUDGET
-                index = SearchIndex.compute(lambda sparql: backend.select(sparql, deadline))
+                rows = label_rows(lambda sparql: backend.select(sparql, deadline))
+                index = _written(build, rows) if build is not None else SearchIndex.of_rows(*rows)
             if index is not None:
                 self._keep(version, index)
-                log.info("search index of %s: %d labels in %.2f s", version, len(index.entries),
+                log.info("search index of %s: %d labels in %.2f s", version, index.count(),
                          time.monotonic() - began)
         except Exception:  # the next search tries again
             log.warning("search index of %s not made", version, exc_info=True)
@@ -106,6 +112,33 @@ class SearchIndexes:
             self._ready.move_to_end(version)
             while len(self._ready) > KEPT:
                 self._ready.popitem(last=False)
+
+
+def _preparing(build: Path | None) -> str:
+    """What a search answered 503 is told."""
+    if build is not None and not index_path(build).is_file():
+        return ("this build has no search index (made by a kg before the SQLite index, or its file was removed); "
+                "it is being computed from the store and written into the build: try again shortly "
+                "(`kg build` writes it with the build)")
+    return "the search index of this graph is being prepared; try again shortly"
+
+
+def _written(build: Path, rows: tuple[Rows, Rows]) -> SearchIndex:
+    """The index of a build without its file, written into the build directory (as `kg build` would
+    have); in memory when the directory cannot be written or holds a damaged file."""
+    why = " (made by a kg before the SQLite index)" if (build / build_dirs.OLD_SEARCH_INDEX_FILE).is_file() else ""
+    try:
+        make_index(index_path(build), *rows)
+        index = read_index(build)
+        problem = "" if index is not None else f"{index_path(build)} is damaged"
+    except (OSError, sqlite3.Error) as exc:
+        index, problem = None, f"its directory cannot be written: {exc}"
+    if index is None:
+        log.warning("build %s has no readable search index file%s; computed from its store and kept in memory "
+                    "(%s); `kg build` writes it", build, why, problem)
+        return SearchIndex.of_rows(*rows)
+    log.warning("build %s had no search index file%s; computed from its store and written into it", build, why)
+    return index
 
 
 def warm(indexes: SearchIndexes, backend: Any) -> None:

@@ -1,26 +1,29 @@
-"""kg.publish.search_index: the index `kg build` writes for /api/search, on the shipped corpus and on a
-generated one. Its fast search (sorted prefix and word-start orders, then one str.find pass over
-every folded label) must rank exactly as the definition does, scanning every label; the file must
-give back the same index; every build (full and incremental) writes the index of its own store,
-an incremental one by merging, equal to the index computed whole."""
+"""kg.publish.search_index and kg.publish.search: the SQLite FTS5 index `kg build` writes for
+/api/search, on the shipped corpus, a generated one, and labels of other scripts. SQLite finds the
+candidates tier by tier (B-tree prefixes, FTS5 word prefixes, FTS5 trigrams or a scan): the hits
+must be exactly those of the definition, every label scanned in Python; no text reaches FTS5 as
+syntax; every build (full and incremental) writes the index of its own store, an incremental one by
+deleting and inserting the rows of the entities it rewrote in a copy of the previous file."""
 
 from __future__ import annotations
 
-import json
 import random
+import sqlite3
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
-from kg.store import build_dirs
-from kg.pipeline.builder import build
 from kg.model.iris import fold
-from kg.publish import search_index
-from kg.publish.search_index import RANKS, SearchIndex, index_path, read_index
-from kg.store.embedded import EmbeddedStore
+from kg.pipeline.builder import build
+from kg.publish import search
+from kg.publish.search import RANKS, SearchIndex, read_index
+from kg.publish.search_index import KINDS, Rows, index_path, label_rows, make_index, word_text
+from kg.store import build_dirs
 from tests.helpers import ROOT, edit_npr, remove_npr
+
+Entry = tuple[str, str, str, str]  # entity, kind, label, folded
 
 
 @pytest.fixture(scope="module")
@@ -33,102 +36,164 @@ def generated_data(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return root / "data"
 
 
-def _from_store(data: Path) -> SearchIndex:
-    store = EmbeddedStore(build_dirs.store_path(build_dirs.current_build(data)), read_only=True)
+def _rows(data: Path) -> tuple[Rows, Rows]:
+    store = build_dirs.build_store(build_dirs.current_build(data))
     try:
-        return SearchIndex.compute(store.select)
+        return label_rows(store.select)
     finally:
         store.close()
 
 
-def _by_definition(index: SearchIndex, text: str, limit: int) -> list[tuple[str, str, str]]:
+def _entries(labels: Rows) -> list[Entry]:
+    """Every label in entry order: entity, kind, label."""
+    return sorted(((r["e"], r["kind"], r["label"], fold(r["label"])) for r in labels),
+                  key=lambda e: (e[0], KINDS.get(e[1], len(KINDS)), e[2]))
+
+
+def _by_definition(labels: Rows, summaries: Rows, text: str, limit: int) -> list[tuple[str, str, str]]:
     """Every label scanned: whole label, prefix, word prefix (of the first occurrence), anywhere;
-    then more mentions, then the matched label; one hit per entity, its best label."""
+    then more mentions, then the matched label, then the IRI; one hit per entity, its first best label."""
     needle = " ".join(fold(text).split())
-    best: dict[str, tuple[int, str, object]] = {}
-    for entry in index.entries:
-        position = entry.folded.find(needle) if needle else -1
+    best: dict[str, tuple[int, str, str]] = {}
+    for entity, _, label, folded in _entries(labels):
+        position = folded.find(needle) if needle else -1
         if position < 0:
             continue
-        rank = (0 if entry.folded == needle else 1 if position == 0
-                else 2 if not entry.folded[position - 1].isalnum() else 3)
-        if entry.entity not in best or (rank, entry.folded) < best[entry.entity][:2]:
-            best[entry.entity] = (rank, entry.folded, entry)
-    mentions = {iri: s.mentions for iri, s in index.summaries.items()}
-    ordered = sorted(best.items(), key=lambda kv: (kv[1][0], -mentions.get(kv[0], 0), kv[1][1]))
-    return [(iri, held[2].label, RANKS[held[0]]) for iri, held in ordered[:limit]]
+        rank = 0 if folded == needle else 1 if position == 0 else 2 if not folded[position - 1].isalnum() else 3
+        if entity not in best or (rank, folded) < best[entity][:2]:
+            best[entity] = (rank, folded, label)
+    mentions = {r["e"]: int(r.get("mentions") or 0) for r in summaries}
+    ordered = sorted(best.items(), key=lambda kv: (kv[1][0], -mentions.get(kv[0], 0), kv[1][1], kv[0]))
+    return [(iri, label, RANKS[rank]) for iri, (rank, _, label) in ordered[:limit]]
 
 
-def _needles(index: SearchIndex, count: int) -> list[str]:
+def _found(index: SearchIndex, text: str, limit: int) -> list[tuple[str, str, str]]:
+    return [(hit.entity, hit.label, hit.rank) for hit in index.search(text, limit)]
+
+
+def _needles(labels: Rows, count: int, seed: int = 7) -> list[str]:
     """Pieces of labels of every length, some with their accents and case, and a few oddities."""
-    rng = random.Random(7)
-    pieces = [" ", "a", "e", "ó", "\x00", "zzzz-nothing", "  Juan  ", "GUAIDÓ", "-", "'"]
-    pieces += sorted({c for entry in index.entries for c in entry.folded})  # every one-letter search
-    for entry in rng.sample(index.entries, min(count, len(index.entries))):
-        start = rng.randrange(len(entry.label))
-        pieces.append(entry.label[start:start + rng.choice([1, 2, 3, 4, 7, 40])])
+    rng = random.Random(seed)
+    pieces = [" ", "a", "e", "ó", "\x00", "zzzz-nothing", "  Juan  ", "GUAIDÓ", "-", "'", "\ud800", "\U0010ffff"]
+    pieces += sorted({c for r in labels for c in fold(r["label"])})  # every one-letter search
+    for r in rng.sample(labels, min(count, len(labels))):
+        start = rng.randrange(max(1, len(r["label"])))
+        pieces.append(r["label"][start:start + rng.choice([1, 2, 3, 4, 7, 40])])
     return pieces
 
 
-@pytest.mark.parametrize("which", ["shipped", "generated"])
-def test_search_ranks_as_the_definition(which, shipped_data, generated_data):
-    index = _from_store(shipped_data if which == "shipped" else generated_data)
-    assert len(index.entries) > len(index.summaries) > 10
-    for text in _needles(index, 150):
+def _assert_as_defined(index: SearchIndex, labels: Rows, summaries: Rows, needles: list[str]) -> None:
+    for text in needles:
         for limit in (1, 20, 100):
-            found = [(hit.entity, hit.entry.label, hit.rank) for hit in index.search(text, limit)]
-            assert found == _by_definition(index, text, limit), (text, limit)
+            assert _found(index, text, limit) == _by_definition(labels, summaries, text, limit), (text, limit)
+
+
+@pytest.mark.parametrize("which", ["shipped", "generated"])
+@pytest.mark.parametrize("many", [search._MANY, 3])
+def test_search_ranks_as_the_definition(which, many, shipped_data, generated_data, monkeypatch):
+    """With `many` 3, every prefix of more than 3 labels takes the walk by mentions (at 10,000
+    articles, a one-letter search does): it must rank alike, ties of mentions included."""
+    monkeypatch.setattr(search, "_MANY", many)
+    labels, summaries = _rows(shipped_data if which == "shipped" else generated_data)
+    assert len(labels) > len(summaries) > 10
+    _assert_as_defined(SearchIndex.of_rows(labels, summaries), labels, summaries, _needles(labels, 150))
+
+
+def _label(entity: str, label: str, kind: str = "pref") -> dict[str, str]:
+    return {"e": f"http://example.org/{entity}", "label": label, "kind": kind}
+
+
+# words of other scripts, and what splits them: marks fold keeps (Devanagari vowel signs are
+# no letter to str.isalnum: a word starts after each), no spaces (CJK), letters newer than SQLite's
+# Unicode tables (Adlam), other digits, and FTS5's own syntax inside labels
+SCRIPTS = ["Нарендра Моди", "Владимир Путин", "Санкт-Петербург", "नरेन्द्र मोदी", "मोदी सरकार", "दिल्ली",
+           "习近平", "中华人民共和国", "北京市", "東京都", "ソニー株式会社", "서울특별시", "Αθήνα", "Ελλάδα",
+           "𞤀𞤣𞤤𞤢𞤥 Adlam", "٣ ملايين", "محمد بن سلمان", "Zürich-Oerlikon", "U.N. agency", "l'Élysée",
+           "AND Corp", "Star * Bar", "NEAR(x) ltd", 'say "hi" now', "col:umn", "^caret", "x OR y", "(NOT)"]
+
+
+def test_other_scripts_rank_as_the_definition():
+    """Every piece of every label (1 to 5 characters from every position), so that each tier, the
+    word one above all, is asked where its tokens and the definition's words could part."""
+    labels = [_label(f"e{i}", text) for i, text in enumerate(SCRIPTS)]
+    labels += [_label(f"e{i}", text.upper(), "alt") for i, text in enumerate(SCRIPTS[:8])]
+    summaries = [{"e": r["e"], "label": r["label"], "mentions": str(i % 4), "types": "http://example.org/T"}
+                 for i, r in enumerate(labels[:len(SCRIPTS)])]
+    index = SearchIndex.of_rows(labels, summaries)
+    needles = {text[i:i + n] for text in SCRIPTS for i in range(len(text)) for n in range(1, 6)}
+    _assert_as_defined(index, labels, summaries, sorted(needles))
+    assert [h.label for h in index.search("моди", 5)] == ["Нарендра Моди"]
+    assert [(h.label, h.rank) for h in index.search("मोदी", 5)] == [("मोदी सरकार", "prefix"), ("नरेन्द्र मोदी", "word")]
+    assert [(h.label, h.rank) for h in index.search("近", 5)] == [("习近平", "substring")]
+    assert [(h.label, h.rank) for h in index.search("人民", 5)] == [("中华人民共和国", "substring")]
+
+
+@pytest.mark.parametrize("text", ['"', '""', "AND", "OR", "NOT", "*", "a*", "NEAR(", "NEAR(x", "NEAR(x) ltd", "(", ")",
+                                  "^", "^caret", "col:", "col:umn", "-", "+", "{", "}", ":", 'say "hi', "Star *",
+                                  '"hi" now', "x OR", "(NOT)", "\\", "'", "*", "AND Corp"])
+def test_fts5_syntax_in_a_search_is_text(text):
+    """FTS5 query syntax in the user's text neither raises nor acts: the hits are the definition's."""
+    labels = [_label(f"e{i}", t) for i, t in enumerate(SCRIPTS)]
+    index = SearchIndex.of_rows(labels, [])
+    for limit in (1, 20):
+        assert _found(index, text, limit) == _by_definition(labels, [], text, limit)
 
 
 def test_the_file_holds_the_same_index(generated_data):
-    build_dir = build_dirs.current_build(generated_data)
-    computed, read = _from_store(generated_data), read_index(build_dir)
+    labels, summaries = _rows(generated_data)
+    read = read_index(build_dirs.current_build(generated_data))
     assert read is not None
-    assert read.entries == computed.entries and read.summaries == computed.summaries
-    for text in _needles(computed, 40):
-        assert read.search(text, 20) == computed.search(text, 20)
+    assert read.count() == len(labels)
+    _assert_as_defined(read, labels, summaries, _needles(labels, 40))
+    hit = read.search(labels[0]["label"], 100)
+    shown = {r["e"]: r for r in summaries}
+    for h in hit:
+        if h.entity in shown:
+            assert (h.summary.label, str(h.summary.mentions)) == (shown[h.entity]["label"],
+                                                                  shown[h.entity].get("mentions") or "0")
+            assert h.summary.types == sorted(shown[h.entity]["types"].split())
+        else:
+            assert h.summary is None
 
 
 def test_a_one_letter_search_ranks_few_labels(generated_data, monkeypatch):
     """A common letter is in nearly every label: the search ranks those that start with it (or a
-    word), not every label (it used to rank them all, in Python, in the request's thread)."""
-    index = _from_store(generated_data)
+    word), not every label."""
+    labels, _ = _rows(generated_data)
+    index = read_index(build_dirs.current_build(generated_data))
     ranked: list[str] = []
-    real_rank = search_index._rank
-    monkeypatch.setattr(search_index, "_rank", lambda folded, needle: ranked.append(folded) or real_rank(folded, needle))
-    starting = {letter: {e.entity for e in index.entries if e.folded.startswith(letter)} for letter in "abcdefghijklmnopqrstuvwxyz"}
+    real_rank = search._rank
+    monkeypatch.setattr(search, "_rank", lambda folded, needle: ranked.append(folded) or real_rank(folded, needle))
+    folded = [fold(r["label"]) for r in labels]
+    starting = {letter: {r["e"] for r, f in zip(labels, folded) if f.startswith(letter)} for letter in "abcdefghijklmnopqrstuvwxyz"}
     common = sorted(starting, key=lambda letter: -len(starting[letter]))[:4]
     for letter in common:
         ranked.clear()
         hits = index.search(letter, 20)
-        containing = sum(letter in f for f in index.folded)
+        containing = sum(letter in f for f in folded)
         assert len(hits) == 20 and len(starting[letter]) >= 20 and containing > 100
         assert len(ranked) < containing / 3, (letter, len(ranked), containing)
 
 
-def test_a_file_of_the_format_before_is_read(tmp_path, generated_data):
-    """Builds made before format 2 wrote one JSON document; their index is read, not computed again."""
-    computed = _from_store(generated_data)
-    number = {iri: i for i, iri in enumerate(computed.entities)}
-    summaries = [computed.summaries.get(iri) for iri in computed.entities]
-    old = {"format": 1, "entities": computed.entities,
-           "summaries": [[s.label, s.mentions, s.types] if s else None for s in summaries],
-           "labels": [[number[e.entity], e.label, e.kind, e.folded] for e in computed.entries]}
-    index_path(tmp_path).write_text(json.dumps(old), encoding="utf-8")
-    read = read_index(tmp_path)
-    assert read is not None and read.entries == computed.entries and read.summaries == computed.summaries
-
-
-def test_a_damaged_file_is_no_index(tmp_path, generated_data):
-    index_path(tmp_path).write_text('{"format": 1, "entities": [], "labels": [[3, "x"', encoding="utf-8")
+def test_no_file_an_earlier_kgs_file_or_a_damaged_one_is_no_index(tmp_path, generated_data):
+    """A build of a kg before the SQLite index has search-index.json only; another SQLite database,
+    a file cut short or not a database at all is no index either (the endpoint computes one)."""
     assert read_index(tmp_path) is None
-    index_path(tmp_path).write_text('{"format": 999}', encoding="utf-8")
+    (tmp_path / build_dirs.OLD_SEARCH_INDEX_FILE).write_text('{"format": 2, "entities": 0}\n', encoding="utf-8")
     assert read_index(tmp_path) is None
-    assert read_index(tmp_path / "nothing") is None
-    whole = index_path(build_dirs.current_build(generated_data)).read_text(encoding="utf-8")
-    for cut in (len(whole) // 2, len(whole) - 3):
-        index_path(tmp_path).write_text(whole[:cut], encoding="utf-8")
+    index_path(tmp_path).write_bytes(b"not a database at all" * 100)
+    assert read_index(tmp_path) is None
+    index_path(tmp_path).unlink()
+    other = sqlite3.connect(index_path(tmp_path))
+    other.execute("CREATE TABLE labels (x)")
+    other.close()
+    assert read_index(tmp_path) is None
+    whole = index_path(build_dirs.current_build(generated_data)).read_bytes()
+    for cut in (len(whole) // 2, len(whole) - 4096):
+        index_path(tmp_path).write_bytes(whole[:cut])
         assert read_index(tmp_path) is None
+    index_path(tmp_path).write_bytes(whole)
+    assert read_index(tmp_path) is not None
 
 
 def test_every_build_writes_the_index_of_its_store(tmp_path, corpus_copy):
@@ -141,9 +206,9 @@ def test_every_build_writes_the_index_of_its_store(tmp_path, corpus_copy):
     report = build(corpus_copy, data)
     assert report.mode == "incremental"
     second = read_index(build_dirs.current_build(data))
-    _assert_index_of_store(second, data)
+    _assert_index_of_store(data)
     hits = second.search("ZACARIAS quintero", 5)
-    assert [(h.entry.label, h.rank) for h in hits] == [("Zacarías Quintero", "exact")]
+    assert [(h.label, h.rank) for h in hits] == [("Zacarías Quintero", "exact")]
 
 
 def _add_article(corpus: Path) -> None:
@@ -153,24 +218,70 @@ def _add_article(corpus: Path) -> None:
 
 
 def test_an_incremental_build_patches_the_index_to_the_whole_one(tmp_path, corpus_copy):
-    """Edit one article, add one, remove one: each build patches the previous index (only the
-    entities whose records it rewrote are read again, merged into the sorted orders kept), and
-    the result is the index read whole, sorted orders included."""
+    """Edit one article, add one, remove one: each build copies the previous file and replaces the
+    rows of the entities whose records it rewrote (the other rows keep their numbers: patched, not
+    written again), and the result holds what the index written whole holds and answers alike."""
     data = tmp_path / "data"
     build(corpus_copy, data)
-    before = read_index(build_dirs.current_build(data))
     for change in (edit_npr, _add_article, remove_npr):
+        before = _table_rows(build_dirs.current_build(data))
         change(corpus_copy)
         assert build(corpus_copy, data).mode == "incremental"
-        _assert_index_of_store(read_index(build_dirs.current_build(data)), data)
-    after = read_index(build_dirs.current_build(data))
-    assert after.summaries != before.summaries  # the removal changed mention counts: a real patch
+        after = _table_rows(build_dirs.current_build(data))
+        kept = set(before) & set(after)
+        assert len(kept) > len(before) / 2 and set(after) != set(before), change
+        _assert_index_of_store(data)
 
 
-def _assert_index_of_store(index: SearchIndex | None, data: Path) -> None:
-    whole = _from_store(data)
-    assert index is not None
-    assert index.entries == whole.entries
-    assert index.summaries == whole.summaries
-    assert index.entities == whole.entities and index.entity_of == whole.entity_of
-    assert list(index.by_folded) == list(whole.by_folded) and list(index.word_starts) == list(whole.word_starts)
+def _table_rows(build_dir: Path) -> dict[int, tuple]:
+    """The labels of a build's file by row number: (row, entity IRI, label, kind, folded)."""
+    db = sqlite3.connect(index_path(build_dir))
+    try:
+        return {row[0]: row for row in db.execute(
+            "SELECT l.row, e.iri, l.label, l.kind, l.folded FROM labels l JOIN entities e ON e.id = l.entity")}
+    finally:
+        db.close()
+
+
+def _contents(path: Path) -> tuple[list, list]:
+    db = sqlite3.connect(path)
+    try:
+        entities = sorted(db.execute("SELECT iri, summary, label, types, mentions FROM entities"))
+        labels = sorted(db.execute("SELECT e.iri, l.label, l.kind, l.kind_order, l.folded FROM labels l "
+                                   "JOIN entities e ON e.id = l.entity"))
+        return entities, labels
+    finally:
+        db.close()
+
+
+def _assert_index_of_store(data: Path) -> None:
+    build_dir = build_dirs.current_build(data)
+    labels, summaries = _rows(data)
+    whole = make_index(data.parent / "whole.sqlite", labels, summaries)
+    assert _contents(index_path(build_dir)) == _contents(whole)
+    _assert_as_defined(read_index(build_dir), labels, summaries, _needles(labels, 60))
+    for name in ("words", "grams"):  # FTS5's own check of its segments after the deletes and inserts
+        db = sqlite3.connect(index_path(build_dir))
+        db.execute(f"INSERT INTO {name} ({name}) VALUES ('integrity-check')")
+        db.close()
+    whole.unlink()
+
+
+def test_a_build_after_one_of_an_earlier_kg_writes_the_index_whole(tmp_path, corpus_copy):
+    """The previous build has search-index.json only (an earlier kg): the next build, incremental,
+    writes its index whole from its store."""
+    data = tmp_path / "data"
+    build(corpus_copy, data)
+    previous = build_dirs.current_build(data)
+    index_path(previous).unlink()
+    (previous / build_dirs.OLD_SEARCH_INDEX_FILE).write_text('{"format": 2}\n', encoding="utf-8")
+    _add_article(corpus_copy)
+    assert build(corpus_copy, data).mode == "incremental"
+    _assert_index_of_store(data)
+
+
+def test_the_word_text_splits_where_the_ranking_does():
+    """`words` indexes letters and digits as str.isalnum counts them, every other character a space,
+    on every code point (a regular expression does it, faster than asking each character)."""
+    characters = "".join(chr(c) for c in range(sys.maxunicode + 1) if not 0xD800 <= c <= 0xDFFF)
+    assert word_text(characters) == "".join(c if c.isalnum() else " " for c in characters)

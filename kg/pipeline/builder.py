@@ -198,7 +198,7 @@ def _run(plan: Plan, inputs: Inputs, data_dir: Path, options: Options, phases: P
     from kg.formats.brat.conf_writer import save_document_configs
     from kg.publish.export import write_exports
     from kg.pipeline.fill import fill_store
-    from kg.publish.search_index_merge import write_build_index
+    from kg.publish.search_index import write_build_index
 
     build_dir = build_dirs.new_build_dir(data_dir)
     report = BuildReport(BuildMode(plan.mode), 0, plan.added, plan.changed, plan.removed)

@@ -11,7 +11,10 @@ new build replaces the old.
         kg.<ext>.sections.json          SECTIONS_SUFFIX: where each graph's section lies in an export
         load.nq, load.pipe              LOAD_FILE, LOAD_PIPE: what a full build loads; load.nq becomes kg.nq
         graph.html                      VIEW_FILE: the network view, drawn on first request (kg.viz)
-        search-index.json               SEARCH_INDEX_FILE: the labels /api/search ranks (kg.publish.search_index)
+        search-index.sqlite             SEARCH_INDEX_FILE: the labels /api/search ranks, SQLite with FTS5
+                                        (kg.publish.search_index); builds made before it wrote
+                                        OLD_SEARCH_INDEX_FILE (search-index.json), no longer read:
+                                        the endpoint writes the new file into them (api/search.py)
         inputs.pickle                   PARSED_INPUTS_FILE: the parsed inputs, reused by the next
                                         incremental build (kg.pipeline.inputs)
         evidence.pickle                 EVIDENCE_FILE: what the documents say of each entity, patched
@@ -60,7 +63,8 @@ SECTIONS_SUFFIX = ".sections.json"
 LOAD_FILE = "load.nq"
 LOAD_PIPE = "load.pipe"
 VIEW_FILE = "graph.html"
-SEARCH_INDEX_FILE = "search-index.json"
+SEARCH_INDEX_FILE = "search-index.sqlite"
+OLD_SEARCH_INDEX_FILE = "search-index.json"
 PARSED_INPUTS_FILE = "inputs.pickle"
 EVIDENCE_FILE = "evidence.pickle"
 CORPUS_CONFIG_DIR = "schema"  # its name since the first builds: builds made before read alike
