@@ -5,7 +5,8 @@ it is asked for (`kg export`, /export.*) into the build directory and kept
 there for the life of the build (a full build writes kg.nq as it loads, at
 no cost). Every export is a sequence of sections, one per named graph, in a
 fixed order (ontology, documents by name, entity records), each serialized
-by Oxigraph and grouped by subject; kg.ttl is the union of the graphs, a
+by Oxigraph and grouped by subject; the sections of Turtle, TriG and JSON-LD
+are made from those of kg.nq, not read from the store; kg.ttl is the union of the graphs, a
 section each, with the project's prefixes. Because sections stand alone, the
 export of an incremental build copies the bytes of every section its build
 did not remake from the export of the build it started from, when that one
@@ -20,6 +21,7 @@ import contextvars
 import json
 import shutil
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Callable, Iterator
 
@@ -35,6 +37,7 @@ if TYPE_CHECKING:
     from kg.store.remote import RemoteStore
 
 FORMATS = formats.EXPORT_EXTENSIONS
+SECTIONS_AHEAD = 64  # sections serialized ahead of the writer, at most
 
 
 def header(fmt: str) -> bytes:
@@ -96,15 +99,49 @@ def ensure_export(build_dir: Path, fmt: str) -> Path:
 
 
 def _write_export_file(build_dir: Path, fmt: str, path: Path, partial: Path) -> None:
-    """Serialize the build's store into `partial` (renamed to `path` when complete), copying
+    """Serialize the build's graphs into `partial` (renamed to `path` when complete), copying
     the sections the build did not remake from the build it started from."""
-    store = build_dirs.build_store(build_dir)
-    try:
-        with build_dirs.under_build_base(build_dir):
-            index = _write_format(store, fmt, ordered_graphs(store.graphs()), partial, _reusable(build_dir, fmt))
-        write_index(path, index)
-    finally:
-        store.close()
+    with _graph_source(build_dir, fmt) as (graphs, section_of), build_dirs.under_build_base(build_dir):
+        index = _write_format(fmt, ordered_graphs(graphs), partial, _reusable(build_dir, fmt), section_of)
+    write_index(path, index)
+
+
+@contextmanager
+def _graph_source(build_dir: Path, fmt: str) -> Iterator[tuple[list[str], Callable[[list[str]], Iterator[bytes]]]]:
+    """The build's graphs, and how to serialize a run of them in `fmt`. Every format but N-Quads
+    reads the build's kg.nq section by section, each into a store in memory: a large store on
+    disk answers a dump term by term from its string table, which at 10,000 articles read about
+    5x slower per quad than parsing the same quads again (benchmarks/RESULTS.md, Exports)."""
+    nquads = ensure_export(build_dir, "nq") if fmt != "nq" else None
+    index = read_index(nquads) if nquads else None
+    if index is None:
+        store = build_dirs.build_store(build_dir)
+        try:
+            yield store.graphs(), lambda graphs: (section(store, fmt, graph) for graph in graphs)
+        finally:
+            store.close()
+        return
+    with open(nquads, "rb") as source:
+        yield list(index), lambda graphs: _sections_from_nquads(source, index, fmt, graphs)
+
+
+def _sections_from_nquads(source: IO[bytes], index: Index, fmt: str, graphs: list[str]) -> Iterator[bytes]:
+    """The sections of `graphs` in `fmt`, each parsed from its bytes of kg.nq (read here, in order)
+    and serialized on two threads (Oxigraph parses and serializes without the GIL)."""
+    def serialize(graph: str, nquads: bytes) -> bytes:
+        scratch = EmbeddedStore()
+        scratch.load_nquads(nquads)
+        return section(scratch, fmt, graph)
+
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        for start in range(0, len(graphs), SECTIONS_AHEAD):
+            jobs = []
+            for graph in graphs[start:start + SECTIONS_AHEAD]:
+                begin, end = index[graph]
+                source.seek(begin)
+                jobs.append(pool.submit(contextvars.copy_context().run, serialize, graph, source.read(end - begin)))
+            for job in jobs:
+                yield job.result()
 
 
 def write_index(export: Path, index: Index) -> None:
@@ -133,26 +170,32 @@ def _reusable(build_dir: Path, fmt: str) -> tuple[Path, Index, frozenset[str]] |
     return old, index, frozenset(remade)
 
 
-def _write_format(store: EmbeddedStore, fmt: str, graphs: list[str], path: Path, reuse) -> Index:
+def _write_format(fmt: str, graphs: list[str], path: Path, reuse,
+                  sections_of: Callable[[list[str]], Iterator[bytes]]) -> Index:
+    """Write the export; the sections of graphs the build did not remake are copied from the previous
+    export (`reuse`), the others made by `sections_of`."""
     index: Index = {}
     try:
         old_file = open(reuse[0], "rb") if reuse else None
     except OSError:  # the previous build was pruned meanwhile: serialize everything
         old_file, reuse = None, None
+    copied = {g for g in graphs if reuse and g not in reuse[2] and g in reuse[1]}
+    made = sections_of([g for g in graphs if g not in copied])
     try:
         with open(path, "wb") as out:
             def write_section(graph: str) -> None:
                 start = out.tell()
-                if reuse and graph not in reuse[2] and graph in reuse[1]:
+                if graph in copied:
                     begin, end = reuse[1][graph]
                     old_file.seek(begin)
                     _copy(old_file, out, end - begin)
                 else:
-                    out.write(section(store, fmt, graph))
+                    out.write(next(made))
                 index[graph] = [start, out.tell()]
 
             _write_sections(out, fmt, graphs, write_section)
     finally:
+        made.close()  # stops the threads still serializing when writing failed
         if old_file:
             old_file.close()
     return index
