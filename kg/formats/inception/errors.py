@@ -16,6 +16,7 @@ from cassis.typesystem import TypeNotFoundError
 from lxml import etree
 
 from kg.errors import CorpusError
+from kg.formats.inception.offsets import Utf16Offsets
 
 XMI_ID = "{http://www.omg.org/XMI}id"
 XMI_ROOT = "{http://www.omg.org/XMI}XMI"
@@ -52,17 +53,36 @@ def check_root(data: bytes, where: str, tag: str, expected: str) -> None:
                           where, root[1])
 
 
-def check_offsets(cas: Cas, data: bytes, where: str) -> None:
-    """cassis leaves offsets outside the text as they are (with a warning): they are bad input."""
-    size = len(cas.sofa_string or "")
-    for fs in cas.select_all_annotations():
-        if not 0 <= fs.begin <= fs.end <= size:
-            line, attrib = next(((line, element.attrib) for element, line, _ in elements(data)
-                                 if element.get(XMI_ID) == str(fs.xmiID)), (None, {}))
-            units = len((cas.sofa_string or "").encode("utf-16-le")) // 2
-            raise CorpusError(f"{fs.type.name.rsplit('.', 1)[-1]} xmi:id {fs.xmiID} has offsets "
-                              f"{attrib.get('begin', fs.begin)}-{attrib.get('end', fs.end)} (expected "
-                              f"0 <= begin <= end <= {units}, the text's length in UTF-16 units)", where, line)
+def check_offsets(cas: Cas, data: bytes, where: str, offsets: list[Utf16Offsets]) -> None:
+    """An offset cassis could not map is bad input: outside the text, or between the two UTF-16
+    units of a surrogate pair (cassis keeps it with a warning, and the span moves: a flag loses
+    half). `offsets` are the load's offset maps, which remember such offsets."""
+    unmapped = {idx: o for o in offsets for idx in o.unmapped}
+    if not unmapped:
+        return
+    annotations = {str(fs.xmiID): fs for fs in cas.select_all_annotations()}
+    for element, line, depth in elements(data):
+        fs = annotations.get(element.get(XMI_ID) or "") if depth == 1 else None
+        bad = next((name for name in ("begin", "end") if fs is not None and _number(element.get(name)) in unmapped),
+                   None)
+        if bad:
+            name, idx = fs.type.name.rsplit(".", 1)[-1], int(element.get(bad))
+            offset_map = unmapped[idx]
+            pair = offset_map.inside_pair(idx)
+            if pair:
+                raise CorpusError(f"{name} xmi:id {fs.xmiID} has {bad} {idx}, between the two UTF-16 units of "
+                                  f"{pair!r} (U+{ord(pair):04X}) (expected an offset between characters: half "
+                                  f"a character is no text)", where, line)
+            raise CorpusError(f"{name} xmi:id {fs.xmiID} has offsets {element.get('begin')}-{element.get('end')} "
+                              f"(expected 0 <= begin <= end <= {offset_map.units}, the text's length in UTF-16 "
+                              "units)", where, line)
+
+
+def _number(value: str | None) -> int | None:
+    try:
+        return int(value) if value is not None else None
+    except ValueError:
+        return None
 
 
 def type_system_error(exc: Exception, data: bytes, where: str) -> CorpusError:

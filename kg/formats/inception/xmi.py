@@ -15,9 +15,10 @@ import zipfile
 from functools import lru_cache
 from pathlib import Path, PurePosixPath
 
-from cassis import Cas, TypeSystem, load_cas_from_xmi, load_typesystem
+from cassis import Cas, TypeSystem, load_typesystem
 
 from kg.formats.inception.cas_to_brat import cas_to_brat
+from kg.formats.inception.offsets import Utf16Offsets, load_cas
 from kg.formats.records import BratDocument
 from kg.formats.registry import TYPE_SYSTEM
 from kg.errors import CorpusError
@@ -91,8 +92,8 @@ def convert(xmi: bytes, type_system: bytes, where: str, ts_where: str) -> BratDo
     check_root(type_system, ts_where, TS_ROOT, "a UIMA type system description")
     typesystem = _load_type_system(type_system, ts_where)
     check_root(xmi, where, XMI_ROOT, "a UIMA CAS XMI document")
-    cas = _load_cas(xmi, typesystem, where)
-    check_offsets(cas, xmi, where)
+    cas, offsets = _load_cas(xmi, typesystem, where)
+    check_offsets(cas, xmi, where, offsets)
     return brat_document(cas, where, xmi)
 
 
@@ -136,10 +137,10 @@ def _load_type_system(data: bytes, where: str) -> TypeSystem:
         raise type_system_error(exc, data, where) from exc
 
 
-def _load_cas(data: bytes, typesystem: TypeSystem, where: str) -> Cas:
+def _load_cas(data: bytes, typesystem: TypeSystem, where: str) -> tuple[Cas, list[Utf16Offsets]]:
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")  # offsets it cannot map: check_offsets reports them
-            return load_cas_from_xmi(io.BytesIO(data), typesystem=typesystem)
+            return load_cas(io.BytesIO(data), typesystem)
     except Exception as exc:  # cassis raises XMLSyntaxError, KeyError, TypeError... on malformed input
         raise cas_error(exc, data, where) from exc
