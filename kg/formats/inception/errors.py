@@ -16,11 +16,13 @@ from cassis.typesystem import TypeNotFoundError
 from lxml import etree
 
 from kg.errors import CorpusError
+from kg.formats.limits import MAX_TYPE_DEPTH
 from kg.formats.inception.offsets import Utf16Offsets
 
 XMI_ID = "{http://www.omg.org/XMI}id"
 XMI_ROOT = "{http://www.omg.org/XMI}XMI"
-TS_ROOT = "{http://uima.apache.org/resourceSpecifier}typeSystemDescription"
+_TS = "{http://uima.apache.org/resourceSpecifier}"
+TS_ROOT = _TS + "typeSystemDescription"
 _CAS = "{http:///uima/cas.ecore}"
 _UNKNOWN_FEATURE = re.compile(r"(\w+)\.__init__\(\) got an unexpected keyword argument '([^']+)'")
 _NOT_A_NUMBER = re.compile(r"invalid literal for int\(\) with base 10: '([^']*)'")
@@ -51,6 +53,43 @@ def check_root(data: bytes, where: str, tag: str, expected: str) -> None:
         shown = found.rpartition("}")[2] if found.rpartition("}")[2] != local else found
         raise CorpusError(f"root element <{shown}> (expected <{local}> in namespace {namespace}: {expected})",
                           where, root[1])
+
+
+def check_type_depth(data: bytes, where: str) -> None:
+    """A type hierarchy deeper than MAX_TYPE_DEPTH, or going round a loop, is refused before cassis
+    reads it (cassis's loader takes time quadratic in the depth: 20,000 types deep ran past a minute)."""
+    parents, lines = _supertypes(data)
+    depths: dict[str, int] = {}
+    for name in parents:
+        chain, seen, node = [], set(), name
+        while node in parents and node not in depths:
+            if node in seen:
+                raise CorpusError(f"type {node} is its own supertype through {len(chain) - chain.index(node)} "
+                                  "supertypeName links (expected a hierarchy without loops)", where, lines[node])
+            chain.append(node)
+            seen.add(node)
+            node = parents[node]
+        for step, child in enumerate(reversed(chain), start=depths.get(node, 0) + 1):
+            depths[child] = step
+        if depths[name] > MAX_TYPE_DEPTH:
+            raise CorpusError(f"type {name} is {depths[name]:,} supertypes deep (expected a hierarchy at most "
+                              f"{MAX_TYPE_DEPTH} deep; INCEpTION's exports are 3 deep)", where, lines[name])
+
+
+def _supertypes(data: bytes) -> tuple[dict[str, str], dict[str, int]]:
+    """The supertype of each type a type system describes, and the line of its description."""
+    parents: dict[str, str] = {}
+    lines: dict[str, int] = {}
+    try:
+        for _, element in etree.iterparse(io.BytesIO(data), tag=_TS + "typeDescription", resolve_entities=False,
+                                          no_network=True):
+            name = (element.findtext(_TS + "name") or "").strip()
+            parents.setdefault(name, (element.findtext(_TS + "supertypeName") or "").strip())
+            lines.setdefault(name, element.sourceline)
+            element.clear()
+    except etree.XMLSyntaxError:
+        pass  # cassis's own error, located by type_system_error, says what is wrong
+    return parents, lines
 
 
 def check_offsets(cas: Cas, data: bytes, where: str, offsets: list[Utf16Offsets]) -> None:

@@ -88,6 +88,14 @@ class _Deserializer(CasXmiDeserializer):
         return sofa
 
 
+def new_cas(typesystem: TypeSystem, text: str) -> Cas:
+    """An empty CAS of `text` with a Utf16Offsets map (Cas(sofa_string=...) builds cassis's)."""
+    cas = Cas(typesystem=typesystem)
+    cas.get_sofa()._offset_converter = Utf16Offsets()
+    cas.sofa_string = text
+    return cas
+
+
 def load_cas(source, typesystem: TypeSystem) -> tuple[Cas, list[Utf16Offsets]]:
     """The CAS of an XMI file object, and the offset map of each of its texts."""
     reader = _Deserializer()
