@@ -34,9 +34,10 @@ MAX_TYPE_DEPTH = 100  # supertype links from a type up to UIMA's own; INCEpTION'
 _CHUNK = 2**20
 
 
-def too_large(size: int, limit: Limit, where: Path | str, error: type[InputError], what: str = "file") -> InputError:
-    """The refusal of an input of `size` bytes over `limit`."""
-    return error(f"{what} of {size:,} bytes (expected at most {limit.bytes:,}: {limit.why})", where)
+def too_large(size: int, limit: Limit, where: Path | str, error: type[InputError],
+              what: str = "file of") -> InputError:
+    """The refusal of an input of `size` bytes over `limit` ("file of 17,825,792 bytes (expected ...)")."""
+    return error(f"{what} {size:,} bytes (expected at most {limit.bytes:,}: {limit.why})", where)
 
 
 def read_bounded(path: Path | str, limit: Limit, error: type[InputError]) -> bytes:
