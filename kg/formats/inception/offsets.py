@@ -28,7 +28,7 @@ class Utf16Offsets(Utf16CodepointOffsetConverter):
 
     def __init__(self, text: str | None = None) -> None:
         super().__init__()
-        self.text = ""
+        self.text: str | None = None  # a Sofa without a string (a URI, an array): offsets pass unchanged, as in cassis
         self.starts = array("q")  # UTF-16 offset of each astral character, ascending
         self.unmapped: set[int] = set()  # UTF-16 offsets asked for that are no character boundary
         self.create_offset_mapping(text)
@@ -42,13 +42,13 @@ class Utf16Offsets(Utf16CodepointOffsetConverter):
     @property
     def units(self) -> int:
         """The text's length in UTF-16 units."""
-        return len(self.text) + len(self.starts)
+        return len(self.text or "") + len(self.starts)
 
     def external_to_python(self, idx: int | None) -> int | None:
         """The code point offset of a UTF-16 offset; one that is no boundary is returned as it
         is (as cassis does) and remembered in `unmapped`."""
-        if idx is None:
-            return None
+        if idx is None or self.text is None:
+            return idx
         before = bisect_right(self.starts, idx - 2)  # astral characters wholly before idx
         if not 0 <= idx <= self.units or (before < len(self.starts) and self.starts[before] == idx - 1):
             self.unmapped.add(idx)
@@ -57,7 +57,7 @@ class Utf16Offsets(Utf16CodepointOffsetConverter):
 
     def python_to_external(self, idx: int | None) -> int | None:
         """The UTF-16 offset of a code point offset (one outside the text is returned as it is)."""
-        if idx is None or not 0 <= idx <= len(self.text):
+        if idx is None or self.text is None or not 0 <= idx <= len(self.text):
             return idx
         # the k-th astral character is at code point starts[k] - k, an ascending sequence
         return idx + bisect_left(range(len(self.starts)), idx, key=lambda k: self.starts[k] - k)

@@ -59,8 +59,8 @@ def xmi_to_brat(path: Path) -> BratDocument:
     if type_system is None:
         raise CorpusError(f"no {TYPE_SYSTEM} beside the .xmi (expected INCEpTION's type system "
                           f"in {path.parent})", path)
-    return convert(_read(path, limits.TEXT), _read(type_system, limits.TYPE_SYSTEM), str(path),
-                   str(type_system))
+    return convert(limits.read_bounded(path, limits.TEXT, CorpusError),
+                   limits.read_bounded(type_system, limits.TYPE_SYSTEM, CorpusError), str(path), str(type_system))
 
 
 def zip_to_brat(path: Path) -> dict[str, BratDocument]:
@@ -145,10 +145,6 @@ def _type_system_beside(path: Path) -> Path | None:
         return next((p for p in sorted(path.parent.iterdir()) if _is_type_system(p.name) and p.is_file()), None)
     except OSError:
         return None
-
-
-def _read(path: Path, limit: limits.Limit) -> bytes:
-    return limits.read_bounded(path, limit, CorpusError)
 
 
 def _load_type_system(data: bytes, where: str) -> TypeSystem:
