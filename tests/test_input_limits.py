@@ -6,13 +6,17 @@ two UTF-16 units of an emoji. Each is a located error, exit 2, with the limit na
 
 from __future__ import annotations
 
+import random
 import shutil
 import struct
+import warnings
 import zipfile
 from pathlib import Path
 
 import pytest
+from cassis.cas import Utf16CodepointOffsetConverter
 
+from kg.formats.inception.offsets import Utf16Offsets
 from tests.helpers import run_kg
 
 DATA = Path(__file__).resolve().parent / "data" / "inception"
@@ -168,3 +172,21 @@ def test_offsets_after_an_emoji_are_mapped_as_cassis_maps_them(loose: Path, tmp_
     assert exported.exit_code == 0, exported.output
     ann = (tmp_path / "out" / "lisbon.ann").read_text(encoding="utf-8")
     assert "\tLOC 10 12\t🇵🇹\n" in ann and "\tPER 14 28\tJoão Gonçalves\n" in ann  # code points: the flag is 2
+
+
+def test_the_offset_map_answers_as_cassis_does() -> None:
+    """kg.formats.inception.offsets gives every offset of a text the answer cassis's own map gives,
+    and finds unmappable exactly the offsets cassis cannot map (it warns about them)."""
+    rnd = random.Random(3)
+    for _ in range(300):
+        text = "".join(rnd.choice(["a", "é", "\n", "😀", "🇻", "🇪", "中"]) for _ in range(rnd.randint(0, 30)))
+        cassis, ours = Utf16CodepointOffsetConverter(), Utf16Offsets(text)
+        cassis.create_offset_mapping(text)
+        units = len(text.encode("utf-16-le")) // 2
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            for unit in range(-2, units + 3):
+                assert ours.external_to_python(unit) == cassis.external_to_python(unit), (text, unit)
+                assert (unit in ours.unmapped) == (unit not in cassis._external_to_python), (text, unit)
+            for point in range(-2, len(text) + 3):
+                assert ours.python_to_external(point) == cassis.python_to_external(point), (text, point)
