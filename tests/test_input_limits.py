@@ -102,6 +102,15 @@ def test_an_archive_whose_documents_inflate_past_the_limit_together_is_refused(c
     assert "bytes (expected at most 67,108,864: an INCEpTION export of a few news articles" in result.stderr
 
 
+def test_an_archive_larger_than_the_limit_is_refused_before_its_directory_is_read(corpus: Path,
+                                                                                 tmp_path: Path) -> None:
+    with open(corpus / "huge.zip", "wb") as archive:
+        archive.truncate(64 * MIB + 1)  # sparse: no zip at all, and never opened as one
+    result = _build(corpus, tmp_path)
+    assert result.exit_code == 2, result.output
+    assert f"{corpus / 'huge.zip'}: archive of 67,108,865 bytes (expected at most 67,108,864" in result.stderr
+
+
 @pytest.mark.parametrize("name, data, limit", [
     ("bogota.xmi", _padded_xmi(17 * MIB), "16,777,216"),
     ("TypeSystem.xml", (DATA / "TypeSystem.xml").read_bytes().replace(b"<types>", b"<types>" + b" " * 3 * MIB),

@@ -243,6 +243,10 @@ def _zip_documents(corpus_dir: Path, archives: list[Path], taken: dict[str, str]
     documents = []
     for archive in archives:
         stem = archive.relative_to(corpus_dir).as_posix()[:-4]
+        size = archive.stat().st_size
+        if size > limits.ARCHIVE.bytes:  # before its directory is read: millions of entries fit in a large zip
+            errors.append(limits.too_large(size, limits.ARCHIVE, archive, CorpusError, "archive of"))
+            continue
         try:
             with zipfile.ZipFile(archive) as opened:
                 holds = registry.BY_SUFFIX[registry.suffix(archive.name)].holds
