@@ -59,6 +59,31 @@ def _bad_toml(corpus: Path) -> None:
     table.write_text(table.read_text() + "\n[[entity]\nkey = 1\n")
 
 
+def _huge_kg_toml(corpus: Path) -> None:
+    (corpus / "kg.toml").write_text("[align]\n# " + "x" * (17 * 2**20) + "\n")
+
+
+def _kg_toml_not_utf8(corpus: Path) -> None:
+    (corpus / "kg.toml").write_bytes('[align]\nPerson = "Person" # Pérson\n'.encode("latin-1"))
+
+
+def _kg_toml_internal_class(corpus: Path) -> None:
+    (corpus / "kg.toml").write_text('[align]\nPerson = "Statement"\n')
+
+
+def _kg_toml_event_class(corpus: Path) -> None:  # a Membership needs a trigger and roles: it failed SHACL, exit 3
+    (corpus / "kg.toml").write_text('[align]\nPlace = "Place"\nPerson = "Membership"\n')
+
+
+def _kg_toml_entity_class(corpus: Path) -> None:
+    (corpus / "kg.toml").write_text('[align]\nFlight = "Organization"\n')
+
+
+def _kg_toml_20000_entries(corpus: Path) -> None:  # each key's line was found by reading every line: 98 s
+    entries = "".join(f'Name{i} = "Person"\n' for i in range(20_000))
+    (corpus / "kg.toml").write_text("[align]\n" + entries)
+
+
 CASES = [
     (_month_13, "alpha.json:", "bad date '2019-13' (expected YYYY-MM-DD, YYYY-MM or YYYY)"),
     (_long_offset, "alpha.ann:2: ", "bad offsets"),
@@ -71,6 +96,13 @@ CASES = [
     (_two_numbers, "alpha.ann:22: ", "a second Number normalization on T11 (expected one; the first is on line 19)"),
     (_two_links, "alpha.ann:23: ", "a second KG normalization on T2 (expected one; the first is on line 22)"),
     (_bad_toml, "aliases.toml:", "invalid TOML"),
+    (_huge_kg_toml, "kg.toml: ", "file of 17,825,803 bytes (expected at most 1,048,576: a configuration"),
+    (_kg_toml_not_utf8, "kg.toml:2:22: ", "not UTF-8: byte 0xe9 cannot be decoded (expected UTF-8 text)"),
+    (_kg_toml_internal_class, "kg.toml:2: ", "Person = 'Statement': not a term of kg's ontology"),
+    (_kg_toml_event_class, "kg.toml:3: ", "Person is an entity type but 'Membership' is an event class (expected an "
+                                          "entity class such as Person"),
+    (_kg_toml_entity_class, "kg.toml:2: ", "Flight is an event type but 'Organization' is an entity class"),
+    (_kg_toml_20000_entries, "kg.toml:2: ", "Name0 is not declared in annotation.conf"),
 ]
 
 

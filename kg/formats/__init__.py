@@ -5,6 +5,7 @@
     corpus.py          find a corpus's documents and read each with its format's reader
     records.py         the frozen records every reader yields (mentions, relations, events, notes...)
     positions.py       the line and column behind an offset, for located errors
+    limits.py          how much of each input kg reads (files, zip members, type hierarchies), checked first
     rdf_syntaxes.py    the RDF and SPARQL result syntaxes kg serializes and negotiates
     brat/              brat standoff: annotation.conf, .ann, and writing both back
     inception/         INCEpTION and WebAnno UIMA CAS XMI: reading, and writing back

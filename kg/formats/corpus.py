@@ -26,7 +26,7 @@ from kg.formats.brat.conf import CONFIG_FILE, MAPPING_FILE, AnnotationConfig, de
 from kg.errors import CorpusError, InputError, InputErrors, InputWarning
 from kg.model.iris import RESERVED_GRAPHS, document_id, document_path
 from kg.formats.positions import json_key_line, line_column
-from kg.formats import registry
+from kg.formats import limits, registry
 from kg.formats.registry import TYPE_SYSTEM, InputFormat
 
 if TYPE_CHECKING:  # the reading modules are imported when a document is read: a scan needs none of them
@@ -40,7 +40,7 @@ CORPUS_FILES = (CONFIG_FILE, ALIASES_FILE, MAPPING_FILE, "tools.conf", "visual.c
                 TYPE_SYSTEM, "typesystem.xml")
 DOCUMENT_SUFFIXES = (*registry.SUFFIXES, ".ann", ".json")
 SUGGESTED_SUFFIX = ".suggested.ann"  # kg suggest's output beside an article: for review, not a document
-MAX_TEXT_BYTES = 16 * 2**20  # a news article is far smaller; a larger file is refused, never half-read
+MAX_TEXT_BYTES = limits.TEXT.bytes  # a news article is far smaller; a larger file is refused, never half-read
 MAX_METADATA_CHARS = 64 * 2**10
 _LOCAL_ID = re.compile(r"^[A-Z]+\d+$")
 
@@ -100,7 +100,7 @@ class DocumentFiles:
         digest = hashlib.sha256()
         for path in (self.txt, self.ann, self.meta, *self._type_system()):
             digest.update(path.name.encode())
-            digest.update(path.read_bytes() if path.exists() else b"\0missing")
+            limits.digest_file(path, digest)
         digest.update((self.config.name if self.config else "").encode())  # which configuration reads it
         return digest.hexdigest()
 
@@ -243,6 +243,10 @@ def _zip_documents(corpus_dir: Path, archives: list[Path], taken: dict[str, str]
     documents = []
     for archive in archives:
         stem = archive.relative_to(corpus_dir).as_posix()[:-4]
+        size = archive.stat().st_size
+        if size > limits.ARCHIVE.bytes:  # before its directory is read: millions of entries fit in a large zip
+            errors.append(limits.too_large(size, limits.ARCHIVE, archive, CorpusError, "archive of"))
+            continue
         try:
             with zipfile.ZipFile(archive) as opened:
                 holds = registry.BY_SUFFIX[registry.suffix(archive.name)].holds
@@ -376,11 +380,7 @@ def _slug_problem(path: str, slug: str, taken: dict[str, str]) -> str | None:
 
 def read_text(path: Path) -> str:
     """Read a UTF-8 file (at most MAX_TEXT_BYTES); bad bytes give the line and column where they are."""
-    size = Path(path).stat().st_size
-    if size > MAX_TEXT_BYTES:
-        raise CorpusError(f"file of {size:,} bytes (expected at most {MAX_TEXT_BYTES:,}: kg reads news articles "
-                          "and their annotations, each well under that)", path)
-    text = decode_utf8(Path(path).read_bytes(), path, CorpusError)
+    text = decode_utf8(limits.read_bounded(path, limits.TEXT, CorpusError), path, CorpusError)
     if text.startswith("\ufeff"):
         raise CorpusError("starts with a byte-order mark (expected UTF-8 without BOM, offsets count from the first character)", path, 1, 1)
     bad = CONTROL_CHARACTERS.search(text)

@@ -23,6 +23,20 @@ def toml_key_line(raw: str, key: str) -> int | None:
     return next((number for number, line in enumerate(raw.splitlines(), start=1) if pattern.match(line)), None)
 
 
+_TOML_KEY = re.compile(r"""\s*(?:\[+\s*([^\]]*?)\s*\]+|"([^"]*)"\s*=|'([^']*)'\s*=|([^\s="'\[]+)\s*=)""")
+
+
+def toml_key_lines(raw: str) -> dict[str, int]:
+    """The line where each TOML key or table is first given, from one pass over the text (asking
+    toml_key_line for each of n keys would read the text n times)."""
+    lines: dict[str, int] = {}
+    for number, line in enumerate(raw.splitlines(), start=1):
+        match = _TOML_KEY.match(line)
+        if match:
+            lines.setdefault(next(group for group in match.groups() if group is not None), number)
+    return lines
+
+
 def json_key_line(raw: str, key: str, *, occurrence: int = 1) -> int:
     """The line of a JSON record on which `"key":` appears (its `occurrence`-th time), else 1."""
     for seen, match in enumerate(re.finditer(r'"' + re.escape(key) + r'"\s*:', raw), start=1):

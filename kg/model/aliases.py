@@ -11,6 +11,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from kg.formats import limits
 from kg.formats.brat.conf import decode_utf8
 from kg.formats.corpus import CONTROL_CHARACTERS
 from kg.errors import ConfigError
@@ -87,7 +88,7 @@ def load_aliases(path: Path, vocab: Vocabulary) -> AliasTable:
     path = Path(path)
     if not path.exists():
         return AliasTable({}, {})
-    raw = decode_utf8(path.read_bytes(), path)
+    raw = decode_utf8(limits.read_bounded(path, limits.ALIASES, ConfigError), path)
     try:
         data = tomllib.loads(raw)
     except tomllib.TOMLDecodeError as exc:
@@ -121,8 +122,8 @@ def alias_keys(path: Path) -> set[str] | None:
     """The keys an alias table names, read leniently (to check metadata against a table that has
     other problems); None when it cannot be parsed (its own error says why)."""
     try:
-        data = tomllib.loads(Path(path).read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+        data = tomllib.loads(limits.read_bounded(path, limits.ALIASES, ConfigError).decode("utf-8"))
+    except (ConfigError, UnicodeDecodeError, tomllib.TOMLDecodeError):
         return None
     return {item["key"] for item in data.get("entity", []) if isinstance(item, dict) and isinstance(item.get("key"), str)}
 

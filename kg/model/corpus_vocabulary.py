@@ -35,14 +35,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from kg.model import iris
-from kg.formats.brat.conf import MAPPING_FILE, AnnotationConfig
+from kg.formats import limits
+from kg.formats.brat.conf import MAPPING_FILE, AnnotationConfig, decode_utf8
 from kg.errors import ConfigError
 from kg.model.iris import FIXED_PREFIXES, ONTOLOGY, fold
-from kg.model.default_alignment import (DOMAIN_CLASSES, INTERNAL_CLASSES, INTERNAL_PROPERTIES, KGO_PARENTS,
-                                        default_class)
+from kg.model.default_alignment import (DOMAIN_CLASSES, ENTITY_CLASSES, EVENT_CLASSES, INTERNAL_CLASSES,
+                                        INTERNAL_PROPERTIES, KGO_PARENTS, default_class)
 from kg.model.knowledge_bases import KnowledgeBases
 from kg.model.nquads import QuadWriter, iri, literal
-from kg.formats.positions import toml_error, toml_key_line
+from kg.formats.positions import toml_error, toml_key_lines
 from kg.model.ontology import KGO
 
 DEFAULT_KEY = "default"  # [align] default = false: no default alignment
@@ -77,25 +78,26 @@ class Alignment:
 
 
 def load_alignment(path: Path) -> Alignment:
-    """Read kg.toml (absent: no alignment); every kgo term it names must exist."""
+    """Read kg.toml (absent: no alignment; at most limits.CONFIG, UTF-8); every kgo term it names must exist."""
     path = Path(path)
     if not path.is_file():
         return Alignment(path=str(path))
-    raw = path.read_text(encoding="utf-8")
+    raw = decode_utf8(limits.read_bounded(path, limits.CONFIG, ConfigError), path)
     try:
         data = tomllib.loads(raw)
     except tomllib.TOMLDecodeError as exc:
         raise toml_error(exc, path, '[align] NAME = "kgo term"') from exc
     table = data.get("align", {})
     unknown = sorted(set(data) - {"align"})
+    key_lines = toml_key_lines(raw)
     if unknown or not isinstance(table, dict):
         raise ConfigError(f"unknown table {unknown[0] if unknown else 'align'!r} (expected one [align] table "
-                          "of NAME = \"kgo term\")", path, toml_key_line(raw, unknown[0] if unknown else "align"))
+                          "of NAME = \"kgo term\")", path, key_lines.get(unknown[0] if unknown else "align"))
     table = dict(table)
     defaults = table.pop(DEFAULT_KEY) if isinstance(table.get(DEFAULT_KEY), bool) else True
     lines = {}
     for name, term in table.items():
-        lines[name] = toml_key_line(raw, name)
+        lines[name] = key_lines.get(name)
         if not isinstance(term, str) or not _alignable(term):
             raise ConfigError(f"{name} = {term!r}: not a term of kg's ontology a name can be aligned with (expected "
                               "a kgo class such as Person, Place, Organization, Event, or a property such as "
@@ -224,6 +226,12 @@ def check_alignment_names(vocab: Vocabulary) -> None:
         if name in types and not term[0].isupper():
             raise ConfigError(f"{name} is an annotation type but {term!r} is a property (expected a kgo class)",
                               path, line)
+        if name in config.entities and term in EVENT_CLASSES:
+            raise ConfigError(f"{name} is an entity type but {term!r} is an event class (expected an entity class "
+                              "such as Person, Place or Organization: an event has a trigger and roles)", path, line)
+        if name in config.events and term in ENTITY_CLASSES:
+            raise ConfigError(f"{name} is an event type but {term!r} is an entity class (expected an event class "
+                              "such as Event, Claim or Membership)", path, line)
         if name not in types and name not in vocab.property_names():
             raise ConfigError(f"{name} is not declared in annotation.conf (expected one of its types, relations, "
                               "roles or attributes)", path, line)

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 from kg import __version__
 from kg.store import build_dirs
 from kg.model import iris
+from kg.formats import limits
 from kg.formats.brat.conf import CONFIG_FILE, find_config, load_config
 from kg.formats.brat.conf_writer import union_configs
 from kg.formats.brat.tools_conf import TOOLS_FILE, find_tools, url_patterns
@@ -50,7 +51,7 @@ class Inputs:
             digest.update(path.relative_to(corpus_dir).as_posix().encode())
         for path in (*self.config_files, *tools_files, corpus_dir / ALIASES_FILE, corpus_dir / MAPPING_FILE,
                      *sorted(Path(__file__).parents[1].rglob("*.py"))):  # all of kg's own code
-            digest.update(path.read_bytes() if path.exists() else b"")
+            limits.digest_file(path, digest, missing=b"")
         for name in (ONTOLOGY_TTL, SHAPES_TTL):
             digest.update(read_rdf(name))
         for item in self.unconfigured:  # their annotations make their configuration

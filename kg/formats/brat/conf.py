@@ -38,6 +38,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from kg.errors import ConfigError, InputErrors, InputWarning
+from kg.formats import limits
 
 CONFIG_FILE = "annotation.conf"
 MAPPING_FILE = "kg.toml"  # the alignment of the corpus's types with the ontology (kg.model.corpus_vocabulary reads it)
@@ -218,11 +219,7 @@ def find_config(directory: Path, root: Path) -> Path | None:
 
 def load_config(path: Path) -> AnnotationConfig:
     """Parse annotation.conf; a line that cannot be read raises ConfigError with its line."""
-    try:
-        data = Path(path).read_bytes()
-    except OSError as exc:
-        raise ConfigError(f"cannot read annotation configuration ({exc.strerror or exc})", path) from exc
-    return parse_config(decode_utf8(data, path, ConfigError), path)
+    return parse_config(decode_utf8(limits.read_bounded(path, limits.CONFIG, ConfigError), path, ConfigError), path)
 
 
 def decode_utf8(data: bytes, path: Path | str, error: type = ConfigError) -> str:

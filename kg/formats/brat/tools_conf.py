@@ -12,6 +12,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from kg.errors import ConfigError
+from kg.formats import limits
 from kg.formats.brat.conf import decode_utf8
 
 TOOLS_FILE = "tools.conf"
@@ -33,7 +35,7 @@ def url_patterns(path: Path | None) -> dict[str, str]:
     if path is None:
         return {}
     patterns, section = {}, None
-    for line in decode_utf8(Path(path).read_bytes(), path).splitlines():
+    for line in decode_utf8(limits.read_bounded(path, limits.CONFIG, ConfigError), path).splitlines():
         header = _SECTION.match(line)
         if header:
             section = header.group(1)

@@ -16,10 +16,13 @@ from cassis.typesystem import TypeNotFoundError
 from lxml import etree
 
 from kg.errors import CorpusError
+from kg.formats.limits import MAX_TYPE_DEPTH
+from kg.formats.inception.offsets import Utf16Offsets
 
 XMI_ID = "{http://www.omg.org/XMI}id"
 XMI_ROOT = "{http://www.omg.org/XMI}XMI"
-TS_ROOT = "{http://uima.apache.org/resourceSpecifier}typeSystemDescription"
+_TS = "{http://uima.apache.org/resourceSpecifier}"
+TS_ROOT = _TS + "typeSystemDescription"
 _CAS = "{http:///uima/cas.ecore}"
 _UNKNOWN_FEATURE = re.compile(r"(\w+)\.__init__\(\) got an unexpected keyword argument '([^']+)'")
 _NOT_A_NUMBER = re.compile(r"invalid literal for int\(\) with base 10: '([^']*)'")
@@ -27,18 +30,30 @@ _TS_REFERENCES = {"rangeTypeName", "supertypeName", "elementType"}
 
 
 def elements(data: bytes) -> Iterator[tuple[etree._Element, int, int]]:
-    """(element, line, depth) of every element (the root has depth 0); stops where the XML breaks."""
+    """(element, line, depth) of every element (the root has depth 0); stops where the XML breaks.
+    An element is only good while the loop is at it: each child of the root is freed once read
+    past (the whole tree of a 16 MiB XMI took 280 MiB)."""
     depth = -1
     try:
         for event, element in etree.iterparse(io.BytesIO(data), events=("start", "end"),
                                               resolve_entities=False, no_network=True):
             if event == "end":
+                if depth == 1:
+                    _free(element)
                 depth -= 1
                 continue
             depth += 1
             yield element, element.sourceline, depth
     except etree.XMLSyntaxError:
         return
+
+
+def _free(element: etree._Element) -> None:
+    """Drop a child of the root, and those before it, from the tree iterparse builds."""
+    element.clear()
+    parent = element.getparent()
+    while parent is not None and element.getprevious() is not None:
+        del parent[0]
 
 
 def check_root(data: bytes, where: str, tag: str, expected: str) -> None:
@@ -52,17 +67,73 @@ def check_root(data: bytes, where: str, tag: str, expected: str) -> None:
                           where, root[1])
 
 
-def check_offsets(cas: Cas, data: bytes, where: str) -> None:
-    """cassis leaves offsets outside the text as they are (with a warning): they are bad input."""
-    size = len(cas.sofa_string or "")
-    for fs in cas.select_all_annotations():
-        if not 0 <= fs.begin <= fs.end <= size:
-            line, attrib = next(((line, element.attrib) for element, line, _ in elements(data)
-                                 if element.get(XMI_ID) == str(fs.xmiID)), (None, {}))
-            units = len((cas.sofa_string or "").encode("utf-16-le")) // 2
-            raise CorpusError(f"{fs.type.name.rsplit('.', 1)[-1]} xmi:id {fs.xmiID} has offsets "
-                              f"{attrib.get('begin', fs.begin)}-{attrib.get('end', fs.end)} (expected "
-                              f"0 <= begin <= end <= {units}, the text's length in UTF-16 units)", where, line)
+def check_type_depth(data: bytes, where: str) -> None:
+    """A type hierarchy deeper than MAX_TYPE_DEPTH, or going round a loop, is refused before cassis
+    reads it (cassis's loader takes time quadratic in the depth: 20,000 types deep ran past a minute)."""
+    parents, lines = _supertypes(data)
+    depths: dict[str, int] = {}
+    for name in parents:
+        chain, seen, node = [], set(), name
+        while node in parents and node not in depths:
+            if node in seen:
+                raise CorpusError(f"type {node} is its own supertype through {len(chain) - chain.index(node)} "
+                                  "supertypeName links (expected a hierarchy without loops)", where, lines[node])
+            chain.append(node)
+            seen.add(node)
+            node = parents[node]
+        for step, child in enumerate(reversed(chain), start=depths.get(node, 0) + 1):
+            depths[child] = step
+        if depths[name] > MAX_TYPE_DEPTH:
+            raise CorpusError(f"type {name} is {depths[name]:,} supertypes deep (expected a hierarchy at most "
+                              f"{MAX_TYPE_DEPTH} deep; INCEpTION's exports are 3 deep)", where, lines[name])
+
+
+def _supertypes(data: bytes) -> tuple[dict[str, str], dict[str, int]]:
+    """The supertype of each type a type system describes, and the line of its description."""
+    parents: dict[str, str] = {}
+    lines: dict[str, int] = {}
+    try:
+        for _, element in etree.iterparse(io.BytesIO(data), tag=_TS + "typeDescription", resolve_entities=False,
+                                          no_network=True):
+            name = (element.findtext(_TS + "name") or "").strip()
+            parents.setdefault(name, (element.findtext(_TS + "supertypeName") or "").strip())
+            lines.setdefault(name, element.sourceline)
+            element.clear()
+    except etree.XMLSyntaxError:
+        pass  # cassis's own error, located by type_system_error, says what is wrong
+    return parents, lines
+
+
+def check_offsets(cas: Cas, data: bytes, where: str, offsets: list[Utf16Offsets]) -> None:
+    """An offset cassis could not map is bad input: outside the text, or between the two UTF-16
+    units of a surrogate pair (cassis keeps it with a warning, and the span moves: a flag loses
+    half). `offsets` are the load's offset maps, which remember such offsets."""
+    unmapped = {idx: o for o in offsets for idx in o.unmapped}
+    if not unmapped:
+        return
+    annotations = {str(fs.xmiID): fs for fs in cas.select_all_annotations()}
+    for element, line, depth in elements(data):
+        fs = annotations.get(element.get(XMI_ID) or "") if depth == 1 else None
+        bad = next((name for name in ("begin", "end") if fs is not None and _number(element.get(name)) in unmapped),
+                   None)
+        if bad:
+            name, idx = fs.type.name.rsplit(".", 1)[-1], int(element.get(bad))
+            offset_map = unmapped[idx]
+            pair = offset_map.inside_pair(idx)
+            if pair:
+                raise CorpusError(f"{name} xmi:id {fs.xmiID} has {bad} {idx}, between the two UTF-16 units of "
+                                  f"{pair!r} (U+{ord(pair):04X}) (expected an offset between characters: half "
+                                  f"a character is no text)", where, line)
+            raise CorpusError(f"{name} xmi:id {fs.xmiID} has offsets {element.get('begin')}-{element.get('end')} "
+                              f"(expected 0 <= begin <= end <= {offset_map.units}, the text's length in UTF-16 "
+                              "units)", where, line)
+
+
+def _number(value: str | None) -> int | None:
+    try:
+        return int(value) if value is not None else None
+    except ValueError:
+        return None
 
 
 def type_system_error(exc: Exception, data: bytes, where: str) -> CorpusError:

@@ -12,17 +12,20 @@ from __future__ import annotations
 import io
 import warnings
 import zipfile
+import zlib
 from functools import lru_cache
 from pathlib import Path, PurePosixPath
 
-from cassis import Cas, TypeSystem, load_cas_from_xmi, load_typesystem
+from cassis import Cas, TypeSystem, load_typesystem
 
 from kg.formats.inception.cas_to_brat import cas_to_brat
+from kg.formats.inception.offsets import Utf16Offsets, load_cas
 from kg.formats.records import BratDocument
 from kg.formats.registry import TYPE_SYSTEM
 from kg.errors import CorpusError
-from kg.formats.inception.errors import (TS_ROOT, XMI_ID, XMI_ROOT, cas_error, check_offsets, check_root, elements,
-                                         type_system_error)
+from kg.formats import limits
+from kg.formats.inception.errors import (TS_ROOT, XMI_ID, XMI_ROOT, cas_error, check_offsets, check_root,
+                                         check_type_depth, elements, type_system_error)
 
 __all__ = ["TYPE_SYSTEM", "BratDocument", "convert", "read_member", "read_xmi", "xmi_to_brat", "zip_to_brat"]
 
@@ -56,7 +59,8 @@ def xmi_to_brat(path: Path) -> BratDocument:
     if type_system is None:
         raise CorpusError(f"no {TYPE_SYSTEM} beside the .xmi (expected INCEpTION's type system "
                           f"in {path.parent})", path)
-    return convert(_read(path), _read(type_system), str(path), str(type_system))
+    return convert(limits.read_bounded(path, limits.TEXT, CorpusError),
+                   limits.read_bounded(type_system, limits.TYPE_SYSTEM, CorpusError), str(path), str(type_system))
 
 
 def zip_to_brat(path: Path) -> dict[str, BratDocument]:
@@ -66,9 +70,8 @@ def zip_to_brat(path: Path) -> dict[str, BratDocument]:
     path = Path(path)
     try:
         with zipfile.ZipFile(path) as archive:
-            members = {name: archive.read(name) for name in archive.namelist()
-                       if name.lower().endswith((".xmi", ".xml")) and not name.endswith("/")}
-    except (OSError, zipfile.BadZipFile, zipfile.LargeZipFile, NotImplementedError) as exc:
+            members = _members(archive, path)
+    except (OSError, EOFError, zlib.error, zipfile.BadZipFile, zipfile.LargeZipFile, NotImplementedError) as exc:
         raise CorpusError(f"cannot read the archive ({exc}) (expected a zip file as INCEpTION exports)", path) from exc
     names = sorted(n for n in members if n.lower().endswith(".xmi"))
     if not names:
@@ -86,13 +89,35 @@ def zip_to_brat(path: Path) -> dict[str, BratDocument]:
     return documents
 
 
+def _members(archive: zipfile.ZipFile, path: Path) -> dict[str, bytes]:
+    """The .xmi and .xml members of an archive, inflated: each at most limits.TEXT and all
+    together at most limits.ARCHIVE, by the sizes their headers declare and by the bytes read."""
+    infos = [info for info in archive.infolist()
+             if info.filename.lower().endswith((".xmi", ".xml")) and not info.is_dir()]
+    _check_archive_size(sum(info.file_size for info in infos), path)
+    members, inflated = {}, 0
+    for info in infos:
+        data = limits.read_member(archive, info, limits.TEXT, f"{path}!{info.filename}", CorpusError)
+        members[info.filename], inflated = data, inflated + len(data)
+        _check_archive_size(inflated, path)
+    return members
+
+
+def _check_archive_size(size: int, path: Path) -> None:
+    if size > limits.ARCHIVE.bytes:
+        raise limits.too_large(size, limits.ARCHIVE, path, CorpusError, "archive whose documents inflate to")
+
+
 def convert(xmi: bytes, type_system: bytes, where: str, ts_where: str) -> BratDocument:
     """Convert XMI bytes with their type system's bytes; `where` names them in errors and warnings."""
+    if len(type_system) > limits.TYPE_SYSTEM.bytes:  # a loose one was refused before it was read
+        raise limits.too_large(len(type_system), limits.TYPE_SYSTEM, ts_where, CorpusError)
     check_root(type_system, ts_where, TS_ROOT, "a UIMA type system description")
+    check_type_depth(type_system, ts_where)
     typesystem = _load_type_system(type_system, ts_where)
     check_root(xmi, where, XMI_ROOT, "a UIMA CAS XMI document")
-    cas = _load_cas(xmi, typesystem, where)
-    check_offsets(cas, xmi, where)
+    cas, offsets = _load_cas(xmi, typesystem, where)
+    check_offsets(cas, xmi, where, offsets)
     return brat_document(cas, where, xmi)
 
 
@@ -122,13 +147,6 @@ def _type_system_beside(path: Path) -> Path | None:
         return None
 
 
-def _read(path: Path) -> bytes:
-    try:
-        return path.read_bytes()
-    except OSError as exc:
-        raise CorpusError(f"cannot read ({exc.strerror or exc}) (expected a readable file)", path) from exc
-
-
 def _load_type_system(data: bytes, where: str) -> TypeSystem:
     try:
         return load_typesystem(io.BytesIO(data))
@@ -136,10 +154,10 @@ def _load_type_system(data: bytes, where: str) -> TypeSystem:
         raise type_system_error(exc, data, where) from exc
 
 
-def _load_cas(data: bytes, typesystem: TypeSystem, where: str) -> Cas:
+def _load_cas(data: bytes, typesystem: TypeSystem, where: str) -> tuple[Cas, list[Utf16Offsets]]:
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")  # offsets it cannot map: check_offsets reports them
-            return load_cas_from_xmi(io.BytesIO(data), typesystem=typesystem)
+            return load_cas(io.BytesIO(data), typesystem)
     except Exception as exc:  # cassis raises XMLSyntaxError, KeyError, TypeError... on malformed input
         raise cas_error(exc, data, where) from exc

@@ -14,6 +14,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from kg.errors import CorpusError
+from kg.formats import limits
 from kg.formats.brat.conf import decode_utf8
 from kg.formats.records import BratDocument
 
@@ -28,10 +29,7 @@ def read_tsv(path: Path, member: str | None = None) -> BratDocument:
     from kg.formats.webanno_tsv.cas import build_cas
     from kg.formats.webanno_tsv.header import TsvError, parse_header
 
-    try:
-        text = decode_utf8(Path(path).read_bytes(), path, CorpusError)
-    except OSError as exc:
-        raise CorpusError(f"cannot read ({exc.strerror or exc}) (expected a readable file)", path) from exc
+    text = decode_utf8(limits.read_bounded(path, limits.TEXT, CorpusError), path, CorpusError)
     lines = text.split("\n")
     lines = [line[:-1] if line.endswith("\r") else line for line in lines]
     end = next((i for i, line in enumerate(lines) if not line.strip()), len(lines))

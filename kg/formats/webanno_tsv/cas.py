@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from cassis import Cas, TypeSystem
 
+from kg.formats.inception.offsets import new_cas
 from kg.formats.webanno_tsv.annotations import Annotations, Relation, Span
 from kg.formats.webanno_tsv.body import Body
 from kg.formats.webanno_tsv.header import Column, Layer, TsvError
@@ -21,7 +22,7 @@ ANNOTATION, STRING, FSARRAY = "uima.tcas.Annotation", "uima.cas.String", "uima.c
 def build_cas(columns: list[Column], body: Body, found: Annotations) -> Cas:
     """The CAS of the document: sentences, tokens, then the annotations, slots, chains and relations."""
     layers = list({id(c.layer): c.layer for c in columns}.values())
-    cas = Cas(typesystem=type_system(layers), sofa_string=body.text)
+    cas = new_cas(type_system(layers), body.text)
     ts = cas.typesystem
     for begin, end in body.sentences:
         cas.add(ts.get_type(SENTENCE)(begin=begin, end=end))
