@@ -67,3 +67,15 @@ def test_a_document_under_an_annotation_conf_keeps_it(tmp_path: Path):
     checked = run_kg("check", "--corpus", str(corpus))
     assert checked.exit_code == 2 and "LOC" in checked.stderr  # its own configuration still rules
     assert parse_config((corpus / "annotation.conf").read_text()).entity_types == ["PERS"]
+
+
+def test_the_export_of_a_corpus_without_annotation_conf_carries_the_inferred_one(tmp_path: Path):
+    corpus = _corpus(tmp_path)
+    assert run_kg("build", "--corpus", str(corpus), "--data", str(tmp_path / "data"), "--quiet").exit_code == 0
+    exported = run_kg("export", "--format", "brat", "--data", str(tmp_path / "data"), "-o", str(tmp_path / "out"))
+    assert exported.exit_code == 0, exported.output
+    config = parse_config((tmp_path / "out" / "annotation.conf").read_text(encoding="utf-8"))
+    assert sorted(config.entity_types) == ["LOC", "PERS"] and sorted(config.events) == ["Meet"]
+    assert sorted(config.relations) == ["Coref", "NEAR"]
+    again = run_kg("check", "--strict", "--corpus", str(tmp_path / "out"))  # no warning left to give
+    assert again.exit_code == 0, again.output

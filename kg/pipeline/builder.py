@@ -215,8 +215,11 @@ def _run(plan: Plan, inputs: Inputs, data_dir: Path, options: Options, phases: P
             from kg.formats.brat.export import save_schema  # brat's rendering code: only when there is work
 
             save_schema(inputs.corpus_dir, inputs.configs, build_dirs.corpus_config_dir(build_dir))
+            # documents that bring their configuration, and those no annotation.conf covers (their
+            # inferred one): an export of the build must be read with the types it was read with
             save_document_configs(inputs.corpus_dir, build_dirs.corpus_config_dir(build_dir),
-                                  {item.slug: inputs.vocabulary_of(item).config for item in inputs.converted})
+                                  {item.slug: inputs.vocabulary_of(item).config
+                                   for item in [*inputs.converted, *inputs.unconfigured]})
         if eager:
             with phases.phase("outputs"):
                 write_exports(build_dir)
