@@ -18,14 +18,17 @@ from kg.formats.brat.ann import parse_ann
 from kg.formats.brat.conf import load_config, parse_config
 from kg.formats.corpus import read_text
 from kg.model.aliases import AliasEntry, AliasTable
-from kg.suggest.spans import (Score, alias_lexicon, ann_lines, corpus_lexicon, match_dates, match_figures, match_quotes,
-                        suggest)
+from kg.suggest.choosing import match_quotes, suggest
+from kg.suggest.dates import match_dates
+from kg.suggest.figures import match_figures
+from kg.suggest.human import Score, ann_lines
+from kg.suggest.spans import alias_lexicon, corpus_lexicon
 from kg.suggest.events import SeenEvent, trigger_model
 from kg.suggest.files import suggest_files
 from kg.suggest.ner import LabelHabits, label_habits, label_types
 from kg.suggest.practice import document_counts, leave_out, name_places, practised, summed
 from tests.brat_reference import brat_report, brat_source
-from tests.helpers import CORPUS, CORPUS_2019, ROOT, run_kg, shared_corpus
+from tests.helpers import CORPUS_2019, ROOT, run_kg, shared_corpus
 
 CONLL = brat_source().parent.parent / "example-data" / "corpora" / "CoNLL-ST_2002"
 SHIPPED = ["france24-soldiers-desert-posts", "hrw-defection-turned-into-exile", "npr-venezuelan-armed-forces-fled",

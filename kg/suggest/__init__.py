@@ -1,6 +1,8 @@
 """Pre-annotation (`kg suggest`): brat annotations a person would make, suggested from what the corpus knows.
 
-    spans.py        known names and quotes found in a text, chosen, scored, written as .ann lines
+    spans.py        the lexicon of known names, and its names found in a text
+    choosing.py     which names, dates, figures, quotes and triggers found in a text are suggested
+    human.py        suggestions beside the human annotations: not twice, as .ann lines, scored
     dates.py        date expressions with their ISO 8601 value
     figures.py      numbers and quantities with their value and qualifier
     events.py       event triggers and their arguments, learned from the corpus's other articles
@@ -9,6 +11,7 @@
     scoring.py      the --score rows for names: those the suggester knew, those named anywhere
     ner.py          names from an installed spaCy pipeline (--ner; optional, nothing downloaded)
     suggestion.py   one suggested annotation
+    corpus.py       the corpus it learns from, read once: configuration, aliases, what annotators marked
     knowledge.py    what the corpus's annotations teach, read once; what each article may use (leave-one-out)
     files.py        `kg suggest` on a corpus's files
 

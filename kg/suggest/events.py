@@ -24,7 +24,8 @@ from dataclasses import dataclass, field, replace
 
 from kg.formats.brat.conf import AnnotationConfig
 from kg.formats.records import Annotations
-from kg.suggest.spans import Candidate, Lexicon, Score, match_names, tokens
+from kg.suggest.human import Score
+from kg.suggest.spans import Candidate, Lexicon, match_names, tokens
 from kg.suggest.stems import stemmer
 from kg.suggest.suggestion import Suggestion
 

@@ -1,5 +1,5 @@
 """`kg suggest` on files: read a corpus's articles, alias table and configuration, write the
-suggestions of kg.suggest.spans as brat standoff, and score them against human annotations.
+suggestions of kg.suggest.choosing as brat standoff, and score them against human annotations.
 
 An article's suggestions go to `<slug>.suggested.ann` beside its .txt; its own .ann is
 never touched, except with `merge`, which appends the suggestions to it after every
@@ -18,20 +18,19 @@ from pathlib import Path
 
 from kg.atomic import edit_file, replaced_file
 from kg.formats.brat.ann import parse_ann
-from kg.formats.brat.conf import AnnotationConfig, AttributeType, decode_utf8, find_config, load_config
-from kg.formats.brat.conf_writer import union_configs
-from kg.formats.corpus import ALIASES_FILE, MAPPING_FILE, SUGGESTED_SUFFIX, DocumentFiles, read_document, scan_corpus
+from kg.formats.brat.conf import AnnotationConfig, AttributeType, decode_utf8, find_config
+from kg.formats.corpus import SUGGESTED_SUFFIX, DocumentFiles
 from kg.errors import CorpusError
 from kg.formats.records import Document
-from kg.model.aliases import AliasTable, load_aliases
-from kg.model.resolve import LOCAL_FAMILIES, Rule, resolve_document
-from kg.model.corpus_vocabulary import Vocabulary, load_alignment
-from kg.suggest.spans import Lexicon, Score, Suggestion, ann_lines, highest_ids, score, suggest, without_human
-from kg.suggest.events import SeenEvent, TriggerModel, score_arguments, score_events, seen_events
+from kg.model.corpus_vocabulary import Vocabulary
+from kg.suggest.choosing import suggest
+from kg.suggest.human import Score, ann_lines, highest_ids, score, without_human
+from kg.suggest.spans import Lexicon
+from kg.suggest.suggestion import Suggestion
+from kg.suggest.events import TriggerModel, score_arguments, score_events
+from kg.suggest.corpus import SuggestCorpus
 from kg.suggest.knowledge import Known
 from kg.suggest.scoring import named_forms, score_known
-
-_LINKED_RULES = (Rule.KG, Rule.ALIAS_TABLE)
 
 
 @dataclass(frozen=True)
@@ -48,70 +47,13 @@ class Outcome:
     arguments: Score | None = None  # event arguments (kg.suggest.events.score_arguments)
 
 
-class _Corpus:
-    """A corpus's configuration, vocabulary, alias table and documents, read once."""
-
-    def __init__(self, root: Path) -> None:
-        self.root = root
-        self.documents = [d for d in _articles(root) if not d.converted]
-        self.configs = {p: load_config(p) for p in sorted({d.config for d in self.documents if d.config})}
-        if not self.configs:
-            raise CorpusError("no annotation.conf for the articles (expected one at the corpus root or beside them)", root)
-        self.vocab = Vocabulary(union_configs(list(self.configs.values())), load_alignment(root / MAPPING_FILE))
-        self.aliases: AliasTable = load_aliases(root / ALIASES_FILE, self.vocab)
-        self._read: dict[DocumentFiles, Document] = {}
-
-    def config_of(self, files: DocumentFiles) -> AnnotationConfig:
-        if files.config is None:
-            raise CorpusError("no annotation.conf for this article (expected one in its directory or above)", files.txt)
-        if files.config not in self.configs:
-            self.configs[files.config] = load_config(files.config)
-        return self.configs[files.config]
-
-    def read(self, files: DocumentFiles) -> Document:
-        """The document, read and checked once however many times names, triggers and its own
-        suggestions ask for it."""
-        if files not in self._read:
-            self._read[files] = read_document(files, self.config_of(files))
-        return self._read[files]
-
-    def triggers(self) -> list[SeenEvent]:
-        """Every event a human annotated: its trigger text, type, document and entity arguments."""
-        found = []
-        for files in self.documents:
-            if files.ann.exists():
-                found += seen_events(self.read(files).annotations, self.config_of(files), files.slug)
-        return found
-
-    def names(self) -> list[tuple[str, str, str | None, str]]:
-        """(text, type, key or None, document) of every named entity mention a human annotated."""
-        found = []
-        for files in self.documents:
-            if not files.ann.exists():
-                continue
-            doc = self.read(files)
-            vocab = Vocabulary(self.config_of(files), self.vocab.alignment)
-            for tid, resolution in resolve_document(doc, vocab, self.aliases).items():
-                bound = doc.annotations.textbounds[tid]
-                if vocab.family(bound.type) in LOCAL_FAMILIES | {"date"} or resolution.rule in (Rule.UNNAMED, Rule.LOCAL):
-                    continue
-                key = resolution.key if resolution.rule in _LINKED_RULES else None
-                found.append((bound.text, bound.type, key, files.slug))
-        return found
-
-
-def _articles(root: Path) -> list[DocumentFiles]:
-    """The corpus's documents (suggestion files are listed by the scanner as not read)."""
-    return scan_corpus(root).documents
-
-
 def suggest_files(root: Path, articles: list[Path] | None = None, *, merge: bool = False, write: bool = True,
                   corpus_names: bool = True, events: bool = True, ner: str | None = None) -> list[Outcome]:
     """Suggest for the given articles (.txt paths) of the corpus at `root`, or for all of them.
     Names (`corpus_names`) and event triggers (`events`) annotated in the other articles are
     suggested too, and with `ner` (a spaCy pipeline's name or directory, kg.suggest.ner) the
     names a named-entity model finds where nothing known stands."""
-    corpus = _Corpus(Path(root))
+    corpus = SuggestCorpus(Path(root))
     targets = corpus.documents if articles is None else [_files_of(corpus, Path(a)) for a in articles]
     known = Known(corpus, corpus_names, events, ner)
     outcomes = []
@@ -135,7 +77,7 @@ def _with_more_scores(outcome: Outcome, doc: Document, config: AnnotationConfig,
                    arguments=score_arguments(found, doc.annotations))
 
 
-def _files_of(corpus: _Corpus, article: Path) -> DocumentFiles:
+def _files_of(corpus: SuggestCorpus, article: Path) -> DocumentFiles:
     if article.suffix != ".txt" or not article.is_file():
         raise CorpusError("not an article (expected the .txt file of a brat document)", article)
     for files in corpus.documents:
@@ -145,7 +87,7 @@ def _files_of(corpus: _Corpus, article: Path) -> DocumentFiles:
                          find_config(article.parent, article.parent) or find_config(corpus.root, corpus.root))
 
 
-def _one(corpus: _Corpus, files: DocumentFiles, config: AnnotationConfig,
+def _one(corpus: SuggestCorpus, files: DocumentFiles, config: AnnotationConfig,
          lexicons: tuple[Lexicon, TriggerModel, list[Suggestion]], merge: bool, write: bool) -> Outcome:
     doc = corpus.read(files)
     vocab = Vocabulary(config, corpus.vocab.alignment)

@@ -9,18 +9,16 @@ typed them (kg.suggest.ner). An article learns only from the others (leave-one-o
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import TYPE_CHECKING
 
 from kg.formats.brat.conf import AnnotationConfig
 from kg.formats.corpus import DocumentFiles
 from kg.suggest.events import SeenEvent, TriggerModel, human_triggers, trigger_model, trigger_places
 from kg.suggest.ner import label_habits, label_types, load_recognizer, model_names
 from kg.suggest.practice import Counts, document_counts, leave_out, name_places, practised, summed
+from kg.suggest.corpus import SuggestCorpus
 from kg.suggest.spans import Lexicon, alias_lexicon, corpus_lexicon, merge_lexicons
 from kg.suggest.suggestion import Suggestion
 
-if TYPE_CHECKING:
-    from kg.suggest.files import _Corpus
 
 Names = list[tuple[str, str, str | None, str]]  # (text, type, key or None, document)
 
@@ -28,7 +26,7 @@ Names = list[tuple[str, str, str | None, str]]  # (text, type, key or None, docu
 class Known:
     """The corpus's names, triggers and their practice counts (and a named-entity model's spans)."""
 
-    def __init__(self, corpus: _Corpus, corpus_names: bool, events: bool, ner: str | None) -> None:
+    def __init__(self, corpus: SuggestCorpus, corpus_names: bool, events: bool, ner: str | None) -> None:
         self.corpus = corpus
         self.names: Names = corpus.names() if corpus_names else []
         self.counts = name_counts(corpus, self.names)
@@ -61,7 +59,7 @@ class Known:
         return lexicon, (kept, model, found)
 
 
-def name_counts(corpus: _Corpus, names: Names) -> dict[str, Counts]:
+def name_counts(corpus: SuggestCorpus, names: Names) -> dict[str, Counts]:
     """Per annotated document, where each known name would be suggested and how often a human
     marked it (kg.suggest.practice), with every name the corpus knows."""
     found = {}
@@ -75,7 +73,7 @@ def name_counts(corpus: _Corpus, names: Names) -> dict[str, Counts]:
     return found
 
 
-def trigger_counts(corpus: _Corpus, triggers: list[SeenEvent]) -> dict[str, Counts]:
+def trigger_counts(corpus: SuggestCorpus, triggers: list[SeenEvent]) -> dict[str, Counts]:
     """Per annotated document, where each learned trigger occurs and how often a human marked it
     as an event's trigger (kg.suggest.practice), with every trigger the corpus knows."""
     found = {}
@@ -89,11 +87,11 @@ def trigger_counts(corpus: _Corpus, triggers: list[SeenEvent]) -> dict[str, Coun
     return found
 
 
-def _annotated(corpus: _Corpus) -> list[DocumentFiles]:
+def _annotated(corpus: SuggestCorpus) -> list[DocumentFiles]:
     return [files for files in corpus.documents if files.ann.exists()]
 
 
-def _marked_types(corpus: _Corpus, files: DocumentFiles) -> dict[tuple[int, int], str]:
+def _marked_types(corpus: SuggestCorpus, files: DocumentFiles) -> dict[tuple[int, int], str]:
     config = corpus.config_of(files)
     return {(b.begin, b.end): b.type for b in corpus.read(files).annotations.textbounds.values()
             if b.type in config.entities and len(b.spans) == 1}

@@ -7,7 +7,7 @@ mean nothing to the corpus, so they are mapped by its other articles: a label ta
 type the annotators gave to at least half of the spans it finds there that they marked; a label
 they split among types, or whose spans they mostly leave unmarked (by the rule of
 kg.suggest.practice), is not suggested. The model's names fill only places that no known name,
-date or figure takes (kg.suggest.spans.suggest).
+date or figure takes (kg.suggest.choosing.suggest).
 """
 
 from __future__ import annotations

@@ -2,7 +2,7 @@
 
 A name the annotators of the other articles mostly left unmarked is noise as a suggestion: the
 demonym 'Venezuelan', marked once as a Country among dozens of 'Venezuelan soldiers'. Each
-document counts, per name form, the places it would be suggested (kg.suggest.spans.suggest: with
+document counts, per name form, the places it would be suggested (kg.suggest.choosing.suggest: with
 its case rule, a shorter name inside a longer one only where nested) and how many of those a
 human marked as an entity with exactly that span. A name seen at least `minimum` times in the
 other documents and marked there at under `share` (a half) of the rate at which they mark all
@@ -17,7 +17,8 @@ from __future__ import annotations
 from collections import Counter
 
 from kg.formats.brat.conf import AnnotationConfig
-from kg.suggest.spans import Lexicon, lexicon_form, suggest
+from kg.suggest.choosing import suggest
+from kg.suggest.spans import Lexicon, lexicon_form
 
 Counts = dict[str, tuple[int, int]]  # lexicon form -> (places found, places a human marked)
 

@@ -1,6 +1,6 @@
 """How many of the names a person annotated `kg suggest` finds, counted against what it could know.
 
-The overall score (kg.suggest.spans.score) counts every human entity span, including
+The overall score (kg.suggest.human.score) counts every human entity span, including
 descriptions ("the soldier") that no string matcher can find. These rows narrow the human
 side to names: `known` to the spans whose text is a name the suggester knew for this article
 (the alias table and the names annotated in the corpus's other articles), the measure of the
@@ -14,7 +14,8 @@ from __future__ import annotations
 
 from kg.formats.brat.conf import AnnotationConfig
 from kg.formats.records import Annotations, TextBound
-from kg.suggest.spans import Score, is_proper_name, lexicon_form
+from kg.suggest.human import Score
+from kg.suggest.spans import is_proper_name, lexicon_form
 from kg.suggest.suggestion import Suggestion
 
 

@@ -1,4 +1,4 @@
-"""One suggested annotation: the record kg.suggest.spans and its date and figure matchers return."""
+"""One suggested annotation: the record the name, date and figure matchers return (kg.suggest.spans, dates, figures)."""
 
 from __future__ import annotations
 
@@ -19,5 +19,5 @@ class Suggestion:
     kind: str = "name"
     qualifier: str | None = None  # for a figure: MoreThan, Nearly, About, UpTo or LessThan
     # for an event: (role, begin, end, id) of each argument: the span of a suggested name (id None)
-    # or, in a merge, of a human entity (its T id; kg.suggest.spans.without_human sets it)
+    # or, in a merge, of a human entity (its T id; kg.suggest.human.without_human sets it)
     args: tuple[tuple[str, int, int, str | None], ...] = ()
