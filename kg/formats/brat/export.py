@@ -346,6 +346,8 @@ class _Writer:
             refs.append("ISO8601:" + rule.split(": ", 1)[1].split("/", 1)[1])
         if rule.startswith("knowledge base: "):  # the link as the annotator wrote it
             refs += [note.removeprefix(LINKED_AS) for note in notes if note.startswith(LINKED_AS)]
+        if rule.startswith("local"):  # an event not merged with the canonical event it is linked to
+            refs += [note.removeprefix(LINKED_AS) for note in notes if note.startswith(LINKED_AS + "KG:")]
         refs += doc.all(mention, str(KGO.reference))
         denoted = doc.one(mention, str(KGO.denotes))
         if denoted and doc.one(denoted, str(KGO.value)) is not None and self._first_mention(denoted) == tid:
