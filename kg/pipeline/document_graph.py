@@ -382,6 +382,10 @@ def _membership(ctx: _Context, event: Event) -> None:
     for j, org in enumerate(organizations, start=1):
         _statement(ctx, f"{event.id}-Organization-{j}", node, [KGO.organization], ctx.node(org),
                    trigger, ctx.bound(org))
+    others = [(r, t) for r, t in event.args if not vocab.means(r, "member") and not vocab.means(r, "organization")]
+    for k, (role, target) in enumerate(others, start=1):  # a share of its members, a measure of its length
+        _statement(ctx, f"{event.id}-{role}-{k}", node, _predicates(ctx, role), ctx.node(target), trigger,
+                   ctx.bound(target))
     _claimed(ctx, event.id, node)
 
 
