@@ -49,8 +49,10 @@ _STATEMENT = re.compile(r"^(E\d+)-(.+)-(\d+)$")
 
 def _derived(name: str) -> bool:
     """Statements kg adds to an event (a membership's post, its memberOf, hasRole and holds
-    shortcuts; who claims a claimed event), which are not annotated arguments."""
-    return name in ("post", "hasRole", "claimedBy") or name.startswith(("memberOf-", "holds-"))
+    shortcuts; an asserted stance's supports, opposes or recognizes; who claims a claimed event),
+    which are not annotated arguments."""
+    return name in ("post", "hasRole", "claimedBy") or name.startswith(
+        ("memberOf-", "holds-", "supports-", "opposes-", "recognizes-"))
 
 
 def save_schema(corpus_dir: Path, configs: list[Path], config_dir: Path) -> None:
