@@ -80,6 +80,10 @@ def test_a_report_is_the_claim_of_its_reporter(shipped_data: Path) -> None:
     asserted = ask(shipped_data, f"""SELECT ?e WHERE {{ GRAPH kgg:{NPR} {{ ?e kgo:trigger/nif:anchorOf "blocked" }}
                                      FILTER NOT EXISTS {{ ?e kgo:asserted false }} }}""")
     assert asserted == []
+    # ... and the canonical confrontation it is linked to stays asserted
+    assert ask(shipped_data, "ASK { event:aid-convoy-confrontation-2019-02-23 kgo:asserted false }") is False
+    assert ask(shipped_data, f"""ASK {{ GRAPH kgg:{NPR} {{ ?e kgo:trigger/nif:anchorOf "blocked" ;
+                                kgo:linkedEvent event:aid-convoy-confrontation-2019-02-23 }} }}""") is True
 
 
 def test_a_claimed_stance_with_its_share(shipped_data: Path) -> None:
