@@ -79,7 +79,9 @@ def test_every_fact_has_a_statement_with_its_sentence(store: EmbeddedStore) -> N
         VALUES ?p { kgo:memberOf kgo:saidBy kgo:reportedBy kgo:agent kgo:participant kgo:patient kgo:place
         kgo:origin kgo:destination kgo:time kgo:locatedIn kgo:asOf kgo:supports kgo:opposes kgo:recognizes
         kgo:subOrganizationOf kgo:member kgo:organization kgo:role kgo:hasRole kgo:post kgo:postIn kgo:holds
-        kgo:claimant kgo:content kgo:topic kgo:claimedBy kgo:counts } FILTER(?g != kgg:entities) }""")
+        kgo:claimant kgo:content kgo:topic kgo:claimedBy kgo:counts kgo:livesIn kgo:capitalOf kgo:borders
+            kgo:partnerOf kgo:target kgo:share kgo:measure kgo:startTime kgo:endTime kgo:linkedEvent }
+            FILTER(?g != kgg:entities) }""")
     stated = select(store, """SELECT DISTINCT ?g ?s ?p ?o WHERE { GRAPH ?g {
         ?st a kgo:Statement ; rdf:subject ?s ; rdf:predicate ?p ; rdf:object ?o } }""")
     as_set = lambda rows: {(r["g"], r["s"], r["p"], r["o"]) for r in rows}  # noqa: E731

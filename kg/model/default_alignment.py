@@ -23,7 +23,7 @@ ENTITY_CLASSES = frozenset({
 EVENT_CLASSES = frozenset({
     "Event", "Claim", "Membership", "Defection", "Flight", "Confrontation", "AidDelivery", "Uprising", "Protest",
     "Interview", "Announcement", "Expulsion", "Detention", "Election", "Inauguration", "AsylumRequest",
-    "Appointment", "Attack", "BorderClosure"})
+    "Appointment", "Attack", "BorderClosure", "Stance"})
 DOMAIN_CLASSES = ENTITY_CLASSES | EVENT_CLASSES
 # The kgo superclass of a domain class (ontology.ttl's rdfs:subClassOf within kgo: one level).
 KGO_PARENTS = {

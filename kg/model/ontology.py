@@ -55,6 +55,7 @@ class KGO(DefinedNamespace):
     Region: URIRef
     Role: URIRef
     Sentence: URIRef
+    Stance: URIRef
     Statement: URIRef
     Uprising: URIRef
     Waterway: URIRef
@@ -66,6 +67,8 @@ class KGO(DefinedNamespace):
     asOf: URIRef
     asserted: URIRef
     author: URIRef
+    borders: URIRef
+    capitalOf: URIRef
     claimant: URIRef
     claimedBy: URIRef
     content: URIRef
@@ -78,10 +81,14 @@ class KGO(DefinedNamespace):
     denotes: URIRef
     destination: URIRef
     endDate: URIRef
+    endTime: URIRef
     evidence: URIRef
     hasRole: URIRef
     holds: URIRef
+    linkedEvent: URIRef
+    livesIn: URIRef
     locatedIn: URIRef
+    measure: URIRef
     member: URIRef
     memberOf: URIRef
     mention: URIRef
@@ -93,9 +100,11 @@ class KGO(DefinedNamespace):
     organization: URIRef
     origin: URIRef
     participant: URIRef
+    partnerOf: URIRef
     patient: URIRef
     periodBound: URIRef
     place: URIRef
+    position: URIRef
     post: URIRef
     postIn: URIRef
     publisher: URIRef
@@ -108,12 +117,15 @@ class KGO(DefinedNamespace):
     role: URIRef
     saidBy: URIRef
     sentence: URIRef
+    share: URIRef
     sourceFile: URIRef
     speculated: URIRef
     startDate: URIRef
+    startTime: URIRef
     subjectMention: URIRef
     subOrganizationOf: URIRef
     supports: URIRef
+    target: URIRef
     time: URIRef
     topic: URIRef
     trigger: URIRef

@@ -212,11 +212,3 @@ def resolve_role(text: str, aliases: AliasTable) -> tuple[str, str]:
     if key:
         return key, "alias table"
     return f"role/{slugify(normalize(text))}", "normalized form"
-
-
-def resolve_event(doc: Document, event_id: str, trigger_id: str) -> str | None:
-    """Canonical key of an event linked with `KG:` on the event or its trigger, else None."""
-    for norm in doc.annotations.normalizations:
-        if norm.db == "KG" and norm.target in (event_id, trigger_id):
-            return norm.ref
-    return None

@@ -18,8 +18,9 @@ from kg.formats.records import Document, Event, Relation, TextBound
 from kg.model.nquads import QuadWriter, boolean, date_literal, decimal, integer, iri, literal
 from kg.model.aliases import AliasTable
 from kg.model.knowledge_bases import Item
-from kg.model.resolve import Resolution, Rule, knowledge_links, resolve_document, resolve_event, resolve_role
-from kg.model.corpus_vocabulary import Vocabulary
+from kg.model.resolve import Resolution, Rule, knowledge_links, resolve_document, resolve_role
+from kg.model.event_links import EventLink, event_links
+from kg.model.corpus_vocabulary import Vocabulary, property_name
 from kg.model.sentences import SentenceIndex
 from kg.model.ontology import KGO, THING_ATTRIBUTES, date_precision
 
@@ -29,6 +30,8 @@ TYPE = RDF + "type"
 QUOTE_LABEL_CHARS = 80
 MAX_EVIDENCE_SENTENCES = 3
 DATE_ATTRIBUTES = ("dateBasis", "periodBound")
+PERIOD_TIMES = {"Start": KGO.startTime, "End": KGO.endTime}
+STANCE_RELATIONS = ("supports", "opposes", "recognizes")
 # Attributes whose meaning kg writes on the thing itself (a figure, an unnamed person), not on the mention.
 @dataclass
 class _Context:
@@ -40,6 +43,7 @@ class _Context:
     resolved: dict[str, Resolution]
     doc_iri: str
     events: dict[str, str]  # event id -> the event's node
+    links: dict[str, EventLink]  # event id -> its KG link, merged or not
     sentences_written: set[str] = field(default_factory=set)  # a sentence backs many mentions and facts
 
     @cached_property
@@ -93,8 +97,10 @@ class _Context:
 def document_nquads(doc: Document, vocab: Vocabulary, aliases: AliasTable) -> str:
     """The document's named graph as sorted N-Quads."""
     out = QuadWriter(graph_iri(doc.slug))
+    links = event_links(doc, vocab, aliases)
     ctx = _Context(doc, vocab, aliases, out, SentenceIndex(doc.text), resolve_document(doc, vocab, aliases),
-                   document_iri(doc.slug), {e.id: _event_node(doc, vocab, e) for e in doc.annotations.events})
+                   document_iri(doc.slug), {e.id: _event_node(doc, vocab, e, links) for e in doc.annotations.events},
+                   links)
     _article(ctx)
     for bound in doc.annotations.textbounds.values():
         _mention(ctx, bound)
@@ -245,12 +251,13 @@ def _relation(ctx: _Context, relation: Relation) -> None:
         ctx.out.add(node, KGO.argumentLabels, literal(f"{relation.arg1_role} {relation.arg2_role}"))
 
 
-def _event_node(doc: Document, vocab: Vocabulary, event: Event) -> str:
-    """The node of an event: a membership, a canonical event (KG: link) or a document-local one."""
+def _event_node(doc: Document, vocab: Vocabulary, event: Event, links: dict[str, EventLink]) -> str:
+    """The node of an event: a membership, a canonical event (a KG: link it is merged with) or a
+    document-local one."""
     if vocab.is_a(event.type, "Membership"):
         return local_iri(doc.slug, "membership", event.id)
-    key = resolve_event(doc, event.id, event.trigger)
-    return resource_iri(key) if key else local_iri(doc.slug, "event", event.id)
+    link = links.get(event.id)
+    return resource_iri(link.key) if link and link.merged else local_iri(doc.slug, "event", event.id)
 
 
 def _event(ctx: _Context, event: Event) -> None:
@@ -259,10 +266,11 @@ def _event(ctx: _Context, event: Event) -> None:
         return
     ann, add = ctx.doc.annotations, ctx.out.add
     trigger = ann.textbounds[event.trigger]
-    key = resolve_event(ctx.doc, event.id, event.trigger)
+    link = ctx.links.get(event.id)
+    key = link.key if link and link.merged else None
     node = ctx.events[event.id]
     add(ctx.mention(trigger.id), KGO.denotes, iri(node))
-    add(ctx.mention(trigger.id), KGO.resolvedBy, literal(f"KG normalization: {key}" if key else "local"))
+    add(ctx.mention(trigger.id), KGO.resolvedBy, literal(link.explanation if link else "local"))
     for class_iri in ctx.vocab.class_iris(event.type):
         add(node, TYPE, iri(class_iri))
     add(node, KGO.trigger, iri(ctx.mention(trigger.id)))
@@ -272,14 +280,38 @@ def _event(ctx: _Context, event: Event) -> None:
         add(node, SKOS + "prefLabel", literal(_event_label(ctx, event, trigger, iso, times)))
         add(node, RDFS + "label", literal(_event_label(ctx, event, trigger, iso, times)))
         add(node, PROV + "wasDerivedFrom", iri(ctx.doc_iri))
+    if link and not link.merged:
+        _statement(ctx, f"{event.id}-linkedEvent", node, [KGO.linkedEvent], resource_iri(link.key), None, trigger)
     seen: dict[str, int] = {}
     for role, target in event.args:
         seen[role] = seen.get(role, 0) + 1
-        _statement(ctx, f"{event.id}-{role}-{seen[role]}", node, _predicates(ctx, role),
-                   ctx.node(target), trigger, ctx.bound(target))
+        predicates = _predicates(ctx, role)
+        bound = ctx.date_attributes.get(target, {}).get("periodBound") if target in times else None
+        if bound in PERIOD_TIMES:  # "since 2014": the start of a period, never its point time
+            predicates = [PERIOD_TIMES[bound]]
+        _statement(ctx, f"{event.id}-{role}-{seen[role]}", node, predicates, ctx.node(target), trigger, ctx.bound(target))
         if target in times and target in iso:
             _event_date(ctx, node, iso[target], ctx.date_attributes.get(target, {}))
+    _stance(ctx, event, node)
     _claimed(ctx, event.id, node)
+
+
+def _stance(ctx: _Context, event: Event, node: str) -> None:
+    """An asserted stance gives the relation of its position from each agent to each target
+    (kgo:opposes ...), each with its statement; a claimed one gives none."""
+    if not ctx.vocab.is_a(event.type, "Stance") or event.id in ctx.claimants:
+        return
+    positions = [a.value for a in ctx.doc.annotations.attributes
+                 if a.target == event.id and ctx.vocab.means(a.name, "position") and a.value]
+    relation = property_name(positions[0]) if positions else ""
+    if relation not in STANCE_RELATIONS:
+        return
+    agents = [t for r, t in event.args if ctx.vocab.means(r, "agent")]
+    targets = [t for r, t in event.args if ctx.vocab.means(r, "target")]
+    for i, agent in enumerate(agents, start=1):
+        for j, target in enumerate(targets, start=1):
+            _statement(ctx, f"{event.id}-{relation}-{i}-{j}", ctx.node(agent), [str(KGO[relation])],
+                       ctx.node(target), ctx.bound(agent), ctx.bound(target))
 
 
 def _event_date(ctx: _Context, node: str, value: str, attributes: dict[str, str]) -> None:
@@ -350,6 +382,10 @@ def _membership(ctx: _Context, event: Event) -> None:
     for j, org in enumerate(organizations, start=1):
         _statement(ctx, f"{event.id}-Organization-{j}", node, [KGO.organization], ctx.node(org),
                    trigger, ctx.bound(org))
+    others = [(r, t) for r, t in event.args if not vocab.means(r, "member") and not vocab.means(r, "organization")]
+    for k, (role, target) in enumerate(others, start=1):  # a share of its members, a measure of its length
+        _statement(ctx, f"{event.id}-{role}-{k}", node, _predicates(ctx, role), ctx.node(target), trigger,
+                   ctx.bound(target))
     _claimed(ctx, event.id, node)
 
 

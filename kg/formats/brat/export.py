@@ -49,8 +49,10 @@ _STATEMENT = re.compile(r"^(E\d+)-(.+)-(\d+)$")
 
 def _derived(name: str) -> bool:
     """Statements kg adds to an event (a membership's post, its memberOf, hasRole and holds
-    shortcuts; who claims a claimed event), which are not annotated arguments."""
-    return name in ("post", "hasRole", "claimedBy") or name.startswith(("memberOf-", "holds-"))
+    shortcuts; an asserted stance's supports, opposes or recognizes; who claims a claimed event),
+    which are not annotated arguments."""
+    return name in ("post", "hasRole", "claimedBy") or name.startswith(
+        ("memberOf-", "holds-", "supports-", "opposes-", "recognizes-"))
 
 
 def save_schema(corpus_dir: Path, configs: list[Path], config_dir: Path) -> None:
@@ -347,6 +349,8 @@ class _Writer:
             refs.append("ISO8601:" + rule.split(": ", 1)[1].split("/", 1)[1])
         if rule.startswith("knowledge base: "):  # the link as the annotator wrote it
             refs += [note.removeprefix(LINKED_AS) for note in notes if note.startswith(LINKED_AS)]
+        if rule.startswith("local"):  # an event not merged with the canonical event it is linked to
+            refs += [note.removeprefix(LINKED_AS) for note in notes if note.startswith(LINKED_AS + "KG:")]
         refs += doc.all(mention, str(KGO.reference))
         denoted = doc.one(mention, str(KGO.denotes))
         if denoted and doc.one(denoted, str(KGO.value)) is not None and self._first_mention(denoted) == tid:
