@@ -110,8 +110,8 @@ def _write_export_file(build_dir: Path, fmt: str, path: Path, partial: Path) -> 
 def _graph_source(build_dir: Path, fmt: str) -> Iterator[tuple[list[str], Callable[[list[str]], Iterator[bytes]]]]:
     """The build's graphs, and how to serialize a run of them in `fmt`. Every format but N-Quads
     reads the build's kg.nq section by section, each into a store in memory: a large store on
-    disk answers a dump term by term from its string table, which at 10,000 articles read about
-    5x slower per quad than parsing the same quads again (benchmarks/RESULTS.md, Exports)."""
+    disk answers a dump term by term from its string table: at 10,000 articles the Turtle export
+    took 195.8 s from the store and 66.7 s from kg.nq, side by side in one run (2.9x)."""
     nquads = ensure_export(build_dir, "nq") if fmt != "nq" else None
     index = read_index(nquads) if nquads else None
     if index is None:
