@@ -110,6 +110,46 @@ def test_real_tsv3_exports_build(tmp_path: Path, name: str) -> None:
                              "SemPredGLOB slot ")) for w in said)
 
 
+# Real pairs: documents a user exported from INCEpTION both as XMI and as TSV3 on the same day
+# (../shared/corpora/webanno-tsv3-xmi-pairs, laid out as published): pair -> (folder, TSV file, XMI folder).
+REAL_PAIRS = {
+    "neurobridge-PMC4669235": ("neurobridge", "PMC4669235.tsv", "PMC4669235_UMIA_CAS_XMI_ver1.0"),
+    "neurobridge-PMC4698230": ("neurobridge", "PMC4698230.tsv", "PMC4698230_UIMA_CAS_XMI_XML_1.0"),
+}
+IS_STRING = NIF + "isString"
+
+
+def _document_text(quads: set) -> str:
+    return next(str(q.object.value) for q in quads if q.predicate.value == IS_STRING)
+
+
+def _same_but_whitespace_between_sentences(from_xmi: str, from_tsv: str) -> bool:
+    """TSV3 does not record the text between sentences (INCEpTION rebuilds it as a line break and
+    spaces) nor after the last one: the texts may differ only there, by whitespace, offsets kept."""
+    rest = from_xmi[len(from_tsv):]
+    return len(from_tsv) <= len(from_xmi) and (not rest or rest.isspace()) and all(
+        a == b or (a.isspace() and b.isspace()) for a, b in zip(from_xmi, from_tsv))
+
+
+@pytest.mark.parametrize("pair", sorted(REAL_PAIRS))
+def test_a_real_export_as_xmi_and_as_tsv3_builds_into_the_same_graph_but_the_text_between_sentences(
+        tmp_path: Path, pair: str) -> None:
+    """Every quad alike but the document's nif:isString, whose text differs only where TSV3 cannot say it."""
+    folder, tsv_name, xmi_folder = REAL_PAIRS[pair]
+    published = shared_corpus("webanno-tsv3-xmi-pairs", folder)
+    xmi, tsv = tmp_path / "xmi", tmp_path / "tsv"
+    shutil.copytree(published / xmi_folder, xmi)
+    tsv.mkdir()
+    shutil.copy(published / tsv_name, tsv / tsv_name)
+    _build(xmi, tmp_path / "xmi-data")
+    _build(tsv, tmp_path / "tsv-data")
+    assert _mentions(tmp_path / "tsv-data")  # the pair holds annotations kg reads
+    from_xmi, from_tsv = store_quads(tmp_path / "xmi-data"), store_quads(tmp_path / "tsv-data")
+    assert _same_but_whitespace_between_sentences(_document_text(from_xmi), _document_text(from_tsv))
+    assert_same_quads({q for q in from_tsv if q.predicate.value != IS_STRING},
+                      {q for q in from_xmi if q.predicate.value != IS_STRING})
+
+
 def test_senticoref_chains_across_layers_are_left_out_with_located_warnings(tmp_path: Path) -> None:
     """SentiCoref chains join NamedEntity, Sentiment and bare coreference mentions: kg cannot make one
     thing of mentions of several types, so such a chain is left out (its mentions kept apart) with a
