@@ -110,11 +110,16 @@ def test_real_tsv3_exports_build(tmp_path: Path, name: str) -> None:
                              "SemPredGLOB slot ")) for w in said)
 
 
-# Real pairs: documents a user exported from INCEpTION both as XMI and as TSV3 on the same day
-# (../shared/corpora/webanno-tsv3-xmi-pairs, laid out as published): pair -> (folder, TSV file, XMI folder).
+# Real pairs: one document a user exported from INCEpTION both as XMI and as TSV3, laid out as published
+# in ../shared/corpora/webanno-tsv3-xmi-pairs/<folder>: pair -> (folder, the TSV file, the XMI's folder).
+# Both are copied as doc.tsv and doc.xmi (kg names a document by its file; globalise's two names differ).
+_GLOBALISE = "cas/{0}_p_80-ner-event-preanno_NL-HaNA_1.04.02_3604_0270-0276 - 1782 -"
 REAL_PAIRS = {
     "neurobridge-PMC4669235": ("neurobridge", "PMC4669235.tsv", "PMC4669235_UMIA_CAS_XMI_ver1.0"),
     "neurobridge-PMC4698230": ("neurobridge", "PMC4698230.tsv", "PMC4698230_UIMA_CAS_XMI_XML_1.0"),
+    "globalise-kaneel": ("globalise", "inception_output/kaneel_IAA_feb_2024.tsv", _GLOBALISE.format("kaneel")),
+    "globalise-kruidnagel": ("globalise", "inception_output/kruidnagel_IAA_feb_2024.tsv",
+                             _GLOBALISE.format("kruidnagel")),
 }
 IS_STRING = NIF + "isString"
 
@@ -138,9 +143,11 @@ def test_a_real_export_as_xmi_and_as_tsv3_builds_into_the_same_graph_but_the_tex
     folder, tsv_name, xmi_folder = REAL_PAIRS[pair]
     published = shared_corpus("webanno-tsv3-xmi-pairs", folder)
     xmi, tsv = tmp_path / "xmi", tmp_path / "tsv"
-    shutil.copytree(published / xmi_folder, xmi)
+    xmi.mkdir()
     tsv.mkdir()
-    shutil.copy(published / tsv_name, tsv / tsv_name)
+    shutil.copy(published / xmi_folder / "TypeSystem.xml", xmi / "TypeSystem.xml")
+    shutil.copy(next((published / xmi_folder).glob("*.xmi")), xmi / "doc.xmi")
+    shutil.copy(published / tsv_name, tsv / "doc.tsv")
     _build(xmi, tmp_path / "xmi-data")
     _build(tsv, tmp_path / "tsv-data")
     assert _mentions(tmp_path / "tsv-data")  # the pair holds annotations kg reads
