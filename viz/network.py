@@ -235,7 +235,7 @@ def _add_provenance(graph: nx.MultiDiGraph, rows: ViewRows) -> None:
         if x in graph:
             graph.nodes[x]["mention_sentences"].append(sent)
             cited.add(sent)
-    graph.graph["sentences"] = {s: d for s, d in rows.sentences.items() if s in cited}
+    graph.graph["sentences"] = {s: rows.sentences[s] for s in sorted(cited) if s in rows.sentences}
     graph.graph["docs"] = rows.docs
 
 
