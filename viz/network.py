@@ -27,6 +27,7 @@ from __future__ import annotations
 
 from collections import Counter, defaultdict
 from dataclasses import dataclass
+from operator import itemgetter
 from typing import Iterable
 
 import networkx as nx
@@ -168,14 +169,22 @@ def _add_nodes(graph: nx.MultiDiGraph, rows: list[tuple[str, str, str]], supers:
         families[x].add(top)
         classes[x].add(cls)
     labels = graph.graph["labels"]
-    for iri in sorted(families):
-        family = next(f for f in FAMILIES if f in families[iri])
-        types = _most_specific_first(classes[iri], supers)
-        graph.add_node(
-            iri, iri=iri, family=family, types=types,
-            type_labels=[labels.get(t) or local_name(t) for t in types],
-            label="", alt=[], hidden=[], wikidata=[], mentions=0, facts=[], mention_sentences=[], props={},
-        )
+    typed: dict[frozenset, tuple[list[str], list[str]]] = {}  # a graph has few sets of classes
+
+    def types_of(found: set[str]) -> tuple[list[str], list[str]]:
+        key = frozenset(found)
+        if key not in typed:
+            types = _most_specific_first(found, supers)
+            typed[key] = types, [labels.get(t) or local_name(t) for t in types]
+        return typed[key]
+
+    def attributes(iri: str) -> dict:
+        types, type_labels = types_of(classes[iri])
+        return dict(iri=iri, family=next(f for f in FAMILIES if f in families[iri]), types=list(types),
+                    type_labels=list(type_labels), label="", alt=[], hidden=[], wikidata=[], mentions=0, facts=[],
+                    mention_sentences=[], props={})
+
+    graph.add_nodes_from((iri, attributes(iri)) for iri in sorted(families))
 
 
 def _most_specific_first(types: set[str], supers: dict[str, set[str]]) -> list[str]:
@@ -185,21 +194,23 @@ def _most_specific_first(types: set[str], supers: dict[str, set[str]]) -> list[s
 
 def _add_node_literals(graph: nx.MultiDiGraph, rows: list[tuple[str, str, str, bool]]) -> None:
     labels = graph.graph["labels"]
+    nodes = dict(graph.nodes(data=True))
     found: dict[str, dict[str, list[str]]] = defaultdict(lambda: defaultdict(list))
-    for x, p, v, _ in sorted(rows, key=lambda r: (r[0], r[1], r[2])):
-        if x not in graph:
+    for x, p, v, _ in sorted(rows):
+        data = nodes.get(x)
+        if data is None:
             continue
         kind = LABEL_PREDICATES.get(p)
         if kind:
             found[x][kind].append(v)
         elif p == SAME_AS:
             if v.startswith(WIKIDATA):
-                graph.nodes[x]["wikidata"].append(v.removeprefix(WIKIDATA))
+                data["wikidata"].append(v.removeprefix(WIKIDATA))
         else:
-            graph.nodes[x]["facts"].append((labels.get(p) or local_name(p), v))
+            data["facts"].append((labels.get(p) or local_name(p), v))
             if p.startswith(ONTOLOGY):
-                graph.nodes[x]["props"].setdefault(p.removeprefix(ONTOLOGY), v)
-    for x, data in graph.nodes(data=True):
+                data["props"].setdefault(p.removeprefix(ONTOLOGY), v)
+    for x, data in nodes.items():
         seen = found.get(x, {})
         data["label"] = _first(seen, "pref", "label", "quote") or local_name(x)
         data["alt"] = [a for a in seen.get("alt", []) if a != data["label"]]
@@ -218,22 +229,28 @@ def _first(seen: dict[str, list[str]], *kinds: str) -> str:
 
 def _add_edges(graph: nx.MultiDiGraph, rows: list[tuple[str, str, str, bool]]) -> None:
     labels = graph.graph["labels"]
-    for s, p, o, _ in sorted(rows, key=lambda r: (r[0], r[1], r[2])):
-        if p in SKIP_EDGE_PREDICATES or o not in graph or s not in graph or graph.has_edge(s, o, key=p):
+    edges: dict[tuple[str, str, str], dict] = {}
+    for s, p, o, _ in sorted(rows):
+        if p in SKIP_EDGE_PREDICATES or o not in graph or s not in graph or (s, o, p) in edges:
             continue
-        graph.add_edge(s, o, key=p, predicate=p, label=labels.get(p) or local_name(p), evidence=[])
+        edges[s, o, p] = {"predicate": p, "label": labels.get(p) or local_name(p), "evidence": []}
+    graph.add_edges_from((s, o, p, data) for (s, o, p), data in edges.items())
 
 
 def _add_provenance(graph: nx.MultiDiGraph, rows: ViewRows) -> None:
     """Attach statement evidence to edges, mention sentences to nodes, and the texts they cite."""
     cited: set[str] = set()
-    for s, p, o, sent in sorted(rows.statements, key=lambda r: r[3]):
-        if graph.has_edge(s, o, key=p):
-            graph.edges[s, o, p]["evidence"].append(sent)
+    evidence = {(s, o, p): data["evidence"] for s, o, p, data in graph.edges(keys=True, data=True)}
+    for s, p, o, sent in sorted(rows.statements, key=itemgetter(3)):
+        found = evidence.get((s, o, p))
+        if found is not None:
+            found.append(sent)
             cited.add(sent)
-    for x, sent in sorted(rows.mentions, key=lambda r: r[1]):
-        if x in graph:
-            graph.nodes[x]["mention_sentences"].append(sent)
+    nodes = dict(graph.nodes(data="mention_sentences"))
+    for x, sent in sorted(rows.mentions, key=itemgetter(1)):
+        found = nodes.get(x)
+        if found is not None:
+            found.append(sent)
             cited.add(sent)
     graph.graph["sentences"] = {s: rows.sentences[s] for s in sorted(cited) if s in rows.sentences}
     graph.graph["docs"] = rows.docs

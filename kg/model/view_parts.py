@@ -17,6 +17,7 @@ merge keeps each distinct triple once, as SELECT DISTINCT does.
 from __future__ import annotations
 
 import re
+from sys import intern
 from typing import Iterable, NamedTuple
 
 from kg.model import iris
@@ -33,6 +34,7 @@ _ANCHOR, _CONTEXT = NIF + "anchorOf", NIF + "referenceContext"
 _TITLE, _DATE, _PUBLISHER = DCTERMS + "title", DCTERMS + "date", str(KGO.publisher)
 _PROVENANCE = (_SUBJECT, _PREDICATE, _OBJECT, _EVIDENCE, _DENOTES, _IN_SENTENCE, _ANCHOR, _CONTEXT, _TITLE, _DATE,
                _PUBLISHER)
+_SKIPPED = {_TYPE, FIXED_PREFIXES["prov"] + "wasDerivedFrom"}  # as edges; as literals they are facts
 # one quad a line: subject IRI, predicate IRI, object term, graph (a blank subject is no node's)
 _LINE = re.compile(r"^<([^>]*)> <([^>]*)> (.*) <[^>]*> \.$", re.MULTILINE)
 
@@ -54,15 +56,26 @@ class ViewPart(NamedTuple):
 
 def view_part(nquads: str, classes: Iterable[str]) -> ViewPart:
     """The part of the graph in `nquads` (one quad a line, as kg.model.nquads writes it): the
-    nodes are the IRIs it types with one of `classes` (the view's classes)."""
+    nodes are the IRIs it types with one of `classes` (the view's classes).
+
+    Only what can reach the view is kept: a node of the view is typed in the graph that describes
+    it (a document's events, quotes, figures...) or is a canonical entity (typed by its record),
+    so rows naming an IRI this graph types otherwise (a mention, a statement, a sentence) are
+    left out, and so are the triples the view skips (rdf:type, prov:wasDerivedFrom as edges).
+    Strings are interned: the kept file stores each once."""
     rows = _LINE.findall(nquads)
     typed = [(s, o[1:-1]) for s, p, o in rows if p == _TYPE and o[0] == "<"]
     wanted = set(classes)
-    types = sorted({(s, c) for s, c in typed if c in wanted})
-    untyped = {s for s, _, _ in rows}.difference(s for s, _ in typed)
+    types = sorted({(intern(s), intern(c)) for s, c in typed if c in wanted})
+    shown = {s for s, _ in types}
+    other = {s for s, _ in typed}.difference(shown)  # typed here, and not as a node
     resource = iris.RESOURCE
-    kept = untyped.union(s for s, _ in types).union(s for s, _, _ in rows if s.startswith(resource))
-    triples = [row for row in rows if row[0] in kept and row[2][0] != "_"]
+
+    def maybe(x: str) -> bool:
+        return x not in other or x.startswith(resource)
+
+    triples = [(intern(s), intern(p), intern(o) if o[0] == "<" else o) for s, p, o in rows
+               if maybe(s) and (o[0] == '"' or o[0] == "<" and p not in _SKIPPED and maybe(o[1:-1]))]
     by_predicate: dict[str, dict[str, list[str]]] = {p: {} for p in _PROVENANCE}
     for s, p, o in rows:
         if p in by_predicate:
@@ -71,7 +84,9 @@ def view_part(nquads: str, classes: Iterable[str]) -> ViewPart:
     for s, c in typed:
         if c in (_SENTENCE, _ARTICLE):
             classes_of.setdefault(c, set()).add(s)
-    return ViewPart(types, triples, _statements(by_predicate), _mentions(by_predicate),
+    statements = [tuple(map(intern, row)) for row in _statements(by_predicate) if maybe(row[0]) and maybe(row[2])]
+    mentions = [tuple(map(intern, row)) for row in _mentions(by_predicate) if maybe(row[0])]
+    return ViewPart(types, triples, statements, mentions,
                     _sentences(by_predicate, classes_of.get(_SENTENCE, ())),
                     _documents(by_predicate, classes_of.get(_ARTICLE, ())))
 
