@@ -69,21 +69,22 @@ def neighbours() -> Response:
     return response
 
 
-def _view_graph(backend):
-    """The view graph of the served store, made once per store version (kept the backend's
-    `max_age` seconds: a remote store's version says nothing of its content): merged from the view
-    data the served build kept, or read from the store when there is none (a remote store)."""
+def _view_graph(backend, build: Path | None = None):
+    """The view graph of the served store (of `build`, one of the backend's, when given), made once
+    per store version (kept the backend's `max_age` seconds: a remote store's version says nothing
+    of its content): merged from the view data the build kept, or read from the store when there is
+    none (a remote store)."""
     kept: Memo = current_app.extensions["kg.view"]
-    version = f"{backend.kind}:{backend.version()}"
+    build = build or backend.served()
+    version = f"{backend.kind}:{build.name if build is not None else backend.version()}"
     with current_app.extensions["kg.view.lock"]:  # a large graph takes long to read and much memory
         graph = kept.get("graph", version, backend.max_age)
         if graph is None:
-            graph = kept.put("graph", version, _read_graph(backend))
+            graph = kept.put("graph", version, _read_graph(backend, build))
         return graph
 
 
-def _read_graph(backend):
-    build = backend.served()
+def _read_graph(backend, build: Path | None):
     graph = kept_view(build) if build is not None else None
     if graph is None:
         graph = load_graph(_Selector(backend, deadline=time.monotonic() + GRAPH_READ_SECONDS))
@@ -91,9 +92,10 @@ def _read_graph(backend):
 
 
 def _built_page(backend) -> Path | None:
-    """graph.html of the served embedded build (drawn now if no request asked for it before)."""
+    """graph.html of the served embedded build (drawn now if no request asked for it before, from
+    the view graph the neighbours route keeps: made once for both)."""
     build = backend.served()
-    return ensure_view(build) if build is not None else None
+    return ensure_view(build, lambda: _view_graph(backend, build)) if build is not None else None
 
 
 def _send_page(page: Path) -> Response:

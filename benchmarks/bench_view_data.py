@@ -86,9 +86,14 @@ def edit_and_build(data: Path, corpus: Path) -> float:
     slugs = sorted(p.stem for p in corpus.glob("*.txt"))
     mutate.edit_document(corpus, slugs[len(slugs) // 2], Generator(1, len(slugs)), salt=int(time.time()))
     started = time.perf_counter()
-    subprocess.run([sys.executable, "-m", "kg", "build", "--corpus", str(corpus), "--data", str(data), "--quiet"],
+    subprocess.run([str(Path(sys.executable).parent / "kg"), "build", "--corpus", str(corpus), "--data", str(data), "--quiet"],
                    check=True, timeout=TIMEOUT, stdout=subprocess.DEVNULL)
     return time.perf_counter() - started
+
+
+def log(what: str, measured):
+    print(f"[bench_view_data] {what}: {measured}", file=sys.stderr, flush=True)
+    return measured
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -103,10 +108,10 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     docs = len(list(args.corpus.glob("*.txt")))
     node = busiest_actor(args.data)
-    fresh = served(args.data, node)
-    old = None if args.no_sparql else sparql_path(args.data)
-    build_seconds = edit_and_build(args.data, args.corpus)
-    edited = served(args.data, node)
+    fresh = log("fresh build", served(args.data, node))
+    old = None if args.no_sparql else log("whole-store SPARQL", sparql_path(args.data))
+    build_seconds = log("edit build", edit_and_build(args.data, args.corpus))
+    edited = log("after the edit", served(args.data, node))
     print(table(docs, fresh, edited, build_seconds, old))
     return 0
 

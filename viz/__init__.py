@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import Callable
 
 import networkx as nx
 
@@ -27,15 +28,16 @@ def write_view(build_dir: Path, store: GraphStore) -> Path:
     return path
 
 
-def ensure_view(build_dir: Path) -> Path:
-    """The build's graph.html, drawn from its store on the first call (one writer at a time) and kept:
-    the view is not on a build's critical path."""
-    return made_once(Path(build_dir) / VIEW_FILE, lambda partial: _draw(Path(build_dir), partial))
+def ensure_view(build_dir: Path, graph: Callable[[], nx.MultiDiGraph] | None = None) -> Path:
+    """The build's graph.html, drawn on the first call (one writer at a time) and kept: the view is
+    not on a build's critical path. Drawn from `graph()`, the build's view graph, when given (a
+    server that keeps it for the neighbours route), else from the build (`build_graph`)."""
+    return made_once(Path(build_dir) / VIEW_FILE, lambda partial: _draw(Path(build_dir), partial, graph))
 
 
-def _draw(build_dir: Path, path: Path) -> None:
+def _draw(build_dir: Path, path: Path, graph: Callable[[], nx.MultiDiGraph] | None) -> None:
     with under_build_base(build_dir):
-        write_html(build_graph(build_dir), path)
+        write_html(graph() if graph else build_graph(build_dir), path)
 
 
 def build_graph(build_dir: Path) -> nx.MultiDiGraph:
