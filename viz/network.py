@@ -337,10 +337,14 @@ def ordered_subgraph(graph: nx.Graph, nodes) -> nx.Graph:
     keep = set(nodes)
     sub = graph.__class__()
     sub.graph.update(graph.graph)
-    sub.add_nodes_from((n, dict(d)) for n, d in graph.nodes(data=True) if n in keep)
+    order = [n for n in graph if n in keep]
+    sub.add_nodes_from((n, dict(graph.nodes[n])) for n in order)
+    # the edges of the kept nodes only, in the order graph.edges() gives them (node by node, then
+    # each node's adjacency): a neighbourhood of a large graph costs its own size
+    adjacency = graph.adj
     if graph.is_multigraph():
-        sub.add_edges_from((u, v, k, dict(d)) for u, v, k, d in graph.edges(keys=True, data=True)
-                           if u in keep and v in keep)
+        sub.add_edges_from((u, v, k, dict(d)) for u in order for v, keyed in adjacency[u].items() if v in keep
+                           for k, d in keyed.items())
     else:
-        sub.add_edges_from((u, v, dict(d)) for u, v, d in graph.edges(data=True) if u in keep and v in keep)
+        sub.add_edges_from((u, v, dict(d)) for u in order for v, d in adjacency[u].items() if v in keep)
     return sub
