@@ -21,7 +21,7 @@ from sys import intern
 from typing import Iterable, NamedTuple
 
 from kg.model import iris
-from kg.model.evidence import _lexical
+from kg.model.evidence import literal_form
 from kg.model.iris import FIXED_PREFIXES
 from kg.model.ontology import KGO
 
@@ -151,7 +151,7 @@ def split_by_subject(part: ViewPart, key_of) -> dict[str, ViewPart]:
 
 def lexical(term: str) -> str:
     """What a SPARQL answer gives for an N-Quads object: an IRI's text, a literal's lexical form."""
-    return term[1:-1] if term[0] == "<" else _lexical(term)
+    return term[1:-1] if term[0] == "<" else literal_form(term)
 
 
 def is_literal(term: str) -> bool:

@@ -36,7 +36,7 @@ from kg.pipeline.readers import read_all
 from kg.model.corpus_vocabulary import Vocabulary
 from kg.store.embedded import EmbeddedStore
 from kg.pipeline.shacl import validate_nquads
-from kg.publish.view_data import ViewParts, load_parts, patch_records, record_parts, save_parts, start_parts
+from kg.publish.view_data import ViewParts, load_head, patch_parts, record_parts, save_parts, start_parts
 
 
 @dataclass
@@ -107,10 +107,10 @@ def _load_all(plan: Plan, inputs: Inputs, build_dir: Path, options: Options, pha
 def _patch_previous(plan: Plan, inputs: Inputs, build_dir: Path, options: Options, phases: Phases):
     graphs: dict[str, str] = {}
     with phases.phase("view data"):
-        view = load_parts(plan.previous_dir)
+        head = load_head(plan.previous_dir)
     with phases.phase("read"):
         read = read_all(plan.todo, inputs, options.progress, options.validate, options.workers,
-                        graphs.__setitem__, frozenset(view.schema.classes) if view else frozenset())
+                        graphs.__setitem__, frozenset(head[0].classes) if head else frozenset())
     with phases.phase("checkpoint"):
         EmbeddedStore(build_dirs.store_path(plan.previous_dir), read_only=True).backup(build_dirs.store_path(build_dir))
     store = EmbeddedStore(build_dirs.store_path(build_dir))
@@ -123,26 +123,14 @@ def _patch_previous(plan: Plan, inputs: Inputs, build_dir: Path, options: Option
         count, records = replace_records(store, counts_of(kept, touched), inputs.vocabulary, inputs.aliases, touched)
         delta += _lines(records)
         save_evidence(build_dir / build_dirs.EVIDENCE_FILE, kept)
-    with phases.phase("view data"):
-        save_parts(build_dir, _patched_view(view, store, plan, read.view_parts, touched, records))
+    with phases.phase("view data"):  # read from every graph of the store when the previous build kept none
+        if head is None or not patch_parts(build_dir, plan.previous_dir, read.view_parts, plan.changed + plan.removed,
+                                           records, touched):
+            save_parts(build_dir, _view_of_store(store))
     previous = read_manifest(plan.previous_dir).get("quads")
     with phases.phase("count"):  # counting a large store takes seconds: the previous count and the change
         quads = previous + delta if isinstance(previous, int) else len(store)
     return store, read.checked, touched, Filled(quads, count, frozenset(records_touched), read.by_document)
-
-
-def _patched_view(view: ViewParts | None, store: EmbeddedStore, plan: Plan, parts: dict, touched: set[str],
-                  records: str) -> ViewParts:
-    """The view data of the new store: the previous build's with the parts of the documents read
-    and of the records rewritten replaced, those of removed documents dropped; read from every
-    graph of the store when the previous build kept none."""
-    if view is None:
-        return _view_of_store(store)
-    for slug in plan.changed + plan.removed:
-        view.documents.pop(slug, None)
-    view.documents.update(parts)
-    patch_records(view, touched, records)
-    return view
 
 
 def _view_of_store(store: EmbeddedStore) -> ViewParts:

@@ -11,8 +11,8 @@ new build replaces the old.
         kg.<ext>.sections.json          SECTIONS_SUFFIX: where each graph's section lies in an export
         load.nq, load.pipe              LOAD_FILE, LOAD_PIPE: what a full build loads; load.nq becomes kg.nq
         graph.html                      VIEW_FILE: the network view, drawn on first request (kg.viz)
-        view-parts.pickle               VIEW_PARTS_FILE: each document's and record's part of the view,
-                                        patched by the next build (kg.publish.view_data)
+        view-parts/                     VIEW_PARTS_DIR: each document's and record's part of the view in
+                                        shards, patched by the next build (kg.publish.view_data)
         search-index.json               SEARCH_INDEX_FILE: the labels /api/search ranks (kg.publish.search_index)
         inputs.pickle                   PARSED_INPUTS_FILE: the parsed inputs, reused by the next
                                         incremental build (kg.pipeline.inputs)
@@ -56,7 +56,7 @@ SECTIONS_SUFFIX = ".sections.json"
 LOAD_FILE = "load.nq"
 LOAD_PIPE = "load.pipe"
 VIEW_FILE = "graph.html"
-VIEW_PARTS_FILE = "view-parts.pickle"
+VIEW_PARTS_DIR = "view-parts"
 SEARCH_INDEX_FILE = "search-index.json"
 PARSED_INPUTS_FILE = "inputs.pickle"
 EVIDENCE_FILE = "evidence.pickle"

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from kg.pipeline.builder import build
-from kg.publish.view_data import load_parts
+from kg.publish.view_data import SHARDS, load_parts
 from kg.store import build_dirs
 from kg.viz.html import render
 from kg.viz.network import kept_graph, load_graph
@@ -79,10 +79,22 @@ def test_an_incremental_build_patches_the_view_data(corpus: Path, tmp_path: Path
             or before.graph["docs"] != patched.graph["docs"])  # the change shows
 
 
+def test_an_edit_rewrites_only_the_shards_of_what_it_changed(corpus: Path, tmp_path: Path):
+    data = tmp_path / "data"
+    first = build(corpus, data).build_dir / build_dirs.VIEW_PARTS_DIR
+    edit_npr(corpus)
+    second = build(corpus, data).build_dir / build_dirs.VIEW_PARTS_DIR
+    shared = {p.name for p in second.iterdir() if p.stat().st_ino == (first / p.name).stat().st_ino}
+    rewritten = {p.name for p in second.iterdir()} - shared
+    assert len([n for n in rewritten if n.startswith("d")]) == 1  # the edited article's shard
+    assert 0 < len([n for n in rewritten if n.startswith("r")]) < SHARDS  # those of the records it touched
+    assert "head.pickle" in shared and len(shared) > SHARDS
+
+
 def test_a_build_after_one_that_kept_no_view_data_reads_it_from_the_store(corpus: Path, tmp_path: Path):
     data = tmp_path / "data"
     build(corpus, data)
-    (build_dirs.require_current_build(data) / build_dirs.VIEW_PARTS_FILE).unlink()  # a build made before the file
+    shutil.rmtree(build_dirs.require_current_build(data) / build_dirs.VIEW_PARTS_DIR)  # a build made before kg kept it
     edit_npr(corpus)
     assert build(corpus, data).mode == "incremental"
     assert_same_view(data)
