@@ -229,11 +229,11 @@ def _first(seen: dict[str, list[str]], *kinds: str) -> str:
 
 def _add_edges(graph: nx.MultiDiGraph, rows: list[tuple[str, str, str, bool]]) -> None:
     labels = graph.graph["labels"]
+    nodes = graph.nodes
     edges: dict[tuple[str, str, str], dict] = {}
-    for s, p, o, _ in sorted(rows):
-        if p in SKIP_EDGE_PREDICATES or o not in graph or s not in graph or (s, o, p) in edges:
-            continue
-        edges[s, o, p] = {"predicate": p, "label": labels.get(p) or local_name(p), "evidence": []}
+    for s, p, o, _ in sorted(r for r in rows if r[2] in nodes and r[0] in nodes and r[1] not in SKIP_EDGE_PREDICATES):
+        if (s, o, p) not in edges:
+            edges[s, o, p] = {"predicate": p, "label": labels.get(p) or local_name(p), "evidence": []}
     graph.add_edges_from((s, o, p, data) for (s, o, p), data in edges.items())
 
 
