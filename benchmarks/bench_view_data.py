@@ -45,13 +45,15 @@ def timed_get(url: str, **params) -> float:
 
 def busiest_actor(data: Path) -> str:
     """A person with the most mentions, from the kept records (what a visitor clicks first)."""
+    from kg.model.view_parts import unpack
     from kg.publish.view_data import load_parts
     from kg.viz.network import LABEL_PREDICATES
 
     mentions = next(p for p, kind in LABEL_PREDICATES.items() if kind == "mentions")
     parts = load_parts(build_dirs.require_current_build(data))
-    counts = {s: int(o.split('"')[1]) for part in parts.records.values() for s, p, o in part.triples if p == mentions}
-    people = {x for part in parts.records.values() for x, c in part.types if c.endswith("#Person")}
+    records = [unpack(part) for part in parts.records.values()]
+    counts = {s: int(o.split('"')[1]) for part in records for s, p, o in part.triples if p == mentions}
+    people = {x for part in records for x, c in part.types if c.endswith("#Person")}
     return max(sorted(people), key=lambda x: counts.get(x, 0))
 
 

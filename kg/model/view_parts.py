@@ -16,6 +16,7 @@ merge keeps each distinct triple once, as SELECT DISTINCT does.
 
 from __future__ import annotations
 
+import pickle
 import re
 from sys import intern
 from typing import Iterable, NamedTuple
@@ -156,3 +157,14 @@ def lexical(term: str) -> str:
 
 def is_literal(term: str) -> bool:
     return term[0] == '"'
+
+
+def pack(part: ViewPart) -> bytes:
+    """A part as the build holds and keeps it: bytes, about a third of the memory of its rows (a
+    full build holds every part until it writes them: 100 MiB packed at 10,000 articles, 339 MiB
+    as rows even with every string shared)."""
+    return pickle.dumps(part, pickle.HIGHEST_PROTOCOL)
+
+
+def unpack(packed: bytes) -> ViewPart:
+    return pickle.loads(packed)

@@ -28,7 +28,7 @@ from kg.model.evidence import (Evidence, Kept, add_evidence, counts_of, document
 from kg.pipeline.document_graph import canonical_keys
 from kg.pipeline.inputs import Inputs
 from kg.model.iris import graph_iri, resource_iri
-from kg.model.view_parts import view_part
+from kg.model.view_parts import pack, view_part
 from kg.pipeline.load_file import LoadFile, ontology_nquads
 from kg.pipeline.phases import Phases
 from kg.pipeline.plan import Plan, read_manifest
@@ -141,7 +141,7 @@ def _view_of_store(store: EmbeddedStore) -> ViewParts:
     for graph in store.graphs():
         slug = iris.slug_of_graph(graph)
         if slug is not None:
-            view.documents[slug] = view_part(store.dump_graph(graph), classes)
+            view.documents[slug] = pack(view_part(store.dump_graph(graph), classes))
     return view
 
 

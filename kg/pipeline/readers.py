@@ -24,7 +24,7 @@ from kg.model import iris
 from kg.formats.corpus import DocumentFiles, read_document
 from kg.errors import InputError, InputErrors, InputWarning, KgError, ValidationError
 from kg.model.evidence import Evidence, add_evidence, document_evidence
-from kg.model.view_parts import ViewPart, view_part
+from kg.model.view_parts import pack, view_part
 from kg.pipeline.document_graph import canonical_keys, document_nquads
 from kg.pipeline.inputs import Inputs
 from kg.pipeline.shacl import validate_nquads
@@ -42,11 +42,11 @@ IN_FLIGHT = 2  # tasks submitted per worker and not yet handed to the sink: boun
 class Read:
     """What reading gave besides the N-Quads: the canonical keys of the documents checked with
     SHACL, the summed evidence of every document read (kg.model.evidence) and each one's part of
-    the network view (kg.model.view_parts), by slug."""
+    the network view (kg.model.view_parts), packed, by slug."""
 
     checked: set[str] = field(default_factory=set)
     evidence: Evidence = field(default_factory=dict)
-    view_parts: dict[str, ViewPart] = field(default_factory=dict)
+    view_parts: dict[str, bytes] = field(default_factory=dict)
     warnings: list[InputError] = field(default_factory=list)
     by_document: dict[str, list[InputError]] = field(default_factory=dict)  # the same, per document slug
 
@@ -160,7 +160,7 @@ def _validation_sample(todo: list[DocumentFiles]) -> set[str]:
 
 
 def _read_chunk(jobs: list[tuple[DocumentFiles, Path, bool]]) \
-        -> tuple[list[tuple[str, str | None, list]], Evidence, dict[str, ViewPart]]:
+        -> tuple[list[tuple[str, str | None, list]], Evidence, dict[str, bytes]]:
     """Read a run of documents (in a worker process); those to check are checked with SHACL
     together, and one by one only when together they fail (to say which document is wrong).
     IRIs are minted under the build's base IRI. Returns each document's result, the summed
@@ -168,12 +168,12 @@ def _read_chunk(jobs: list[tuple[DocumentFiles, Path, bool]]) \
     with iris.using_base(_SHARED["base"]):
         results = _read_run(jobs)
         evidence: Evidence = {}
-        parts: dict[str, ViewPart] = {}
+        parts: dict[str, bytes] = {}
         for slug, nquads, _ in results:
             if nquads is not None:
                 add_evidence(evidence, document_evidence(nquads))
                 if _SHARED["view_classes"]:  # none: `kg check`, which keeps no view
-                    parts[slug] = view_part(nquads, _SHARED["view_classes"])
+                    parts[slug] = pack(view_part(nquads, _SHARED["view_classes"]))
         return results, evidence, parts
 
 

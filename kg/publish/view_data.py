@@ -22,10 +22,10 @@ from typing import Callable, Iterable
 
 from kg.model import iris
 from kg.model.iris import ONTOLOGY, prologue
-from kg.model.view_parts import ViewPart, split_by_subject, view_part
+from kg.model.view_parts import ViewPart, pack, split_by_subject, unpack, view_part
 from kg.store import build_dirs
 
-_FORMAT = "kg-view-parts-2"
+_FORMAT = "kg-view-parts-3"
 SHARDS = 64  # files each kind of part is spread over: an edit rewrites the few holding its parts, links the rest
 _HEAD, _DOCUMENTS, _RECORDS = "head.pickle", "d", "r"
 
@@ -107,17 +107,19 @@ def ontology_schema(ontology_nquads: str) -> ViewSchema:
 @dataclass
 class ViewParts:
     """What a build keeps of its view: the schema, the ontology graph's part, and the part of each
-    document graph (by slug) and of each entity record (by canonical key)."""
+    document graph (by slug) and of each entity record (by canonical key), packed
+    (kg.model.view_parts.pack)."""
 
     schema: ViewSchema
     ontology: ViewPart
-    documents: dict[str, ViewPart] = field(default_factory=dict)
-    records: dict[str, ViewPart] = field(default_factory=dict)
+    documents: dict[str, bytes] = field(default_factory=dict)
+    records: dict[str, bytes] = field(default_factory=dict)
 
     def all_parts(self) -> Iterable[ViewPart]:
+        """Every part, unpacked one at a time."""
         yield self.ontology
-        yield from self.documents.values()
-        yield from self.records.values()
+        yield from map(unpack, self.documents.values())
+        yield from map(unpack, self.records.values())
 
 
 def start_parts(ontology_nquads: str) -> ViewParts:
@@ -126,11 +128,12 @@ def start_parts(ontology_nquads: str) -> ViewParts:
     return ViewParts(schema, view_part(ontology_nquads, schema.classes))
 
 
-def record_parts(records_nquads: str, classes: Iterable[str]) -> dict[str, ViewPart]:
-    """The part of each entity record in `records_nquads` (kg.model.entity_records), by key."""
+def record_parts(records_nquads: str, classes: Iterable[str]) -> dict[str, bytes]:
+    """The part of each entity record in `records_nquads` (kg.model.entity_records), by key, packed."""
     start = len(iris.RESOURCE)
-    return split_by_subject(view_part(records_nquads, classes),
-                            lambda s: s[start:] if s.startswith(iris.RESOURCE) else None)
+    parts = split_by_subject(view_part(records_nquads, classes),
+                             lambda s: s[start:] if s.startswith(iris.RESOURCE) else None)
+    return {key: pack(part) for key, part in parts.items()}
 
 
 def save_parts(build_dir: Path, parts: ViewParts) -> None:
@@ -140,14 +143,14 @@ def save_parts(build_dir: Path, parts: ViewParts) -> None:
     directory.mkdir()
     _dump(directory / _HEAD, (_FORMAT, parts.schema, parts.ontology))
     for kind, table in ((_DOCUMENTS, parts.documents), (_RECORDS, parts.records)):
-        shards: list[dict[str, ViewPart]] = [{} for _ in range(SHARDS)]
+        shards: list[dict[str, bytes]] = [{} for _ in range(SHARDS)]
         for name, part in table.items():
             shards[_shard(name)][name] = part
         for number, shard in enumerate(shards):
             _dump(directory / _shard_file(kind, number), shard)
 
 
-def patch_parts(build_dir: Path, previous_dir: Path, documents: dict[str, ViewPart], dropped: Iterable[str],
+def patch_parts(build_dir: Path, previous_dir: Path, documents: dict[str, bytes], dropped: Iterable[str],
                 records_nquads: str, touched: Iterable[str]) -> bool:
     """Keep the previous build's view data with the parts of the documents `dropped` (changed or
     removed) and of the records `touched` replaced by `documents` and those of `records_nquads`
@@ -157,15 +160,15 @@ def patch_parts(build_dir: Path, previous_dir: Path, documents: dict[str, ViewPa
     if head is None:
         return False
     schema, _ = head
-    doc_changes: dict[str, ViewPart | None] = {slug: None for slug in dropped}
+    doc_changes: dict[str, bytes | None] = {slug: None for slug in dropped}
     doc_changes.update(documents)
-    record_changes: dict[str, ViewPart | None] = {key: None for key in touched}
+    record_changes: dict[str, bytes | None] = {key: None for key in touched}
     record_changes.update(record_parts(records_nquads, schema.classes))
     directory, before = _directory(build_dir), _directory(previous_dir)
     directory.mkdir()
     os.link(before / _HEAD, directory / _HEAD)
     for kind, changes in ((_DOCUMENTS, doc_changes), (_RECORDS, record_changes)):
-        by_shard: dict[int, dict[str, ViewPart | None]] = defaultdict(dict)
+        by_shard: dict[int, dict[str, bytes | None]] = defaultdict(dict)
         for name, part in changes.items():
             by_shard[_shard(name)][name] = part
         for number in range(SHARDS):
