@@ -36,11 +36,10 @@ from kg.model import iris
 from kg.errors import InputError
 from kg.model.iris import FIXED_PREFIXES, ONTOLOGY, RDF_TYPE, fold, prologue
 from kg.model.view_parts import is_literal, lexical, merged
+# the families are kg's (the build sorts nodes by them); viz/legend.py and the tests import them from here
 from kg.publish.view_data import CORPUS_FAMILY, FAMILIES, ViewParts, ViewSchema, view_schema
 from kg.store.protocol import GraphStore
 from kg.viz.story import is_actor
-
-__all__ = ["CORPUS_FAMILY", "FAMILIES"]  # the families are kg's (kg.publish.view_data); the view reads them here
 
 SKIP_EDGE_PREDICATES = {RDF_TYPE, FIXED_PREFIXES["owl"] + "sameAs", FIXED_PREFIXES["prov"] + "wasDerivedFrom"}
 LABEL_PREDICATES = {
