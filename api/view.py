@@ -7,9 +7,10 @@ the backend's `max_age` seconds. `?focus=<id>&depth=N` is read by the page itsel
 
 `/graph/neighbours?node=<IRI>`: one node's neighbourhood as the page's JSON data. A page of a
 large graph holds only its best-connected nodes; served from here, it fetches the rest of a
-clicked node's neighbours from this route. The view graph is read from the store (through the
-backend's `select`, as the page is) once per store version and kept; that first read runs under
-GRAPH_READ_SECONDS, not the query time limit, since the queries are the view's own.
+clicked node's neighbours from this route. The view graph is merged from the view data the
+served build kept (kg.publish.view_data), or for a remote store read from the store (through the
+backend's `select`, as the page is), once per store version and kept; a read from the store runs
+under GRAPH_READ_SECONDS, not the query time limit, since the queries are the view's own.
 
 The page is sent with the Content-Security-Policy of its own <meta> (viz/html.py: its two inline
 scripts admitted by their hashes, no network but this server), read from the page itself so that it
@@ -32,7 +33,7 @@ from kg.api.backend import current as pinned_backend
 from kg.store import build_dirs
 from kg.errors import ApiError
 from kg.store.memo import Memo
-from kg.viz import ensure_view, view_page
+from kg.viz import ensure_view, kept_view, view_page
 from kg.viz.html import safe_json
 from kg.viz.network import load_graph
 from kg.viz.neighbours import neighbourhood_data
@@ -95,22 +96,33 @@ def neighbours() -> Response:
     return response
 
 
-def _view_graph(backend):
-    """The view graph of the served store, read once per store version (kept the backend's
-    `max_age` seconds: a remote store's version says nothing of its content)."""
+def _view_graph(backend, build: Path | None = None):
+    """The view graph of the served store (of `build`, one of the backend's, when given), made once
+    per store version (kept the backend's `max_age` seconds: a remote store's version says nothing
+    of its content): merged from the view data the build kept, or read from the store when there is
+    none (a remote store)."""
     kept: Memo = current_app.extensions["kg.view"]
-    version = f"{backend.kind}:{backend.version()}"
+    build = build or backend.served()
+    version = f"{backend.kind}:{build.name if build is not None else backend.version()}"
     with current_app.extensions["kg.view.lock"]:  # a large graph takes long to read and much memory
         graph = kept.get("graph", version, backend.max_age)
         if graph is None:
-            graph = kept.put("graph", version, load_graph(_Selector(backend, deadline=time.monotonic() + GRAPH_READ_SECONDS)))
+            graph = kept.put("graph", version, _read_graph(backend, build))
         return graph
 
 
+def _read_graph(backend, build: Path | None):
+    graph = kept_view(build) if build is not None else None
+    if graph is None:
+        graph = load_graph(_Selector(backend, deadline=time.monotonic() + GRAPH_READ_SECONDS))
+    return graph
+
+
 def _built_page(backend) -> Path | None:
-    """graph.html of the served embedded build (drawn now if no request asked for it before)."""
+    """graph.html of the served embedded build (drawn now if no request asked for it before, from
+    the view graph the neighbours route keeps: made once for both)."""
     build = backend.served()
-    return ensure_view(build) if build is not None else None
+    return ensure_view(build, lambda: _view_graph(backend, build)) if build is not None else None
 
 
 def _send_page(page: Path) -> Response:

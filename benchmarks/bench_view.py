@@ -4,7 +4,7 @@
     python benchmarks/bench_view.py --data data/bench/d100 --data data/bench/d1000 --runs 3
     python benchmarks/bench_view.py --data data/bench/data-10000 --articles 100,1000   # what run.py does
 
-Each build's view is read from its store (`viz.network.load_graph`, capped as `kg build`
+Each build's view is merged from the view data it kept (`kg.viz.build_graph`, capped as `kg build`
 caps it), rendered by `viz.html.render`, written to a temp directory and opened from
 file:// in Debian's Chromium (1280 x 800, every other request blocked). Reported: the
 Python time to read and render, the page size, the first frame (vis-network's first
@@ -78,15 +78,12 @@ class Browser:
 
 
 def load(data_dir: Path):
-    """The whole view graph of a build (not capped yet)."""
-    from kg.pipeline.current import open_graph
-    from kg.viz.network import load_graph
+    """The whole view graph of a build (not capped yet), as `/graph` makes it: merged from the view
+    data the build kept (read from its store when it kept none)."""
+    from kg.store.build_dirs import require_current_build
+    from kg.viz import build_graph
 
-    store = open_graph(data_dir)
-    try:
-        return load_graph(store)
-    finally:
-        store.close()
+    return build_graph(require_current_build(data_dir))
 
 
 def first_articles(graph, count: int):

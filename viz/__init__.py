@@ -1,46 +1,70 @@
 """How the rest of kg reaches the view: the build's page (written on first request and kept
-in the build directory, or by an eager build's hook) and the file writer the CLI uses."""
+in the build directory, or by an eager build's hook), drawn from the view data the build kept,
+and the file writer the CLI uses."""
 
 from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import Callable
 
+import networkx as nx
+
+from kg.publish.view_data import load_parts
 from kg.store.build_dirs import VIEW_FILE, build_store, made_once, under_build_base
 from kg.store.protocol import GraphStore
 from kg.viz.html import render
-from kg.viz.network import cap_nodes, focus_subgraph, load_graph, resolve_node
+from kg.viz.network import cap_nodes, focus_subgraph, kept_graph, load_graph, resolve_node
 
 MAX_NODES = 10_000  # the best-connected nodes a whole-graph page shows; --focus reaches the rest
 
 
 def write_view(build_dir: Path, store: GraphStore) -> Path:
-    """Build hook (`kg.build_hooks`, run by `kg build --eager`): write graph.html into the build directory."""
+    """Build hook (`kg.build_hooks`, run by `kg build --eager`): write graph.html into the build
+    directory, from the view data the build kept (from `store` when it kept none)."""
     path = Path(build_dir) / VIEW_FILE
-    write_html(store, path)
+    parts = load_parts(build_dir)
+    write_html(store if parts is None else kept_graph(parts), path)
     return path
 
 
-def ensure_view(build_dir: Path) -> Path:
-    """The build's graph.html, drawn from its store on the first call (one writer at a time) and kept:
-    the view is not on a build's critical path."""
-    return made_once(Path(build_dir) / VIEW_FILE, lambda partial: _draw(Path(build_dir), partial))
+def ensure_view(build_dir: Path, graph: Callable[[], nx.MultiDiGraph] | None = None) -> Path:
+    """The build's graph.html, drawn on the first call (one writer at a time) and kept: the view is
+    not on a build's critical path. Drawn from `graph()`, the build's view graph, when given (a
+    server that keeps it for the neighbours route), else from the build (`build_graph`)."""
+    return made_once(Path(build_dir) / VIEW_FILE, lambda partial: _draw(Path(build_dir), partial, graph))
 
 
-def _draw(build_dir: Path, path: Path) -> None:
+def _draw(build_dir: Path, path: Path, graph: Callable[[], nx.MultiDiGraph] | None) -> None:
+    with under_build_base(build_dir):
+        write_html(graph() if graph else build_graph(build_dir), path)
+
+
+def build_graph(build_dir: Path) -> nx.MultiDiGraph:
+    """The whole view graph of a build: merged from the parts it kept, or read from its store when
+    it kept none (a build made before kg kept them)."""
+    kept = kept_view(build_dir)
+    if kept is not None:
+        return kept
     store = build_store(build_dir)
     try:
         with under_build_base(build_dir):
-            write_html(store, path)
+            return load_graph(store)
     finally:
         store.close()
 
 
-def view_page(store: GraphStore, *, focus: str | None = None, depth: int = 1, size_by: str = "mentions",
-              max_nodes: int | None = None) -> tuple[str, int]:
-    """The page of `store` (or of one node's neighbourhood) and its node count; at most
-    `max_nodes` nodes (default MAX_NODES)."""
-    graph = load_graph(store)
+def kept_view(build_dir: Path) -> nx.MultiDiGraph | None:
+    """The whole view graph merged from the parts a build kept; None when it kept none."""
+    parts = load_parts(build_dir)
+    return None if parts is None else kept_graph(parts)
+
+
+def view_page(source: GraphStore | nx.MultiDiGraph, *, focus: str | None = None, depth: int = 1,
+              size_by: str = "mentions", max_nodes: int | None = None) -> tuple[str, int]:
+    """The page of a store or of a view graph already read (or of one node's neighbourhood) and
+    its node count; at most `max_nodes` nodes (default MAX_NODES)."""
+    graph = source if isinstance(source, nx.MultiDiGraph) else load_graph(source)
     if focus is not None:
         focus = resolve_node(graph, focus)
         graph = focus_subgraph(graph, focus, depth)
@@ -48,10 +72,11 @@ def view_page(store: GraphStore, *, focus: str | None = None, depth: int = 1, si
     return render(graph, size_by=size_by, focus=focus, depth=depth), graph.number_of_nodes()
 
 
-def write_html(store: GraphStore, path: Path, *, focus: str | None = None, depth: int = 1,
+def write_html(source: GraphStore | nx.MultiDiGraph, path: Path, *, focus: str | None = None, depth: int = 1,
                size_by: str = "mentions", max_nodes: int | None = None) -> int:
-    """Write the view of `store` (or of one node's neighbourhood) to `path`; returns the node count."""
-    html, nodes = view_page(store, focus=focus, depth=depth, size_by=size_by, max_nodes=max_nodes)
+    """Write the view of a store or a view graph (or of one node's neighbourhood) to `path`;
+    returns the node count."""
+    html, nodes = view_page(source, focus=focus, depth=depth, size_by=size_by, max_nodes=max_nodes)
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")

@@ -8,7 +8,8 @@ from pathlib import Path
 import click
 
 from kg.cli import data_option, open_graph, store_option
-from kg.viz import MAX_NODES, write_html
+from kg.store.build_dirs import current_build, under_build_base
+from kg.viz import MAX_NODES, kept_view, write_html
 
 
 @click.command("viz")
@@ -28,11 +29,17 @@ def viz(data_dir: Path, store_url: str | None, output: Path | None, focus: str |
         max_nodes: int) -> None:
     """Write the interactive network view (one self-contained HTML file)."""
     output = output or data_dir / "graph.html"
-    store = open_graph(data_dir, store_url)
-    try:
-        nodes = write_html(store, output, focus=focus, depth=depth, size_by=size_by, max_nodes=max_nodes)
-    finally:
-        store.close()
+    build = current_build(data_dir) if store_url is None else None
+    kept = kept_view(build) if build is not None else None  # the view data the build kept: no store read
+    if kept is not None:
+        with under_build_base(build):
+            nodes = write_html(kept, output, focus=focus, depth=depth, size_by=size_by, max_nodes=max_nodes)
+    else:
+        store = open_graph(data_dir, store_url)
+        try:
+            nodes = write_html(store, output, focus=focus, depth=depth, size_by=size_by, max_nodes=max_nodes)
+        finally:
+            store.close()
     click.echo(f"wrote {output} ({nodes} nodes)")
 
 

@@ -1,6 +1,9 @@
-"""Store -> networkx MultiDiGraph: the nodes, edges and provenance the view shows.
+"""A build's kept view data, or a store -> networkx MultiDiGraph: the nodes, edges and provenance the view shows.
 
-Pure data: a handful of SPARQL queries through `GraphStore.select`, no HTML.
+Pure data, no HTML. A build keeps each graph's part of the view (kg.publish.view_data), and the
+view graph is made from the parts merged (`kept_graph`); a store whose build kept none (a remote
+store) is asked the same rows in a handful of SPARQL queries through `GraphStore.select`
+(`load_graph`). Both end in `graph_of`, so they cannot disagree on what the rows make.
 Nodes are the entities (the annotation entity types of annotation.conf and
 their subclasses) and the events, and every entity of a type of the corpus's
 own that is aligned to no kgo class (family `Entity`: brat's PER, a POS tag,
@@ -23,19 +26,20 @@ neighbourhoods it fetches give a type or a relation the same colour.
 from __future__ import annotations
 
 from collections import Counter, defaultdict
+from dataclasses import dataclass
+from operator import itemgetter
+from typing import Iterable
 
 import networkx as nx
 
 from kg.model import iris
 from kg.errors import InputError
 from kg.model.iris import FIXED_PREFIXES, ONTOLOGY, RDF_TYPE, fold, prologue
+from kg.model.view_parts import is_literal, lexical, merged
+# the families are kg's (the build sorts nodes by them); viz/legend.py and the tests import them from here
+from kg.publish.view_data import CORPUS_FAMILY, FAMILIES, ViewParts, ViewSchema, view_schema
 from kg.store.protocol import GraphStore
 from kg.viz.story import is_actor
-
-# Node families in priority order (a node of two families shows as the first); the last is the
-# family of the entities whose type is the corpus's own, aligned to none of kg's classes.
-FAMILIES = ("Event", "Person", "Group", "Organization", "Place", "Date", "Figure", "Quote", "Entity")
-CORPUS_FAMILY = FAMILIES[-1]
 
 SKIP_EDGE_PREDICATES = {RDF_TYPE, FIXED_PREFIXES["owl"] + "sameAs", FIXED_PREFIXES["prov"] + "wasDerivedFrom"}
 LABEL_PREDICATES = {
@@ -47,7 +51,23 @@ LABEL_PREDICATES = {
     ONTOLOGY + "mentionCount": "mentions",
 }
 SAME_AS = FIXED_PREFIXES["owl"] + "sameAs"
+PREF_LABEL = FIXED_PREFIXES["skos"] + "prefLabel"
 WIKIDATA = FIXED_PREFIXES["wd"]
+
+
+@dataclass
+class ViewRows:
+    """The answers the view graph is made of, from a store's queries or from a build's kept parts:
+    `nodes` (node, family, class); `triples` (node, predicate, value, is a literal) of every distinct
+    triple about a node; `statements` (subject, predicate, object, sentence); `mentions` (node,
+    sentence); `sentences` {sentence: {"text", "doc"}}; `docs` {document: {"title", "date", "publisher"}}."""
+
+    nodes: list[tuple[str, str, str]]
+    triples: list[tuple[str, str, str, bool]]
+    statements: list[tuple[str, str, str, str]]
+    mentions: list[tuple[str, str]]
+    sentences: dict[str, dict[str, str]]
+    docs: dict[str, dict[str, str]]
 
 
 def _node_pattern(var: str, classes: dict[str, str]) -> str:
@@ -58,34 +78,72 @@ def _node_pattern(var: str, classes: dict[str, str]) -> str:
     return f"VALUES (?cls ?top) {{ {values} }}\n  {var} a ?cls ."
 
 
-def view_classes(store: GraphStore, supers: dict[str, set[str]]) -> dict[str, str]:
-    """{class IRI: family} of every class whose instances are nodes of the view: kg's family classes
-    and their subclasses (in a class of two families, the first), and the classes the corpus minted
-    (iris.VOCABULARY) under none of kg's classes: the corpus's own entity types."""
-    classes: dict[str, str] = {}
-    for family in reversed(FAMILIES[:-1]):
-        classes[ONTOLOGY + family] = family
-        classes.update({c: family for c, ups in supers.items() if ONTOLOGY + family in ups})
-    rows = store.select(prologue() + f"""SELECT DISTINCT ?c WHERE {{ GRAPH <{iris.ONTOLOGY_GRAPH}> {{ ?c a owl:Class }}
-        FILTER(STRSTARTS(STR(?c), "{iris.VOCABULARY}")) }}""")
-    for row in rows:
-        if not any(up.startswith(ONTOLOGY) for up in supers.get(row["c"], ())):
-            classes.setdefault(row["c"], CORPUS_FAMILY)
-    return classes
-
-
 def load_graph(store: GraphStore) -> nx.MultiDiGraph:
-    """Read the whole view graph from the store."""
-    graph = nx.MultiDiGraph(labels=ontology_labels(store))
-    supers = _superclasses(store)
-    classes = view_classes(store, supers)
-    _add_nodes(graph, store, classes, supers)
-    triples = _node_triples(store, classes)
-    _add_node_literals(graph, [r for r in triples if r["lit"] == "true" or r["p"] == SAME_AS])
-    _add_edges(graph, [r for r in triples if r["lit"] != "true"])
-    _add_provenance(graph, store)
+    """Read the whole view graph from the store: for a store whose build kept no view data (a
+    remote store, a build made before the file)."""
+    schema = view_schema(store.select)
+    return graph_of(schema, store_rows(store, schema))
+
+
+def kept_graph(parts: ViewParts) -> nx.MultiDiGraph:
+    """The whole view graph of a build, merged from the parts it kept (kg.publish.view_data)."""
+    return graph_of(parts.schema, kept_rows(parts))
+
+
+def graph_of(schema: ViewSchema, rows: ViewRows) -> nx.MultiDiGraph:
+    """The view graph of `rows`, read under `schema`."""
+    graph = nx.MultiDiGraph(labels=schema.labels)
+    _add_nodes(graph, rows.nodes, schema.supers)
+    _add_node_literals(graph, [r for r in rows.triples if r[3] or r[1] == SAME_AS])
+    _add_edges(graph, [r for r in rows.triples if not r[3]])
+    _add_provenance(graph, rows)
     graph.graph["ranks"] = ranks(graph)
     return graph
+
+
+def store_rows(store: GraphStore, schema: ViewSchema) -> ViewRows:
+    """The view's rows, asked of the whole store."""
+    nodes = store.select(prologue() + f"SELECT DISTINCT ?x ?top ?cls WHERE {{ {_node_pattern('?x', schema.classes)} "
+                                      "FILTER(isIRI(?x)) }")
+    triples = store.select(prologue() + f"""
+        SELECT DISTINCT ?x ?p ?v (isLiteral(?v) AS ?lit) WHERE {{ {_node_pattern('?x', schema.classes)}
+          ?x ?p ?v . FILTER(!isBlank(?v)) }}""")
+    statements = store.select(prologue() + """
+        SELECT DISTINCT ?s ?p ?o ?sent WHERE {
+          ?st rdf:subject ?s ; rdf:predicate ?p ; rdf:object ?o ; kgo:evidence ?sent }""")
+    mentions = store.select(prologue() + """
+        SELECT DISTINCT ?x ?sent WHERE { ?m kgo:denotes ?x ; kgo:sentence ?sent }""")
+    sentences = store.select(prologue() + """
+        SELECT ?sent ?text ?doc WHERE { ?sent a kgo:Sentence ; nif:anchorOf ?text ; nif:referenceContext ?doc }""")
+    docs = store.select(prologue() + """
+        SELECT ?doc ?title ?date ?publisher WHERE { ?doc a kgo:NewsArticle .
+          OPTIONAL { ?doc dcterms:title ?title }
+          OPTIONAL { ?doc dcterms:date ?date }
+          OPTIONAL { ?doc kgo:publisher ?pub . OPTIONAL { ?pub skos:prefLabel ?publisher } } }""")
+    return ViewRows(
+        [(r["x"], r["top"], r["cls"]) for r in nodes],
+        [(r["x"], r["p"], r["v"], r.get("lit") in ("true", "1", True)) for r in triples],
+        [(r["s"], r["p"], r["o"], r["sent"]) for r in statements],
+        [(r["x"], r["sent"]) for r in mentions],
+        {r["sent"]: {"text": r["text"], "doc": r["doc"]} for r in sentences},
+        _documents((r["doc"], r.get("title", ""), r.get("date", ""), r.get("publisher", "")) for r in docs))
+
+
+def kept_rows(parts: ViewParts) -> ViewRows:
+    """The view's rows, merged from a build's kept parts: each distinct row once, as the store's
+    union of its graphs answers."""
+    whole = merged(parts.all_parts())
+    classes = parts.schema.classes
+    nodes = [(x, classes[c], c) for x, c in whole.types if c in classes]
+    shown = {x for x, _, _ in nodes}
+    triples = [(x, p, lexical(v), is_literal(v)) for x, p, v in whole.triples if x in shown]
+    publishers = {pub for _, _, _, pub in whole.docs if pub}
+    labels: dict[str, str] = {}
+    for x, p, v in sorted(t for t in whole.triples if t[0] in publishers and t[1] == PREF_LABEL):
+        labels.setdefault(x, lexical(v))
+    return ViewRows(nodes, triples, whole.statements, whole.mentions,
+                    {s: {"text": text, "doc": doc} for s, text, doc in whole.sentences},
+                    _documents((doc, title, date, labels.get(pub, "")) for doc, title, date, pub in whole.docs))
 
 
 def ranks(graph: nx.MultiDiGraph) -> dict[str, list[str]]:
@@ -103,55 +161,29 @@ def ranks(graph: nx.MultiDiGraph) -> dict[str, list[str]]:
             "relations": sorted(relations, key=lambda k: (-between_actors[k], -relations[k], k))}
 
 
-def _node_triples(store: GraphStore, classes: dict[str, str]) -> list[dict[str, str]]:
-    """Every triple whose subject is a node of the view and whose object is an IRI or a literal
-    (`lit` says which): its names, facts and edges, in one query."""
-    rows = store.select(prologue() + f"""
-        SELECT DISTINCT ?x ?p ?v (isLiteral(?v) AS ?lit) WHERE {{ {_node_pattern('?x', classes)}
-          ?x ?p ?v . FILTER(!isBlank(?v)) }}""")
-    return [{**r, "lit": "true" if r.get("lit") in ("true", "1", True) else "false"} for r in rows]
-
-
-def ontology_labels(store: GraphStore) -> dict[str, str]:
-    """rdfs:label of every class and property in the ontology graph (English or plain first)."""
-    rows = store.select(prologue() + f"""
-        SELECT ?t ?label (LANG(?label) AS ?lang) WHERE {{
-          GRAPH <{iris.ONTOLOGY_GRAPH}> {{ ?t rdfs:label ?label }} }}""")
-    labels: dict[str, str] = {}
-    for row in sorted(rows, key=lambda r: r.get("lang", "") not in ("", "en")):
-        labels.setdefault(row["t"], row["label"])
-    return labels
-
-
-def _add_nodes(graph: nx.MultiDiGraph, store: GraphStore, view: dict[str, str],
-               supers: dict[str, set[str]]) -> None:
-    rows = store.select(prologue() + f"SELECT DISTINCT ?x ?top ?cls WHERE {{ {_node_pattern('?x', view)} "
-                                    "FILTER(isIRI(?x)) }")
+def _add_nodes(graph: nx.MultiDiGraph, rows: list[tuple[str, str, str]], supers: dict[str, set[str]]) -> None:
     families: dict[str, set[str]] = defaultdict(set)
     classes: dict[str, set[str]] = defaultdict(set)
-    for row in rows:
-        families[row["x"]].add(row["top"])
-        classes[row["x"]].add(row["cls"])
+    for x, top, cls in rows:
+        families[x].add(top)
+        classes[x].add(cls)
     labels = graph.graph["labels"]
-    for iri in sorted(families):
-        family = next(f for f in FAMILIES if f in families[iri])
-        types = _most_specific_first(classes[iri], supers)
-        graph.add_node(
-            iri, iri=iri, family=family, types=types,
-            type_labels=[labels.get(t) or local_name(t) for t in types],
-            label="", alt=[], hidden=[], wikidata=[], mentions=0, facts=[], mention_sentences=[], props={},
-        )
+    typed: dict[frozenset, tuple[list[str], list[str]]] = {}  # a graph has few sets of classes
 
+    def types_of(found: set[str]) -> tuple[list[str], list[str]]:
+        key = frozenset(found)
+        if key not in typed:
+            types = _most_specific_first(found, supers)
+            typed[key] = types, [labels.get(t) or local_name(t) for t in types]
+        return typed[key]
 
-def _superclasses(store: GraphStore) -> dict[str, set[str]]:
-    # `?c rdfs:subClassOf+ ?s` as one step then `*`: the same pairs, and Virtuoso refuses a
-    # transitive path with neither end bound ("transitive start not given")
-    rows = store.select(prologue() + "SELECT DISTINCT ?c ?s WHERE { ?c rdfs:subClassOf ?d . "
-                                    "?d rdfs:subClassOf* ?s FILTER(isIRI(?s)) }")
-    supers: dict[str, set[str]] = defaultdict(set)
-    for row in rows:
-        supers[row["c"]].add(row["s"])
-    return supers
+    def attributes(iri: str) -> dict:
+        types, type_labels = types_of(classes[iri])
+        return dict(iri=iri, family=next(f for f in FAMILIES if f in families[iri]), types=list(types),
+                    type_labels=list(type_labels), label="", alt=[], hidden=[], wikidata=[], mentions=0, facts=[],
+                    mention_sentences=[], props={})
+
+    graph.add_nodes_from((iri, attributes(iri)) for iri in sorted(families))
 
 
 def _most_specific_first(types: set[str], supers: dict[str, set[str]]) -> list[str]:
@@ -159,24 +191,25 @@ def _most_specific_first(types: set[str], supers: dict[str, set[str]]) -> list[s
     return sorted(types, key=lambda t: (-len(supers.get(t, ())), t))
 
 
-def _add_node_literals(graph: nx.MultiDiGraph, rows: list[dict[str, str]]) -> None:
+def _add_node_literals(graph: nx.MultiDiGraph, rows: list[tuple[str, str, str, bool]]) -> None:
     labels = graph.graph["labels"]
+    nodes = dict(graph.nodes(data=True))
     found: dict[str, dict[str, list[str]]] = defaultdict(lambda: defaultdict(list))
-    for row in sorted(rows, key=lambda r: (r["x"], r["p"], r["v"])):
-        x, p, v = row["x"], row["p"], row["v"]
-        if x not in graph:
+    for x, p, v, _ in sorted(rows):
+        data = nodes.get(x)
+        if data is None:
             continue
         kind = LABEL_PREDICATES.get(p)
         if kind:
             found[x][kind].append(v)
         elif p == SAME_AS:
             if v.startswith(WIKIDATA):
-                graph.nodes[x]["wikidata"].append(v.removeprefix(WIKIDATA))
+                data["wikidata"].append(v.removeprefix(WIKIDATA))
         else:
-            graph.nodes[x]["facts"].append((labels.get(p) or local_name(p), v))
+            data["facts"].append((labels.get(p) or local_name(p), v))
             if p.startswith(ONTOLOGY):
-                graph.nodes[x]["props"].setdefault(p.removeprefix(ONTOLOGY), v)
-    for x, data in graph.nodes(data=True):
+                data["props"].setdefault(p.removeprefix(ONTOLOGY), v)
+    for x, data in nodes.items():
         seen = found.get(x, {})
         data["label"] = _first(seen, "pref", "label", "quote") or local_name(x)
         data["alt"] = [a for a in seen.get("alt", []) if a != data["label"]]
@@ -193,54 +226,40 @@ def _first(seen: dict[str, list[str]], *kinds: str) -> str:
     return ""
 
 
-def _add_edges(graph: nx.MultiDiGraph, rows: list[dict[str, str]]) -> None:
+def _add_edges(graph: nx.MultiDiGraph, rows: list[tuple[str, str, str, bool]]) -> None:
     labels = graph.graph["labels"]
-    for row in sorted(rows, key=lambda r: (r["x"], r["p"], r["v"])):
-        s, p, o = row["x"], row["p"], row["v"]
-        if p in SKIP_EDGE_PREDICATES or o not in graph or s not in graph or graph.has_edge(s, o, key=p):
-            continue
-        graph.add_edge(s, o, key=p, predicate=p, label=labels.get(p) or local_name(p), evidence=[])
+    nodes = graph.nodes
+    edges: dict[tuple[str, str, str], dict] = {}
+    for s, p, o, _ in sorted(r for r in rows if r[2] in nodes and r[0] in nodes and r[1] not in SKIP_EDGE_PREDICATES):
+        if (s, o, p) not in edges:
+            edges[s, o, p] = {"predicate": p, "label": labels.get(p) or local_name(p), "evidence": []}
+    graph.add_edges_from((s, o, p, data) for (s, o, p), data in edges.items())
 
 
-def _add_provenance(graph: nx.MultiDiGraph, store: GraphStore) -> None:
+def _add_provenance(graph: nx.MultiDiGraph, rows: ViewRows) -> None:
     """Attach statement evidence to edges, mention sentences to nodes, and the texts they cite."""
-    statements = store.select(prologue() + """
-        SELECT DISTINCT ?s ?p ?o ?sent WHERE {
-          ?st rdf:subject ?s ; rdf:predicate ?p ; rdf:object ?o ; kgo:evidence ?sent }""")
     cited: set[str] = set()
-    for row in sorted(statements, key=lambda r: r["sent"]):
-        if graph.has_edge(row["s"], row["o"], key=row["p"]):
-            graph.edges[row["s"], row["o"], row["p"]]["evidence"].append(row["sent"])
-            cited.add(row["sent"])
-    mentions = store.select(prologue() + """
-        SELECT DISTINCT ?x ?sent WHERE { ?m kgo:denotes ?x ; kgo:sentence ?sent }""")
-    for row in sorted(mentions, key=lambda r: r["sent"]):
-        if row["x"] in graph:
-            graph.nodes[row["x"]]["mention_sentences"].append(row["sent"])
-            cited.add(row["sent"])
-    graph.graph["sentences"] = _sentences(store, cited)
-    graph.graph["docs"] = _documents(store)
+    evidence = {(s, o, p): data["evidence"] for s, o, p, data in graph.edges(keys=True, data=True)}
+    for s, p, o, sent in sorted(rows.statements, key=itemgetter(3)):
+        found = evidence.get((s, o, p))
+        if found is not None:
+            found.append(sent)
+            cited.add(sent)
+    nodes = dict(graph.nodes(data="mention_sentences"))
+    for x, sent in sorted(rows.mentions, key=itemgetter(1)):
+        found = nodes.get(x)
+        if found is not None:
+            found.append(sent)
+            cited.add(sent)
+    graph.graph["sentences"] = {s: rows.sentences[s] for s in sorted(cited) if s in rows.sentences}
+    graph.graph["docs"] = rows.docs
 
 
-def _sentences(store: GraphStore, wanted: set[str]) -> dict[str, dict[str, str]]:
-    rows = store.select(prologue() + """
-        SELECT ?sent ?text ?doc WHERE { ?sent a kgo:Sentence ; nif:anchorOf ?text ; nif:referenceContext ?doc }""")
-    return {r["sent"]: {"text": r["text"], "doc": r["doc"]} for r in rows if r["sent"] in wanted}
-
-
-def _documents(store: GraphStore) -> dict[str, dict[str, str]]:
-    rows = store.select(prologue() + """
-        SELECT ?doc ?title ?date ?publisher WHERE { ?doc a kgo:NewsArticle .
-          OPTIONAL { ?doc dcterms:title ?title }
-          OPTIONAL { ?doc dcterms:date ?date }
-          OPTIONAL { ?doc kgo:publisher ?pub . OPTIONAL { ?pub skos:prefLabel ?publisher } } }""")
+def _documents(rows: Iterable[tuple[str, str, str, str]]) -> dict[str, dict[str, str]]:
+    """{document: its title (its IRI's tail when it has none), date and publisher's label}."""
     docs: dict[str, dict[str, str]] = {}
-    for row in sorted(rows, key=lambda r: r["doc"]):
-        docs.setdefault(row["doc"], {
-            "title": row.get("title") or local_name(row["doc"]),
-            "date": row.get("date", ""),
-            "publisher": row.get("publisher", ""),
-        })
+    for doc, title, date, publisher in sorted(rows, key=lambda r: r[0]):
+        docs.setdefault(doc, {"title": title or local_name(doc), "date": date, "publisher": publisher})
     return docs
 
 
@@ -317,10 +336,14 @@ def ordered_subgraph(graph: nx.Graph, nodes) -> nx.Graph:
     keep = set(nodes)
     sub = graph.__class__()
     sub.graph.update(graph.graph)
-    sub.add_nodes_from((n, dict(d)) for n, d in graph.nodes(data=True) if n in keep)
+    order = [n for n in graph if n in keep]
+    sub.add_nodes_from((n, dict(graph.nodes[n])) for n in order)
+    # the edges of the kept nodes only, in the order graph.edges() gives them (node by node, then
+    # each node's adjacency): a neighbourhood of a large graph costs its own size
+    adjacency = graph.adj
     if graph.is_multigraph():
-        sub.add_edges_from((u, v, k, dict(d)) for u, v, k, d in graph.edges(keys=True, data=True)
-                           if u in keep and v in keep)
+        sub.add_edges_from((u, v, k, dict(d)) for u in order for v, keyed in adjacency[u].items() if v in keep
+                           for k, d in keyed.items())
     else:
-        sub.add_edges_from((u, v, dict(d)) for u, v, d in graph.edges(data=True) if u in keep and v in keep)
+        sub.add_edges_from((u, v, dict(d)) for u in order for v, d in adjacency[u].items() if v in keep)
     return sub

@@ -126,14 +126,14 @@ def _summed(denotes, anchors, types, labels, posts, post_nodes, references) -> E
             for text in anchors.get(mention, ()):
                 for type_ in types.get(mention, ()):
                     counts = item(entity)
-                    counts.forms[_lexical(text)] += 1
-                    counts.types[_lexical(type_)] += 1
+                    counts.forms[literal_form(text)] += 1
+                    counts.types[literal_form(type_)] += 1
     for post in post_nodes:
         filled = len(posts.get(post, ()))
         if post.startswith(prefix) and filled:
             for text in labels.get(post, ()):
                 counts = item(post)
-                counts.forms[_lexical(text)] += filled
+                counts.forms[literal_form(text)] += filled
                 counts.types["Post"] += filled
     for entity, n in references.items():
         if entity.startswith(prefix):
@@ -141,7 +141,7 @@ def _summed(denotes, anchors, types, labels, posts, post_nodes, references) -> E
     return evidence
 
 
-def _lexical(term: str) -> str:
+def literal_form(term: str) -> str:
     """The lexical form of an N-Quads literal ('"a \\"b\\""@en' -> 'a "b"')."""
     body = term[1:term.rindex('"')]
     return _ESCAPE.sub(_unescape, body) if "\\" in body else body

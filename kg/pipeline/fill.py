@@ -10,6 +10,8 @@ same store a full build makes of the same corpus.
 Entity records are written from the evidence the readers sum (kg.model.evidence),
 never from a query over the whole store; a build keeps that sum, and the
 next incremental build patches it with the evidence of the graphs it swaps.
+The network view's data (kg.publish.view_data) is kept and patched alike: each
+document's part as its reader finds it, each record's as the build writes it.
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ from kg.model.evidence import (Evidence, Kept, add_evidence, counts_of, document
 from kg.pipeline.document_graph import canonical_keys
 from kg.pipeline.inputs import Inputs
 from kg.model.iris import graph_iri, resource_iri
+from kg.model.view_parts import pack, view_part
 from kg.pipeline.load_file import LoadFile, ontology_nquads
 from kg.pipeline.phases import Phases
 from kg.pipeline.plan import Plan
@@ -35,6 +38,7 @@ from kg.pipeline.readers import read_all
 from kg.model.corpus_vocabulary import Vocabulary
 from kg.store.embedded import EmbeddedStore
 from kg.pipeline.shacl import validate_nquads
+from kg.publish.view_data import ViewParts, load_head, patch_parts, record_parts, save_parts, start_parts
 
 
 @dataclass
@@ -79,13 +83,18 @@ def _load_all(plan: Plan, inputs: Inputs, build_dir: Path, options: Options, pha
     load = LoadFile(build_dir, store)  # the store is bulk-loaded while the documents are read
     try:
         with phases.phase("read"):
-            load.append(iris.ONTOLOGY_GRAPH, ontology_nquads(inputs.vocabulary))
+            ontology = ontology_nquads(inputs.vocabulary)
+            load.append(iris.ONTOLOGY_GRAPH, ontology)
+            view = start_parts(ontology)
             read = read_all(plan.todo, inputs, options.progress, options.validate, options.workers,
-                            lambda slug, text: load.append(graph_iri(slug), text))
+                            lambda slug, text: load.append(graph_iri(slug), text), frozenset(view.schema.classes))
         with phases.phase("records"):  # written while the loader still works, and loaded with the rest
             count, records = records_nquads(read.evidence, inputs.vocabulary, inputs.aliases)
             load.append(iris.ENTITIES_GRAPH, records)
             save_evidence(build_dir / build_dirs.EVIDENCE_FILE, kept_form(read.evidence))
+        with phases.phase("view data"):
+            view.documents, view.records = read.view_parts, record_parts(records, view.schema.classes)
+            save_parts(build_dir, view)
     except BaseException:
         load.abandon()  # the build directory, store and all, is removed by the caller
         raise
@@ -99,9 +108,11 @@ def _load_all(plan: Plan, inputs: Inputs, build_dir: Path, options: Options, pha
 
 def _patch_previous(plan: Plan, inputs: Inputs, build_dir: Path, options: Options, phases: Phases):
     graphs: dict[str, str] = {}
+    with phases.phase("view data"):
+        head = load_head(plan.previous_dir)
     with phases.phase("read"):
         read = read_all(plan.todo, inputs, options.progress, options.validate, options.workers,
-                        graphs.__setitem__)
+                        graphs.__setitem__, frozenset(head[0].classes) if head else frozenset())
     with phases.phase("checkpoint"):
         EmbeddedStore(build_dirs.store_path(plan.previous_dir), read_only=True).backup(build_dirs.store_path(build_dir))
     store = EmbeddedStore(build_dirs.store_path(build_dir))
@@ -114,10 +125,26 @@ def _patch_previous(plan: Plan, inputs: Inputs, build_dir: Path, options: Option
         count, records = replace_records(store, counts_of(kept, touched), inputs.vocabulary, inputs.aliases, touched)
         delta += _lines(records)
         save_evidence(build_dir / build_dirs.EVIDENCE_FILE, kept)
+    with phases.phase("view data"):  # read from every graph of the store when the previous build kept none
+        if head is None or not patch_parts(build_dir, plan.previous_dir, read.view_parts, plan.changed + plan.removed,
+                                           records, touched):
+            save_parts(build_dir, _view_of_store(store))
     previous = read_manifest(plan.previous_dir).get("quads")
     with phases.phase("count"):  # counting a large store takes seconds: the previous count and the change
         quads = previous + delta if isinstance(previous, int) else len(store)
     return store, read.checked, touched, Filled(quads, count, frozenset(records_touched), read.by_document)
+
+
+def _view_of_store(store: EmbeddedStore) -> ViewParts:
+    """The view data of every graph of `store`, each dumped and read as a build reads it."""
+    view = start_parts(store.dump_graph(iris.ONTOLOGY_GRAPH))
+    classes = view.schema.classes
+    view.records = record_parts(store.dump_graph(iris.ENTITIES_GRAPH), classes)
+    for graph in store.graphs():
+        slug = iris.slug_of_graph(graph)
+        if slug is not None:
+            view.documents[slug] = pack(view_part(store.dump_graph(graph), classes))
+    return view
 
 
 def _patched_evidence(store: EmbeddedStore, plan: Plan, replaced: Evidence, new: Evidence) -> Kept:

@@ -24,6 +24,7 @@ from kg.model import iris
 from kg.formats.corpus import DocumentFiles, read_document
 from kg.errors import InputError, InputErrors, InputWarning, KgError, ValidationError
 from kg.model.evidence import Evidence, add_evidence, document_evidence
+from kg.model.view_parts import pack, view_part
 from kg.pipeline.document_graph import canonical_keys, document_nquads
 from kg.pipeline.inputs import Inputs
 from kg.pipeline.shacl import validate_nquads
@@ -40,26 +41,28 @@ IN_FLIGHT = 2  # tasks submitted per worker and not yet handed to the sink: boun
 @dataclass
 class Read:
     """What reading gave besides the N-Quads: the canonical keys of the documents checked with
-    SHACL, and the summed evidence of every document read (kg.model.evidence)."""
+    SHACL, the summed evidence of every document read (kg.model.evidence) and each one's part of
+    the network view (kg.model.view_parts), packed, by slug."""
 
     checked: set[str] = field(default_factory=set)
     evidence: Evidence = field(default_factory=dict)
+    view_parts: dict[str, bytes] = field(default_factory=dict)
     warnings: list[InputError] = field(default_factory=list)
     by_document: dict[str, list[InputError]] = field(default_factory=dict)  # the same, per document slug
 
 
 def read_all(todo: list[DocumentFiles], inputs: Inputs, progress: bool, validate: bool,
-             workers: int | None, sink: Callable[[str, str], None]) -> Read:
+             workers: int | None, sink: Callable[[str, str], None], view_classes: frozenset[str] = frozenset()) -> Read:
     """Read every document to (re)build and hand its N-Quads to `sink`, in slug order, one at a
     time (memory stays flat however large the corpus). Every input error of every document is
-    raised together at the end."""
+    raised together at the end. Each document's part of the view has the nodes of `view_classes`."""
     sample = _validation_sample(todo) if validate else set()
     jobs = [(item, inputs.vocabulary_key(item), item.slug in sample) for item in todo]
     if workers is None:
         workers = usable_cores() if len(jobs) >= PARALLEL_THRESHOLD else 1
     size = _chunk_size(len(jobs), workers)
     chunks = [jobs[i:i + size] for i in range(0, len(jobs), size)]
-    shared = (os.getpid(), inputs.vocabularies, inputs.aliases, iris.BASE)
+    shared = (os.getpid(), inputs.vocabularies, inputs.aliases, iris.BASE, view_classes)
     bar = tqdm(total=len(jobs), unit="doc", desc="reading", disable=not progress or len(jobs) < 2)
     errors: list[InputError] = []
     read = Read()
@@ -73,10 +76,11 @@ def read_all(todo: list[DocumentFiles], inputs: Inputs, progress: bool, validate
                 initializer=_start_worker, initargs=shared))
             results = _bounded_map(pool, chunks, IN_FLIGHT * workers)
         else:
-            _SHARED.update(vocabularies=inputs.vocabularies, aliases=inputs.aliases, base=iris.BASE)
+            _SHARED.update(vocabularies=inputs.vocabularies, aliases=inputs.aliases, base=iris.BASE,
+                           view_classes=view_classes)
             stack.callback(_SHARED.clear)
             results = map(_read_chunk, chunks)
-        for chunk, evidence in results:
+        for chunk, evidence, parts in results:
             for slug, nquads, problems in chunk:
                 errors += [InputError(*e[1:5]) for e in problems if not e[0]]
                 found = [InputWarning(*e[1:]) for e in problems if e[0]]
@@ -89,6 +93,7 @@ def read_all(todo: list[DocumentFiles], inputs: Inputs, progress: bool, validate
                         read.checked |= canonical_keys(nquads)
             if not errors:
                 add_evidence(read.evidence, evidence)
+                read.view_parts.update(parts)
             bar.update(len(chunk))
     bar.close()
     if errors:
@@ -109,11 +114,11 @@ def _bounded_map(pool: Executor, chunks: Iterable, limit: int) -> Iterator:
         yield pending.popleft().result()
 
 
-_SHARED: dict = {}  # in a worker: the vocabularies, the alias table and the base IRI, received once
+_SHARED: dict = {}  # in a worker: the vocabularies, the alias table, the base IRI and the view's classes, received once
 
 
-def _start_worker(build_pid: int, vocabularies: dict, aliases, base: str) -> None:
-    _SHARED.update(vocabularies=vocabularies, aliases=aliases, base=base)
+def _start_worker(build_pid: int, vocabularies: dict, aliases, base: str, view_classes: frozenset[str]) -> None:
+    _SHARED.update(vocabularies=vocabularies, aliases=aliases, base=base, view_classes=view_classes)
     _exit_with_build(build_pid)
 
 
@@ -154,18 +159,22 @@ def _validation_sample(todo: list[DocumentFiles]) -> set[str]:
     return {item.slug for i, item in enumerate(todo) if i // VALIDATE_RUN in picked}
 
 
-def _read_chunk(jobs: list[tuple[DocumentFiles, Path, bool]]) -> tuple[list[tuple[str, str | None, list]], Evidence]:
+def _read_chunk(jobs: list[tuple[DocumentFiles, Path, bool]]) \
+        -> tuple[list[tuple[str, str | None, list]], Evidence, dict[str, bytes]]:
     """Read a run of documents (in a worker process); those to check are checked with SHACL
     together, and one by one only when together they fail (to say which document is wrong).
-    IRIs are minted under the build's base IRI. Returns each document's result and the summed
-    evidence of those read without error."""
+    IRIs are minted under the build's base IRI. Returns each document's result, the summed
+    evidence of those read without error and their parts of the view."""
     with iris.using_base(_SHARED["base"]):
         results = _read_run(jobs)
         evidence: Evidence = {}
-        for _, nquads, _ in results:
+        parts: dict[str, bytes] = {}
+        for slug, nquads, _ in results:
             if nquads is not None:
                 add_evidence(evidence, document_evidence(nquads))
-        return results, evidence
+                if _SHARED["view_classes"]:  # none: `kg check`, which keeps no view
+                    parts[slug] = pack(view_part(nquads, _SHARED["view_classes"]))
+        return results, evidence, parts
 
 
 def _read_run(jobs: list[tuple[DocumentFiles, Path, bool]]) -> list[tuple[str, str | None, list]]:

@@ -11,6 +11,8 @@ new build replaces the old.
         kg.<ext>.sections.json          SECTIONS_SUFFIX: where each graph's section lies in an export
         load.nq, load.pipe              LOAD_FILE, LOAD_PIPE: what a full build loads; load.nq becomes kg.nq
         graph.html                      VIEW_FILE: the network view, drawn on first request (kg.viz)
+        view-parts/                     VIEW_PARTS_DIR: each document's and record's part of the view in
+                                        shards, patched by the next build (kg.publish.view_data)
         search-index.sqlite             SEARCH_INDEX_FILE: the labels /api/search ranks, SQLite with FTS5
                                         (kg.publish.search_index); builds made before it wrote
                                         OLD_SEARCH_INDEX_FILE (search-index.json), no longer read:
@@ -63,6 +65,7 @@ SECTIONS_SUFFIX = ".sections.json"
 LOAD_FILE = "load.nq"
 LOAD_PIPE = "load.pipe"
 VIEW_FILE = "graph.html"
+VIEW_PARTS_DIR = "view-parts"
 SEARCH_INDEX_FILE = "search-index.sqlite"
 OLD_SEARCH_INDEX_FILE = "search-index.json"
 PARSED_INPUTS_FILE = "inputs.pickle"
