@@ -111,15 +111,17 @@ def statement_keys(iri: str) -> str:
 }} GROUP BY ?st ?s ?p ?o ?doc ?sentenceNode ORDER BY ?doc ?at ?st LIMIT {MAX_ROWS}""")
 
 
-def statements(nodes: list[str]) -> str:
-    """The page's rows of these statements (`statement_keys` chose them): one per statement and
-    sentence that states it, with the article, in article and text order; the same rows, in the same
-    order, as the first MAX_ROWS the statements of the page's IRI give."""
-    values = " ".join(f"<{n}>" for n in nodes)
+def statements(keys: list[dict[str, str]]) -> str:
+    """The page's rows of the statements `statement_keys` chose (its rows: statement, article and
+    sentence, each row one of the page's): one per statement and sentence that states it, with the
+    article, in article and text order; the same rows, in the same order, as the first MAX_ROWS the
+    statements of the page's IRI give. Each row's statement record is read again, not the type."""
+    values = " ".join(f"({_term(k, 'st')} {_term(k, 'doc')} {_term(k, 'sentenceNode')})" for k in keys)
     return with_prefixes(f"""SELECT ?st ?s ?p ?o ?doc (SAMPLE(?sl) AS ?sLabel) (SAMPLE(?pl) AS ?pLabel)
        (SAMPLE(?ol) AS ?oLabel) (IF(isIRI(?o), "iri", "literal") AS ?kind) (SAMPLE(?text) AS ?sentence)
        (MIN(?begin) AS ?at) (SAMPLE(?t) AS ?title) (SAMPLE(?d) AS ?date) (SAMPLE(?pub) AS ?publisher) WHERE {{
-  {{ SELECT DISTINCT ?st ?s ?p ?o WHERE {{ VALUES ?st {{ {values} }} ?st {_RECORD} }} }}
+  VALUES (?st ?doc ?sentenceNode) {{ {values} }}
+  ?st rdf:subject ?s ; rdf:predicate ?p ; rdf:object ?o .
   OPTIONAL {{ ?st prov:wasDerivedFrom ?doc .
              OPTIONAL {{ ?doc dcterms:title ?t }} OPTIONAL {{ ?doc dcterms:date ?d }}
              OPTIONAL {{ ?doc kgo:publisher/skos:prefLabel ?pub }} }}
@@ -129,6 +131,11 @@ def statements(nodes: list[str]) -> str:
   OPTIONAL {{ ?p rdfs:label ?pl }}
   OPTIONAL {{ ?o skos:prefLabel|rdfs:label ?ol }}
 }} GROUP BY ?st ?s ?p ?o ?doc ?sentenceNode ORDER BY ?doc ?at ?st LIMIT {MAX_ROWS}""")
+
+
+def _term(row: dict[str, str], name: str) -> str:
+    """An IRI of a `statement_keys` row as a VALUES term; UNDEF when the row has none."""
+    return f"<{row[name]}>" if name in row else "UNDEF"
 
 
 def graph_size(graph: str) -> str:

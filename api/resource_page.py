@@ -72,8 +72,8 @@ def _select(sparql: str) -> list[dict[str, str]]:
 
 def _statement_rows(iri: str) -> list[dict[str, str]]:
     """The rows of the statements about `iri` the page lists (describe.statement_keys says why two queries)."""
-    nodes = sorted({row["st"] for row in _select(describe.statement_keys(iri))})
-    return _select(describe.statements(nodes)) if nodes else []
+    keys = _select(describe.statement_keys(iri))
+    return _select(describe.statements(keys)) if keys else []
 
 
 def _label(iri: str, rows: list[dict[str, str]]) -> str:

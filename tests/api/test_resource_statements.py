@@ -47,8 +47,9 @@ def _rows(store: ox.Store, sparql: str) -> list[tuple]:
 
 
 def _two_queries(store: ox.Store, iri: str) -> list[tuple]:
-    nodes = sorted({row[0] for row in _rows(store, describe.statement_keys(iri))})
-    return _rows(store, describe.statements([n.strip("<>") for n in nodes])) if nodes else []
+    keys = [{name: term.value for name, term in zip(("st", "doc", "sentenceNode"), row) if term is not None}
+            for row in store.query(describe.statement_keys(iri), use_default_graph_as_union=True)]
+    return _rows(store, describe.statements(keys)) if keys else []
 
 
 @pytest.mark.parametrize("limit", [describe.MAX_ROWS, 7])
@@ -80,6 +81,6 @@ def test_the_page_describes_only_the_statements_it_lists(client, shipped_data, m
     monkeypatch.setattr(WorkerPool, "submit", keep)
     page = client.get(path_of(most_stated(shipped_data)), headers={"Accept": "text/html"})
     assert page.status_code == 200, page.get_data(as_text=True)[:300]
-    described = [q for q in asked if "VALUES ?st" in q]
+    described = [q for q in asked if "VALUES (?st ?doc ?sentenceNode)" in q]
     assert len(described) == 1
-    assert 1 <= described[0].split("VALUES ?st {", 1)[1].split("}", 1)[0].count("<") <= 3
+    assert 1 <= described[0].split("VALUES (?st ?doc ?sentenceNode) {", 1)[1].split("}", 1)[0].count("(") <= 3
