@@ -1,5 +1,5 @@
 """The ontology's classes the JSON API's `type` parameters accept (matched ignoring case), and the
-orders its entity list takes."""
+orders its entity and document lists take."""
 
 from __future__ import annotations
 
@@ -13,3 +13,4 @@ EVENT_TYPES = ("Event", "AidDelivery", "Announcement", "Appointment", "AsylumReq
                "Confrontation", "Defection", "Detention", "Election", "Expulsion", "Flight", "Inauguration",
                "Interview", "Protest", "Uprising")
 ENTITY_ORDERS = ("label", "mentions")  # how /api/entities may be sorted, the default first
+DOCUMENT_ORDERS = ("id", "date")  # how /api/documents may be sorted, the default first

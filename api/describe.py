@@ -89,22 +89,39 @@ def properties(iri: str) -> str:
 }} GROUP BY ?p ?o ORDER BY ?p ?o LIMIT {MAX_ROWS}""")
 
 
-def statements(iri: str) -> str:
-    """The statements about `iri` (as subject or object) or stated by it (a document): one row per
-    statement and sentence that states it, with the article, in article and text order.
+_RECORD = "a kgo:Statement ; rdf:subject ?s ; rdf:predicate ?p ; rdf:object ?o"
+
+
+def statement_keys(iri: str) -> str:
+    """Which statements the page lists: the first MAX_ROWS rows of `statements` (one per statement and
+    sentence), in article and text order, with only what that order needs. The labels, titles and
+    texts are then asked of those statements alone (`statements`): joined with every statement of a
+    country before the cut, they took 15 s at 10,000 articles.
 
     Written for the engine's planner: each branch of the UNION holds the whole statement pattern,
-    and the sentence's text and position are nested OPTIONALs, so that every part starts from a
-    bound IRI (milliseconds; a UNION joined with the pattern after it, or one OPTIONAL group of
-    three patterns, made Oxigraph scan every statement or every text span: seconds at 1,000
-    articles)."""
-    record = "a kgo:Statement ; rdf:subject ?s ; rdf:predicate ?p ; rdf:object ?o"
+    and the sentence's position is a nested OPTIONAL, so that every part starts from a bound IRI
+    (milliseconds; a UNION joined with the pattern after it, or one OPTIONAL group of three
+    patterns, made Oxigraph scan every statement or every text span: seconds at 1,000 articles)."""
+    return with_prefixes(f"""SELECT ?st ?doc ?sentenceNode (MIN(?begin) AS ?at) WHERE {{
+  {{ SELECT DISTINCT ?st ?s ?p ?o WHERE {{
+    {{ ?st rdf:subject <{iri}> ; {_RECORD} }} UNION {{ ?st rdf:object <{iri}> ; {_RECORD} }}
+    UNION {{ ?st prov:wasDerivedFrom <{iri}> ; {_RECORD} }} }} }}
+  OPTIONAL {{ ?st prov:wasDerivedFrom ?doc }}
+  OPTIONAL {{ ?st kgo:evidence ?sentenceNode OPTIONAL {{ ?sentenceNode nif:beginIndex ?begin }} }}
+}} GROUP BY ?st ?s ?p ?o ?doc ?sentenceNode ORDER BY ?doc ?at ?st LIMIT {MAX_ROWS}""")
+
+
+def statements(keys: list[dict[str, str]]) -> str:
+    """The page's rows of the statements `statement_keys` chose (its rows: statement, article and
+    sentence, each row one of the page's): one per statement and sentence that states it, with the
+    article, in article and text order; the same rows, in the same order, as the first MAX_ROWS the
+    statements of the page's IRI give. Each row's statement record is read again, not the type."""
+    values = " ".join(f"({_term(k, 'st')} {_term(k, 'doc')} {_term(k, 'sentenceNode')})" for k in keys)
     return with_prefixes(f"""SELECT ?st ?s ?p ?o ?doc (SAMPLE(?sl) AS ?sLabel) (SAMPLE(?pl) AS ?pLabel)
        (SAMPLE(?ol) AS ?oLabel) (IF(isIRI(?o), "iri", "literal") AS ?kind) (SAMPLE(?text) AS ?sentence)
        (MIN(?begin) AS ?at) (SAMPLE(?t) AS ?title) (SAMPLE(?d) AS ?date) (SAMPLE(?pub) AS ?publisher) WHERE {{
-  {{ SELECT DISTINCT ?st ?s ?p ?o WHERE {{
-    {{ ?st rdf:subject <{iri}> ; {record} }} UNION {{ ?st rdf:object <{iri}> ; {record} }}
-    UNION {{ ?st prov:wasDerivedFrom <{iri}> ; {record} }} }} }}
+  VALUES (?st ?doc ?sentenceNode) {{ {values} }}
+  ?st rdf:subject ?s ; rdf:predicate ?p ; rdf:object ?o .
   OPTIONAL {{ ?st prov:wasDerivedFrom ?doc .
              OPTIONAL {{ ?doc dcterms:title ?t }} OPTIONAL {{ ?doc dcterms:date ?d }}
              OPTIONAL {{ ?doc kgo:publisher/skos:prefLabel ?pub }} }}
@@ -114,6 +131,11 @@ def statements(iri: str) -> str:
   OPTIONAL {{ ?p rdfs:label ?pl }}
   OPTIONAL {{ ?o skos:prefLabel|rdfs:label ?ol }}
 }} GROUP BY ?st ?s ?p ?o ?doc ?sentenceNode ORDER BY ?doc ?at ?st LIMIT {MAX_ROWS}""")
+
+
+def _term(row: dict[str, str], name: str) -> str:
+    """An IRI of a `statement_keys` row as a VALUES term; UNDEF when the row has none."""
+    return f"<{row[name]}>" if name in row else "UNDEF"
 
 
 def graph_size(graph: str) -> str:

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from kg.api import negotiate
-from kg.api.classes import CLASSES, ENTITY_ORDERS, ENTITY_TYPES, EVENT_TYPES
+from kg.api.classes import CLASSES, DOCUMENT_ORDERS, ENTITY_ORDERS, ENTITY_TYPES, EVENT_TYPES
 from kg import __version__
 
 _STR = {"type": "string"}
@@ -247,7 +247,10 @@ PATHS: dict[str, Any] = {
                               "most results")],
         "responses": {"200": _json("Search", "matching entities, best first"), **_errors(400, 503)}}},
     "/api/documents": {"get": {
-        "summary": "The documents of the corpus", "operationId": "listDocuments", "parameters": _PAGING,
+        "summary": "The documents of the corpus", "operationId": "listDocuments",
+        "parameters": [_param("sort", "query",
+                              {"type": "string", "enum": list(DOCUMENT_ORDERS), "default": DOCUMENT_ORDERS[0]},
+                              "id: by id; date: the latest first (dcterms:date), undated ones last")] + _PAGING,
         "responses": {"200": _page_of("Document", "a page of documents"), **_errors(400, 503)}}},
     "/api/documents/{slug}": {"get": {
         "summary": "One document with its whole text", "operationId": "getDocument",

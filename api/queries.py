@@ -141,6 +141,10 @@ def mention_count(entity: str, cap: int) -> str:
 _DOCUMENT_KEYS = """
 SELECT DISTINCT ?doc WHERE { ?doc a kgo:NewsArticle }
 """
+_DOCUMENT_DATES = """
+SELECT ?doc (MAX(STR(?d)) AS ?date) WHERE { ?doc a kgo:NewsArticle OPTIONAL { ?doc dcterms:date ?d } }
+GROUP BY ?doc
+"""
 
 
 def documents(docs: list[str]) -> str:
@@ -330,7 +334,8 @@ GROUP BY ?x
 
 
 def __getattr__(name: str) -> str:
-    """DOCUMENT_KEYS: the fixed query, with the prefixes of the current base."""
-    if name == "DOCUMENT_KEYS":
+    """DOCUMENT_KEYS, DOCUMENT_DATES (every article with its latest date, for the API to sort once per
+    build): the fixed queries, with the prefixes of the current base."""
+    if name in ("DOCUMENT_KEYS", "DOCUMENT_DATES"):
         return prologue() + globals()["_" + name]
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

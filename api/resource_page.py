@@ -41,7 +41,7 @@ def resource(iri: str) -> Response:
         "iri": iri, "label": _label(iri, rows), "names": names, "text": text,
         "types": [value(r["o"], r.get("oLabel"), "iri") for r in rows if r["p"] == RDF_TYPE],
         "properties": [_property(r) for r in rows if r["p"] not in (RDF_TYPE, *NAME_PROPERTIES, *HIDDEN)],
-        "statements": statement_groups(iri, _select(describe.statements(iri)), _select),
+        "statements": statement_groups(iri, _statement_rows(iri), _select),
         "max_rows": describe.MAX_ROWS, "view": _view_link(iri), "query": _query_link(_statements_query(iri)),
         "document": iri.startswith(iris.DOCUMENT) and "/" not in iri[len(iris.DOCUMENT):],
     }
@@ -68,6 +68,12 @@ def _render(kind: str, context: dict[str, Any]) -> Response:
 
 def _select(sparql: str) -> list[dict[str, str]]:
     return backend.current().select(sparql, g.deadline)
+
+
+def _statement_rows(iri: str) -> list[dict[str, str]]:
+    """The rows of the statements about `iri` the page lists (describe.statement_keys says why two queries)."""
+    keys = _select(describe.statement_keys(iri))
+    return _select(describe.statements(keys)) if keys else []
 
 
 def _label(iri: str, rows: list[dict[str, str]]) -> str:

@@ -10,8 +10,9 @@ import pyoxigraph as ox
 import pytest
 
 from kg.api import create_app, openapi
+from kg.api.workers import WorkerPool
 from kg.store import build_dirs
-from kg.model.iris import ENTITIES_GRAPH, PREFIXES, RESOURCE
+from kg.model.iris import ENTITIES_GRAPH, PREFIXES, RESOURCE, prologue
 from tests.api.linked_support import reference
 from tests.api.support import body, validator
 from tests.helpers import CORPUS
@@ -138,6 +139,38 @@ def test_documents(client):
         assert (publisher and publisher["iri"]) == (metadata.get("publisher") and RESOURCE + metadata["publisher"])
         assert publisher is None or publisher["label"]
         assert item["graph"].endswith("/graph/" + item["id"])
+
+
+def test_documents_by_date_are_the_latest_first_as_sparql_orders_them(client, shipped_data):
+    store = ox.Store.read_only(str(build_dirs.store_path(build_dirs.current_build(shipped_data))))
+    rows = store.query(prologue() + """SELECT ?doc ?date WHERE { ?doc a kgo:NewsArticle
+      OPTIONAL { ?doc dcterms:date ?date } } ORDER BY DESC(?date) ?doc""", use_default_graph_as_union=True)
+    expected = [(row["doc"].value, row["date"] and row["date"].value) for row in rows]
+    items, url = [], "/api/documents?sort=date&limit=2"
+    while url:
+        page = body(client.get(url))
+        items += page["items"]
+        url = page["next"]
+    assert [(i["iri"], i["date"]) for i in items] == expected
+    assert len({d for _, d in expected}) > 1 and page["total"] == len(expected)
+    assert body(client.get("/api/documents?sort=title"), 400)["error"]["valid"] == ["id", "date"]
+
+
+def test_a_page_of_documents_by_date_asks_the_store_of_its_own_documents_only(client, monkeypatch):
+    """The order is read once per build: after that, a page is one query about its own articles
+    (VALUES), however many the corpus holds."""
+    body(client.get("/api/documents?sort=date&limit=1"))
+    asked: list[str] = []
+    submit = WorkerPool.submit
+
+    def keep(pool, job, deadline):
+        asked.append(job.args.get("sparql", ""))
+        return submit(pool, job, deadline)
+
+    monkeypatch.setattr(WorkerPool, "submit", keep)
+    page = body(client.get("/api/documents?sort=date&limit=2&offset=1"))
+    assert len(asked) == 1 and "VALUES ?doc" in asked[0]
+    assert all(f"<{item['iri']}>" in asked[0] for item in page["items"])
 
 
 def test_stats_match_the_store(client, shipped_data):

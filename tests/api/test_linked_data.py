@@ -14,6 +14,7 @@ import requests
 
 from kg.formats import rdf_syntaxes as formats
 from kg.api import create_app
+from kg.api.workers import WorkerPool
 from kg.testing.servers import Server
 from kg.model.iris import BASE, DOCUMENT, ENTITIES_GRAPH, GRAPH, ONTOLOGY_GRAPH, PREFIXES
 from tests.jsonld_support import assert_same_as_turtle
@@ -113,6 +114,33 @@ def test_void_counts_agree_with_the_store(client, shipped_data):
     assert graphs == {g.value for g in store.named_graphs()}
     assert value(void, f"SELECT ?e WHERE {{ <{dataset}> <{VOID}sparqlEndpoint> ?e }}") == BASE + "sparql"
     assert value(void, f"SELECT ?r WHERE {{ <{dataset}> <{PREFIXES['dcterms']}rights> ?r }}")
+
+
+def test_void_numbers_of_classes_and_properties_are_those_of_the_store(client, shipped_data):
+    store, void = reference(shipped_data), void_store(client)
+    dataset = BASE + ".well-known/void#dataset"
+    for name, query in (("classes", "SELECT (COUNT(DISTINCT ?c) AS ?n) WHERE { ?x a ?c }"),
+                        ("properties", "SELECT (COUNT(DISTINCT ?q) AS ?n) WHERE { ?x ?q ?y }")):
+        assert value(void, f"SELECT ?n WHERE {{ <{dataset}> <{VOID}{name}> ?n }}") == value(store, query, union=True)
+
+
+def test_void_reads_no_quad_for_the_count_the_build_kept(shipped_data, monkeypatch):
+    """Counting every quad reads the whole store (17 s at 10,000 articles): the build's count is used."""
+    app = create_app({"DATA": str(shipped_data), "WORKERS": 1})
+    asked: list[str] = []
+    submit = WorkerPool.submit
+
+    def keep(pool, job, deadline):
+        asked.append(str(job.args.get("request", job.args)))
+        return submit(pool, job, deadline)
+
+    monkeypatch.setattr(WorkerPool, "submit", keep)
+    try:
+        assert app.test_client().get("/.well-known/void").status_code == 200
+    finally:
+        app.extensions["kg"].close()
+    assert asked and not any("?s ?p ?o" in query for query in asked)
+    assert any("?x ?property ?y" in query for query in asked)
 
 
 def test_void_features_are_the_formats_the_pages_answer_in(client):
