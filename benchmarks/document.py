@@ -105,6 +105,10 @@ class Document:
         self._spans.append(f"{tid}\t{type_} {begin} {self.pos}\t{written}")
         return tid
 
+    def span_type(self, tid: str) -> str:
+        """The annotation type a text-bound annotation was written with."""
+        return next(line.split("\t")[1].split(" ")[0] for line in self._spans if line.split("\t")[0] == tid)
+
     def relation(self, type_: str, arg1: str, arg2: str) -> str:
         rid = self._next("R")
         self._other["R"].append(f"{rid}\t{type_} Arg1:{arg1} Arg2:{arg2}")

@@ -219,9 +219,13 @@ def detention(d: Document) -> None:
     d.put(" in ")
     city = d.entity("City")
     time = _date(d, 0.5)
+    length = None
+    if not negated and _maybe(d, 0.4):
+        d.put(" for ")
+        length = _duration(d)
     d.end_sentence()
     event = d.event("Detention", trigger, [("Agent", unit.id), ("Patient", person.id),
-                                           ("Place", city.id), ("Time", time)])
+                                           ("Place", city.id), ("Time", time), ("Measure", length)])
     if negated:
         d.attribute("Negated", event)
 
@@ -363,6 +367,54 @@ def stance(d: Document) -> None:
     d.relation("Opposes", opponent.id, opposed.id)
 
 
+def held_stance(d: Document) -> None:
+    """A stance as an event, with its position and the share of its holders ("up to 90 percent of
+    troops oppose Maduro")."""
+    share = d.span("Figure", d.rng.choice(("up to 90", "about 60", "more than 70")))
+    d.attribute("Unit", share, "Percent")
+    d.put(" percent of ")
+    holders = d.entity("MilitaryUnit", "Organization", "Country")
+    d.put(" ")
+    position = d.rng.choice(("Supports", "Opposes"))
+    trigger = d.trigger("Stance", "support" if position == "Supports" else "oppose")
+    d.put(" ")
+    target = d.entity("Person")
+    time = _date(d, 0.4)
+    d.end_sentence()
+    event = d.event("Stance", trigger, [("Agent", holders.id), ("Target", target.id), ("Share", share), ("Time", time)])
+    d.attribute("Position", event, position)
+
+
+def residence(d: Document) -> None:
+    person = d.entity("Person")
+    d.put(" now lives in ")
+    city = d.entity("City")
+    d.put(", the capital of ")
+    country = d.entity("Country", reuse=0.6)
+    d.put(", which borders ")
+    neighbour = d.entity("Country", reuse=0.6)
+    d.put("; ")
+    partner = d.entity("Organization", "Country")
+    d.put(" is its main partner")
+    d.end_sentence()
+    d.relation("LivesIn", person.id, city.id)
+    if d.span_type(city.id) == "City":  # not when the annotator chose the parent type, Place
+        d.relation("CapitalOf", city.id, country.id)
+    d.relation("Borders", country.id, neighbour.id)
+    d.relation("PartnerOf", partner.id, country.id)
+
+
+def _duration(d: Document) -> str:
+    """Write '<n> months' (or years); the Figure span is the number, with its Unit."""
+    value = d.rng.choice((2, 3, 8, 14))
+    figure = d.span("Figure", str(value))
+    d.normalize(figure, f"Number:{value}", str(value))
+    unit = d.rng.choice(("Month", "Year"))
+    d.attribute("Unit", figure, unit)
+    d.put(f" {unit.lower()}s")
+    return figure
+
+
 def recognition(d: Document) -> None:
     country = d.entity("Country")
     d.put(" recognized ")
@@ -458,4 +510,5 @@ EVENTS: tuple[Template, ...] = (defection, flight, confrontation, aid, protest, 
                                 expulsion, detention, election, inauguration, appointment, asylum, attack,
                                 uprising)
 QUOTES: tuple[Template, ...] = (quote_person, quote_organization, quote_unnamed)
-FACTS: tuple[Template, ...] = (stance, recognition, hierarchy, geography, membership, headquarters, registry)
+FACTS: tuple[Template, ...] = (stance, held_stance, recognition, hierarchy, geography, residence, membership,
+                               headquarters, registry)
