@@ -215,7 +215,9 @@ def prune(data_dir: Path, keep: int = KEEP_BUILDS) -> None:
     for left in [p for p in builds.iterdir() if served.is_removing(p)]:  # by a cleanup killed while deleting
         shutil.rmtree(left, ignore_errors=True)
     others = [p for p in builds.iterdir() if not p.name.startswith(".") and p != current]
-    finished = sorted((p for p in others if (p / MANIFEST_FILE).exists()), key=lambda p: p.stat().st_mtime)
+    # by modification time, then by name (a timestamp and a counter): builds made within one tick of a
+    # coarse file-system clock keep their order
+    finished = sorted((p for p in others if (p / MANIFEST_FILE).exists()), key=lambda p: (p.stat().st_mtime_ns, p.name))
     stale = finished[: max(0, len(finished) - (keep - 1))]
     unfinished = [p for p in others if not (p / MANIFEST_FILE).exists()]
     for path in stale + [p for p in unfinished if _older_than(p, 3600) or not _owner_alive(p)]:
