@@ -31,8 +31,9 @@ run: setup
 test: setup system-deps
 	$(PY) -m pytest -n 2 -m "not slow"
 
+SIZES ?= 100,1000,10000,100000
 bench: setup system-deps
-	$(PY) benchmarks/run.py
+	$(PY) benchmarks/run.py --sizes $(SIZES)
 
 clean:
 	rm -rf data build *.egg-info .pytest_cache

@@ -56,9 +56,14 @@ def build_table(results: list[SizeResult]) -> str:
         rows.append([f"{r.docs:,}", f"{r.quads:,}" if r.quads else "–", cell(build), seconds(build.cpu),
                      memory(build.peak), rate,
                      cell(bulk), memory(bulk.peak), times(ratio(r.seconds("build"), r.seconds("bulk_load"))),
-                     cell(rdf, "parse_seconds"), peak_cell(rdf)])
+                     cell(rdf, "parse_seconds"), peak_cell(rdf), per_article(build.detail.get("disk_bytes"), r.docs)])
     return table(["documents", "quads", "`kg build`", "CPU time", "peak memory", "quads/s", "Oxigraph bulk_load (floor)",
-                  "floor peak", "build ÷ floor", "rdflib parse", "rdflib peak"], rows)
+                  "floor peak", "build ÷ floor", "rdflib parse", "rdflib peak", "disk per article"], rows)
+
+
+def per_article(total: int | None, docs: int) -> str:
+    """A build's bytes on disk per article."""
+    return "–" if not total or not docs else f"{total / docs / 2**10:,.0f} KiB"
 
 
 def export_table(results: list[SizeResult]) -> str:
@@ -144,9 +149,10 @@ def readme_table(machine: dict[str, str], results: list[SizeResult], command: st
         rows.append([f"{r.docs:,}", f"{r.quads:,}" if r.quads else "–", cell(r.step("build")), cell(r.step("bulk_load")),
                      times(ratio(r.seconds("build"), r.seconds("bulk_load"))), cell(r.step("edit_queryable")),
                      cell(r.step("noop")), memory(r.step("build").peak),
+                     per_article(r.step("build").detail.get("disk_bytes"), r.docs),
                      times(ratio(r.seconds("build_1core"), r.seconds("build_2core") or r.seconds("build")))])
     body = table(["documents", "quads", "`kg build`", "bulk_load floor", "build ÷ floor", "edit 1 until queryable",
-                  "no-op", "peak memory", "speed-up 1 → 2 cores"], rows)
+                  "no-op", "peak memory", "disk per article", "speed-up 1 → 2 cores"], rows)
     where = f"{machine.get('cores', '?')} cores, load average {machine.get('load average', '?').split(' ')[0]} at the start"
     state = " (the run was still going when this was written: sizes not listed were not measured)" if unfinished else ""
     return (f"{README_START}\n{body}\n\nMeasured by `{command}` on {machine.get('date', '?')} ({where}){state}; the targets "
