@@ -21,7 +21,15 @@ from kg.store.memo import Memo
 
 # An id as kg mints it: IRI path segments (letters of any script, digits, . _ ~ -, %XX escapes). An id taken
 # from a URL goes through iris.iri_path first, so that it reads the same escaped by the client or not.
-KEY = re.compile(r"^(?:[\w.~-]|%[0-9A-Fa-f]{2})+(?:/(?:[\w.~-]|%[0-9A-Fa-f]{2})+)*$")
+class _Key:
+    """An id as kg mints them (kg.model.iris.iri_path): `KEY.match(text)` as a compiled pattern would."""
+
+    @staticmethod
+    def match(text: str) -> bool:
+        return iris.is_path_of_ids(text)
+
+
+KEY = _Key()
 _TYPE = re.compile(r"^[A-Za-z][A-Za-z0-9]*$")
 MAX_LIMIT = 500
 MAX_OFFSET = 10**9

@@ -35,8 +35,8 @@ from kg.errors import ApiError
 from kg.store.memo import Memo
 from kg.viz import ensure_view, kept_view, view_page
 from kg.viz.html import safe_json
-from kg.viz.network import load_graph
 from kg.viz.neighbours import neighbourhood_data
+from kg.viz.view_index import store_index
 
 bp = Blueprint("view", __name__)
 # The page's own policy, in the <meta> near the top of its <head> (viz/templates/view.html).
@@ -49,8 +49,16 @@ GRAPH_READ_SECONDS = 600.0  # reading a large view graph takes minutes (53 s at 
 
 @bp.record_once
 def _install(state) -> None:
-    state.app.extensions["kg.view"] = Memo()  # the page rendered from a remote store, the view graph
+    state.app.extensions["kg.view"] = Memo()  # the page rendered from a remote store, the view index
     state.app.extensions["kg.view.lock"] = threading.Lock()  # one reader of a large graph at a time
+    threading.Thread(target=_import_layout, name="kg-view-imports", daemon=True).start()
+
+
+def _import_layout() -> None:
+    """Import what drawing a page needs (scipy's k-d tree, networkx's communities: seconds of
+    imports) while the server waits for its first visitor, not during the first `/graph`."""
+    import networkx.algorithms.community  # noqa: F401
+    import scipy.spatial  # noqa: F401
 
 
 @bp.get("/graph")
@@ -87,17 +95,17 @@ def neighbours() -> Response:
     """JSON: the neighbourhood of `?node=` (an IRI of the view graph) in the page's data shape,
     every string escaped as in the page (no `<`, `>` or `&` in the body)."""
     node = request.args.get("node", "")
-    graph = _view_graph(current_app.extensions["kg"])
-    if node not in graph:
+    index = _view_index(current_app.extensions["kg"])
+    if node not in index:
         raise ApiError(404, f"no entity or event {node!r} in the graph (expected the IRI of a node of the view)")
-    response = Response(safe_json(neighbourhood_data(graph, node)), mimetype="application/json")
+    response = Response(safe_json(neighbourhood_data(index.neighbourhood(node), node)), mimetype="application/json")
     response.headers["Cache-Control"] = "no-cache"
     response.headers["X-Content-Type-Options"] = "nosniff"
     return response
 
 
-def _view_graph(backend, build: Path | None = None):
-    """The view graph of the served store (of `build`, one of the backend's, when given), made once
+def _view_index(backend, build: Path | None = None):
+    """The view index of the served store (of `build`, one of the backend's, when given), made once
     per store version (kept the backend's `max_age` seconds: a remote store's version says nothing
     of its content): merged from the view data the build kept, or read from the store when there is
     none (a remote store)."""
@@ -105,24 +113,24 @@ def _view_graph(backend, build: Path | None = None):
     build = build or backend.served()
     version = f"{backend.kind}:{build.name if build is not None else backend.version()}"
     with current_app.extensions["kg.view.lock"]:  # a large graph takes long to read and much memory
-        graph = kept.get("graph", version, backend.max_age)
-        if graph is None:
-            graph = kept.put("graph", version, _read_graph(backend, build))
-        return graph
+        index = kept.get("index", version, backend.max_age)
+        if index is None:
+            index = kept.put("index", version, _read_index(backend, build))
+        return index
 
 
-def _read_graph(backend, build: Path | None):
-    graph = kept_view(build) if build is not None else None
-    if graph is None:
-        graph = load_graph(_Selector(backend, deadline=time.monotonic() + GRAPH_READ_SECONDS))
-    return graph
+def _read_index(backend, build: Path | None):
+    index = kept_view(build) if build is not None else None
+    if index is None:
+        index = store_index(_Selector(backend, deadline=time.monotonic() + GRAPH_READ_SECONDS))
+    return index
 
 
 def _built_page(backend) -> Path | None:
     """graph.html of the served embedded build (drawn now if no request asked for it before, from
-    the view graph the neighbours route keeps: made once for both)."""
+    the view index the neighbours route keeps: made once for both)."""
     build = backend.served()
-    return ensure_view(build, lambda: _view_graph(backend, build)) if build is not None else None
+    return ensure_view(build, lambda: _view_index(backend, build)) if build is not None else None
 
 
 def _send_page(page: Path) -> Response:

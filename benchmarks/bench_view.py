@@ -4,7 +4,7 @@
     python benchmarks/bench_view.py --data data/bench/d100 --data data/bench/d1000 --runs 3
     python benchmarks/bench_view.py --data data/bench/data-10000 --articles 100,1000   # what run.py does
 
-Each build's view is merged from the view data it kept (`kg.viz.build_graph`, capped as `kg build`
+Each build's view is made from the view data it kept (`kg.viz.build_index`, capped as `kg build`
 caps it), rendered by `viz.html.render`, written to a temp directory and opened from
 file:// in Debian's Chromium (1280 x 800, every other request blocked). Reported: the
 Python time to read and render, the page size, the first frame (vis-network's first
@@ -78,12 +78,12 @@ class Browser:
 
 
 def load(data_dir: Path):
-    """The whole view graph of a build (not capped yet), as `/graph` makes it: merged from the view
-    data the build kept (read from its store when it kept none)."""
+    """The view index of a build, as `/graph` makes it: from the view data the build kept (read
+    from its store when it kept none)."""
     from kg.store.build_dirs import require_current_build
-    from kg.viz import build_graph
+    from kg.viz import build_index
 
-    return build_graph(require_current_build(data_dir))
+    return build_index(require_current_build(data_dir))
 
 
 def first_articles(graph, count: int):
@@ -115,12 +115,15 @@ def views(data_dir: Path, articles: tuple[int, ...]):
     from kg.viz.network import cap_nodes
 
     started = time.perf_counter()
-    graph = load(data_dir)
+    index = load(data_dir)
+    top = index.top(MAX_NODES)
     read = time.perf_counter() - started
-    total = len(graph.graph.get("docs", {}))
-    for count in sorted(a for a in articles if a < total):
-        yield f"{data_dir.name}, first {count:,} articles", cap_nodes(first_articles(graph, count), MAX_NODES), None
-    yield f"{data_dir.name}, all {total:,} articles", cap_nodes(graph, MAX_NODES), read
+    total = len(index.rows.docs)
+    smaller = sorted(a for a in articles if a < total)
+    whole = index.whole() if smaller else None
+    for count in smaller:
+        yield f"{data_dir.name}, first {count:,} articles", cap_nodes(first_articles(whole, count), MAX_NODES), None
+    yield f"{data_dir.name}, all {total:,} articles", top, read
 
 
 def measure(browser: Browser, name: str, graph, read: float | None, workdir: Path, runs: int) -> dict:

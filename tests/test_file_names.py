@@ -39,6 +39,16 @@ def test_other_names_are_iri_paths(path, expected):
     assert iris.document_path(expected) == path
 
 
+@pytest.mark.parametrize("name", ["Ø¹\U000e0110", "क्षत्रिय", "a\u0301\u0302b", "%zz", "x/\x02\t y", "Ünïcode é"])
+def test_every_id_kg_mints_is_taken_back_as_an_id(name):
+    """What the API's id arguments accept is what iri_path makes: letters, marks (a variation
+    selector, a virama) and digits of any script, and escapes (a fuzzer's id was refused with 400)."""
+    from kg.api.answers import KEY
+
+    assert KEY.match(iris.iri_path(name))
+    assert not KEY.match("a//b") and not KEY.match("") and not KEY.match("a b") and not KEY.match("7%")
+
+
 def test_decomposed_letters_give_the_composed_id():
     assert iris.document_id(unicodedata.normalize("NFD", "Die_französische")) == "Die_französische"
 

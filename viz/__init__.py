@@ -14,7 +14,8 @@ from kg.publish.view_data import load_parts
 from kg.store.build_dirs import VIEW_FILE, build_store, made_once, under_build_base
 from kg.store.protocol import GraphStore
 from kg.viz.html import render
-from kg.viz.network import cap_nodes, focus_subgraph, kept_graph, load_graph, resolve_node
+from kg.viz.network import cap_nodes, focus_subgraph, resolve_node
+from kg.viz.view_index import ViewIndex, kept_index, store_index
 
 MAX_NODES = 10_000  # the best-connected nodes a whole-graph page shows; --focus reaches the rest
 
@@ -23,58 +24,67 @@ def write_view(build_dir: Path, store: GraphStore) -> Path:
     """Build hook (`kg.build_hooks`, run by `kg build --eager`): write graph.html into the build
     directory, from the view data the build kept (from `store` when it kept none)."""
     path = Path(build_dir) / VIEW_FILE
-    parts = load_parts(build_dir)
-    write_html(store if parts is None else kept_graph(parts), path)
+    kept = kept_view(build_dir)
+    write_html(store_index(store) if kept is None else kept, path)
     return path
 
 
-def ensure_view(build_dir: Path, graph: Callable[[], nx.MultiDiGraph] | None = None) -> Path:
+def ensure_view(build_dir: Path, index: Callable[[], ViewIndex] | None = None) -> Path:
     """The build's graph.html, drawn on the first call (one writer at a time) and kept: the view is
-    not on a build's critical path. Drawn from `graph()`, the build's view graph, when given (a
-    server that keeps it for the neighbours route), else from the build (`build_graph`)."""
-    return made_once(Path(build_dir) / VIEW_FILE, lambda partial: _draw(Path(build_dir), partial, graph))
+    not on a build's critical path. Drawn from `index()`, the build's view index, when given (a
+    server that keeps it for the neighbours route), else from the build (`build_index`)."""
+    return made_once(Path(build_dir) / VIEW_FILE, lambda partial: _draw(Path(build_dir), partial, index))
 
 
-def _draw(build_dir: Path, path: Path, graph: Callable[[], nx.MultiDiGraph] | None) -> None:
+def _draw(build_dir: Path, path: Path, index: Callable[[], ViewIndex] | None) -> None:
     with under_build_base(build_dir):
-        write_html(graph() if graph else build_graph(build_dir), path)
+        write_html(index() if index else build_index(build_dir), path)
 
 
-def build_graph(build_dir: Path) -> nx.MultiDiGraph:
-    """The whole view graph of a build: merged from the parts it kept, or read from its store when
-    it kept none (a build made before kg kept them)."""
+def build_index(build_dir: Path) -> ViewIndex:
+    """The view index of a build: from the parts it kept, or from its store when it kept none
+    (a build made before kg kept them)."""
     kept = kept_view(build_dir)
     if kept is not None:
         return kept
     store = build_store(build_dir)
     try:
         with under_build_base(build_dir):
-            return load_graph(store)
+            return store_index(store)
     finally:
         store.close()
 
 
-def kept_view(build_dir: Path) -> nx.MultiDiGraph | None:
-    """The whole view graph merged from the parts a build kept; None when it kept none."""
+def kept_view(build_dir: Path) -> ViewIndex | None:
+    """The view index of the parts a build kept; None when it kept none."""
     parts = load_parts(build_dir)
-    return None if parts is None else kept_graph(parts)
+    return None if parts is None else kept_index(parts)
 
 
-def view_page(source: GraphStore | nx.MultiDiGraph, *, focus: str | None = None, depth: int = 1,
+def view_page(source: GraphStore | ViewIndex | nx.MultiDiGraph, *, focus: str | None = None, depth: int = 1,
               size_by: str = "mentions", max_nodes: int | None = None) -> tuple[str, int]:
-    """The page of a store or of a view graph already read (or of one node's neighbourhood) and
-    its node count; at most `max_nodes` nodes (default MAX_NODES)."""
-    graph = source if isinstance(source, nx.MultiDiGraph) else load_graph(source)
+    """The page of a store, of a view index or of a view graph already read (or of one node's
+    neighbourhood) and its node count; at most `max_nodes` nodes (default MAX_NODES). From an
+    index, a whole-graph page is made from the rows of the nodes it shows."""
+    cap = MAX_NODES if max_nodes is None else max_nodes
+    if not isinstance(source, (ViewIndex, nx.MultiDiGraph)):
+        source = store_index(source)
+    if isinstance(source, ViewIndex):
+        if focus is None:
+            graph = source.top(cap)
+            return render(graph, size_by=size_by, depth=depth), graph.number_of_nodes()
+        source = source.whole()
+    graph = source
     if focus is not None:
         focus = resolve_node(graph, focus)
         graph = focus_subgraph(graph, focus, depth)
-    graph = cap_nodes(graph, MAX_NODES if max_nodes is None else max_nodes)
+    graph = cap_nodes(graph, cap)
     return render(graph, size_by=size_by, focus=focus, depth=depth), graph.number_of_nodes()
 
 
-def write_html(source: GraphStore | nx.MultiDiGraph, path: Path, *, focus: str | None = None, depth: int = 1,
+def write_html(source: GraphStore | ViewIndex | nx.MultiDiGraph, path: Path, *, focus: str | None = None, depth: int = 1,
                size_by: str = "mentions", max_nodes: int | None = None) -> int:
-    """Write the view of a store or a view graph (or of one node's neighbourhood) to `path`;
+    """Write the view of a store, a view index or a view graph (or of one node's neighbourhood) to `path`;
     returns the node count."""
     html, nodes = view_page(source, focus=focus, depth=depth, size_by=size_by, max_nodes=max_nodes)
     path = Path(path)

@@ -35,8 +35,9 @@ def neighbourhood(graph: nx.MultiDiGraph, node: str, limit: int = NEIGHBOURS_MAX
     return part
 
 
-def neighbourhood_data(graph: nx.MultiDiGraph, node: str) -> dict:
-    """The page's data for `node`'s neighbourhood: nodes (unplaced), edges, relations, details,
-    sentences and documents, numbered within this block."""
-    data = view_data(neighbourhood(graph, node), place=False)
+def neighbourhood_data(part: nx.MultiDiGraph, node: str) -> dict:
+    """The page's data for `node`'s neighbourhood `part` (`neighbourhood` of the whole graph, or
+    kg.viz.view_index's): nodes (unplaced), edges, relations, details, sentences and documents,
+    numbered within this block."""
+    data = view_data(part, place=False)
     return {"node": node, **{key: data[key] for key in SENT}}

@@ -90,14 +90,15 @@ def kept_graph(parts: ViewParts) -> nx.MultiDiGraph:
     return graph_of(parts.schema, kept_rows(parts))
 
 
-def graph_of(schema: ViewSchema, rows: ViewRows) -> nx.MultiDiGraph:
-    """The view graph of `rows`, read under `schema`."""
+def graph_of(schema: ViewSchema, rows: ViewRows, whole_ranks: dict[str, list[str]] | None = None) -> nx.MultiDiGraph:
+    """The view graph of `rows`, read under `schema`; `whole_ranks` are those of the larger graph
+    these rows are part of (kg.viz.view_index), else this graph's own are computed."""
     graph = nx.MultiDiGraph(labels=schema.labels)
     _add_nodes(graph, rows.nodes, schema.supers)
     _add_node_literals(graph, [r for r in rows.triples if r[3] or r[1] == SAME_AS])
     _add_edges(graph, [r for r in rows.triples if not r[3]])
     _add_provenance(graph, rows)
-    graph.graph["ranks"] = ranks(graph)
+    graph.graph["ranks"] = ranks(graph) if whole_ranks is None else whole_ranks
     return graph
 
 

@@ -179,7 +179,7 @@ _PLAIN_PART = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*$")  # a document path par
 _PLAIN_PATH = re.compile(r"^[A-Za-z0-9._~/-]*$")
 
 
-def _kept(char: str) -> bool:
+def kept_in_path(char: str) -> bool:
     """Whether an IRI path keeps this character as it is: RFC 3986's unreserved ASCII, and beyond
     ASCII the letters, marks and digits of any script (RFC 3987's ucschar holds them all)."""
     if char.isascii():
@@ -196,8 +196,19 @@ def iri_segment(text: str) -> str:
     `%XX` escape stays as it is, so that a segment encoded once is not encoded again: an id sent
     in a URL comes back to itself whether or not the client escaped it."""
     text = unicodedata.normalize("NFC", text)
-    return "".join(c if _kept(c) or (c == "%" and _ESCAPE.match(text, i)) else quote(c, safe="")
+    return "".join(c if kept_in_path(c) or (c == "%" and _ESCAPE.match(text, i)) else quote(c, safe="")
                    for i, c in enumerate(text))
+
+
+def is_path_of_ids(path: str) -> bool:
+    """Whether `path` is '/'-separated non-empty segments as iri_segment writes them: characters an
+    IRI path keeps as they are (kept_in_path) and %XX escapes."""
+    return all(segment and _path_segment(segment) for segment in path.split("/"))
+
+
+def _path_segment(segment: str) -> bool:
+    rest = _ESCAPE.sub("", segment)
+    return all(kept_in_path(c) for c in rest)
 
 
 def iri_path(path: str) -> str:

@@ -19,7 +19,7 @@ from kg.publish.view_data import SHARDS, load_parts
 from kg.store import build_dirs
 from kg.viz.html import render
 from kg.viz.network import kept_graph, load_graph
-from kg.viz.neighbours import neighbourhood_data
+from kg.viz.neighbours import neighbourhood, neighbourhood_data
 from tests.helpers import ROOT, add_article, edit_npr, remove_npr, shared_corpus
 
 
@@ -105,7 +105,7 @@ def test_the_neighbours_of_a_node_are_the_same_from_either_path(corpus: Path, tm
     build(corpus, data)
     kept, asked = _views(data)
     for node in sorted(kept)[::25]:
-        assert neighbourhood_data(kept, node) == neighbourhood_data(asked, node)
+        assert neighbourhood_data(neighbourhood(kept, node), node) == neighbourhood_data(neighbourhood(asked, node), node)
 
 
 SHARED = [("brat-commodity-news",), ("inception-xmi", "mimotext"), ("inception-xmi", "ner4archives"),
