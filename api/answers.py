@@ -5,6 +5,8 @@ version.
 
 from __future__ import annotations
 
+import contextvars
+import logging
 import re
 import threading
 import time
@@ -13,14 +15,14 @@ from typing import Any, Callable
 from flask import current_app, g, request, url_for
 
 from kg.api import ids, queries
-from kg.api.backend import Backend, current as backend_of_request
+from kg.api.backend import Backend, current as backend_of_request, release_current
 from kg.api.errors import ApiError
 from kg.api.search import SearchIndexes
 from kg.model import iris
 from kg.store.memo import Memo
 
-# An id as kg mints it: IRI path segments (letters of any script, digits, . _ ~ -, %XX escapes). An id taken
-# from a URL goes through iris.iri_path first, so that it reads the same escaped by the client or not.
+# An id as kg mints it: IRI path segments (letters, marks and digits of any script, . _ ~ -, %XX escapes). An id
+# taken from a URL goes through iris.iri_path first, so that it reads the same escaped by the client or not.
 class _Key:
     """An id as kg mints them (kg.model.iris.iri_path): `KEY.match(text)` as a compiled pattern would."""
 
@@ -33,7 +35,9 @@ KEY = _Key()
 _TYPE = re.compile(r"^[A-Za-z][A-Za-z0-9]*$")
 MAX_LIMIT = 500
 MAX_OFFSET = 10**9
-CACHED_BUDGET = 60.0  # seconds a once-per-build answer (the stats) may take
+CACHED_BUDGET = 1800.0  # seconds a once-per-build answer (the stats, the VoID counts) may take, in the background
+RETRY_AFTER = 10  # seconds a client asking for an answer still being computed is told to wait
+log = logging.getLogger(__name__)
 
 
 class _State:
@@ -43,6 +47,9 @@ class _State:
         self.search = SearchIndexes()
         self.memo = Memo()
         self.computing = threading.Lock()  # one computation of a cached answer at a time
+        self.jobs: dict[tuple[str, str], threading.Thread] = {}  # (name, version) -> the thread computing it
+        self.failed: dict[tuple[str, str], Exception] = {}  # what the last computation of an answer raised
+        self.jobs_lock = threading.Lock()
 
 
 def app_state(app: Any = None) -> _State:
@@ -106,23 +113,66 @@ def type_arg(valid: tuple[str, ...]) -> str | None:
 def cached(name: str, compute: Callable[[float], Any]) -> Any:
     """`compute(deadline)` once per served version (and per backend.max_age for a remote store).
 
-    The answer describes the whole build, so it gets CACHED_BUDGET seconds of its own rather
-    than the request's time limit (counting 7.5 million quads takes seconds); requests
-    arriving meanwhile wait for it until their own deadline."""
+    The answer describes the whole build: it is computed in a background thread with
+    CACHED_BUDGET seconds of its own (counting the quads of 100,000 articles takes minutes, past
+    any request's time limit), one answer at a time. A request waits for it until its own
+    deadline, then gets a 503 with Retry-After saying it is being computed; a later request gets
+    it from memory. An answer whose computation failed is that failure, once, to the request
+    waiting for it; the next request computes it again."""
     backend, state = request_backend(), app_state()
     version = backend.version()
     hit = state.memo.get(name, version, backend.max_age)
     if hit is not None:
         return hit
-    if not state.computing.acquire(timeout=max(0.0, g.deadline - time.monotonic())):
-        raise ApiError(503, f"the {name} of this graph are being computed; try again shortly")
+    key = (name, version)
+    _start(state, key, compute).join(max(0.0, g.deadline - time.monotonic()))
+    hit = state.memo.get(name, version, backend.max_age)
+    if hit is not None:
+        return hit
+    with state.jobs_lock:
+        failure = state.failed.pop(key, None) if key not in state.jobs else None
+    if failure is not None:
+        raise failure
+    raise ApiError(503, f"the {name} of this graph are being computed, which takes long on a large graph; "
+                        f"try again in {RETRY_AFTER} s", {"Retry-After": str(RETRY_AFTER)})
+
+
+def _start(state: _State, key: tuple[str, str], compute: Callable[[float], Any]) -> threading.Thread:
+    """The thread computing `key` (started now unless one runs already), in a copy of the request's
+    context (its base IRI, its request for the server's address)."""
+    with state.jobs_lock:
+        running = state.jobs.get(key)
+        if running is not None:
+            return running
+        context = contextvars.copy_context()
+        thread = threading.Thread(target=context.run, args=(_compute, current_app._get_current_object(), state, key, compute),
+                                  name=f"kg {key[0]}", daemon=True)
+        state.jobs[key] = thread
+        state.failed.pop(key, None)
+    thread.start()
+    return thread
+
+
+def _compute(app: Any, state: _State, key: tuple[str, str], compute: Callable[[float], Any]) -> None:
+    """Compute one answer with a build pinned for this thread alone (the request that asked may end first)."""
+    name, version = key
     try:
-        hit = state.memo.get(name, version, backend.max_age)
-        if hit is not None:
-            return hit
-        return state.memo.put(name, version, compute(max(g.deadline, time.monotonic() + CACHED_BUDGET)))
+        with app.app_context():  # a `g` of its own: its own deadline and pinned build
+            g.deadline = time.monotonic() + CACHED_BUDGET
+            try:
+                with state.computing:
+                    backend = request_backend()
+                    if backend.version() == version:  # else the served build changed: a request for it starts anew
+                        state.memo.put(name, version, compute(g.deadline))
+            finally:
+                release_current()
+    except Exception as error:  # noqa: BLE001 - handed to the request waiting for it
+        log.warning("%s of %s not computed: %s", name, version, error)
+        with state.jobs_lock:
+            state.failed[key] = error
     finally:
-        state.computing.release()
+        with state.jobs_lock:
+            state.jobs.pop(key, None)
 
 
 def paging() -> tuple[int, int]:

@@ -266,16 +266,26 @@ def _build_shipped(scratch: Path) -> Path:
 def warm_up(base: str, targets: Targets) -> None:
     """Each kind of request once, one after the other, then two clients for 3 s: what the server
     makes once per build (the network view drawn and compressed, the stats, the entity keys) is
-    made before anything is timed, not by whichever client comes first under load."""
+    made before anything is timed, not by whichever client comes first under load. An answer the
+    server computes in the background (a 503 with Retry-After) is asked again until it is there."""
     rng = random.Random(0)
     with requests.Session() as session:
         try:  # a failure here is not counted: the timed requests of the same kinds will show it
             session.get(base + "graph", timeout=WARM_UP_TIMEOUT).content
             for send in MIX.values():
-                send(session, base, rng, targets).content
+                _until_ready(lambda: send(session, base, rng, targets))
         except requests.RequestException as exc:
             print(f"warm-up: {type(exc).__name__}: {exc}", file=sys.stderr)
     run_load(base, 2, 3.0, targets=targets)
+
+
+def _until_ready(send) -> None:
+    """Send until the answer is not "being computed" (503 with Retry-After), for WARM_UP_TIMEOUT at most."""
+    give_up = time.monotonic() + WARM_UP_TIMEOUT
+    answer = send()
+    while answer.status_code == 503 and "Retry-After" in answer.headers and time.monotonic() < give_up:
+        time.sleep(min(float(answer.headers["Retry-After"]), 2.0))
+        answer = send()
 
 
 def _report(base: str, args: argparse.Namespace) -> int:

@@ -157,12 +157,12 @@ class VirtuosoServer(StoreServer):
             self.isql(VIRTUOSO_GRANTS)
             granted.touch()
 
-    def isql(self, statements: str) -> str:
+    def isql(self, statements: str, timeout: float = 60.0) -> str:
         """Run SQL as the administrator of this throwaway database (its well-known default
         password, on 127.0.0.1 only); fails loudly when a statement fails."""
         user, password = VIRTUOSO_ADMIN
         done = subprocess.run([VIRTUOSO_ISQL, f"127.0.0.1:{self.isql_port}", user, password],
-                              input=statements + "\n", capture_output=True, text=True, timeout=60)
+                              input=statements + "\n", capture_output=True, text=True, timeout=timeout)
         output = done.stdout + done.stderr
         if done.returncode != 0 or "*** Error" in output:
             raise ServerDown(f"isql failed: {output[-2000:]}")

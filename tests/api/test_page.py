@@ -84,7 +84,10 @@ def test_the_corpus_examples_come_first_and_run(visit, server):
     assert listed == [e["title"] for e in own]
     assert page.locator("#examples ul").first.get_attribute("class") == "examples-corpus"
     for example in own:
-        page.click(f"button[data-example='{example['id']}']")
+        # the table of the previous example is still there: wait for this one's answer, or the next
+        # click would cut a query still running (a slow machine aborted one, which the console reports)
+        with page.expect_response(lambda r: urlsplit(r.url).path == "/sparql", timeout=60_000):
+            page.click(f"button[data-example='{example['id']}']")
         page.wait_for_selector(f"#question[data-example='{example['id']}']")
         page.wait_for_selector(".yasr table tbody tr")
         assert example["question"] in page.inner_text("#question")
