@@ -106,7 +106,8 @@ CONSTRUCT {{ ?e ?p ?o }} WHERE {{ BIND(<{_entity(r, t)}> AS ?e) ?e ?p ?o }}""", 
 
 def read_targets(base: str) -> Targets:
     """Entity keys and search words from the served graph."""
-    items = requests.get(base + "api/entities", params={"limit": 200}, timeout=REQUEST_TIMEOUT).json()["items"]
+    items = _until_ready(lambda: requests.get(base + "api/entities", params={"limit": 200},
+                                              timeout=REQUEST_TIMEOUT)).json()["items"]
     keys = [item["id"] for item in items if item.get("id")]
     needles = sorted({w[:4].lower() for item in items for w in str(item.get("label", "")).split() if len(w) >= 4})
     if not keys or not needles:
@@ -279,13 +280,14 @@ def warm_up(base: str, targets: Targets) -> None:
     run_load(base, 2, 3.0, targets=targets)
 
 
-def _until_ready(send) -> None:
+def _until_ready(send) -> requests.Response:
     """Send until the answer is not "being computed" (503 with Retry-After), for WARM_UP_TIMEOUT at most."""
     give_up = time.monotonic() + WARM_UP_TIMEOUT
     answer = send()
     while answer.status_code == 503 and "Retry-After" in answer.headers and time.monotonic() < give_up:
         time.sleep(min(float(answer.headers["Retry-After"]), 2.0))
         answer = send()
+    return answer
 
 
 def _report(base: str, args: argparse.Namespace) -> int:
