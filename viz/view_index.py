@@ -9,7 +9,8 @@ nodes and 238,000 edges, most of the time of a first `/graph` and all of a first
 of the chosen nodes only, with `graph_of`, so the result is the same graph: `top(n)` is
 `cap_nodes(whole, n)` and `neighbourhood(x)` is `neighbours.neighbourhood(whole, x)`
 (tests/viz/test_view_index.py), except that a capped graph carries only the sentences its own
-nodes and edges cite, not every sentence of the whole graph.
+nodes and edges cite and the documents those sentences and its nodes belong to, not every
+sentence and article of the whole graph.
 """
 
 from __future__ import annotations
@@ -108,6 +109,7 @@ class ViewIndex:
     def _marked(self, keep: list[str], total: int | None) -> nx.MultiDiGraph:
         """The graph of `keep`, each node with the count of its neighbours outside it (`outside`)."""
         graph = self.graph(keep)
+        graph.graph["docs"] = documents_shown(graph)
         if total is not None:
             graph.graph["total_nodes"] = total
         for node, data in graph.nodes(data=True):
@@ -127,6 +129,15 @@ class ViewIndex:
         return {"types": sorted(types, key=lambda k: (-types[k], k)),
                 "events": sorted(events, key=lambda k: (-events[k], k)),
                 "relations": sorted(relations, key=lambda k: (-between_actors[k], -relations[k], k))}
+
+
+def documents_shown(graph: nx.MultiDiGraph) -> dict[str, dict[str, str]]:
+    """The documents of `graph`'s sentences and of its document-local nodes (`<doc>/figure/T8`):
+    all a part of the view names (the whole graph's are every article: 50 MB of a page at 100,000)."""
+    docs = graph.graph["docs"]
+    wanted = {found["doc"] for found in graph.graph["sentences"].values()}
+    wanted.update(node.rsplit("/", 2)[0] for node in graph)
+    return {doc: found for doc, found in docs.items() if doc in wanted}
 
 
 def kept_index(parts: ViewParts) -> ViewIndex:
