@@ -19,6 +19,7 @@ fits a page drawn by another version of kg, plus frame-ancestors, which only a h
 
 from __future__ import annotations
 
+import gc
 import gzip
 import html
 import re
@@ -123,6 +124,12 @@ def _read_index(backend, build: Path | None):
     index = kept_view(build) if build is not None else None
     if index is None:
         index = store_index(_Selector(backend, deadline=time.monotonic() + GRAPH_READ_SECONDS))
+    # The index lives as long as its build is served: the cycle collector need not walk its
+    # millions of rows at every collection (a neighbourhood took 2.3 s at 10,000 articles, 1.5 s
+    # so). Reference counting still frees it when the next build's replaces it; what is garbage
+    # now is collected first (0.4 s at 10,000), or freezing would keep it for good.
+    gc.collect()
+    gc.freeze()
     return index
 
 
