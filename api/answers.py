@@ -5,7 +5,6 @@ version.
 
 from __future__ import annotations
 
-import contextvars
 import logging
 import re
 import threading
@@ -15,23 +14,13 @@ from typing import Any, Callable
 from flask import current_app, g, request, url_for
 
 from kg.api import ids, queries
+from kg.api.background import OnePerKey
 from kg.api.backend import Backend, current as backend_of_request, release_current
 from kg.api.errors import ApiError
 from kg.api.search import SearchIndexes
 from kg.model import iris
 from kg.store.memo import Memo
 
-# An id as kg mints it: IRI path segments (letters, marks and digits of any script, . _ ~ -, %XX escapes). An id
-# taken from a URL goes through iris.iri_path first, so that it reads the same escaped by the client or not.
-class _Key:
-    """An id as kg mints them (kg.model.iris.iri_path): `KEY.match(text)` as a compiled pattern would."""
-
-    @staticmethod
-    def match(text: str) -> bool:
-        return iris.is_path_of_ids(text)
-
-
-KEY = _Key()
 _TYPE = re.compile(r"^[A-Za-z][A-Za-z0-9]*$")
 MAX_LIMIT = 500
 MAX_OFFSET = 10**9
@@ -47,9 +36,8 @@ class _State:
         self.search = SearchIndexes()
         self.memo = Memo()
         self.computing = threading.Lock()  # one computation of a cached answer at a time
-        self.jobs: dict[tuple[str, str], threading.Thread] = {}  # (name, version) -> the thread computing it
+        self.jobs = OnePerKey()  # (name, version) of each answer being computed
         self.failed: dict[tuple[str, str], Exception] = {}  # what the last computation of an answer raised
-        self.jobs_lock = threading.Lock()
 
 
 def app_state(app: Any = None) -> _State:
@@ -75,7 +63,7 @@ def select_many(sparqls: list[str]) -> list[list[dict[str, str]]]:
 def resolve(key: str) -> str | None:
     """The IRI of the thing with this id in the graph served, None when there is none."""
     key = iris.iri_path(key)
-    return ids.resolve(key, select) if KEY.match(key) else None
+    return ids.resolve(key, select) if iris.is_path_of_ids(key) else None
 
 
 def documents_of(rows: list[dict[str, str]]) -> list[str]:
@@ -125,37 +113,23 @@ def cached(name: str, compute: Callable[[float], Any]) -> Any:
     if hit is not None:
         return hit
     key = (name, version)
-    _start(state, key, compute).join(max(0.0, g.deadline - time.monotonic()))
+    app = current_app._get_current_object()
+    state.jobs.start(key, lambda: _compute(app, state, key, compute), name=f"kg {name}").join(
+        max(0.0, g.deadline - time.monotonic()))
     hit = state.memo.get(name, version, backend.max_age)
     if hit is not None:
         return hit
-    with state.jobs_lock:
-        failure = state.failed.pop(key, None) if key not in state.jobs else None
+    failure = None if state.jobs.running(key) else state.failed.pop(key, None)
     if failure is not None:
         raise failure
     raise ApiError(503, f"the {name} of this graph are being computed, which takes long on a large graph; "
                         f"try again in {RETRY_AFTER} s", {"Retry-After": str(RETRY_AFTER)})
 
 
-def _start(state: _State, key: tuple[str, str], compute: Callable[[float], Any]) -> threading.Thread:
-    """The thread computing `key` (started now unless one runs already), in a copy of the request's
-    context (its base IRI, its request for the server's address)."""
-    with state.jobs_lock:
-        running = state.jobs.get(key)
-        if running is not None:
-            return running
-        context = contextvars.copy_context()
-        thread = threading.Thread(target=context.run, args=(_compute, current_app._get_current_object(), state, key, compute),
-                                  name=f"kg {key[0]}", daemon=True)
-        state.jobs[key] = thread
-        state.failed.pop(key, None)
-    thread.start()
-    return thread
-
-
 def _compute(app: Any, state: _State, key: tuple[str, str], compute: Callable[[float], Any]) -> None:
     """Compute one answer with a build pinned for this thread alone (the request that asked may end first)."""
     name, version = key
+    state.failed.pop(key, None)
     try:
         with app.app_context():  # a `g` of its own: its own deadline and pinned build
             g.deadline = time.monotonic() + CACHED_BUDGET
@@ -168,11 +142,7 @@ def _compute(app: Any, state: _State, key: tuple[str, str], compute: Callable[[f
                 release_current()
     except Exception as error:  # noqa: BLE001 - handed to the request waiting for it
         log.warning("%s of %s not computed: %s", name, version, error)
-        with state.jobs_lock:
-            state.failed[key] = error
-    finally:
-        with state.jobs_lock:
-            state.jobs.pop(key, None)
+        state.failed[key] = error
 
 
 def paging() -> tuple[int, int]:

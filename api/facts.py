@@ -14,9 +14,9 @@ from flask import Blueprint, Response, jsonify, request, url_for
 from kg.api import ids, queries
 from kg.api.classes import CLASSES, EVENT_TYPES
 from kg.api.errors import ApiError
-from kg.api.answers import (KEY, add_titles, cached, doc_id, paged, paging, resolve, select, select_many,
+from kg.api.answers import (add_titles, cached, doc_id, paged, paging, resolve, select, select_many,
                             type_arg)
-from kg.model.iris import ONTOLOGY, iri_path, local_name
+from kg.model.iris import ONTOLOGY, iri_path, is_path_of_ids, local_name
 
 bp = Blueprint("facts", __name__)
 
@@ -118,7 +118,7 @@ def _one(key: str, kind: str, describe: Callable[[list[str]], list[dict[str, Any
 def _id_arg(name: str) -> str | None:
     value = request.args.get(name)
     value = None if value is None else iri_path(value)
-    if value is not None and not KEY.match(value):
+    if value is not None and not is_path_of_ids(value):
         raise ApiError(400, f"'{name}' must be an id such as person/juan-guaido")
     return value
 

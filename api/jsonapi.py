@@ -13,7 +13,7 @@ from typing import Any, Callable
 from flask import Blueprint, Response, current_app, g, jsonify, request, url_for
 
 from kg.api import facts, ids, openapi, queries
-from kg.api.answers import (KEY, MAX_OFFSET, add_titles, app_state, cached, doc_id, documents_of, int_arg, paged,
+from kg.api.answers import (MAX_OFFSET, add_titles, app_state, cached, doc_id, documents_of, int_arg, paged,
                             paging, request_backend, select, select_many, type_arg)
 from kg.api.classes import DOCUMENT_ORDERS, ENTITY_ORDERS, ENTITY_TYPES
 from kg.api.errors import ApiError
@@ -66,7 +66,7 @@ def entity(key: str) -> Response:
     route's p99 three times its queries' own time at 10,000 articles."""
     offsets = {part: int_arg(part + "Offset", 0, 0, MAX_OFFSET) for part in ENTITY_PARTS}
     key = iris.iri_path(key)
-    if not KEY.match(key):
+    if not iris.is_path_of_ids(key):
         raise ApiError(404, f"no entity {key!r}")
     canonical = ids.candidates(key)[0]
     first = select_many([ids.resolve_query(key), *_entity_queries(canonical, offsets)])
@@ -193,7 +193,7 @@ def document(slug: str) -> Response:
     """One article with its whole text."""
     slug = iris.iri_path(slug)
     doc = iris.DOCUMENT + slug
-    rows = select(queries.documents([doc])) if KEY.match(slug) else []
+    rows = select(queries.documents([doc])) if iris.is_path_of_ids(slug) else []
     text = select(queries.document_text(doc)) if rows else []
     if not text:
         raise ApiError(404, f"no document {slug!r}")

@@ -16,7 +16,6 @@ waits for it until its own time limit, then gets a 503 with Retry-After that say
 
 from __future__ import annotations
 
-import contextvars
 import logging
 import sqlite3
 import threading
@@ -25,6 +24,7 @@ from collections import OrderedDict
 from pathlib import Path
 from typing import Any
 
+from kg.api.background import OnePerKey
 from kg.errors import ApiError, StoreError
 from kg.publish.search import SearchIndex, read_index
 from kg.publish.search_index import Rows, index_path, label_rows, make_index
@@ -43,7 +43,7 @@ class SearchIndexes:
     def __init__(self) -> None:
         self._lock = threading.Lock()
         self._ready: OrderedDict[str, tuple[float, SearchIndex]] = OrderedDict()
-        self._pending: dict[str, threading.Thread] = {}
+        self._pending = OnePerKey()
 
     def get(self, backend: Any, deadline: float) -> SearchIndex:
         """The index of the version `backend` (a request's pinned backend) serves; waits until
@@ -69,16 +69,8 @@ class SearchIndexes:
         """The background thread loading `backend`'s index (started now unless one runs already).
         It runs in a copy of the caller's context (the request's base IRI)."""
         version = backend.version()
-        with self._lock:
-            running = self._pending.get(version)
-            if running is not None:
-                return running
-            context = contextvars.copy_context()
-            thread = threading.Thread(target=context.run, args=(self._load, backend, version, file_only),
-                                      name=f"search index {version}", daemon=True)
-            self._pending[version] = thread
-        thread.start()
-        return thread
+        return self._pending.start(version, lambda: self._load(backend, version, file_only),
+                                   name=f"search index {version}")
 
     def _load(self, backend: Any, version: str, file_only: bool) -> None:
         began = time.monotonic()
@@ -95,9 +87,6 @@ class SearchIndexes:
                          time.monotonic() - began)
         except Exception:  # the next search tries again
             log.warning("search index of %s not made", version, exc_info=True)
-        finally:
-            with self._lock:
-                self._pending.pop(version, None)
 
     def _ready_for(self, version: str) -> tuple[float, SearchIndex] | None:
         with self._lock:
