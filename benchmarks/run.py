@@ -110,14 +110,9 @@ class Runner:
             self.cores(result, corpus, scratch)
             self.floors(result, kept, scratch, earlier)
         else:
-            self.skip(result, ("build_1core", "rdflib", "oxigraph_dump", "kg_turtle"))
+            skip(result, ("build_1core", "rdflib", "oxigraph_dump", "kg_turtle"))
         shutil.rmtree(scratch, ignore_errors=True)
         return result
-
-    def skip(self, result: SizeResult, names: tuple[str, ...]) -> None:
-        """Steps not run at this size, said so in the tables."""
-        for name in names:
-            result.steps[name] = Step(note=f"not run above {FULL_STEPS_UP_TO:,} articles", skipped=True)
 
     def kg_build(self, corpus: Path, data: Path, cores: int | None = None) -> Step:
         """`kg build` in its own process (pinned to the first `cores` cores when given); the
@@ -297,6 +292,12 @@ def _kg_command() -> list[str]:
     if found is None:
         raise SystemExit("the kg command is not installed (expected `pip install -e .` in this environment)")
     return [found]
+
+
+def skip(result: SizeResult, names: tuple[str, ...]) -> None:
+    """Steps not run at this size, said so in the tables."""
+    for name in names:
+        result.steps[name] = Step(note=f"not run above {FULL_STEPS_UP_TO:,} articles", skipped=True)
 
 
 def _companion_options(script: str, docs: int) -> list[str]:

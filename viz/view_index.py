@@ -27,6 +27,7 @@ from kg.store.protocol import GraphStore
 from kg.viz.network import (ONTOLOGY, SAME_AS, SKIP_EDGE_PREDICATES, ViewRows, _most_specific_first, graph_of,
                             kept_rows, store_rows)
 from kg.viz.neighbours import NEIGHBOURS_MAX
+from kg.viz.panels import document_of
 from kg.viz.story import ACTORS
 
 
@@ -138,7 +139,7 @@ def documents_shown(graph: nx.MultiDiGraph) -> dict[str, dict[str, str]]:
     all a part of the view names (the whole graph's are every article: 50 MB of a page at 100,000)."""
     docs = graph.graph["docs"]
     wanted = {found["doc"] for found in graph.graph["sentences"].values()}
-    wanted.update(node.rsplit("/", 2)[0] for node in graph)
+    wanted.update(document_of(graph, node) for node in graph)
     return {doc: found for doc, found in docs.items() if doc in wanted}
 
 

@@ -34,14 +34,25 @@ def worker_trips(client, monkeypatch) -> list[str]:
     """The jobs request threads send to query workers from now on, in order (the pool runs them):
     under load each one waits for a free worker, so a route's trips weigh more than its queries."""
     client.get("/health")  # the pool is up before counting starts
+    return _recorded_jobs(monkeypatch, lambda job: job.op)
+
+
+@pytest.fixture
+def sparql_sent(monkeypatch) -> list[str]:
+    """The SPARQL of every job request threads send to query workers from now on, in order."""
+    return _recorded_jobs(monkeypatch, lambda job: job.args.get("sparql", ""))
+
+
+def _recorded_jobs(monkeypatch, what) -> list[str]:
+    """`what(job)` of each job sent to a query worker from now on (the pool still runs it)."""
     sent: list[str] = []
     submit = WorkerPool.submit
 
-    def counting(pool, job, deadline):
-        sent.append(job.op)
+    def recording(pool, job, deadline):
+        sent.append(what(job))
         return submit(pool, job, deadline)
 
-    monkeypatch.setattr(WorkerPool, "submit", counting)
+    monkeypatch.setattr(WorkerPool, "submit", recording)
     return sent
 
 

@@ -12,7 +12,6 @@ import pyoxigraph as ox
 import pytest
 
 from kg.api import create_app, openapi
-from kg.api.workers import WorkerPool
 from kg.store import build_dirs
 from kg.model.iris import ENTITIES_GRAPH, PREFIXES, RESOURCE, prologue
 from tests.api.linked_support import reference
@@ -158,18 +157,12 @@ def test_documents_by_date_are_the_latest_first_as_sparql_orders_them(client, sh
     assert body(client.get("/api/documents?sort=title"), 400)["error"]["valid"] == ["id", "date"]
 
 
-def test_a_page_of_documents_by_date_asks_the_store_of_its_own_documents_only(client, monkeypatch):
+def test_a_page_of_documents_by_date_asks_the_store_of_its_own_documents_only(client, sparql_sent):
     """The order is read once per build: after that, a page is one query about its own articles
     (VALUES), however many the corpus holds."""
     body(client.get("/api/documents?sort=date&limit=1"))
-    asked: list[str] = []
-    submit = WorkerPool.submit
-
-    def keep(pool, job, deadline):
-        asked.append(job.args.get("sparql", ""))
-        return submit(pool, job, deadline)
-
-    monkeypatch.setattr(WorkerPool, "submit", keep)
+    asked = sparql_sent
+    asked.clear()
     page = body(client.get("/api/documents?sort=date&limit=2&offset=1"))
     assert len(asked) == 1 and "VALUES ?doc" in asked[0]
     assert all(f"<{item['iri']}>" in asked[0] for item in page["items"])

@@ -9,7 +9,6 @@ import pytest
 
 from kg.api import describe
 from kg.api.syntax import with_prefixes
-from kg.api.workers import WorkerPool
 from kg.store import build_dirs
 from kg.model.iris import DOCUMENT, ENTITIES_GRAPH
 from tests.api.linked_support import most_stated, path_of
@@ -66,19 +65,12 @@ def test_the_two_queries_give_the_rows_of_the_one_query_for_every_entity_and_art
     assert (limit > 7 or cut > 3) and any(t.startswith(DOCUMENT) for t in things)
 
 
-def test_the_page_describes_only_the_statements_it_lists(client, shipped_data, monkeypatch):
+def test_the_page_describes_only_the_statements_it_lists(client, shipped_data, monkeypatch, sparql_sent):
     """What the second query reads is bounded by the page's size, not by how much the graph says of
     the thing (every statement of a country joined with its labels and sentences took 15 s at 10,000
     articles)."""
     monkeypatch.setattr(describe, "MAX_ROWS", 3)
-    asked: list[str] = []
-    submit = WorkerPool.submit
-
-    def keep(pool, job, deadline):
-        asked.append(job.args.get("sparql", ""))
-        return submit(pool, job, deadline)
-
-    monkeypatch.setattr(WorkerPool, "submit", keep)
+    asked = sparql_sent
     page = client.get(path_of(most_stated(shipped_data)), headers={"Accept": "text/html"})
     assert page.status_code == 200, page.get_data(as_text=True)[:300]
     described = [q for q in asked if "VALUES (?st ?doc ?sentenceNode)" in q]

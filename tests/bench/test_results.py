@@ -109,11 +109,11 @@ def test_readme_table_comes_from_the_run_and_replaces_the_previous_one() -> None
 
 
 def test_a_size_above_the_full_steps_says_what_it_skipped_and_its_disk_per_article() -> None:
-    from benchmarks.run import FULL_STEPS_UP_TO, Runner
+    from benchmarks.run import FULL_STEPS_UP_TO, skip
 
     result = _size(100_000, 2000, 1100, 30, 20, 4 * GIB, 0.8)
     result.steps["build"].detail["disk_bytes"] = 100_000 * 300 * 2**10
-    Runner.skip(None, result, ("build_1core", "kg_turtle"))
+    skip(result, ("build_1core", "kg_turtle"))
     assert result.steps["kg_turtle"].skipped and not result.steps["kg_turtle"].ok
     text = report.render({"date": "today", "cores": "2"}, [result], [], "run.py --sizes 100000")
     assert f"– (not run above {FULL_STEPS_UP_TO:,} articles)" in text

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -27,6 +28,15 @@ def generated(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
     subprocess.run([sys.executable, str(ROOT / "benchmarks" / "generate.py"), "--docs", str(GENERATED_DOCS),
                     "--seed", "11", "--out", str(corpus)], check=True, capture_output=True, timeout=120)
     build(corpus, data, validate=False)
+    return corpus, data
+
+
+@pytest.fixture
+def generated_copy(generated: tuple[Path, Path], tmp_path: Path) -> tuple[Path, Path]:
+    """A private copy of the generated corpus and of the data directory with its finished build."""
+    corpus, data = tmp_path / "corpus", tmp_path / "data"
+    shutil.copytree(generated[0], corpus)
+    shutil.copytree(generated[1], data, symlinks=True)
     return corpus, data
 
 

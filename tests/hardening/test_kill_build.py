@@ -15,7 +15,6 @@ from __future__ import annotations
 import json
 import os
 import re
-import shutil
 import signal
 import subprocess
 import threading
@@ -33,15 +32,6 @@ from tests.helpers import assert_same_quads, store_quads, tree_digest
 
 PHASE_TIMEOUT = 120.0
 EXPORTS = [build_dirs.EXPORT_FILES[f] for f in ("ttl", "trig", "jsonld")]
-
-
-@pytest.fixture
-def previous(generated: tuple[Path, Path], tmp_path: Path) -> tuple[Path, Path]:
-    """A private copy of the corpus and of the data directory with its finished build."""
-    corpus, data = tmp_path / "corpus", tmp_path / "data"
-    shutil.copytree(generated[0], corpus)
-    shutil.copytree(generated[1], data, symlinks=True)
-    return corpus, data
 
 
 def _new_build(data: Path, old: Path) -> Path | None:
@@ -144,9 +134,9 @@ class Steady:
 
 
 @pytest.mark.parametrize("workers", [1, 2])
-def test_kill_during_parse(previous: tuple[Path, Path], workers: int) -> None:
+def test_kill_during_parse(generated_copy: tuple[Path, Path], workers: int) -> None:
     """With --workers 2 the readers run in a pool: they must end with the build and not keep its lock."""
-    corpus, data = previous
+    corpus, data = generated_copy
     old, link = build_dirs.current_build(data), os.readlink(data / "current")
     digest, quads = tree_digest(old), store_quads(data)
     process = kg_build(corpus, data, "--full", "--workers", str(workers), progress=True)
@@ -168,8 +158,8 @@ def test_kill_during_parse(previous: tuple[Path, Path], workers: int) -> None:
     assert _check_recovery(corpus, data, old, leftover, quads, "--full", "--workers", str(workers)) != old
 
 
-def test_kill_during_store_write(previous: tuple[Path, Path]) -> None:
-    corpus, data = previous
+def test_kill_during_store_write(generated_copy: tuple[Path, Path]) -> None:
+    corpus, data = generated_copy
     old, link = build_dirs.current_build(data), os.readlink(data / "current")
     digest, quads = tree_digest(old), store_quads(data)
     process = kg_build(corpus, data, "--full", "--no-validate")
@@ -184,9 +174,9 @@ def test_kill_during_store_write(previous: tuple[Path, Path]) -> None:
     assert _check_recovery(corpus, data, old, leftover, quads, "--full") != old
 
 
-def test_kill_during_incremental_store_write(previous: tuple[Path, Path]) -> None:
+def test_kill_during_incremental_store_write(generated_copy: tuple[Path, Path]) -> None:
     """An incremental build starts from a copy (hard links) of the current store: the copy must not leak back."""
-    corpus, data = previous
+    corpus, data = generated_copy
     old, link = build_dirs.current_build(data), os.readlink(data / "current")
     digest, quads = tree_digest(old), store_quads(data)
     victim = sorted(corpus.glob("*.ann"))[0]
@@ -204,9 +194,9 @@ def test_kill_during_incremental_store_write(previous: tuple[Path, Path]) -> Non
     assert len(store_quads(data)) < len(quads), "the shortened document was not rebuilt"
 
 
-def test_kill_during_export(previous: tuple[Path, Path]) -> None:
+def test_kill_during_export(generated_copy: tuple[Path, Path]) -> None:
     """An eager build writes its exports before publishing (a lazy one writes none)."""
-    corpus, data = previous
+    corpus, data = generated_copy
     old, link = build_dirs.current_build(data), os.readlink(data / "current")
     digest, quads = tree_digest(old), store_quads(data)
     process = kg_build(corpus, data, "--full", "--no-validate", "--eager")

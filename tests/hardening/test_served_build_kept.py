@@ -17,13 +17,11 @@ while the two rebuilds run, and resumes at once.
 from __future__ import annotations
 
 import os
-import shutil
 import signal
 import threading
 from dataclasses import dataclass
 from pathlib import Path
 
-import pytest
 import requests
 
 from kg.store import build_dirs
@@ -87,14 +85,6 @@ def _add_article(corpus: Path, n: int) -> None:
                                               encoding="utf-8")
 
 
-@pytest.fixture
-def copies(generated: tuple[Path, Path], tmp_path: Path) -> tuple[Path, Path]:
-    corpus, data = tmp_path / "corpus", tmp_path / "data"
-    shutil.copytree(generated[0], corpus)
-    shutil.copytree(generated[1], data, symlinks=True)
-    return corpus, data
-
-
 def _rebuild(corpus: Path, data: Path, n: int) -> Path:
     _add_article(corpus, n)
     result = run_build(corpus, data, "--no-validate")
@@ -102,8 +92,8 @@ def _rebuild(corpus: Path, data: Path, n: int) -> Path:
     return build_dirs.current_build(data)
 
 
-def test_two_rebuilds_in_a_row_while_serving_give_no_error(copies: tuple[Path, Path]) -> None:
-    corpus, data = copies
+def test_two_rebuilds_in_a_row_while_serving_give_no_error(generated_copy: tuple[Path, Path]) -> None:
+    corpus, data = generated_copy
     first = build_dirs.current_build(data)
     server = Server(data, "--workers", "2", "--threads", "4")
     poller = Poller(server)
@@ -131,10 +121,10 @@ def test_two_rebuilds_in_a_row_while_serving_give_no_error(copies: tuple[Path, P
     assert sorted(p.name for p in (data / "builds").iterdir()) == sorted([third.name, fourth.name])
 
 
-def test_a_killed_server_holds_no_build(copies: tuple[Path, Path]) -> None:
+def test_a_killed_server_holds_no_build(generated_copy: tuple[Path, Path]) -> None:
     """SIGKILL to the server process alone, not to its query workers (separate programs, which never
     held the mark): the kernel dropped the server's lock, and the next cleanup removes the build."""
-    corpus, data = copies
+    corpus, data = generated_copy
     first = build_dirs.current_build(data)
     server = Server(data, "--workers", "2")
     try:
