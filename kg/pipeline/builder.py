@@ -38,6 +38,7 @@ from kg.pipeline.phases import Phases
 from kg.pipeline.plan import Plan, keep_warnings, make_plan, previous_manifest, stored_warnings, write_manifest
 from kg.formats.positions import json_key_line
 from kg.pipeline.push import make_pusher, push_step
+from kg.pipeline.unchanged import Unchanged, keep_stamp, take_stamp, unchanged_since
 
 if TYPE_CHECKING:
     from kg.pipeline.fill import Options
@@ -129,6 +130,13 @@ def _build(corpus_dir: Path, data_dir: Path, store_url: str | None, progress: bo
     data_dir.mkdir(parents=True, exist_ok=True)
     phases = Phases()
     with _lock(data_dir):
+        stamp = None if full else take_stamp(corpus_dir)  # before the scan: what changes after it is seen next time
+        kept = unchanged_since(data_dir, stamp)
+        if kept is not None and not (strict and kept.warnings):
+            report = _unchanged(data_dir, kept.documents, make_pusher(store_url, store_settings))
+            report.ignored, report.warnings = kept.ignored_paths(corpus_dir), _kept_warnings(data_dir, kept)
+            report.seconds = time.perf_counter() - started
+            return report
         with phases.phase("plan"):
             listing = scan_corpus(corpus_dir)
             inputs = Inputs(corpus_dir, listing.configs, listing.documents)
@@ -149,9 +157,15 @@ def _build(corpus_dir: Path, data_dir: Path, store_url: str | None, progress: bo
             report = _run(plan, inputs, data_dir, Options(progress, validate, workers, strict), phases, eager,
                           before_publish)
             report.documents = len(listing.documents)
+        keep_stamp(data_dir, stamp, len(listing.documents), listing.ignored, corpus_dir, len(report.warnings))
         report.ignored = listing.ignored
         report.seconds = time.perf_counter() - started
         return report
+
+
+def _kept_warnings(data_dir: Path, kept: Unchanged) -> list[InputError]:
+    """The warnings of the unchanged build: from its manifest, read only when it has any."""
+    return stored_warnings(previous_manifest(data_dir) or {}) if kept.warnings else []
 
 
 def _unchanged(data_dir: Path, documents: int, pusher) -> BuildReport:

@@ -45,15 +45,11 @@ class Inputs:
         self.unconfigured = [d for d in documents if not d.converted and d.config is None]
         self.config_files = [p for p in configs if p.name == CONFIG_FILE]
         tools_files = [p for p in configs if p.name == TOOLS_FILE]
-        digest = hashlib.sha256(__version__.encode())
-        digest.update(iris.BASE.encode())  # the base IRI in force: another base mints every IRI anew
+        digest = hashlib.sha256(code_fingerprint().encode())
         for path in (*self.config_files, *tools_files):  # where each applies (relative: a corpus may move)
             digest.update(path.relative_to(corpus_dir).as_posix().encode())
-        for path in (*self.config_files, *tools_files, corpus_dir / ALIASES_FILE, corpus_dir / MAPPING_FILE,
-                     *sorted(Path(__file__).parents[1].rglob("*.py"))):  # all of kg's own code
+        for path in (*self.config_files, *tools_files, corpus_dir / ALIASES_FILE, corpus_dir / MAPPING_FILE):
             limits.digest_file(path, digest, missing=b"")
-        for name in (ONTOLOGY_TTL, SHAPES_TTL):
-            digest.update(read_rdf(name))
         for item in self.unconfigured:  # their annotations make their configuration
             digest.update(_stamp(item.ann))
         self.fingerprint = digest.hexdigest()
@@ -163,6 +159,18 @@ class Inputs:
             f"annotations ({len(config.entities)} entity, {len(config.relations)} relation, {len(config.events)} event "
             f"and {len(config.attributes)} attribute types; expected an {CONFIG_FILE} in their directory or above, "
             "as brat looks it up, which brat would replace with its default)", self._inferred_key),))
+
+
+def code_fingerprint() -> str:
+    """What every build reads besides the corpus: kg's version and own code, the ontology, the
+    shapes, and the base IRI in force (another base mints every IRI anew)."""
+    digest = hashlib.sha256(__version__.encode())
+    digest.update(iris.BASE.encode())
+    for path in sorted(Path(__file__).parents[1].rglob("*.py")):
+        limits.digest_file(path, digest)
+    for name in (ONTOLOGY_TTL, SHAPES_TTL):
+        digest.update(read_rdf(name))
+    return digest.hexdigest()
 
 
 def _stamp(path: Path) -> bytes:

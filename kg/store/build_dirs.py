@@ -4,6 +4,8 @@ new build replaces the old.
     data/
       current -> builds/<id>            CURRENT: symlink, swapped atomically at the end of a build
       build.lock                        LOCK_FILE: held while a build runs
+      corpus-stamp.json                 STAMP_FILE: the stamp of the corpus the current build is up
+                                        to date with (kg.pipeline.unchanged)
       builds/<id>/                      BUILDS_DIR: one directory per build
         store/                          STORE_DIR: Oxigraph store (RocksDB)
         manifest.json                   MANIFEST_FILE: fingerprints, counts, timings; written last
@@ -56,6 +58,7 @@ if TYPE_CHECKING:
 
 CURRENT = "current"
 LOCK_FILE = "build.lock"
+STAMP_FILE = "corpus-stamp.json"
 BUILDS_DIR = "builds"
 CACHE_DIR = "cache"
 STORE_DIR = "store"

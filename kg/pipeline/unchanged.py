@@ -1,0 +1,71 @@
+"""Telling that nothing changed since the current build without scanning the corpus.
+
+The data directory keeps the stamp of the corpus its current build is up to date with
+(kg.formats.corpus_stamp) together with kg's code fingerprint, the build's name, and what its
+report says of an unchanged corpus: how many documents, which files were not read, how many
+warnings. It is written after a build is published and after a build that scanned and found
+nothing to do; builds themselves are never touched once published. The next build takes a new
+stamp first: an equal one, for the build that is still current, is a build with nothing to do,
+answered from that file. At 100,000 articles this skips the scan's grouping of 300,000 files into
+documents and the reading of a manifest of tens of megabytes.
+
+The stamp is taken before the scan, so a file changed while a build runs gives the next build
+another stamp, and that build scans.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+from kg.atomic import replaced_file
+from kg.formats.corpus_stamp import corpus_stamp
+from kg.pipeline.inputs import code_fingerprint
+from kg.store import build_dirs
+
+
+@dataclass
+class Unchanged:
+    """What a build with nothing to do reports, kept from the build it found unchanged."""
+
+    stamp: str
+    build: str  # the name of the build directory it is about
+    documents: int
+    ignored: list[str] = field(default_factory=list)  # relative to the corpus, '/'-separated
+    warnings: int = 0
+
+    def ignored_paths(self, corpus_dir: Path) -> list[Path]:
+        return [Path(corpus_dir, name) for name in self.ignored]
+
+
+def take_stamp(corpus_dir: Path) -> str | None:
+    """The corpus's stamp joined with kg's code fingerprint, or None when the corpus cannot be stamped."""
+    corpus = corpus_stamp(corpus_dir)
+    return None if corpus is None else f"{corpus}:{code_fingerprint()}"
+
+
+def unchanged_since(data_dir: Path, stamp: str | None) -> Unchanged | None:
+    """What the current build of `data_dir` kept, when it is up to date with the corpus of `stamp`."""
+    current = build_dirs.current_build(data_dir)
+    if current is None or stamp is None:
+        return None
+    try:
+        kept = Unchanged(**json.loads((data_dir / build_dirs.STAMP_FILE).read_text(encoding="utf-8")))
+    except (OSError, ValueError, TypeError):  # none yet, or unreadable: the build scans
+        return None
+    return kept if (kept.stamp, kept.build) == (stamp, current.name) else None
+
+
+def keep_stamp(data_dir: Path, stamp: str | None, documents: int, ignored: list[Path], corpus_dir: Path,
+               warnings: int) -> None:
+    """Record that the current build of `data_dir` is up to date with the corpus of `stamp` (None:
+    forget any stamp)."""
+    path = data_dir / build_dirs.STAMP_FILE
+    current = build_dirs.current_build(data_dir)
+    if stamp is None or current is None:
+        path.unlink(missing_ok=True)
+        return
+    names = [Path(p).relative_to(corpus_dir).as_posix() for p in ignored]
+    with replaced_file(path) as out:
+        out.write(json.dumps(asdict(Unchanged(stamp, current.name, documents, names, warnings))).encode())
