@@ -156,3 +156,17 @@ def test_the_stamp_tells_a_moved_corpus_from_the_original(corpus_copy: Path, tmp
     shutil.copytree(corpus_copy, moved, copy_function=shutil.copy2)
     assert corpus_stamp.corpus_stamp(moved) != corpus_stamp.corpus_stamp(corpus_copy)
     assert corpus_stamp.corpus_stamp(corpus_copy) == corpus_stamp.corpus_stamp(corpus_copy)
+
+
+def test_kg_code_is_in_the_fingerprint_but_not_the_servers_tests_start(tmp_path: Path) -> None:
+    from kg.pipeline.inputs import KG_PACKAGE, code_fingerprint
+
+    package = tmp_path / "kg"
+    shutil.copytree(KG_PACKAGE, package, ignore=shutil.ignore_patterns("__pycache__"))
+    before = code_fingerprint(package)
+    with open(package / "testing" / "servers.py", "a", encoding="utf-8") as handle:
+        handle.write("\n# a test server changed\n")
+    assert code_fingerprint(package) == before
+    with open(package / "pipeline" / "plan.py", "a", encoding="utf-8") as handle:
+        handle.write("\n# the planner changed\n")
+    assert code_fingerprint(package) != before
