@@ -157,3 +157,7 @@ def test_kg_query_reports_the_parser_position(shipped_data: Path) -> None:
 def test_manifest_records_every_document(shipped_data: Path) -> None:
     manifest = json.loads((build_dirs.current_build(shipped_data) / build_dirs.MANIFEST_FILE).read_text())
     assert sorted(manifest["documents"]) == sorted(p.stem for p in CORPUS.glob("*.txt"))
+    lines = (build_dirs.current_build(shipped_data) / build_dirs.MANIFEST_FILE).read_text().splitlines()
+    for slug, entry in manifest["documents"].items():  # one line each, so that grep finds a document
+        assert [json.loads("{" + line.rstrip(",") + "}") for line in lines if line.startswith(f'  "{slug}": ')] \
+            == [{slug: entry}]

@@ -268,6 +268,23 @@ def test_parsed_inputs_are_reused_only_under_the_same_fingerprint(tmp_path: Path
     assert "aliases" not in broken.__dict__ and "person/new-person" in broken.aliases.entries
 
 
+def test_parsed_inputs_taken_whole_from_the_previous_build_are_linked_not_written_again(corpus_copy: Path,
+                                                                                         tmp_path: Path) -> None:
+    data = tmp_path / "data"
+    first = build(corpus_copy, data).build_dir / build_dirs.PARSED_INPUTS_FILE
+    _edit(corpus_copy)
+    edited = build(corpus_copy, data).build_dir / build_dirs.PARSED_INPUTS_FILE
+    assert edited.stat().st_ino == first.stat().st_ino
+    with open(corpus_copy / "aliases.toml", "a", encoding="utf-8") as handle:  # other inputs: parsed and written
+        handle.write('\n[[entity]]\nkey = "person/new-person"\ntype = "Person"\nlabel = "New Person"\n')
+    reparsed = build(corpus_copy, data).build_dir / build_dirs.PARSED_INPUTS_FILE
+    assert reparsed.stat().st_ino != edited.stat().st_ino
+    _add(corpus_copy)
+    added = build(corpus_copy, data)
+    assert added.mode == "incremental"
+    assert (added.build_dir / build_dirs.PARSED_INPUTS_FILE).stat().st_ino == reparsed.stat().st_ino
+
+
 def test_a_corpus_and_data_moved_elsewhere_still_build_incrementally(tmp_path: Path, tiny_copy: Path) -> None:
     """The parsed inputs a build keeps are keyed by the corpus's paths: a corpus copied to another
     place (with its data directory) must not take them, or its vocabularies are looked up under the

@@ -125,4 +125,16 @@ def write_manifest(build_dir: Path, plan: Plan, fingerprint: str, quads: int, ph
         "remade_graphs": plan.remade_graphs(),
         "phases": list(phases.items()),  # [name, seconds] in the order they ran
     }
-    (build_dir / build_dirs.MANIFEST_FILE).write_text(json.dumps(manifest, indent=1, sort_keys=True))
+    (build_dir / build_dirs.MANIFEST_FILE).write_text(manifest_text(manifest))
+
+
+def manifest_text(manifest: dict) -> str:
+    """The manifest as JSON, one document per line: readable, and at 100,000 documents written
+    in less than half the time an indented dump takes (Python's indenting encoder is not in C)."""
+    documents = manifest["documents"]
+    head = json.dumps({k: v for k, v in manifest.items() if k != "documents"}, indent=1, sort_keys=True)
+    lines = ",\n".join(f"  {json.dumps(slug)}: {json.dumps(documents[slug], sort_keys=True)}"
+                       for slug in sorted(documents))
+    fields = head[1:-1].strip("\n")  # the other keys, one per line, between the braces
+    return "{\n" + (fields + ",\n" if fields else "") + f' "documents": {{\n{lines}\n }}\n}}\n'
+
