@@ -159,10 +159,10 @@ def test_the_stamp_tells_a_moved_corpus_from_the_original(corpus_copy: Path, tmp
 
 
 def test_kg_code_is_in_the_fingerprint_but_not_the_servers_tests_start(tmp_path: Path) -> None:
-    from kg.pipeline.inputs import KG_PACKAGE, code_fingerprint
+    from kg.pipeline.inputs import OWN_CODE, code_fingerprint
 
     package = tmp_path / "kg"
-    shutil.copytree(KG_PACKAGE, package, ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copytree(OWN_CODE, package, ignore=shutil.ignore_patterns("__pycache__"))
     before = code_fingerprint(package)
     with open(package / "testing" / "servers.py", "a", encoding="utf-8") as handle:
         handle.write("\n# a test server changed\n")

@@ -28,7 +28,7 @@ from kg.errors import ConfigError, InputError, InputWarning
 from kg.model.resources import ONTOLOGY_TTL, SHAPES_TTL, read_rdf
 
 PARSED = ("alignment", "vocabularies", "vocabulary", "aliases")
-KG_PACKAGE = Path(__file__).parents[1]
+OWN_CODE = Path(__file__).parents[1]
 
 if TYPE_CHECKING:  # imported when parsed (rdflib comes with them): a no-op build needs neither
     from kg.model.aliases import AliasTable
@@ -175,7 +175,7 @@ class Inputs:
             "as brat looks it up, which brat would replace with its default)", self._inferred_key),))
 
 
-def code_fingerprint(package: Path = KG_PACKAGE) -> str:
+def code_fingerprint(package: Path = OWN_CODE) -> str:
     """What every build reads besides the corpus: kg's version and own code (that of `package`),
     the ontology, the shapes, and the base IRI in force (another base mints every IRI anew)."""
     digest = hashlib.sha256(__version__.encode())
