@@ -138,19 +138,6 @@ SELECT DISTINCT ?figure ?value ?qualifier ?unit ?countsLabel ?sourceLabel ?asOf 
   OPTIONAL { ?document dcterms:title ?article }
 }
 ORDER BY ?sourceLabel DESC(?value)""",
-    "defections": """
-SELECT DISTINCT ?kind ?whoLabel ?originLabel ?destinationLabel ?date ?article WHERE {
-  ?e a ?k ; prov:wasDerivedFrom ?document .
-  VALUES ?k { kgo:Defection kgo:Flight }
-  BIND(STRAFTER(STR(?k), STR(kgo:)) AS ?kind)
-  ?e kgo:agent ?who .
-  OPTIONAL { ?who skos:prefLabel|rdfs:label|nif:anchorOf ?whoLabel }
-  OPTIONAL { ?e kgo:origin ?o . ?o skos:prefLabel|rdfs:label|nif:anchorOf ?originLabel }
-  OPTIONAL { ?e kgo:destination ?d . ?d skos:prefLabel|rdfs:label|nif:anchorOf ?destinationLabel }
-  OPTIONAL { ?e kgo:date ?date }
-  OPTIONAL { ?document dcterms:title ?article }
-}
-ORDER BY ?kind ?date ?whoLabel""",
     "spellings": """
 SELECT ?person ?label
        (GROUP_CONCAT(DISTINCT ?spelling; separator=" | ") AS ?spellings)
