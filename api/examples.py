@@ -45,9 +45,25 @@ def used_prefixes(query: str) -> list[str]:
 _LABEL = "skos:prefLabel|rdfs:label|nif:anchorOf"
 # The default graph is the union of the named graphs, and a fact stated by many articles is a
 # triple in each of their graphs: joined as they stand, the offices of 1,000 articles made 441,775
-# rows before DISTINCT (26 s) and the timeline's label look-ups ran past 10 minutes. Each example
-# takes the distinct facts in a sub-select first, then looks up their labels
-# (tests/api/test_examples.py: the same answers as the plain form).
+# rows before DISTINCT (26 s). And Oxigraph joins a plain group of patterns by looking up each row's
+# next property in its indexes, one lookup per row: on 10,000 articles (a 4 GB store) that is
+# hundreds of thousands of lookups, up to minutes an example. So the examples read their facts in
+# sub-selects of one or two patterns each: a sub-select is evaluated on its own, and the engine
+# joins the sets it returns in memory (hash joins), distinct facts first where a fact repeats; the
+# labels of the things found are looked up once per thing (defections and connections, quick as they
+# are, stay plain). tests/api/test_examples.py checks each rewritten one answers exactly as its plain
+# form (PLAIN there) on the shipped corpus and a generated one.
+_WHY = "# Each { SELECT ... } is read whole and the engine joins what they return in memory: on a\n" \
+       "  # large store, far faster than looking up each row's next property one row at a time."
+
+
+def _labels(thing: str, label: str, found: str, path: str = _LABEL, optional: bool = True) -> str:
+    """A sub-select: the labels of the distinct things `found` binds to ?`thing`, each looked up once
+    (a thing without one: ?`label` unbound, or the thing left out when not `optional`)."""
+    lookup = f"?{thing} {path} ?{label}"
+    return (f"{{ SELECT DISTINCT ?{thing} ?{label} WHERE {{ {{ SELECT DISTINCT ?{thing} WHERE {{ {found} }} }}\n"
+            f"      {f'OPTIONAL {{ {lookup} }}' if optional else lookup} }} }}")
+
 
 EXAMPLES: tuple[Example, ...] = (
     Example(
@@ -56,10 +72,13 @@ EXAMPLES: tuple[Example, ...] = (
         "assert: an office a source merely claims for someone is left out (see claims).",
         f"""
 SELECT DISTINCT ?holderLabel ?role ?inLabel ?holder ?post WHERE {{
-  {{ SELECT DISTINCT ?holder ?post ?r ?in WHERE {{ ?holder kgo:holds ?post . ?post kgo:role ?r ; kgo:postIn ?in }} }}
-  ?r skos:prefLabel ?role .
-  OPTIONAL {{ ?holder {_LABEL} ?holderLabel }}
-  OPTIONAL {{ ?in skos:prefLabel ?inLabel }}
+  # A post's role and place are stated by every article naming it: distinct facts first, then labels
+  {{ SELECT DISTINCT ?holder ?post WHERE {{ ?holder kgo:holds ?post }} }}
+  {{ SELECT DISTINCT ?post ?r WHERE {{ ?post kgo:role ?r }} }}
+  {{ SELECT DISTINCT ?post ?in WHERE {{ ?post kgo:postIn ?in }} }}
+  {{ SELECT DISTINCT ?r ?role WHERE {{ {{ SELECT DISTINCT ?r WHERE {{ [] kgo:role ?r }} }} ?r skos:prefLabel ?role }} }}
+  {_labels("holder", "holderLabel", "?holder kgo:holds []")}
+  {_labels("in", "inLabel", "[] kgo:postIn ?in", "skos:prefLabel")}
 }}
 ORDER BY ?inLabel ?role ?holderLabel
 """,
@@ -74,12 +93,17 @@ SELECT ?claimantLabel ?sentence
        (GROUP_CONCAT(DISTINCT ?topicLabel; separator=", ") AS ?about)
        ?article
 WHERE {{
-  ?c a kgo:Claim ; kgo:claimant ?who ; kgo:trigger ?t ; prov:wasDerivedFrom ?document .
-  ?t kgo:sentence ?s . ?s nif:anchorOf ?sentence .
-  OPTIONAL {{ ?who {_LABEL} ?claimantLabel }}
-  OPTIONAL {{ ?c kgo:content ?x . ?x kgo:quoteText|skos:prefLabel|rdfs:label ?what }}
-  OPTIONAL {{ ?c kgo:topic ?tp . ?tp skos:prefLabel|rdfs:label ?topicLabel }}
-  OPTIONAL {{ ?document dcterms:title ?article }}
+  {_WHY}
+  {{ SELECT ?c WHERE {{ ?c a kgo:Claim }} }}
+  {{ SELECT ?c ?who WHERE {{ ?c kgo:claimant ?who }} }}
+  {{ SELECT ?c ?t WHERE {{ ?c kgo:trigger ?t }} }}
+  {{ SELECT ?c ?document WHERE {{ ?c prov:wasDerivedFrom ?document }} }}
+  {{ SELECT ?t ?s WHERE {{ ?t kgo:sentence ?s }} }}
+  {{ SELECT ?s ?sentence WHERE {{ ?s nif:anchorOf ?sentence }} }}
+  {_labels("who", "claimantLabel", "[] kgo:claimant ?who")}
+  OPTIONAL {{ SELECT DISTINCT ?c ?what WHERE {{ ?c kgo:content ?x . ?x kgo:quoteText|skos:prefLabel|rdfs:label ?what }} }}
+  OPTIONAL {{ SELECT DISTINCT ?c ?topicLabel WHERE {{ ?c kgo:topic ?tp . ?tp skos:prefLabel|rdfs:label ?topicLabel }} }}
+  OPTIONAL {{ SELECT ?document ?article WHERE {{ ?document dcterms:title ?article }} }}
 }}
 GROUP BY ?claimantLabel ?sentence ?article ?c
 ORDER BY ?article ?claimantLabel
@@ -90,10 +114,15 @@ ORDER BY ?article ?claimantLabel
         "Who said what, in which sentence of which article?",
         f"""
 SELECT DISTINCT ?speakerLabel ?quote ?sentence ?article ?speaker WHERE {{
-  ?q a kgo:Quote ; kgo:quoteText ?quote ; kgo:saidBy ?speaker ; prov:wasDerivedFrom ?document .
-  OPTIONAL {{ ?speaker {_LABEL} ?speakerLabel }}
-  OPTIONAL {{ ?q kgo:mention ?m . ?m kgo:sentence ?s . ?s nif:anchorOf ?sentence }}
-  OPTIONAL {{ ?document dcterms:title ?article }}
+  {_WHY}
+  {{ SELECT ?q WHERE {{ ?q a kgo:Quote }} }}
+  {{ SELECT ?q ?quote WHERE {{ ?q kgo:quoteText ?quote }} }}
+  {{ SELECT ?q ?speaker WHERE {{ ?q kgo:saidBy ?speaker }} }}
+  {{ SELECT ?q ?document WHERE {{ ?q prov:wasDerivedFrom ?document }} }}
+  {_labels("speaker", "speakerLabel", "[] kgo:saidBy ?speaker")}
+  OPTIONAL {{ {{ SELECT ?q ?m WHERE {{ ?q kgo:mention ?m }} }} {{ SELECT ?m ?s WHERE {{ ?m kgo:sentence ?s }} }}
+             {{ SELECT ?s ?sentence WHERE {{ ?s nif:anchorOf ?sentence }} }} }}
+  OPTIONAL {{ SELECT ?document ?article WHERE {{ ?document dcterms:title ?article }} }}
 }}
 ORDER BY ?article ?speakerLabel
 """,
@@ -104,15 +133,18 @@ ORDER BY ?article ?speakerLabel
         "\"hundreds\"), qualifier, unit, what it counts and date? Claims from different sources stay apart.",
         f"""
 SELECT DISTINCT ?figure ?value ?qualifier ?unit ?countsLabel ?sourceLabel ?asOf ?article ?source WHERE {{
-  ?f a kgo:Figure ; rdfs:label ?figure ; prov:wasDerivedFrom ?document .
-  OPTIONAL {{ ?f kgo:value ?value }}
-  OPTIONAL {{ ?f kgo:qualifier ?qualifier }}
-  OPTIONAL {{ ?f kgo:unit ?unit }}
-  OPTIONAL {{ ?f kgo:counts ?counts . ?counts skos:prefLabel ?countsLabel }}
-  ?f kgo:reportedBy ?source .
-  OPTIONAL {{ ?source {_LABEL} ?sourceLabel }}
-  OPTIONAL {{ ?f kgo:asOf ?date . OPTIONAL {{ ?date kgo:dateValue ?asOf }} }}
-  OPTIONAL {{ ?document dcterms:title ?article }}
+  {_WHY}
+  {{ SELECT ?f WHERE {{ ?f a kgo:Figure }} }}
+  {{ SELECT ?f ?figure WHERE {{ ?f rdfs:label ?figure }} }}
+  {{ SELECT ?f ?source WHERE {{ ?f kgo:reportedBy ?source }} }}
+  {{ SELECT ?f ?document WHERE {{ ?f prov:wasDerivedFrom ?document }} }}
+  OPTIONAL {{ SELECT ?f ?value WHERE {{ ?f kgo:value ?value }} }}
+  OPTIONAL {{ SELECT ?f ?qualifier WHERE {{ ?f kgo:qualifier ?qualifier }} }}
+  OPTIONAL {{ SELECT ?f ?unit WHERE {{ ?f kgo:unit ?unit }} }}
+  OPTIONAL {{ SELECT ?f ?countsLabel WHERE {{ ?f kgo:counts ?counts . ?counts skos:prefLabel ?countsLabel }} }}
+  {_labels("source", "sourceLabel", "[] kgo:reportedBy ?source")}
+  OPTIONAL {{ SELECT ?f ?asOf WHERE {{ ?f kgo:asOf ?date . OPTIONAL {{ ?date kgo:dateValue ?asOf }} }} }}
+  OPTIONAL {{ SELECT ?document ?article WHERE {{ ?document dcterms:title ?article }} }}
 }}
 ORDER BY ?sourceLabel DESC(?value)
 """,
@@ -123,16 +155,19 @@ ORDER BY ?sourceLabel DESC(?value)
         "text states it or it was worked out from the article's date.",
         f"""
 SELECT ?date ?precision ?basis ?type ?event ?places ?participants WHERE {{
+  {_WHY}
   {{ SELECT DISTINCT ?e ?t ?date WHERE {{
-      ?e a kgo:Event ; a ?t ; kgo:date ?date . FILTER(?t != kgo:Event && STRSTARTS(STR(?t), STR(kgo:))) }} }}
-  OPTIONAL {{ ?e kgo:datePrecision ?precision }}
-  OPTIONAL {{ ?e kgo:dateBasis ?basis }}
+      {{ SELECT ?e ?date WHERE {{ ?e kgo:date ?date }} }}
+      ?e a kgo:Event ; a ?t . FILTER(?t != kgo:Event && STRSTARTS(STR(?t), STR(kgo:))) }} }}
+  OPTIONAL {{ SELECT ?e ?precision WHERE {{ ?e kgo:datePrecision ?precision }} }}
+  OPTIONAL {{ SELECT ?e ?basis WHERE {{ ?e kgo:dateBasis ?basis }} }}
   BIND(STRAFTER(STR(?t), STR(kgo:)) AS ?type)
-  OPTIONAL {{ ?e skos:prefLabel ?event }}
+  OPTIONAL {{ SELECT ?e ?event WHERE {{ ?e skos:prefLabel ?event }} }}
   OPTIONAL {{ SELECT ?e (GROUP_CONCAT(DISTINCT ?placeLabel; separator=", ") AS ?places)
-             WHERE {{ ?e kgo:place ?place . ?place {_LABEL} ?placeLabel }} GROUP BY ?e }}
+             WHERE {{ ?e kgo:place ?place . {_labels("place", "placeLabel", "[] kgo:place ?place", optional=False)} }} GROUP BY ?e }}
   OPTIONAL {{ SELECT ?e (GROUP_CONCAT(DISTINCT ?whoLabel; separator=", ") AS ?participants)
-             WHERE {{ ?e kgo:agent|kgo:participant|kgo:patient ?who . ?who {_LABEL} ?whoLabel }} GROUP BY ?e }}
+             WHERE {{ ?e kgo:agent|kgo:participant|kgo:patient ?who .
+                     {_labels("who", "whoLabel", "[] kgo:agent|kgo:participant|kgo:patient ?who", optional=False)} }} GROUP BY ?e }}
 }}
 GROUP BY ?date ?precision ?basis ?type ?event ?e ?places ?participants
 ORDER BY ?date ?type
@@ -177,17 +212,18 @@ ORDER BY ?how ?label
         "spellings", "Every spelling of a name",
         "How is each person's name written: the preferred label, listed aliases and misspellings, "
         "and every form found in the texts?",
-        """
+        f"""
 SELECT ?person ?label
        (GROUP_CONCAT(DISTINCT ?spelling; separator=" | ") AS ?spellings)
        (COUNT(DISTINCT ?spelling) AS ?count)
-WHERE {
-  ?e a kgo:Person ; skos:prefLabel ?label .
+WHERE {{
+  {_WHY}
+  {{ SELECT DISTINCT ?e ?label WHERE {{ ?e a kgo:Person ; skos:prefLabel ?label }} }}
   BIND(STRAFTER(STR(?e), STR(kgr:)) AS ?person)
-  { ?e skos:prefLabel|skos:altLabel|skos:hiddenLabel ?spelling }
+  {{ SELECT ?e ?spelling WHERE {{ ?e skos:prefLabel|skos:altLabel|skos:hiddenLabel ?spelling }} }}
   UNION
-  { ?m kgo:denotes ?e ; nif:anchorOf ?spelling }
-}
+  {{ {{ SELECT ?m ?e WHERE {{ ?m kgo:denotes ?e }} }} {{ SELECT ?m ?spelling WHERE {{ ?m nif:anchorOf ?spelling }} }} }}
+}}
 GROUP BY ?person ?label
 ORDER BY DESC(?count) ?label
 """,
@@ -195,13 +231,14 @@ ORDER BY DESC(?count) ?label
     Example(
         "documents", "The articles",
         "Which articles are there, who published them and when, and how many annotated mentions does each hold?",
-        """
-SELECT ?article ?publisher ?date (COUNT(DISTINCT ?m) AS ?mentions) WHERE {
+        f"""
+SELECT ?article ?publisher ?date (COUNT(DISTINCT ?m) AS ?mentions) WHERE {{
+  {_WHY}
   ?document a kgo:NewsArticle ; dcterms:title ?article .
-  OPTIONAL { ?document kgo:publisher/skos:prefLabel ?publisher }
-  OPTIONAL { ?document dcterms:date ?date }
-  OPTIONAL { ?m a kgo:Mention ; nif:referenceContext ?document }
-}
+  OPTIONAL {{ SELECT ?document ?publisher WHERE {{ ?document kgo:publisher/skos:prefLabel ?publisher }} }}
+  OPTIONAL {{ SELECT ?document ?date WHERE {{ ?document dcterms:date ?date }} }}
+  OPTIONAL {{ {{ SELECT ?m WHERE {{ ?m a kgo:Mention }} }} {{ SELECT ?m ?document WHERE {{ ?m nif:referenceContext ?document }} }} }}
+}}
 GROUP BY ?article ?publisher ?date
 ORDER BY ?date
 """,
