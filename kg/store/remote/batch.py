@@ -66,7 +66,7 @@ def batches(graphs: Iterable[Graph], batching: Batching | None) -> Iterator[Batc
             yield Batch((name, ), ntriples=body)
             continue
         part = _blocks(name, body, batching.block_triples)
-        cost = len(part) + len(name) + _CLEAR_COST
+        cost = len(part) + len(name.encode()) + _CLEAR_COST
         if cost + _ENVELOPE > batching.max_bytes:
             yield Batch((name, ), ntriples=body)
             continue
