@@ -24,8 +24,9 @@ import sys
 import time
 from pathlib import Path
 
+REPO = Path(__file__).resolve().parent.parent
 if __package__ in (None, ""):
-    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+    sys.path.insert(0, str(REPO))
 
 from kg.store import build_dirs
 from kg.testing.sparql_servers import VirtuosoServer
@@ -38,9 +39,11 @@ COUNT = "SELECT ?g (COUNT(*) AS ?n) WHERE { GRAPH ?g { ?s ?p ?o } } GROUP BY ?g"
 def push(corpus: Path, data: Path, server: VirtuosoServer) -> dict:
     """A full `kg build` pushed into `server`: the whole command's seconds and its push phase's."""
     kg = Path(sys.executable).parent / "kg"
+    # this checkout's kg, not the one the environment was installed from (a git worktree shares it)
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [str(REPO), os.environ.get("PYTHONPATH")])))
     started = time.perf_counter()
     subprocess.run([str(kg), "build", "--corpus", str(corpus), "--data", str(data), "--store", server.url, "--quiet"],
-                   check=True, timeout=LOAD_TIMEOUT, stdout=subprocess.DEVNULL)
+                   check=True, timeout=LOAD_TIMEOUT, stdout=subprocess.DEVNULL, env=env)
     whole = time.perf_counter() - started
     build = build_dirs.require_current_build(data)
     manifest = json.loads((build / build_dirs.MANIFEST_FILE).read_text())

@@ -13,6 +13,7 @@ import pytest
 
 from kg.errors import StoreError
 from kg.store.remote import ENGINES, RemoteStore
+from kg.store.remote.batch import Batch
 
 
 class _Flaky(BaseHTTPRequestHandler):
@@ -95,6 +96,14 @@ def test_a_write_dropped_every_time_is_a_store_error(server: str) -> None:
     with pytest.raises(StoreError, match="cannot reach .*ConnectionError"):
         store(server, "virtuoso").replace_graph("http://g", TRIPLE)
     assert _Flaky.seen == ["PUT"] * 6
+
+
+def test_a_batch_whose_connection_was_dropped_is_sent_again(server: str) -> None:
+    """A batch of graph replacements (kg.store.remote.batch) clears what it fills: safe to send twice."""
+    _Flaky.hang_ups = 2
+    remote = RemoteStore(server, server, server, engine=ENGINES["virtuoso"], timeout=5)
+    remote.replace_graphs(Batch(("http://g",), b"CLEAR SILENT GRAPH <http://g> ; INSERT DATA { }"))
+    assert _Flaky.seen == ["POST"] * 3
 
 
 def test_a_query_whose_connection_was_dropped_is_not_sent_again(server: str) -> None:

@@ -128,16 +128,17 @@ class Client:
     def current_timeout(self) -> float:
         return getattr(self._local, "timeout", None) or self.timeout
 
-    def request(self, method: str, url: str, **kwargs) -> requests.Response:
+    def request(self, method: str, url: str, *, idempotent: bool = False, **kwargs) -> requests.Response:
         """Send a request; a write the store says it rolled back (see `rolled_back`) is sent
-        again, a few times, and so is an idempotent write (PUT, DELETE) whose connection the
-        server closed without an answer (Virtuoso does so now and then under load)."""
+        again, a few times, and so is an idempotent write (PUT, DELETE, or a request the caller
+        says may be sent twice) whose connection the server closed without an answer (Virtuoso
+        does so now and then under load)."""
         for attempt in range(WRITE_RETRIES + 1):
             last = attempt == WRITE_RETRIES
             try:
                 response = self._send(method, url, **kwargs)
             except _Dropped as dropped:
-                if last or method not in IDEMPOTENT_WRITES:
+                if last or not (idempotent or method in IDEMPOTENT_WRITES):
                     raise dropped.error from dropped.__cause__
                 self.close()
             else:

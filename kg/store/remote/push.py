@@ -7,38 +7,102 @@ replaces the graphs that changed (all of them unless the store holds exactly
 the build this one started from), drops the graphs kg wrote before that the
 new build no longer has, and records the new build last. Graphs kg did not
 write are never replaced or dropped.
+
+Graphs travel one PUT each, or many per SPARQL Update request on engines
+whose profile says so (kg.store.remote.batch). Their N-Triples are cut from
+the build's kg.nq when it has one (a full build always does): dumping them
+from the store instead answers term by term from its string table, 6.3 s of
+CPU for the 1,002 graphs of 1,000 articles against 0.5 s, on the same two
+cores as the store's server when it runs beside kg.
 """
 
 from __future__ import annotations
 
-from concurrent.futures import ThreadPoolExecutor
+import json
+from collections import deque
+from concurrent.futures import Future, ThreadPoolExecutor
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, Callable, Iterator, Mapping, Sequence
+from typing import Any, Callable, Iterable, Iterator, Mapping, Sequence
 
 from kg.errors import StoreError
+from kg.store import build_dirs
+from kg.store.remote.batch import Graph, batches
 from kg.store.remote.owned import Manifest
 from kg.store.remote.store import RemoteStore
 from kg.store.embedded import EmbeddedStore
 
-THREADS = 4  # graphs sent at once: a PUT mostly waits for the server
+THREADS = 4  # requests sent at once: a request mostly waits for the server
+AHEAD = 2 * THREADS  # requests made ready ahead of the threads, at most
 
 
 def push(remote: RemoteStore, local: EmbeddedStore, build: str, *, based_on: str | None = None,
-         changed: Sequence[str] | None = None) -> int:
+         changed: Sequence[str] | None = None, nquads: Path | None = None) -> int:
     """Make `remote` hold the graphs of `local` (build `build`); returns how many graphs were sent.
-    `changed`: the graphs an incremental build rewrote since build `based_on`."""
+    `changed`: the graphs an incremental build rewrote since build `based_on`. `nquads`: the
+    build's N-Quads export (kg.nq, with its section index), read instead of the store when there."""
     held = remote.manifest(fresh=True)
     ours = frozenset(local.graphs())
     incremental = changed is not None and based_on is not None and held.build == based_on
     names = sorted(set(changed) & ours) if incremental else sorted(ours)
     remote.write_manifest(Manifest(held.graphs | ours, ""))
-    with ThreadPoolExecutor(THREADS) as pool:  # each thread has its own HTTP session
-        list(pool.map(lambda name: remote.replace_graph(name, local.dump_graph(name, fmt="nt").encode()), names))
+    with _Sections(nquads) as sections:
+        graphs = ((name, sections.ntriples(name) or local.dump_graph(name, fmt="nt").encode()) for name in names)
+        send(remote, graphs)
     for name in sorted(held.graphs - ours):
         remote.drop_graph(name)
     remote.write_manifest(Manifest(ours, build))
     return len(names)
+
+
+def send(remote: RemoteStore, graphs: Iterable[Graph]) -> None:
+    """Replace `graphs` in `remote`, in requests as its engine takes them, THREADS at once (each
+    thread has its own HTTP session); the first request that fails stops the rest and is raised."""
+    pending: deque[Future] = deque()
+    with ThreadPoolExecutor(THREADS) as pool:
+        try:
+            for batch in batches(graphs, remote.engine.batching):
+                pending.append(pool.submit(remote.replace_graphs, batch))
+                while len(pending) >= AHEAD or (pending and pending[0].done()):
+                    pending.popleft().result()
+            while pending:
+                pending.popleft().result()
+        finally:
+            for future in pending:
+                future.cancel()
+
+
+class _Sections:
+    """The graphs of a build's kg.nq as N-Triples, each cut from its section (None when the
+    build has no kg.nq, or the section is not one graph's lines as kg writes them)."""
+
+    def __init__(self, nquads: Path | None) -> None:
+        self.index: dict[str, list[int]] = {}
+        self.file = None
+        if nquads is not None:
+            try:
+                self.index = json.loads(build_dirs.sections_path(nquads).read_text())
+                self.file = open(nquads, "rb")
+            except (OSError, ValueError):
+                self.index = {}
+
+    def ntriples(self, graph: str) -> bytes | None:
+        if self.file is None or graph not in self.index:
+            return None
+        start, end = self.index[graph]
+        self.file.seek(start)
+        section = self.file.read(end - start)
+        tail = b" <%s> .\n" % graph.encode()  # a line's end: a newline in a literal is escaped
+        if section.count(tail) != section.count(b"\n") or not section.endswith(b"\n"):
+            return None
+        return section.replace(tail, b" .\n")
+
+    def __enter__(self) -> "_Sections":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self.file is not None:
+            self.file.close()
 
 
 def holds(remote: RemoteStore, build: str) -> bool:
@@ -59,10 +123,11 @@ class Pusher:
         """Push build `build`, whose store is `store_dir` (`published`: the current build, else one
         about to be published); returns how many graphs were sent."""
         local = EmbeddedStore(store_dir, read_only=True)
+        nquads = build_dirs.export_path(store_dir.parent, "nq")
         try:
             with self._remote() as remote:
-                return self._guard(lambda: push(remote, local, build, based_on=based_on, changed=changed),
-                                   published)
+                return self._guard(lambda: push(remote, local, build, based_on=based_on, changed=changed,
+                                                nquads=nquads), published)
         finally:
             local.close()
 

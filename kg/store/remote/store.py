@@ -27,9 +27,10 @@ import pyoxigraph as ox
 import requests
 import urllib3
 
-from kg.errors import SettingError, StoreError
+from kg.errors import QueryError, SettingError, StoreError
 from kg.store.memo import Memo
 from kg.formats import rdf_syntaxes as formats
+from kg.store.remote.batch import Batch
 from kg.store.remote.engines import ENGINES, Engine, engine as find_engine
 from kg.store.remote.http import Client, Credentials, RemoteTimeout, check, check_url, media_type, read_error
 from kg.model import iris
@@ -184,14 +185,30 @@ class RemoteStore(GraphStore):
     def replace_graph(self, graph: str, ntriples: bytes) -> None:
         """Replace one named graph (Graph Store Protocol PUT)."""
         headers = {"Content-Type": formats.NTRIPLES.media_type}
-        with self.http.request("PUT", self._gsp(), params={"graph": graph}, data=ntriples, headers=headers) as r:
-            check(r)
-        self._memo.forget()
+        self._write("PUT", self._gsp(), params={"graph": graph}, data=ntriples, headers=headers)
+
+    def replace_graphs(self, batch: Batch) -> None:
+        """Replace the graphs of one batch (kg.store.remote.batch): one SPARQL Update request
+        (sent again if the connection drops: it clears what it fills), or one PUT."""
+        if not batch.update:
+            self.replace_graph(batch.graphs[0], batch.ntriples)
+            return
+        if not self.update_url:
+            raise StoreError("this remote store has no update URL (set KG_STORE_UPDATE)")
+        self._write("POST", self.update_url, data=batch.update, idempotent=True,
+                    headers={"Content-Type": "application/sparql-update"})
 
     def drop_graph(self, graph: str) -> None:
         """Remove one named graph; a graph that is not there is not an error."""
-        with self.http.request("DELETE", self._gsp(), params={"graph": graph}) as response:
-            check(response, allowed=(404,))
+        self._write("DELETE", self._gsp(), params={"graph": graph}, allowed=(404,))
+
+    def _write(self, method: str, url: str, *, allowed: tuple[int, ...] = (), **kwargs) -> None:
+        """A write request; any refusal is the store's (StoreError), a 400 included: kg sent its own data."""
+        with self.http.request(method, url, **kwargs) as response:
+            try:
+                check(response, allowed=allowed)
+            except QueryError as exc:
+                raise StoreError(f"{method} {url}: HTTP 400: {exc}") from exc
         self._memo.forget()
 
     def write_manifest(self, manifest: Manifest) -> None:
