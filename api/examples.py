@@ -76,7 +76,7 @@ SELECT DISTINCT ?holderLabel ?role ?inLabel ?holder ?post WHERE {{
   {{ SELECT DISTINCT ?holder ?post WHERE {{ ?holder kgo:holds ?post }} }}
   {{ SELECT DISTINCT ?post ?r WHERE {{ ?post kgo:role ?r }} }}
   {{ SELECT DISTINCT ?post ?in WHERE {{ ?post kgo:postIn ?in }} }}
-  {{ SELECT DISTINCT ?r ?role WHERE {{ {{ SELECT DISTINCT ?r WHERE {{ [] kgo:role ?r }} }} ?r skos:prefLabel ?role }} }}
+  {_labels("r", "role", "[] kgo:role ?r", "skos:prefLabel", optional=False)}
   {_labels("holder", "holderLabel", "?holder kgo:holds []")}
   {_labels("in", "inLabel", "[] kgo:postIn ?in", "skos:prefLabel")}
 }}

@@ -137,4 +137,3 @@ def manifest_text(manifest: dict) -> str:
                        for slug in sorted(documents))
     fields = head[1:-1].strip("\n")  # the other keys, one per line, between the braces
     return "{\n" + (fields + ",\n" if fields else "") + f' "documents": {{\n{lines}\n }}\n}}\n'
-

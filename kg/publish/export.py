@@ -113,7 +113,7 @@ def _graph_source(build_dir: Path, fmt: str) -> Iterator[tuple[list[str], Callab
     disk answers a dump term by term from its string table: at 10,000 articles the Turtle export
     took 195.8 s from the store and 66.7 s from kg.nq, side by side in one run (2.9x)."""
     nquads = ensure_export(build_dir, "nq") if fmt != "nq" else None
-    index = read_index(nquads) if nquads else None
+    index = build_dirs.read_sections(nquads) if nquads else None
     if index is None:
         store = build_dirs.build_store(build_dir)
         try:
@@ -149,13 +149,6 @@ def write_index(export: Path, index: Index) -> None:
     build_dirs.sections_path(export).write_text(json.dumps(index, sort_keys=True))
 
 
-def read_index(export: Path) -> Index | None:
-    try:
-        return json.loads(build_dirs.sections_path(export).read_text())
-    except (OSError, ValueError):
-        return None
-
-
 def _reusable(build_dir: Path, fmt: str) -> tuple[Path, Index, frozenset[str]] | None:
     """(previous export, its index, graphs that must not be copied), when the build started from
     one whose export in `fmt` exists."""
@@ -164,7 +157,7 @@ def _reusable(build_dir: Path, fmt: str) -> tuple[Path, Index, frozenset[str]] |
     if not based_on or remade is None:
         return None
     old = build_dirs.export_path(build_dir.parent / based_on, fmt)
-    index = read_index(old)
+    index = build_dirs.read_sections(old)
     if index is None or not old.is_file():
         return None
     return old, index, frozenset(remade)

@@ -143,6 +143,14 @@ def sections_path(export: Path) -> Path:
     return export.with_name(export.name + SECTIONS_SUFFIX)
 
 
+def read_sections(export: Path) -> dict[str, list[int]] | None:
+    """The byte range [start, end) of each graph's section in `export`, or None without a readable index."""
+    try:
+        return json.loads(sections_path(export).read_text())
+    except (OSError, ValueError):
+        return None
+
+
 def corpus_config_dir(build: Path) -> Path:
     """The corpus's configuration files as the build read them."""
     return build / CORPUS_CONFIG_DIR

@@ -18,7 +18,6 @@ cores as the store's server when it runs beside kg.
 
 from __future__ import annotations
 
-import json
 from collections import deque
 from concurrent.futures import Future, ThreadPoolExecutor
 from contextlib import contextmanager
@@ -77,13 +76,12 @@ class _Sections:
     build has no kg.nq, or the section is not one graph's lines as kg writes them)."""
 
     def __init__(self, nquads: Path | None) -> None:
-        self.index: dict[str, list[int]] = {}
+        self.index = (build_dirs.read_sections(nquads) if nquads is not None else None) or {}
         self.file = None
-        if nquads is not None:
+        if self.index:
             try:
-                self.index = json.loads(build_dirs.sections_path(nquads).read_text())
                 self.file = open(nquads, "rb")
-            except (OSError, ValueError):
+            except OSError:
                 self.index = {}
 
     def ntriples(self, graph: str) -> bytes | None:
