@@ -217,13 +217,13 @@ class Rdflib:
 class Row:
     query: Query
     ours: float = 0.0
-    oxigraph: float = 0.0
+    oxigraph: float | None = None  # None: no stock Oxigraph was run (--no-stock)
     rdflib: float | None = None
     rows: dict[str, int | None] = field(default_factory=dict)
 
     @property
-    def ratio(self) -> float:
-        return self.ours / self.oxigraph
+    def ratio(self) -> float | None:
+        return self.ours / self.oxigraph if self.oxigraph else None
 
     @property
     def speedup(self) -> float | None:
@@ -238,11 +238,11 @@ def _count(body: bytes, accept: str) -> int:
     return len(list(ox.parse(body, format=ox.RdfFormat.TURTLE)))
 
 
-def time_servers(query: Query, ours: str, oxigraph: str, runs: int) -> Row:
-    """Median latency on both servers, alternating, after one warm-up each."""
-    medians, counts = time_urls(query, {"ours": ours, "oxigraph": oxigraph}, runs)
-    row = Row(query, medians["ours"], medians["oxigraph"], rows=counts)
-    return row
+def time_servers(query: Query, ours: str, oxigraph: str | None, runs: int) -> Row:
+    """Median latency on both servers (ours alone when `oxigraph` is None), alternating, after one warm-up each."""
+    urls = {"ours": ours, **({"oxigraph": oxigraph} if oxigraph else {})}
+    medians, counts = time_urls(query, urls, runs)
+    return Row(query, medians["ours"], medians.get("oxigraph"), rows=counts)
 
 
 def time_urls(query: Query, urls: dict[str, str], runs: int) -> tuple[dict[str, float], dict[str, int | None]]:
@@ -390,14 +390,15 @@ def measure(name: str, build: Path, args: argparse.Namespace) -> tuple[str, list
     from kg.store import build_dirs
 
     nquads = build_dirs.export_path(build, "nq")
-    quads = sum(1 for _ in open(nquads, "rb"))
+    quads = _quads(build)
     log(f"{name}: {quads:,} quads in {build}")
     ours_proc, ours = start_ours(build.parent.parent, args.workers)
-    oxi_proc, oxigraph = start_oxigraph(nquads, args.work / f"oxigraph-{build.parent.parent.name}")
+    oxi_proc, oxigraph = (None, None) if args.no_stock else start_oxigraph(
+        nquads, args.work / f"oxigraph-{build.parent.parent.name}")
     too_big = quads > args.rdflib_max_quads
-    if too_big and not args.skip_rdflib:
+    if too_big and not (args.skip_rdflib or args.no_stock):
         log(f"  rdflib not run: {quads:,} quads is over --rdflib-max-quads {args.rdflib_max_quads:,}")
-    rdflib = None if args.skip_rdflib or too_big else Rdflib(nquads, args.rdflib_budget)
+    rdflib = None if args.skip_rdflib or args.no_stock or too_big else Rdflib(nquads, args.rdflib_budget)
     rows: list[Row] = []
     try:
         entity, needle = pick_entity(ours)
@@ -407,12 +408,13 @@ def measure(name: str, build: Path, args: argparse.Namespace) -> tuple[str, list
                 times, count = rdflib.run(query, args.rdflib_runs)
                 row.rdflib = statistics.median(times) if times else None
                 row.rows["rdflib"] = count
-            log(f"  {query.name}: ours {row.ours * 1000:.1f} ms, oxigraph {row.oxigraph * 1000:.1f} ms, "
+            log(f"  {query.name}: ours {row.ours * 1000:.1f} ms, oxigraph {_ms(row.oxigraph) if row.oxigraph else 'not run'}, "
                 f"rdflib {'-' if row.rdflib is None else f'{row.rdflib * 1000:.0f} ms'}, rows {row.rows}")
             rows.append(row)
     finally:
         ours_proc.stop()
-        oxi_proc.stop()
+        if oxi_proc is not None:
+            oxi_proc.stop()
         if rdflib is not None:
             rdflib.stop()
     info = {"quads": quads, "entity": entity, "rdflib_load": rdflib.loaded if rdflib else None,
@@ -475,12 +477,13 @@ def markdown(results: list[tuple[str, list[Row], dict]], args: argparse.Namespac
             speed = f"{row.speedup:,.0f}x" if row.speedup else ("> budget" if ran_rdflib else "-")
             agree = len({v for v in row.rows.values() if v is not None}) == 1
             count = str(row.rows.get("ours")) + ("" if agree else f" (!= {row.rows})")
-            lines.append(f"| {row.query.name} | {row.query.what} | {count} | {_ms(row.ours)} | {_ms(row.oxigraph)} | "
-                         f"{row.ratio:.2f} | {_ms(row.rdflib) if ran_rdflib else '-'} | {speed} |")
-        ratio = statistics.median(r.ratio for r in rows)
-        worst = max(rows, key=lambda r: r.ratio)
+            lines.append(f"| {row.query.name} | {row.query.what} | {count} | {_ms(row.ours)} | {_ms(row.oxigraph) if row.oxigraph else 'not run'} | "
+                         f"{_ratio(row.ratio)} | {_ms(row.rdflib) if ran_rdflib else '-'} | {speed} |")
+        compared = [r for r in rows if r.ratio is not None]
+        ratio = statistics.median(r.ratio for r in compared) if compared else None
+        worst = max(compared, key=lambda r: r.ratio) if compared else None
         speeds = [r.speedup for r in rows if r.speedup]
-        stock = [r.rdflib / r.oxigraph for r in rows if r.rdflib]
+        stock = [r.rdflib / r.oxigraph for r in rows if r.rdflib and r.oxigraph]
         verdicts.append((name, ratio, worst, speeds, stock))
         lines.append("")
     lines.append("| graph | median ours / oxigraph | worst query | target 1.5x | median rdflib / ours | least rdflib / ours "
@@ -489,12 +492,28 @@ def markdown(results: list[tuple[str, list[Row], dict]], args: argparse.Namespac
     for name, ratio, worst, speeds, stock in verdicts:
         speed = statistics.median(speeds) if speeds else None
         least = min(speeds) if speeds else None
-        lines.append(f"| {name} | {ratio:.2f} | {worst.query.name} ({worst.ratio:.2f}) | "
-                     f"{'met' if ratio <= TARGET_OXIGRAPH else 'MISSED'} | "
+        lines.append(f"| {name} | {_ratio(ratio)} | {f'{worst.query.name} ({worst.ratio:.2f})' if worst else '-'} | "
+                     f"{'not measured (--no-stock)' if ratio is None else 'met' if ratio <= TARGET_OXIGRAPH else 'MISSED'} | "
                      f"{'-' if speed is None else f'{speed:,.0f}x'} | {'-' if least is None else f'{least:,.0f}x'} | "
                      f"{'-' if speed is None else ('met' if speed >= TARGET_RDFLIB else 'MISSED')} | "
                      f"{f'{statistics.median(stock):,.0f}x' if stock else '-'} |")
     return "\n".join(lines) + "\n"
+
+
+def _ratio(value: float | None) -> str:
+    return "-" if value is None else f"{value:.2f}"
+
+
+def _quads(build: Path) -> int:
+    """The build's quads, from its manifest (counting kg.nq's lines when the manifest lacks them)."""
+    import json
+
+    from kg.store import build_dirs
+
+    try:
+        return int(json.loads((build / build_dirs.MANIFEST_FILE).read_text())["quads"])
+    except (OSError, KeyError, ValueError):
+        return sum(1 for _ in open(build_dirs.export_path(build, "nq"), "rb"))
 
 
 def log(message: str) -> None:
@@ -512,6 +531,9 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
                         help="skip rdflib on bigger graphs (it holds everything in Python objects)")
     parser.add_argument("--workers", type=int, default=2, help="query workers of our server")
     parser.add_argument("--skip-rdflib", action="store_true")
+    parser.add_argument("--no-stock", action="store_true",
+                        help="ours alone: no stock `oxigraph serve` and no rdflib beside it (both load kg.nq; "
+                             "at 100,000 articles Oxigraph's load is the bulk-load floor again)")
     parser.add_argument("--skip-shipped", action="store_true")
     parser.add_argument("--stores", action="store_true", help="also compare the remote stores (Oxigraph, Virtuoso)")
     parser.add_argument("--stores-only", action="store_true", help="only the remote-store comparison")

@@ -10,7 +10,9 @@ Oxigraph bulk_load of the N-Quads that build exported (the floor), the
 rebuilds (nothing changed, one document edited, added, removed), the build
 on 1 core, then the Turtle exports (kg's, Oxigraph's own serializer,
 rdflib's) and rdflib's parse. Every figure is written out as soon as it is
-measured. Then the
+measured. Above 10,000 articles the floor runs last, once the build's data
+directory is removed: at 100,000 the build (53 GB) and the floor's store
+(28 GB) do not fit on disk together. Then the
 view's first requests (bench_view_data.py, first: it needs a build nobody drew the view of yet),
 endpoint, load and view benchmarks (bench_endpoint.py, bench_load.py,
 bench_view.py) run on the largest graph, and their Markdown is appended. Work files live under
@@ -64,6 +66,7 @@ class Runner:
         self.kg = _kg_command()
         self.rdflib_limit = min(args.rdflib_max_gib * 2**30, machine.available_memory() // 2 or 2**62)
         self.progress = None  # set by main: writes the partial report
+        self.deferred: list[SizeResult] = []  # sizes whose bulk-load floor runs after everything else
 
     def on_step(self, result: SizeResult) -> None:
         """Called as each figure is measured: RESULTS.md and the README table are rewritten."""
@@ -101,18 +104,39 @@ class Runner:
             return result
         result.quads = _quads(build_dir)
         build.detail["disk_bytes"] = _disk_bytes(build_dir)
-        kept = _keep(build_dir, scratch / "kept")  # the rebuilds replace the build the floors are measured on
-        self.log(f"{docs:,} documents: bulk_load floor on {result.quads:,} quads")
-        result.steps["bulk_load"] = self.floor("bulk-load", kept / "kg.nq", scratch / "store")
-        shutil.rmtree(scratch / "store", ignore_errors=True)
-        self.rebuilds(result, corpus, data)
-        if docs <= FULL_STEPS_UP_TO:
-            self.cores(result, corpus, scratch)
-            self.floors(result, kept, scratch, earlier)
+        full = docs <= self.args.full_steps_up_to
+        # the rebuilds replace the build the floors are measured on; only the floors up to
+        # full_steps_up_to read its store
+        kept = _keep(build_dir, scratch / "kept", store=full)
+        if full:
+            self.bulk_load(result, scratch)
         else:
-            skip(result, ("build_1core", "rdflib", "oxigraph_dump", "kg_turtle"))
+            self.deferred.append(result)
+        self.rebuilds(result, corpus, data)
+        if not full:
+            skip(result, ("build_1core", "rdflib", "oxigraph_dump", "kg_turtle"), self.args.full_steps_up_to)
+            return result
+        self.cores(result, corpus, scratch)
+        self.floors(result, kept, scratch, earlier)
         shutil.rmtree(scratch, ignore_errors=True)
         return result
+
+    def bulk_load(self, result: SizeResult, scratch: Path) -> None:
+        """The floor: Oxigraph's bulk_load of the N-Quads the first build exported (kept in scratch)."""
+        self.log(f"{result.docs:,} documents: bulk_load floor on {result.quads:,} quads")
+        result.steps["bulk_load"] = self.floor("bulk-load", scratch / "kept" / "kg.nq", scratch / "store")
+        shutil.rmtree(scratch / "store", ignore_errors=True)
+
+    def deferred_floors(self, keep: bool) -> None:
+        """The floors of the sizes above full_steps_up_to, last: each size's data directory is
+        removed first (unless --keep), so that its floor's store has the disk the build had."""
+        for result in self.deferred:
+            scratch = self.work / f"scratch-{result.docs}"
+            if not keep:
+                self.log(f"{result.docs:,} documents: removing its data directory to make room for the floor")
+                shutil.rmtree(self.work / f"data-{result.docs}", ignore_errors=True)
+            self.bulk_load(result, scratch)
+            shutil.rmtree(scratch, ignore_errors=True)
 
     def kg_build(self, corpus: Path, data: Path, cores: int | None = None) -> Step:
         """`kg build` in its own process (pinned to the first `cores` cores when given); the
@@ -228,7 +252,9 @@ class Runner:
         """Markdown from the endpoint and view benchmarks, run on the largest build."""
         out = []
         current = build_dirs.current_build(data)
-        if current is not None:  # an incremental build writes kg.nq on first request; the companions read it
+        # an incremental build writes kg.nq on first request; bench_endpoint's stock Oxigraph reads it,
+        # which is not run above full_steps_up_to
+        if current is not None and docs <= self.args.full_steps_up_to:
             from kg.publish.export import ensure_export
 
             ensure_export(current, "nq")
@@ -239,7 +265,8 @@ class Runner:
                 continue
             self.log(f"{script} on {data}")
             corpus = ["--corpus", data.with_name(data.name.replace("data-", "corpus-"))] if script in NEEDS_CORPUS else []
-            run = self.measure([self.python, path, "--data", data, *corpus, *_companion_options(script, docs)])
+            options = _companion_options(script, docs, self.args.full_steps_up_to)
+            run = self.measure([self.python, path, "--data", data, *corpus, *options])
             body = run.stdout.strip()
             if run.returncode != 0:      # keep what it measured; say how it ended
                 body += f"\n\n`{script}` ended with {_failure(run)}"
@@ -269,12 +296,15 @@ class _Steps(dict):
         self.on_change()
 
 
-def _keep(build_dir: Path, kept: Path) -> Path:
-    """Hard-linked copies of a build's N-Quads and store (a checkpoint), which later builds cannot prune."""
+def _keep(build_dir: Path, kept: Path, store: bool = True) -> Path:
+    """Hard-linked copies of a build's N-Quads and (when `store`) its store (a checkpoint), which
+    later builds cannot prune."""
     from kg.store.embedded import EmbeddedStore
 
     kept.mkdir(parents=True, exist_ok=True)
     os.link(build_dirs.export_path(build_dir, "nq"), kept / "kg.nq")
+    if not store:
+        return kept
     store = EmbeddedStore(build_dirs.store_path(build_dir), read_only=True)
     try:
         store.backup(kept / "store")
@@ -294,18 +324,21 @@ def _kg_command() -> list[str]:
     return [found]
 
 
-def skip(result: SizeResult, names: tuple[str, ...]) -> None:
+def skip(result: SizeResult, names: tuple[str, ...], full_steps_up_to: int = FULL_STEPS_UP_TO) -> None:
     """Steps not run at this size, said so in the tables."""
     for name in names:
-        result.steps[name] = Step(note=f"not run above {FULL_STEPS_UP_TO:,} articles", skipped=True)
+        result.steps[name] = Step(note=f"not run above {full_steps_up_to:,} articles", skipped=True)
 
 
-def _companion_options(script: str, docs: int) -> list[str]:
-    """Above FULL_STEPS_UP_TO the view's whole-store SPARQL path (hours) is not timed, and the
-    page of the first 10,000 articles is drawn beside those of 100 and 1,000."""
-    if docs <= FULL_STEPS_UP_TO:
+def _companion_options(script: str, docs: int, full_steps_up_to: int = FULL_STEPS_UP_TO) -> list[str]:
+    """Above full_steps_up_to the view's whole-store SPARQL path (hours) is not timed, the page of
+    the first 10,000 articles is drawn beside those of 100 and 1,000, and no stock Oxigraph is
+    loaded beside our endpoint (its load is the bulk-load floor again: 28 GB and half an hour at
+    100,000)."""
+    if docs <= full_steps_up_to:
         return []
-    return {"bench_view_data.py": ["--no-sparql"], "bench_view.py": ["--articles", f"100,1000,{FULL_STEPS_UP_TO}"]}.get(script, [])
+    return {"bench_view_data.py": ["--no-sparql"], "bench_endpoint.py": ["--no-stock"],
+            "bench_view.py": ["--articles", f"100,1000,{FULL_STEPS_UP_TO}"]}.get(script, [])
 
 
 def _disk_bytes(build_dir: Path) -> int:
@@ -365,9 +398,13 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--rdflib-max-gib", type=float, default=6.0,
                         help="skip rdflib (and project its figures) when it would need more memory")
     parser.add_argument("--timeout", type=float, default=3600.0, help="seconds allowed per command")
+    parser.add_argument("--full-steps-up-to", type=int, default=FULL_STEPS_UP_TO,
+                        help="largest size given the build on 1 core, the export floors and the bulk-load floor "
+                             "before its rebuilds; above it the bulk-load floor runs last (default %(default)s)")
     parser.add_argument("--no-companions", action="store_true", help="skip bench_endpoint.py and bench_view.py")
     parser.add_argument("--keep", action="store_true",
-                        help="keep the data directory of every size (default: only the largest)")
+                        help="keep the data directory of every size (default: only the largest, unless it is "
+                             "above --full-steps-up-to: its floor needs the disk)")
     parser.add_argument("--silent", action="store_true", help="no progress lines on stderr")
     parser.add_argument("--readme", type=Path, default=None,
                         help="README whose benchmark table to rewrite from this run (default: README.md when "
@@ -391,7 +428,7 @@ def main(argv: list[str] | None = None) -> int:
     args.results.parent.mkdir(parents=True, exist_ok=True)
 
     def partial(current: SizeResult) -> None:  # a killed run leaves every figure it measured
-        done = results + [current]
+        done = results if any(r is current for r in results) else results + [current]
         args.results.write_text(report.render(described, done, [("Unfinished", "This run is still going.")], command),
                                 encoding="utf-8")
         _write_readme(args, described, done, command, unfinished=True)
@@ -403,6 +440,7 @@ def main(argv: list[str] | None = None) -> int:
             shutil.rmtree(args.work / f"data-{docs}", ignore_errors=True)   # gigabytes at 1,000 and up
     largest = args.work / f"data-{args.sizes[-1]}"
     companions = [] if args.no_companions else runner.companions(largest, args.sizes[-1])
+    runner.deferred_floors(keep=args.keep)
     markdown = report.render(described, results, companions, command)
     print(markdown)
     args.results.write_text(markdown, encoding="utf-8")

@@ -1,4 +1,5 @@
-"""`benchmarks/run.py --quick`: the whole benchmark on 20 and 100 documents."""
+"""`benchmarks/run.py --quick`: the whole benchmark on 20 and 100 documents, 100 taking the path of
+the sizes above --full-steps-up-to (100,000 in a real run): no export floors, the bulk-load floor last."""
 
 from __future__ import annotations
 
@@ -16,7 +17,7 @@ PYTHON = REPO / ".venv" / "bin" / "python"
 def test_quick_run_prints_and_writes_every_table(tmp_path: Path) -> None:
     results = tmp_path / "RESULTS.md"
     done = run_cli(PYTHON, REPO / "benchmarks" / "run.py", "--quick", "--work", tmp_path / "work",
-                   "--results", results, "--silent", timeout=600)
+                   "--results", results, "--silent", "--full-steps-up-to", "20", timeout=600)
     assert done.returncode == 0, done.stderr[-3000:]
     text = results.read_text(encoding="utf-8")
     assert done.stdout.strip() == text.strip()
@@ -30,3 +31,10 @@ def test_quick_run_prints_and_writes_every_table(tmp_path: Path) -> None:
     assert text.count("says nothing to do") == 2
     assert "(projected)" not in text
     assert not (REPO / "benchmarks" / "RESULTS-quick.md").exists()
+    floors = re.findall(r"^\| (20|100) \| [\d,]+ \| [^|]+\|[^|]+\|[^|]+\|[^|]+\| ([^|]+) \|", text, re.M)
+    assert [size for size, _ in floors[:2]] == ["20", "100"]
+    assert all(re.fullmatch(r"[\d.]+ s", floor.strip()) for _, floor in floors[:2]), floors
+    assert "100 documents, kg_turtle: not run above 20 articles" in text
+    assert "Endpoint query latencies" in text and "not measured (--no-stock)" in text
+    # the floor of the size above --full-steps-up-to ran after its data directory was removed
+    assert not (tmp_path / "work" / "data-100").exists() and not (tmp_path / "work" / "scratch-100").exists()
