@@ -127,10 +127,13 @@ LONG_LEXING = "ASK { " + "a." * 24_000 + " \\u0041 }"
 
 def test_a_flood_of_long_queries_leaves_health_and_short_queries_answered(roomy):
     """40 long queries at once: they are read (decoded, lexed) a few at a time, the ones the server
-    cannot take are refused at once in the error shape, and /health and a short query are
-    answered well within the time limit (4 s). Before, every request thread lexed at once, sharing
-    the interpreter with /health: 6 s for /health with 60 of them at 48 threads, and 33-38 s while
-    the lexer was quadratic."""
+    cannot take are refused at once in the error shape, /health is answered at once, and a short
+    query within the time limit (4 s). The short query is not read behind the long ones, but the
+    long ones that were read wait for the 2 workers like any query: when 4 already wait, it is
+    refused with Retry-After, and asked again as that header says (a race with the flood's timing;
+    it was answered on the first try in most runs). Before, every request thread lexed at once,
+    sharing the interpreter with /health: 6 s for /health with 60 of them at 48 threads, and
+    33-38 s while the lexer was quadratic."""
     answers: list[requests.Response] = []
 
     def long_query() -> None:
@@ -144,17 +147,27 @@ def test_a_flood_of_long_queries_leaves_health_and_short_queries_answered(roomy)
     began = time.monotonic()
     assert requests.get(roomy.url + "health", timeout=30).status_code == 200
     health_seconds = time.monotonic() - began
-    began = time.monotonic()
-    short = requests.get(roomy.url + "sparql", params={"query": "ASK { ?s ?p ?o }"}, timeout=30)
-    short_seconds = time.monotonic() - began
+    short, short_seconds = ask_as_told(roomy.url, "ASK { ?s ?p ?o }", budget=4.0)
     for thread in threads:
         thread.join(60)
     assert short.status_code == 200, short.text
-    assert health_seconds < 2.0 and short_seconds < 2.0, (health_seconds, short_seconds)
+    assert health_seconds < 2.0 and short_seconds < 4.0, (health_seconds, short_seconds)
     refused = [a for a in answers if a.status_code == 503]
     assert refused and all(error_of(a, 503) and a.headers["Retry-After"] for a in refused)
     assert all(a.status_code in (400, 503) for a in answers), [a.status_code for a in answers]
     assert "SPARQL syntax error" in next(a for a in answers if a.status_code == 400).json()["error"]["detail"]
+
+
+def ask_as_told(url: str, query: str, budget: float) -> tuple[requests.Response, float]:
+    """`query` asked as a client honouring Retry-After would: again after the wait a 503 says,
+    until answered or `budget` seconds are spent; the last answer and the seconds it took."""
+    began = time.monotonic()
+    while True:
+        response = requests.get(url + "sparql", params={"query": query}, timeout=30)
+        elapsed = time.monotonic() - began
+        if response.status_code != 503 or elapsed >= budget:
+            return response, elapsed
+        time.sleep(min(float(response.headers["Retry-After"]), budget - elapsed))
 
 
 def test_idle_connections_do_not_lock_others_out(limited):
