@@ -387,10 +387,11 @@ def pick_entity(url: str) -> tuple[str, str]:
 
 
 def measure(name: str, build: Path, args: argparse.Namespace) -> tuple[str, list[Row], dict]:
+    from benchmarks.run import build_quads
     from kg.store import build_dirs
 
     nquads = build_dirs.export_path(build, "nq")
-    quads = _quads(build)
+    quads = build_quads(build)
     log(f"{name}: {quads:,} quads in {build}")
     ours_proc, ours = start_ours(build.parent.parent, args.workers)
     oxi_proc, oxigraph = (None, None) if args.no_stock else start_oxigraph(
@@ -502,18 +503,6 @@ def markdown(results: list[tuple[str, list[Row], dict]], args: argparse.Namespac
 
 def _ratio(value: float | None) -> str:
     return "-" if value is None else f"{value:.2f}"
-
-
-def _quads(build: Path) -> int:
-    """The build's quads, from its manifest (counting kg.nq's lines when the manifest lacks them)."""
-    import json
-
-    from kg.store import build_dirs
-
-    try:
-        return int(json.loads((build / build_dirs.MANIFEST_FILE).read_text())["quads"])
-    except (OSError, KeyError, ValueError):
-        return sum(1 for _ in open(build_dirs.export_path(build, "nq"), "rb"))
 
 
 def log(message: str) -> None:

@@ -102,7 +102,7 @@ class Runner:
         if build.seconds is None or build_dir is None:
             self.cores(result, corpus, scratch)
             return result
-        result.quads = _quads(build_dir)
+        result.quads = build_quads(build_dir)
         build.detail["disk_bytes"] = _disk_bytes(build_dir)
         full = docs <= self.args.full_steps_up_to
         # the rebuilds replace the build the floors are measured on; only the floors up to
@@ -372,12 +372,13 @@ def _sparql_string(text: str) -> str:
     return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
-def _quads(build_dir: Path) -> int:
-    try:
-        return int(json.loads((build_dir / build_dirs.MANIFEST_FILE).read_text())["quads"])
-    except (OSError, KeyError, ValueError):
-        with open(build_dirs.export_path(build_dir, "nq"), "rb") as handle:
-            return sum(1 for _ in handle)
+def build_quads(build_dir: Path) -> int:
+    """The build's quads, from its manifest (counting kg.nq's lines when the manifest lacks them)."""
+    quads = build_dirs.read_manifest(build_dir).get("quads")
+    if isinstance(quads, int):
+        return quads
+    with open(build_dirs.export_path(build_dir, "nq"), "rb") as handle:
+        return sum(1 for _ in handle)
 
 
 def _failure(run: measure.Measured) -> str:
