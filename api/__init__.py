@@ -14,7 +14,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Mapping
 
-if TYPE_CHECKING:  # the worker processes import api.workers: keep this package light
+if TYPE_CHECKING:  # the worker processes import api.sparql.workers: keep this package light
     from flask import Flask, Response
 
 CORS_EXPOSED = "X-KG-Truncated, X-KG-Row-Limit, Retry-After"
@@ -25,7 +25,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     from flask import Flask
 
     from kg.api import errors
-    from kg.api.admission import Admission
+    from kg.api.sparql.admission import Admission
     from kg.api.backend import make_backend
     from kg.settings import load
 
@@ -44,18 +44,22 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
 
 
 def _register_blueprints(app: Flask) -> None:
-    from kg.api import admission, exports, jsonapi, linked, page, sparql, void
+    from kg.api.json_api import routes
+    from kg.api.linked_data import dereference, void
+    from kg.api.page import query_page
+    from kg.api.sparql import admission, endpoint
+    from kg.api import exports
 
     app.before_request(admission.admit)
     app.teardown_request(admission.release)
-    app.before_request(sparql.start_clock)
+    app.before_request(endpoint.start_clock)
     app.before_request(_use_build_base)
     app.teardown_request(_end_build_base)
-    app.register_blueprint(sparql.bp)
-    app.register_blueprint(jsonapi.bp)
+    app.register_blueprint(endpoint.bp)
+    app.register_blueprint(routes.bp)
     app.register_blueprint(exports.bp)
-    app.register_blueprint(page.bp)
-    app.register_blueprint(linked.bp)
+    app.register_blueprint(query_page.bp)
+    app.register_blueprint(dereference.bp)
     app.register_blueprint(void.bp)
     try:
         from kg.api import view

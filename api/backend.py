@@ -25,8 +25,8 @@ import time
 from pathlib import Path
 from typing import Any, Iterator, Protocol
 
-from kg.api import execute
-from kg.api.workers import Job, PoolBusy, Source, WorkerPool
+from kg.api.sparql import execute
+from kg.api.sparql.workers import Job, PoolBusy, Source, WorkerPool
 from kg.store import build_dirs
 from kg.store.served import ServedMark, mark_served
 from kg.errors import StoreError

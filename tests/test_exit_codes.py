@@ -27,7 +27,7 @@ def _corpus(tmp_path: Path) -> Path:
 
 def test_the_drawing_in_the_docstring_names_every_class_of_the_tree():
     import kg.api.backend  # noqa: F401  (its NoGraph is in the tree)
-    import kg.api.lexer  # noqa: F401
+    import kg.api.sparql.lexer  # noqa: F401
     import kg.store.remote  # noqa: F401
 
     drawn = errors.__doc__

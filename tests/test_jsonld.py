@@ -19,7 +19,7 @@ import rdflib
 from kg.store import build_dirs
 from kg.model import iris
 from kg.publish import jsonld
-from kg.api import describe
+from kg.api.linked_data import describe
 from kg.publish.export import ensure_export
 from tests.brat_reference import brat_source
 from tests.helpers import CORPUS, run_kg

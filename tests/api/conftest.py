@@ -12,7 +12,7 @@ from typing import Iterator
 import pytest
 
 from kg.api import create_app
-from kg.api.workers import WorkerPool
+from kg.api.sparql.workers import WorkerPool
 from kg.testing.servers import Server
 
 

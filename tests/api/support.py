@@ -6,7 +6,7 @@ import json
 
 import jsonschema_rs
 
-from kg.api import openapi
+from kg.api.json_api import openapi
 
 
 def body(response, status: int = 200):

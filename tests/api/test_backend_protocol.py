@@ -16,7 +16,7 @@ MEMBERS = sorted(set(backend.Backend.__annotations__)
                  | {name for name, value in vars(backend.Backend).items()
                     if callable(value) and not name.startswith("_")})
 # the expressions whose value is a backend: the app's (current_app.extensions["kg"]), the request's
-# (backend.current(), api/answers.py's request_backend()) and locals named so
+# (backend.current(), api/json_api/answers.py's request_backend()) and locals named so
 BACKEND_FUNCTIONS = {"request_backend", "backend_of_request"}
 BACKEND_NAMES = {"backend", "pinned"}
 
@@ -41,7 +41,7 @@ def _modules_named_backend(tree: ast.Module) -> set[str]:
 def used_members() -> dict[str, set[str]]:
     """member -> files of api/ and viz/ that read it on a backend."""
     used: dict[str, set[str]] = {}
-    for path in sorted([*(ROOT / "api").glob("*.py"), *(ROOT / "viz").glob("*.py")]):
+    for path in sorted([*(ROOT / "api").rglob("*.py"), *(ROOT / "viz").rglob("*.py")]):
         if path.name == "backend.py":
             continue
         tree = ast.parse(path.read_text(encoding="utf-8"))

@@ -14,7 +14,7 @@ import time
 import pytest
 from flask import g
 
-from kg.api.answers import RETRY_AFTER, app_state, cached, select
+from kg.api.json_api.answers import RETRY_AFTER, app_state, cached, select
 from kg.errors import ApiError
 
 

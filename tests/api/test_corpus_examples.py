@@ -14,8 +14,8 @@ import pyoxigraph as ox
 import pytest
 
 from kg.api import create_app
-from kg.api.corpus_examples import PER_KIND
-from kg.api.examples import EXAMPLES
+from kg.api.page.corpus_examples import PER_KIND
+from kg.api.page.examples import EXAMPLES
 from kg.pipeline.builder import build
 from kg.model.iris import ENTITIES_GRAPH, PREFIXES, RDF_TYPE
 from markupsafe import escape

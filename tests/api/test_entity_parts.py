@@ -8,7 +8,7 @@ import pyoxigraph as ox
 import pytest
 
 from kg.store import build_dirs
-from kg.api import jsonapi
+from kg.api.json_api import routes
 from kg.model.iris import PREFIXES, RESOURCE
 from tests.api.support import body, validator
 
@@ -17,7 +17,7 @@ SMALL = 3
 
 @pytest.fixture
 def small_pages(monkeypatch):
-    monkeypatch.setattr(jsonapi, "PART_LIMIT", SMALL)
+    monkeypatch.setattr(routes, "PART_LIMIT", SMALL)
 
 
 def _store_rows(shipped_data, query: str) -> set[tuple[str, ...]]:
@@ -75,7 +75,7 @@ def test_bad_offsets_are_400(client, query):
 
 
 def test_a_count_past_its_cap_says_it_is_not_exact(client, small_pages, monkeypatch):
-    monkeypatch.setattr(jsonapi, "COUNT_CAPS", {part: SMALL + 1 for part in jsonapi.COUNT_CAPS})
+    monkeypatch.setattr(routes, "COUNT_CAPS", {part: SMALL + 1 for part in routes.COUNT_CAPS})
     part = body(client.get("/api/entities/person/juan-guaido"))["parts"]["mentions"]
     assert part["total"] == SMALL + 1 and part["totalExact"] is False and part["next"]
 

@@ -14,7 +14,7 @@ from typing import Callable
 import pyoxigraph as ox
 import pytest
 
-from kg.api.examples import EXAMPLES, Example
+from kg.api.page.examples import EXAMPLES, Example
 from kg.model.iris import prologue
 from kg.pipeline.builder import build
 from kg.store import build_dirs
@@ -72,7 +72,7 @@ def test_example_runs_here_as_shown_and_elsewhere_with_its_prefixes(rows, bare_s
     assert len(list(elsewhere)) == len(here)
 
 
-# The plain forms of the examples (api/examples.py reads facts in sub-selects, distinct ones first where a
+# The plain forms of the examples (api/page/examples.py reads facts in sub-selects, distinct ones first where a
 # fact repeats, and looks labels up once per thing, to answer in seconds on 10,000 articles): on the
 # shipped corpus and a small generated one they still answer in time, and the examples must answer
 # exactly as they do.

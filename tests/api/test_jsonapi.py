@@ -11,7 +11,8 @@ import re
 import pyoxigraph as ox
 import pytest
 
-from kg.api import create_app, openapi
+from kg.api.json_api import openapi
+from kg.api import create_app
 from kg.store import build_dirs
 from kg.model.iris import ENTITIES_GRAPH, PREFIXES, RESOURCE, prologue
 from tests.api.linked_support import reference

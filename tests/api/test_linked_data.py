@@ -14,7 +14,7 @@ import requests
 
 from kg.formats import rdf_syntaxes as formats
 from kg.api import create_app
-from kg.api.workers import WorkerPool
+from kg.api.sparql.workers import WorkerPool
 from kg.testing.servers import Server
 from kg.model.iris import BASE, DOCUMENT, ENTITIES_GRAPH, GRAPH, ONTOLOGY_GRAPH, PREFIXES
 from tests.jsonld_support import assert_same_as_turtle

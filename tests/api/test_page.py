@@ -10,7 +10,7 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from kg.api.examples import EXAMPLES
+from kg.api.page.examples import EXAMPLES
 from kg.model.iris import PREFIXES
 from tests.browser import LOOPBACK, open_page
 

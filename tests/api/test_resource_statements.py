@@ -1,5 +1,5 @@
-"""The statements a thing's or an article's page lists (api/resource_page.py): chosen by a query of
-their order alone, then described (api/describe.py). Checked against the one query that did both,
+"""The statements a thing's or an article's page lists (api/linked_data/resource_page.py): chosen by a query of
+their order alone, then described (api/linked_data/describe.py). Checked against the one query that did both,
 on every entity and article of the shipped corpus, and on the size of what the second query reads."""
 
 from __future__ import annotations
@@ -7,8 +7,8 @@ from __future__ import annotations
 import pyoxigraph as ox
 import pytest
 
-from kg.api import describe
-from kg.api.syntax import with_prefixes
+from kg.api.linked_data import describe
+from kg.api.sparql.syntax import with_prefixes
 from kg.store import build_dirs
 from kg.model.iris import DOCUMENT, ENTITIES_GRAPH
 from tests.api.linked_support import most_stated, path_of

@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass
 from typing import Iterable
 
-from kg.api import lexer
+from kg.api.sparql import lexer
 from kg.model import iris
 from kg.model.iris import prologue
 
@@ -23,7 +23,7 @@ class Example:
     title: str
     question: str
     body: str  # without prefix declarations
-    group: str = "kg"  # "corpus" for those made from the served corpus's schema (api/corpus_examples.py)
+    group: str = "kg"  # "corpus" for those made from the served corpus's schema (api/page/corpus_examples.py)
 
     @property
     def query(self) -> str:

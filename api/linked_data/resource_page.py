@@ -2,11 +2,11 @@
 
 For a thing or a document: its names, types, what it has, and every statement
 about it (or stated by it), grouped under the sentence and the article that state
-them with one citation a researcher can copy (api/statement_groups.py); links to
+them with one citation a researcher can copy (api/linked_data/statement_groups.py); links to
 the network view focused on it and to a SPARQL query. For a named graph or the
-ontology: its size and terms. The rows come from the engine (api/describe.py);
+ontology: its size and terms. The rows come from the engine (api/linked_data/describe.py);
 this module only shapes them for the template, which escapes every text. Links
-are relative (api/page_values.py), so the page works at any base behind a
+are relative (api/linked_data/page_values.py), so the page works at any base behind a
 reverse proxy.
 """
 
@@ -17,10 +17,11 @@ from urllib.parse import urlencode
 
 from flask import Response, current_app, g, render_template
 
-from kg.api import backend, describe, ids
-from kg.api.page import secured
-from kg.api.page_values import root, short, value
-from kg.api.statement_groups import statement_groups
+from kg.api.linked_data import describe, ids
+from kg.api import backend
+from kg.api.page.query_page import secured
+from kg.api.linked_data.page_values import root, short, value
+from kg.api.linked_data.statement_groups import statement_groups
 from kg.model import iris
 from kg.model.iris import FIXED_PREFIXES, RDF_TYPE
 

@@ -1,8 +1,8 @@
 """The JSON API for tools and pages: entities, search, documents, stats, health
-(events, timeline, quotes, figures and neighbourhoods: api/facts.py).
+(events, timeline, quotes, figures and neighbourhoods: api/json_api/facts.py).
 
 Every answer is JSON; every error is the one shape of api/errors.py. The
-OpenAPI description of these routes is api/openapi.py, served here too.
+OpenAPI description of these routes is api/json_api/openapi.py, served here too.
 """
 
 from __future__ import annotations
@@ -12,13 +12,14 @@ from typing import Any, Callable
 
 from flask import Blueprint, Response, current_app, g, jsonify, request, url_for
 
-from kg.api import facts, ids, openapi, queries
-from kg.api.answers import (MAX_OFFSET, add_titles, app_state, cached, doc_id, documents_of, int_arg, paged,
+from kg.api.json_api import facts, openapi, queries
+from kg.api.linked_data import ids
+from kg.api.json_api.answers import (MAX_OFFSET, add_titles, app_state, cached, doc_id, documents_of, int_arg, paged,
                             paging, request_backend, select, select_many, type_arg)
-from kg.api.classes import DOCUMENT_ORDERS, ENTITY_ORDERS, ENTITY_TYPES
+from kg.api.json_api.classes import DOCUMENT_ORDERS, ENTITY_ORDERS, ENTITY_TYPES
 from kg.api.errors import ApiError
-from kg.api.workers import PoolBusy
-from kg.api.search import warm
+from kg.api.sparql.workers import PoolBusy
+from kg.api.json_api.search import warm
 from kg.model import iris
 from kg.model.iris import FIXED_PREFIXES, ONTOLOGY, RDF_TYPE, local_name
 from kg.errors import StoreError
@@ -165,7 +166,7 @@ def search() -> Response:
 @bp.get("/api/documents")
 def documents() -> Response:
     """The news articles of the corpus, by id or (`sort=date`) the latest first, undated ones last.
-    The order is computed once per build (api/queries.py says why), so a page costs the same at any
+    The order is computed once per build (api/json_api/queries.py says why), so a page costs the same at any
     size: the latest 20 articles by SPARQL (ORDER BY DESC(?date) LIMIT 20) took 1.4 s at 10,000."""
     order = _choice_arg("sort", DOCUMENT_ORDERS)
     limit, offset = paging()

@@ -80,7 +80,7 @@ GROUP BY ?st ?p ?other ?doc ?sentence
 
 
 def _statements(entity: str, this: str, other: str, whole: bool = True) -> str:
-    """The statements with `entity` on side `this`, memberships left out (by their IRI, as api/ids.py
+    """The statements with `entity` on side `this`, memberships left out (by their IRI, as api/linked_data/ids.py
     tells them: asking each other end's type cost 0.4 s for 7,000 statements at 10,000 articles).
     Not `whole`: only what counting them needs (every node with rdf:subject is a whole statement)."""
     rest = " ; rdf:predicate ?p ; a kgo:Statement" if whole else ""

@@ -7,7 +7,7 @@ one class partition per class (instances), one property partition per property
 (triples), one entry per named graph (triples). The counts come from one
 CONSTRUCT the engine evaluates, once per build; triples are counted as the store
 holds them, per named graph (a triple stated by two documents counts twice).
-Links are IRIs under the base (api/base.py), the public address of this server.
+Links are IRIs under the base (api/base_iri.py), the public address of this server.
 """
 
 from __future__ import annotations
@@ -15,12 +15,13 @@ from __future__ import annotations
 import pyoxigraph as ox
 from flask import Blueprint, Response, current_app, request
 
-from kg.api import backend, execute
-from kg.api.base import base_iri
-from kg.api.answers import cached
-from kg.api.linked import CONTEXT_PATH, json_ld_body, rdf_format
-from kg.api.protocol import requested_accept
-from kg.api.syntax import with_prefixes
+from kg.api.sparql import execute
+from kg.api import backend
+from kg.api.base_iri import base_iri
+from kg.api.json_api.answers import cached
+from kg.api.linked_data.dereference import CONTEXT_PATH, json_ld_body, rdf_format
+from kg.api.sparql.protocol import requested_accept
+from kg.api.sparql.syntax import with_prefixes
 from kg.model import iris
 from kg.model.iris import ONTOLOGY
 from kg.formats import rdf_syntaxes as formats

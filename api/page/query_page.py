@@ -1,10 +1,10 @@
 """The query page at /: YASGUI (served from api/static/yasgui, nothing from
 outside the server), example queries one click away with their question kept
 above the answer (those made from the served corpus's own schema,
-api/corpus_examples.py, read once per served version, then kg's own of
-api/examples.py), the endpoint's predefined
+api/page/corpus_examples.py, read once per served version, then kg's own of
+api/page/examples.py), the endpoint's predefined
 prefixes listed (folded), IRIs in the answer shown as prefixed names and
-linked to this server's page of each (api/linked.py), and errors shown
+linked to this server's page of each (api/linked_data/dereference.py), and errors shown
 readably. Every link and asset path is relative, so the page works behind a
 reverse proxy that maps the base to this server."""
 
@@ -12,9 +12,10 @@ from __future__ import annotations
 
 from flask import Blueprint, Response, current_app, g, jsonify, render_template
 
-from kg.api import backend, examples
-from kg.api.base import base_iri
-from kg.api.corpus_examples import schema_examples
+from kg.api.page import examples
+from kg.api import backend
+from kg.api.base_iri import base_iri
+from kg.api.page.corpus_examples import schema_examples
 from kg.errors import KgError
 from kg.model import iris
 from kg.store.memo import Memo
@@ -51,7 +52,7 @@ def secured(response: Response) -> Response:
 
 
 def _links() -> dict[str, str]:
-    """Where the page links an IRI of this graph: under the base, every IRI dereferences (api/linked.py)."""
+    """Where the page links an IRI of this graph: under the base, every IRI dereferences (api/linked_data/dereference.py)."""
     return {"base": base_iri()}
 
 

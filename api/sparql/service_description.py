@@ -1,7 +1,7 @@
 """The SPARQL 1.1 Service Description (https://www.w3.org/TR/sparql11-service-description/)
 sent on GET /sparql without a query, in the RDF format the client prefers. The
 predefined prefixes are listed as SHACL prefix declarations (sh:declare). The
-default dataset is the VoID dataset of /.well-known/void (api/void.py), which it
+default dataset is the VoID dataset of /.well-known/void (api/linked_data/void.py), which it
 links with rdfs:seeAlso."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from flask import Response, g, request
 
 from kg.api import backend, negotiate
 from kg.api.errors import ApiError
-from kg.api.void import dataset_iri, void_iri
+from kg.api.linked_data.void import dataset_iri, void_iri
 from kg.model import iris
 from kg.formats import rdf_syntaxes as rdf_formats
 

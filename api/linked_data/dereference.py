@@ -12,8 +12,8 @@
 Paths are the IRIs relative to the base, so a reverse proxy that maps the base
 to this server makes the IRIs themselves resolve. The format is negotiated
 (Turtle first, then N-Triples, JSON-LD, RDF/XML, N-Quads, TriG, N3; `format=`
-works as on /sparql); a browser gets an HTML page (api/resource_page.py). The
-engine computes every answer (api/describe.py); an IRI the graph says nothing
+works as on /sparql); a browser gets an HTML page (api/linked_data/resource_page.py). The
+engine computes every answer (api/linked_data/describe.py); an IRI the graph says nothing
 of is a 404. JSON-LD is written with the published context (kg/publish/jsonld.py):
 a thing or a document framed with itself as the top object, a graph as a list
 of node objects.
@@ -28,10 +28,12 @@ from typing import Callable, Iterable
 import pyoxigraph as ox
 from flask import Blueprint, Response, current_app, g, request
 
-from kg.api import backend, describe, execute, negotiate, resource_page
+from kg.api.linked_data import describe, resource_page
+from kg.api.sparql import execute
+from kg.api import backend, negotiate
 from kg.api.errors import ApiError
-from kg.api.protocol import requested_accept
-from kg.api.base import iri_of_path, namespace_path
+from kg.api.sparql.protocol import requested_accept
+from kg.api.base_iri import iri_of_path, namespace_path
 from kg.formats import rdf_syntaxes as formats
 from kg.model import iris
 from kg.publish import jsonld

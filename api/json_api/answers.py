@@ -1,4 +1,4 @@
-"""What the JSON API's routes share (api/jsonapi.py, api/facts.py, api/void.py): the store of the
+"""What the JSON API's routes share (api/json_api/routes.py, api/json_api/facts.py, api/linked_data/void.py): the store of the
 request, ids and their IRIs, paging, document titles, and the answers computed once per served
 version.
 """
@@ -13,11 +13,12 @@ from typing import Any, Callable
 
 from flask import current_app, g, request, url_for
 
-from kg.api import ids, queries
-from kg.api.background import OnePerKey
+from kg.api.json_api import queries
+from kg.api.linked_data import ids
+from kg.api.json_api.background import OnePerKey
 from kg.api.backend import Backend, current as backend_of_request, release_current
 from kg.api.errors import ApiError
-from kg.api.search import SearchIndexes
+from kg.api.json_api.search import SearchIndexes
 from kg.model import iris
 from kg.store.memo import Memo
 

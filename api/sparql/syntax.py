@@ -15,7 +15,7 @@ import difflib
 import re
 from dataclasses import dataclass
 
-from kg.api import lexer
+from kg.api.sparql import lexer
 from kg.model import iris
 
 _POSITION = re.compile(r"error at (\d+):(\d+): ?(.*)", re.DOTALL)

@@ -66,7 +66,7 @@ MAX_DEPTH = 100  # nested groups, brackets and unary operators; the engine's par
 # has 24,000 tokens; 50,000 are reached only by text such as "a.a.a..." or "<a<a<a...".
 MAX_TOKENS = 50_000
 # Characters of IRIs the BASE, PREFIX and FROM clauses may resolve to together (each resolution counts
-# its base or namespace too); the 11 declarations put before every query (api/syntax.py) take ~400.
+# its base or namespace too); the 11 declarations put before every query (api/sparql/syntax.py) take ~400.
 MAX_RESOLVED = 1_000_000
 
 UPDATE_KEYWORDS = frozenset(

@@ -24,7 +24,7 @@ from collections import OrderedDict
 from pathlib import Path
 from typing import Any
 
-from kg.api.background import OnePerKey
+from kg.api.json_api.background import OnePerKey
 from kg.errors import ApiError, StoreError
 from kg.publish.search import SearchIndex, read_index
 from kg.publish.search_index import Rows, index_path, label_rows, make_index

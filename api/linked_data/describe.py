@@ -1,14 +1,14 @@
-"""The SPARQL that describes one IRI of the graph, for its Linked Data answers (api/linked.py).
+"""The SPARQL that describes one IRI of the graph, for its Linked Data answers (api/linked_data/dereference.py).
 
 Every answer is computed by the engine: CONSTRUCT for the RDF formats, a few
-SELECTs for the HTML page. `iri` arguments are validated IRIs (api/linked.py
+SELECTs for the HTML page. `iri` arguments are validated IRIs (api/linked_data/dereference.py
 checks them with Oxigraph), so they can stand between angle brackets and, having
 no quote or backslash, inside a string literal.
 """
 
 from __future__ import annotations
 
-from kg.api.syntax import with_prefixes
+from kg.api.sparql.syntax import with_prefixes
 from kg.model import iris
 
 MAX_ROWS = 1000  # most statements or properties an HTML page lists (the RDF answers have the endpoint's cap)

@@ -8,7 +8,7 @@ from urllib.parse import quote
 
 from flask import request
 
-from kg.api.base import path_of
+from kg.api.base_iri import path_of
 from kg.model import iris
 
 

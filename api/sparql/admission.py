@@ -1,7 +1,7 @@
 """Admission: what a flood of requests may take of the server's request threads and CPU, so that
 /health and the cheap routes are answered during any flood, and a query as soon as its turn comes.
 
-Two bounds, both in the server process (the query workers have their own queue, api/workers.py):
+Two bounds, both in the server process (the query workers have their own queue, api/sparql/workers.py):
 
 - Requests in the app. Every request but the cheap ones (EXEMPT: /health, static files, the
   prefixes and the API description; not the query page, which may ask the store for the
@@ -15,7 +15,7 @@ Two bounds, both in the server process (the query workers have their own queue, 
   engine's syntax error) runs in at most READING_SLOTS threads at once, READING_QUEUE others
   waiting in the order they came, until their deadline (QUERY_TIMEOUT, as for a worker); one
   more is answered 503 at once, so that long queries never fill the app. That work is bounded
-  per query (api/lexer.py: MAX_TOKENS, about 0.2 s), but 48 threads doing it at once shared one
+  per query (api/sparql/lexer.py: MAX_TOKENS, about 0.2 s), but 48 threads doing it at once shared one
   interpreter lock with /health, which then took 6 s (and 33-38 s while the lexer was
   quadratic); waiting threads take no CPU. A request of at most SHORT_REQUEST bytes costs a
   few milliseconds to read and does not wait its turn, so that short queries are not queued
@@ -29,7 +29,7 @@ import time
 from contextlib import contextmanager, nullcontext
 from typing import Any, Iterator, Mapping
 
-from kg.api.handoff import Full, Handoff
+from kg.api.sparql.handoff import Full, Handoff
 from kg.errors import PoolBusy
 
 RESERVED_THREADS = 4  # request threads a flood never takes: /health and the cheap routes use them

@@ -11,7 +11,7 @@ fetched. `format=` / `output=` stand for the Accept header; a browser's GET
 (HTML preferred) gets the query page with the query filled in.
 
 The prefixes of kg.model.iris.PREFIXES are predefined (a query's own PREFIX wins),
-and a query the engine rejects gets a readable 400 (api/syntax.py).
+and a query the engine rejects gets a readable 400 (api/sparql/syntax.py).
 """
 
 from __future__ import annotations
@@ -21,10 +21,12 @@ import time
 import pyoxigraph as ox
 from flask import Blueprint, Response, current_app, g, request
 
-from kg.api import backend, execute, lexer, negotiate, page, protocol, syntax
-from kg.api.admission import reading_query
+from kg.api.page import query_page
+from kg.api.sparql import execute, lexer, protocol, syntax
+from kg.api import backend, negotiate
+from kg.api.sparql.admission import reading_query
 from kg.api.errors import ApiError
-from kg.api.service import service_description
+from kg.api.sparql.service_description import service_description
 from kg.formats import rdf_syntaxes as formats
 from kg.model import iris
 from kg.errors import QueryError
@@ -42,7 +44,7 @@ ANY_OFFER = {**negotiate.SOLUTION_OFFERS, **negotiate.GRAPH_OFFERS}
 
 @bp.route("/sparql", methods=["GET", "POST"])
 def sparql() -> Response:
-    with reading_query():  # decoding and lexing take turns (api/admission.py); the run does not
+    with reading_query():  # decoding and lexing take turns (api/sparql/admission.py); the run does not
         call = protocol.read(request, current_app.config["MAX_REQUEST_BYTES"])
         accept = call.accept or request.headers.get("Accept")
         plan = _plan(call, accept) if _is_query(call, accept) else None
@@ -65,7 +67,7 @@ def _not_a_query(call: protocol.Call, accept: str | None) -> Response:
         raise ApiError(400, "missing 'query' parameter")
     if call.update:
         raise ApiError(403, "this endpoint is read-only: SPARQL Update is refused")
-    response = page.query_page(call.query)
+    response = query_page.query_page(call.query)
     response.headers["Vary"] = "Accept"
     return response
 

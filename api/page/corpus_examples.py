@@ -1,12 +1,12 @@
 """Example queries made from the served corpus's own schema, shown on the query page before kg's own.
 
-kg's examples (api/examples.py) ask about kg's ontology (offices, defections, Human Rights Watch);
+kg's examples (api/page/examples.py) ask about kg's ontology (offices, defections, Human Rights Watch);
 a corpus with its own types (PER, ORG; nineteen kinds of commodity event) answers them with
 nothing. So the page also offers, for the corpus's most frequent entity types, "which are the most
 mentioned", and for its most frequent relations, "who is related to whom, and where is it said".
 The schema is read from the first SAMPLE_DOCUMENTS articles (the entity types their mentions denote,
 the predicates of their statements), so that its cost stays that of a small corpus however large
-the served one, once per served version (api/page.py keeps them); corpus names reach the page as titles only,
+the served one, once per served version (api/page/query_page.py keeps them); corpus names reach the page as titles only,
 never inside a query's text, which names classes and predicates by IRI.
 """
 
@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from typing import Callable
 
-from kg.api.examples import Example
+from kg.api.page.examples import Example
 from kg.model import iris
 from kg.model.iris import local_name, prologue
 

@@ -14,8 +14,8 @@ from __future__ import annotations
 
 from typing import Any, Callable, Iterable
 
-from kg.api import describe
-from kg.api.page_values import href, value, words
+from kg.api.linked_data import describe
+from kg.api.linked_data.page_values import href, value, words
 from kg.model import iris
 
 Select = Callable[[str], list[dict[str, str]]]

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from kg.api import negotiate
-from kg.api.classes import CLASSES, DOCUMENT_ORDERS, ENTITY_ORDERS, ENTITY_TYPES, EVENT_TYPES
+from kg.api.json_api.classes import CLASSES, DOCUMENT_ORDERS, ENTITY_ORDERS, ENTITY_TYPES, EVENT_TYPES
 from kg import __version__
 
 _STR = {"type": "string"}
@@ -22,7 +22,7 @@ _NSTR = {"type": ["string", "null"]}
 _ID = "^[^/]+(?:/[^/]+)*$"
 _NINT = {"type": ["integer", "null"]}
 _ENTITY_PARTS = {"memberships": "memberships", "out": "statements about others", "in": "statements by others",
-                 "mentions": "mentions"}  # the paged lists of an entity (api/jsonapi.py ENTITY_PARTS)
+                 "mentions": "mentions"}  # the paged lists of an entity (api/json_api/routes.py ENTITY_PARTS)
 
 SCHEMAS: dict[str, Any] = {
     "Error": {

@@ -1,8 +1,8 @@
 """The JSON API's events, timeline, quotes, figures and neighbourhoods.
 
-Lists are paged over keys read and sorted once per build (api/queries.py
+Lists are paged over keys read and sorted once per build (api/json_api/queries.py
 says why); a page's details are then asked for with VALUES. Every item has
-an id that resolves at its `href` (api/ids.py).
+an id that resolves at its `href` (api/linked_data/ids.py).
 """
 
 from __future__ import annotations
@@ -11,10 +11,11 @@ from typing import Any, Callable
 
 from flask import Blueprint, Response, jsonify, request, url_for
 
-from kg.api import ids, queries
-from kg.api.classes import CLASSES, EVENT_TYPES
+from kg.api.json_api import queries
+from kg.api.linked_data import ids
+from kg.api.json_api.classes import CLASSES, EVENT_TYPES
 from kg.api.errors import ApiError
-from kg.api.answers import (add_titles, cached, doc_id, paged, paging, resolve, select, select_many,
+from kg.api.json_api.answers import (add_titles, cached, doc_id, paged, paging, resolve, select, select_many,
                             type_arg)
 from kg.model.iris import ONTOLOGY, iri_path, is_path_of_ids, local_name
 
