@@ -8,7 +8,7 @@ quote that never closes (0.21 / 0.77 / 3.07 / 13.65 s for 5k / 10k / 20k / 50k
 repeats, issue 29), relative BASEs each longer than the one before, a long base or
 namespace used by many declarations. Linear means 100,000 repeats take about 10 times
 as long as 10,000; the verdict allows 15 (timing noise on a shared machine). Markdown
-on stdout. The deterministic check is tests/api/test_lexer.py (it counts the scans).
+on stdout. The deterministic check is tests/api/sparql/test_lexer.py (it counts the scans).
 """
 
 from __future__ import annotations

@@ -17,7 +17,7 @@ Measured with the code `kg build` and the endpoint run:
   needles sampled from the folded labels (the first four characters of a word), and for four
   letters inside a word (what only the substring tier finds), best of `--repeat` passes per needle;
 - the file's size, and for every needle whether the hits are the definition's (every label
-  scanned in Python: tests/test_search_index.py's definition), and the patched file's rows equal
+  scanned in Python: tests/publish/test_search_index.py's definition), and the patched file's rows equal
   to the whole one's.
 
 The index this replaced (search-index.json, a hand-written file merged with numpy) measured, on

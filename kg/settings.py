@@ -2,7 +2,7 @@
 the commands that read it. A value comes from the default, then the environment variable
 `KG_<NAME>`, then the command line (where the setting is an option), then, in tests, the
 mapping given to `api.create_app`. docs/settings.md is rendered from this table
-(`python -m kg.settings > docs/settings.md`; tests/test_settings.py keeps it so).
+(`python -m kg.settings > docs/settings.md`; tests/cli/test_settings.py keeps it so).
 
 Adding a setting is one line in SETTINGS; a command that lists it gets its option from
 `kg.cli.setting_option`.

@@ -20,7 +20,7 @@ from kg.store.terms import from_oxigraph
 
 ROOT = Path(__file__).resolve().parent.parent
 # The corpus the corpus-dependent tests read: the shipped one, or another (TEST_CORPUS), which is how
-# tests/test_fifth_article.py shows that they hold with an article added. Tests that pin the shipped
+# tests/corpora/test_fifth_article.py shows that they hold with an article added. Tests that pin the shipped
 # corpus's counts build from the fixed copy CORPUS_2019 instead.
 CORPUS = Path(os.environ.get("TEST_CORPUS") or ROOT / "corpus")
 CORPUS_2019 = Path(__file__).resolve().parent / "data" / "corpus-2019"

@@ -3,7 +3,7 @@
 The endpoint predefines the prefixes of kg.model.iris.PREFIXES, so each query is
 shown as it is written, without declarations; `portable` adds the PREFIX
 lines it needs, for any other SPARQL endpoint. Each query reads the union
-default graph (a bag), hence DISTINCT. tests/api/test_examples.py checks each
+default graph (a bag), hence DISTINCT. tests/api/page/test_examples.py checks each
 one's answer against what the articles say.
 """
 
@@ -51,7 +51,7 @@ _LABEL = "skos:prefLabel|rdfs:label|nif:anchorOf"
 # sub-selects of one or two patterns each: a sub-select is evaluated on its own, and the engine
 # joins the sets it returns in memory (hash joins), distinct facts first where a fact repeats; the
 # labels of the things found are looked up once per thing (defections and connections, quick as they
-# are, stay plain). tests/api/test_examples.py checks each rewritten one answers exactly as its plain
+# are, stay plain). tests/api/page/test_examples.py checks each rewritten one answers exactly as its plain
 # form (PLAIN there) on the shipped corpus and a generated one.
 _WHY = "# Each { SELECT ... } is read whole and the engine joins what they return in memory: on a\n" \
        "  # large store, far faster than looking up each row's next property one row at a time."

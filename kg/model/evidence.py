@@ -9,7 +9,7 @@ build sums it, and the build directory keeps the sum (kg.store.build_dirs.EVIDEN
 incremental build subtracts the evidence of the graphs it replaces, adds that
 of the new ones, and rewrites only the records touched, without a query over
 the whole store. `kg.pipeline.entity_records.gather_evidence` asks the store the same
-questions in SPARQL; the two must always agree (tests/test_evidence.py).
+questions in SPARQL; the two must always agree (tests/model/test_evidence.py).
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """The ontology as a closed rdflib namespace: a misspelt term fails at import time.
 
-Kept in step with ontology.ttl by tests/test_ontology.py.
+Kept in step with ontology.ttl by tests/model/test_ontology.py.
 """
 
 from rdflib import URIRef

@@ -252,7 +252,7 @@ def _attributes(draw, bounds: list[TextBound], events: list[Event]) -> list[tupl
             out.append((f"A{n}\tUnnamed {bound.id}", Attribute(f"A{n}", "Unnamed", bound.id, None, 0)))
         if bound.type == "Figure" and draw(st.booleans()):
             n += 1
-            # not Vague: a vague figure with a Number is refused on purpose (tests/test_fidelity.py)
+            # not Vague: a vague figure with a Number is refused on purpose (tests/corpora/test_fidelity.py)
             value = draw(st.sampled_from([v for v in CONFIG.attributes["Qualifier"].values if v != "Vague"]))
             out.append((f"A{n}\tQualifier {bound.id} {value}", Attribute(f"A{n}", "Qualifier", bound.id, value, 0)))
     return out

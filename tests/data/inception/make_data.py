@@ -10,7 +10,7 @@ lisbon.xmi are two documents annotated on these layers; inception.zip holds
 both with the type system, as INCEpTION's export does.
 
 Run `python tests/data/inception/make_data.py [DIR]` to rewrite them (DIR
-defaults to this directory); tests/test_inception.py checks that the files
+defaults to this directory); tests/formats/test_inception.py checks that the files
 here are what this script writes.
 """
 

@@ -2,7 +2,7 @@
 tests/data/corpus-2019/, a fixed copy of corpus/ as re-annotated to the model of docs/model.md
 (groups, posts, claims, date bases, figure units), so that re-annotating or adding articles in
 corpus/ changes nothing here. No other test may depend on the counts of the shipped corpus
-(tests/test_fifth_article.py shows they hold with one more).
+(tests/corpora/test_fifth_article.py shows they hold with one more).
 
 Checked against the .ann files of the copy (line counts, redone below):
 - 696 mentions: the T lines; 47 quotes, 42 figures and 49 groups: the T lines of those types.

@@ -11,7 +11,7 @@ import pyoxigraph as ox
 from kg.store import build_dirs
 from tests.helpers import TINY, run_kg
 
-INCEPTION = Path(__file__).parent / "data" / "inception"
+INCEPTION = Path(__file__).parents[1] / "data" / "inception"
 
 
 def _rows(data: Path, sparql: str) -> list[tuple[str, ...]]:

@@ -13,7 +13,7 @@ import pytest
 from kg.store import build_dirs
 from tests.helpers import run_kg
 
-ACE = Path(__file__).parent / "data" / "ace" / "annotation.conf"
+ACE = Path(__file__).parents[1] / "data" / "ace" / "annotation.conf"
 TEXT = "Ann Lee of Acme Corp was born in Paris. She married Bob Ray in Rome. Acme protested.\n"
 ANN = """T1\tPerson 0 7\tAnn Lee
 T2\tOrganization 11 20\tAcme Corp

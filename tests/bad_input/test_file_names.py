@@ -15,7 +15,7 @@ from kg.api import create_app
 from kg.model import iris
 from tests.helpers import TINY, run_kg, shared_corpus, store_quads
 
-INCEPTION = Path(__file__).resolve().parent / "data" / "inception"
+INCEPTION = Path(__file__).resolve().parents[1] / "data" / "inception"
 
 ODD = "Oil drops 7%, Ünïcode é"  # a space, '%', ',' and letters beyond ASCII
 ODD_ID = "Oil%20drops%207%25%2C%20Ünïcode%20é"

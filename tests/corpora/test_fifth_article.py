@@ -1,6 +1,6 @@
 """The README invites adding articles: with a fifth one in a copy of corpus/ (tests/data/fifth-article,
 written for this test), the tests that read the shipped corpus stay green. They are run again, in a
-child pytest, on that copy (TEST_CORPUS, read by tests/helpers.py). Only tests/test_corpus_2019.py
+child pytest, on that copy (TEST_CORPUS, read by tests/helpers.py). Only tests/corpora/test_corpus_2019.py
 pins the shipped corpus's counts, and it builds from its own fixed copy."""
 
 from __future__ import annotations
@@ -22,10 +22,10 @@ TESTS = ROOT / "tests"
 CORPUS_DEPENDENT = sorted(
     "tests/" + str(p.relative_to(TESTS)) for p in TESTS.rglob("test_*.py")
     if (re.search(r"\b(CORPUS|shipped_data|corpus_copy)\b", p.read_text(encoding="utf-8"))
-        or p.parent.name == "api")  # tests/api/conftest.py serves a build of the shipped corpus
+        or "api" in p.relative_to(TESTS).parts)  # tests/api/conftest.py serves a build of the shipped corpus
     and p.name not in ("test_fifth_article.py", "test_corpus_2019.py"))
-QUICK = ["tests/test_build.py", "tests/api/test_jsonapi.py", "tests/api/test_examples.py", "tests/api/test_facts.py",
-         "tests/test_xmi_export.py"]  # test_suggest.py reads the fixed copy tests/data/corpus-2019
+QUICK = ["tests/pipeline/test_build.py", "tests/api/json_api/test_jsonapi.py", "tests/api/page/test_examples.py", "tests/api/json_api/test_facts.py",
+         "tests/publish/test_xmi_export.py"]  # test_suggest.py reads the fixed copy tests/data/corpus-2019
 
 
 def _corpus_with_a_fifth_article(tmp_path: Path) -> Path:

@@ -19,7 +19,7 @@ from cassis.cas import Utf16CodepointOffsetConverter
 from kg.formats.inception.offsets import Utf16Offsets
 from tests.helpers import run_kg
 
-DATA = Path(__file__).resolve().parent / "data" / "inception"
+DATA = Path(__file__).resolve().parents[1] / "data" / "inception"
 MIB = 2**20
 
 

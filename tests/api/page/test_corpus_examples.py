@@ -25,7 +25,7 @@ from tests.brat_reference import brat_source
 from tests.viz.support import join_blocks, publish_sample
 
 CONLL = brat_source().parent.parent / "example-data" / "corpora" / "CoNLL-ST_2002"
-HOSTILE_SCHEMA = Path(__file__).resolve().parent.parent / "data" / "hostile-schema.trig"
+HOSTILE_SCHEMA = Path(__file__).resolve().parents[2] / "data" / "hostile-schema.trig"
 EVIL = "</script><script>window.__pwned=1</script><b>Evil</b>"
 HARMS = "<img src=x onerror=\"window.__pwned=2\">harms"
 RDF = PREFIXES["rdf"]

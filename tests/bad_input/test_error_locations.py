@@ -14,7 +14,7 @@ import pytest
 
 from tests.helpers import run_kg
 
-TINY = Path(__file__).parent / "data" / "tiny"
+TINY = Path(__file__).parents[1] / "data" / "tiny"
 
 
 @dataclass(frozen=True)

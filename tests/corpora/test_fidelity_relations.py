@@ -17,7 +17,7 @@ from kg.errors import ValidationError
 from kg.model.iris import PREFIXES
 from kg.model.resources import shapes_graph
 from kg.pipeline.shacl import check_shapes
-from tests.test_fidelity import ask
+from tests.corpora.test_fidelity import ask
 
 KGR, KGO = PREFIXES["kgr"], PREFIXES["kgo"]
 HRW, VICE, NPR = "hrw-defection-turned-into-exile", "vice-defectors-trapped-in-colombia", "npr-venezuelan-armed-forces-fled"

@@ -1,5 +1,5 @@
 """brat's configuration language, read as brat reads it (brat's projectconfig.py is the reference:
-tests/test_brat_compat.py runs it), and its rules applied to .ann files."""
+tests/formats/test_brat_compat.py runs it), and its rules applied to .ann files."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from kg.formats.brat.ann import parse_ann
 from kg.formats.brat.conf import UNBOUNDED, find_config, load_config, parse_config
 from kg.errors import ConfigError, InputErrors
 
-ACE = Path(__file__).parent / "data" / "ace" / "annotation.conf"
+ACE = Path(__file__).parents[1] / "data" / "ace" / "annotation.conf"
 TEXT = "Ann Lee of Acme Corp was born in Paris. She married Bob Ray in Rome. Acme protested."
 
 

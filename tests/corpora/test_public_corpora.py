@@ -34,7 +34,7 @@ import kg
 from scripts.corpus_table import ENTITIES, LINKS, warning_counts
 from tests.helpers import run_kg, shared_corpus, tree_digest
 
-PUBLIC = Path(__file__).resolve().parent / "data" / "public"
+PUBLIC = Path(__file__).resolve().parents[1] / "data" / "public"
 
 CORPORA: dict[str, Callable[[], Path]] = {
     "nerel": lambda: PUBLIC / "nerel",

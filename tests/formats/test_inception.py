@@ -19,7 +19,7 @@ from kg.formats.brat.conf import load_config
 from kg.errors import CorpusError
 from kg.formats.inception.xmi import BratDocument, convert, xmi_to_brat, zip_to_brat
 
-DATA = Path(__file__).resolve().parent / "data" / "inception"
+DATA = Path(__file__).resolve().parents[1] / "data" / "inception"
 
 BOGOTA_ANN = """\
 T1	PER 0 10	Marta Peña

@@ -14,7 +14,7 @@ from kg.formats.inception.xmi import xmi_to_brat
 from tests.brat_reference import brat_report
 from tests.helpers import CORPUS, TINY
 
-DATA = Path(__file__).resolve().parent / "data"
+DATA = Path(__file__).resolve().parents[1] / "data"
 INCEPTION = sorted((DATA / "inception").glob("*.xmi"))
 
 

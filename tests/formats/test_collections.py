@@ -12,7 +12,7 @@ import pytest
 
 from tests.helpers import TINY, run_kg, store_quads, tree_digest
 
-ACE = Path(__file__).parent / "data" / "ace" / "annotation.conf"
+ACE = Path(__file__).parents[1] / "data" / "ace" / "annotation.conf"
 
 
 @pytest.fixture

@@ -17,7 +17,7 @@ from kg.errors import CorpusError
 from kg.formats.registry import BY_SUFFIX
 from tests.helpers import assert_same_quads, run_kg, shared_corpus, store_quads
 
-PAIRS = Path(__file__).parent / "data" / "webanno-tsv3-pairs"
+PAIRS = Path(__file__).parents[1] / "data" / "webanno-tsv3-pairs"
 KGO = "https://kg.example.org/ontology#"
 NIF = "http://persistence.uni-leipzig.org/nlp2rdf/ontologies/nif-core#"
 
