@@ -7,7 +7,7 @@ KG := $(VENV)/bin/kg
 HOST ?= 127.0.0.1
 PORT ?= 5000
 
-.PHONY: setup system-deps run build test bench clean
+.PHONY: setup system-deps run build lint test bench clean
 
 setup: $(VENV)/.installed
 
@@ -28,7 +28,10 @@ run: setup
 	$(KG) build
 	$(KG) serve --host $(HOST) --port $(PORT)
 
-test: setup system-deps
+lint: setup
+	$(VENV)/bin/ruff check .
+
+test: setup system-deps lint
 	$(PY) -m pytest -n 2 -m "not slow"
 
 SIZES ?= 100,1000,10000,100000

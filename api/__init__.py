@@ -25,8 +25,8 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     from flask import Flask
 
     from kg.api import errors
-    from kg.api.sparql.admission import Admission
     from kg.api.backend import make_backend
+    from kg.api.sparql.admission import Admission
     from kg.settings import load
 
     app = Flask(__name__)
@@ -44,11 +44,11 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
 
 
 def _register_blueprints(app: Flask) -> None:
+    from kg.api import exports
     from kg.api.json_api import routes
     from kg.api.linked_data import dereference, void
     from kg.api.page import query_page
     from kg.api.sparql import admission, endpoint
-    from kg.api import exports
 
     app.before_request(admission.admit)
     app.teardown_request(admission.release)
@@ -73,8 +73,8 @@ def _use_build_base() -> None:
     (a remote store's: the base_iri setting's)."""
     from flask import current_app, g
 
-    from kg.model import iris
     from kg.errors import KgError
+    from kg.model import iris
 
     try:
         base = _base_of(current_app.extensions["kg"].served())

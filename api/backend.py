@@ -27,13 +27,12 @@ from typing import Any, Iterator, Protocol
 
 from kg.api.sparql import execute
 from kg.api.sparql.workers import Job, PoolBusy, Source, WorkerPool
-from kg.store import build_dirs
-from kg.store.served import ServedMark, mark_served
 from kg.errors import StoreError
-from kg.store.memo import Memo
 from kg.publish.export import ensure_export, remote_export_chunks
+from kg.store import build_dirs
+from kg.store.memo import Memo
 from kg.store.remote import RemoteStore, connect
-
+from kg.store.served import ServedMark, mark_served
 
 REMOTE_TTL = 60.0  # seconds an answer computed from a remote store is reused: its data may change meanwhile
 

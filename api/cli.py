@@ -12,10 +12,10 @@ from typing import Any, Callable
 
 import click
 
-from kg.store import build_dirs
 from kg.cli import DIRECTORY, KgCommandError, KgErrorsGroup, setting_option
-from kg.settings import load
 from kg.errors import KgError
+from kg.settings import load
+from kg.store import build_dirs
 
 
 def _option(name: str, **kwargs: Any) -> Callable:

@@ -17,8 +17,16 @@ from flask import Flask, Response
 from werkzeug.exceptions import HTTPException
 from werkzeug.http import HTTP_STATUS_CODES
 
-from kg.errors import (AnswerTooLarge, ApiError, KgError, QueryError, QueryTimeout, StoreError, WorkerCrashed,
-                       WorkerOutOfMemory)
+from kg.errors import (
+    AnswerTooLarge,
+    ApiError,
+    KgError,
+    QueryError,
+    QueryTimeout,
+    StoreError,
+    WorkerCrashed,
+    WorkerOutOfMemory,
+)
 
 ERROR_TYPE = "application/json"
 _POSITION = re.compile(r"(?:error )?at (\d+):(\d+)")

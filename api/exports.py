@@ -11,8 +11,8 @@ from pathlib import Path
 from flask import Blueprint, Response, g, send_file
 
 from kg.api import backend
-from kg.formats import rdf_syntaxes as formats
 from kg.api.errors import ApiError
+from kg.formats import rdf_syntaxes as formats
 
 bp = Blueprint("exports", __name__)
 

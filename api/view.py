@@ -31,8 +31,8 @@ from pathlib import Path
 from flask import Blueprint, Response, current_app, g, request, send_file
 
 from kg.api.backend import current as pinned_backend
-from kg.store import build_dirs
 from kg.errors import ApiError
+from kg.store import build_dirs
 from kg.store.memo import Memo
 from kg.viz import ensure_view, kept_view, view_page
 from kg.viz.html import safe_json

@@ -140,13 +140,20 @@ def warm_build() -> int:
     waited, the build runs in a fresh interpreter instead (the code imported here is the old one)."""
     stamp = _code_stamp()
     import pyshacl  # noqa: F401 - imported now rather than during the build
-    from kg.formats.brat import export as bratexport  # noqa: F401
-    from kg.formats.brat import conf_writer as confwriter  # noqa: F401
-    from kg.publish import export  # noqa: F401
-    from kg.pipeline import fill  # noqa: F401
-    from kg.pipeline import readers  # noqa: F401
-    from kg.publish import search_index  # noqa: F401
+
+    from kg.formats.brat import (
+        conf_writer as confwriter,  # noqa: F401
+        export as bratexport,  # noqa: F401
+    )
     from kg.model.resources import ontology_graph, shapes_graph
+    from kg.pipeline import (
+        fill,  # noqa: F401
+        readers,  # noqa: F401
+    )
+    from kg.publish import (
+        export,  # noqa: F401
+        search_index,  # noqa: F401
+    )
 
     shapes_graph(), ontology_graph()
     if sys.stdin.readline() != GO:

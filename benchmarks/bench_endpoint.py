@@ -285,11 +285,11 @@ def measure_stores(build: Path, args: argparse.Namespace) -> StoreRun:
     """Push `build` into a fresh server of each engine, then time the queries through our /sparql on each."""
     import shutil
 
-    from kg.testing.sparql_servers import ENGINES
+    from kg.store import build_dirs
+    from kg.store.embedded import EmbeddedStore
     from kg.store.remote import connect
     from kg.store.remote.push import push
-    from kg.store.embedded import EmbeddedStore
-    from kg.store import build_dirs
+    from kg.testing.sparql_servers import ENGINES
 
     run = StoreRun(sum(1 for _ in open(build_dirs.export_path(build, "nq"), "rb")))
     started: list = []
@@ -426,8 +426,8 @@ def measure(name: str, build: Path, args: argparse.Namespace) -> tuple[str, list
 # -- the graphs ---------------------------------------------------------------------------
 
 def shipped_build(work: Path) -> Path:
-    from kg.store import build_dirs
     from kg.pipeline.builder import build
+    from kg.store import build_dirs
 
     data = work / "shipped"
     build(REPO / "corpus", data)
@@ -437,8 +437,8 @@ def shipped_build(work: Path) -> Path:
 def synthetic_build(work: Path, triples: int) -> Path:
     """A build of a generated corpus of about `triples` quads (reused when it exists)."""
     from benchmarks.generate import write_corpus
-    from kg.store import build_dirs
     from kg.pipeline.builder import build
+    from kg.store import build_dirs
 
     docs = max(1, round(triples / QUADS_PER_DOC))
     corpus, data = work / f"corpus-{docs}", work / f"data-{docs}"

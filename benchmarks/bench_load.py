@@ -272,7 +272,7 @@ def warm_up(base: str, targets: Targets) -> None:
     rng = random.Random(0)
     with requests.Session() as session:
         try:  # a failure here is not counted: the timed requests of the same kinds will show it
-            session.get(base + "graph", timeout=WARM_UP_TIMEOUT).content
+            _ = session.get(base + "graph", timeout=WARM_UP_TIMEOUT).content
             for send in MIX.values():
                 _until_ready(lambda: send(session, base, rng, targets))
         except requests.RequestException as exc:

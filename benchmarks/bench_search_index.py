@@ -79,8 +79,8 @@ class Definition:
     """The ranking's definition, every label scanned: the hits a search must give."""
 
     def __init__(self, labels: Rows, summaries: Rows) -> None:
-        self.entries = sorted(((r["e"], KINDS.get(r["kind"], len(KINDS)), r["label"], fold(r["label"]))
-                               for r in labels))
+        self.entries = sorted((r["e"], KINDS.get(r["kind"], len(KINDS)), r["label"], fold(r["label"]))
+                               for r in labels)
         self.mentions = {r["e"]: int(r.get("mentions") or 0) for r in summaries}
 
     def search(self, text: str, limit: int) -> list[tuple[str, str, str]]:

@@ -16,10 +16,10 @@ from pathlib import Path
 if __package__ in (None, ""):
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from kg.pipeline.check import check_corpus as kg_check
-from kg.formats.brat.conf import AnnotationConfig, load_config
 from kg.errors import InputError
+from kg.formats.brat.conf import AnnotationConfig, load_config
 from kg.model.aliases import normalize
+from kg.pipeline.check import check_corpus as kg_check
 
 
 @dataclass

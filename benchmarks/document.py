@@ -56,7 +56,7 @@ class Document:
     mentions: int = 0
 
     @classmethod
-    def resume(cls, slug: str, rng: random.Random, pool: Pool, text: str, ann: str) -> "Document":
+    def resume(cls, slug: str, rng: random.Random, pool: Pool, text: str, ann: str) -> Document:
         """Continue an existing document: new text goes after `text`, new ids after those in `ann`
         (`ann` of the result then holds only the new lines)."""
         body = text[:-1] if text.endswith("\n") else text

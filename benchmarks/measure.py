@@ -39,7 +39,7 @@ class Measured:
     stdout: str
     stderr: str
 
-    def check(self) -> "Measured":
+    def check(self) -> Measured:
         """Raise with the command's own error output when it failed."""
         if self.returncode != 0:
             tail = "\n".join(self.stderr.strip().splitlines()[-15:])

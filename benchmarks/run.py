@@ -38,9 +38,9 @@ from benchmarks import machine, measure, mutate, report
 from benchmarks.check import check_corpus
 from benchmarks.generate import Generator
 from benchmarks.results import SizeResult, Step
-from kg.testing.servers import Server
-from kg.store import build_dirs
 from kg.model.iris import graph_iri
+from kg.store import build_dirs
+from kg.testing.servers import Server
 
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parent

@@ -34,7 +34,7 @@ __all__ = ["BuildLockedError", "BuildReport", "InputError", "KgError", "Knowledg
 
 def build(corpus: Path | str = "corpus", data: Path | str = "data", *, store: str | None = None,
           full: bool = False, validate: bool = True, workers: int | None = None,
-          progress: bool = False, base_iri: str | None = None) -> "BuildReport":
+          progress: bool = False, base_iri: str | None = None) -> BuildReport:
     """Build `corpus` into `data` as `kg build` does (unchanged documents are not rebuilt; `full`
     rebuilds them), pushing to the SPARQL 1.1 server `store` if given. Bad input raises InputError
     (every problem, located), a graph that breaks the shapes ValidationError; the previous build
@@ -45,7 +45,7 @@ def build(corpus: Path | str = "corpus", data: Path | str = "data", *, store: st
                      validate=validate, workers=workers, base_iri=base_iri)
 
 
-def open(data: Path | str = "data", *, store: str | None = None) -> "KnowledgeGraph":  # noqa: A001  (kg.open)
+def open(data: Path | str = "data", *, store: str | None = None) -> KnowledgeGraph:  # noqa: A001  (kg.open)
     """The current build of `data`, read-only, or with `store` the graph that `kg.build(store=...)`
     pushed to that SPARQL 1.1 server; close it (or use `with`) when done."""
     from kg.python_api import KnowledgeGraph

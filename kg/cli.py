@@ -19,13 +19,12 @@ from typing import IO, TYPE_CHECKING, Any, Callable
 
 import click
 
-from kg import __version__
-from kg.store import build_dirs
+from kg import __version__, settings
+from kg.errors import KgError
 from kg.formats import rdf_syntaxes as formats
 from kg.formats.registry import OUTPUT_FORMATS, OutputFormat, output_format
 from kg.model import iris
-from kg import settings
-from kg.errors import KgError
+from kg.store import build_dirs
 
 if TYPE_CHECKING:
     from kg.store.protocol import GraphStore
@@ -84,7 +83,7 @@ def setting_option(name: str, *decls: str, **kwargs: Any) -> Callable:
     return click.option(*flags, help=help, **kwargs)
 
 
-def open_graph(data_dir: Path, store_url: str | None = None) -> "GraphStore":
+def open_graph(data_dir: Path, store_url: str | None = None) -> GraphStore:
     """The current build's store, or the remote store at `store_url` (kg.pipeline.current): the store's
     modules are imported by the commands that query, not by `kg build`, which must answer at once
     when it has nothing to do."""

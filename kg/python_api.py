@@ -21,10 +21,10 @@ from typing import TYPE_CHECKING, Any, Iterator, Sequence
 
 import rdflib
 
-from kg.pipeline.current import open_graph
+from kg.errors import KgError
 from kg.formats import rdf_syntaxes as formats
 from kg.model import iris
-from kg.errors import KgError
+from kg.pipeline.current import open_graph
 from kg.store.protocol import GraphStore
 from kg.store.terms import from_sparql_json
 
@@ -50,7 +50,7 @@ class Results(Sequence[dict[str, Any]]):
     def __iter__(self) -> Iterator[dict[str, Any]]:
         return iter(self.rows)
 
-    def to_dataframe(self) -> "pandas.DataFrame":
+    def to_dataframe(self) -> pandas.DataFrame:
         """The rows as a pandas DataFrame, one column per variable (unbound: None)."""
         try:
             import pandas
@@ -69,7 +69,7 @@ class KnowledgeGraph:
         self.namespaces = iris.namespaces(base_iri) if base_iri else iris.current()  # the build's base
 
     @classmethod
-    def open(cls, data: Path | str = "data", *, store: str | None = None) -> "KnowledgeGraph":
+    def open(cls, data: Path | str = "data", *, store: str | None = None) -> KnowledgeGraph:
         """The current build of `data`, or with `store` (a server's URL) the graph `kg build --store`
         pushed there under the base_iri setting (configured as kg.store.remote.connect says);
         raises StoreError when nothing is built there."""
@@ -115,7 +115,7 @@ class KnowledgeGraph:
     def close(self) -> None:
         self.store.close()
 
-    def __enter__(self) -> "KnowledgeGraph":
+    def __enter__(self) -> KnowledgeGraph:
         return self
 
     def __exit__(self, *exc: object) -> None:

@@ -107,7 +107,7 @@ def read_build(data: Path) -> dict[str, str]:
 
 
 def _first_error(output: str) -> str:
-    lines = [l.removeprefix("error: ") for l in output.splitlines() if l.strip() and not l.startswith("warning: ")]
+    lines = [line.removeprefix("error: ") for line in output.splitlines() if line.strip() and not line.startswith("warning: ")]
     first = lines[0] if lines else "no message"
     return (first if len(first) <= 200 else first[:199] + "…").replace("|", "\\|")
 

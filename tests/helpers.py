@@ -14,8 +14,8 @@ import rdflib
 from click.testing import CliRunner, Result
 from rdflib.compare import to_canonical_graph
 
-from kg.store import build_dirs
 from kg.cli import main
+from kg.store import build_dirs
 from kg.store.terms import from_oxigraph
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -138,7 +138,7 @@ INCEPTION = Path(__file__).resolve().parent / "data" / "inception"
 def edit_npr(corpus: Path) -> None:
     """Drop R1 from the NPR article and reword its metadata."""
     ann = corpus / f"{NPR}.ann"
-    lines = [l for l in ann.read_text(encoding="utf-8").splitlines() if not l.startswith("R1\t")]
+    lines = [line for line in ann.read_text(encoding="utf-8").splitlines() if not line.startswith("R1\t")]
     ann.write_text("\n".join(lines) + "\n", encoding="utf-8")
     meta = corpus / f"{NPR}.json"
     meta.write_text(meta.read_text(encoding="utf-8").replace('"1,000 Venezuelan', '"One thousand Venezuelan'),

@@ -26,16 +26,25 @@ import pyvis
 from markupsafe import Markup
 from pyvis.options import Options
 
-from kg.model import iris
 from kg.errors import InputError, KgError
+from kg.model import iris
 from kg.model.iris import fold
 from kg.viz.layout import place_around, story_layout
-from kg.viz.legend import event_legend, event_tint, link_entry, node_kind, node_legend, relation_entry, \
-    relation_legend
+from kg.viz.legend import event_legend, event_tint, link_entry, node_kind, node_legend, relation_entry, relation_legend
 from kg.viz.network import ordered_subgraph
 from kg.viz.panels import figure_groups, timeline
-from kg.viz.story import ACTORS, LAYERS, actor_graph, actor_links, link_direction, link_label, link_uncertain, \
-    strongest_links, top_actors, uncertainty
+from kg.viz.story import (
+    ACTORS,
+    LAYERS,
+    actor_graph,
+    actor_links,
+    link_direction,
+    link_label,
+    link_uncertain,
+    strongest_links,
+    top_actors,
+    uncertainty,
+)
 
 STORY_MAX = 150  # past this many linked actors, the page opens on the best-connected ones and grows on click
 STRONG_LINKS = 3  # links per actor a large graph draws before one is selected

@@ -32,10 +32,11 @@ from typing import Iterable
 
 import networkx as nx
 
-from kg.model import iris
 from kg.errors import InputError
+from kg.model import iris
 from kg.model.iris import FIXED_PREFIXES, ONTOLOGY, RDF_TYPE, fold, prologue
 from kg.model.view_parts import is_literal, lexical, merged
+
 # the families are kg's (the build sorts nodes by them); viz/legend.py and the tests import them from here
 from kg.publish.view_data import CORPUS_FAMILY, FAMILIES, ViewParts, ViewSchema, view_schema
 from kg.store.protocol import GraphStore
@@ -140,7 +141,7 @@ def kept_rows(parts: ViewParts) -> ViewRows:
     triples = [(x, p, lexical(v), is_literal(v)) for x, p, v in whole.triples if x in shown]
     publishers = {pub for _, _, _, pub in whole.docs if pub}
     labels: dict[str, str] = {}
-    for x, p, v in sorted(t for t in whole.triples if t[0] in publishers and t[1] == PREF_LABEL):
+    for x, _p, v in sorted(t for t in whole.triples if t[0] in publishers and t[1] == PREF_LABEL):
         labels.setdefault(x, lexical(v))
     return ViewRows(nodes, triples, whole.statements, whole.mentions,
                     {s: {"text": text, "doc": doc} for s, text, doc in whole.sentences},

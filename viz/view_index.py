@@ -24,9 +24,17 @@ import networkx as nx
 
 from kg.publish.view_data import CORPUS_FAMILY, FAMILIES, ViewParts, ViewSchema, view_schema
 from kg.store.protocol import GraphStore
-from kg.viz.network import (ONTOLOGY, SAME_AS, SKIP_EDGE_PREDICATES, ViewRows, _most_specific_first, graph_of,
-                            kept_rows, store_rows)
 from kg.viz.neighbours import NEIGHBOURS_MAX
+from kg.viz.network import (
+    ONTOLOGY,
+    SAME_AS,
+    SKIP_EDGE_PREDICATES,
+    ViewRows,
+    _most_specific_first,
+    graph_of,
+    kept_rows,
+    store_rows,
+)
 from kg.viz.panels import document_of
 from kg.viz.story import ACTORS
 

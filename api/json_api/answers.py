@@ -13,12 +13,12 @@ from typing import Any, Callable
 
 from flask import current_app, g, request, url_for
 
-from kg.api.json_api import queries
-from kg.api.linked_data import ids
-from kg.api.json_api.background import OnePerKey
 from kg.api.backend import Backend, current as backend_of_request, release_current
 from kg.api.errors import ApiError
+from kg.api.json_api import queries
+from kg.api.json_api.background import OnePerKey
 from kg.api.json_api.search import SearchIndexes
+from kg.api.linked_data import ids
 from kg.model import iris
 from kg.store.memo import Memo
 

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from kg import __version__
 from kg.api import negotiate
 from kg.api.json_api.classes import CLASSES, DOCUMENT_ORDERS, ENTITY_ORDERS, ENTITY_TYPES, EVENT_TYPES
-from kg import __version__
 
 _STR = {"type": "string"}
 # "Contains a character that is not white space", white space as Python's str.strip() sees it

@@ -16,8 +16,8 @@ quads, store on disk):
 
 from __future__ import annotations
 
-from kg.model import iris as kg_iris
 from kg.errors import InputError
+from kg.model import iris as kg_iris
 from kg.model.iris import prologue
 
 MAX_RELATION_ROWS = 2000  # (predicate, other end, document, sentence) rows per direction

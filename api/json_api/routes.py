@@ -12,17 +12,30 @@ from typing import Any, Callable
 
 from flask import Blueprint, Response, current_app, g, jsonify, request, url_for
 
-from kg.api.json_api import facts, openapi, queries
-from kg.api.linked_data import ids
-from kg.api.json_api.answers import (MAX_OFFSET, add_titles, app_state, cached, doc_id, documents_of, int_arg, paged,
-                            paging, request_backend, select, select_many, type_arg)
-from kg.api.json_api.classes import DOCUMENT_ORDERS, ENTITY_ORDERS, ENTITY_TYPES
 from kg.api.errors import ApiError
-from kg.api.sparql.workers import PoolBusy
+from kg.api.json_api import facts, openapi, queries
+from kg.api.json_api.answers import (
+    MAX_OFFSET,
+    add_titles,
+    app_state,
+    cached,
+    doc_id,
+    documents_of,
+    int_arg,
+    paged,
+    paging,
+    request_backend,
+    select,
+    select_many,
+    type_arg,
+)
+from kg.api.json_api.classes import DOCUMENT_ORDERS, ENTITY_ORDERS, ENTITY_TYPES
 from kg.api.json_api.search import warm
+from kg.api.linked_data import ids
+from kg.api.sparql.workers import PoolBusy
+from kg.errors import StoreError
 from kg.model import iris
 from kg.model.iris import FIXED_PREFIXES, ONTOLOGY, RDF_TYPE, local_name
-from kg.errors import StoreError
 from kg.publish.stats import graph_stats
 
 bp = Blueprint("jsonapi", __name__)

@@ -28,12 +28,12 @@ from typing import Callable, Iterable
 import pyoxigraph as ox
 from flask import Blueprint, Response, current_app, g, request
 
+from kg.api import backend, negotiate
+from kg.api.base_iri import iri_of_path, namespace_path
+from kg.api.errors import ApiError
 from kg.api.linked_data import describe, resource_page
 from kg.api.sparql import execute
-from kg.api import backend, negotiate
-from kg.api.errors import ApiError
 from kg.api.sparql.protocol import requested_accept
-from kg.api.base_iri import iri_of_path, namespace_path
 from kg.formats import rdf_syntaxes as formats
 from kg.model import iris
 from kg.publish import jsonld

@@ -17,11 +17,11 @@ from urllib.parse import urlencode
 
 from flask import Response, current_app, g, render_template
 
-from kg.api.linked_data import describe, ids
 from kg.api import backend
-from kg.api.page.query_page import secured
+from kg.api.linked_data import describe, ids
 from kg.api.linked_data.page_values import root, short, value
 from kg.api.linked_data.statement_groups import statement_groups
+from kg.api.page.query_page import secured
 from kg.model import iris
 from kg.model.iris import FIXED_PREFIXES, RDF_TYPE
 

@@ -15,16 +15,16 @@ from __future__ import annotations
 import pyoxigraph as ox
 from flask import Blueprint, Response, current_app, request
 
-from kg.api.sparql import execute
 from kg.api import backend
 from kg.api.base_iri import base_iri
 from kg.api.json_api.answers import cached
 from kg.api.linked_data.dereference import CONTEXT_PATH, json_ld_body, rdf_format
+from kg.api.sparql import execute
 from kg.api.sparql.protocol import requested_accept
 from kg.api.sparql.syntax import with_prefixes
+from kg.formats import rdf_syntaxes as formats
 from kg.model import iris
 from kg.model.iris import ONTOLOGY
-from kg.formats import rdf_syntaxes as formats
 
 bp = Blueprint("void", __name__)
 PATH = ".well-known/void"
@@ -93,7 +93,7 @@ def counts_construct(count_triples: bool = True) -> str:
     every quad). The numbers of classes and properties are those of the partitions (`_counts`):
     each asked apart read the store once more, and the VoID of 10,000 articles ran past a minute."""
     dataset, void_doc = dataset_iri(), void_iri()
-    triples = f"{{ SELECT (COUNT(*) AS ?triples) WHERE {{ GRAPH ?g {{ ?s ?p ?o }} }} }}\n  UNION " if count_triples else ""
+    triples = "{ SELECT (COUNT(*) AS ?triples) WHERE { GRAPH ?g { ?s ?p ?o } } }\n  UNION " if count_triples else ""
     return with_prefixes(f"""PREFIX void: <http://rdfs.org/ns/void#>
 PREFIX sd: <http://www.w3.org/ns/sparql-service-description#>
 CONSTRUCT {{

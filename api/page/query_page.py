@@ -12,9 +12,9 @@ from __future__ import annotations
 
 from flask import Blueprint, Response, current_app, g, jsonify, render_template
 
-from kg.api.page import examples
 from kg.api import backend
 from kg.api.base_iri import base_iri
+from kg.api.page import examples
 from kg.api.page.corpus_examples import schema_examples
 from kg.errors import KgError
 from kg.model import iris

@@ -21,15 +21,15 @@ import time
 import pyoxigraph as ox
 from flask import Blueprint, Response, current_app, g, request
 
+from kg.api import backend, negotiate
+from kg.api.errors import ApiError
 from kg.api.page import query_page
 from kg.api.sparql import execute, lexer, protocol, syntax
-from kg.api import backend, negotiate
 from kg.api.sparql.admission import reading_query
-from kg.api.errors import ApiError
 from kg.api.sparql.service_description import service_description
+from kg.errors import QueryError
 from kg.formats import rdf_syntaxes as formats
 from kg.model import iris
-from kg.errors import QueryError
 
 bp = Blueprint("sparql", __name__)
 

@@ -11,8 +11,8 @@ from flask import Response, g, request
 from kg.api import backend, negotiate
 from kg.api.errors import ApiError
 from kg.api.linked_data.void import dataset_iri, void_iri
-from kg.model import iris
 from kg.formats import rdf_syntaxes as rdf_formats
+from kg.model import iris
 
 SD = "http://www.w3.org/ns/sparql-service-description#"
 RESULT_FORMATS = tuple(f.w3c for f in (*rdf_formats.RESULTS_FORMATS, *rdf_formats.RDF_FORMATS))

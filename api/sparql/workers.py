@@ -57,9 +57,9 @@ from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import Any, Callable
 
+import kg
 from kg.api.sparql import execute
 from kg.api.sparql.handoff import Full, Handoff
-import kg
 from kg.errors import KgError, PoolBusy, QueryError, StoreError, WorkerCrashed, WorkerOutOfMemory
 
 _PACKAGE_ROOT = str(Path(kg.__file__).resolve().parent.parent)  # where `kg` is importable from
@@ -130,7 +130,7 @@ class _Template:
     def is_alive(self) -> bool:
         return self.process.poll() is None
 
-    def fork(self) -> "_Worker":
+    def fork(self) -> _Worker:
         """A new worker, forked from the template; raises OSError when the template cannot."""
         parent, child = socket.socketpair()
         stderr = os.memfd_create("kg-worker-stderr", os.MFD_CLOEXEC)

@@ -22,12 +22,12 @@ from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
-from kg.formats.brat.conf import CONFIG_FILE, MAPPING_FILE, AnnotationConfig, decode_utf8, find_config, parse_config
 from kg.errors import CorpusError, InputError, InputErrors, InputWarning
-from kg.model.iris import RESERVED_GRAPHS, document_id, document_path
-from kg.formats.positions import json_key_line, line_column
 from kg.formats import limits, registry
+from kg.formats.brat.conf import CONFIG_FILE, MAPPING_FILE, AnnotationConfig, decode_utf8, find_config, parse_config
+from kg.formats.positions import json_key_line, line_column
 from kg.formats.registry import TYPE_SYSTEM, InputFormat
+from kg.model.iris import RESERVED_GRAPHS, document_id, document_path
 
 if TYPE_CHECKING:  # the reading modules are imported when a document is read: a scan needs none of them
     from kg.formats.records import BratDocument, Document, Metadata

@@ -11,13 +11,13 @@ from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from kg.errors import ConfigError
 from kg.formats import limits
 from kg.formats.brat.conf import decode_utf8
 from kg.formats.corpus import CONTROL_CHARACTERS
-from kg.errors import ConfigError
-from kg.model.iris import fold
 from kg.formats.positions import toml_error, toml_key_line
 from kg.model.corpus_vocabulary import Vocabulary
+from kg.model.iris import fold
 
 if TYPE_CHECKING:
     from kg.model.knowledge_bases import Item

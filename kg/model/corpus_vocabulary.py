@@ -34,16 +34,23 @@ import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from kg.model import iris
+from kg.errors import ConfigError
 from kg.formats import limits
 from kg.formats.brat.conf import MAPPING_FILE, AnnotationConfig, decode_utf8
-from kg.errors import ConfigError
+from kg.formats.positions import toml_error, toml_key_lines
+from kg.model import iris
+from kg.model.default_alignment import (
+    DOMAIN_CLASSES,
+    ENTITY_CLASSES,
+    EVENT_CLASSES,
+    INTERNAL_CLASSES,
+    INTERNAL_PROPERTIES,
+    KGO_PARENTS,
+    default_class,
+)
 from kg.model.iris import FIXED_PREFIXES, ONTOLOGY, fold
-from kg.model.default_alignment import (DOMAIN_CLASSES, ENTITY_CLASSES, EVENT_CLASSES, INTERNAL_CLASSES,
-                                        INTERNAL_PROPERTIES, KGO_PARENTS, default_class)
 from kg.model.knowledge_bases import KnowledgeBases
 from kg.model.nquads import QuadWriter, iri, literal
-from kg.formats.positions import toml_error, toml_key_lines
 from kg.model.ontology import KGO
 
 DEFAULT_KEY = "default"  # [align] default = false: no default alignment

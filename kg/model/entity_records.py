@@ -13,11 +13,11 @@ import datetime as dt
 from typing import Iterable
 
 from kg.model import iris
+from kg.model.aliases import AliasTable, normalize
+from kg.model.corpus_vocabulary import Vocabulary
+from kg.model.evidence import Evidence, MentionCounts
 from kg.model.iris import FIXED_PREFIXES, WIKIDATA, resource_iri
 from kg.model.nquads import QuadWriter, date_literal, integer, iri, literal
-from kg.model.aliases import AliasTable, normalize
-from kg.model.evidence import Evidence, MentionCounts
-from kg.model.corpus_vocabulary import Vocabulary
 from kg.model.ontology import KGO, date_precision
 
 RDF, RDFS, SKOS, OWL = FIXED_PREFIXES["rdf"], FIXED_PREFIXES["rdfs"], FIXED_PREFIXES["skos"], FIXED_PREFIXES["owl"]

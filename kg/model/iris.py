@@ -17,16 +17,16 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from urllib.parse import quote, unquote
 from contextlib import contextmanager
 from contextvars import ContextVar, Token
 from dataclasses import dataclass
 from functools import lru_cache
 from types import MappingProxyType
 from typing import Iterable, Iterator, Mapping
+from urllib.parse import quote, unquote
 
-from kg.settings import setting
 from kg.errors import ConfigError
+from kg.settings import setting
 
 DEFAULT_BASE = "https://kg.example.org/"
 ONTOLOGY_IRI = DEFAULT_BASE + "ontology"  # fixed: kg's ontology and its terms, the same in every graph

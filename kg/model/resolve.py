@@ -23,12 +23,12 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from enum import StrEnum
 
-from kg.model.aliases import AliasTable, family_of, normalize
 from kg.errors import AnnotationError, InputErrors
+from kg.formats.records import Document, Normalization, TextBound
+from kg.model.aliases import AliasTable, family_of, normalize
+from kg.model.corpus_vocabulary import Vocabulary
 from kg.model.iris import local_iri, resource_iri, slugify
 from kg.model.knowledge_bases import WIKIDATA_NAME, BadItem, Item
-from kg.formats.records import Document, Normalization, TextBound
-from kg.model.corpus_vocabulary import Vocabulary
 
 LOCAL_FAMILIES = {"figure", "quote", "group"}
 LINKED_AS = "linked as "  # a note of kgo:resolvedBy: the knowledge-base link followed, as written

@@ -34,18 +34,18 @@ def read_rdf(name: str) -> bytes:
 
 
 @lru_cache(maxsize=1)
-def ontology_graph() -> "rdflib.Graph":
+def ontology_graph() -> rdflib.Graph:
     """ontology.ttl parsed, once per process."""
     return _parsed(ONTOLOGY_TTL)
 
 
 @lru_cache(maxsize=1)
-def shapes_graph() -> "rdflib.Graph":
+def shapes_graph() -> rdflib.Graph:
     """shapes.ttl parsed, once per process."""
     return _parsed(SHAPES_TTL)
 
 
-def _parsed(name: str) -> "rdflib.Graph":
+def _parsed(name: str) -> rdflib.Graph:
     import rdflib  # not on the path of a build that has nothing to do
 
     return rdflib.Graph().parse(data=read_rdf(name), format="turtle")

@@ -29,16 +29,16 @@ from enum import StrEnum
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Iterator, Mapping
 
-from kg.store import build_dirs
-from kg.model import iris
-from kg.formats.corpus import DocumentFiles, not_read, scan_corpus
 from kg.errors import BuildLockedError, CorpusError, InputError, InputErrors, report
+from kg.formats.corpus import DocumentFiles, not_read, scan_corpus
+from kg.formats.positions import json_key_line
+from kg.model import iris
 from kg.pipeline.inputs import Inputs
 from kg.pipeline.phases import Phases
 from kg.pipeline.plan import Plan, keep_warnings, make_plan, previous_manifest, stored_warnings, write_manifest
-from kg.formats.positions import json_key_line
 from kg.pipeline.push import make_pusher, push_step
 from kg.pipeline.unchanged import Unchanged, keep_stamp, take_stamp, unchanged_since
+from kg.store import build_dirs
 
 if TYPE_CHECKING:
     from kg.pipeline.fill import Options
@@ -210,8 +210,8 @@ def check_metadata_keys(files: list[DocumentFiles], keys: set[str] | dict) -> No
 def _run(plan: Plan, inputs: Inputs, data_dir: Path, options: Options, phases: Phases, eager: bool,
          before_publish: Callable[[Path], tuple[int, str]] | None) -> BuildReport:
     from kg.formats.brat.conf_writer import save_document_configs
-    from kg.publish.export import write_exports
     from kg.pipeline.fill import fill_store
+    from kg.publish.export import write_exports
     from kg.publish.search_index import write_build_index
 
     build_dir = build_dirs.new_build_dir(data_dir)

@@ -13,13 +13,13 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from kg.errors import InputError, InputErrors
+from kg.formats.corpus import ALIASES_FILE, not_read, scan_corpus
+from kg.model.aliases import AliasTable, alias_keys
+from kg.model.schema_report import alignment_listing
 from kg.pipeline.builder import check_metadata_keys, warnings_first
 from kg.pipeline.inputs import Inputs
 from kg.pipeline.readers import read_all
-from kg.formats.corpus import ALIASES_FILE, not_read, scan_corpus
-from kg.errors import InputError, InputErrors
-from kg.model.aliases import AliasTable, alias_keys
-from kg.model.schema_report import alignment_listing
 
 
 @dataclass

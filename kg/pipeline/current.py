@@ -13,9 +13,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, Mapping
 
-from kg.store import build_dirs
 from kg.errors import StoreError
 from kg.model import iris
+from kg.store import build_dirs
 from kg.store.protocol import GraphStore
 
 

@@ -11,18 +11,18 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from functools import cached_property
 
-from kg.model import iris
 from kg.formats.brat.ann import NORMALIZATION_DBS
-from kg.model.iris import FIXED_PREFIXES, document_iri, fragment_iri, graph_iri, local_iri, resource_iri, span_iri
 from kg.formats.records import Document, Event, Relation, TextBound
-from kg.model.nquads import QuadWriter, boolean, date_literal, decimal, integer, iri, literal
+from kg.model import iris
 from kg.model.aliases import AliasTable
-from kg.model.knowledge_bases import Item
-from kg.model.resolve import Resolution, Rule, knowledge_links, resolve_document, resolve_role
-from kg.model.event_links import EventLink, event_links
 from kg.model.corpus_vocabulary import Vocabulary, property_name
-from kg.model.sentences import SentenceIndex
+from kg.model.event_links import EventLink, event_links
+from kg.model.iris import FIXED_PREFIXES, document_iri, fragment_iri, graph_iri, local_iri, resource_iri, span_iri
+from kg.model.knowledge_bases import Item
+from kg.model.nquads import QuadWriter, boolean, date_literal, decimal, integer, iri, literal
 from kg.model.ontology import KGO, THING_ATTRIBUTES, date_precision
+from kg.model.resolve import Resolution, Rule, knowledge_links, resolve_document, resolve_role
+from kg.model.sentences import SentenceIndex
 
 RDF, RDFS, SKOS, NIF = FIXED_PREFIXES["rdf"], FIXED_PREFIXES["rdfs"], FIXED_PREFIXES["skos"], FIXED_PREFIXES["nif"]
 DCTERMS, PROV, OWL = FIXED_PREFIXES["dcterms"], FIXED_PREFIXES["prov"], FIXED_PREFIXES["owl"]

@@ -20,25 +20,34 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from kg.errors import InputError
-from kg.store import build_dirs
 from kg.model import iris
+from kg.model.corpus_vocabulary import Vocabulary
 from kg.model.entity_records import records_nquads
-from kg.pipeline.entity_records import gather_evidence, replace_records
-from kg.model.evidence import (Evidence, Kept, add_evidence, counts_of, document_evidence, kept_form, load_kept, patch_kept,
-                         save_evidence)
-from kg.pipeline.document_graph import canonical_keys
-from kg.pipeline.inputs import Inputs
+from kg.model.evidence import (
+    Evidence,
+    Kept,
+    add_evidence,
+    counts_of,
+    document_evidence,
+    kept_form,
+    load_kept,
+    patch_kept,
+    save_evidence,
+)
 from kg.model.iris import graph_iri, resource_iri
 from kg.model.view_parts import pack, view_part
+from kg.pipeline.document_graph import canonical_keys
+from kg.pipeline.entity_records import gather_evidence, replace_records
+from kg.pipeline.inputs import Inputs
 from kg.pipeline.load_file import LoadFile, ontology_nquads
 from kg.pipeline.phases import Phases
 from kg.pipeline.plan import Plan
-from kg.store.build_dirs import read_manifest
 from kg.pipeline.readers import read_all
-from kg.model.corpus_vocabulary import Vocabulary
-from kg.store.embedded import EmbeddedStore
 from kg.pipeline.shacl import validate_nquads
 from kg.publish.view_data import ViewParts, load_head, patch_parts, record_parts, save_parts, start_parts
+from kg.store import build_dirs
+from kg.store.build_dirs import read_manifest
+from kg.store.embedded import EmbeddedStore
 
 
 @dataclass

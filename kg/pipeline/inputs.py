@@ -13,19 +13,18 @@ import pickle
 from dataclasses import replace
 from functools import cached_property
 from pathlib import Path
-
 from typing import TYPE_CHECKING
 
 from kg import __version__
-from kg.store import build_dirs
-from kg.model import iris
+from kg.errors import ConfigError, InputError, InputWarning
 from kg.formats import limits
 from kg.formats.brat.conf import CONFIG_FILE, find_config, load_config
 from kg.formats.brat.conf_writer import union_configs
 from kg.formats.brat.tools_conf import TOOLS_FILE, find_tools, url_patterns
 from kg.formats.corpus import ALIASES_FILE, MAPPING_FILE, DocumentFiles, converted_config
-from kg.errors import ConfigError, InputError, InputWarning
+from kg.model import iris
 from kg.model.resources import ONTOLOGY_TTL, SHAPES_TTL, read_rdf
+from kg.store import build_dirs
 
 PARSED = ("alignment", "vocabularies", "vocabulary", "aliases")
 OWN_CODE = Path(__file__).parents[1]

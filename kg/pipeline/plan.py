@@ -20,10 +20,10 @@ from typing import TYPE_CHECKING, Any, Mapping
 
 from kg import __version__
 from kg.errors import InputError, InputWarning
-from kg.store import build_dirs
-from kg.store.build_dirs import read_manifest
 from kg.model import iris
 from kg.model.iris import graph_iri
+from kg.store import build_dirs
+from kg.store.build_dirs import read_manifest
 
 if TYPE_CHECKING:
     from kg.formats.corpus import DocumentFiles

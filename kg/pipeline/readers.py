@@ -20,9 +20,9 @@ from typing import Callable, Iterable, Iterator
 
 from tqdm import tqdm
 
-from kg.model import iris
-from kg.formats.corpus import DocumentFiles, read_document
 from kg.errors import InputError, InputErrors, InputWarning, KgError, ValidationError
+from kg.formats.corpus import DocumentFiles, read_document
+from kg.model import iris
 from kg.model.evidence import Evidence, add_evidence, document_evidence
 from kg.model.view_parts import pack, view_part
 from kg.pipeline.document_graph import canonical_keys, document_nquads
@@ -181,7 +181,7 @@ def _read_run(jobs: list[tuple[DocumentFiles, Path, bool]]) -> list[tuple[str, s
     vocabularies, aliases = _SHARED["vocabularies"], _SHARED["aliases"]
     results = [_read_one(item, vocabularies[key], aliases) for item, key, _ in jobs]
     to_check: dict[Path, list[int]] = {}
-    for i, (item, key, validate) in enumerate(jobs):
+    for i, (_item, key, validate) in enumerate(jobs):
         if validate and results[i][1] is not None:
             to_check.setdefault(key, []).append(i)
     for key, indexes in to_check.items():

@@ -3,7 +3,6 @@ every class and predicate used must be declared in ontology.ttl."""
 
 from __future__ import annotations
 
-
 import pyoxigraph as ox
 import rdflib
 from rdflib import RDF, URIRef

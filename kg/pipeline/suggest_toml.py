@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from kg.pipeline.inputs import Inputs
 from kg.formats.corpus import MAPPING_FILE, scan_corpus
 from kg.model.schema_report import suggested_toml
+from kg.pipeline.inputs import Inputs
 
 
 def write_suggested_toml(corpus_dir: Path) -> str:

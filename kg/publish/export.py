@@ -25,11 +25,11 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Callable, Iterator
 
-from kg.store import build_dirs
+from kg.errors import StoreError
 from kg.formats import rdf_syntaxes as formats
 from kg.model import iris
 from kg.publish import jsonld
-from kg.errors import StoreError
+from kg.store import build_dirs
 from kg.store.build_dirs import read_manifest
 from kg.store.embedded import EmbeddedStore
 

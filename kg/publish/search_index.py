@@ -22,8 +22,8 @@ import re
 import shutil
 import sqlite3
 import urllib.request
-from pathlib import Path
 from contextlib import contextmanager
+from pathlib import Path
 from typing import Callable, Iterator
 
 from kg.model.iris import fold, prologue

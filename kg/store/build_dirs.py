@@ -48,9 +48,9 @@ from contextlib import nullcontext
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, ContextManager
 
+from kg.errors import StoreError
 from kg.formats import rdf_syntaxes as formats
 from kg.model import iris
-from kg.errors import StoreError
 from kg.store import served
 
 if TYPE_CHECKING:
@@ -127,7 +127,7 @@ def store_path(build: Path) -> Path:
     return build / STORE_DIR
 
 
-def build_store(build: Path) -> "EmbeddedStore":
+def build_store(build: Path) -> EmbeddedStore:
     """The store of a build directory, read-only."""
     from kg.store.embedded import EmbeddedStore  # pyoxigraph only for those who read a store
 

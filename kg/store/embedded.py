@@ -13,9 +13,10 @@ from typing import IO, Iterable, Iterator, Sequence
 
 import pyoxigraph as ox
 
-from kg.formats import rdf_syntaxes as formats
 from kg.errors import QueryError
+from kg.formats import rdf_syntaxes as formats
 from kg.store.protocol import SPARQL_JSON, TURTLE, GraphStore
+
 
 class EmbeddedStore(GraphStore):
     """An Oxigraph store on disk (or in memory when `path` is None)."""
@@ -30,7 +31,7 @@ class EmbeddedStore(GraphStore):
         self.path = path
 
     @classmethod
-    def in_memory_from(cls, nquads: Path) -> "EmbeddedStore":
+    def in_memory_from(cls, nquads: Path) -> EmbeddedStore:
         """A store in memory holding an N-Quads file (the endpoint's in-memory workers)."""
         store = cls()
         store.bulk_load_file(nquads)

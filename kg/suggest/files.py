@@ -17,20 +17,20 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from kg.atomic import edit_file, replaced_file
+from kg.errors import CorpusError
 from kg.formats.brat.ann import parse_ann
 from kg.formats.brat.conf import AnnotationConfig, AttributeType, decode_utf8, find_config
 from kg.formats.corpus import SUGGESTED_SUFFIX, DocumentFiles
-from kg.errors import CorpusError
 from kg.formats.records import Document
 from kg.model.corpus_vocabulary import Vocabulary
 from kg.suggest.choosing import suggest
-from kg.suggest.human import Score, ann_lines, highest_ids, score, without_human
-from kg.suggest.spans import Lexicon
-from kg.suggest.suggestion import Suggestion
-from kg.suggest.events import TriggerModel, score_arguments, score_events
 from kg.suggest.corpus import SuggestCorpus
+from kg.suggest.events import TriggerModel, score_arguments, score_events
+from kg.suggest.human import Score, ann_lines, highest_ids, score, without_human
 from kg.suggest.knowledge import Known
 from kg.suggest.scoring import named_forms, score_known
+from kg.suggest.spans import Lexicon
+from kg.suggest.suggestion import Suggestion
 
 
 @dataclass(frozen=True)

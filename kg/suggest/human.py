@@ -11,6 +11,7 @@ from kg.formats.brat.conf import AnnotationConfig, AttributeType
 from kg.formats.records import Annotations
 from kg.suggest.suggestion import Suggestion
 
+
 def without_human(suggestions: list[Suggestion], human: Annotations, config: AnnotationConfig) -> list[Suggestion]:
     """Suggestions a merge may add: none on a span a human annotated (whatever the type), none
     overlapping a human entity span in a way the configuration does not allow."""
@@ -111,7 +112,7 @@ class Score:
     def recall(self, exact: bool = True) -> float:
         return (self.exact if exact else self.span) / self.human if self.human else 0.0
 
-    def __add__(self, other: "Score") -> "Score":
+    def __add__(self, other: Score) -> Score:
         return Score(self.suggested + other.suggested, self.human + other.human,
                      self.exact + other.exact, self.span + other.span)
 

@@ -12,13 +12,12 @@ from dataclasses import replace
 
 from kg.formats.brat.conf import AnnotationConfig
 from kg.formats.corpus import DocumentFiles
+from kg.suggest.corpus import SuggestCorpus
 from kg.suggest.events import SeenEvent, TriggerModel, human_triggers, trigger_model, trigger_places
 from kg.suggest.ner import label_habits, label_types, load_recognizer, model_names
 from kg.suggest.practice import Counts, document_counts, leave_out, name_places, practised, summed
-from kg.suggest.corpus import SuggestCorpus
 from kg.suggest.spans import Lexicon, alias_lexicon, corpus_lexicon, merge_lexicons
 from kg.suggest.suggestion import Suggestion
-
 
 Names = list[tuple[str, str, str | None, str]]  # (text, type, key or None, document)
 

@@ -21,8 +21,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 
 from kg.formats.brat.conf import AnnotationConfig
-from kg.model.iris import fold
 from kg.model.aliases import AliasTable, normalize
+from kg.model.iris import fold
 from kg.suggest.suggestion import Suggestion
 
 # Scripts written without spaces between words (Han, kana, Thai): each character is a token, so

@@ -8,7 +8,7 @@ know keeps words as they are, so matching falls back to the exact (folded) word.
 from __future__ import annotations
 
 from collections.abc import Callable
-from functools import lru_cache
+from functools import cache, lru_cache
 
 import snowballstemmer
 
@@ -26,7 +26,7 @@ def stemmer(language: str | None) -> Callable[[str], str]:
     return _stem_with(name) if name else _same
 
 
-@lru_cache(maxsize=None)
+@cache
 def _stem_with(name: str) -> Callable[[str], str]:
     algorithm = snowballstemmer.stemmer(name)
     return lru_cache(maxsize=65536)(algorithm.stemWord)

@@ -13,10 +13,10 @@ from urllib.parse import urlsplit
 
 import pyoxigraph as ox
 
-from kg.testing.servers import Server
-from kg.store import build_dirs
-from kg.pipeline.builder import build
 from kg.model.iris import BASE, DOCUMENT, ENTITIES_GRAPH, PREFIXES, RESOURCE
+from kg.pipeline.builder import build
+from kg.store import build_dirs
+from kg.testing.servers import Server
 from tests.brat_reference import brat_source
 from tests.hardening.hostile import SLUG, write_corpus
 

@@ -8,8 +8,8 @@ import shutil
 import time
 
 from kg.api import create_app
-from kg.store import build_dirs
 from kg.pipeline.builder import build
+from kg.store import build_dirs
 
 DOCS = "SELECT (COUNT(DISTINCT ?d) AS ?n) WHERE { ?d a <https://kg.example.org/ontology#NewsArticle> }"
 

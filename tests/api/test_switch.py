@@ -11,9 +11,9 @@ from pathlib import Path
 import requests
 
 from kg.api.backend import EmbeddedBackend
-from kg.testing.servers import Server
-from kg.store import build_dirs
 from kg.pipeline.builder import build
+from kg.store import build_dirs
+from kg.testing.servers import Server
 
 DOCS = "SELECT (COUNT(DISTINCT ?d) AS ?n) WHERE { ?d a <https://kg.example.org/ontology#NewsArticle> }"
 

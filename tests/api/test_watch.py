@@ -15,8 +15,8 @@ from pathlib import Path
 import pytest
 import requests
 
-from kg.testing.servers import Server
 from kg.model.iris import PREFIXES
+from kg.testing.servers import Server
 
 TIMEOUT = 120.0
 ASK_NEW_MENTION = ("ASK { ?m <" + PREFIXES["nif"] + "anchorOf> \"Pedro Gomez\" ; <"

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from kg.store import build_dirs
 from kg.model.iris import fragment_iri, resource_iri
+from kg.store import build_dirs
 from kg.store.embedded import EmbeddedStore
 
 

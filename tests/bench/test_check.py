@@ -13,10 +13,7 @@ import pytest
 
 from benchmarks.check import check_corpus
 from benchmarks.generate import write_corpus
-
 from tests.helpers import CORPUS
-
-from .conftest import REPO
 
 
 @pytest.fixture

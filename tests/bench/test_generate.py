@@ -13,7 +13,6 @@ from pathlib import Path
 from benchmarks.check import check_corpus
 from benchmarks.generate import write_corpus
 from kg.formats.brat.conf import load_config
-
 from tests.helpers import CORPUS
 
 from .conftest import REPO, run_cli

@@ -12,10 +12,10 @@ import pyoxigraph as ox
 import pytest
 import rdflib
 
-from kg.store import build_dirs
-from kg.model.iris import PREFIXES
 from kg.errors import ValidationError
+from kg.model.iris import PREFIXES
 from kg.pipeline.shacl import check_shapes
+from kg.store import build_dirs
 from tests.helpers import run_kg
 
 PREFIX = "".join(f"PREFIX {p}: <{n}>\n" for p, n in PREFIXES.items())
@@ -302,7 +302,7 @@ def test_an_argument_naming_a_trigger_without_event_is_refused(corpus_copy: Path
     """A claim's content must be an event (its E id), not a role word left without its event."""
     ann = corpus_copy / "france24-soldiers-desert-posts.ann"
     lines = ann.read_text().splitlines()
-    said = next(l.split("\t")[0] for l in lines if l.startswith("T") and l.split("\t")[1].startswith("Claim "))
+    said = next(line.split("\t")[0] for line in lines if line.startswith("T") and line.split("\t")[1].startswith("Claim "))
     ann.write_text("\n".join(lines) + "\nT900\tMembership 0 6\tScores\n"
                    f"E900\tClaim:{said} Claimant:T94 Content:T900\n")
     result = run_kg("build", "--corpus", str(corpus_copy), "--data", str(tmp_path / "data"), "--quiet")

@@ -199,7 +199,7 @@ def _mixed_equivalences(ann: Path) -> int:
 
 def _malformed_normalizations(ann: Path) -> int:
     """N lines brat cannot parse (it keeps them unparsed and shows the rest): brat's own pattern."""
-    lines = [l.split("\t") for l in ann.read_text(encoding="utf-8").splitlines() if l.startswith("N")]
+    lines = [line.split("\t") for line in ann.read_text(encoding="utf-8").splitlines() if line.startswith("N")]
     return sum(1 for fields in lines if len(fields) < 2 or not BRAT_NORMALIZATION.match(fields[1]))
 
 

@@ -4,14 +4,13 @@ tests/formats/test_brat_compat.py runs it), and its rules applied to .ann files.
 from __future__ import annotations
 
 import shutil
-import sys
 from pathlib import Path
 
 import pytest
 
+from kg.errors import ConfigError, InputErrors
 from kg.formats.brat.ann import parse_ann
 from kg.formats.brat.conf import UNBOUNDED, find_config, load_config, parse_config
-from kg.errors import ConfigError, InputErrors
 
 ACE = Path(__file__).parents[1] / "data" / "ace" / "annotation.conf"
 TEXT = "Ann Lee of Acme Corp was born in Paris. She married Bob Ray in Rome. Acme protested."

@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
+from kg.model import iris
 from tests.brat_reference import brat_report
 from tests.helpers import run_kg, shared_corpus, store_quads
-from kg.model import iris
 
 CONF = """[entities]
 Person

@@ -8,10 +8,10 @@ import pytest
 import rdflib
 from rdflib.util import guess_format
 
-from kg.store import build_dirs
-from kg.formats import rdf_syntaxes as formats
 from kg.api import negotiate
 from kg.errors import InputError
+from kg.formats import rdf_syntaxes as formats
+from kg.store import build_dirs
 
 W3C = "http://www.w3.org/ns/formats/"
 EX = "http://example.org/"

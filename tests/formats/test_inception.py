@@ -13,10 +13,10 @@ from pathlib import Path
 import pytest
 from lxml import etree
 
-from kg.formats.brat.ann import parse_ann
-from kg.formats.inception.cas_to_brat import normalization
-from kg.formats.brat.conf import load_config
 from kg.errors import CorpusError
+from kg.formats.brat.ann import parse_ann
+from kg.formats.brat.conf import load_config
+from kg.formats.inception.cas_to_brat import normalization
 from kg.formats.inception.xmi import BratDocument, convert, xmi_to_brat, zip_to_brat
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "inception"

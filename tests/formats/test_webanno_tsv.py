@@ -4,7 +4,6 @@ gives the same graph; real exports build; malformed files are located errors."""
 from __future__ import annotations
 
 import re
-
 import shutil
 from pathlib import Path
 
@@ -12,9 +11,9 @@ import pyoxigraph as ox
 import pytest
 from cassis import load_dkpro_core_typesystem, load_typesystem, merge_typesystems
 
-from kg.store import build_dirs
 from kg.errors import CorpusError
 from kg.formats.registry import BY_SUFFIX
+from kg.store import build_dirs
 from tests.helpers import assert_same_quads, run_kg, shared_corpus, store_quads
 
 PAIRS = Path(__file__).parents[1] / "data" / "webanno-tsv3-pairs"

@@ -23,11 +23,10 @@ from pathlib import Path
 
 from hypothesis import strategies as st
 
-from kg.formats.corpus import CONTROL_CHARACTERS
-from kg.formats.brat.conf import AnnotationConfig, load_config
 from kg.errors import InputError
-from kg.formats.records import (Annotations, Attribute, Equiv, Event, Normalization, Note, Relation, Span,
-                      TextBound)
+from kg.formats.brat.conf import AnnotationConfig, load_config
+from kg.formats.corpus import CONTROL_CHARACTERS
+from kg.formats.records import Annotations, Attribute, Equiv, Event, Normalization, Note, Relation, Span, TextBound
 from tests.helpers import CORPUS, TINY
 
 CONFIG: AnnotationConfig = load_config(CORPUS / "annotation.conf")

@@ -11,8 +11,8 @@ from typing import Iterator
 
 import pytest
 
-from kg.testing.servers import Server
 from kg.pipeline.builder import build
+from kg.testing.servers import Server
 from tests.browser import WatchedPage, open_page
 from tests.hardening.hostile import write_corpus
 from tests.hardening.procs import GENERATED_DOCS

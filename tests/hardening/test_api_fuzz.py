@@ -20,12 +20,17 @@ import schemathesis
 from hypothesis import HealthCheck, given, settings
 from hypothesis.errors import Unsatisfiable
 from schemathesis import GenerationMode
-from schemathesis.checks import (content_type_conformance, negative_data_rejection, not_a_server_error,
-                                 positive_data_acceptance, response_schema_conformance, status_code_conformance)
+from schemathesis.checks import (
+    content_type_conformance,
+    negative_data_rejection,
+    not_a_server_error,
+    positive_data_acceptance,
+    response_schema_conformance,
+    status_code_conformance,
+)
 
 from kg.api.json_api.openapi import document
 from kg.testing.servers import Server
-
 
 
 @schemathesis.serializer("application/sparql-query")

@@ -20,12 +20,11 @@ import pytest
 import rdflib
 import requests
 
-from kg.store import build_dirs
 from kg.model.iris import PREFIXES, document_iri
+from kg.store import build_dirs
 from kg.store.embedded import EmbeddedStore
-from tests.helpers import export_file, view_file
 from tests.hardening.hostile import ALL_STRINGS, NAMES, PEOPLE, QUOTE, SLUG, TITLE
-from tests.helpers import assert_same_quads
+from tests.helpers import assert_same_quads, export_file, view_file
 
 TIMEOUT = 30
 LITERALS = "SELECT DISTINCT ?o WHERE { ?s ?p ?o FILTER(isLiteral(?o)) }"

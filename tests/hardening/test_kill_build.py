@@ -26,8 +26,7 @@ import pytest
 
 from kg.store import build_dirs
 from kg.store.embedded import EmbeddedStore
-from tests.hardening.procs import GENERATED_DOCS as DOCS
-from tests.hardening.procs import alive, kg_build, kill_group, run_build, wait_until
+from tests.hardening.procs import GENERATED_DOCS as DOCS, alive, kg_build, kill_group, run_build, wait_until
 from tests.helpers import assert_same_quads, store_quads, tree_digest
 
 PHASE_TIMEOUT = 120.0

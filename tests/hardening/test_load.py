@@ -12,8 +12,7 @@ from typing import Iterator
 
 import pytest
 
-from benchmarks.bench_load import (MIX, P99_LIMIT, Sample, errors, p99_ratio, percentile, read_targets, run_ab,
-                                   run_load)
+from benchmarks.bench_load import MIX, P99_LIMIT, Sample, errors, p99_ratio, percentile, read_targets, run_ab, run_load
 from kg.testing.servers import Server
 
 TIME_LIMIT = 2.0

@@ -14,20 +14,18 @@ from pathlib import Path
 
 import pyoxigraph as ox
 import pytest
-from hypothesis import HealthCheck, event, given, settings
-from hypothesis import strategies as st
+from hypothesis import HealthCheck, event, given, settings, strategies as st
 
-from kg.store import build_dirs
-from kg.pipeline.builder import build
-from kg.formats.corpus import DocumentFiles, read_document
 from kg.errors import InputError
-from kg.pipeline.document_graph import document_nquads
-from kg.model.iris import document_iri
+from kg.formats.corpus import DocumentFiles, read_document
 from kg.model.aliases import load_aliases
 from kg.model.corpus_vocabulary import Vocabulary
+from kg.model.iris import document_iri
+from kg.pipeline.builder import build
+from kg.pipeline.document_graph import document_nquads
+from kg.store import build_dirs
 from kg.store.embedded import EmbeddedStore
-from tests.hardening.brat import (CONFIG, HOSTILE_CHARS, VALID_ANN, VALID_TXT, ann_bytes, assert_located,
-                                  near_valid_ann)
+from tests.hardening.brat import CONFIG, HOSTILE_CHARS, VALID_ANN, VALID_TXT, ann_bytes, assert_located, near_valid_ann
 from tests.helpers import TINY, tree_digest
 
 ALIASES = load_aliases(TINY / "aliases.toml", Vocabulary(CONFIG))
@@ -146,7 +144,7 @@ def test_equiv_across_kinds_is_left_out_with_a_located_warning(workdir: Path, me
     doc = read_document(DocumentFiles("doc", workdir / "doc.txt", workdir / "doc.ann", workdir / "doc.json"), CONFIG)
     assert [(w.line, w.reason.split(";")[0]) for w in doc.annotations.warnings] == [
         (22, "Equiv joins mentions of several types, not read: its mentions stay apart (expected entity mentions of "
-             f"one type")]
+             "one type")]
     assert kinds in doc.annotations.warnings[0].reason
     same_kind = (VALID_ANN + "*\tEquiv T2 T8\n").encode()
     assert read_or_error(workdir, VALID_TXT.encode(), same_kind) is not None

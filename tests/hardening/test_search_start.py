@@ -20,10 +20,10 @@ from typing import Iterator
 
 import requests
 
-from kg.testing.servers import Server
-from kg.store import build_dirs
 from kg.publish.search import SearchIndex
 from kg.publish.search_index import index_path, label_rows
+from kg.store import build_dirs
+from kg.testing.servers import Server
 from tests.hardening.procs import wait_until
 
 TIMEOUT = 60

@@ -20,8 +20,8 @@ from pathlib import Path
 import pytest
 import requests
 
-from kg.testing.servers import Server
 from kg.store import build_dirs
+from kg.testing.servers import Server
 from tests.hardening.procs import GENERATED_DOCS, kg_build, kill_group, wait_until
 
 COUNT = "SELECT (COUNT(?d) AS ?n) WHERE { ?d a <https://kg.example.org/ontology#NewsArticle> }"

@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 
 from kg.api import create_app
-from kg.store import build_dirs
 from kg.model import iris
+from kg.store import build_dirs
 from tests.brat_reference import brat_source
 from tests.helpers import CORPUS, export_file, run_kg, store_quads, view_file
 

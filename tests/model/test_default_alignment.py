@@ -12,10 +12,16 @@ import pyoxigraph as ox
 import pytest
 import rdflib
 
-from kg.store import build_dirs
-from kg.model.default_alignment import (DOMAIN_CLASSES, ENTITY_CLASSES, EVENT_CLASSES, INTERNAL_CLASSES, KGO_PARENTS,
-                                        default_class)
+from kg.model.default_alignment import (
+    DOMAIN_CLASSES,
+    ENTITY_CLASSES,
+    EVENT_CLASSES,
+    INTERNAL_CLASSES,
+    KGO_PARENTS,
+    default_class,
+)
 from kg.model.resources import ONTOLOGY_TTL, read_rdf
+from kg.store import build_dirs
 from tests.brat_reference import brat_source
 from tests.helpers import run_kg, shared_corpus
 

@@ -16,16 +16,15 @@ from pathlib import Path
 
 import pytest
 
-from kg.store import build_dirs
 from kg.model import iris
-from kg.pipeline.builder import build
 from kg.model.entity_records import records_nquads
-from kg.pipeline.entity_records import gather_evidence
 from kg.model.evidence import Evidence, document_evidence, load_evidence
+from kg.pipeline.builder import build
+from kg.pipeline.entity_records import gather_evidence
+from kg.store import build_dirs
 from kg.store.embedded import EmbeddedStore
 from tests.brat_reference import brat_source
-from tests.helpers import CORPUS, ROOT, assert_same_quads, store_quads
-from tests.helpers import add_article, edit_npr, remove_npr
+from tests.helpers import CORPUS, ROOT, add_article, assert_same_quads, edit_npr, remove_npr, store_quads
 
 EXAMPLES = brat_source().parent.parent / "example-data" / "corpora"
 

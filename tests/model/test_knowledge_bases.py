@@ -8,9 +8,9 @@ import shutil
 from pathlib import Path
 
 from kg.api import create_app
-from kg.pipeline.builder import build
 from kg.model import iris
 from kg.model.iris import WIKIDATA
+from kg.pipeline.builder import build
 from tests.helpers import CORPUS, assert_same_quads, run_kg, shared_corpus, store_quads
 
 GND = "GND\tDB:none, <URL>:https://d-nb.info/, <URLBASE>:https://d-nb.info/gnd/%s\n"

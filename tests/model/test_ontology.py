@@ -8,9 +8,9 @@ from rdflib import OWL, RDF, RDFS
 from kg.formats.brat.conf import load_config
 from kg.model.corpus_vocabulary import property_name
 from kg.model.iris import ONTOLOGY
+from kg.model.ontology import KGO
 from kg.model.resources import ontology_graph
 from kg.pipeline.shacl import check_declared
-from kg.model.ontology import KGO
 from tests.helpers import CORPUS, store_quads
 
 CONF = load_config(CORPUS / "annotation.conf")

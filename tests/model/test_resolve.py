@@ -6,9 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from kg.formats.brat.conf import load_config
 from kg.errors import ConfigError
-from kg.model.aliases import load_aliases
+from kg.formats.brat.conf import load_config
 from kg.model.aliases import load_aliases, normalize
 from kg.model.corpus_vocabulary import Vocabulary
 from kg.model.sentences import split_sentences

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from kg.store import build_dirs
 from kg.model.iris import PREFIXES, prologue
+from kg.store import build_dirs
 from kg.store.embedded import EmbeddedStore
 from tests.helpers import CORPUS, run_kg
 

@@ -26,13 +26,19 @@ from rdflib.compare import graph_diff, isomorphic, to_isomorphic
 
 from benchmarks import mutate
 from benchmarks.generate import Generator
-from kg.store import build_dirs
+from kg.model.iris import PREFIXES
 from kg.pipeline.builder import build
 from kg.publish.export import FORMATS, ensure_export, write_exports
-from kg.model.iris import PREFIXES
-from tests.helpers import NPR, ROOT, assert_same_quads, store_quads
-from tests.helpers import add_article as _add, edit_npr as _edit, remove_npr as _remove
-
+from kg.store import build_dirs
+from tests.helpers import (
+    NPR,
+    ROOT,
+    add_article as _add,
+    assert_same_quads,
+    edit_npr as _edit,
+    remove_npr as _remove,
+    store_quads,
+)
 
 GENERATED = 30
 PARSERS = {"nq": "nquads", "trig": "trig", "jsonld": "json-ld", "ttl": "turtle"}

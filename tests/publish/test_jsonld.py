@@ -16,11 +16,11 @@ import pyoxigraph as ox
 import pytest
 import rdflib
 
-from kg.store import build_dirs
+from kg.api.linked_data import describe
 from kg.model import iris
 from kg.publish import jsonld
-from kg.api.linked_data import describe
 from kg.publish.export import ensure_export
+from kg.store import build_dirs
 from tests.brat_reference import brat_source
 from tests.helpers import CORPUS, run_kg
 from tests.jsonld_support import node_objects

@@ -11,10 +11,10 @@ import pyoxigraph as ox
 import pytest
 
 from kg.api import create_app
-from kg.store import build_dirs
 from kg.model.iris import local_name, prologue
 from kg.pipeline.builder import build
 from kg.publish.stats import COUNTED, graph_stats
+from kg.store import build_dirs
 from kg.store.embedded import EmbeddedStore
 from tests.helpers import CORPUS, TINY, TINY_STATS, add_article, edit_npr, run_kg
 

@@ -10,7 +10,6 @@ from tests.brat_reference import brat_report
 from tests.helpers import assert_same_quads, inception_corpus, run_kg, store_quads
 
 
-
 def test_inception_documents_go_out_as_brat_and_come_back_the_same(tmp_path: Path) -> None:
     source = inception_corpus(tmp_path / "source", with_brat=True)
     first, exported, second = tmp_path / "first", tmp_path / "exported", tmp_path / "second"

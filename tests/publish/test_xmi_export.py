@@ -9,10 +9,10 @@ from pathlib import Path
 import pytest
 from cassis import load_cas_from_xmi, load_typesystem
 
-from kg.model.iris import ONTOLOGY_GRAPH, RESOURCE
-from kg.model.sentences import split_sentences
-from kg.model.ontology import KGO
 from kg.formats.inception.export import CHAIN, EVENT, RELATION, SENTENCE, TOKEN
+from kg.model.iris import ONTOLOGY_GRAPH, RESOURCE
+from kg.model.ontology import KGO
+from kg.model.sentences import split_sentences
 from tests.helpers import CORPUS, assert_same_quads, inception_corpus, run_kg, store_quads
 
 NAMED_ENTITY = "de.tudarmstadt.ukp.dkpro.core.api.ner.type.NamedEntity"

@@ -13,9 +13,9 @@ from typing import Iterator
 
 import pytest
 
+from kg.store.remote import RemoteStore, connect
 from kg.testing.servers import Server
 from kg.testing.sparql_servers import ENGINES, StoreServer
-from kg.store.remote import RemoteStore, connect
 from tests.helpers import CORPUS
 
 ENGINE_NAMES = tuple(ENGINES)

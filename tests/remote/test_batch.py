@@ -22,8 +22,8 @@ from kg.pipeline.builder import build
 from kg.store import build_dirs
 from kg.store.embedded import EmbeddedStore
 from kg.store.remote import ENGINES, RemoteStore
-from kg.store.remote.engines import VIRTUOSO_BATCHING
 from kg.store.remote.batch import Batch, Batching, batches
+from kg.store.remote.engines import VIRTUOSO_BATCHING
 from kg.store.remote.push import push
 from tests.helpers import assert_same_quads, edit_npr, store_quads
 from tests.remote.test_stores import assert_holds, remote_quads

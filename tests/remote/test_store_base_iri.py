@@ -10,11 +10,11 @@ from pathlib import Path
 import pyoxigraph as ox
 import requests
 
-from kg.testing.servers import Server
-from kg.pipeline.builder import build
 from kg.model.iris import DEFAULT_BASE
+from kg.pipeline.builder import build
 from kg.store.remote import RemoteStore, connect, manifest_graph
 from kg.store.remote.owned import LIST_GRAPHS
+from kg.testing.servers import Server
 from tests.helpers import store_quads
 from tests.remote.test_stores import TIMEOUT, assert_holds
 

@@ -16,13 +16,19 @@ import pyoxigraph as ox
 import pytest
 import requests
 
-from kg.store import build_dirs
-from kg.pipeline.builder import build
 from kg.errors import StoreError
 from kg.model.iris import ENTITIES_GRAPH, graph_iri
+from kg.pipeline.builder import build
+from kg.store import build_dirs
 from kg.store.remote import RemoteStore, RemoteTimeout, connect
-from tests.helpers import assert_same_quads, store_quads
-from tests.helpers import NPR, add_article as _add, edit_npr as _edit, remove_npr as _remove
+from tests.helpers import (
+    NPR,
+    add_article as _add,
+    assert_same_quads,
+    edit_npr as _edit,
+    remove_npr as _remove,
+    store_quads,
+)
 
 FOREIGN = "http://example.org/other-project/graph"
 FOREIGN_TRIPLES = b'<http://example.org/s> <http://example.org/p> "kept by its owner" .\n'
@@ -52,7 +58,7 @@ def test_full_then_incremental_pushes(remote: RemoteStore, store_server, corpus_
     report = build(corpus_copy, data, validate=False, store_url=store_server.url)
     assert report.pushed == len(remote.graphs()) == 4 + 2
     assert_holds(remote, data)
-    for change, slug in ((_edit, NPR), (_add, "zz-new"), (_remove, NPR)):
+    for change, _slug in ((_edit, NPR), (_add, "zz-new"), (_remove, NPR)):
         change(corpus_copy)
         report = build(corpus_copy, data, validate=False, store_url=store_server.url)
         assert report.mode == "incremental"

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from kg.store import build_dirs, served
 from kg.pipeline.builder import build
+from kg.store import build_dirs, served
 from tests.helpers import TINY
 
 BUILD_NAMES = {build_dirs.STORE_DIR, build_dirs.MANIFEST_FILE, *build_dirs.EXPORT_FILES.values(),

@@ -6,7 +6,6 @@ Quotations and relative date expressions are suggested too."""
 from __future__ import annotations
 
 import importlib.util
-
 import random
 import shutil
 from collections import Counter
@@ -20,13 +19,13 @@ from kg.formats.corpus import read_text
 from kg.model.aliases import AliasEntry, AliasTable
 from kg.suggest.choosing import match_quotes, suggest
 from kg.suggest.dates import match_dates
-from kg.suggest.figures import match_figures
-from kg.suggest.human import Score, ann_lines
-from kg.suggest.spans import alias_lexicon, corpus_lexicon
 from kg.suggest.events import SeenEvent, trigger_model
+from kg.suggest.figures import match_figures
 from kg.suggest.files import suggest_files
+from kg.suggest.human import Score, ann_lines
 from kg.suggest.ner import LabelHabits, label_habits, label_types
 from kg.suggest.practice import document_counts, leave_out, name_places, practised, summed
+from kg.suggest.spans import alias_lexicon, corpus_lexicon
 from tests.brat_reference import brat_report, brat_source
 from tests.helpers import CORPUS_2019, ROOT, run_kg, shared_corpus
 

@@ -8,10 +8,10 @@ from pathlib import Path
 import pytest
 
 from kg.store.embedded import EmbeddedStore
-from tests.browser import WatchedPage, open_page
-from tests.viz.support import SAMPLE, publish_sample
 from kg.viz import write_html
 from kg.viz.network import load_graph
+from tests.browser import WatchedPage, open_page
+from tests.viz.support import SAMPLE, publish_sample
 
 ARTIFACTS = Path(__file__).resolve().parent.parent.parent / "test-artifacts"
 TIMEOUT_MS = 15_000

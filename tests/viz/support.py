@@ -8,7 +8,6 @@ import json
 import re
 from pathlib import Path
 
-
 from kg.store import build_dirs
 from kg.store.embedded import EmbeddedStore
 

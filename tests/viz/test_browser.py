@@ -8,7 +8,6 @@ import pytest
 
 from kg.model.iris import RESOURCE
 from tests.viz.support import NODE_COUNT
-from kg.viz.html import render
 
 pytestmark = pytest.mark.browser
 

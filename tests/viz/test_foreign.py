@@ -12,10 +12,9 @@ from pathlib import Path
 import pyoxigraph as ox
 import pytest
 
-from kg.store import build_dirs
-from kg.pipeline.builder import build
 from kg.model.iris import PREFIXES, VOCABULARY
-from kg.store.embedded import EmbeddedStore
+from kg.pipeline.builder import build
+from kg.store import build_dirs
 from kg.viz.html import STORY_MAX, view_data
 from kg.viz.legend import TYPE_COLOURS
 from kg.viz.network import load_graph

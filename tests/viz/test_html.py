@@ -13,10 +13,10 @@ import pytest
 from hypothesis import given, strategies as st
 
 from kg.errors import KgError
-from tests.viz.support import join_blocks
 from kg.viz import html as view_html
 from kg.viz.html import _raw, render, safe_json, split_data, view_data
 from kg.viz.network import FAMILIES
+from tests.viz.support import join_blocks
 
 EVIL = "<script>window.__pwned=1</script>"
 

@@ -18,8 +18,8 @@ from kg.pipeline.builder import build
 from kg.publish.view_data import SHARDS, load_parts
 from kg.store import build_dirs
 from kg.viz.html import render
-from kg.viz.network import kept_graph, load_graph
 from kg.viz.neighbours import neighbourhood, neighbourhood_data
+from kg.viz.network import kept_graph, load_graph
 from tests.helpers import ROOT, add_article, edit_npr, remove_npr, shared_corpus
 
 

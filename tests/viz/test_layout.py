@@ -19,7 +19,6 @@ import pytest
 from kg.store import build_dirs
 from kg.viz.layout import CORE_SIZE, python_layout, remove_overlaps, story_layout
 
-
 ROOT = Path(__file__).resolve().parents[2]
 
 

@@ -14,9 +14,9 @@ import requests
 from werkzeug.serving import make_server
 
 from kg.api import create_app
+from kg.model.iris import RESOURCE
 from kg.store import build_dirs
 from kg.store.embedded import EmbeddedStore
-from kg.model.iris import RESOURCE
 from tests.viz.support import DATA_BLOCK, publish_sample
 
 

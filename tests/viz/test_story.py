@@ -10,8 +10,8 @@ import pytest
 
 from kg.store import build_dirs
 from kg.store.embedded import EmbeddedStore
-from tests.helpers import view_file
 from kg.viz.measure import OVERLAP
+from tests.helpers import view_file
 
 pytestmark = pytest.mark.browser
 

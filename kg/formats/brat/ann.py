@@ -15,11 +15,10 @@ import re
 from collections import Counter
 from pathlib import Path
 
+from kg.errors import AnnotationError, InputErrors, InputWarning
 from kg.formats.brat.conf import AnnotationConfig
 from kg.formats.brat.skips import skip_dependents
-from kg.errors import AnnotationError, InputErrors, InputWarning
-from kg.formats.records import (Annotations, Attribute, Equiv, Event, Normalization, Note, Relation, Span,
-                      TextBound)
+from kg.formats.records import Annotations, Attribute, Equiv, Event, Normalization, Note, Relation, Span, TextBound
 
 NORMALIZATION_DBS = ("Wikidata", "ISO8601", "Number", "KG")  # checked and used by kg; other DBs are kept as given
 NOT_KNOWLEDGE_BASES = ("KG", "ISO8601", "Number")  # kg's own: a canonical key, a date, a figure

@@ -19,9 +19,20 @@ from __future__ import annotations
 from dataclasses import replace
 from pathlib import Path, PurePosixPath
 
+from kg.formats.brat.conf import (
+    CONFIG_FILE,
+    OVERLAP,
+    OVERLAP_KINDS,
+    AnnotationConfig,
+    AttributeType,
+    OverlapRule,
+    RelationType,
+    Role,
+    TypeNode,
+    find_config,
+    load_config,
+)
 from kg.model.iris import document_path
-from kg.formats.brat.conf import (CONFIG_FILE, OVERLAP, OVERLAP_KINDS, AnnotationConfig, AttributeType, OverlapRule, RelationType,
-                     Role, TypeNode, find_config, load_config)
 
 INDENT = "\t"
 

@@ -24,16 +24,15 @@ from typing import Iterator
 
 import pyoxigraph as ox
 
-from kg.model import iris
 from kg.formats.brat.ann import NOT_KNOWLEDGE_BASES
 from kg.formats.brat.conf import CONFIG_FILE, AnnotationConfig, load_config
 from kg.formats.brat.tools_conf import find_tools, url_patterns
-from kg.model.ontology import THING_ATTRIBUTES
-from kg.model.iris import FIXED_PREFIXES, WIKIDATA, document_path, slug_of_graph
+from kg.model import iris
 from kg.model.corpus_vocabulary import Vocabulary, load_alignment
+from kg.model.iris import FIXED_PREFIXES, WIKIDATA, document_path, slug_of_graph
+from kg.model.ontology import KGO, THING_ATTRIBUTES
 from kg.model.resolve import LINKED_AS
 from kg.store.embedded import EmbeddedStore
-from kg.model.ontology import KGO
 
 RDF, RDFS, OWL, NIF, DCTERMS = (FIXED_PREFIXES[p] for p in ("rdf", "rdfs", "owl", "nif", "dcterms"))
 KGO_NS = str(KGO._NS)

@@ -18,8 +18,8 @@ from urllib.parse import urlsplit
 from cassis import Cas
 from cassis.typesystem import FeatureStructure, Type
 
-from kg.model import iris
 from kg.formats.brat.render import Bound, Standoff, ann_lines, brat_name, conf_text, settle_attributes
+from kg.model import iris
 from kg.model.iris import WIKIDATA
 
 DKPRO = "de.tudarmstadt.ukp.dkpro.core.api."

@@ -16,8 +16,8 @@ from cassis.typesystem import TypeNotFoundError
 from lxml import etree
 
 from kg.errors import CorpusError
-from kg.formats.limits import MAX_TYPE_DEPTH
 from kg.formats.inception.offsets import Utf16Offsets
+from kg.formats.limits import MAX_TYPE_DEPTH
 
 XMI_ID = "{http://www.omg.org/XMI}id"
 XMI_ROOT = "{http://www.omg.org/XMI}XMI"

@@ -34,7 +34,7 @@ from pathlib import Path
 from cassis import Cas, TypeSystem
 
 from kg.formats.brat.ann import parse_ann
-from kg.formats.brat.export import documents_as_brat, _number
+from kg.formats.brat.export import _number, documents_as_brat
 from kg.formats.inception.cas_to_brat import DKPRO, NAMED_ENTITY, reference_iri
 from kg.formats.inception.xmi import TYPE_SYSTEM
 from kg.formats.records import Annotations, Event

@@ -18,14 +18,23 @@ from pathlib import Path, PurePosixPath
 
 from cassis import Cas, TypeSystem, load_typesystem
 
+from kg.errors import CorpusError
+from kg.formats import limits
 from kg.formats.inception.cas_to_brat import cas_to_brat
+from kg.formats.inception.errors import (
+    TS_ROOT,
+    XMI_ID,
+    XMI_ROOT,
+    cas_error,
+    check_offsets,
+    check_root,
+    check_type_depth,
+    elements,
+    type_system_error,
+)
 from kg.formats.inception.offsets import Utf16Offsets, load_cas
 from kg.formats.records import BratDocument
 from kg.formats.registry import TYPE_SYSTEM
-from kg.errors import CorpusError
-from kg.formats import limits
-from kg.formats.inception.errors import (TS_ROOT, XMI_ID, XMI_ROOT, cas_error, check_offsets, check_root,
-                                         check_type_depth, elements, type_system_error)
 
 __all__ = ["TYPE_SYSTEM", "BratDocument", "convert", "read_member", "read_xmi", "xmi_to_brat", "zip_to_brat"]
 

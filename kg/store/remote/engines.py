@@ -15,7 +15,6 @@ from urllib.parse import urlsplit, urlunsplit
 from kg.errors import SettingError
 from kg.store.remote.batch import Batching
 
-
 # Virtuoso 7.2.5's bounds for batches: its SPARQL parser runs out of stack near 4,990 triples in
 # one GRAPH block (SP030), its compiler refuses requests of ~700 operations (SQ156, SQ200) and
 # texts over ~10 MB (SR578); it refuses blank nodes in INSERT DATA and stops at a raw NUL

@@ -18,8 +18,8 @@ from urllib.parse import urlsplit
 import requests
 from requests.auth import AuthBase, HTTPBasicAuth, HTTPDigestAuth
 
-from kg.settings import load
 from kg.errors import QueryError, QueryTimeout, StoreError
+from kg.settings import load
 
 AUTH_SCHEMES = ("basic", "digest", "bearer")
 CHUNK = 64 * 1024
@@ -49,7 +49,7 @@ class Credentials:
         return bool(self.scheme)
 
     @classmethod
-    def from_settings(cls, values: Mapping[str, str | None]) -> "Credentials":
+    def from_settings(cls, values: Mapping[str, str | None]) -> Credentials:
         """From a mapping with STORE_AUTH, STORE_USER, STORE_PASSWORD, STORE_TOKEN (missing: none).
         Without STORE_AUTH the scheme is bearer when a token is given, basic when a user is."""
         user, password, token = (values.get(k) or "" for k in ("STORE_USER", "STORE_PASSWORD", "STORE_TOKEN"))
@@ -57,7 +57,7 @@ class Credentials:
         return cls(scheme, user, token if scheme == "bearer" else password)
 
     @classmethod
-    def from_environment(cls, environ: Mapping[str, str] | None = None) -> "Credentials":
+    def from_environment(cls, environ: Mapping[str, str] | None = None) -> Credentials:
         return cls.from_settings(load(environ=environ))
 
     def auth(self) -> AuthBase | None:

@@ -61,13 +61,13 @@ class Manifest:
     build: str = ""
 
     @classmethod
-    def from_rows(cls, rows: list[dict[str, str]]) -> "Manifest":
+    def from_rows(cls, rows: list[dict[str, str]]) -> Manifest:
         graphs = frozenset(r["o"] for r in rows if r.get("p") == HAS_PART and r.get("o"))
         builds = sorted(r["o"] for r in rows if r.get("p") == IDENTIFIER and r.get("o"))
         return cls(graphs, builds[0] if builds else "")
 
     @classmethod
-    def from_graph_names(cls, names: Iterable[str], graph: str) -> "Manifest":
+    def from_graph_names(cls, names: Iterable[str], graph: str) -> Manifest:
         """From the names of the store's graphs: the empty marker graphs of the manifest `graph` among them."""
         names = list(names)
         part, build = _markers(graph)

@@ -26,10 +26,10 @@ from typing import Any, Callable, Iterable, Iterator, Mapping, Sequence
 
 from kg.errors import StoreError
 from kg.store import build_dirs
+from kg.store.embedded import EmbeddedStore
 from kg.store.remote.batch import Graph, batches
 from kg.store.remote.owned import Manifest
 from kg.store.remote.store import RemoteStore
-from kg.store.embedded import EmbeddedStore
 
 THREADS = 4  # requests sent at once: a request mostly waits for the server
 AHEAD = 2 * THREADS  # requests made ready ahead of the threads, at most
@@ -95,7 +95,7 @@ class _Sections:
             return None
         return section.replace(tail, b" .\n")
 
-    def __enter__(self) -> "_Sections":
+    def __enter__(self) -> _Sections:
         return self
 
     def __exit__(self, *exc: object) -> None:

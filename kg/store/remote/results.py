@@ -17,8 +17,8 @@ from typing import IO
 
 import pyoxigraph as ox
 
-from kg.formats import rdf_syntaxes as formats
 from kg.errors import StoreError
+from kg.formats import rdf_syntaxes as formats
 
 SPARQL_JSON, SPARQL_XML = formats.SPARQL_JSON.media_type, formats.SPARQL_XML.media_type
 NTRIPLES, TURTLE, RDFXML = formats.NTRIPLES.media_type, formats.TURTLE.media_type, formats.RDFXML.media_type

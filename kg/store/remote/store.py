@@ -28,15 +28,15 @@ import requests
 import urllib3
 
 from kg.errors import QueryError, SettingError, StoreError
-from kg.store.memo import Memo
 from kg.formats import rdf_syntaxes as formats
+from kg.model import iris
+from kg.store.memo import Memo
+from kg.store.protocol import SPARQL_JSON, TURTLE, GraphStore, rows_of
 from kg.store.remote.batch import Batch
 from kg.store.remote.engines import ENGINES, Engine, engine as find_engine
 from kg.store.remote.http import Client, Credentials, RemoteTimeout, check, check_url, media_type, read_error
-from kg.model import iris
 from kg.store.remote.owned import LIST_GRAPHS, Manifest, manifest_graph, read_query
 from kg.store.remote.results import GRAPH_ACCEPT, PARSED_GRAPHS, accept, convert, query_form as form_of
-from kg.store.protocol import SPARQL_JSON, TURTLE, GraphStore, rows_of
 
 UNION_MODES = ("graphs", "param", "native")
 _GRAPHS_TTL = 5.0
@@ -69,7 +69,7 @@ class RemoteStore(GraphStore):
     @classmethod
     def from_url(cls, url: str, update_url: str | None = None, gsp_url: str | None = None, *,
                  engine: str | Engine | None = None, credentials: Credentials | None = None,
-                 **options) -> "RemoteStore":
+                 **options) -> RemoteStore:
         """A store from a server's base URL or query URL; the update and GSP URLs not given
         follow the engine's names (the engine is guessed from the URL when not named).
         Credentials not given are read from the environment (KG_STORE_USER, ...)."""

@@ -7,9 +7,9 @@ from __future__ import annotations
 import pyoxigraph as ox
 import pytest
 
-from kg.store import build_dirs
 from kg.api.json_api import routes
 from kg.model.iris import PREFIXES, RESOURCE
+from kg.store import build_dirs
 from tests.api.support import body, validator
 
 SMALL = 3

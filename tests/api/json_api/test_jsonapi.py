@@ -3,18 +3,17 @@ health, OpenAPI, exports, and the one error shape of every error route."""
 
 from __future__ import annotations
 
-import time
-
 import json
 import re
+import time
 
 import pyoxigraph as ox
 import pytest
 
-from kg.api.json_api import openapi
 from kg.api import create_app
-from kg.store import build_dirs
+from kg.api.json_api import openapi
 from kg.model.iris import ENTITIES_GRAPH, PREFIXES, RESOURCE, prologue
+from kg.store import build_dirs
 from tests.api.linked_support import reference
 from tests.api.support import body, validator
 from tests.helpers import CORPUS

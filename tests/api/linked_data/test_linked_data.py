@@ -12,15 +12,29 @@ import pyoxigraph as ox
 import pytest
 import requests
 
-from kg.formats import rdf_syntaxes as formats
 from kg.api import create_app
 from kg.api.sparql.workers import WorkerPool
-from kg.testing.servers import Server
+from kg.formats import rdf_syntaxes as formats
 from kg.model.iris import BASE, DOCUMENT, ENTITIES_GRAPH, GRAPH, ONTOLOGY_GRAPH, PREFIXES
+from kg.testing.servers import Server
+from tests.api.linked_support import (
+    BROWSER,
+    GUAIDO,
+    NPR,
+    RDF,
+    SD,
+    TIMEOUT,
+    VOID,
+    Page,
+    most_stated,
+    parsed,
+    path_of,
+    reference,
+    serve_foreign,
+    union_triples,
+    value,
+)
 from tests.jsonld_support import assert_same_as_turtle
-from tests.api.linked_support import (BROWSER, GUAIDO, NPR, RDF, SD, TIMEOUT, VOID, Page, most_stated, parsed,
-                                      path_of, reference, serve_foreign, union_triples, value)
-
 
 # -- the shipped corpus, through the app -------------------------------------------------------
 
@@ -41,9 +55,9 @@ def test_an_entity_dereferences_in_every_format(client, shipped_data, accept):
 def test_the_default_format_is_turtle_and_format_parameter_wins(client):
     assert client.get(path_of(GUAIDO)).mimetype == "text/turtle"
     assert client.get(path_of(GUAIDO), headers={"Accept": "*/*"}).mimetype == "text/turtle"
-    for value, expected in (("nt", "application/n-triples"), ("jsonld", "application/ld+json"),
+    for name, expected in (("nt", "application/n-triples"), ("jsonld", "application/ld+json"),
                             ("nq", "application/n-quads"), ("trig", "application/trig")):
-        response = client.get(path_of(GUAIDO), query_string={"format": value}, headers={"Accept": BROWSER})
+        response = client.get(path_of(GUAIDO), query_string={"format": name}, headers={"Accept": BROWSER})
         assert response.status_code == 200 and response.mimetype == expected
         assert "Accept" in response.headers["Vary"]
     assert client.get(path_of(GUAIDO), headers={"Accept": "image/png"}).status_code == 406

@@ -18,6 +18,7 @@ from kg.model.iris import DOCUMENT, ENTITIES_GRAPH, GRAPH, PREFIXES, RESOURCE
 from tests.api.linked_support import GUAIDO, NPR, path_of, reference, value
 from tests.jsonld_support import JSONLD, TURTLE, assert_same_as_turtle, graph_of, node_objects
 
+
 def whole(values: Any, nodes: dict[str, dict[str, Any]]) -> list[dict[str, Any]]:
     """The node objects a property's value (a reference, a node, or a list of them) stands for."""
     return [nodes[v if isinstance(v, str) else v["@id"]] for v in (values if isinstance(values, list) else [values])]

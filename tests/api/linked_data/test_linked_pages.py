@@ -13,10 +13,22 @@ import pytest
 import requests
 from markupsafe import escape
 
-from kg.testing.servers import Server
 from kg.model.iris import DOCUMENT, GRAPH, PREFIXES, RESOURCE
-from tests.api.linked_support import (BROWSER, GUAIDO, NPR, TIMEOUT, Page, PrefixProxy, hostile_iris,
-                                      most_stated, path_of, reference, serve_foreign, serve_hostile)
+from kg.testing.servers import Server
+from tests.api.linked_support import (
+    BROWSER,
+    GUAIDO,
+    NPR,
+    TIMEOUT,
+    Page,
+    PrefixProxy,
+    hostile_iris,
+    most_stated,
+    path_of,
+    reference,
+    serve_foreign,
+    serve_hostile,
+)
 from tests.browser import open_page
 from tests.hardening.hostile import ALL_STRINGS, SLUG
 from tests.jsonld_support import assert_same_as_turtle

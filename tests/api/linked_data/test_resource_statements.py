@@ -9,8 +9,8 @@ import pytest
 
 from kg.api.linked_data import describe
 from kg.api.sparql.syntax import with_prefixes
-from kg.store import build_dirs
 from kg.model.iris import DOCUMENT, ENTITIES_GRAPH
+from kg.store import build_dirs
 from tests.api.linked_support import most_stated, path_of
 
 

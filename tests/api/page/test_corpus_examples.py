@@ -12,14 +12,13 @@ from pathlib import Path
 
 import pyoxigraph as ox
 import pytest
+from markupsafe import escape
 
 from kg.api import create_app
 from kg.api.page.corpus_examples import PER_KIND
 from kg.api.page.examples import EXAMPLES
-from kg.pipeline.builder import build
 from kg.model.iris import ENTITIES_GRAPH, PREFIXES, RDF_TYPE
-from markupsafe import escape
-
+from kg.pipeline.builder import build
 from tests.api.linked_support import reference
 from tests.brat_reference import brat_source
 from tests.viz.support import join_blocks, publish_sample

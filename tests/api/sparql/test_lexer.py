@@ -6,8 +6,7 @@ import re
 
 import pyoxigraph as ox
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
 from kg.api.sparql.lexer import LexError, analyze
 

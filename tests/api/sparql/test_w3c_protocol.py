@@ -26,10 +26,10 @@ import pyoxigraph as ox
 import pytest
 import requests
 
-from kg.testing.servers import Server
-from kg.testing.sparql_servers import OxigraphServer, oxigraph_binary
 from kg.store import build_dirs
 from kg.store.embedded import EmbeddedStore
+from kg.testing.servers import Server
+from kg.testing.sparql_servers import OxigraphServer, oxigraph_binary
 
 DATA = "http://kasei.us/2009/09/sparql/data/"
 GRAPHS = {f"{DATA}data{n}.rdf": f"<{DATA}data{n}.rdf> <http://www.w3.org/1999/02/22-rdf-syntax-ns#type> "
