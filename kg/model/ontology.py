@@ -85,6 +85,7 @@ class KGO(DefinedNamespace):
     evidence: URIRef
     hasRole: URIRef
     holds: URIRef
+    isName: URIRef
     linkedEvent: URIRef
     livesIn: URIRef
     locatedIn: URIRef
@@ -93,6 +94,7 @@ class KGO(DefinedNamespace):
     memberOf: URIRef
     mention: URIRef
     mentionCount: URIRef
+    mentionForm: URIRef
     negated: URIRef
     objectMention: URIRef
     offsets: URIRef
