@@ -48,6 +48,9 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("base_iri", "https://kg.example.org/", "base IRI under which every IRI of the graph is minted "
             "(entities, documents, named graphs, the corpus vocabulary; the ontology's terms keep their own); "
             "an absolute http(s) IRI ending in '/'; changing it rebuilds everything", ("build",)),
+    Setting("cluster", "", "Dask scheduler to read documents on: tcp://HOST:8786 (workers started with `dask "
+            "worker`, seeing the corpus and data directories at the same paths), or local:N for N worker "
+            "processes on this machine; empty: this machine's process pool (--workers)", ("build",)),
     Setting("store", "", "URL of a SPARQL 1.1 server (base or query URL) to build into and answer from instead "
             "of the embedded store; empty: the embedded store", REMOTE),
     Setting("store_engine", "auto", "engine of the remote store: oxigraph, virtuoso, fuseki, graphdb, or auto "

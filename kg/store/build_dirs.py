@@ -12,6 +12,9 @@ new build replaces the old.
         kg.ttl kg.trig kg.nq kg.jsonld  EXPORT_FILES (kg.publish.export), each written on first request
         kg.<ext>.sections.json          SECTIONS_SUFFIX: where each graph's section lies in an export
         load.nq, load.pipe              LOAD_FILE, LOAD_PIPE: what a full build loads; load.nq becomes kg.nq
+        parts/                          PARTS_DIR: while a build reads on a Dask cluster, what each task
+                                        wrote (<n>.nq, <n>.view) and what every task reads against
+                                        (SHARED_INPUTS_FILE); removed once read (kg.pipeline.cluster)
         graph.html                      VIEW_FILE: the network view, drawn on first request (kg.viz)
         view-parts/                     VIEW_PARTS_DIR: each document's and record's part of the view in
                                         shards, patched by the next build (kg.publish.view_data)
@@ -67,6 +70,8 @@ EXPORT_FILES = {extension: f"kg.{extension}" for extension in formats.EXPORT_EXT
 SECTIONS_SUFFIX = ".sections.json"
 LOAD_FILE = "load.nq"
 LOAD_PIPE = "load.pipe"
+PARTS_DIR = "parts"
+SHARED_INPUTS_FILE = "shared-inputs.pickle"
 VIEW_FILE = "graph.html"
 VIEW_PARTS_DIR = "view-parts"
 SEARCH_INDEX_FILE = "search-index.sqlite"
