@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import logging
 import secrets
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Iterator
 
@@ -31,6 +31,7 @@ def connected(address: str) -> Iterator[Client]:
     except ImportError:
         raise SettingError("--cluster needs Dask distributed (pip install 'brat-kg[cluster]')") from None
     cluster = None
+    quiet = _quiet_client_logs()
     try:
         if address.startswith(LOCAL):
             cluster = LocalCluster(n_workers=_local_workers(address), threads_per_worker=1, processes=True,
@@ -41,6 +42,7 @@ def connected(address: str) -> Iterator[Client]:
     except (OSError, TimeoutError) as exc:
         if cluster is not None:
             cluster.close()
+        quiet.close()
         raise ClusterError(f"cannot reach the Dask scheduler at {address}: {exc}") from None
     try:
         _wait_for_a_worker(client, address)
@@ -49,6 +51,18 @@ def connected(address: str) -> Iterator[Client]:
         client.close()
         if cluster is not None:
             cluster.close()
+        quiet.close()
+
+
+def _quiet_client_logs() -> ExitStack:
+    """distributed logs a lost scheduler as tracebacks while it tries to reconnect: the build says
+    what happened itself (ClusterError). Undone by closing the stack."""
+    stack = ExitStack()
+    names = ["distributed", *(n for n in logging.root.manager.loggerDict if n.startswith("distributed."))]
+    for logger in map(logging.getLogger, names):  # distributed's configuration sets some levels of its own
+        stack.callback(logger.setLevel, logger.level)
+        logger.setLevel(logging.CRITICAL)
+    return stack
 
 
 def _local_workers(address: str) -> int:
