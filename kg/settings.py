@@ -59,6 +59,10 @@ SETTINGS: tuple[Setting, ...] = (
             "URL)", REMOTE, option=False),
     Setting("store_gsp", "", "Graph Store Protocol endpoint of the remote store (default: the engine's)", REMOTE,
             option=False),
+    Setting("store_isql", "", "Virtuoso's SQL port (HOST:PORT, as isql takes it) through which a full build is "
+            "bulk-loaded (ld_dir, rdf_loader_run) from its kg.nq, when the server reads the data directory at the "
+            "same path (DirsAllowed in virtuoso.ini); the login is store_user and store_password (default dba); "
+            "empty: graph by graph over HTTP", REMOTE, option=False),
     Setting("store_union", "graphs", "how the remote store gets the union default graph: graphs (kg's graphs "
             "only), param or native", REMOTE, option=False),
     Setting("store_auth", "", "authentication to the remote store: basic, digest or bearer (default: bearer with "

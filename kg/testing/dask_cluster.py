@@ -15,7 +15,7 @@ import sys
 import time
 from pathlib import Path
 
-from kg.testing.servers import ROOT, Process, ServerDown, free_port
+from kg.testing.servers import ROOT, Process, ServerDown, free_port, hiding
 
 START_TIMEOUT = 120.0
 
@@ -44,17 +44,15 @@ class DaskCluster:
         unshare)."""
         argv = ["worker", self.address, "--nthreads", "1", "--no-nanny", "--no-dashboard", "--host", "127.0.0.1",
                 "--name", f"worker-{len(self.workers) + 1}", "--local-directory", str(self.directory / "workers")]
-        wrap = None if hide is None else ["unshare", "--mount", "--propagation", "private", "sh", "-c",
-                                          f'mount -t tmpfs kg-hidden "{hide}" && exec "$@"', "sh"]
-        worker = self._start(f"worker-{len(self.workers) + 1}", argv, wrap)
+        worker = self._start(f"worker-{len(self.workers) + 1}", argv, hide)
         self.workers.append(worker)
         self._wait_for_workers(len(self.workers))
         return worker
 
-    def _start(self, name: str, argv: list[str], wrap: list[str] | None = None) -> Process:
+    def _start(self, name: str, argv: list[str], hide: Path | None = None) -> Process:
         environment = dict(os.environ, PYTHONPATH=str(ROOT), PYTHONUNBUFFERED="1")
         with open(self.directory / f"{name}.log", "ab") as log:
-            return Process([*(wrap or []), sys.executable, "-m", "dask", *argv], stdout=log,
+            return Process(hiding(hide, [sys.executable, "-m", "dask", *argv]), stdout=log,
                            stderr=subprocess.STDOUT, env=environment, cwd=str(self.directory))
 
     def _wait_for_workers(self, count: int) -> None:
@@ -91,11 +89,3 @@ class DaskCluster:
         for process in [*self.workers, self.scheduler]:
             process.stop(grace=10)
         shutil.rmtree(self.directory / "workers", ignore_errors=True)
-
-
-def can_hide() -> bool:
-    """Whether a worker can be started in a mount namespace of its own here."""
-    if not shutil.which("unshare"):
-        return False
-    done = subprocess.run(["unshare", "--mount", "--propagation", "private", "true"], capture_output=True)
-    return done.returncode == 0

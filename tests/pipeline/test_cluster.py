@@ -30,8 +30,8 @@ from kg.pipeline.builder import BuildMode, build
 from kg.publish.export import write_exports
 from kg.publish.search_index import index_path
 from kg.store import build_dirs
-from kg.testing.dask_cluster import DaskCluster, can_hide
-from kg.testing.servers import Server
+from kg.testing.dask_cluster import DaskCluster
+from kg.testing.servers import Server, can_hide
 
 pytest.importorskip("distributed", reason="kg build --cluster needs Dask distributed (the cluster extra)")
 
