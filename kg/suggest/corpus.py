@@ -64,7 +64,7 @@ class SuggestCorpus:
             vocab = Vocabulary(self.config_of(files), self.vocab.alignment)
             for tid, resolution in resolve_document(doc, vocab, self.aliases).items():
                 bound = doc.annotations.textbounds[tid]
-                if vocab.family(bound.type) in LOCAL_FAMILIES | {"date"} or resolution.rule in (Rule.UNNAMED, Rule.LOCAL, Rule.NOT_A_NAME):
+                if vocab.family(bound.type) in LOCAL_FAMILIES | {"date"} or resolution.rule in (Rule.UNNAMED, Rule.LOCAL):
                     continue
                 key = resolution.key if resolution.rule in _LINKED_RULES else None
                 found.append((bound.text, bound.type, key, files.slug))
