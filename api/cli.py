@@ -96,6 +96,7 @@ def run(config: dict[str, Any]) -> None:
     import waitress
 
     from kg.api import create_app, errors
+    from kg.api.app_state import app_state
 
     app = create_app(config)
     server = waitress.create_server(app, ident="kg", **waitress_options(config))
@@ -107,7 +108,7 @@ def run(config: dict[str, Any]) -> None:
     except KeyboardInterrupt:
         pass
     finally:
-        app.extensions["kg"].close()
+        app_state(app).close()
 
 
 def waitress_options(config: dict[str, Any]) -> dict[str, Any]:
@@ -115,10 +116,10 @@ def waitress_options(config: dict[str, Any]) -> dict[str, Any]:
     answers an oversize request itself (413, 414); past them waitress answers 413 / 431, in the
     same JSON shape (api.errors.waitress_channel). Threads: enough that the requests which may
     hold or wait for a query worker never take the last ones (/health needs no worker), which
-    api/sparql/admission.py keeps for /health and the cheap routes.
+    api/admission.py keeps for /health and the cheap routes.
     Idle and half-sent connections are closed after IDLE_TIMEOUT (checked every second),
     busy ones never; CONNECTIONS bounds them all."""
-    from kg.api.sparql.admission import request_threads
+    from kg.api.admission import request_threads
 
     max_bytes = int(config["MAX_REQUEST_BYTES"])
     threads = request_threads(config)

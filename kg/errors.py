@@ -25,7 +25,7 @@ into an exit code or the JSON error shape. Every class carries both:
     └── ApiError                   exit 1  HTTP as given  an HTTP answer decided by the endpoint itself
 
 Subclasses elsewhere stay in the tree: api.sparql.lexer.TooDeep and api.sparql.lexer.TooManyTokens (LexErrors),
-api.backend.NoGraph, kg.store.remote.RemoteTimeout and kg.testing.servers.ServerDown (StoreErrors).
+api.backend.embedded.NoGraph, kg.store.remote.RemoteTimeout and kg.testing.servers.ServerDown (StoreErrors).
 """
 
 from __future__ import annotations

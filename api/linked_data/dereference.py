@@ -28,12 +28,13 @@ from typing import Callable, Iterable
 import pyoxigraph as ox
 from flask import Blueprint, Response, current_app, g, request
 
-from kg.api import backend, negotiate
-from kg.api.base_iri import iri_of_path, namespace_path
+from kg.api import negotiate
+from kg.api.backend import execute
+from kg.api.base_iri import iri_of_path
 from kg.api.errors import ApiError
 from kg.api.linked_data import describe, resource_page
-from kg.api.sparql import execute
-from kg.api.sparql.protocol import requested_accept
+from kg.api.negotiate import requested_accept
+from kg.api.request_life import pinned_backend
 from kg.formats import rdf_syntaxes as formats
 from kg.model import iris
 from kg.publish import jsonld
@@ -44,8 +45,8 @@ CONTEXT_PATH = "context.jsonld"
 CONTEXT_MAX_AGE = 86400  # seconds a client may keep the @context (it changes only with the base IRI)
 
 
-@bp.get(f"/{namespace_path(iris.RESOURCE)}<path:rest>")
-@bp.get(f"/{namespace_path(iris.DOCUMENT)}<path:rest>")
+@bp.get(f"/{iris.RESOURCE_PATH}<path:rest>")
+@bp.get(f"/{iris.DOCUMENT_PATH}<path:rest>")
 def resource(rest: str) -> Response:
     """A canonical thing, a document or a thing local to a document."""
     iri = _requested_iri()
@@ -53,7 +54,7 @@ def resource(rest: str) -> Response:
                    lambda: resource_page.resource(iri), framed=True)
 
 
-@bp.get(f"/{namespace_path(iris.GRAPH)}<path:rest>")
+@bp.get(f"/{iris.GRAPH_PATH}<path:rest>")
 def graph(rest: str) -> Response:
     """A named graph: its triples."""
     iri = _requested_iri()
@@ -61,14 +62,14 @@ def graph(rest: str) -> Response:
                    lambda: resource_page.graph(iri))
 
 
-@bp.get("/" + namespace_path(iris.ONTOLOGY))
+@bp.get("/" + iris.ONTOLOGY_PATH)
 def ontology() -> Response:
     """The ontology (and the corpus vocabulary minted beside it): the graph kgg:ontology."""
     return _answer(iris.ONTOLOGY_GRAPH, describe.graph_exists(iris.ONTOLOGY_GRAPH),
                    describe.graph_construct(iris.ONTOLOGY_GRAPH), lambda: resource_page.graph(iris.ONTOLOGY_GRAPH))
 
 
-@bp.get("/" + namespace_path(iris.VOCABULARY))
+@bp.get("/" + iris.VOCABULARY_PATH)
 def vocabulary() -> Response:
     """The classes and properties minted from the corpus's own annotation schema."""
     return _answer(iris.VOCABULARY, describe.vocabulary_exists(), describe.vocabulary_construct(),
@@ -104,7 +105,7 @@ def _answer(iri: str, exists: str, construct: str, page: Callable[[], Response],
     """404, the HTML page, or the engine's CONSTRUCT answer in the negotiated format (JSON-LD:
     framed with `iri` on top when `framed`)."""
     accept, explicit = requested_accept(request)
-    if not backend.current().select(exists, g.deadline):
+    if not pinned_backend().select(exists, g.deadline):
         raise ApiError(404, f"the graph says nothing of <{iri}>")
     if not explicit and negotiate.prefers_html(accept, RDF_OFFERS):
         return _vary(page())
@@ -128,7 +129,7 @@ def rdf_response(construct: str, accept: str | None, root: str | None = None) ->
     job = execute.Request(sparql=construct, form="CONSTRUCT", cap=cap, solutions_type=formats.SPARQL_JSON.media_type,
                           graph_type=formats.NTRIPLES.media_type if json_ld else engine,
                           max_bytes=int(current_app.config["MAX_RESPONSE_BYTES"]), prefixes=dict(iris.PREFIXES))
-    result = backend.current().run(job, g.deadline)
+    result = pinned_backend().run(job, g.deadline)
     body = json_ld_body(ox.parse(result.body, format=ox.RdfFormat.N_TRIPLES), root) if json_ld else result.body
     response = Response(body, mimetype=served)
     response.headers["X-Content-Type-Options"] = "nosniff"  # corpus text: never read as a page

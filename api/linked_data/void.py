@@ -15,32 +15,22 @@ from __future__ import annotations
 import pyoxigraph as ox
 from flask import Blueprint, Response, current_app, request
 
-from kg.api import backend
-from kg.api.base_iri import base_iri
-from kg.api.json_api.answers import cached
+from kg.api.backend import execute
+from kg.api.base_iri import VOID_PATH, base_iri, dataset_iri, void_iri
+from kg.api.build_answers import cached
 from kg.api.linked_data.dereference import CONTEXT_PATH, json_ld_body, rdf_format
-from kg.api.sparql import execute
-from kg.api.sparql.protocol import requested_accept
+from kg.api.negotiate import requested_accept
+from kg.api.request_life import pinned_backend
 from kg.api.sparql.syntax import with_prefixes
 from kg.formats import rdf_syntaxes as formats
 from kg.model import iris
 from kg.model.iris import ONTOLOGY
 
 bp = Blueprint("void", __name__)
-PATH = ".well-known/void"
 VOCABULARIES = ("rdf", "rdfs", "owl", "skos", "dcterms", "prov", "nif", "org", "foaf", "schema", "sem")
 
 
-def void_iri() -> str:
-    """The IRI of the VoID document (its dataset is `#dataset`)."""
-    return base_iri() + PATH
-
-
-def dataset_iri() -> str:
-    return void_iri() + "#dataset"
-
-
-@bp.get("/" + PATH)
+@bp.get("/" + VOID_PATH)
 def void() -> Response:
     served, engine = rdf_format(requested_accept(request)[0], "the VoID description")
     counts = cached("VoID counts", _counts)
@@ -118,7 +108,7 @@ def _counts(deadline: float) -> bytes:
     """The counts as N-Triples (uncapped: a VoID with a partition left out would be wrong): those the
     engine computes, the triples kept by the build when it kept them, and the numbers of classes and
     properties (one partition each)."""
-    served = backend.current()
+    served = pinned_backend()
     kept = served.manifest().get("quads")
     job = execute.Request(sparql=counts_construct(not isinstance(kept, int)), form="CONSTRUCT", cap=0,
                           solutions_type=formats.SPARQL_JSON.media_type, graph_type=formats.NTRIPLES.media_type)

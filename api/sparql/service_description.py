@@ -1,16 +1,17 @@
 """The SPARQL 1.1 Service Description (https://www.w3.org/TR/sparql11-service-description/)
 sent on GET /sparql without a query, in the RDF format the client prefers. The
 predefined prefixes are listed as SHACL prefix declarations (sh:declare). The
-default dataset is the VoID dataset of /.well-known/void (api/linked_data/void.py), which it
+default dataset is the VoID dataset of /.well-known/void (api/linked_data/void.py; its IRIs: api/base_iri.py), which it
 links with rdfs:seeAlso."""
 
 from __future__ import annotations
 
 from flask import Response, g, request
 
-from kg.api import backend, negotiate
+from kg.api import negotiate
+from kg.api.base_iri import dataset_iri, void_iri
 from kg.api.errors import ApiError
-from kg.api.linked_data.void import dataset_iri, void_iri
+from kg.api.request_life import pinned_backend
 from kg.formats import rdf_syntaxes as rdf_formats
 from kg.model import iris
 
@@ -56,7 +57,7 @@ def service_description(accept: str | None = None) -> Response:
     if chosen is None:
         raise ApiError(406, "the service description is offered as " + ", ".join(negotiate.GRAPH_OFFERS))
     served, engine = chosen
-    graphs = backend.current().graphs(g.deadline)
+    graphs = pinned_backend().graphs(g.deadline)
     turtle = description_turtle(request.base_url, graphs)
     if engine == rdf_formats.TURTLE.media_type:
         body = turtle.encode("utf-8")

@@ -18,7 +18,7 @@ new build replaces the old.
         search-index.sqlite             SEARCH_INDEX_FILE: the labels /api/search ranks, SQLite with FTS5
                                         (kg.publish.search_index); builds made before it wrote
                                         OLD_SEARCH_INDEX_FILE (search-index.json), no longer read:
-                                        the endpoint writes the new file into them (api/json_api/search.py)
+                                        the endpoint writes the new file into them (api/backend/search_indexes.py)
         inputs.pickle                   PARSED_INPUTS_FILE: the parsed inputs, reused by the next
                                         incremental build (kg.pipeline.inputs)
         evidence.pickle                 EVIDENCE_FILE: what the documents say of each entity, patched

@@ -50,7 +50,7 @@ class EmbeddedStore(GraphStore):
         query_form: str | None = None,
     ) -> tuple[str, str]:
         """See GraphStore.query_into; the endpoint's row cap stops the evaluation early through
-        `output.write` (api/sparql/execute.py). Oxigraph finds the query's form itself."""
+        `output.write` (api/backend/execute.py). Oxigraph finds the query's form itself."""
         result = self._run(sparql, default_graph_uris, named_graph_uris, prefixes)
         if isinstance(result, ox.QueryTriples):
             result.serialize(output, format=formats.rdf_format(graph_type).oxigraph)

@@ -12,7 +12,8 @@ from typing import Iterator
 import pytest
 
 from kg.api import create_app
-from kg.api.sparql.workers import WorkerPool
+from kg.api.app_state import app_state
+from kg.api.backend.workers import WorkerPool
 from kg.testing.servers import Server
 
 
@@ -21,7 +22,7 @@ def app(shipped_data: Path):
     """The app on the shipped corpus, as `kg serve` would make it."""
     app = create_app({"DATA": str(shipped_data), "WORKERS": 2, "QUERY_TIMEOUT": 20.0})
     yield app
-    app.extensions["kg"].close()
+    app_state(app).close()
 
 
 @pytest.fixture
@@ -63,7 +64,7 @@ def small_app(shipped_data: Path):
     app = create_app({"DATA": str(shipped_data), "WORKERS": 2, "QUERY_TIMEOUT": 1.5, "MAX_ROWS": 5,
                       "MAX_REQUEST_BYTES": 4096, "MEMORY_QUADS": 0})
     yield app
-    app.extensions["kg"].close()
+    app_state(app).close()
 
 
 @pytest.fixture

@@ -8,6 +8,7 @@ import shutil
 import time
 
 from kg.api import create_app
+from kg.api.app_state import app_state
 from kg.pipeline.builder import build
 from kg.store import build_dirs
 
@@ -58,4 +59,4 @@ def test_swap_is_noticed(tmp_path, tiny_copy, corpus_copy):
         health = json.loads(client.get("/health").data)
         assert health["build"] == second.name and health["in_memory"] is True
     finally:
-        app.extensions["kg"].close()
+        app_state(app).close()

@@ -13,6 +13,7 @@ from urllib.parse import urlencode
 import pyoxigraph as ox
 import pytest
 
+from kg.api.app_state import app_state
 from kg.store import build_dirs
 from tests.hardening.procs import wait_until
 
@@ -163,7 +164,7 @@ def test_listener_would_notice_a_request(listener):
 
 def test_timeout_gives_503_and_kills_the_worker(small_app):
     client = small_app.test_client()
-    pool = small_app.extensions["kg"].pool
+    pool = app_state(small_app).backend.pool
     client.get("/sparql", query_string={"query": "ASK {}"})  # workers are up
     before = set(pool.pids())
     started = time.monotonic()

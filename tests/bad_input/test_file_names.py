@@ -12,6 +12,7 @@ from urllib.parse import quote
 import pytest
 
 from kg.api import create_app
+from kg.api.app_state import app_state
 from kg.model import iris
 from tests.helpers import TINY, run_kg, shared_corpus, store_quads
 
@@ -93,7 +94,7 @@ def test_document_is_served_and_looked_up(built):
         page = client.get("/doc/" + quote(ODD), headers={"Accept": "application/n-triples"})
         assert page.status_code == 200 and ODD_ID in page.get_data(as_text=True)
     finally:
-        app.extensions["kg"].close()
+        app_state(app).close()
 
 
 @pytest.mark.parametrize("form, suffixes", [("brat", (".txt", ".ann")), ("xmi", (".xmi", ".json"))])
@@ -143,7 +144,7 @@ def test_entity_named_in_another_script_has_a_readable_iri(tmp_path):
             answer = app.test_client().get("/api/entities/" + path)
             assert answer.status_code == 200 and answer.json["iri"] == iris.RESOURCE + "person/иван-петров"
     finally:
-        app.extensions["kg"].close()
+        app_state(app).close()
 
 
 def test_inception_documents_in_a_folder_of_any_name_export_with_their_configuration(tmp_path):

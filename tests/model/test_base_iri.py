@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from kg.api import create_app
+from kg.api.app_state import app_state
 from kg.model import iris
 from kg.store import build_dirs
 from tests.brat_reference import brat_source
@@ -84,7 +85,7 @@ def test_cli_query_abbreviates_with_the_builds_base(based: Path) -> None:
 def client(based: Path):
     app = create_app({"DATA": str(based), "WORKERS": 1})
     yield app.test_client()
-    app.extensions["kg"].close()
+    app_state(app).close()
 
 
 API_PATHS = ["/api/prefixes", "/api/entities?limit=20", "/api/documents", "/api/stats", "/examples.json",

@@ -11,6 +11,7 @@ import pyoxigraph as ox
 import pytest
 
 from kg.api import create_app
+from kg.api.app_state import app_state
 from kg.model.iris import local_name, prologue
 from kg.pipeline.builder import build
 from kg.publish.stats import COUNTED, graph_stats
@@ -43,7 +44,7 @@ def test_api_stats_gives_the_same_numbers_as_kg_stats(tiny_data):
     try:
         api = app.test_client().get("/api/stats").get_json()
     finally:
-        app.extensions["kg"].close()
+        app_state(app).close()
     assert api["version"] == build_dirs.current_build(tiny_data).name
     assert {k: v for k, v in api.items() if k not in ("version", "builtAt")} == cli
 
@@ -80,7 +81,7 @@ def test_api_stats_with_the_kept_quad_count_equals_every_count_asked_of_the_stor
     try:
         api = app.test_client().get("/api/stats").get_json()
     finally:
-        app.extensions["kg"].close()
+        app_state(app).close()
     assert {k: v for k, v in api.items() if k not in ("version", "builtAt")} == counted
     assert counted["relations"] == {local_name(r["t"]): int(r["n"]) for r in statements}
     assert counted["counts"]["quads"] == len(ox.Store.read_only(

@@ -11,6 +11,7 @@ import pyoxigraph as ox
 import pytest
 
 from kg.api import create_app
+from kg.api.app_state import app_state
 from kg.api.json_api import openapi
 from kg.model.iris import ENTITIES_GRAPH, PREFIXES, RESOURCE, prologue
 from kg.store import build_dirs
@@ -199,7 +200,7 @@ def test_stats_are_not_bound_by_the_query_time_limit(shipped_data):
         stats = body(answer)
         assert stats["counts"]["documents"] == len(list(CORPUS.glob("*.txt")))
     finally:
-        app.extensions["kg"].close()
+        app_state(app).close()
 
 
 def test_health(client, shipped_data):
@@ -220,7 +221,7 @@ def test_health_without_a_graph(tmp_path):
         error = body(client.get("/sparql?query=ASK%7B%7D"), 503)["error"]
         assert "kg build" in error["detail"]
     finally:
-        app.extensions["kg"].close()
+        app_state(app).close()
 
 
 def test_openapi_names_every_json_route_and_sparql(app, client):

@@ -13,7 +13,8 @@ import pytest
 import requests
 
 from kg.api import create_app
-from kg.api.sparql.workers import WorkerPool
+from kg.api.app_state import app_state
+from kg.api.backend.workers import WorkerPool
 from kg.formats import rdf_syntaxes as formats
 from kg.model.iris import BASE, DOCUMENT, ENTITIES_GRAPH, GRAPH, ONTOLOGY_GRAPH, PREFIXES
 from kg.testing.servers import Server
@@ -152,7 +153,7 @@ def test_void_reads_no_quad_for_the_count_the_build_kept(shipped_data, monkeypat
     try:
         assert app.test_client().get("/.well-known/void").status_code == 200
     finally:
-        app.extensions["kg"].close()
+        app_state(app).close()
     assert asked and not any("?s ?p ?o" in query for query in asked)
     assert any("?x ?property ?y" in query for query in asked)
 
@@ -184,7 +185,7 @@ def test_void_licence_and_the_service_description_link(shipped_data):
         assert client.get(path_of(link)).status_code == 200  # the link dereferences (relative to the base)
         assert client.get("/.well-known/void", query_string={"format": "jsonld"}).mimetype == "application/ld+json"
     finally:
-        app.extensions["kg"].close()
+        app_state(app).close()
 
 
 # -- a foreign corpus -----------------------------------------------------------------------------

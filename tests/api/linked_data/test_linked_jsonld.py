@@ -14,6 +14,7 @@ import pytest
 from rdflib.compare import isomorphic
 
 from kg.api import create_app
+from kg.api.app_state import app_state
 from kg.model.iris import DOCUMENT, ENTITIES_GRAPH, GRAPH, PREFIXES, RESOURCE
 from tests.api.linked_support import GUAIDO, NPR, path_of, reference, value
 from tests.jsonld_support import JSONLD, TURTLE, assert_same_as_turtle, graph_of, node_objects
@@ -46,7 +47,7 @@ def test_the_context_is_served_cacheable_and_open_to_every_origin(shipped_data):
         assert client.get("/context.jsonld", headers={"If-None-Match": response.headers["ETag"]}).status_code == 304
         assert "Access-Control-Allow-Origin" not in client.get("/api/stats").headers  # the setting still holds
     finally:
-        app.extensions["kg"].close()
+        app_state(app).close()
 
 
 def test_the_served_context_is_the_one_embedded_everywhere(client):

@@ -15,6 +15,7 @@ import pytest
 from markupsafe import escape
 
 from kg.api import create_app
+from kg.api.app_state import app_state
 from kg.api.page.corpus_examples import PER_KIND
 from kg.api.page.examples import EXAMPLES
 from kg.model.iris import ENTITIES_GRAPH, PREFIXES, RDF_TYPE
@@ -45,7 +46,7 @@ def conll(tmp_path_factory):
     build(corpus, data)
     app = create_app({"DATA": str(data), "WORKERS": 1})
     yield data, app.test_client()
-    app.extensions["kg"].close()
+    app_state(app).close()
 
 
 def test_a_corpus_of_its_own_schema_gets_examples_of_its_most_frequent_types(conll):
@@ -102,7 +103,7 @@ def test_without_a_build_kg_own_examples_are_offered_and_the_corpus_is_asked_aga
         # PER is aligned by default with kgo:Person, whose label names the example
         assert client.get("/examples.json").get_json()[0]["title"] == "Most mentioned: person"
     finally:
-        app.extensions["kg"].close()
+        app_state(app).close()
 
 
 def test_corpus_names_stay_text_on_the_query_page_and_in_the_view(tmp_path: Path):
@@ -117,7 +118,7 @@ def test_corpus_names_stay_text_on_the_query_page_and_in_the_view(tmp_path: Path
         page = client.get("/").get_data(as_text=True)
         view = client.get("/graph").get_data(as_text=True)
     finally:
-        app.extensions["kg"].close()
+        app_state(app).close()
     assert [e["title"] for e in listed if e["group"] == "corpus"] == [f"Most mentioned: {EVIL}", f"Relation: {HARMS}"]
     for html in (page, view):
         assert "<script>window" not in html and "<img src=x" not in html and "<b>Evil" not in html

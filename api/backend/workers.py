@@ -19,7 +19,7 @@ threads leave; since a process may not raise its priority again, that
 worker is replaced by a fresh fork once its job is done.
 
 Admission. At most `queue` requests wait for a worker, served in the order
-they came (api/sparql/handoff.py); one more is told "busy" (503, Retry-After) at
+they came (api/backend/handoff.py); one more is told "busy" (503, Retry-After) at
 once instead of holding a request thread. A
 demoted job takes one of `size` long-job slots while one is free, and then
 its worker's successor is forked at once, so that `size` workers stay free
@@ -58,12 +58,12 @@ from pathlib import Path
 from typing import Any, Callable
 
 import kg
-from kg.api.sparql import execute
-from kg.api.sparql.handoff import Full, Handoff
+from kg.api.backend import execute
+from kg.api.backend.handoff import Full, Handoff
 from kg.errors import KgError, PoolBusy, QueryError, StoreError, WorkerCrashed, WorkerOutOfMemory
 
 _PACKAGE_ROOT = str(Path(kg.__file__).resolve().parent.parent)  # where `kg` is importable from
-_BOOT = "import sys; from kg.api.sparql.workers import main; main(sys.argv)"
+_BOOT = "import sys; from kg.api.backend.workers import main; main(sys.argv)"
 _PID = struct.Struct("!q")
 _FORK_TIMEOUT = 60.0  # seconds the template may take to fork one worker
 DEMOTE_AFTER = 0.5  # seconds a job runs at normal CPU priority before it yields to shorter ones
