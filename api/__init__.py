@@ -28,7 +28,7 @@ from __future__ import annotations
 import atexit
 from typing import TYPE_CHECKING, Any, Mapping
 
-if TYPE_CHECKING:  # the query workers import kg.api.backend.workers: keep this package light
+if TYPE_CHECKING:  # the query workers import kg.api.backend.worker_process: keep this package light
     from flask import Flask
 
 

@@ -22,7 +22,8 @@ from pathlib import Path
 from typing import Any
 
 from kg.api.backend import execute
-from kg.api.backend.workers import Job, Source, WorkerPool
+from kg.api.backend.worker_process import Job, Source
+from kg.api.backend.workers import WorkerPool
 from kg.errors import PoolBusy, StoreError
 from kg.publish.export import ensure_export
 from kg.store import build_dirs
