@@ -30,11 +30,12 @@ from typing import Any, Iterator, Mapping
 
 from kg.api.backend.handoff import Full, Handoff
 from kg.errors import PoolBusy
+from kg.settings import limit
 
-RESERVED_THREADS = 4  # request threads a flood never takes: /health and the cheap routes use them
-READING_SLOTS = 2  # queries read (decoded, lexed) at once; more only share the interpreter lock
-READING_QUEUE = 4  # long queries that may wait to be read
-SHORT_REQUEST = 4096  # bytes of a request read without waiting its turn (a few ms of lexing at most)
+RESERVED_THREADS = limit("reserved_threads")
+READING_SLOTS = limit("reading_slots")
+READING_QUEUE = limit("reading_queue")
+SHORT_REQUEST = limit("short_request")
 EXEMPT = frozenset({"static", "jsonapi.health", "jsonapi.prefixes", "jsonapi.openapi_json"})
 
 

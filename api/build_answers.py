@@ -19,9 +19,10 @@ from flask import current_app, g
 from kg.api.app_state import KeptAnswers, app_state
 from kg.api.request_life import detached, pinned_backend
 from kg.errors import ApiError
+from kg.settings import limit
 
-CACHED_BUDGET = 1800.0  # seconds a once-per-build answer (the stats, the VoID counts) may take, in the background
-RETRY_AFTER = 10  # seconds a client asking for an answer still being computed is told to wait
+CACHED_BUDGET = limit("answer_budget")
+RETRY_AFTER = limit("answer_retry")
 log = logging.getLogger(__name__)
 
 

@@ -27,6 +27,7 @@ from kg.errors import (
     WorkerCrashed,
     WorkerOutOfMemory,
 )
+from kg.settings import limit
 
 ERROR_TYPE = "application/json"
 _POSITION = re.compile(r"(?:error )?at (\d+):(\d+)")
@@ -109,7 +110,7 @@ def register(app: Flask) -> None:
         return error_response(api_error.status, api_error.detail, api_error.headers, **api_error.extra)
 
 
-MAX_HEADER_FIELDS = 64 * 1024  # bytes of header fields after the request line (nginx: 32 KiB in 4 buffers)
+MAX_HEADER_FIELDS = limit("header_fields")
 
 
 def waitress_channel():

@@ -8,9 +8,10 @@ from typing import Any, Iterator
 
 from kg.api.backend import execute
 from kg.publish.export import remote_export_chunks
+from kg.settings import limit
 from kg.store.remote import RemoteStore
 
-REMOTE_TTL = 60.0  # seconds an answer computed from a remote store is reused: its data may change meanwhile
+REMOTE_TTL = limit("remote_ttl")
 
 
 class RemoteBackend:

@@ -28,11 +28,12 @@ from kg.api.backend.background import OnePerKey
 from kg.errors import ApiError, StoreError
 from kg.publish.search import SearchIndex, read_index
 from kg.publish.search_index import Rows, index_path, label_rows, make_index
+from kg.settings import limit
 from kg.store import build_dirs
 
-BUDGET = 60.0  # seconds an index computed from the store may take
-RETRY_AFTER = 2
-FILE_WAIT = 30.0  # seconds a search waits for the read of its build's index file (10,000 articles: < 1 s)
+BUDGET = limit("search_budget")
+RETRY_AFTER = limit("search_retry")
+FILE_WAIT = limit("search_file_wait")
 KEPT = 2  # versions whose index is kept (requests pinned to the previous build may still search)
 log = logging.getLogger(__name__)
 Select = Callable[[str, float], list]  # a backend's select: (SPARQL, deadline) -> rows

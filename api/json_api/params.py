@@ -9,10 +9,11 @@ from typing import Any
 from flask import request, url_for
 
 from kg.errors import ApiError
+from kg.settings import limit
 
 _TYPE = re.compile(r"^[A-Za-z][A-Za-z0-9]*$")
-MAX_LIMIT = 500
-MAX_OFFSET = 10**9
+MAX_LIMIT = limit("page_size")
+MAX_OFFSET = limit("page_offset")
 
 
 def type_arg(valid: tuple[str, ...]) -> str | None:

@@ -24,10 +24,12 @@ from kg.errors import ApiError, PoolBusy, StoreError
 from kg.model import iris
 from kg.model.iris import FIXED_PREFIXES, ONTOLOGY, RDF_TYPE, local_name
 from kg.publish.stats import graph_stats
+from kg.settings import limit
 
 bp = Blueprint("jsonapi", __name__)
 bp.register_blueprint(facts.bp)
-HEALTH_WAIT = 0.5  # seconds /health waits for a build that is loading
+HEALTH_WAIT = limit("health_wait")
+SEARCH_SIZE = limit("search_size")
 
 
 @bp.record_once
@@ -101,7 +103,7 @@ def _entity_queries(iri: str, offsets: dict[str, int]) -> list[str]:
     return [record, *(page(iri, PART_LIMIT + 1, offsets[part]) for part, (page, _) in ENTITY_PARTS.items())]
 
 
-PART_LIMIT = 100  # items (statements, mentions, memberships) per part of an entity's answer
+PART_LIMIT = limit("entity_part")
 # A part's items are counted up to its cap (the count stops there). Statements and memberships take
 # joins to count (7,000 statements: 0.3-0.7 s at 10,000 articles); mentions one index scan (8,300: 10 ms).
 COUNT_CAPS = {"memberships": 1_000, "out": 1_000, "in": 1_000, "mentions": 100_000}
@@ -151,7 +153,7 @@ def search() -> Response:
     text = request.args.get("q", "")
     if not text.strip():
         raise ApiError(400, "missing or empty 'q' parameter")
-    limit = int_arg("limit", 20, 1, 100)
+    limit = int_arg("limit", 20, 1, SEARCH_SIZE)
     index = app_state().search.get(pinned_backend(), g.deadline)
     items = []
     for hit in index.search(text, limit):

@@ -38,11 +38,12 @@ from kg.api.request_life import pinned_backend
 from kg.formats import rdf_syntaxes as formats
 from kg.model import iris
 from kg.publish import jsonld
+from kg.settings import limit
 
 bp = Blueprint("linked", __name__)
 RDF_OFFERS = negotiate.GRAPH_OFFERS
 CONTEXT_PATH = "context.jsonld"
-CONTEXT_MAX_AGE = 86400  # seconds a client may keep the @context (it changes only with the base IRI)
+CONTEXT_MAX_AGE = limit("context_max_age")
 
 
 @bp.get(f"/{iris.RESOURCE_PATH}<path:rest>")

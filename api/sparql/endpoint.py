@@ -29,6 +29,7 @@ from kg.api.sparql.service_description import service_description
 from kg.errors import QueryError
 from kg.formats import rdf_syntaxes as formats
 from kg.model import iris
+from kg.settings import limit
 from kg.store import sparql_lexer as lexer
 
 bp = Blueprint("sparql", __name__)
@@ -38,7 +39,7 @@ bp = Blueprint("sparql", __name__)
 EMPTY_GRAPH = "urn:x-kg:empty-graph"
 TRUNCATED = "X-KG-Truncated"
 ROW_LIMIT = "X-KG-Row-Limit"
-EXPLAIN_WAIT = 2.0  # seconds an engine's syntax error may wait for its turn to be explained
+EXPLAIN_WAIT = limit("explain_wait")
 ANY_OFFER = {**negotiate.SOLUTION_OFFERS, **negotiate.GRAPH_OFFERS}
 
 

@@ -6,7 +6,6 @@ relative to the base, as a reverse proxy mapping the base to this server expects
 from __future__ import annotations
 
 import shutil
-from pathlib import Path
 from typing import Iterator
 
 import pytest
