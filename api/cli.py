@@ -76,12 +76,9 @@ def ensure_built(config: dict[str, Any]) -> None:
     if config["STORE"]:
         from kg.store.remote import connect
 
-        remote = connect(config["STORE"], config)
-        try:
+        with connect(config["STORE"], config) as remote:
             if remote.graphs():
                 return
-        finally:
-            remote.close()
         click.echo(f"{config['STORE']} holds no graph of kg: building {config['CORPUS']} into it", err=True)
         build(Path(config["CORPUS"]), Path(config["DATA"]), store_url=config["STORE"], progress=True,
               store_settings=config)

@@ -305,11 +305,8 @@ def _keep(build_dir: Path, kept: Path, store: bool = True) -> Path:
     os.link(build_dirs.export_path(build_dir, "nq"), kept / "kg.nq")
     if not store:
         return kept
-    store = EmbeddedStore(build_dirs.store_path(build_dir), read_only=True)
-    try:
+    with EmbeddedStore(build_dirs.store_path(build_dir), read_only=True) as store:
         store.backup(kept / "store")
-    finally:
-        store.close()
     return kept
 
 

@@ -203,12 +203,9 @@ def _export_rdf(data_dir: Path, store_url: str | None, fmt: str, out: IO[bytes])
         return
     from kg.publish.export import remote_export_chunks
 
-    store = open_graph(data_dir, store_url)
-    try:
+    with open_graph(data_dir, store_url) as store:
         for chunk in remote_export_chunks(store, fmt):
             out.write(chunk)
-    finally:
-        store.close()
 
 
 def _export_corpus(build_dir: Path | None, output: Path, real: Path, fmt: OutputFormat) -> None:
@@ -218,12 +215,9 @@ def _export_corpus(build_dir: Path | None, output: Path, real: Path, fmt: Output
     if build_dir is None:
         raise click.ClickException("nothing built yet (run kg build first)")
     iris.use_base(build_dirs.base_iri(build_dir))
-    store = build_dirs.build_store(build_dir)
-    try:
+    with build_dirs.build_store(build_dir) as store:
         with writing_directory(output, real) as directory:
             count, warnings = fmt.write(build_dirs.corpus_config_dir(build_dir), store, directory)
-    finally:
-        store.close()
     for warning in warnings:
         click.echo(f"warning: {warning}", err=True)
     click.echo(f"wrote {count} documents to {output}", err=True)
@@ -283,12 +277,9 @@ def validate(data_dir: Path) -> None:
 def query(sparql: str, fmt: str | None, iri_style: str, width: int, data_dir: Path, store_url: str | None) -> None:
     """Run a SPARQL query on the current graph (the default graph is the union of all graphs).
     The prefixes of the README's table are declared; a PREFIX of the query's own wins."""
-    store = open_graph(data_dir, store_url)
-    prefixes = iris.PREFIXES  # those of the graph's base, set by open_graph
-    try:
+    with open_graph(data_dir, store_url) as store:
+        prefixes = iris.PREFIXES  # those of the graph's base, set by open_graph
         answer = store.query(sparql, prefixes=prefixes, graph_type=formats.NTRIPLES.media_type)
-    finally:
-        store.close()
     if answer.kind == "graph":
         if fmt not in (None, "ttl", "nt"):
             raise click.BadParameter(f"a {answer.kind} answer is written as ttl or nt, not {fmt}", param_hint="--format")
@@ -353,11 +344,8 @@ def stats(data_dir: Path, store_url: str | None, as_json: bool) -> None:
     entities and events per class and statements per predicate (the same as /api/stats)."""
     from kg.publish.stats import graph_stats
 
-    store = open_graph(data_dir, store_url)
-    try:
+    with open_graph(data_dir, store_url) as store:
         stats = graph_stats(store.select, store.graphs())
-    finally:
-        store.close()
     if as_json:
         click.echo(json.dumps(stats, indent=2, ensure_ascii=False))
         return

@@ -270,9 +270,6 @@ def run_hooks(build_dir: Path) -> None:
             warnings.warn(f"build hook {ep.name!r} not run: {exc}", stacklevel=2)
     if not hooks:
         return
-    store = EmbeddedStore(build_dirs.store_path(build_dir), read_only=True)
-    try:
+    with EmbeddedStore(build_dirs.store_path(build_dir), read_only=True) as store:
         for hook in hooks:
             hook(build_dir, store)
-    finally:
-        store.close()

@@ -76,15 +76,13 @@ def fill_store(plan: Plan, inputs: Inputs, build_dir: Path, options: Options, ph
         store, checked, touched, filled = _load_all(plan, inputs, build_dir, options, phases)
     else:
         store, checked, touched, filled = _patch_previous(plan, inputs, build_dir, options, phases)
-    try:
+    with store:
         if options.validate:
             with phases.phase("validate"):  # records of what the checked documents name or named
                 _validate_records(store, checked if touched is None else checked | touched, inputs.vocabulary)
         with phases.phase("flush"):
             store.flush()
         return filled
-    finally:
-        store.close()
 
 
 def _load_all(plan: Plan, inputs: Inputs, build_dir: Path, options: Options, phases: Phases):

@@ -115,11 +115,8 @@ def _graph_source(build_dir: Path, fmt: str) -> Iterator[tuple[list[str], Callab
     nquads = ensure_export(build_dir, "nq") if fmt != "nq" else None
     index = build_dirs.read_sections(nquads) if nquads else None
     if index is None:
-        store = build_dirs.build_store(build_dir)
-        try:
+        with build_dirs.build_store(build_dir) as store:
             yield store.graphs(), lambda graphs: (section(store, fmt, graph) for graph in graphs)
-        finally:
-            store.close()
         return
     with open(nquads, "rb") as source:
         yield list(index), lambda graphs: _sections_from_nquads(source, index, fmt, graphs)

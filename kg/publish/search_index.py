@@ -210,11 +210,8 @@ def write_build_index(build_dir: Path, previous_dir: Path | None = None,
     previous = index_path(previous_dir) if previous_dir is not None and touched is not None else None
     if previous is not None and not readable(previous):  # none (an earlier kg's build), or damaged
         previous = None
-    store = build_dirs.build_store(build_dir)
-    try:
+    with build_dirs.build_store(build_dir) as store:
         labels, summaries = label_rows(store.select, touched if previous is not None else None)
-    finally:
-        store.close()
     if previous is None:
         make_index(index_path(build_dir), labels, summaries)
     else:

@@ -96,12 +96,9 @@ def ontology_schema(ontology_nquads: str) -> ViewSchema:
     """The schema of a build, from its ontology graph (kg.pipeline.load_file.ontology_nquads)."""
     from kg.store.embedded import EmbeddedStore  # pyoxigraph only for a build
 
-    store = EmbeddedStore()
-    try:
+    with EmbeddedStore() as store:
         store.load_nquads(ontology_nquads.encode())
         return view_schema(store.select)
-    finally:
-        store.close()
 
 
 @dataclass

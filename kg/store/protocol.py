@@ -15,7 +15,7 @@ from __future__ import annotations
 import io
 import json
 from dataclasses import dataclass
-from typing import IO, Any, Protocol, Sequence
+from typing import IO, Any, Protocol, Self, Sequence
 
 from kg.formats import rdf_syntaxes as formats
 
@@ -72,6 +72,13 @@ class GraphStore(Protocol):
     def drop_graph(self, graph: str) -> None: ...
 
     def close(self) -> None: ...
+
+    def __enter__(self) -> Self:
+        """A store is a context manager: `with build_dirs.build_store(build) as store:` closes it after."""
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
 
 
 def rows_of(sparql_json: bytes) -> list[dict[str, str]]:

@@ -35,11 +35,8 @@ def _plain(evidence: Evidence) -> dict:
 
 def _store_evidence(build_dir: Path) -> Evidence:
     with build_dirs.under_build_base(build_dir):
-        store = EmbeddedStore(build_dirs.store_path(build_dir), read_only=True)
-        try:
+        with EmbeddedStore(build_dirs.store_path(build_dir), read_only=True) as store:
             return gather_evidence(store)
-        finally:
-            store.close()
 
 
 def _assert_kept_evidence_is_the_stores(data: Path, what: str) -> None:

@@ -70,13 +70,10 @@ def edited_data(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def test_api_stats_with_the_kept_quad_count_equals_every_count_asked_of_the_store(edited_data):
-    store = EmbeddedStore(build_dirs.store_path(build_dirs.current_build(edited_data)), read_only=True)
-    try:
+    with EmbeddedStore(build_dirs.store_path(build_dirs.current_build(edited_data)), read_only=True) as store:
         counted = graph_stats(store.select, store.graphs())
         statements = store.select(prologue() + "SELECT ?t (COUNT(DISTINCT ?s) AS ?n) WHERE "
                                   "{ ?s a kgo:Statement ; rdf:predicate ?t } GROUP BY ?t")
-    finally:
-        store.close()
     app = create_app({"DATA": str(edited_data), "WORKERS": 1})
     try:
         api = app.test_client().get("/api/stats").get_json()
