@@ -27,7 +27,6 @@ from kg.errors import (
     WorkerCrashed,
     WorkerOutOfMemory,
 )
-from kg.settings import limit
 
 ERROR_TYPE = "application/json"
 _POSITION = re.compile(r"(?:error )?at (\d+):(\d+)")
@@ -108,56 +107,3 @@ def register(app: Flask) -> None:
         if not isinstance(exc, KgError):
             log.exception("unexpected error")
         return error_response(api_error.status, api_error.detail, api_error.headers, **api_error.extra)
-
-
-MAX_HEADER_FIELDS = limit("header_fields")
-
-
-def waitress_channel():
-    """A waitress channel class whose own error answers (400 on bad framing, 413 for a body
-    past max_request_body_size, 431 for headers past the limits) leave in the one error shape,
-    like the app's. waitress bounds the request line and the header fields together, and the
-    request line of a GET may carry a query of up to --max-request-bytes (3 x percent-encoded):
-    the header fields after it are bounded on their own, to MAX_HEADER_FIELDS."""
-    from waitress.channel import HTTPChannel
-    from waitress.parser import HTTPRequestParser
-    from waitress.task import ErrorTask
-    from waitress.utilities import RequestHeaderFieldsTooLarge
-
-    class JsonErrorTask(ErrorTask):
-        def execute(self) -> None:
-            error = self.request.error
-            body = (json.dumps(error_body(error.code, error.body), ensure_ascii=False) + "\n").encode("utf-8")
-            self.status = f"{error.code} {error.reason}"
-            self.response_headers.append(("Content-Type", ERROR_TYPE))
-            self.set_close_on_finish()
-            self.content_length = len(body)
-            self.write(body)
-
-    class BoundedHeaderParser(HTTPRequestParser):
-        def received(self, data: bytes) -> int:
-            if self.body_rcv is None and not self.completed and _header_fields_size(self.header_plus + data) \
-                    > MAX_HEADER_FIELDS:
-                self.parse_header(b"GET / HTTP/1.0\r\n")
-                self.error = RequestHeaderFieldsTooLarge(
-                    f"header fields over {MAX_HEADER_FIELDS:,} bytes (the request line aside)")
-                self.completed = True
-                return len(data)
-            return super().received(data)
-
-    class JsonErrorChannel(HTTPChannel):
-        error_task_class = JsonErrorTask
-        parser_class = BoundedHeaderParser
-
-    return JsonErrorChannel
-
-
-def _header_fields_size(received: bytes) -> int:
-    """Bytes of header fields received so far: after the request line, before the blank line."""
-    received = received.lstrip()  # waitress skips blank lines before a request
-    line_end = received.find(b"\n")
-    if line_end < 0:
-        return 0
-    end = received.find(b"\r\n\r\n", line_end - 1)
-    end = received.find(b"\n\n", line_end) if end < 0 else end
-    return (end if end >= 0 else len(received)) - line_end - 1

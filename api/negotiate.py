@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from kg.errors import ApiError
-from kg.formats import rdf_syntaxes as formats
+from kg.formats import rdf_syntaxes
 
 if TYPE_CHECKING:
     from flask import Request
@@ -33,14 +33,14 @@ def _format_aliases() -> dict[str, str]:
     """`format=` / `output=` values (Fuseki, Virtuoso and many clients send them instead of an
     Accept header) -> the Accept header they stand for ("json": either kind of JSON)."""
     aliases: dict[str, list[str]] = {}
-    for f in (*formats.RESULTS_FORMATS, *formats.RDF_FORMATS):
+    for f in (*rdf_syntaxes.RESULTS_FORMATS, *rdf_syntaxes.RDF_FORMATS):
         for name in f.names:
             aliases.setdefault(name, []).append(f.media_type)
     return {name: ", ".join(types) for name, types in aliases.items()}
 
 
-SOLUTION_OFFERS = _offers(formats.RESULTS_FORMATS)
-GRAPH_OFFERS = _offers(formats.RDF_FORMATS)
+SOLUTION_OFFERS = _offers(rdf_syntaxes.RESULTS_FORMATS)
+GRAPH_OFFERS = _offers(rdf_syntaxes.RDF_FORMATS)
 FORMAT_ALIASES = _format_aliases()  # a value with a slash is a media type
 
 

@@ -21,7 +21,7 @@ import click
 
 from kg import __version__, settings
 from kg.errors import KgError
-from kg.formats import rdf_syntaxes as formats
+from kg.formats import rdf_syntaxes
 from kg.formats.registry import OUTPUT_FORMATS, OutputFormat, output_format
 from kg.model import iris
 from kg.store import build_dirs
@@ -161,7 +161,7 @@ def check(corpus_dir: Path, shapes: bool, workers: int | None, strict: bool, sug
 
 
 @main.command()
-@click.option("--format", "fmt", type=click.Choice([*formats.EXPORT_EXTENSIONS, *(f.name for f in OUTPUT_FORMATS)]),
+@click.option("--format", "fmt", type=click.Choice([*rdf_syntaxes.EXPORT_EXTENSIONS, *(f.name for f in OUTPUT_FORMATS)]),
               default="ttl", show_default=True,
               help="Serialization, or " + ", or ".join(f"{f.name}: {f.writes}" for f in OUTPUT_FORMATS) + ".")
 @click.option("-o", "--output", type=click.Path(path_type=Path), default=None,
@@ -279,7 +279,7 @@ def query(sparql: str, fmt: str | None, iri_style: str, width: int, data_dir: Pa
     The prefixes of the README's table are declared; a PREFIX of the query's own wins."""
     with open_graph(data_dir, store_url) as store:
         prefixes = iris.PREFIXES  # those of the graph's base, set by open_graph
-        answer = store.query(sparql, prefixes=prefixes, graph_type=formats.NTRIPLES.media_type)
+        answer = store.query(sparql, prefixes=prefixes, graph_type=rdf_syntaxes.NTRIPLES.media_type)
     if answer.kind == "graph":
         if fmt not in (None, "ttl", "nt"):
             raise click.BadParameter(f"a {answer.kind} answer is written as ttl or nt, not {fmt}", param_hint="--format")
@@ -331,8 +331,8 @@ def _turtle(ntriples: bytes, prefixes: dict[str, str]) -> bytes:
     graph = Graph(bind_namespaces="none")
     for prefix, namespace in prefixes.items():
         graph.bind(prefix, namespace)
-    graph.parse(data=ntriples.decode("utf-8"), format=formats.NTRIPLES.rdflib)
-    return graph.serialize(format=formats.TURTLE.rdflib).encode("utf-8")
+    graph.parse(data=ntriples.decode("utf-8"), format=rdf_syntaxes.NTRIPLES.rdflib)
+    return graph.serialize(format=rdf_syntaxes.TURTLE.rdflib).encode("utf-8")
 
 
 @main.command()

@@ -117,7 +117,7 @@ LIMITS: tuple[Limit, ...] = (
     Limit("page_rows", 1000, "most statements or properties an HTML page of a thing lists (its RDF has the "
           "endpoint's max_rows)", "api/linked_data/describe.py"),
     Limit("header_fields", 64 * 1024, "bytes of header fields after the request line (431 beyond; the request "
-          "line carries a GET's query, bounded by max_request_bytes)", "api/errors.py"),
+          "line carries a GET's query, bounded by max_request_bytes)", "api/waitress_server.py"),
     Limit("query_tokens", 50_000, "tokens of a query's text the lexer reads before it refuses it (400)",
           "kg/store/sparql_lexer.py"),
     Limit("query_depth", 100, "nested groups, brackets and unary operators of a query (the engine's parser "

@@ -18,7 +18,7 @@ from kg.api.json_api.classes import CLASSES, EVENT_TYPES
 from kg.api.json_api.params import paged, paging, type_arg
 from kg.api.json_api.store_reads import add_titles, doc_id, resolve, select, select_many
 from kg.api.linked_data import ids
-from kg.model.iris import ONTOLOGY, iri_path, is_path_of_ids, local_name
+from kg.model.iris import ONTOLOGY, iri_path, is_path_of_ids, term_name
 
 bp = Blueprint("facts", __name__)
 
@@ -86,7 +86,7 @@ def neighbourhood(key: str) -> Response:
         if other not in found or (type_name and ONTOLOGY + type_name not in found[other]["types"].split()):
             continue  # a literal, a thing without an id, or not of the type asked for
         item = neighbours.setdefault(other, {**_summary(other, found[other]), "links": []})
-        item["links"].append({"predicate": local_name(row["p"]), "direction": row["direction"],
+        item["links"].append({"predicate": term_name(row["p"]), "direction": row["direction"],
                               "statements": int(row["n"])})
     return jsonify({"entity": _summary(iri, center[0]), "neighbours": list(neighbours.values())})
 
@@ -153,7 +153,7 @@ def _events(iris: list[str], evidence: bool = False) -> list[dict[str, Any]]:
     found = {e: r for e, r in found.items() if ONTOLOGY + "Event" in r.get("types", "").split()}
     roles: dict[str, list[dict[str, Any]]] = {}
     for row in role_rows:
-        roles.setdefault(row["e"], []).append({"role": local_name(row["role"]), **ids.ref(row["who"], row.get("label"))})
+        roles.setdefault(row["e"], []).append({"role": term_name(row["role"]), **ids.ref(row["who"], row.get("label"))})
     sentences = _sentences(evidence_rows[0]) if evidence else {}
     items = []
     for e in iris:
@@ -210,7 +210,7 @@ def _sentences(rows: list[dict[str, str]]) -> dict[str, list[str]]:
 
 def _summary(iri: str, row: dict[str, str]) -> dict[str, Any]:
     return {"id": ids.item_id(iri), "iri": iri, "href": ids.href(iri), "label": row.get("label"),
-            "types": sorted(local_name(t) for t in row.get("types", "").split())}
+            "types": sorted(term_name(t) for t in row.get("types", "").split())}
 
 
 def _doc_ref(doc: str | None) -> dict[str, Any] | None:

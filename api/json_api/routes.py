@@ -22,7 +22,7 @@ from kg.api.linked_data import ids
 from kg.api.request_life import pinned_backend
 from kg.errors import ApiError, PoolBusy, StoreError
 from kg.model import iris
-from kg.model.iris import FIXED_PREFIXES, ONTOLOGY, RDF_TYPE, local_name
+from kg.model.iris import FIXED_PREFIXES, ONTOLOGY, RDF_TYPE, term_name
 from kg.publish.stats import graph_stats
 from kg.settings import limit
 
@@ -278,7 +278,7 @@ def _compute_stats(deadline: float) -> dict[str, Any]:
 
 
 def _entity_item(iri: str, label: str, types: str, mentions: Any) -> dict[str, Any]:
-    return {"id": ids.item_id(iri), "iri": iri, "label": label, "types": sorted(local_name(t) for t in types.split()),
+    return {"id": ids.item_id(iri), "iri": iri, "label": label, "types": sorted(term_name(t) for t in types.split()),
             "mentions": int(mentions) if mentions not in (None, "") else None, "href": ids.href(iri)}
 
 
@@ -294,7 +294,7 @@ def _record(iri: str, rows: list[dict[str, str]]) -> dict[str, Any]:
         "labels": {"preferred": pref,
                    "alternative": sorted(set(by.get(skos + "altLabel", []))),
                    "hidden": sorted(set(by.get(skos + "hiddenLabel", [])))},
-        "types": sorted({local_name(t) for t in by.get(RDF_TYPE, [])}),
+        "types": sorted({term_name(t) for t in by.get(RDF_TYPE, [])}),
         "sameAs": sorted(set(by.get(FIXED_PREFIXES["owl"] + "sameAs", []))),
         "mentionCount": int(count[0]) if count else None,
     }
@@ -306,7 +306,7 @@ def _relations(rows: list[dict[str, str]], side: str) -> list[dict[str, Any]]:
     for row in rows:
         key = (row["p"], row["other"])
         if key not in grouped:
-            grouped[key] = {"predicate": local_name(row["p"]), "predicateIri": row["p"],
+            grouped[key] = {"predicate": term_name(row["p"]), "predicateIri": row["p"],
                             side: ids.ref(row["other"], row.get("otherLabel")),
                             "sources": []}
         if "doc" in row:
@@ -334,10 +334,6 @@ def _document(row: dict[str, str]) -> dict[str, Any]:
 
 def _ref(row: dict[str, str], name: str) -> dict[str, Any] | None:
     return ids.ref(row.get(name), row.get(name + "Label"))
-
-
-def _is_membership(iri: str) -> bool:
-    return ids.kind_of(iri) == "membership"
 
 
 def _memberships(rows: list[dict[str, str]]) -> list[dict[str, Any]]:

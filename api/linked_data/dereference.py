@@ -35,7 +35,7 @@ from kg.api.errors import ApiError
 from kg.api.linked_data import describe, resource_page
 from kg.api.negotiate import requested_accept
 from kg.api.request_life import pinned_backend
-from kg.formats import rdf_syntaxes as formats
+from kg.formats import rdf_syntaxes
 from kg.model import iris
 from kg.publish import jsonld
 from kg.settings import limit
@@ -83,7 +83,7 @@ def context_document() -> Response:
     JSON-LD processors anywhere: open to every origin whatever the CORS setting (it holds terms, no
     data), cacheable, and revalidated by its ETag."""
     body = json.dumps(jsonld.context(), ensure_ascii=False, indent=1).encode()
-    response = Response(body, mimetype=formats.JSONLD.media_type)
+    response = Response(body, mimetype=rdf_syntaxes.JSONLD.media_type)
     response.set_etag(hashlib.sha256(body).hexdigest()[:32])
     response.cache_control.public = True
     response.cache_control.max_age = CONTEXT_MAX_AGE
@@ -125,10 +125,10 @@ def rdf_response(construct: str, accept: str | None, root: str | None = None) ->
     """Run a CONSTRUCT under the endpoint's caps and send it as the client prefers; JSON-LD is
     written with the published context, framed with `root` on top when given."""
     served, engine = rdf_format(accept, "this resource")
-    json_ld = engine == formats.JSONLD.media_type
+    json_ld = engine == rdf_syntaxes.JSONLD.media_type
     cap = int(current_app.config["MAX_ROWS"])
-    job = execute.Request(sparql=construct, form="CONSTRUCT", cap=cap, solutions_type=formats.SPARQL_JSON.media_type,
-                          graph_type=formats.NTRIPLES.media_type if json_ld else engine,
+    job = execute.Request(sparql=construct, form="CONSTRUCT", cap=cap, solutions_type=rdf_syntaxes.SPARQL_JSON.media_type,
+                          graph_type=rdf_syntaxes.NTRIPLES.media_type if json_ld else engine,
                           max_bytes=int(current_app.config["MAX_RESPONSE_BYTES"]), prefixes=dict(iris.PREFIXES))
     result = pinned_backend().run(job, g.deadline)
     body = json_ld_body(ox.parse(result.body, format=ox.RdfFormat.N_TRIPLES), root) if json_ld else result.body

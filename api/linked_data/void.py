@@ -22,7 +22,7 @@ from kg.api.linked_data.dereference import CONTEXT_PATH, json_ld_body, rdf_forma
 from kg.api.negotiate import requested_accept
 from kg.api.request_life import pinned_backend
 from kg.api.sparql.syntax import with_prefixes
-from kg.formats import rdf_syntaxes as formats
+from kg.formats import rdf_syntaxes
 from kg.model import iris
 from kg.model.iris import ONTOLOGY
 
@@ -35,10 +35,10 @@ def void() -> Response:
     served, engine = rdf_format(requested_accept(request)[0], "the VoID description")
     counts = cached("VoID counts", _counts)
     turtle = description_turtle(current_app.config["LICENSE"]) + counts.decode("utf-8")
-    if engine == formats.JSONLD.media_type:  # the description on top, its dataset nested
-        body = json_ld_body(ox.parse(turtle, format=formats.TURTLE.oxigraph), void_iri())
+    if engine == rdf_syntaxes.JSONLD.media_type:  # the description on top, its dataset nested
+        body = json_ld_body(ox.parse(turtle, format=rdf_syntaxes.TURTLE.oxigraph), void_iri())
     else:
-        body = formats.convert(turtle, formats.TURTLE, formats.rdf_format(engine), iris.PREFIXES)
+        body = rdf_syntaxes.convert(turtle, rdf_syntaxes.TURTLE, rdf_syntaxes.rdf_format(engine), iris.PREFIXES)
     response = Response(body, mimetype=served)
     response.vary.add("Accept")
     return response
@@ -47,9 +47,9 @@ def void() -> Response:
 def description_turtle(license_iri: str) -> str:
     """What the dataset is, as Turtle (the counts follow as N-Triples)."""
     base, dataset = base_iri(), dataset_iri()
-    dumps = ", ".join(f"<{base}export.{fmt}>" for fmt in formats.EXPORT_EXTENSIONS)
+    dumps = ", ".join(f"<{base}export.{fmt}>" for fmt in rdf_syntaxes.EXPORT_EXTENSIONS)
     vocabularies = ", ".join(f"<{iris.PREFIXES[p]}>" for p in VOCABULARIES)
-    features = ", ".join(f"<{formats.W3C_FORMATS}{f.w3c}>" for f in formats.RDF_FORMATS)  # what its pages negotiate
+    features = ", ".join(f"<{rdf_syntaxes.W3C_FORMATS}{f.w3c}>" for f in rdf_syntaxes.RDF_FORMATS)  # what its pages negotiate
     if license_iri:
         licence = f"dcterms:license <{license_iri}>"
     else:
@@ -111,7 +111,7 @@ def _counts(deadline: float) -> bytes:
     served = pinned_backend()
     kept = served.manifest().get("quads")
     job = execute.Request(sparql=counts_construct(not isinstance(kept, int)), form="CONSTRUCT", cap=0,
-                          solutions_type=formats.SPARQL_JSON.media_type, graph_type=formats.NTRIPLES.media_type)
+                          solutions_type=rdf_syntaxes.SPARQL_JSON.media_type, graph_type=rdf_syntaxes.NTRIPLES.media_type)
     body = served.run(job, deadline).body
     triples = list(ox.parse(body, format=ox.RdfFormat.N_TRIPLES))
     numbers = {"classes": _count_of(triples, "class"), "properties": _count_of(triples, "property")}

@@ -17,7 +17,7 @@ from typing import Callable
 
 from kg.api.page.examples import Example
 from kg.model import iris
-from kg.model.iris import local_name, prologue
+from kg.model.iris import prologue, term_name
 
 PER_KIND = 3  # entity types, and relations, that get an example each
 SAMPLE_DOCUMENTS = 100  # the articles whose schema is read: the cost does not grow with the corpus
@@ -51,7 +51,7 @@ def _own_class(iri: str) -> bool:
 
 
 def _name(row: dict[str, str]) -> str:
-    return row.get("label") or local_name(row["t"])
+    return row.get("label") or term_name(row["t"])
 
 
 def term(iri: str) -> str:

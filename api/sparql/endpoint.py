@@ -27,7 +27,7 @@ from kg.api.request_life import pinned_backend, reading_query
 from kg.api.sparql import protocol, syntax
 from kg.api.sparql.service_description import service_description
 from kg.errors import QueryError
-from kg.formats import rdf_syntaxes as formats
+from kg.formats import rdf_syntaxes
 from kg.model import iris
 from kg.settings import limit
 from kg.store import sparql_lexer as lexer
@@ -82,8 +82,8 @@ def _plan(call: protocol.Call, accept: str | None) -> tuple[execute.Request, str
     job = execute.Request(
         sparql=sent, form=info.form, cap=int(current_app.config["MAX_ROWS"]), top_limit=info.top_limit,
         open_ended=info.open_ended, max_bytes=int(current_app.config["MAX_RESPONSE_BYTES"]),
-        solutions_type=engine if info.form in ("SELECT", "ASK", None) else formats.SPARQL_JSON.media_type,
-        graph_type=engine if info.form in ("CONSTRUCT", "DESCRIBE") else formats.TURTLE.media_type,
+        solutions_type=engine if info.form in ("SELECT", "ASK", None) else rdf_syntaxes.SPARQL_JSON.media_type,
+        graph_type=engine if info.form in ("CONSTRUCT", "DESCRIBE") else rdf_syntaxes.TURTLE.media_type,
         default_graphs=default, named_graphs=named, prefixes=dict(iris.PREFIXES))
     return job, served, engine
 

@@ -125,7 +125,7 @@ def reset_base(token: Token | None) -> None:
         _CURRENT.reset(token)
 
 
-def local_name(iri: str) -> str:
+def term_name(iri: str) -> str:
     """'Person' for kgo:Person; IRIs outside kg's ontology stay whole."""
     return iri[len(ONTOLOGY):] if iri.startswith(ONTOLOGY) else iri
 

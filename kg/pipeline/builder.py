@@ -226,7 +226,7 @@ def _run(plan: Plan, inputs: Inputs, data_dir: Path, options: Options, phases: P
         with phases.phase("search index"):  # the endpoint reads it, never builds it in a request
             write_build_index(build_dir, plan.previous_dir, filled.touched)
         with phases.phase("schema"):
-            from kg.formats.brat.export import save_schema  # brat's rendering code: only when there is work
+            from kg.formats.brat.corpus_writer import save_schema  # brat's rendering code: only when there is work
 
             save_schema(inputs.corpus_dir, inputs.configs, build_dirs.corpus_config_dir(build_dir))
             # documents that bring their configuration, and those no annotation.conf covers (their

@@ -37,13 +37,13 @@ from kg.model.evidence import (
 from kg.model.iris import graph_iri, resource_iri
 from kg.model.view_parts import pack, view_part
 from kg.pipeline.document_graph import canonical_keys
-from kg.pipeline.entity_records import gather_evidence, replace_records
 from kg.pipeline.inputs import Inputs
 from kg.pipeline.load_file import LoadFile, ontology_nquads
 from kg.pipeline.phases import Phases
 from kg.pipeline.plan import Plan
 from kg.pipeline.readers import read_all
 from kg.pipeline.shacl import validate_nquads
+from kg.pipeline.stored_records import gather_evidence, replace_records
 from kg.publish.view_data import ViewParts, load_head, patch_parts, record_parts, save_parts, start_parts
 from kg.store import build_dirs
 from kg.store.build_dirs import read_manifest

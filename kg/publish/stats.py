@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from typing import Callable
 
-from kg.model.iris import local_name, prologue
+from kg.model.iris import prologue, term_name
 
 Select = Callable[[str], list[dict[str, str]]]
 
@@ -72,4 +72,4 @@ def graph_stats(select: Select, graphs: list[str], quads: int | None = None) -> 
 
 
 def _per_term(rows: list[dict[str, str]]) -> dict[str, int]:
-    return {local_name(row["t"]): int(row["n"]) for row in rows}
+    return {term_name(row["t"]): int(row["n"]) for row in rows}

@@ -49,7 +49,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, ContextManager
 
 from kg.errors import StoreError
-from kg.formats import rdf_syntaxes as formats
+from kg.formats import rdf_syntaxes
 from kg.model import iris
 from kg.store import served
 
@@ -63,7 +63,7 @@ BUILDS_DIR = "builds"
 CACHE_DIR = "cache"
 STORE_DIR = "store"
 MANIFEST_FILE = "manifest.json"
-EXPORT_FILES = {extension: f"kg.{extension}" for extension in formats.EXPORT_EXTENSIONS}
+EXPORT_FILES = {extension: f"kg.{extension}" for extension in rdf_syntaxes.EXPORT_EXTENSIONS}
 SECTIONS_SUFFIX = ".sections.json"
 LOAD_FILE = "load.nq"
 LOAD_PIPE = "load.pipe"

@@ -17,10 +17,10 @@ import json
 from dataclasses import dataclass
 from typing import IO, Any, Protocol, Self, Sequence
 
-from kg.formats import rdf_syntaxes as formats
+from kg.formats import rdf_syntaxes
 
-SPARQL_JSON = formats.SPARQL_JSON.media_type
-TURTLE = formats.TURTLE.media_type
+SPARQL_JSON = rdf_syntaxes.SPARQL_JSON.media_type
+TURTLE = rdf_syntaxes.TURTLE.media_type
 
 
 @dataclass(frozen=True)

@@ -20,7 +20,7 @@ from kg.model import iris
 from kg.model.entity_records import records_nquads
 from kg.model.evidence import Evidence, document_evidence, load_evidence
 from kg.pipeline.builder import build
-from kg.pipeline.entity_records import gather_evidence
+from kg.pipeline.stored_records import gather_evidence
 from kg.store import build_dirs
 from kg.store.embedded import EmbeddedStore
 from tests.brat_reference import brat_source

@@ -12,7 +12,7 @@ import pytest
 
 from kg.api import create_app
 from kg.api.app_state import app_state
-from kg.model.iris import local_name, prologue
+from kg.model.iris import prologue, term_name
 from kg.pipeline.builder import build
 from kg.publish.stats import COUNTED, graph_stats
 from kg.store import build_dirs
@@ -80,7 +80,7 @@ def test_api_stats_with_the_kept_quad_count_equals_every_count_asked_of_the_stor
     finally:
         app_state(app).close()
     assert {k: v for k, v in api.items() if k not in ("version", "builtAt")} == counted
-    assert counted["relations"] == {local_name(r["t"]): int(r["n"]) for r in statements}
+    assert counted["relations"] == {term_name(r["t"]): int(r["n"]) for r in statements}
     assert counted["counts"]["quads"] == len(ox.Store.read_only(
         str(build_dirs.store_path(build_dirs.current_build(edited_data)))))
 

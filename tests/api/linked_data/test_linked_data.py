@@ -15,7 +15,7 @@ import requests
 from kg.api import create_app
 from kg.api.app_state import app_state
 from kg.api.backend.workers import WorkerPool
-from kg.formats import rdf_syntaxes as formats
+from kg.formats import rdf_syntaxes
 from kg.model.iris import BASE, DOCUMENT, ENTITIES_GRAPH, GRAPH, ONTOLOGY_GRAPH, PREFIXES
 from kg.testing.servers import Server
 from tests.api.linked_support import (
@@ -163,11 +163,11 @@ def test_void_features_are_the_formats_the_pages_answer_in(client):
     void = void_store(client)
     features = {r["f"].value for r in void.query(f"SELECT ?f WHERE {{ ?d <{VOID}feature> ?f }}")}
     served = set()
-    for fmt in formats.RDF_FORMATS:
+    for fmt in rdf_syntaxes.RDF_FORMATS:
         response = client.get(path_of(GUAIDO), headers={"Accept": fmt.media_type})
         if response.status_code == 200 and response.mimetype == fmt.media_type:
-            served.add(formats.W3C_FORMATS + fmt.w3c)
-    assert features == served and len(served) == len(formats.RDF_FORMATS)
+            served.add(rdf_syntaxes.W3C_FORMATS + fmt.w3c)
+    assert features == served and len(served) == len(rdf_syntaxes.RDF_FORMATS)
 
 
 def test_void_licence_and_the_service_description_link(shipped_data):

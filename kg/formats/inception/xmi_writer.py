@@ -1,7 +1,7 @@
 """Write a build as INCEpTION documents: `kg export --format xmi`, UIMA CAS XMI with dkpro-cassis.
 
 The inverse of kg.formats.inception.cas_to_brat. Each document graph is read back into brat
-standoff (kg.formats.brat.export's writer) and laid out on INCEpTION's layers:
+standoff (kg.formats.brat.corpus_writer's writer) and laid out on INCEpTION's layers:
 
 - entity mentions: DKPro Core `NamedEntity`, `value` = the brat type,
   `identifier` = the first normalization as an IRI (Wikidata item, kg
@@ -34,7 +34,7 @@ from pathlib import Path
 from cassis import Cas, TypeSystem
 
 from kg.formats.brat.ann import parse_ann
-from kg.formats.brat.export import _number, documents_as_brat
+from kg.formats.brat.corpus_writer import _number, documents_as_brat
 from kg.formats.inception.cas_to_brat import DKPRO, NAMED_ENTITY, reference_iri
 from kg.formats.inception.xmi import TYPE_SYSTEM
 from kg.formats.records import Annotations, Event

@@ -35,7 +35,6 @@ from kg.model.resolve import LINKED_AS
 from kg.store.embedded import EmbeddedStore
 
 RDF, RDFS, OWL, NIF, DCTERMS = (FIXED_PREFIXES[p] for p in ("rdf", "rdfs", "owl", "nif", "dcterms"))
-KGO_NS = str(KGO._NS)
 TOOLS_DATABASES = {
     "Wikidata": ("https://www.wikidata.org/", "https://www.wikidata.org/wiki/%s"),
     "ISO8601": ("https://en.wikipedia.org/wiki/ISO_8601", "https://en.wikipedia.org/wiki/ISO_8601#%s"),
