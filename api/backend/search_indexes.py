@@ -36,7 +36,7 @@ RETRY_AFTER = limit("search_retry")
 FILE_WAIT = limit("search_file_wait")
 KEPT = 2  # versions whose index is kept (requests pinned to the previous build may still search)
 log = logging.getLogger(__name__)
-Select = Callable[[str, float], list]  # a backend's select: (SPARQL, deadline) -> rows
+TimedSelect = Callable[[str, float], list]  # a backend's select: (SPARQL, deadline) -> rows
 
 
 class SearchIndexes:
@@ -83,12 +83,12 @@ class SearchIndexes:
         unless one runs already), computed from its store when its build has no index file."""
         return self._start(backend.version(), backend.served(), backend.select)
 
-    def _start(self, version: str, build: Path | None, select: Select | None) -> threading.Thread:
+    def _start(self, version: str, build: Path | None, select: TimedSelect | None) -> threading.Thread:
         """The thread loading `version`'s index: from `build`'s file, else computed with `select`
         (None: from the file only). It runs in a copy of the caller's context (the request's base IRI)."""
         return self._pending.start(version, lambda: self._load(version, build, select), name=f"search index {version}")
 
-    def _load(self, version: str, build: Path | None, select: Select | None) -> None:
+    def _load(self, version: str, build: Path | None, select: TimedSelect | None) -> None:
         began = time.monotonic()
         try:
             index = read_index(build) if build is not None else None

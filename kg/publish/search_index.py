@@ -28,11 +28,11 @@ from typing import Callable, Iterator
 
 from kg.model.iris import fold, prologue
 from kg.store import build_dirs
+from kg.store.protocol import Select
 
 FORMAT = 3  # PRAGMA user_version (1 and 2 were search-index.json, read by kg before FTS5)
 APPLICATION_ID = 0x6B677331  # "kgs1": PRAGMA application_id, what tells this file from another database
 
-Select = Callable[[str], list[dict[str, str]]]
 Rows = list[dict[str, str]]
 
 LABELS = """

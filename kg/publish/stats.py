@@ -22,11 +22,8 @@ its type cost 18 s at 10,000 articles (0.6 s without).
 
 from __future__ import annotations
 
-from typing import Callable
-
 from kg.model.iris import prologue, term_name
-
-Select = Callable[[str], list[dict[str, str]]]
+from kg.store.protocol import Select
 
 QUADS = "{ SELECT (COUNT(*) AS ?quads) WHERE { GRAPH ?g { ?s ?p ?o } } }"
 COUNTS = """

@@ -15,12 +15,13 @@ from __future__ import annotations
 import io
 import json
 from dataclasses import dataclass
-from typing import IO, Any, Protocol, Self, Sequence
+from typing import IO, Any, Callable, Protocol, Self, Sequence
 
 from kg.formats import rdf_syntaxes
 
 SPARQL_JSON = rdf_syntaxes.SPARQL_JSON.media_type
 TURTLE = rdf_syntaxes.TURTLE.media_type
+Select = Callable[[str], list[dict[str, str]]]  # a store's select, or another way to the rows of a SELECT
 
 
 @dataclass(frozen=True)
