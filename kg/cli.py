@@ -103,7 +103,7 @@ store_option = setting_option("store", "store_url")
 @click.group(cls=KgGroup)
 @click.version_option(__version__, prog_name="kg")
 def main() -> None:
-    """Build, query and export a knowledge graph from brat-annotated news."""
+    """Build, query, serve and export a knowledge graph from a corpus annotated in brat or INCEpTION."""
 
 
 @main.command()

@@ -66,7 +66,7 @@ def description_turtle(license_iri: str) -> str:
   foaf:primaryTopic <{dataset}> .
 <{dataset}> a void:Dataset ;
   dcterms:title "kg knowledge graph" ;
-  dcterms:description "Facts stated by annotated news articles, each traced to the document and sentence that state it." ;
+  dcterms:description "Facts stated by annotated documents, each traced to the document and sentence that state it." ;
   {licence} ;
   void:sparqlEndpoint <{base}sparql> ;
   void:uriSpace "{iris.RESOURCE}" ;
