@@ -5,8 +5,9 @@ from __future__ import annotations
 import hashlib
 import os
 import shutil
+from contextlib import contextmanager
 from pathlib import Path
-from typing import Iterable
+from typing import Any, Iterable, Iterator, Mapping
 
 import pyoxigraph as ox
 import pytest
@@ -178,3 +179,17 @@ def shared_corpus(*parts: str) -> Path:
     if not path.exists():
         pytest.skip(f"{path} is absent: the real corpora are laid beside the project as ../shared/corpora")
     return path
+
+
+@contextmanager
+def made_app(settings: Mapping[str, Any]) -> Iterator[Any]:
+    """The Flask app `kg serve` makes with these settings (DATA, WORKERS...), its query workers
+    stopped when the block ends."""
+    from kg.api import create_app
+    from kg.api.app_state import app_state
+
+    app = create_app(settings)
+    try:
+        yield app
+    finally:
+        app_state(app).close()

@@ -57,8 +57,7 @@ def test_query_in_url_and_body_is_repeated(client):
 
 def test_missing_content_type_on_post(client):
     response = client.post("/sparql", data=b"query=ASK%20%7B%7D")
-    assert response.status_code in (400, 415)
-    error_of(response, response.status_code)
+    assert "a POST needs a Content-Type" in error_of(response, 400)["detail"]
 
 
 @pytest.mark.parametrize("content_type", ["text/plain", "application/json", "multipart/form-data; boundary=x",
@@ -257,7 +256,7 @@ def test_request_size_limit(small_client):
     big = "SELECT * WHERE { ?s ?p ?o } #" + "x" * 5000
     error_of(small_client.post("/sparql", data=big.encode(), content_type="application/sparql-query"), 413)
     error_of(small_client.post("/sparql", data={"query": big}), 413)
-    assert small_client.get("/sparql", query_string={"query": big}).status_code == 414
+    assert "POST the query instead" in error_of(small_client.get("/sparql", query_string={"query": big}), 414)["detail"]
 
 
 def test_cors_for_reading(client):
@@ -268,7 +267,7 @@ def test_cors_for_reading(client):
     preflight = client.options("/sparql", headers={"Origin": "http://elsewhere.test",
                                                    "Access-Control-Request-Method": "POST",
                                                    "Access-Control-Request-Headers": "content-type"})
-    assert preflight.status_code in (200, 204)
+    assert preflight.status_code == 200
     assert "POST" in preflight.headers["Access-Control-Allow-Methods"]
     assert "Content-Type" in preflight.headers["Access-Control-Allow-Headers"]
     assert "Access-Control-Allow-Credentials" not in preflight.headers

@@ -7,11 +7,10 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
-from kg.api import create_app
 from kg.model import iris
 from kg.model.iris import WIKIDATA
 from kg.pipeline.builder import build
-from tests.helpers import CORPUS, assert_same_quads, run_kg, shared_corpus, store_quads
+from tests.helpers import CORPUS, assert_same_quads, made_app, run_kg, shared_corpus, store_quads
 
 GND = "GND\tDB:none, <URL>:https://d-nb.info/, <URLBASE>:https://d-nb.info/gnd/%s\n"
 
@@ -78,7 +77,8 @@ def test_every_spelling_of_an_item_is_one_entity_across_documents(tmp_path: Path
     explained = _explained(data)  # the spelling the annotator used is kept
     assert explained["Obama"].endswith("; linked as Wikidata:https://www.wikidata.org/wiki/Q76")
     assert explained["The 44th president"].endswith("; linked as http://www.wikidata.org/entity/Q76")
-    answer = create_app({"DATA": str(data)}).test_client().get("/api/entities/" + entity.split("/id/", 1)[1])
+    with made_app({"DATA": str(data), "WORKERS": 1}) as app:
+        answer = app.test_client().get("/api/entities/" + entity.split("/id/", 1)[1])
     assert answer.status_code == 200 and answer.get_json()["sameAs"] == [WIKIDATA + "Q76"]
 
 
