@@ -57,6 +57,13 @@ def run_kg(*args: str) -> Result:
     return CliRunner().invoke(main, list(args), catch_exceptions=False)
 
 
+def build_corpus(corpus: Path, data: Path, *args: str) -> Result:
+    """`kg build --corpus CORPUS --data DATA --quiet ARGS`, in-process, which must succeed."""
+    built = run_kg("build", "--corpus", str(corpus), "--data", str(data), "--quiet", *args)
+    assert built.exit_code == 0, built.output
+    return built
+
+
 def store_quads(data_dir: Path, *, skip_ontology: bool = False) -> set[ox.Quad]:
     """Every quad of the current build's store."""
     build = build_dirs.current_build(data_dir)
@@ -151,6 +158,12 @@ def add_article(corpus: Path) -> None:
     (corpus / "zz-new.txt").write_text("Harry Solano met Tamara Taraciuk in Bogota.\n", encoding="utf-8")
     (corpus / "zz-new.ann").write_text(
         "T1\tPerson 0 12\tHarry Solano\nT2\tPerson 17 32\tTamara Taraciuk\nT3\tCity 36 42\tBogota\n", encoding="utf-8")
+
+
+def add_numbered_article(corpus: Path, n: int) -> None:
+    """Add article number `n`, one sentence with no annotation file (a rebuild's smallest change)."""
+    (corpus / f"zz-added-{n}.txt").write_text(f"Added article {n}: Ana Ruiz met Pedro Ruiz in Cucuta.\n",
+                                              encoding="utf-8")
 
 
 def remove_npr(corpus: Path) -> None:

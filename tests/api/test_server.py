@@ -17,15 +17,13 @@ import pyoxigraph as ox
 import pytest
 import requests
 
+from tests.api.support import sparql
+
 COUNT_ALL = "SELECT (COUNT(*) AS ?n) WHERE { ?s ?p ?o }"
 ENDLESS = "SELECT (COUNT(*) AS ?n) WHERE { ?a ?b ?c . ?d ?e ?f . ?g ?h ?i }"
 GUAIDO = "https://kg.example.org/id/person/juan-guaido"
 LABEL_QUERY = f"SELECT ?label WHERE {{ <{GUAIDO}> <http://www.w3.org/2004/02/skos/core#prefLabel> ?label }}"
 TIMEOUT = 30
-
-
-def sparql(server, **kwargs) -> requests.Response:
-    return requests.request(kwargs.pop("method", "GET"), server.url + "sparql", timeout=TIMEOUT, **kwargs)
 
 
 def n_of(response) -> int:
