@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from kg.pipeline.builder import build
-from tests.helpers import BROWSER_TIMEOUT_MS, CHROMIUM, CHROMIUM_ARGS, CORPUS, TINY
+from tests.helpers import BROWSER_TIMEOUT_MS, CHROMIUM, CHROMIUM_ARGS, CORPUS, TINY, settle
 
 
 @pytest.fixture(scope="session")
@@ -33,6 +33,7 @@ def corpus_copy(tmp_path: Path) -> Path:
     """A private copy of the shipped corpus that a test may edit."""
     target = tmp_path / "corpus"
     shutil.copytree(CORPUS, target, ignore=shutil.ignore_patterns("README.md"))
+    settle(target)
     return target
 
 
@@ -41,6 +42,7 @@ def tiny_copy(tmp_path: Path) -> Path:
     """A private copy of the two-document test corpus (tests/data/tiny)."""
     target = tmp_path / "tiny"
     shutil.copytree(TINY, target)
+    settle(target)
     return target
 
 
@@ -66,7 +68,7 @@ def browser():
 TESTS = Path(__file__).resolve().parent
 SERVER_FOLDERS = ("remote", "hardening")
 SERVER_FIXTURES = frozenset({"server", "kg_endpoint", "watched", "store_server", "served", "limited", "roomy",
-                             "hostile_server", "dask_cluster"})
+                             "hostile_server", "cluster", "own_cluster"})
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import os
 import shutil
+import time
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Iterable, Iterator, Mapping
@@ -206,3 +207,11 @@ def made_app(settings: Mapping[str, Any]) -> Iterator[Any]:
         yield app
     finally:
         app_state(app).close()
+
+
+def settle(corpus: Path) -> None:
+    """Wait until the last change to a corpus is older than two ticks of its file system's clock:
+    before that, no corpus stamp vouches for it (kg.formats.corpus_stamp), and a build scans."""
+    from kg.formats.file_systems import clock_tick_ns
+
+    time.sleep(2 * clock_tick_ns(corpus) / 1e9 + 0.01)
