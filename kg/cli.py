@@ -146,8 +146,9 @@ def build(corpus_dir: Path, data_dir: Path, store_url: str | None, base_iri: str
               help="Processes that read documents (default: every core when 200 or more documents, else 1).")
 @strict_option
 @click.option("--suggest-toml", is_flag=True,
-              help="Also write a starting kg.toml aligning the types the default alignment leaves over "
-                   "(an existing kg.toml is left as it is and the suggestion printed).")
+              help="Also write a starting kg.toml aligning each type the default alignment leaves over with "
+                   "its nearest kgo class, or Entity (an existing kg.toml is left as it is and the suggestion "
+                   "printed).")
 def check(corpus_dir: Path, shapes: bool, workers: int | None, strict: bool, suggest_toml: bool) -> None:
     """Check a corpus without building it: every error and warning, located, and how its types are
     aligned with kg's ontology; exit 2 if there is an error."""
@@ -157,7 +158,8 @@ def check(corpus_dir: Path, shapes: bool, workers: int | None, strict: bool, sug
         from kg.pipeline.suggest_toml import write_suggested_toml
 
         click.echo(write_suggested_toml(corpus_dir))
-    click.echo(check_corpus(corpus_dir, shapes=shapes, workers=workers, strict=strict).summary())
+    click.echo(check_corpus(corpus_dir, shapes=shapes, workers=workers, strict=strict,
+                            suggested=suggest_toml).summary())
 
 
 @main.command()
@@ -261,13 +263,16 @@ def suggest(articles: tuple[Path, ...], corpus_dir: Path, merge: bool, score: bo
 @main.command()
 @data_option
 def validate(data_dir: Path) -> None:
-    """Check the current graph against shapes.ttl and the ontology."""
-    from kg.pipeline.shacl import validate_nquads
+    """Check the current graph against shapes.ttl and its vocabulary: kg's ontology and the classes
+    and properties the build declared for the corpus's own types."""
+    from kg.pipeline.shacl import validate_store
 
     store = open_graph(data_dir)
-    names = [g for g in store.graphs() if not g.endswith("/ontology")]
-    validate_nquads("".join(store.dump_graph(g) for g in names).encode())
-    click.echo(f"valid: {len(names)} graphs conform to shapes.ttl and use only declared terms")
+    try:
+        count = validate_store(store)
+    finally:
+        store.close()
+    click.echo(f"valid: {count} graphs conform to shapes.ttl and use only declared terms")
 
 
 @main.command()
