@@ -185,7 +185,8 @@ class Vocabulary:
         """(subject, predicate, object N-Triples term) of every minted class and property: its type,
         label (the configuration's name), comment (the configuration's comment above its
         declaration, else what it is) and place under its parent, its kgo class or property where
-        aligned, and kgo:Event or kgo:Entity at the top."""
+        aligned, and kgo:Event or kgo:Entity at the top; an event role has kgo:Event as its domain
+        (what the JSON API lists as an event's participants)."""
         triples: list[tuple[str, str, str]] = []
         for section, types in (("entities", self.config.entities), ("events", self.config.events)):
             for name, node in types.items():
@@ -198,7 +199,10 @@ class Vocabulary:
                 continue
             kind = OWL + ("ObjectProperty" if self._links(name) else "DatatypeProperty")
             supers = [ONTOLOGY + self.alignment.terms[name]] if name in self.alignment.terms else []
-            triples += self._declaration(own, kind, name, self._property_section(name), supers)
+            section = self._property_section(name)
+            triples += self._declaration(own, kind, name, section, supers)
+            if section == "roles":  # only an event has it (a name that is also a relation's is not a role alone)
+                triples.append((own, RDFS + "domain", iri(ONTOLOGY + "Event")))
         return sorted(set(triples))
 
     def _declaration(self, own: str, kind: str, name: str, section: str, supers: list[str]) -> list[tuple[str, str, str]]:

@@ -132,6 +132,7 @@ def test_declarations_carry_the_conf_comments_and_the_hierarchy(clinical: Path, 
     assert about("Treatment", RDFS + "comment") == {"Care given to a patient."}
     assert about("Treatment", RDFS + "subClassOf") == {kgo + "Event"}
     assert about("Recipient", RDFS + "comment") == {"The event role Recipient of the corpus."}
+    assert about("Recipient", RDFS + "domain") == {kgo + "Event"} and not about("HAS", RDFS + "domain")
     assert about("Chronic", RDF_TYPE) == {OWL + "DatatypeProperty"}
 
 
