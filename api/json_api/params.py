@@ -1,9 +1,8 @@
 """The parameters of the JSON API's routes, read strictly (a 400 naming what is expected), and
-the one shape of a paged list."""
+the one shape of a paged list (`type`, read against the corpus's own classes, is corpus_terms.py's)."""
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from flask import request, url_for
@@ -11,22 +10,8 @@ from flask import request, url_for
 from kg.errors import ApiError
 from kg.settings import limit
 
-_TYPE = re.compile(r"^[A-Za-z][A-Za-z0-9]*$")
 MAX_LIMIT = limit("page_size")
 MAX_OFFSET = limit("page_offset")
-
-
-def type_arg(valid: tuple[str, ...]) -> str | None:
-    """The `type` parameter as the class name it names, ignoring case; a 400 listing the valid ones else."""
-    raw = request.args.get("type")
-    if raw is None:
-        return None
-    by_fold = {name.casefold(): name for name in valid}
-    name = by_fold.get(raw.casefold()) if _TYPE.match(raw) else None
-    if name is None:
-        raise ApiError(400, f"unknown type {raw!r}; the valid types (any case): {', '.join(valid)}",
-                       valid=list(valid))
-    return name
 
 
 def paging() -> tuple[int, int]:

@@ -3,12 +3,15 @@ build it is pinned to (api/request_life.py): rows of SELECTs, ids and their IRIs
 
 from __future__ import annotations
 
+from typing import Iterable
+
 from flask import g
 
 from kg.api.json_api import queries
 from kg.api.linked_data import ids
 from kg.api.request_life import pinned_backend
 from kg.model import iris
+from kg.publish.names import prefixed_name
 
 
 def select(sparql: str, deadline: float | None = None) -> list[dict[str, str]]:
@@ -48,3 +51,8 @@ def add_titles(rows: list[dict[str, str]], found: list[dict[str, str]] | None = 
 
 def doc_id(iri: str) -> str | None:
     return iri[len(iris.DOCUMENT):] if iri.startswith(iris.DOCUMENT) and "/" not in iri[len(iris.DOCUMENT):] else None
+
+
+def type_names(types: Iterable[str]) -> list[str]:
+    """Class IRIs as the JSON API shows types: prefixed names (kgo:Person, kgv:PER), sorted, each once."""
+    return sorted({prefixed_name(t) for t in types})
