@@ -37,7 +37,7 @@ def test_entities_paging_is_complete_and_disjoint(client):
 def test_entities_filter_by_type_includes_subclasses(client, shipped_data):
     people = body(client.get("/api/entities?type=Person&limit=500"))
     assert people["total"] == len(people["items"]) > 0
-    assert all("Person" in item["types"] for item in people["items"])
+    assert all("kgo:Person" in item["types"] for item in people["items"])
     assert "person/juan-guaido" in {item["id"] for item in people["items"]}
     units = body(client.get("/api/entities?type=MilitaryUnit&limit=500"))["items"]
     orgs = {i["id"] for i in body(client.get("/api/entities?type=Organization&limit=500"))["items"]}
@@ -60,7 +60,7 @@ def test_entity_record(client):
     validator("Entity").validate(entity)
     assert entity["label"] == "Juan Guaidó"
     assert entity["iri"] == RESOURCE + "person/juan-guaido"
-    assert "Person" in entity["types"]
+    assert "kgo:Person" in entity["types"]
     assert "Guaido" in entity["labels"]["alternative"]
     assert "Guiado" in entity["labels"]["hidden"]
     assert entity["mentionsTotal"] == entity["mentionCount"] == len(entity["mentions"]) > 0
