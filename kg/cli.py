@@ -21,7 +21,7 @@ import click
 
 from kg import __version__, settings
 from kg.errors import KgError
-from kg.formats import rdf_syntaxes as formats
+from kg.formats import rdf_syntaxes
 from kg.formats.registry import OUTPUT_FORMATS, OutputFormat, output_format
 from kg.model import iris
 from kg.store import build_dirs
@@ -103,7 +103,17 @@ store_option = setting_option("store", "store_url")
 @click.group(cls=KgGroup)
 @click.version_option(__version__, prog_name="kg")
 def main() -> None:
-    """Build, query and export a knowledge graph from brat-annotated news."""
+    """Turn a corpus annotated in brat or INCEpTION (brat standoff, INCEpTION XMI, WebAnno TSV;
+    any domain, language and schema) into an RDF knowledge graph that keeps, for every fact, the
+    document and sentence that state it; check, build, query, validate and export it, and serve it
+    (SPARQL endpoint, JSON API, Linked Data pages, network view).
+
+    \b
+    A first run:
+      kg check --corpus DIR      what kg makes of the corpus: errors, warnings, its types
+      kg build --corpus DIR      the graph, into data/ (only what changed, next time)
+      kg serve                   http://127.0.0.1:5000: query page, /sparql, /api, /graph
+    """
 
 
 @main.command()
@@ -149,8 +159,9 @@ def build(corpus_dir: Path, data_dir: Path, store_url: str | None, base_iri: str
               help="Processes that read documents (default: every core when 200 or more documents, else 1).")
 @strict_option
 @click.option("--suggest-toml", is_flag=True,
-              help="Also write a starting kg.toml aligning the types the default alignment leaves over "
-                   "(an existing kg.toml is left as it is and the suggestion printed).")
+              help="Also write a starting kg.toml aligning each type the default alignment leaves over with "
+                   "its nearest kgo class, or Entity (an existing kg.toml is left as it is and the suggestion "
+                   "printed).")
 def check(corpus_dir: Path, shapes: bool, workers: int | None, strict: bool, suggest_toml: bool) -> None:
     """Check a corpus without building it: every error and warning, located, and how its types are
     aligned with kg's ontology; exit 2 if there is an error."""
@@ -160,11 +171,12 @@ def check(corpus_dir: Path, shapes: bool, workers: int | None, strict: bool, sug
         from kg.pipeline.suggest_toml import write_suggested_toml
 
         click.echo(write_suggested_toml(corpus_dir))
-    click.echo(check_corpus(corpus_dir, shapes=shapes, workers=workers, strict=strict).summary())
+    click.echo(check_corpus(corpus_dir, shapes=shapes, workers=workers, strict=strict,
+                            suggested=suggest_toml).summary())
 
 
 @main.command()
-@click.option("--format", "fmt", type=click.Choice([*formats.EXPORT_EXTENSIONS, *(f.name for f in OUTPUT_FORMATS)]),
+@click.option("--format", "fmt", type=click.Choice([*rdf_syntaxes.EXPORT_EXTENSIONS, *(f.name for f in OUTPUT_FORMATS)]),
               default="ttl", show_default=True,
               help="Serialization, or " + ", or ".join(f"{f.name}: {f.writes}" for f in OUTPUT_FORMATS) + ".")
 @click.option("-o", "--output", type=click.Path(path_type=Path), default=None,
@@ -206,12 +218,9 @@ def _export_rdf(data_dir: Path, store_url: str | None, fmt: str, out: IO[bytes])
         return
     from kg.publish.export import remote_export_chunks
 
-    store = open_graph(data_dir, store_url)
-    try:
+    with open_graph(data_dir, store_url) as store:
         for chunk in remote_export_chunks(store, fmt):
             out.write(chunk)
-    finally:
-        store.close()
 
 
 def _export_corpus(build_dir: Path | None, output: Path, real: Path, fmt: OutputFormat) -> None:
@@ -221,12 +230,9 @@ def _export_corpus(build_dir: Path | None, output: Path, real: Path, fmt: Output
     if build_dir is None:
         raise click.ClickException("nothing built yet (run kg build first)")
     iris.use_base(build_dirs.base_iri(build_dir))
-    store = build_dirs.build_store(build_dir)
-    try:
+    with build_dirs.build_store(build_dir) as store:
         with writing_directory(output, real) as directory:
             count, warnings = fmt.write(build_dirs.corpus_config_dir(build_dir), store, directory)
-    finally:
-        store.close()
     for warning in warnings:
         click.echo(f"warning: {warning}", err=True)
     click.echo(f"wrote {count} documents to {output}", err=True)
@@ -248,8 +254,8 @@ def _export_corpus(build_dir: Path | None, output: Path, real: Path, fmt: Output
 def suggest(articles: tuple[Path, ...], corpus_dir: Path, merge: bool, score: bool, corpus_names: bool,
             events: bool, ner: str | None) -> None:
     """Pre-annotate known names, dates, figures, quotes and event triggers as brat suggestions, written to
-    <slug>.suggested.ann beside each article (its .ann is untouched unless --merge).
-    Without ARTICLES, every article of the corpus."""
+    <name>.suggested.ann beside each document's text (its .ann is untouched unless --merge).
+    ARTICLES are brat texts (.txt); without them, every brat document of the corpus."""
     from kg.suggest.files import score_table, suggest_files
 
     outcomes = suggest_files(corpus_dir, list(articles) or None, merge=merge, write=not score,
@@ -264,13 +270,13 @@ def suggest(articles: tuple[Path, ...], corpus_dir: Path, merge: bool, score: bo
 @main.command()
 @data_option
 def validate(data_dir: Path) -> None:
-    """Check the current graph against shapes.ttl and the ontology."""
-    from kg.pipeline.shacl import validate_nquads
+    """Check the current graph against shapes.ttl and its vocabulary: kg's ontology and the classes
+    and properties the build declared for the corpus's own types."""
+    from kg.pipeline.shacl import validate_store
 
-    store = open_graph(data_dir)
-    names = [g for g in store.graphs() if not g.endswith("/ontology")]
-    validate_nquads("".join(store.dump_graph(g) for g in names).encode())
-    click.echo(f"valid: {len(names)} graphs conform to shapes.ttl and use only declared terms")
+    with open_graph(data_dir) as store:
+        count = validate_store(store)
+    click.echo(f"valid: {count} graphs conform to shapes.ttl and use only declared terms")
 
 
 @main.command()
@@ -286,12 +292,9 @@ def validate(data_dir: Path) -> None:
 def query(sparql: str, fmt: str | None, iri_style: str, width: int, data_dir: Path, store_url: str | None) -> None:
     """Run a SPARQL query on the current graph (the default graph is the union of all graphs).
     The prefixes of the README's table are declared; a PREFIX of the query's own wins."""
-    store = open_graph(data_dir, store_url)
-    prefixes = iris.PREFIXES  # those of the graph's base, set by open_graph
-    try:
-        answer = store.query(sparql, prefixes=prefixes, graph_type=formats.NTRIPLES.media_type)
-    finally:
-        store.close()
+    with open_graph(data_dir, store_url) as store:
+        prefixes = iris.PREFIXES  # those of the graph's base, set by open_graph
+        answer = store.query(sparql, prefixes=prefixes, graph_type=rdf_syntaxes.NTRIPLES.media_type)
     if answer.kind == "graph":
         if fmt not in (None, "ttl", "nt"):
             raise click.BadParameter(f"a {answer.kind} answer is written as ttl or nt, not {fmt}", param_hint="--format")
@@ -315,22 +318,16 @@ def query(sparql: str, fmt: str | None, iri_style: str, width: int, data_dir: Pa
 
 
 def _cells(data: dict, prefixes: dict[str, str]) -> list[dict[str, str]]:
-    """Rows of SPARQL JSON results as text, IRIs as prefixed names (longest namespace first) when possible,
-    written for reading: doc:<slug>/quote/T30 (in a query the '/' would need an escape)."""
+    """Rows of SPARQL JSON results as text, IRIs as prefixed names that paste back into a query
+    (kg.publish.names: kgr:diagnostictool\\/oct, or <IRI>) when `prefixes` are given."""
     if "boolean" in data:
         return [{"boolean": str(data["boolean"]).lower()}]
-    ordered = sorted(prefixes.items(), key=lambda item: -len(item[1]))
+    from kg.publish.names import prefixed_name
 
     def text(term: dict[str, str]) -> str:
-        value = term["value"]
-        if term["type"] != "uri":
-            return value
-        for prefix, namespace in ordered:
-            local = value[len(namespace):]
-            if value.startswith(namespace) and local and all(c.isalnum() or c in "-_./" for c in local) \
-                    and not local.endswith("."):
-                return f"{prefix}:{local}"
-        return f"<{value}>" if prefixes else value
+        if term["type"] != "uri" or not prefixes:
+            return term["value"]
+        return prefixed_name(term["value"], prefixes)
 
     return [{k: text(v) for k, v in binding.items()} for binding in data["results"]["bindings"]]
 
@@ -343,8 +340,8 @@ def _turtle(ntriples: bytes, prefixes: dict[str, str]) -> bytes:
     graph = Graph(bind_namespaces="none")
     for prefix, namespace in prefixes.items():
         graph.bind(prefix, namespace)
-    graph.parse(data=ntriples.decode("utf-8"), format=formats.NTRIPLES.rdflib)
-    return graph.serialize(format=formats.TURTLE.rdflib).encode("utf-8")
+    graph.parse(data=ntriples.decode("utf-8"), format=rdf_syntaxes.NTRIPLES.rdflib)
+    return graph.serialize(format=rdf_syntaxes.TURTLE.rdflib).encode("utf-8")
 
 
 @main.command()
@@ -356,11 +353,8 @@ def stats(data_dir: Path, store_url: str | None, as_json: bool) -> None:
     entities and events per class and statements per predicate (the same as /api/stats)."""
     from kg.publish.stats import graph_stats
 
-    store = open_graph(data_dir, store_url)
-    try:
+    with open_graph(data_dir, store_url) as store:
         stats = graph_stats(store.select, store.graphs())
-    finally:
-        store.close()
     if as_json:
         click.echo(json.dumps(stats, indent=2, ensure_ascii=False))
         return

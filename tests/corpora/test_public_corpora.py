@@ -310,6 +310,8 @@ def test_build_gives_every_document_its_entities_and_the_warnings_brat_would(nam
     assert f"full build: {documents(corpus)} documents;" in output
     assert _unmarked(warning_counts(output, kind)) == expected_warnings(corpus), output
     assert entity_count(data) > 0
+    validated = run_kg("validate", "--data", str(data))  # its own vocabulary declared
+    assert validated.exit_code == 0, validated.output
     items = kb_items(corpus)
     if items:
         linked = entities_per_item(data)

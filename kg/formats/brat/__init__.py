@@ -6,5 +6,5 @@
     ann.py           read a .ann file into validated records: what brat displays, as written
     infer.py         the configuration the annotations imply, where no annotation.conf covers them
     render.py        write .ann lines and a configuration for annotations collected elsewhere (a CAS)
-    export.py        write a build back out as a brat corpus (`kg export --format brat`)
+    corpus_writer.py write a build back out as a brat corpus (`kg export --format brat`)
 """
