@@ -31,8 +31,8 @@ from kg.model import iris
 from kg.model.iris import fold
 from kg.viz.layout import place_around, story_layout
 from kg.viz.legend import event_legend, event_tint, link_entry, node_kind, node_legend, relation_entry, relation_legend
-from kg.viz.network import ordered_subgraph
-from kg.viz.panels import figure_groups, timeline
+from kg.viz.network import local_name, ordered_subgraph
+from kg.viz.panels import OTHER_FIGURES, day_label, figure_groups, timeline
 from kg.viz.story import (
     ACTORS,
     LAYERS,
@@ -64,6 +64,7 @@ def render(graph: nx.MultiDiGraph, *, size_by: str = "mentions", focus: str | No
     reads once the first frame is drawn."""
     data = view_data(graph, size_by=size_by)
     total = graph.graph.get("total_nodes", graph.number_of_nodes())
+    data.update(summaries(graph))
     data["meta"].update(focus=focus, depth=depth, title=title, total=total,
                         prefixes={"kgr": iris.RESOURCE, "doc": iris.DOCUMENT})
     first, more = split_data(data)
@@ -101,10 +102,31 @@ def split_data(data: dict) -> tuple[dict, dict]:
     other_edges = [e for e in data["edges"] if not drawn_first(e)]
     first = {"meta": data["meta"], "legend": data["legend"], "relationLegend": data["relationLegend"],
              "eventLegend": data["eventLegend"], "options": data["options"],
+             **{key: data[key] for key in ("timelineSummary", "figureSummary") if key in data},
              "nodes": data["nodes"][:first_count], "edges": first_edges}
     more = {key: value for key, value in data.items() if key not in first}
     more.update(nodes=data["nodes"][first_count:], edges=other_edges)
     return first, more
+
+
+def summaries(graph: nx.MultiDiGraph) -> dict:
+    """The whole graph's timeline and figures in counts, for a page that holds part of it:
+    `timelineSummary` [{date, label, count}] in date order and `figureSummary` [{topic, kind, role,
+    count}] (topics as the figures table names them, the largest first); {} for a whole graph."""
+    summary = graph.graph.get("summary")
+    if not summary:
+        return {}
+    labels = graph.graph.get("labels", {})
+
+    def name(iri: str) -> str:
+        return labels.get(iri) or local_name(iri)
+
+    figures = [{"topic": f"{name(kind)}, {name(role)}" if kind else OTHER_FIGURES, "kind": kind, "role": role,
+                "count": count} for kind, role, count in summary["figures"]]
+    figures.sort(key=lambda g: (g["topic"] == OTHER_FIGURES, -g["count"], g["topic"]))
+    return {"timelineSummary": [{"date": date, "label": day_label(date), "count": count}
+                                for date, count in summary["dates"]],
+            "figureSummary": figures}
 
 
 def encode_more(more: dict) -> tuple[str, str]:
@@ -153,7 +175,9 @@ def view_data(graph: nx.MultiDiGraph, *, size_by: str = "mentions", place: bool 
                  "linked": len(linked), "links": len(links), "layers": list(LAYERS),
                  "initial": initial, "first": len(first),
                  "timelineEvents": sum(len(d["events"]) for d in days),
-                 "figureRows": sum(len(g["rows"]) for g in figures)},
+                 "figureRows": sum(len(g["rows"]) for g in figures),
+                 "datedEvents": sum(count for _, count in graph.graph.get("summary", {}).get("dates", [])),
+                 "figures": sum(c for *_, c in graph.graph.get("summary", {}).get("figures", []))},
         "legend": node_legend(graph),
         "relationLegend": relation_legend(graph, links),
         "eventLegend": event_legend(graph),
@@ -198,7 +222,7 @@ def node_sizes(graph: nx.MultiDiGraph, size_by: str) -> dict[str, float]:
     sizes = {}
     for node, data in graph.nodes(data=True):
         if data["family"] in ACTORS:
-            mentions = data["mentions"] or len(data["mention_sentences"])
+            mentions = data["mentions"] or data.get("mentioned") or len(data["mention_sentences"])
             value = mentions if size_by == "mentions" else graph.degree(node)
             sizes[node] = round(min(40.0, 10.0 + 4.0 * math.sqrt(max(value, 0))), 1)
         else:
@@ -246,6 +270,7 @@ def _nodes(graph: nx.MultiDiGraph, order: list[str], story: nx.Graph, sizes: dic
             "wikidata": d["wikidata"], "mentions": d["mentions"], "facts": [list(f) for f in d["facts"]],
             "uncertain": doubt, "date": d.get("props", {}).get("date", ""), "relations": [], "links": links,
             "sentences": [sentence_index[s] for s in d["mention_sentences"] if s in sentence_index],
+            "sentenceCount": d.get("mentioned") or len(d["mention_sentences"]),
             "search": "\n".join(sorted({fold(s) for s in [d["label"], *d["alt"], *d["hidden"]]})),
         }
     return nodes, details

@@ -1,9 +1,9 @@
-"""A build's kept view data, or a store -> networkx MultiDiGraph: the nodes, edges and provenance the view shows.
+"""The view's rows -> networkx MultiDiGraph: the nodes, edges and provenance the view shows.
 
-Pure data, no HTML. A build keeps each graph's part of the view (kg.publish.view_data), and the
-view graph is made from the parts merged (`kept_graph`); a store whose build kept none (a remote
-store) is asked the same rows in a handful of SPARQL queries through `GraphStore.select`
-(`load_graph`). Both end in `graph_of`, so they cannot disagree on what the rows make.
+Pure data, no HTML. A build keeps the view's rows by node (kg.publish.view_index) and a page is
+made from the rows of the nodes it shows; a store whose build kept none (a remote store) is asked
+the same rows in a handful of SPARQL queries through `GraphStore.select` (`store_rows`,
+`load_graph`). Both end in `graph_of`, so they cannot disagree on what the rows make.
 Nodes are the entities (the annotation entity types of annotation.conf and
 their subclasses) and the events, and every entity of a type of the corpus's
 own that is aligned to no kgo class (family `Entity`: brat's PER, a POS tag,
@@ -26,7 +26,6 @@ neighbourhoods it fetches give a type or a relation the same colour.
 from __future__ import annotations
 
 from collections import Counter, defaultdict
-from dataclasses import dataclass
 from operator import itemgetter
 from typing import Iterable
 
@@ -35,10 +34,10 @@ import networkx as nx
 from kg.errors import InputError
 from kg.model import iris
 from kg.model.iris import FIXED_PREFIXES, ONTOLOGY, RDF_TYPE, fold, prologue
-from kg.model.view_parts import is_literal, lexical, merged
 
 # the families are kg's (the build sorts nodes by them); viz/legend.py and the tests import them from here
-from kg.publish.view_data import CORPUS_FAMILY, FAMILIES, ViewParts, ViewSchema, view_schema
+from kg.publish.view_data import CORPUS_FAMILY, FAMILIES, ViewSchema, view_schema
+from kg.publish.view_index import ViewRows
 from kg.store.protocol import GraphStore
 from kg.viz.story import is_actor
 
@@ -56,21 +55,6 @@ PREF_LABEL = FIXED_PREFIXES["skos"] + "prefLabel"
 WIKIDATA = FIXED_PREFIXES["wd"]
 
 
-@dataclass
-class ViewRows:
-    """The answers the view graph is made of, from a store's queries or from a build's kept parts:
-    `nodes` (node, family, class); `triples` (node, predicate, value, is a literal) of every distinct
-    triple about a node; `statements` (subject, predicate, object, sentence); `mentions` (node,
-    sentence); `sentences` {sentence: {"text", "doc"}}; `docs` {document: {"title", "date", "publisher"}}."""
-
-    nodes: list[tuple[str, str, str]]
-    triples: list[tuple[str, str, str, bool]]
-    statements: list[tuple[str, str, str, str]]
-    mentions: list[tuple[str, str]]
-    sentences: dict[str, dict[str, str]]
-    docs: dict[str, dict[str, str]]
-
-
 def _node_pattern(var: str, classes: dict[str, str]) -> str:
     """SPARQL pattern binding `var` to a node of the view, ?cls to its class and ?top to its family:
     the classes of each family listed (a property path per row is what made the view's queries slow
@@ -84,11 +68,6 @@ def load_graph(store: GraphStore) -> nx.MultiDiGraph:
     remote store, a build made before the file)."""
     schema = view_schema(store.select)
     return graph_of(schema, store_rows(store, schema))
-
-
-def kept_graph(parts: ViewParts) -> nx.MultiDiGraph:
-    """The whole view graph of a build, merged from the parts it kept (kg.publish.view_data)."""
-    return graph_of(parts.schema, kept_rows(parts))
 
 
 def graph_of(schema: ViewSchema, rows: ViewRows, whole_ranks: dict[str, list[str]] | None = None) -> nx.MultiDiGraph:
@@ -118,7 +97,7 @@ def store_rows(store: GraphStore, schema: ViewSchema) -> ViewRows:
     sentences = store.select(prologue() + """
         SELECT ?sent ?text ?doc WHERE { ?sent a kgo:Sentence ; nif:anchorOf ?text ; nif:referenceContext ?doc }""")
     docs = store.select(prologue() + """
-        SELECT ?doc ?title ?date ?publisher WHERE { ?doc a kgo:NewsArticle .
+        SELECT ?doc ?title ?date ?pub ?publisher WHERE { ?doc a kgo:NewsArticle .
           OPTIONAL { ?doc dcterms:title ?title }
           OPTIONAL { ?doc dcterms:date ?date }
           OPTIONAL { ?doc kgo:publisher ?pub . OPTIONAL { ?pub skos:prefLabel ?publisher } } }""")
@@ -128,24 +107,8 @@ def store_rows(store: GraphStore, schema: ViewSchema) -> ViewRows:
         [(r["s"], r["p"], r["o"], r["sent"]) for r in statements],
         [(r["x"], r["sent"]) for r in mentions],
         {r["sent"]: {"text": r["text"], "doc": r["doc"]} for r in sentences},
-        _documents((r["doc"], r.get("title", ""), r.get("date", ""), r.get("publisher", "")) for r in docs))
-
-
-def kept_rows(parts: ViewParts) -> ViewRows:
-    """The view's rows, merged from a build's kept parts: each distinct row once, as the store's
-    union of its graphs answers."""
-    whole = merged(parts.all_parts())
-    classes = parts.schema.classes
-    nodes = [(x, classes[c], c) for x, c in whole.types if c in classes]
-    shown = {x for x, _, _ in nodes}
-    triples = [(x, p, lexical(v), is_literal(v)) for x, p, v in whole.triples if x in shown]
-    publishers = {pub for _, _, _, pub in whole.docs if pub}
-    labels: dict[str, str] = {}
-    for x, _p, v in sorted(t for t in whole.triples if t[0] in publishers and t[1] == PREF_LABEL):
-        labels.setdefault(x, lexical(v))
-    return ViewRows(nodes, triples, whole.statements, whole.mentions,
-                    {s: {"text": text, "doc": doc} for s, text, doc in whole.sentences},
-                    _documents((doc, title, date, labels.get(pub, "")) for doc, title, date, pub in whole.docs))
+        _documents((r["doc"], r.get("title", ""), r.get("date", ""), r.get("publisher", "")) for r in docs),
+        publishers={r["doc"]: r["pub"] for r in sorted(docs, key=lambda r: (r["doc"], r.get("pub", ""))) if r.get("pub")})
 
 
 def ranks(graph: nx.MultiDiGraph) -> dict[str, list[str]]:
