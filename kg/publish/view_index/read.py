@@ -3,25 +3,26 @@
 Every answer is bounded by what it is asked for: the rows of the nodes a page shows (their mention
 sentences and each edge's sentences capped), one node's neighbours, the best nodes of a type, a date
 or a document, and the rankings and summaries the build derived. The segments are opened
-read-only (`immutable`), one connection per thread.
+read-only (`immutable`), one connection per thread. Nodes are named by IRI outside, by number inside.
 """
 
 from __future__ import annotations
 
 import sqlite3
 import threading
-from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterable
 
 from kg.model.iris import FIXED_PREFIXES
+from kg.model.view_parts import lexical
 from kg.publish.view_data import ACTORS, ViewSchema
 from kg.publish.view_index import derive, state, tables
 
 SAME_AS = FIXED_PREFIXES["owl"] + "sameAs"
 PREF_LABEL = FIXED_PREFIXES["skos"] + "prefLabel"
 SENTENCES_SHOWN = 20  # mention sentences of a node and sentences of an edge a page carries (the count says the rest)
+_ACTORS = ", ".join(f"'{f}'" for f in ACTORS)
 
 
 @dataclass
@@ -45,7 +46,8 @@ class ViewRows:
 
 @dataclass(frozen=True)
 class Scored:
-    """A node's family, kind, mentions, degree and score, as the build derived them."""
+    """A node's family, kind (its most specific class), mentions, degree and score, as the build
+    derived them."""
 
     family: str
     kind: str
@@ -60,43 +62,41 @@ class ViewIndex:
     def __init__(self, schema: ViewSchema, base: Path, delta: Path | None) -> None:
         self.schema, self.base, self.delta = schema, base, delta
         self._local = threading.local()
-        connection = self._connection()
+        connection, _ = self._connection()
         info = tables.meta(connection, "d" if delta else "main")
         self.total = int(info["nodes"])
         self.overview_size = int(info["overview"])
         self.counts = derive.read_ranks(connection, "d" if delta else "main")
+        self._ranks = derive.ordered_ranks(self.counts)
 
-    def _connection(self) -> sqlite3.Connection:
-        connection = getattr(self._local, "connection", None)
-        if connection is None:
+    def _connection(self) -> tuple[sqlite3.Connection, state.State]:
+        found = getattr(self._local, "connection", None)
+        if found is None:
             connection = tables.open_read(self.base)
             if self.delta is not None:
                 tables.attach(connection, self.delta, "d")
-            state.define(connection, "v", "main", "d" if self.delta else None)
-            connection.execute("CREATE TEMP TABLE keep(node TEXT PRIMARY KEY) WITHOUT ROWID")
+            whole = state.define(connection, "v", "main", "d" if self.delta else None)
+            for table in ("keep", "more"):
+                connection.execute(f"CREATE TEMP TABLE {table}(node INTEGER PRIMARY KEY)")
             connection.execute("CREATE TEMP TABLE wanted(iri TEXT PRIMARY KEY) WITHOUT ROWID")
-            self._local.connection = connection
-        return connection
-
-    def close(self) -> None:
-        connection = getattr(self._local, "connection", None)
-        if connection is not None:
-            connection.close()
-            self._local.connection = None
+            found = self._local.connection = (connection, whole)
+        return found
 
     def __len__(self) -> int:
         return self.total
 
     def __contains__(self, node: object) -> bool:
-        return isinstance(node, str) and self._connection().execute(
-            "SELECT 1 FROM v_nodes WHERE node = ?", (node,)).fetchone() is not None
+        if not isinstance(node, str):
+            return False
+        connection, _ = self._connection()
+        return connection.execute("SELECT 1 FROM v_nodes WHERE node = (SELECT id FROM v_terms WHERE iri = ?)",
+                                  (node,)).fetchone() is not None
 
     # -- what the build derived ---------------------------------------------------------------
 
     def ranks(self) -> dict[str, list[str]]:
         """The whole graph's rankings of types, kinds of event and relations (kg.viz.network.ranks)."""
-        ordered = derive.ordered_ranks(self.counts)
-        return {key: ordered[key] for key in ("types", "events", "relations")}
+        return {key: list(self._ranks[key]) for key in ("types", "events", "relations")}
 
     def overview(self, size: int | None = None) -> list[str]:
         """The nodes a page of at most `size` nodes opens on (default: the build's overview): every node
@@ -104,13 +104,17 @@ class ViewIndex:
         size = self.overview_size if size is None else size
         if self.total <= size:
             return self.all_nodes()
-        if size == self.overview_size:
-            return [row[0] for row in self._connection().execute(
-                f"SELECT node FROM {'d' if self.delta else 'main'}.overview ORDER BY rank")]
-        return self.best("", (), size)
+        connection, whole = self._connection()
+        if size != self.overview_size:
+            return self.best("", (), size)
+        kept = f"{'d' if self.delta else 'main'}.overview"
+        return [row[0] for row in connection.execute(
+            f"SELECT t.iri FROM {kept} o JOIN v_terms t ON t.id = o.node ORDER BY o.rank")]
 
     def all_nodes(self) -> list[str]:
-        return [row[0] for row in self._connection().execute("SELECT node FROM v_nodes ORDER BY node")]
+        connection, _ = self._connection()
+        return sorted(row[0] for row in connection.execute(
+            "SELECT t.iri FROM v_nodes n JOIN v_terms t ON t.id = n.node"))
 
     def dates(self) -> list[tuple[str, int]]:
         """(date, dated events) of the whole graph, in date order."""
@@ -121,58 +125,58 @@ class ViewIndex:
         return [(*(key.split("\t") if key else ("", "")), n) for key, n in self.counts["figures"].items()]
 
     def scores(self, nodes: Iterable[str]) -> dict[str, Scored]:
-        connection = self._keep(nodes)
-        return {node: Scored(*rest) for node, *rest in connection.execute(
-            "SELECT node, family, kind, mentions, degree, score FROM v_nodes WHERE node IN keep")}
+        connection, _ = self._keep(nodes)
+        return {node: Scored(family, kind, mentions, degree, score) for node, family, kind, mentions, degree, score
+                in connection.execute("""
+                    SELECT t.iri, n.family, k.iri, n.mentions, n.degree, n.score FROM v_nodes n
+                    JOIN v_terms t ON t.id = n.node JOIN v_terms k ON k.id = n.kind WHERE n.node IN keep""")}
 
     # -- choosing nodes ----------------------------------------------------------------------
 
     def best(self, where: str, params: tuple, limit: int) -> list[str]:
-        """The `limit` nodes with the best score among those `where` (SQL over the `nodes` columns,
-        empty: the overview's families), ties by IRI: the base's best (read in its index's order) less the
-        nodes the delta overrides, merged with the delta's."""
-        condition = where or f"family IN ({derive.OVERVIEW_IN})"
-        connection = self._connection()
-        overridden = {}
-        if self.delta is not None:
-            overridden = {node: score for node, score, ok in connection.execute(
-                f"SELECT node, score, family IS NOT NULL AND ({condition}) FROM d.nodes", params)}
-        found = {node: score for node, score in connection.execute(
-            f"SELECT node, score FROM main.nodes WHERE family IS NOT NULL AND ({condition}) "
-            "ORDER BY score DESC, node LIMIT ?", (*params, limit + len(overridden))) if node not in overridden}
-        if self.delta is not None:
-            found.update((node, score) for node, score, ok in connection.execute(
-                f"SELECT node, score, 1 FROM d.nodes WHERE family IS NOT NULL AND ({condition})", params))
-        return sorted(found, key=lambda n: (-found[n], n))[:limit]
+        """The `limit` nodes with the best score among those `where` (SQL over the columns of
+        `nodes`; empty: the overview's families), ties by IRI."""
+        if limit <= 0:
+            return []
+        connection, whole = self._connection()
+        return [iri for _, iri in derive.best(connection, whole, where, params, limit)]
+
+    def best_of_kind(self, kind: str, limit: int) -> list[str]:
+        return self.best("kind = (SELECT id FROM v_terms WHERE iri = ?)", (kind,), limit)
 
     def neighbours(self, node: str) -> set[str]:
         """The nodes one edge away from `node`, either way."""
-        skipped = ", ".join(f"'{p}'" for p in derive.SKIPPED_EDGES)
-        return {row[0] for row in self._connection().execute(f"""
-            WITH near(x) AS (SELECT o FROM v_links WHERE s = ?1 AND p NOT IN ({skipped})
-                             UNION SELECT s FROM v_links WHERE o = ?1 AND p NOT IN ({skipped}))
-            SELECT node FROM v_nodes WHERE node IN near AND node != ?1""", (node,))}
+        connection, whole = self._connection()
+        skipped = whole.terms(derive.SKIPPED_EDGES)
+        return {row[0] for row in connection.execute(f"""
+            WITH x(id) AS (SELECT id FROM v_terms WHERE iri = ?),
+                 near(n) AS (SELECT o FROM v_links WHERE s = (SELECT id FROM x) AND p NOT IN {skipped}
+                             UNION SELECT s FROM v_links WHERE o = (SELECT id FROM x) AND p NOT IN {skipped})
+            SELECT t.iri FROM v_nodes n JOIN v_terms t ON t.id = n.node
+            WHERE n.node IN near AND n.node != (SELECT id FROM x)""", (node,))}
 
     def participants(self, events: Iterable[str]) -> set[str]:
         """The actors the events name in any role (their out-edges to actors)."""
-        connection = self._keep(events)
-        skipped = ", ".join(f"'{p}'" for p in derive.SKIPPED_EDGES)
-        actors = ", ".join(f"'{f}'" for f in ACTORS)
+        connection, whole = self._keep(events)
+        skipped = whole.terms(derive.SKIPPED_EDGES)
         return {row[0] for row in connection.execute(f"""
-            WITH near(x) AS (SELECT o FROM v_links WHERE s IN keep AND p NOT IN ({skipped}))
-            SELECT node FROM v_nodes WHERE node IN near AND family IN ({actors})""")}
+            WITH near(n) AS (SELECT o FROM v_links WHERE s IN keep AND p NOT IN {skipped})
+            SELECT t.iri FROM v_nodes n JOIN v_terms t ON t.id = n.node WHERE n.node IN near AND n.family IN ({_ACTORS})""")}
 
     def of_document(self, doc: str) -> set[str]:
         """The nodes a document's graph names (its own and the entities it mentions)."""
-        connection = self._connection()
+        connection, _ = self._connection()
         arms = [("main", "v_gone")] + ([("d", None)] if self.delta else [])
-        named: set[str] = set()
+        named: set[int] = set()
         for schema, gone in arms:
             skip = f"AND d.source NOT IN {gone}" if gone else ""
             named.update(row[0] for row in connection.execute(f"""
                 SELECT sn.node FROM {schema}.docs d JOIN {schema}.source_nodes sn ON sn.source = d.source
-                WHERE d.doc = ? {skip}""", (doc,)))
-        return set(self.scores(named))
+                WHERE d.doc = (SELECT id FROM v_terms WHERE iri = ?) {skip}""", (doc,)))
+        connection.execute("DELETE FROM more")
+        connection.executemany("INSERT OR IGNORE INTO more VALUES (?)", ((n,) for n in named))
+        return {row[0] for row in connection.execute(
+            "SELECT t.iri FROM v_nodes n JOIN v_terms t ON t.id = n.node WHERE n.node IN more")}
 
     # -- the rows of nodes ---------------------------------------------------------------------
 
@@ -181,20 +185,20 @@ class ViewIndex:
         links, the sentences of their mentions and of their edges (the first `cap` by IRI of each;
         None: all), the texts of those sentences and the documents they and the nodes belong to."""
         cap = 2**62 if cap is None else cap
-        connection = self._keep(nodes)
-        found = [tuple(row) for row in connection.execute("""
+        connection, whole = self._keep(nodes)
+        connection.execute("DELETE FROM more")  # every IRI the rows name, to be read at the end
+        found = list(connection.execute("""
             SELECT DISTINCT t.node, c.family, t.cls FROM v_types t JOIN main.classes c USING (cls)
-            WHERE t.node IN keep""")]
-        triples = [(x, p, v, True) for x, p, v in connection.execute(
-            "SELECT DISTINCT node, p, v FROM v_literals WHERE node IN keep")]
-        triples += [(x, p, o, False) for x, p, o in connection.execute(
-            "SELECT DISTINCT s, p, o FROM v_links WHERE s IN keep AND (o IN keep OR p = ?)", (SAME_AS,))]
-        statements = [tuple(row) for row in connection.execute("""
+            WHERE t.node IN keep"""))
+        literals = list(connection.execute("SELECT DISTINCT node, p, v FROM v_literals WHERE node IN keep"))
+        links = list(connection.execute(f"""SELECT DISTINCT s, p, o FROM v_links WHERE s IN keep
+            AND (o IN keep OR p = {whole.term(SAME_AS)})"""))
+        statements = list(connection.execute("""
             SELECT s, p, o, sentence FROM (
               SELECT s, p, o, sentence, ROW_NUMBER() OVER (PARTITION BY s, p, o ORDER BY sentence) AS r FROM (
                 SELECT DISTINCT s, p, o, sentence FROM v_statements WHERE s IN keep AND o IN keep))
-            WHERE r <= ?""", (cap,))]
-        mentions, mentioned = [], {}
+            WHERE r <= ?""", (cap,)))
+        mentions, totals = [], {}
         for node, sentence, total in connection.execute("""
                 SELECT node, sentence, n FROM (
                   SELECT node, sentence, ROW_NUMBER() OVER (PARTITION BY node ORDER BY sentence) AS r,
@@ -203,43 +207,49 @@ class ViewIndex:
                 WHERE r <= ?""", (cap,)):
             mentions.append((node, sentence))
             if total > cap:
-                mentioned[node] = total
-        sentences = self._sentences({s for *_, s in statements} | {s for _, s in mentions})
-        docs = self._documents({found["doc"] for found in sentences.values()}
-                               | {node.rsplit("/", 2)[0] for node, _, _ in found})
-        return ViewRows(found, triples, statements, mentions, sentences, docs, mentioned)
+                totals[node] = total
+        cited = {row[3] for row in statements} | {row[1] for row in mentions}
+        texts = self._sentences(connection, cited)
+        named = {x for row in found for x in (row[0], row[2])} | {x for row in literals for x in row[:2]}
+        named |= {x for rows in (links, statements, mentions) for row in rows for x in row}
+        iris = derive.names(connection, whole, named | {doc for _, doc in texts.values()})
+        sentences = {iris[s]: {"text": text, "doc": iris[doc]} for s, (text, doc) in sorted(
+            texts.items(), key=lambda item: iris[item[0]])}
+        candidates = {found["doc"] for found in sentences.values()} | {iris[n].rsplit("/", 2)[0] for n, _, _ in found}
+        return ViewRows(
+            [(iris[n], family, iris[c]) for n, family, c in found],
+            [(iris[n], iris[p], lexical(v), True) for n, p, v in literals]
+            + [(iris[s], iris[p], iris[o], False) for s, p, o in links],
+            [(iris[s], iris[p], iris[o], iris[e]) for s, p, o, e in statements],
+            [(iris[n], iris[e]) for n, e in mentions],
+            sentences, self._documents(candidates), {iris[n]: total for n, total in totals.items()})
 
-    def _sentences(self, cited: set[str]) -> dict[str, dict[str, str]]:
-        connection = self._wanted(cited)
-        return {sentence: {"text": text, "doc": doc} for sentence, text, doc in connection.execute(
-            "SELECT DISTINCT sentence, text, doc FROM v_sentences WHERE sentence IN wanted ORDER BY sentence")}
+    def _sentences(self, connection: sqlite3.Connection, cited: set[int]) -> dict[int, tuple[str, int]]:
+        connection.execute("DELETE FROM more")
+        connection.executemany("INSERT OR IGNORE INTO more VALUES (?)", ((s,) for s in cited))
+        return {sentence: (text, doc) for sentence, text, doc in connection.execute(
+            "SELECT DISTINCT sentence, text, doc FROM v_sentences WHERE sentence IN more ORDER BY sentence, text, doc")}
 
     def _documents(self, candidates: set[str]) -> dict[str, dict[str, str]]:
         """{document: title, date, publisher's label} of the candidates that are documents."""
-        connection = self._wanted(candidates)
-        rows = sorted(connection.execute(
-            "SELECT DISTINCT doc, title, date, publisher FROM v_docs WHERE doc IN wanted"))
-        connection = self._wanted({publisher for *_, publisher in rows if publisher})
-        labels = dict(connection.execute(
-            "SELECT node, MIN(v) FROM v_literals WHERE node IN wanted AND p = ? GROUP BY node", (PREF_LABEL,)))
+        connection, whole = self._connection()
+        connection.execute("DELETE FROM wanted")
+        connection.executemany("INSERT OR IGNORE INTO wanted VALUES (?)", ((c,) for c in candidates))
+        rows = sorted(connection.execute(f"""
+            SELECT DISTINCT t.iri, d.title, d.date, COALESCE((SELECT MIN(l.v) FROM v_literals l WHERE l.node = d.publisher
+                                                              AND l.p = {whole.term(PREF_LABEL)}), '')
+            FROM v_docs d JOIN v_terms t ON t.id = d.doc
+            WHERE d.doc IN (SELECT id FROM v_terms WHERE iri IN wanted)"""))
         docs: dict[str, dict[str, str]] = {}
         for doc, title, date, publisher in rows:
-            docs.setdefault(doc, {"title": title, "date": date, "publisher": labels.get(publisher, "")})
+            docs.setdefault(doc, {"title": title, "date": date, "publisher": lexical(publisher) if publisher else ""})
         return docs
 
-    def _keep(self, nodes: Iterable[str]) -> sqlite3.Connection:
-        connection = self._connection()
-        connection.execute("DELETE FROM keep")
-        connection.executemany("INSERT OR IGNORE INTO keep VALUES (?)", ((n,) for n in nodes))
-        return connection
-
-    def _wanted(self, iris: Iterable[str]) -> sqlite3.Connection:
-        connection = self._connection()
+    def _keep(self, nodes: Iterable[str]) -> tuple[sqlite3.Connection, state.State]:
+        """The connection, with the numbers of `nodes` in TEMP.keep."""
+        connection, whole = self._connection()
         connection.execute("DELETE FROM wanted")
-        connection.executemany("INSERT OR IGNORE INTO wanted VALUES (?)", ((i,) for i in iris))
-        return connection
-
-
-def kind_counts(index: ViewIndex) -> Counter:
-    """{kind: nodes} of the whole graph's corpus types and kinds of event."""
-    return index.counts["types"] + index.counts["events"]
+        connection.executemany("INSERT OR IGNORE INTO wanted VALUES (?)", ((n,) for n in nodes))
+        connection.execute("DELETE FROM keep")
+        connection.execute("INSERT OR IGNORE INTO keep SELECT id FROM v_terms WHERE iri IN wanted")
+        return connection, whole

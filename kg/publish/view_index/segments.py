@@ -6,13 +6,14 @@ from __future__ import annotations
 
 import os
 import sqlite3
+from collections import Counter
 from pathlib import Path
 from typing import Iterable
 
 from kg.model.view_parts import ViewPart
 from kg.publish.view_data import ViewSchema
 from kg.publish.view_index import derive, state, tables
-from kg.publish.view_index.write import SegmentWriter
+from kg.publish.view_index.write import Numbers, SegmentWriter
 
 Parts = Iterable[tuple[str, ViewPart]]
 
@@ -20,8 +21,9 @@ Parts = Iterable[tuple[str, ViewPart]]
 def write_base(path: Path, schema: ViewSchema, parts: Parts, overview_size: int) -> None:
     """A base segment at `path` holding `parts` ((source name, part)), with everything derived."""
     with _writing(path) as connection:
-        derive.fill_classes(connection, schema)
-        SegmentWriter(connection).add_all(parts)
+        numbers = Numbers()
+        derive.fill_classes(connection, schema, numbers)
+        SegmentWriter(connection, numbers).add_all(parts)
         connection.executescript(tables.INDEXES)
         _derive_all(connection, state.define(connection, "v", "main", None), overview_size)
 
@@ -29,13 +31,13 @@ def write_base(path: Path, schema: ViewSchema, parts: Parts, overview_size: int)
 def _derive_all(connection: sqlite3.Connection, whole: state.State, overview_size: int) -> None:
     derive.derive_edges(connection, whole, None)
     derive.derive_nodes(connection, whole, None)
-    derive.write_ranks(connection, derive.rank_counts(connection, "main.nodes"))
-    derive.write_overview(connection, [node for node, _ in derive.overview(connection, "main.nodes", overview_size)])
+    derive.write_ranks(connection, derive.rank_counts(connection, whole, "main.nodes"))
+    derive.write_overview(connection, [n for n, _ in derive.best(connection, whole, "", (), overview_size)])
     connection.execute("INSERT INTO meta VALUES ('overview', ?)", (str(overview_size),))
     connection.execute("INSERT INTO meta SELECT 'nodes', COUNT(*) FROM main.nodes WHERE family IS NOT NULL")
 
 
-def write_delta(path: Path, base: Path, previous: Path | None, parts: Parts, changed: set[str],
+def write_delta(path: Path, base: Path, previous: Path | None, parts: list[tuple[str, ViewPart]], changed: set[str],
                 overview_size: int) -> None:
     """A delta at `path` over the segment `base`: the previous delta's sources (`previous`, None when
     there is none) less those in `changed`, plus `parts` (the sources changed that still exist);
@@ -51,7 +53,8 @@ def write_delta(path: Path, base: Path, previous: Path | None, parts: Parts, cha
         connection.executemany("INSERT OR IGNORE INTO main.replaced VALUES (?)", names)
         if previous is not None:
             _carry_previous(connection)
-        SegmentWriter(connection).add_all(parts)
+        numbers = _numbers_for(connection, parts, previous is not None)
+        SegmentWriter(connection, numbers).add_all(parts)
         connection.executescript(tables.INDEXES)
         old = state.define(connection, "o", "b", "p" if previous is not None else None)
         new = state.define(connection, "v", "b", "main")
@@ -65,11 +68,84 @@ def write_delta(path: Path, base: Path, previous: Path | None, parts: Parts, cha
         # a node touched that is no node any more: a row without family overrides the base's
         connection.execute(f"INSERT OR IGNORE INTO main.nodes(node) SELECT node FROM {old.table('nodes')} "
                            "WHERE node IN touched")
-        _add(ranks, derive.rank_counts(connection, new.table("nodes"), "touched"))
+        _add(ranks, derive.rank_counts(connection, new, new.table("nodes"), "touched"))
         derive.write_ranks(connection, ranks)
-        derive.write_overview(connection, _overview(connection, overview_size))
+        derive.write_overview(connection, [n for n, _ in derive.best(connection, new, "", (), overview_size)])
         connection.execute("INSERT INTO meta VALUES ('overview', ?)", (str(overview_size),))
         connection.execute("INSERT INTO meta VALUES ('nodes', ?)", (str(_node_count(connection)),))
+
+
+def _carry_previous(connection: sqlite3.Connection) -> None:
+    """The previous delta's IRIs, and its rows of the sources not changed again with their numbers."""
+    connection.execute("INSERT INTO main.terms SELECT * FROM p.terms")
+    connection.execute("INSERT OR IGNORE INTO main.replaced SELECT name FROM p.replaced")
+    connection.execute("INSERT INTO main.sources SELECT id, name FROM p.sources WHERE name NOT IN changed")
+    for table in tables.ROW_TABLES:
+        connection.execute(f"INSERT INTO main.{table} SELECT * FROM p.{table} "
+                           "WHERE source IN (SELECT id FROM main.sources)")
+
+
+def _numbers_for(connection: sqlite3.Connection, parts: list[tuple[str, ViewPart]], has_previous: bool) -> Numbers:
+    """Numbers for the IRIs of `parts`: the base's (or the previous delta's) for those they number,
+    new ones after every number given so far for the others."""
+    iris = {iri for _, part in parts for iri in _iris_of(part)}
+    connection.execute("CREATE TEMP TABLE fresh(iri TEXT PRIMARY KEY) WITHOUT ROWID")
+    connection.executemany("INSERT INTO fresh VALUES (?)", ((iri,) for iri in iris))
+    known = dict(connection.execute("SELECT iri, id FROM b.terms WHERE iri IN fresh"))
+    known.update(connection.execute("SELECT iri, id FROM main.terms WHERE iri IN fresh"))  # the previous delta's
+    last = max(connection.execute("SELECT COALESCE(MAX(id), 0) FROM b.terms").fetchone()[0],
+               connection.execute("SELECT COALESCE(MAX(id), 0) FROM main.terms").fetchone()[0])
+    numbers = Numbers(last + 1)
+    numbers.update(known)
+    return numbers
+
+
+def _iris_of(part: ViewPart) -> Iterable[str]:
+    for node, cls in part.types:
+        yield node
+        yield cls
+    for s, p, o in part.triples:
+        yield s
+        yield p
+        if o[0] == "<":
+            yield o[1:-1]
+    for row in part.statements:
+        yield from row
+    for row in part.mentions:
+        yield from row
+    for sentence, _, doc in part.sentences:
+        yield sentence
+        yield doc
+    for doc, _, _, publisher in part.docs:
+        yield doc
+        if publisher:
+            yield publisher
+
+
+def _touched(connection: sqlite3.Connection, has_previous: bool) -> None:
+    """TEMP.touched: the IRIs the changed sources name, before (in the base and the previous
+    delta) and after (in this delta)."""
+    connection.execute("CREATE TEMP TABLE touched(node INTEGER PRIMARY KEY)")
+    for schema in ["b", "main"] + (["p"] if has_previous else []):
+        connection.execute(f"""INSERT OR IGNORE INTO touched SELECT node FROM {schema}.source_nodes
+            WHERE source IN (SELECT id FROM {schema}.sources WHERE name IN changed)""")
+
+
+def _touched_counts(connection: sqlite3.Connection, at: state.State) -> dict[str, Counter]:
+    """The rank counts of the touched nodes and of the edges touching them, in state `at` (leaves
+    TEMP.edge for them)."""
+    derive.derive_edges(connection, at, "touched")
+    return derive.rank_counts(connection, at, at.table("nodes"), "touched")
+
+
+def _subtract(ranks: dict[str, Counter], counts: dict[str, Counter]) -> None:
+    for name, counter in counts.items():
+        ranks[name].subtract(counter)
+
+
+def _add(ranks: dict[str, Counter], counts: dict[str, Counter]) -> None:
+    for name, counter in counts.items():
+        ranks[name].update(counter)
 
 
 def _node_count(connection: sqlite3.Connection) -> int:
@@ -84,72 +160,24 @@ def _node_count(connection: sqlite3.Connection) -> int:
 
 def compact(base: Path, delta: Path, overview_size: int) -> None:
     """Write `base` and `delta` as one new base at `base`'s name (a new file: the old one may be a
-    link to another build's), then remove the delta."""
+    link to another build's), then remove the delta. IRIs keep their numbers."""
     with _writing(base) as connection:
         tables.attach(connection, base, "b")
         tables.attach(connection, delta, "d")
         connection.execute("INSERT INTO main.classes SELECT * FROM b.classes")
+        connection.execute("INSERT INTO main.terms SELECT * FROM b.terms UNION ALL SELECT * FROM d.terms")
         offset = connection.execute("SELECT COALESCE(MAX(id), 0) FROM b.sources").fetchone()[0]
         connection.execute("INSERT INTO main.sources SELECT id, name FROM b.sources "
                            "WHERE name NOT IN (SELECT name FROM d.replaced)")
         connection.execute("INSERT INTO main.sources SELECT id + ?, name FROM d.sources", (offset,))
-        for table, columns in (*tables.ROW_TABLES.items(), ("source_nodes", ("node",))):
+        for table, columns in tables.ROW_TABLES.items():
             listed = ", ".join(columns)
-            order = f"source, {listed}" if table == "source_nodes" else f"{listed}, source"
-            shifted = f"source + {offset}, {listed}" if table == "source_nodes" else f"{listed}, source + {offset}"
-            connection.execute(f"INSERT INTO main.{table} SELECT {order} FROM b.{table} "
+            connection.execute(f"INSERT INTO main.{table} SELECT {listed}, source FROM b.{table} "
                                f"WHERE source IN (SELECT id FROM main.sources WHERE id <= {offset})")
-            connection.execute(f"INSERT INTO main.{table} SELECT {shifted} FROM d.{table}")
+            connection.execute(f"INSERT INTO main.{table} SELECT {listed}, source + {offset} FROM d.{table}")
         connection.executescript(tables.INDEXES)
         _derive_all(connection, state.define(connection, "v", "main", None), overview_size)
     delta.unlink()
-
-def _carry_previous(connection: sqlite3.Connection) -> None:
-    """The previous delta's rows of the sources not changed again, with their ids."""
-    connection.execute("INSERT OR IGNORE INTO main.replaced SELECT name FROM p.replaced")
-    connection.execute("INSERT INTO main.sources SELECT id, name FROM p.sources WHERE name NOT IN changed")
-    for table in (*tables.ROW_TABLES, "source_nodes"):
-        connection.execute(f"INSERT INTO main.{table} SELECT * FROM p.{table} "
-                           "WHERE source IN (SELECT id FROM main.sources)")
-
-
-def _touched(connection: sqlite3.Connection, has_previous: bool) -> None:
-    """TEMP.touched: the nodes the changed sources name, before (in the base and the previous
-    delta) and after (in this delta)."""
-    connection.execute("CREATE TEMP TABLE touched(node TEXT PRIMARY KEY) WITHOUT ROWID")
-    schemas = ["b", "main"] + (["p"] if has_previous else [])
-    for schema in schemas:
-        connection.execute(f"""INSERT OR IGNORE INTO touched SELECT node FROM {schema}.source_nodes
-            WHERE source IN (SELECT id FROM {schema}.sources WHERE name IN changed)""")
-
-
-def _touched_counts(connection: sqlite3.Connection, at: state.State):
-    """The rank counts of the touched nodes and of the edges touching them, in state `at` (leaves
-    TEMP.edge for them)."""
-    derive.derive_edges(connection, at, "touched")
-    return derive.rank_counts(connection, at.table("nodes"), "touched")
-
-
-def _subtract(ranks, counts) -> None:
-    for name, counter in counts.items():
-        ranks[name].subtract(counter)
-
-
-def _add(ranks, counts) -> None:
-    for name, counter in counts.items():
-        ranks[name].update(counter)
-
-
-def _overview(connection: sqlite3.Connection, size: int) -> list[str]:
-    """The overview of base and delta: the base's best, less the nodes this delta overrides, merged
-    with the delta's nodes (the base's first size + overridden rows are enough)."""
-    overridden = {node: (family, score) for node, family, score in
-                  connection.execute("SELECT node, family, score FROM main.nodes")}
-    candidates = {node: score for node, score in derive.overview(connection, "b.nodes", size + len(overridden))
-                  if node not in overridden}
-    candidates.update((node, score) for node, (family, score) in overridden.items()
-                      if family in derive.OVERVIEW_FAMILIES)
-    return sorted(candidates, key=lambda n: (-candidates[n], n))[:size]
 
 
 class _writing:

@@ -2,7 +2,8 @@
 
 A state named `v` has a view `v_<table>` for every row table: the rows of each of its arms, an arm
 being a segment's table, less (for the base under a delta) the rows of the sources the delta
-replaced. `v_nodes` is the nodes derived for it: the base's, overridden by the delta's.
+replaced. `v_nodes` is the nodes derived for it (the base's, overridden by the delta's) and
+`v_terms` the numbers of its IRIs (the base's and the delta's own).
 """
 
 from __future__ import annotations
@@ -24,6 +25,14 @@ class State:
     def table(self, table: str) -> str:
         return f"{self.name}_{table}"
 
+    def term(self, iri: str) -> str:
+        """SQL for the number of `iri` (a constant of kg's: no quote in it)."""
+        return f"(SELECT id FROM {self.name}_terms WHERE iri = '{iri}')"
+
+    def terms(self, iris: tuple[str, ...]) -> str:
+        listed = ", ".join(f"'{iri}'" for iri in iris)
+        return f"(SELECT id FROM {self.name}_terms WHERE iri IN ({listed}))"
+
 
 def define(connection: sqlite3.Connection, name: str, base: str, delta: str | None) -> State:
     """Create the TEMP views of a state over the attached segments `base` and `delta`."""
@@ -32,8 +41,8 @@ def define(connection: sqlite3.Connection, name: str, base: str, delta: str | No
     if delta is not None:
         connection.execute(f"INSERT INTO {gone} SELECT s.id FROM {base}.sources s "
                            f"JOIN {delta}.replaced r ON r.name = s.name")
-    for table, columns in (*ROW_TABLES.items(), ("source_nodes", ("node",))):
-        listed = ", ".join((*columns, "source")) if table != "source_nodes" else "node, source"
+    for table, columns in ROW_TABLES.items():
+        listed = ", ".join((*columns, "source"))
         arms = [f"SELECT {listed} FROM {base}.{table} WHERE source NOT IN {gone}"]
         if delta is not None:
             arms.append(f"SELECT {listed} FROM {delta}.{table}")
@@ -41,9 +50,12 @@ def define(connection: sqlite3.Connection, name: str, base: str, delta: str | No
     columns = ", ".join(NODE_COLUMNS)
     if delta is None:
         nodes = f"SELECT {columns} FROM {base}.nodes WHERE family IS NOT NULL"
+        terms = f"SELECT id, iri FROM {base}.terms"
     else:
         nodes = (f"SELECT {columns} FROM {base}.nodes WHERE family IS NOT NULL AND node NOT IN "
                  f"(SELECT node FROM {delta}.nodes) UNION ALL "
                  f"SELECT {columns} FROM {delta}.nodes WHERE family IS NOT NULL")
+        terms = f"SELECT id, iri FROM {base}.terms UNION ALL SELECT id, iri FROM {delta}.terms"
     connection.execute(f"CREATE TEMP VIEW {name}_nodes AS {nodes}")
+    connection.execute(f"CREATE TEMP VIEW {name}_terms AS {terms}")
     return State(name, base, delta)

@@ -8,10 +8,14 @@ changed since the base was written, and in `replaced` the names of those sources
 the base's rows of the sources not replaced, plus the delta's. So an incremental build writes only
 the delta (small: the documents edited since the last full build) and hard-links the base.
 
+Every IRI is a number (`terms`): the base numbers those it holds, a delta keeps the base's numbers
+and numbers the IRIs the base lacks after them, so that rows of both compare as they are. Literals
+are kept as N-Quads terms (the readers' text), read as lexical forms.
+
 Beside the rows, each segment keeps what was derived from them (kg.publish.view_index.derive):
 `nodes` (every node of the base; in a delta, the nodes its sources touch, NULL family for a node
-that is gone), `ranks` (the whole graph's frequencies of types, kinds of event and relations) and
-`overview` (the nodes the page opens on).
+that is gone), `ranks` (the whole graph's rankings and summaries, by IRI) and `overview` (the
+nodes the page opens on).
 """
 
 from __future__ import annotations
@@ -19,47 +23,49 @@ from __future__ import annotations
 import sqlite3
 from pathlib import Path
 
-FORMAT = 1  # PRAGMA user_version
+FORMAT = 2  # PRAGMA user_version
 APPLICATION_ID = 0x6B677631  # "kgv1"
 HEAD_FILE = "head.pickle"  # the view's schema and the ontology graph's part (kg.publish.view_data)
 BASE_FILE = "base.sqlite"
 DELTA_FILE = "delta.sqlite"
 
-# The row tables: (name, columns), each with a `source` column after these.
+# The row tables: (name, columns), each with a `source` column after these; every column an IRI's
+# number but literals (`v`, an N-Quads term) and texts.
 ROW_TABLES = {
     "types": ("node", "cls"),
-    "literals": ("node", "p", "v"),  # v: the literal's lexical form
+    "literals": ("node", "p", "v"),
     "links": ("s", "p", "o"),  # every triple with an IRI object, whether or not the object is a node
     "statements": ("s", "p", "o", "sentence"),
     "mentions": ("node", "sentence"),
     "sentences": ("sentence", "text", "doc"),
     "docs": ("doc", "title", "date", "publisher"),
+    "source_nodes": ("node",),  # the IRIs a source's rows name (what an incremental build recomputes)
 }
 ROW_INDEXES = (
     ("types", "node"), ("literals", "node"), ("links", "s"), ("links", "o"), ("statements", "s"),
     ("mentions", "node"), ("sentences", "sentence"), ("docs", "doc"), ("source_nodes", "source"),
 )
-# The derived tables and what they hold per node.
 NODE_COLUMNS = ("node", "family", "kind", "mentions", "degree", "score", "date")
 
 SCHEMA = "\n".join([
     f"PRAGMA application_id = {APPLICATION_ID};",
     f"PRAGMA user_version = {FORMAT};",
     "CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT) WITHOUT ROWID;",
+    "CREATE TABLE terms(id INTEGER PRIMARY KEY, iri TEXT NOT NULL);",
     "CREATE TABLE sources(id INTEGER PRIMARY KEY, name TEXT UNIQUE NOT NULL);",
     "CREATE TABLE replaced(name TEXT PRIMARY KEY) WITHOUT ROWID;",
-    "CREATE TABLE classes(cls TEXT PRIMARY KEY, family TEXT NOT NULL, priority INTEGER NOT NULL, "
-    "depth INTEGER NOT NULL) WITHOUT ROWID;",
+    "CREATE TABLE classes(cls INTEGER PRIMARY KEY, family TEXT NOT NULL, priority INTEGER NOT NULL, "
+    "depth INTEGER NOT NULL);",
     *(f"CREATE TABLE {name}({', '.join(columns)}, source INTEGER NOT NULL);" for name, columns in ROW_TABLES.items()),
-    "CREATE TABLE source_nodes(source INTEGER NOT NULL, node TEXT NOT NULL);",  # the nodes a source's rows name
-    "CREATE TABLE nodes(node TEXT PRIMARY KEY, family TEXT, kind TEXT, mentions INTEGER, "
-    "degree INTEGER, score INTEGER, date TEXT) WITHOUT ROWID;",
+    "CREATE TABLE nodes(node INTEGER PRIMARY KEY, family TEXT, kind INTEGER, mentions INTEGER, degree INTEGER, "
+    "score INTEGER, date TEXT);",
     "CREATE TABLE ranks(ranking TEXT NOT NULL, key TEXT NOT NULL, count INTEGER NOT NULL, "
     "actors INTEGER NOT NULL, PRIMARY KEY (ranking, key)) WITHOUT ROWID;",
-    "CREATE TABLE overview(rank INTEGER PRIMARY KEY, node TEXT NOT NULL);",
+    "CREATE TABLE overview(rank INTEGER PRIMARY KEY, node INTEGER NOT NULL);",
 ])
 INDEXES = "\n".join(
-    [f"CREATE INDEX {table}_{column} ON {table}({column});" for table, column in ROW_INDEXES]
+    ["CREATE UNIQUE INDEX terms_iri ON terms(iri);"]
+    + [f"CREATE INDEX {table}_{column} ON {table}({column});" for table, column in ROW_INDEXES]
     + ["CREATE INDEX nodes_score ON nodes(score DESC, node) WHERE family IS NOT NULL;",
        "CREATE INDEX nodes_kind ON nodes(kind, score DESC) WHERE family IS NOT NULL;",
        "CREATE INDEX nodes_family ON nodes(family, score DESC) WHERE family IS NOT NULL;",
@@ -92,11 +98,11 @@ def attach(connection: sqlite3.Connection, path: Path, name: str) -> None:
 
 
 def check(connection: sqlite3.Connection, path: Path, schema: str = "main") -> None:
-    """Raise sqlite3.DatabaseError unless the file is a view index segment of this FORMAT."""
+    """Raise sqlite3.DatabaseError unless the file is a complete view index segment of this FORMAT."""
     application = connection.execute(f"PRAGMA {schema}.application_id").fetchone()[0]
     version = connection.execute(f"PRAGMA {schema}.user_version").fetchone()[0]
-    if application != APPLICATION_ID or version != FORMAT:
-        raise sqlite3.DatabaseError(f"{path} is not a view index of format {FORMAT}")
+    if application != APPLICATION_ID or version != FORMAT or meta(connection, schema).get("complete") != "1":
+        raise sqlite3.DatabaseError(f"{path} is not a complete view index of format {FORMAT}")
 
 
 def meta(connection: sqlite3.Connection, schema: str = "main") -> dict[str, str]:

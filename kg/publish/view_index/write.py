@@ -1,23 +1,44 @@
-"""Rows of the view into a segment: each graph's part (kg.model.view_parts) as rows of its source."""
+"""Rows of the view into a segment: each graph's part (kg.model.view_parts) as rows of its source,
+every IRI as its number."""
 
 from __future__ import annotations
 
 import sqlite3
 from typing import Iterable
 
-from kg.model.view_parts import ViewPart, lexical
+from kg.model.view_parts import ViewPart
 from kg.publish.view_index.tables import ROW_TABLES
 
-BATCH = 50_000  # rows held before they are inserted
+BATCH = 200_000  # rows held before they are inserted
+
+
+class Numbers(dict):
+    """IRI -> number, numbering an IRI it has not seen after the others (from `start`)."""
+
+    def __init__(self, start: int = 1) -> None:
+        super().__init__()
+        self.next = start
+        self.fresh: list[tuple[int, str]] = []  # numbered and not yet written
+
+    def __missing__(self, iri: str) -> int:
+        number = self[iri] = self.next
+        self.next += 1
+        self.fresh.append((number, iri))
+        return number
+
+    def write(self, connection: sqlite3.Connection) -> None:
+        """Insert into `terms` the IRIs numbered since the last call."""
+        connection.executemany("INSERT INTO terms VALUES (?, ?)", self.fresh)
+        self.fresh = []
 
 
 class SegmentWriter:
     """Inserts the parts of sources into an open segment, in batches."""
 
-    def __init__(self, connection: sqlite3.Connection) -> None:
-        self.connection = connection
+    def __init__(self, connection: sqlite3.Connection, numbers: Numbers) -> None:
+        self.connection, self.numbers = connection, numbers
         self.next_id = (connection.execute("SELECT MAX(id) FROM sources").fetchone()[0] or 0) + 1
-        self.pending: dict[str, list[tuple]] = {name: [] for name in (*ROW_TABLES, "source_nodes")}
+        self.pending: dict[str, list[tuple]] = {name: [] for name in ROW_TABLES}
         self.sources: list[tuple[int, str]] = []
         self.held = 0
 
@@ -26,23 +47,23 @@ class SegmentWriter:
         sid = self.next_id
         self.next_id += 1
         self.sources.append((sid, source))
-        rows = self.pending
-        rows["types"].extend((node, cls, sid) for node, cls in part.types)
-        named = {node for node, _ in part.types}
-        for s, p, o in part.triples:
-            named.add(s)
-            if o[0] == '"':
-                rows["literals"].append((s, p, lexical(o), sid))
-            else:
-                rows["links"].append((s, p, o[1:-1], sid))
-                named.add(o[1:-1])
-        rows["statements"].extend((s, p, o, sentence, sid) for s, p, o, sentence in part.statements)
-        rows["mentions"].extend((node, sentence, sid) for node, sentence in part.mentions)
-        named.update(node for node, _ in part.mentions)
-        rows["sentences"].extend((sentence, text, doc, sid) for sentence, text, doc in part.sentences)
-        rows["docs"].extend((doc, title, date, publisher, sid) for doc, title, date, publisher in part.docs)
-        rows["source_nodes"].extend((sid, node) for node in named)
-        self.held += len(part.types) + len(part.triples) + len(part.statements) + len(part.mentions) + len(named)
+        n, rows = self.numbers, self.pending
+        types = [(n[node], n[cls], sid) for node, cls in part.types]
+        literals = [(n[s], n[p], o, sid) for s, p, o in part.triples if o[0] == '"']
+        links = [(n[s], n[p], n[o[1:-1]], sid) for s, p, o in part.triples if o[0] == "<"]
+        mentions = [(n[node], n[sentence], sid) for node, sentence in part.mentions]
+        rows["types"] += types
+        rows["literals"] += literals
+        rows["links"] += links
+        rows["statements"] += [(n[s], n[p], n[o], n[sentence], sid) for s, p, o, sentence in part.statements]
+        rows["mentions"] += mentions
+        rows["sentences"] += [(n[sentence], text, n[doc], sid) for sentence, text, doc in part.sentences]
+        rows["docs"] += [(n[doc], title, date, n[publisher] if publisher else None, sid)
+                         for doc, title, date, publisher in part.docs]
+        named = {row[0] for row in types} | {row[0] for row in literals} | {row[0] for row in mentions}
+        named |= {row[0] for row in links} | {row[2] for row in links}
+        rows["source_nodes"] += [(node, sid) for node in named]
+        self.held += len(types) + len(literals) + len(links) + len(part.statements) + len(mentions) + len(named)
         if self.held >= BATCH:
             self.flush()
 
@@ -53,11 +74,11 @@ class SegmentWriter:
 
     def flush(self) -> None:
         insert = self.connection.executemany
+        self.numbers.write(self.connection)
         insert("INSERT INTO sources(id, name) VALUES (?, ?)", self.sources)
         self.sources = []
         for table, rows in self.pending.items():
             if rows:
-                columns = len(rows[0])
-                insert(f"INSERT INTO {table} VALUES ({', '.join('?' * columns)})", rows)
+                insert(f"INSERT INTO {table} VALUES ({', '.join('?' * len(rows[0]))})", rows)
                 rows.clear()
         self.held = 0
