@@ -153,7 +153,8 @@ def _built_page(backend) -> Path | None:
     """graph.html of the served embedded build (drawn now if no request asked for it before, from
     the view index the other routes keep)."""
     build = backend.served()
-    return ensure_view(build, lambda: _view_index(backend, build)) if build is not None else None
+    size = current_app.config.get("VIEW_NODES")
+    return ensure_view(build, lambda: _view_index(backend, build), size) if build is not None else None
 
 
 def _send_page(page: Path) -> Response:
@@ -178,7 +179,7 @@ def _rendered_page(backend) -> str:
     version = f"{backend.kind}:{backend.version()}"
     html = rendered.get("page", version, backend.max_age)
     if html is None:
-        html = rendered.put("page", version, view_page(_view_index(backend))[0])
+        html = rendered.put("page", version, view_page(_view_index(backend), max_nodes=current_app.config.get("VIEW_NODES"))[0])
     return html
 
 

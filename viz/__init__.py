@@ -25,16 +25,17 @@ def write_view(build_dir: Path, store: GraphStore) -> Path:
     return path
 
 
-def ensure_view(build_dir: Path, index: Callable[[], ViewIndex] | None = None) -> Path:
+def ensure_view(build_dir: Path, index: Callable[[], ViewIndex] | None = None, max_nodes: int | None = None) -> Path:
     """The build's graph.html, drawn on the first call (one writer at a time) and kept: the view is
     not on a build's critical path. Drawn from `index()` when given (a server keeps the build's
-    index for the neighbours route), else from the build's (`build_index`)."""
-    return made_once(Path(build_dir) / VIEW_FILE, lambda partial: _draw(Path(build_dir), partial, index))
+    index for the neighbours route), else from the build's (`build_index`); `max_nodes` as
+    `view_page` takes it."""
+    return made_once(Path(build_dir) / VIEW_FILE, lambda partial: _draw(Path(build_dir), partial, index, max_nodes))
 
 
-def _draw(build_dir: Path, path: Path, index: Callable[[], ViewIndex] | None) -> None:
+def _draw(build_dir: Path, path: Path, index: Callable[[], ViewIndex] | None, max_nodes: int | None) -> None:
     with under_build_base(build_dir):
-        write_html(index() if index else build_index(build_dir), path)
+        write_html(index() if index else build_index(build_dir), path, max_nodes=max_nodes)
 
 
 def build_index(build_dir: Path) -> ViewIndex:
@@ -51,11 +52,14 @@ def build_index(build_dir: Path) -> ViewIndex:
         store.close()
 
 
-def view_page(index: ViewIndex, *, focus: str | None = None, depth: int = 1, size_by: str = "mentions",
+def view_page(index: ViewIndex | GraphStore, *, focus: str | None = None, depth: int = 1, size_by: str = "mentions",
               max_nodes: int | None = None, names=None) -> tuple[str, int]:
-    """The page of a view index and its node count: the whole graph when it has at most
-    `max_nodes` nodes (default: the `view_nodes` setting), else its overview; with `focus`, that
-    node and its neighbours `depth` edges away (`names`, a search index, resolves it by name)."""
+    """The page of a view index (or of a store's view, read whole) and its node count: the whole
+    graph when it has at most `max_nodes` nodes (default: the `view_nodes` setting), else its
+    overview; with `focus`, that node and its neighbours `depth` edges away (`names`, a search
+    index, resolves it by name)."""
+    if not isinstance(index, ViewIndex):
+        index = store_index(index)
     size = int(setting("view_nodes")) if max_nodes is None else max_nodes
     if focus is not None:
         focus = resolve(index, focus, names)
@@ -65,8 +69,8 @@ def view_page(index: ViewIndex, *, focus: str | None = None, depth: int = 1, siz
     return render(graph, size_by=size_by, focus=focus, depth=depth), graph.number_of_nodes()
 
 
-def write_html(index: ViewIndex, path: Path, **options) -> int:
-    """Write the page of a view index (`view_page`'s options) to `path`; returns its node count."""
+def write_html(index: ViewIndex | GraphStore, path: Path, **options) -> int:
+    """Write the page of a view index or a store (`view_page`'s options) to `path`; returns its node count."""
     html, nodes = view_page(index, **options)
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)

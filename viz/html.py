@@ -38,6 +38,7 @@ from kg.viz.story import (
     LAYERS,
     actor_graph,
     actor_links,
+    is_actor,
     link_direction,
     link_label,
     link_uncertain,
@@ -52,6 +53,7 @@ LABEL_MAX = 40
 LAYER_SIZE = 9.0
 COMPRESS_OVER = 256 * 1024  # bytes of JSON past which the data not needed for the first frame travels gzipped
 VIS_DIR = Path(pyvis.__file__).parent / "lib" / "vis-9.1.2"
+SCRIPT_MODULES = ("data.js", "layout.js", "drawing.js", "panels.js", "fetch.js", "search.js", "legend.js", "start.js")
 
 
 def render(graph: nx.MultiDiGraph, *, size_by: str = "mentions", focus: str | None = None,
@@ -69,7 +71,7 @@ def render(graph: nx.MultiDiGraph, *, size_by: str = "mentions", focus: str | No
                         prefixes={"kgr": iris.RESOURCE, "doc": iris.DOCUMENT})
     first, more = split_data(data)
     encoding, more_text = encode_more(more)
-    script = _asset("view.js")
+    script = page_script()
     vis_js = _read(VIS_DIR / "vis-network.min.js")
     return _template().render(
         title=title,
@@ -173,7 +175,7 @@ def view_data(graph: nx.MultiDiGraph, *, size_by: str = "mentions", place: bool 
     return {
         "meta": {"nodes": len(nodes), "edges": len(edges), "physics": False, "actors": len(story),
                  "linked": len(linked), "links": len(links), "layers": list(LAYERS),
-                 "initial": initial, "first": len(first),
+                 "initial": initial, "first": len(first), "showEvents": events_carry_the_story(graph, story),
                  "timelineEvents": sum(len(d["events"]) for d in days),
                  "figureRows": sum(len(g["rows"]) for g in figures),
                  "datedEvents": sum(count for _, count in graph.graph.get("summary", {}).get("dates", [])),
@@ -192,6 +194,15 @@ def view_data(graph: nx.MultiDiGraph, *, size_by: str = "mentions", place: bool 
                        "doc": doc_index.get(graph.graph["sentences"][s]["doc"], -1)} for s in sentences],
         "docs": [{"iri": d, **graph.graph["docs"][d]} for d in docs],
     }
+
+
+def events_carry_the_story(graph: nx.MultiDiGraph, story: nx.Graph) -> bool:
+    """Whether the page opens with its events drawn: when they are as many as the entities (what
+    most of a corpus annotates: events with their arguments), or when they are all that links
+    the entities."""
+    events = sum(1 for _, family in graph.nodes(data="family") if family == "Event")
+    stated = any(is_actor(graph, s) and is_actor(graph, o) and s != o for s, o in graph.edges())
+    return events > 0 and (events >= story.number_of_nodes() or not stated)
 
 
 def _opening(graph: nx.MultiDiGraph, story: nx.Graph, linked: list[str], sizes: dict) -> list[str] | None:
@@ -382,6 +393,13 @@ def _csp(*scripts: str) -> str:
     # connect-src 'self': served by `kg serve`, the page fetches a node's neighbours from it
     return (f"default-src 'none'; script-src {hashes}; style-src 'unsafe-inline'; img-src data:; "
             "font-src data:; connect-src 'self'; base-uri 'none'; form-action 'none'")
+
+
+def page_script() -> str:
+    """The page's script: its modules (viz/static/view/, each one concept) joined in one function, so
+    that they share its variables, as one inline script the page's policy admits by its hash."""
+    body = "\n".join(_asset(f"view/{name}") for name in SCRIPT_MODULES)
+    return f'var network = null;\nvar kgView = (function () {{\n  "use strict";\n{body}}})();\n'
 
 
 def _asset(name: str) -> str:

@@ -12,11 +12,11 @@ import networkx as nx
 
 from kg.viz.html import view_data
 
-SENT = ("nodes", "edges", "relations", "nodeDetails", "sentences", "docs")
+SENT = ("nodes", "edges", "relations", "nodeDetails", "timeline", "figures", "sentences", "docs")
 
 
 def neighbourhood_data(part: nx.MultiDiGraph, node: str) -> dict:
     """The page's data for `part` (around `node`, '' for a selection): nodes (unplaced), edges,
-    relations, details, sentences and documents, numbered within this block."""
+    relations, details, its dated events and figures, sentences and documents, numbered within this block."""
     data = view_data(part, place=False)
     return {"node": node, **{key: data[key] for key in SENT}}

@@ -31,9 +31,7 @@ from typing import Iterable
 
 import networkx as nx
 
-from kg.errors import InputError
-from kg.model import iris
-from kg.model.iris import FIXED_PREFIXES, ONTOLOGY, RDF_TYPE, fold, prologue
+from kg.model.iris import FIXED_PREFIXES, ONTOLOGY, RDF_TYPE, prologue
 
 # the families are kg's (the build sorts nodes by them); viz/legend.py and the tests import them from here
 from kg.publish.view_data import CORPUS_FAMILY, FAMILIES, ViewSchema, view_schema
@@ -176,7 +174,7 @@ def _add_node_literals(graph: nx.MultiDiGraph, rows: list[tuple[str, str, str, b
                 data["props"].setdefault(p.removeprefix(ONTOLOGY), v)
     for x, data in nodes.items():
         seen = found.get(x, {})
-        data["label"] = _first(seen, "pref", "label", "quote") or local_name(x)
+        data["label"] = _first(seen, "pref", "label", "quote") or local_name(x) or x  # every node has a name
         data["alt"] = [a for a in seen.get("alt", []) if a != data["label"]]
         data["hidden"] = seen.get("hidden", [])
         data["mentions"] = max((int(float(v)) for v in seen.get("mentions", [])), default=0)
@@ -233,63 +231,6 @@ def local_name(iri: str) -> str:
     tail = iri.rsplit("#", 1)[-1].rsplit("/", 1)[-1] or iri
     spaced = "".join(" " + c.lower() if c.isupper() else c for c in tail).strip()
     return spaced.replace("-", " ")
-
-
-def resolve_node(graph: nx.MultiDiGraph, ident: str) -> str:
-    """The node an identifier names: an IRI, a canonical key ('person/juan-guaido'),
-    a prefixed name ('kgr:person/juan-guaido'), or a label or alias (accents and case ignored)."""
-    prefix, _, rest = ident.partition(":")
-    candidates = [ident, iris.RESOURCE + ident]
-    if prefix in iris.PREFIXES and not rest.startswith("//"):
-        candidates.append(iris.PREFIXES[prefix] + rest)
-    for candidate in candidates:
-        if candidate in graph:
-            return candidate
-    key = fold(ident).strip()
-    named = [n for n, d in graph.nodes(data=True)
-             if key in {fold(s) for s in [d["label"], *d["alt"], *d["hidden"]]}]
-    if len(named) == 1:
-        return named[0]
-    if named:
-        shown = ", ".join(f"{_short_key(n)} ({graph.nodes[n]['label']})" for n in sorted(named)[:10])
-        more = f" and {len(named) - 10} more" if len(named) > 10 else ""
-        raise InputError(f"focus {ident!r} is ambiguous (expected one of: {shown}{more})")
-    raise InputError(f"focus {ident!r} names no entity or event of the graph (expected a key such as "
-                     "person/juan-guaido, an IRI, a label or an alias)")
-
-
-def _short_key(iri: str) -> str:
-    """A node as `kg viz --focus` takes it: its canonical key, or its IRI."""
-    return iri[len(iris.RESOURCE):] if iri.startswith(iris.RESOURCE) else iri
-
-
-def cap_nodes(graph: nx.MultiDiGraph, max_nodes: int) -> nx.MultiDiGraph:
-    """The `max_nodes` best-connected nodes and the edges among them, when the graph has more
-    (a browser cannot draw a hundred thousand nodes); `graph.graph["total_nodes"]` keeps the full count."""
-    total = graph.number_of_nodes()
-    if max_nodes <= 0 or total <= max_nodes:
-        return graph
-    keep = sorted(graph, key=lambda n: (-graph.degree(n), n))[:max_nodes]
-    sub = ordered_subgraph(graph, keep)
-    sub.graph["total_nodes"] = total
-    mark_outside(sub, graph)
-    return sub
-
-
-def mark_outside(part: nx.MultiDiGraph, whole: nx.MultiDiGraph) -> None:
-    """Give each node of `part` the number of its neighbours in `whole` that `part` lacks
-    (`outside`): a page served by `kg serve` fetches them when the node is clicked."""
-    undirected = whole.to_undirected(as_view=True)
-    for node, data in part.nodes(data=True):
-        data["outside"] = sum(1 for m in undirected[node] if m not in part)
-
-
-def focus_subgraph(graph: nx.MultiDiGraph, node: str, depth: int) -> nx.MultiDiGraph:
-    """`node` and every node within `depth` edges of it, ignoring edge direction."""
-    if depth < 0:
-        raise InputError(f"depth must be 0 or more, not {depth}")
-    keep = nx.single_source_shortest_path_length(graph.to_undirected(as_view=True), node, cutoff=depth)
-    return ordered_subgraph(graph, keep)
 
 
 def ordered_subgraph(graph: nx.Graph, nodes) -> nx.Graph:

@@ -18,30 +18,37 @@ from kg.errors import InputError
 from kg.model import iris, nquads
 from kg.model.iris import fold
 from kg.model.view_parts import ViewPart
-from kg.publish.view_data import ViewParts, ViewSchema, view_schema
+from kg.publish.view_data import ACTORS, FAMILIES, ViewParts, ViewSchema, view_schema
 from kg.publish.view_index import ViewIndex, ViewRows, open_index, write_index
-from kg.publish.view_index.read import Scored
+from kg.publish.view_index.read import SENTENCES_SHOWN_OTHERS, Scored
 from kg.store.protocol import GraphStore
 from kg.viz.network import graph_of, store_rows
 
-NEIGHBOURS_MAX = 500  # nodes a neighbourhood, a selection or a focus holds at most
+NEIGHBOURS_MAX = 200  # nodes a neighbourhood, a selection or a focus holds at most
+OVERVIEW_LINKS = 8  # edges of each node an overview keeps: its strongest (the page draws 3 until one is selected)
+ALL_FAMILIES = FAMILIES
 
 
 def page_graph(index: ViewIndex, size: int | None = None) -> nx.MultiDiGraph:
     """The graph a page opens on: the whole graph when it has at most `size` nodes (default: the
-    build's overview size), else the overview, with the whole graph's summaries (dated events by
-    date, figures by what they count) in `graph.graph["summary"]`."""
+    build's overview size), else the overview with each node's OVERVIEW_LINKS strongest edges,
+    and the whole graph's summaries (dated events by date, figures by what they count) in
+    `graph.graph["summary"]`."""
     nodes = index.overview(size)
     if len(nodes) >= index.total:
         return graph_of(index.schema, index.rows(nodes, cap=None), whole_ranks=index.ranks())
-    graph = part_graph(index, nodes)
+    graph = part_graph(index, nodes, strongest=OVERVIEW_LINKS)
     graph.graph["summary"] = {"dates": index.dates(), "figures": index.figure_topics()}
     return graph
 
 
-def part_graph(index: ViewIndex, nodes: list[str]) -> nx.MultiDiGraph:
-    """The graph of `nodes` (and the edges among them) out of the index's whole graph."""
-    rows: ViewRows = index.rows(nodes)
+def part_graph(index: ViewIndex, nodes: list[str], centre: str | None = None, edges_of: set[str] | None = None,
+               strongest: int | None = None) -> nx.MultiDiGraph:
+    """The graph of `nodes` (and the edges among them; with `edges_of`, only those with an end
+    among these; with `strongest`, only those among the strongest of an end) out of the index's
+    whole graph, with the first SENTENCES_SHOWN_OTHERS sentences of each node's mentions and each
+    edge's evidence (SENTENCES_SHOWN of `centre`'s mentions)."""
+    rows: ViewRows = index.rows(nodes, SENTENCES_SHOWN_OTHERS, centre=centre, edges_of=edges_of, strongest=strongest)
     graph = graph_of(index.schema, rows, whole_ranks=index.ranks())
     graph.graph["total_nodes"] = index.total
     scores = index.scores(graph)
@@ -58,30 +65,38 @@ def neighbourhood_graph(index: ViewIndex, node: str, limit: int = NEIGHBOURS_MAX
         raise InputError(f"no node {node!r} in the view graph (expected the IRI of an entity or event)")
     near = index.neighbours(node)
     scores = index.scores(near)
-    near |= index.participants(n for n in near if scores[n].family == "Event")
-    near.discard(node)
-    return part_graph(index, [node] + _best(index, near, limit - 1))
+    events = {n for n in near if scores[n].family == "Event"}
+    roles = index.roles(events)
+    actors = ({n for n in near if scores[n].family in ACTORS} | {a for found in roles.values() for a in found}) - {node}
+    chosen = _best(index, actors, (limit - 1) * 3 // 5)
+    linking = [e for e in _best(index, events, len(events)) if roles.get(e, set()) & set(chosen)]
+    chosen += linking[:limit - 1 - len(chosen)]
+    chosen += _best(index, near - set(chosen) - {node}, limit - 1 - len(chosen))
+    # the node's edges and its events' roles (what links it to the entities it shares events
+    # with): the edges among its neighbours come with their own neighbourhoods
+    events_kept = {n for n in chosen if n in events}
+    return part_graph(index, [node] + chosen, centre=node, edges_of={node} | events_kept)
 
 
 def selection_graph(index: ViewIndex, *, kind: str = "", family: str = "", date: str = "", doc: str = "",
                     limit: int = NEIGHBOURS_MAX) -> nx.MultiDiGraph:
     """The best nodes (at most half of `limit`) of a kind (a class IRI), a family, a date (a day,
     month or year as the timeline gives it: events dated so or within it) or a document, with
-    the actors of the events among them (up to `limit` in all)."""
+    what the events among them name (their actors, figures, quotes and dates; up to `limit` in all)."""
     half = max(1, limit // 2)
     if doc:
         chosen = _best(index, index.of_document(doc), half)
     elif date:
         chosen = index.best("date >= ? AND date < ?", (date, date + "\uffff"), half)
     elif kind:
-        chosen = index.best("kind = ?", (kind,), half)
+        chosen = index.best_of_kind(kind, half)
     elif family:
         chosen = index.best("family = ?", (family,), half)
     else:
         raise InputError("a selection needs a kind, a family, a date or a document")
     events = [n for n, s in index.scores(chosen).items() if s.family == "Event"]
-    actors = index.participants(events) - set(chosen)
-    return part_graph(index, chosen + _best(index, actors, limit - len(chosen)))
+    named = index.participants(events, ALL_FAMILIES) - set(chosen)
+    return part_graph(index, chosen + _best(index, named, limit - len(chosen)))
 
 
 def focus_graph(index: ViewIndex, node: str, depth: int, limit: int = NEIGHBOURS_MAX) -> nx.MultiDiGraph:

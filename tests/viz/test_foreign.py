@@ -106,7 +106,7 @@ def test_a_corpus_with_no_kgo_type_and_no_relation_draws_every_entity_by_type(pa
     mentions = page.page.evaluate("Object.fromEntries(kgView.data.nodes.map(n => [n.id, n.mentions]))")
     assert len(drawn) == STORY_MAX and min(mentions[n] for n in drawn) >= max(
         mentions[n] for n in types if n not in drawn)
-    assert page.page.locator("#status").text_content().startswith(f"The {STORY_MAX} most mentioned actors")
+    assert page.page.locator("#status").text_content().startswith(f"The {STORY_MAX} most mentioned entities")
     shown = page.page.locator("#legend-list label").all_text_contents()
     counts = Counter(types.values())
     assert [text for text in shown if "(" in text] == [f"{t} ({n})" for t, n in counts.most_common()]

@@ -37,21 +37,22 @@ def fill_classes(connection: sqlite3.Connection, schema: ViewSchema, numbers: Nu
 
 def derive_edges(connection: sqlite3.Connection, state: State, todo: str | None) -> None:
     """TEMP.edge: the edges of `state` with an end among the nodes of the TEMP table `todo` (None:
-    every edge)."""
+    every edge), each with the number of sources that state it."""
     connection.execute("DROP TABLE IF EXISTS temp.edge")
-    connection.execute("CREATE TEMP TABLE edge(s INTEGER, p INTEGER, o INTEGER)")
+    connection.execute("CREATE TEMP TABLE edge(s INTEGER, p INTEGER, o INTEGER, sources INTEGER)")
     links, types, skipped = state.table("links"), state.table("types"), state.terms(SKIPPED_EDGES)
     if todo is None:
         connection.execute("CREATE TEMP TABLE isnode(node INTEGER PRIMARY KEY)")
         connection.execute(f"INSERT OR IGNORE INTO isnode SELECT node FROM {types}")
-        connection.execute(f"""INSERT INTO edge SELECT DISTINCT s, p, o FROM {links}
-            WHERE p NOT IN {skipped} AND s IN isnode AND o IN isnode""")
+        connection.execute(f"""INSERT INTO edge SELECT s, p, o, COUNT(DISTINCT source) FROM {links}
+            WHERE p NOT IN {skipped} AND s IN isnode AND o IN isnode GROUP BY s, p, o""")
         connection.execute("DROP TABLE isnode")
     else:
-        connection.execute(f"""INSERT INTO edge SELECT DISTINCT s, p, o FROM (
-              SELECT s, p, o FROM {links} WHERE s IN {todo} UNION ALL SELECT s, p, o FROM {links} WHERE o IN {todo})
+        connection.execute(f"""INSERT INTO edge SELECT s, p, o, COUNT(DISTINCT source) FROM (
+              SELECT s, p, o, source FROM {links} WHERE s IN {todo}
+              UNION ALL SELECT s, p, o, source FROM {links} WHERE o IN {todo} AND s NOT IN {todo})
             WHERE p NOT IN {skipped} AND EXISTS (SELECT 1 FROM {types} t WHERE t.node = s)
-              AND EXISTS (SELECT 1 FROM {types} t WHERE t.node = o)""")
+              AND EXISTS (SELECT 1 FROM {types} t WHERE t.node = o) GROUP BY s, p, o""")
     connection.execute("CREATE INDEX temp.edge_s ON edge(s)")
     connection.execute("CREATE INDEX temp.edge_o ON edge(o)")
 
@@ -61,7 +62,7 @@ def derive_nodes(connection: sqlite3.Connection, state: State, todo: str | None)
     (None: every node), from TEMP.edge as derive_edges left it for the same nodes."""
     only = "" if todo is None else f"AND node IN {todo}"
     lexical = LEXICAL.format(v="v")
-    connection.execute(f"""INSERT OR REPLACE INTO main.nodes(node, family, kind, mentions, degree, score, date)
+    connection.execute(f"""INSERT OR REPLACE INTO main.nodes(node, family, kind, mentions, sentences, degree, score, date)
         WITH typed AS (
           SELECT t.node, c.cls, c.family, c.priority, c.depth FROM
             (SELECT DISTINCT node, cls FROM {state.table('types')} WHERE true {only}) t JOIN main.classes c USING (cls)),
@@ -82,7 +83,7 @@ def derive_nodes(connection: sqlite3.Connection, state: State, todo: str | None)
           WHERE p = {state.term(DATE)} {only} GROUP BY node),
         degrees AS (
           SELECT node, COUNT(*) AS degree FROM (SELECT s AS node FROM edge UNION ALL SELECT o FROM edge) GROUP BY node)
-        SELECT k.node, k.family, k.kind, COALESCE(c.n, s.n, 0), COALESCE(d.degree, 0),
+        SELECT k.node, k.family, k.kind, COALESCE(c.n, s.n, 0), COALESCE(s.n, 0), COALESCE(d.degree, 0),
                COALESCE(c.n, s.n, 0) + COALESCE(d.degree, 0), CASE WHEN k.family = 'Event' THEN t.v END
         FROM kinds k LEFT JOIN counted c ON c.node = k.node LEFT JOIN said s ON s.node = k.node
           LEFT JOIN degrees d ON d.node = k.node LEFT JOIN dated t ON t.node = k.node""")

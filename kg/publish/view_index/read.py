@@ -21,8 +21,8 @@ from kg.publish.view_index import derive, state, tables
 
 SAME_AS = FIXED_PREFIXES["owl"] + "sameAs"
 PREF_LABEL = FIXED_PREFIXES["skos"] + "prefLabel"
-SENTENCES_SHOWN = 20  # mention sentences of a node and sentences of an edge a page carries (the count says the rest)
-_ACTORS = ", ".join(f"'{f}'" for f in ACTORS)
+SENTENCES_SHOWN = 20  # mention sentences of the node a block is about (the count says the rest)
+SENTENCES_SHOWN_OTHERS = 3  # ... and of every other node and edge of a part of the graph
 
 
 @dataclass
@@ -146,22 +146,28 @@ class ViewIndex:
 
     def neighbours(self, node: str) -> set[str]:
         """The nodes one edge away from `node`, either way."""
-        connection, whole = self._connection()
-        skipped = whole.terms(derive.SKIPPED_EDGES)
-        return {row[0] for row in connection.execute(f"""
+        connection, _ = self._connection()
+        return {row[0] for row in connection.execute("""
             WITH x(id) AS (SELECT id FROM v_terms WHERE iri = ?),
-                 near(n) AS (SELECT o FROM v_links WHERE s = (SELECT id FROM x) AND p NOT IN {skipped}
-                             UNION SELECT s FROM v_links WHERE o = (SELECT id FROM x) AND p NOT IN {skipped})
-            SELECT t.iri FROM v_nodes n JOIN v_terms t ON t.id = n.node
-            WHERE n.node IN near AND n.node != (SELECT id FROM x)""", (node,))}
+                 near(n) AS (SELECT o FROM v_edges WHERE s = (SELECT id FROM x)
+                             UNION SELECT s FROM v_edges WHERE o = (SELECT id FROM x))
+            SELECT iri FROM v_terms WHERE id IN near AND id != (SELECT id FROM x)""", (node,))}
 
-    def participants(self, events: Iterable[str]) -> set[str]:
-        """The actors the events name in any role (their out-edges to actors)."""
-        connection, whole = self._keep(events)
-        skipped = whole.terms(derive.SKIPPED_EDGES)
-        return {row[0] for row in connection.execute(f"""
-            WITH near(n) AS (SELECT o FROM v_links WHERE s IN keep AND p NOT IN {skipped})
-            SELECT t.iri FROM v_nodes n JOIN v_terms t ON t.id = n.node WHERE n.node IN near AND n.family IN ({_ACTORS})""")}
+    def participants(self, events: Iterable[str], families: Iterable[str] = ACTORS) -> set[str]:
+        """The nodes of `families` (default: the actors) the events name in any role (their out-edges)."""
+        return {node for named in self.roles(events, families).values() for node in named}
+
+    def roles(self, events: Iterable[str], families: Iterable[str] = ACTORS) -> dict[str, set[str]]:
+        """{event: the nodes of `families` (default: the actors) it names} of `events`."""
+        connection, _ = self._keep(events)
+        listed = ", ".join(f"'{f}'" for f in families)
+        found: dict[str, set[str]] = {}
+        for event, named in connection.execute(f"""
+                SELECT e.iri, a.iri FROM v_edges l JOIN v_nodes n ON n.node = l.o
+                JOIN v_terms e ON e.id = l.s JOIN v_terms a ON a.id = l.o
+                WHERE l.s IN keep AND n.family IN ({listed})"""):
+            found.setdefault(event, set()).add(named)
+        return found
 
     def of_document(self, doc: str) -> set[str]:
         """The nodes a document's graph names (its own and the entities it mentions)."""
@@ -180,49 +186,74 @@ class ViewIndex:
 
     # -- the rows of nodes ---------------------------------------------------------------------
 
-    def rows(self, nodes: Iterable[str], cap: int | None = SENTENCES_SHOWN) -> ViewRows:
+    def rows(self, nodes: Iterable[str], cap: int | None = SENTENCES_SHOWN, *, centre: str | None = None,
+             edges_of: Iterable[str] | None = None, strongest: int | None = None) -> ViewRows:
         """The rows of the view graph of `nodes` and the edges among them: their types, literals and
-        links, the sentences of their mentions and of their edges (the first `cap` by IRI of each;
-        None: all), the texts of those sentences and the documents they and the nodes belong to."""
+        edges, the sentences of their mentions and of their edges (the first `cap` found of each;
+        None: all; SENTENCES_SHOWN for the mentions of `centre`), the texts of those sentences and
+        the documents they and the nodes belong to. With `edges_of`, only the edges with an end
+        among those nodes; with `strongest`, only those among the `strongest` of one of their ends
+        (the most sources stating them, then the first by number). Each query reads the rows of one
+        node or edge, as many as it keeps: a node mentioned a hundred thousand times costs `cap` rows."""
         cap = 2**62 if cap is None else cap
         connection, whole = self._keep(nodes)
-        connection.execute("DELETE FROM more")  # every IRI the rows name, to be read at the end
         found = list(connection.execute("""
             SELECT DISTINCT t.node, c.family, t.cls FROM v_types t JOIN main.classes c USING (cls)
             WHERE t.node IN keep"""))
-        literals = list(connection.execute("SELECT DISTINCT node, p, v FROM v_literals WHERE node IN keep"))
-        links = list(connection.execute(f"""SELECT DISTINCT s, p, o FROM v_links WHERE s IN keep
-            AND (o IN keep OR p = {whole.term(SAME_AS)})"""))
-        statements = list(connection.execute("""
-            SELECT s, p, o, sentence FROM (
-              SELECT s, p, o, sentence, ROW_NUMBER() OVER (PARTITION BY s, p, o ORDER BY sentence) AS r FROM (
-                SELECT DISTINCT s, p, o, sentence FROM v_statements WHERE s IN keep AND o IN keep))
-            WHERE r <= ?""", (cap,)))
-        mentions, totals = [], {}
-        for node, sentence, total in connection.execute("""
-                SELECT node, sentence, n FROM (
-                  SELECT node, sentence, ROW_NUMBER() OVER (PARTITION BY node ORDER BY sentence) AS r,
-                         COUNT(*) OVER (PARTITION BY node) AS n FROM (
-                    SELECT DISTINCT node, sentence FROM v_mentions WHERE node IN keep))
-                WHERE r <= ?""", (cap,)):
-            mentions.append((node, sentence))
-            if total > cap:
-                totals[node] = total
+        same_as = connection.execute(f"SELECT {whole.term(SAME_AS)}").fetchone()[0]
+        literals, links = [], []
+        for node, p, v in connection.execute("SELECT DISTINCT node, p, v FROM v_literals WHERE node IN keep"):
+            (links if p == same_as else literals).append((node, p, v))
+        edges = self._edges(connection, edges_of, strongest)
+        totals = dict(connection.execute("SELECT node, sentences FROM v_nodes WHERE node IN keep"))
+        centre_id = connection.execute("SELECT id FROM v_terms WHERE iri = ?", (centre or "",)).fetchone()
+        centre_id = centre_id[0] if centre_id else None
+        mentions = []
+        for node in list(totals):
+            limit = max(cap, SENTENCES_SHOWN) if node == centre_id else cap
+            mentions += [(node, row[0]) for row in connection.execute(
+                "SELECT DISTINCT sentence FROM v_mentions WHERE node = ? LIMIT ?", (node, limit))]
+            if totals[node] <= limit:
+                del totals[node]
+        statements = [(s, p, o, row[0]) for s, p, o in edges for row in connection.execute(
+            "SELECT DISTINCT sentence FROM v_statements WHERE s = ? AND o = ? AND p = ? LIMIT ?", (s, o, p, cap))]
         cited = {row[3] for row in statements} | {row[1] for row in mentions}
         texts = self._sentences(connection, cited)
         named = {x for row in found for x in (row[0], row[2])} | {x for row in literals for x in row[:2]}
-        named |= {x for rows in (links, statements, mentions) for row in rows for x in row}
-        iris = derive.names(connection, whole, named | {doc for _, doc in texts.values()})
+        named |= {x for rows in (edges, statements, mentions) for row in rows for x in row} | {same_as}
+        iris = derive.names(connection, whole, named | {x for row in links for x in row[:2]} | {doc for _, doc in texts.values()})
         sentences = {iris[s]: {"text": text, "doc": iris[doc]} for s, (text, doc) in sorted(
             texts.items(), key=lambda item: iris[item[0]])}
         candidates = {found["doc"] for found in sentences.values()} | {iris[n].rsplit("/", 2)[0] for n, _, _ in found}
         return ViewRows(
             [(iris[n], family, iris[c]) for n, family, c in found],
             [(iris[n], iris[p], lexical(v), True) for n, p, v in literals]
-            + [(iris[s], iris[p], iris[o], False) for s, p, o in links],
+            + [(iris[n], SAME_AS, v[1:-1], False) for n, _, v in links]
+            + [(iris[s], iris[p], iris[o], False) for s, p, o in edges],
             [(iris[s], iris[p], iris[o], iris[e]) for s, p, o, e in statements],
             [(iris[n], iris[e]) for n, e in mentions],
             sentences, self._documents(candidates), {iris[n]: total for n, total in totals.items()})
+
+    @staticmethod
+    def _edges(connection: sqlite3.Connection, edges_of: Iterable[str] | None,
+               strongest: int | None) -> list[tuple[int, int, int]]:
+        """The edges among TEMP.keep (see `rows`)."""
+        ends = ""
+        if edges_of is not None:
+            connection.execute("DELETE FROM wanted")
+            connection.executemany("INSERT OR IGNORE INTO wanted VALUES (?)", ((n,) for n in edges_of))
+            connection.execute("DELETE FROM more")
+            connection.execute("INSERT OR IGNORE INTO more SELECT id FROM v_terms WHERE iri IN wanted")
+            ends = "AND (s IN more OR o IN more)"
+        found = list(connection.execute(f"SELECT s, p, o, sources FROM v_edges WHERE s IN keep AND o IN keep {ends}"))
+        if strongest is not None:
+            by_end: dict[int, list[tuple[int, tuple]]] = {}
+            for s, p, o, sources in found:
+                for end in (s, o):
+                    by_end.setdefault(end, []).append((-sources, (s, p, o)))
+            kept = {edge for ranked in by_end.values() for _, edge in sorted(ranked)[:strongest]}
+            return sorted(kept)
+        return [(s, p, o) for s, p, o, _ in found]
 
     def _sentences(self, connection: sqlite3.Connection, cited: set[int]) -> dict[int, tuple[str, int]]:
         connection.execute("DELETE FROM more")

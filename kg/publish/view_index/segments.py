@@ -31,6 +31,8 @@ def write_base(path: Path, schema: ViewSchema, parts: Parts, overview_size: int)
 def _derive_all(connection: sqlite3.Connection, whole: state.State, overview_size: int) -> None:
     derive.derive_edges(connection, whole, None)
     derive.derive_nodes(connection, whole, None)
+    connection.execute("INSERT INTO main.edges SELECT s, p, o, sources FROM temp.edge")
+    connection.executescript(tables.EDGE_INDEXES)
     derive.write_ranks(connection, derive.rank_counts(connection, whole, "main.nodes"))
     derive.write_overview(connection, [n for n, _ in derive.best(connection, whole, "", (), overview_size)])
     connection.execute("INSERT INTO meta VALUES ('overview', ?)", (str(overview_size),))
@@ -54,7 +56,10 @@ def write_delta(path: Path, base: Path, previous: Path | None, parts: list[tuple
         if previous is not None:
             _carry_previous(connection)
         numbers = _numbers_for(connection, parts, previous is not None)
-        SegmentWriter(connection, numbers).add_all(parts)
+        writer = SegmentWriter(connection, numbers)
+        # a delta's sources are numbered after the base's: the same number is the same source everywhere
+        writer.next_id = max(writer.next_id, connection.execute("SELECT COALESCE(MAX(id), 0) + 1 FROM b.sources").fetchone()[0])
+        writer.add_all(parts)
         connection.executescript(tables.INDEXES)
         old = state.define(connection, "o", "b", "p" if previous is not None else None)
         new = state.define(connection, "v", "b", "main")
@@ -63,7 +68,12 @@ def write_delta(path: Path, base: Path, previous: Path | None, parts: list[tuple
         _subtract(ranks, _touched_counts(connection, old))
         if previous is not None:
             connection.execute("INSERT INTO main.nodes SELECT * FROM p.nodes WHERE node NOT IN touched")
+            connection.execute("INSERT INTO main.edges SELECT * FROM p.edges WHERE s NOT IN touched AND o NOT IN touched")
+            connection.execute("INSERT INTO main.masked SELECT node FROM p.masked")
+        connection.execute("INSERT OR IGNORE INTO main.masked SELECT node FROM touched")
         derive.derive_edges(connection, new, "touched")
+        connection.execute("INSERT INTO main.edges SELECT s, p, o, sources FROM temp.edge")
+        connection.executescript(tables.EDGE_INDEXES)
         derive.derive_nodes(connection, new, "touched")
         # a node touched that is no node any more: a row without family overrides the base's
         connection.execute(f"INSERT OR IGNORE INTO main.nodes(node) SELECT node FROM {old.table('nodes')} "
@@ -166,15 +176,15 @@ def compact(base: Path, delta: Path, overview_size: int) -> None:
         tables.attach(connection, delta, "d")
         connection.execute("INSERT INTO main.classes SELECT * FROM b.classes")
         connection.execute("INSERT INTO main.terms SELECT * FROM b.terms UNION ALL SELECT * FROM d.terms")
-        offset = connection.execute("SELECT COALESCE(MAX(id), 0) FROM b.sources").fetchone()[0]
+        # a delta numbers its sources after the base's: the numbers stay
         connection.execute("INSERT INTO main.sources SELECT id, name FROM b.sources "
                            "WHERE name NOT IN (SELECT name FROM d.replaced)")
-        connection.execute("INSERT INTO main.sources SELECT id + ?, name FROM d.sources", (offset,))
-        for table, columns in tables.ROW_TABLES.items():
-            listed = ", ".join(columns)
-            connection.execute(f"INSERT INTO main.{table} SELECT {listed}, source FROM b.{table} "
-                               f"WHERE source IN (SELECT id FROM main.sources WHERE id <= {offset})")
-            connection.execute(f"INSERT INTO main.{table} SELECT {listed}, source + {offset} FROM d.{table}")
+        for table in tables.ROW_TABLES:
+            connection.execute(f"INSERT INTO main.{table} SELECT * FROM b.{table} "
+                               "WHERE source IN (SELECT id FROM main.sources)")
+        connection.execute("INSERT INTO main.sources SELECT id, name FROM d.sources")
+        for table in tables.ROW_TABLES:
+            connection.execute(f"INSERT INTO main.{table} SELECT * FROM d.{table}")
         connection.executescript(tables.INDEXES)
         _derive_all(connection, state.define(connection, "v", "main", None), overview_size)
     delta.unlink()

@@ -2,8 +2,9 @@
 
 A state named `v` has a view `v_<table>` for every row table: the rows of each of its arms, an arm
 being a segment's table, less (for the base under a delta) the rows of the sources the delta
-replaced. `v_nodes` is the nodes derived for it (the base's, overridden by the delta's) and
-`v_terms` the numbers of its IRIs (the base's and the delta's own).
+replaced. `v_nodes` is the nodes derived for it (the base's, overridden by the delta's), `v_edges`
+its edges (the base's but those with an end the delta masks, and the delta's) and `v_terms` the
+numbers of its IRIs (the base's and the delta's own).
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ from __future__ import annotations
 import sqlite3
 from dataclasses import dataclass
 
-from kg.publish.view_index.tables import NODE_COLUMNS, ROW_TABLES
+from kg.publish.view_index.tables import EDGE_COLUMNS, NODE_COLUMNS, ROW_TABLES
 
 
 @dataclass(frozen=True)
@@ -57,5 +58,11 @@ def define(connection: sqlite3.Connection, name: str, base: str, delta: str | No
                  f"SELECT {columns} FROM {delta}.nodes WHERE family IS NOT NULL")
         terms = f"SELECT id, iri FROM {base}.terms UNION ALL SELECT id, iri FROM {delta}.terms"
     connection.execute(f"CREATE TEMP VIEW {name}_nodes AS {nodes}")
+    listed = ", ".join(EDGE_COLUMNS)
+    edges = f"SELECT {listed} FROM {base}.edges"
+    if delta is not None:
+        edges += (f" WHERE s NOT IN {delta}.masked AND o NOT IN {delta}.masked"
+                  f" UNION ALL SELECT {listed} FROM {delta}.edges")
+    connection.execute(f"CREATE TEMP VIEW {name}_edges AS {edges}")
     connection.execute(f"CREATE TEMP VIEW {name}_terms AS {terms}")
     return State(name, base, delta)

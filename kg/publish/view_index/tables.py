@@ -14,7 +14,8 @@ are kept as N-Quads terms (the readers' text), read as lexical forms.
 
 Beside the rows, each segment keeps what was derived from them (kg.publish.view_index.derive):
 `nodes` (every node of the base; in a delta, the nodes its sources touch, NULL family for a node
-that is gone), `ranks` (the whole graph's rankings and summaries, by IRI) and `overview` (the
+that is gone), `edges` (the distinct edges between nodes, and how many sources state each: the
+neighbour index), `ranks` (the whole graph's rankings and summaries, by IRI) and `overview` (the
 nodes the page opens on).
 """
 
@@ -23,7 +24,7 @@ from __future__ import annotations
 import sqlite3
 from pathlib import Path
 
-FORMAT = 2  # PRAGMA user_version
+FORMAT = 3  # PRAGMA user_version
 APPLICATION_ID = 0x6B677631  # "kgv1"
 HEAD_FILE = "head.pickle"  # the view's schema and the ontology graph's part (kg.publish.view_data)
 BASE_FILE = "base.sqlite"
@@ -33,8 +34,8 @@ DELTA_FILE = "delta.sqlite"
 # number but literals (`v`, an N-Quads term) and texts.
 ROW_TABLES = {
     "types": ("node", "cls"),
-    "literals": ("node", "p", "v"),
-    "links": ("s", "p", "o"),  # every triple with an IRI object, whether or not the object is a node
+    "literals": ("node", "p", "v"),  # and owl:sameAs, its object as an N-Quads IRI term (<...>)
+    "links": ("s", "p", "o"),  # every other triple with an IRI object, whether or not the object is a node
     "statements": ("s", "p", "o", "sentence"),
     "mentions": ("node", "sentence"),
     "sentences": ("sentence", "text", "doc"),
@@ -42,10 +43,11 @@ ROW_TABLES = {
     "source_nodes": ("node",),  # the IRIs a source's rows name (what an incremental build recomputes)
 }
 ROW_INDEXES = (
-    ("types", "node"), ("literals", "node"), ("links", "s"), ("links", "o"), ("statements", "s"),
+    ("types", "node"), ("literals", "node"), ("links", "s"), ("links", "o"), ("statements", "s, o"),
     ("mentions", "node"), ("sentences", "sentence"), ("docs", "doc"), ("source_nodes", "source"),
 )
-NODE_COLUMNS = ("node", "family", "kind", "mentions", "degree", "score", "date")
+NODE_COLUMNS = ("node", "family", "kind", "mentions", "sentences", "degree", "score", "date")
+EDGE_COLUMNS = ("s", "p", "o", "sources")
 
 SCHEMA = "\n".join([
     f"PRAGMA application_id = {APPLICATION_ID};",
@@ -57,15 +59,20 @@ SCHEMA = "\n".join([
     "CREATE TABLE classes(cls INTEGER PRIMARY KEY, family TEXT NOT NULL, priority INTEGER NOT NULL, "
     "depth INTEGER NOT NULL);",
     *(f"CREATE TABLE {name}({', '.join(columns)}, source INTEGER NOT NULL);" for name, columns in ROW_TABLES.items()),
-    "CREATE TABLE nodes(node INTEGER PRIMARY KEY, family TEXT, kind INTEGER, mentions INTEGER, degree INTEGER, "
-    "score INTEGER, date TEXT);",
+    "CREATE TABLE nodes(node INTEGER PRIMARY KEY, family TEXT, kind INTEGER, mentions INTEGER, sentences INTEGER, "
+    "degree INTEGER, score INTEGER, date TEXT);",
+    # the view's edges (distinct, between nodes) with the sources that state them: the base's all, a
+    # delta's those with an end in `masked` (every node a delta since the base touched)
+    "CREATE TABLE edges(s INTEGER NOT NULL, p INTEGER NOT NULL, o INTEGER NOT NULL, sources INTEGER NOT NULL);",
+    "CREATE TABLE masked(node INTEGER PRIMARY KEY);",
     "CREATE TABLE ranks(ranking TEXT NOT NULL, key TEXT NOT NULL, count INTEGER NOT NULL, "
     "actors INTEGER NOT NULL, PRIMARY KEY (ranking, key)) WITHOUT ROWID;",
     "CREATE TABLE overview(rank INTEGER PRIMARY KEY, node INTEGER NOT NULL);",
 ])
+EDGE_INDEXES = "CREATE INDEX edges_s ON edges(s); CREATE INDEX edges_o ON edges(o);"
 INDEXES = "\n".join(
     ["CREATE UNIQUE INDEX terms_iri ON terms(iri);"]
-    + [f"CREATE INDEX {table}_{column} ON {table}({column});" for table, column in ROW_INDEXES]
+    + [f"CREATE INDEX {table}_{column.replace(', ', '_')} ON {table}({column});" for table, column in ROW_INDEXES]
     + ["CREATE INDEX nodes_score ON nodes(score DESC, node) WHERE family IS NOT NULL;",
        "CREATE INDEX nodes_kind ON nodes(kind, score DESC) WHERE family IS NOT NULL;",
        "CREATE INDEX nodes_family ON nodes(family, score DESC) WHERE family IS NOT NULL;",

@@ -6,10 +6,12 @@ from __future__ import annotations
 import sqlite3
 from typing import Iterable
 
+from kg.model.iris import FIXED_PREFIXES
 from kg.model.view_parts import ViewPart
 from kg.publish.view_index.tables import ROW_TABLES
 
 BATCH = 200_000  # rows held before they are inserted
+SAME_AS = FIXED_PREFIXES["owl"] + "sameAs"  # kept with the literals: a fact about its node, never an edge
 
 
 class Numbers(dict):
@@ -49,8 +51,8 @@ class SegmentWriter:
         self.sources.append((sid, source))
         n, rows = self.numbers, self.pending
         types = [(n[node], n[cls], sid) for node, cls in part.types]
-        literals = [(n[s], n[p], o, sid) for s, p, o in part.triples if o[0] == '"']
-        links = [(n[s], n[p], n[o[1:-1]], sid) for s, p, o in part.triples if o[0] == "<"]
+        literals = [(n[s], n[p], o, sid) for s, p, o in part.triples if o[0] == '"' or p == SAME_AS]
+        links = [(n[s], n[p], n[o[1:-1]], sid) for s, p, o in part.triples if o[0] == "<" and p != SAME_AS]
         mentions = [(n[node], n[sentence], sid) for node, sentence in part.mentions]
         rows["types"] += types
         rows["literals"] += literals
