@@ -5,13 +5,23 @@ new build replaces the old.
       current -> builds/<id>            CURRENT: symlink, swapped atomically at the end of a build
       build.lock                        LOCK_FILE: held while a build runs
       corpus-stamp.json                 STAMP_FILE: the stamp of the corpus the current build is up
-                                        to date with (kg.pipeline.unchanged)
+                                        to date with (kg.pipeline.survey.unchanged)
+      watch.sock, watch.lock            WATCH_SOCKET, WATCH_LOCK: where `kg serve --watch` answers builds
+                                        with the corpus's stamp and its changes (kg.pipeline.survey.watched),
+                                        and the lock one watcher per data directory holds
       builds/<id>/                      BUILDS_DIR: one directory per build
         store/                          STORE_DIR: Oxigraph store (RocksDB)
         manifest.json                   MANIFEST_FILE: fingerprints, counts, timings; written last
         kg.ttl kg.trig kg.nq kg.jsonld  EXPORT_FILES (kg.publish.export), each written on first request
         kg.<ext>.sections.json          SECTIONS_SUFFIX: where each graph's section lies in an export
         load.nq, load.pipe              LOAD_FILE, LOAD_PIPE: what a full build loads; load.nq becomes kg.nq
+        parts/                          PARTS_DIR: while a build reads on a Dask cluster, what each task
+                                        wrote (<n>.nq, <n>.view) and what every task reads against
+                                        (SHARED_INPUTS_FILE); removed once read (kg.pipeline.cluster)
+        base.nq                         BASE_EXPORT: an incremental build's hard link to the newest kg.nq
+                                        of the builds it descends from, with its section index and
+                                        BASE_REMADE (base.nq.remade.json: the graphs remade since), so
+                                        that its N-Quads export copies every other section (kg.publish.export)
         graph.html                      VIEW_FILE: the network view, drawn on first request (kg.viz)
         view-index/                     VIEW_INDEX_DIR: the view's rows by node, what it ranks by and the
                                         overview (kg.publish.view_index): a base segment, hard-linked
@@ -60,6 +70,8 @@ if TYPE_CHECKING:
 CURRENT = "current"
 LOCK_FILE = "build.lock"
 STAMP_FILE = "corpus-stamp.json"
+WATCH_SOCKET = "watch.sock"
+WATCH_LOCK = "watch.lock"
 BUILDS_DIR = "builds"
 CACHE_DIR = "cache"
 STORE_DIR = "store"
@@ -67,7 +79,11 @@ MANIFEST_FILE = "manifest.json"
 EXPORT_FILES = {extension: f"kg.{extension}" for extension in formats.EXPORT_EXTENSIONS}
 SECTIONS_SUFFIX = ".sections.json"
 LOAD_FILE = "load.nq"
+BASE_EXPORT = "base.nq"
+BASE_REMADE = "base.nq.remade.json"
 LOAD_PIPE = "load.pipe"
+PARTS_DIR = "parts"
+SHARED_INPUTS_FILE = "shared-inputs.pickle"
 VIEW_FILE = "graph.html"
 VIEW_INDEX_DIR = "view-index"
 SEARCH_INDEX_FILE = "search-index.sqlite"
@@ -218,25 +234,43 @@ def publish(data_dir: Path, build: Path) -> None:
 
 
 def prune(data_dir: Path, keep: int = KEEP_BUILDS) -> None:
-    """Remove builds other than the current one and the newest `keep`-1 before it, unless a
-    server answers from them (kg.store.served), and any unfinished build left by a killed process."""
-    builds = Path(data_dir) / BUILDS_DIR
+    """Remove builds other than the current one and the newest `keep`-1 finished before it, unless a
+    server answers from them (kg.store.served), and any unfinished build left by a killed process.
+
+    Builds are told apart by their resolved paths (a relative, absolute or linked `data_dir` names
+    the same builds) and ordered by when they were finished (their manifest, written last and never
+    again), not by their directory's time, which a server changes by writing an export into a build."""
+    builds = (Path(data_dir) / BUILDS_DIR).resolve()
     current = current_build(data_dir)
     if not builds.is_dir() or current is None:
         return
     for left in [p for p in builds.iterdir() if served.is_removing(p)]:  # by a cleanup killed while deleting
         shutil.rmtree(left, ignore_errors=True)
-    others = [p for p in builds.iterdir() if not p.name.startswith(".") and p != current]
-    # by modification time, then by name (a timestamp and a counter): builds made within one tick of a
-    # coarse file-system clock keep their order
-    finished = sorted((p for p in others if (p / MANIFEST_FILE).exists()), key=lambda p: (p.stat().st_mtime_ns, p.name))
+    others = {p: _finished_at(p) for p in builds.iterdir() if not p.name.startswith(".") and not _same_dir(p, current)}
+    finished = sorted((p for p, at in others.items() if at is not None), key=lambda p: (others[p], p.name))
     stale = finished[: max(0, len(finished) - (keep - 1))]
-    unfinished = [p for p in others if not (p / MANIFEST_FILE).exists()]
+    unfinished = [p for p, at in others.items() if at is None]
     for path in stale + [p for p in unfinished if _older_than(p, 3600) or not _owner_alive(p)]:
         served.remove_unless_served(path)
     for link in Path(data_dir).glob(".current-*"):  # left by a build killed while swapping
         if link.is_symlink() and not _owner_alive(link):
             link.unlink(missing_ok=True)
+
+
+def _finished_at(build: Path) -> int | None:
+    """When a build was finished (its manifest's time, ns); None for an unfinished build."""
+    try:
+        return (build / MANIFEST_FILE).stat().st_mtime_ns
+    except OSError:
+        return None
+
+
+def _same_dir(one: Path, other: Path) -> bool:
+    """Whether two paths name the same directory, however each is spelled."""
+    try:
+        return os.path.samefile(one, other)
+    except OSError:
+        return False
 
 
 def _owner_alive(build: Path) -> bool:
