@@ -127,7 +127,7 @@ def views(data_dir: Path, articles: tuple[int, ...]):
     with under_build_base(build):
         page = page_graph(index, size)
     read = time.perf_counter() - started
-    total = int(json.loads((build / MANIFEST_FILE).read_text()).get("documents", 0))
+    total = len(json.loads((build / MANIFEST_FILE).read_text()).get("documents", {}))
     smaller = sorted(a for a in articles if a < total)
     if smaller:
         with under_build_base(build):
