@@ -87,6 +87,10 @@ def test_the_usual_ner_types_are_drawn(page, tmp_path: Path):
              for r in store.query(f"SELECT DISTINCT ?x WHERE {{ ?x a <{kgo}{c}> }}", use_default_graph_as_union=True)}
     page.open(view_file(build_dirs.current_build(data)).as_uri())
     assert page.page.evaluate("kgView.data.meta.nodes") >= len(drawn) > 0
+    # no dated event and no figure: no empty "Timeline (0)" or "Figures (0)" to open
+    assert page.page.evaluate("[kgView.data.meta.timelineEvents, kgView.data.meta.figureRows]") == [0, 0]
+    for hidden in ("#timeline-btn", "#figures-btn", "#tab-timeline", "#tab-figures"):
+        assert page.page.locator(hidden).is_hidden(), hidden
     page.page.fill("#search", "Madrid")
     assert "Madrid" in page.page.locator("#results").text_content()
     assert page.errors == [] and page.blocked == []

@@ -11,7 +11,7 @@
       if (at < 0) return;
       if (key === q) rank = 0;
       else if (at === 0) rank = 1;
-      else rank = /[\p{L}\p{N}]/u.test(key[at - 1]) ? 3 : 2;
+      else rank = /[\p{L}\p{N}\p{M}]/u.test(key[at - 1]) ? 3 : 2;
       if (best === null || rank < best.rank || (rank === best.rank && key < best.key)) best = { rank: rank, key: key };
     });
     return best;
