@@ -31,11 +31,11 @@ from pathlib import Path
 
 from flask import Blueprint, Response, current_app, g, request, send_file
 
-from kg.api.backend import current as pinned_backend
+from kg.api.app_state import app_state
+from kg.api.request_life import pinned_backend
 from kg.errors import ApiError
 from kg.publish.view_index import open_index
 from kg.store import build_dirs
-from kg.store.memo import Memo
 from kg.viz import ensure_view, view_page
 from kg.viz.html import safe_json
 from kg.viz.neighbours import neighbourhood_data
@@ -52,8 +52,6 @@ GRAPH_READ_SECONDS = 600.0  # reading a large view graph takes minutes (53 s at 
 
 @bp.record_once
 def _install(state) -> None:
-    state.app.extensions["kg.view"] = Memo()  # the page rendered from a remote store, the view index
-    state.app.extensions["kg.view.lock"] = threading.Lock()  # one reader of a remote store's graph at a time
     threading.Thread(target=_import_layout, name="kg-view-imports", daemon=True).start()
 
 
@@ -98,7 +96,7 @@ def neighbours() -> Response:
     """JSON: the neighbourhood of `?node=` (an IRI of the view graph) in the page's data shape,
     every string escaped as in the page (no `<`, `>` or `&` in the body)."""
     node = request.args.get("node", "")
-    index = _view_index(current_app.extensions["kg"])
+    index = _view_index(app_state().backend)
     if node not in index:
         raise ApiError(404, f"no entity or event {node!r} in the graph (expected the IRI of a node of the view)")
     return _block(neighbourhood_graph(index, node), node)
@@ -114,7 +112,7 @@ def nodes() -> Response:
     given = {key: request.args[key] for key in SELECTIONS if request.args.get(key)}
     if len(given) != 1:
         raise ApiError(400, f"expected exactly one of {', '.join(SELECTIONS)} (got {', '.join(given) or 'none'})")
-    index = _view_index(current_app.extensions["kg"])
+    index = _view_index(app_state().backend)
     return _block(selection_graph(index, **given), "")
 
 
@@ -126,16 +124,13 @@ def _block(graph, node: str) -> Response:
 
 
 def _view_index(backend, build: Path | None = None):
-    """The view index of the served store (of `build`, one of the backend's, when given), opened
-    once per build (kept the backend's `max_age` seconds: a remote store's version says nothing of
-    its content): the build's own, or made from the store's answers when it kept none."""
-    kept: Memo = current_app.extensions["kg.view"]
+    """The view index of the served store (of `build`, one of the backend's, when given), opened once
+    per build (kept the backend's `max_age` seconds: a remote store's version says nothing of its
+    content): the build's own, or made from the store's answers when it kept none."""
+    kept = app_state().view  # the page rendered from a remote store, the view index
     build = build or backend.served()
     version = f"{backend.kind}:{build.name if build is not None else backend.version()}"
-    index = kept.get("index", version, backend.max_age)
-    if index is not None:
-        return index
-    with current_app.extensions["kg.view.lock"]:  # a store's whole graph takes long to read
+    with app_state().view_lock:  # a large graph takes long to read and much memory
         index = kept.get("index", version, backend.max_age)
         if index is None:
             index = kept.put("index", version, _read_index(backend, build))
@@ -175,7 +170,7 @@ def _gzip(source: Path, target: Path) -> None:
 
 
 def _rendered_page(backend) -> str:
-    rendered: Memo = current_app.extensions["kg.view"]
+    rendered = app_state().view
     version = f"{backend.kind}:{backend.version()}"
     html = rendered.get("page", version, backend.max_age)
     if html is None:

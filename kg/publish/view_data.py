@@ -9,12 +9,13 @@ from __future__ import annotations
 
 from collections import defaultdict
 from dataclasses import dataclass, field
-from typing import Callable, Iterable
+from typing import Iterable
 
 from kg.model import iris
 from kg.model.default_alignment import ENTITY_ROOT
 from kg.model.iris import ONTOLOGY, prologue
 from kg.model.view_parts import ViewPart, pack, split_by_subject, unpack, view_part
+from kg.store.protocol import Select
 
 # Node families in priority order (a node of two families shows as the first); the last is the
 # family of the entities whose type is the corpus's own, aligned to none of kg's classes.
@@ -23,7 +24,6 @@ CORPUS_FAMILY = FAMILIES[-1]
 # The families drawn as actors (the others are layers: events, quotes, figures, dates).
 ACTORS = ("Person", "Group", "Organization", "Place", CORPUS_FAMILY)
 
-Select = Callable[[str], list[dict[str, str]]]
 
 
 @dataclass
@@ -85,12 +85,9 @@ def ontology_schema(ontology_nquads: str) -> ViewSchema:
     """The schema of a build, from its ontology graph (kg.pipeline.load_file.ontology_nquads)."""
     from kg.store.embedded import EmbeddedStore  # pyoxigraph only for a build
 
-    store = EmbeddedStore()
-    try:
+    with EmbeddedStore() as store:
         store.load_nquads(ontology_nquads.encode())
         return view_schema(store.select)
-    finally:
-        store.close()
 
 
 @dataclass
