@@ -197,8 +197,8 @@ def test_what_is_not_carried_over_is_reported() -> None:
     counted = xmi_to_brat(DATA / "lisbon.xmi").warnings  # the reader gives them the document's path
     warnings = [w for w, _, _ in counted]
     assert not any(str(DATA) in w for w in warnings)  # so that like groups with like across documents
-    assert ("layer de.tudarmstadt.ukp.dkpro.core.api.lexmorph.type.pos.POS not read (expected a NamedEntity or "
-            "custom span, relation or chain layer: kg reads those, not parts of speech)", 1, None) in counted
+    assert ("layer de.tudarmstadt.ukp.dkpro.core.api.lexmorph.type.pos.POS not read (expected a NamedEntity, "
+            "SemPred, SemArg or custom span, relation or chain layer: kg reads those, not parts of speech)", 1, None) in counted
     xmi = (DATA / "lisbon.xmi").read_text(encoding="utf-8").splitlines()
     empty = [line for w, _, line in counted if w.startswith("NamedEntity skipped: the text it covers is empty")]
     # the line of its element (whose offsets count UTF-16 units: 104-106 in code points)
