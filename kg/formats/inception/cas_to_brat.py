@@ -43,6 +43,8 @@ _ATTRIBUTE_VALUE = re.compile(r"[\w.+-]+")
 REFERENCE_IRIS = {"ISO8601": "https://en.wikipedia.org/wiki/ISO_8601#",
                   "Number": "https://en.wikipedia.org/wiki/Number#"}
 KNOWN_HOSTS = {"geonames": "https://sws.geonames.org/{}/", "dbpedia": "https://dbpedia.org/{}"}
+# An entity IRI as kg mints them, <base>id/<family>/<slug> (kg.model.iris.resource_iri), under any base.
+_KG_ENTITY_IRI = re.compile(r"(https?://\S*?/)id/[^/\s?#]+/[^/\s?#]+")
 
 
 
@@ -263,12 +265,23 @@ def _primitive(brat: Standoff, key, name: str, value) -> None:
         return
     text = str(value)
     reference = normalization(text)
+    _check_base(brat, key, text, reference)
     if reference is not None:
         brat.normalizations.append((key, *reference))
     elif _ATTRIBUTE_VALUE.fullmatch(text):
         brat.attributes.append((key, name, text))
     elif text.strip():
         brat.notes.append((key, f"{name}: {' '.join(text.split())}"))
+
+
+def _check_base(brat: Standoff, key, text: str, reference: tuple[str, str] | None) -> None:
+    """An entity IRI of another kg build (another base) is kept as a link to that IRI, with a warning:
+    only this build's own IRIs (KG:<key>) make a mention that entity."""
+    foreign = _KG_ENTITY_IRI.fullmatch(text)
+    if foreign and (reference is None or reference[0] != "KG"):
+        brat.located.append((f"identifier under another kg build's base {foreign[1]} kept as a link to that IRI, "
+                             f"not to an entity of this build (expected {iris.RESOURCE}<family>/<name> to make "
+                             f"a mention one of this build's entities)", key))
 
 
 def _string_array(brat: Standoff, key: int, name: str, items: list[str]) -> None:
