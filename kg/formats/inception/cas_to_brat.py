@@ -20,6 +20,7 @@ from cassis.typesystem import FeatureStructure, Type
 
 from kg.formats.brat.render import Bound, Standoff, ann_lines, brat_name, conf_text, settle_attributes
 from kg.model import iris
+from kg.model.chain_types import chain_type
 from kg.model.iris import WIKIDATA
 
 DKPRO = "de.tudarmstadt.ukp.dkpro.core.api."
@@ -204,13 +205,14 @@ def _add_span(brat: Standoff, fs: FeatureStructure, link: bool) -> None:
 
 def _type_links(brat: Standoff) -> None:
     """A link with no entity on its span ("he", "the café") is a mention of what its chain's
-    entities name: it takes their type when they all have one, else keeps the chain layer's name."""
+    entities name: it takes the type the chain takes (kg.model.chain_types: the most frequent among
+    them, the first on a tie), and keeps the chain layer's name in a chain of links only."""
     for chain in brat.chains:
         bounds = [brat.by_fs[member] for member in chain]
-        types = {bound.type for bound in bounds if not bound.link}
-        if len(types) == 1:
+        type_ = chain_type(bound.type for bound in bounds if not bound.link)
+        if type_ is not None:
             for bound in (b for b in bounds if b.link):
-                bound.type = next(iter(types))
+                bound.type = type_
                 bound.key = (bound.begin, bound.end, bound.type, bound.key[-1])
 
 
