@@ -26,6 +26,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
 
     from kg.api import errors
     from kg.api.backend import make_backend
+    from kg.api.linked_data.ids import IdPathConverter
     from kg.api.sparql.admission import Admission
     from kg.settings import load
 
@@ -38,6 +39,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     app.extensions["kg.admission"] = Admission.of(app.config)
     atexit.register(backend.close)
     errors.register(app)
+    app.url_map.converters["idpath"] = IdPathConverter
     _register_blueprints(app)
     app.after_request(_cors)
     return app

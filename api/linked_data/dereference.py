@@ -44,8 +44,8 @@ CONTEXT_PATH = "context.jsonld"
 CONTEXT_MAX_AGE = 86400  # seconds a client may keep the @context (it changes only with the base IRI)
 
 
-@bp.get(f"/{namespace_path(iris.RESOURCE)}<path:rest>")
-@bp.get(f"/{namespace_path(iris.DOCUMENT)}<path:rest>")
+@bp.get(f"/{namespace_path(iris.RESOURCE)}<idpath:rest>")
+@bp.get(f"/{namespace_path(iris.DOCUMENT)}<idpath:rest>")
 def resource(rest: str) -> Response:
     """A canonical thing, a document or a thing local to a document."""
     iri = _requested_iri()
@@ -53,7 +53,7 @@ def resource(rest: str) -> Response:
                    lambda: resource_page.resource(iri), framed=True)
 
 
-@bp.get(f"/{namespace_path(iris.GRAPH)}<path:rest>")
+@bp.get(f"/{namespace_path(iris.GRAPH)}<idpath:rest>")
 def graph(rest: str) -> Response:
     """A named graph: its triples."""
     iri = _requested_iri()
