@@ -25,10 +25,11 @@ from kg.model import iris
 from kg.model.iris import FIXED_PREFIXES
 from kg.model.ontology import KGO
 
-_FORMAT = "kg-evidence-2"
+_FORMAT = "kg-evidence-3"
 
 _DENOTES, _TYPE_OF_MENTION = f"<{KGO.denotes}>", f"<{KGO.annotationType}>"
 _ANCHOR = f"<{FIXED_PREFIXES['nif']}anchorOf>"
+_IS_NAME = f"<{KGO.isName}>"
 _RDF_TYPE, _LABEL = f"<{FIXED_PREFIXES['rdf']}type>", f"<{FIXED_PREFIXES['rdfs']}label>"
 _POST_CLASS, _POST = f"<{KGO.Post}>", f"<{KGO.post}>"
 _REFERENCES = {f"<{KGO.publisher}>", f"<{KGO.author}>"}
@@ -39,16 +40,19 @@ _SIMPLE_ESCAPES = {"t": "\t", "b": "\b", "n": "\n", "r": "\r", "f": "\f", '"': '
 
 @dataclass
 class MentionCounts:
-    """What the corpus says of one canonical entity; `references`: how many times articles name it
-    as publisher or author; `items`: how many documents link it to each knowledge-base item (IRI)."""
+    """What the corpus says of one canonical entity: the words of its mentions (`forms`), those of
+    them that are names (`names`, kg.model.names), their annotation types; `references`: how many
+    times articles name it as publisher or author; `items`: how many documents link it to each
+    knowledge-base item (IRI)."""
 
     forms: Counter = field(default_factory=Counter)
     types: Counter = field(default_factory=Counter)
     references: int = 0
     items: Counter = field(default_factory=Counter)
+    names: Counter = field(default_factory=Counter)
 
     def is_empty(self) -> bool:
-        return not self.forms and not self.types and not self.references and not self.items
+        return not self.forms and not self.types and not self.references and not self.items and not self.names
 
 
 Evidence = dict[str, MentionCounts]  # canonical key -> what the documents say of it
@@ -64,9 +68,11 @@ def add_evidence(total: Evidence, more: Evidence, sign: int = 1) -> None:
             item.types[type_] += sign * n
         for linked, n in counts.items.items():
             item.items[linked] += sign * n
+        for name, n in counts.names.items():
+            item.names[name] += sign * n
         item.references += sign * counts.references
-        if sign < 0:
-            item.forms, item.types, item.items = +item.forms, +item.types, +item.items  # drops what fell to zero
+        if sign < 0:  # drops what fell to zero
+            item.forms, item.types, item.items, item.names = +item.forms, +item.types, +item.items, +item.names
             if item.is_empty():
                 del total[key]
 
@@ -85,7 +91,7 @@ def document_evidence(nquads: str) -> Evidence:
     references = Counter(obj for predicate in _REFERENCES for _, obj in _triples(nquads, predicate))
     post_nodes = {subject for subject, _ in _triples(nquads, f"{_RDF_TYPE} {_POST_CLASS}")}
     evidence = _summed(objects(_DENOTES), objects(_ANCHOR), objects(_TYPE_OF_MENTION), objects(_LABEL), posts,
-                       post_nodes, references)
+                       post_nodes, references, set(objects(_IS_NAME)))
     _add_items(evidence, _triples(nquads, _SAME_AS))
     return evidence
 
@@ -114,7 +120,7 @@ def _triples(nquads: str, predicate: str) -> Iterator[tuple[str, str]]:
         at = nquads.find(needle, end)
 
 
-def _summed(denotes, anchors, types, labels, posts, post_nodes, references) -> Evidence:
+def _summed(denotes, anchors, types, labels, posts, post_nodes, references, named) -> Evidence:
     prefix = "<" + iris.RESOURCE
     evidence: Evidence = {}
 
@@ -128,6 +134,8 @@ def _summed(denotes, anchors, types, labels, posts, post_nodes, references) -> E
                     counts = item(entity)
                     counts.forms[literal_form(text)] += 1
                     counts.types[literal_form(type_)] += 1
+                    if mention in named:
+                        counts.names[literal_form(text)] += 1
     for post in post_nodes:
         filled = len(posts.get(post, ()))
         if post.startswith(prefix) and filled:
@@ -152,11 +160,12 @@ def _unescape(match: re.Match) -> str:
     return chr(int(code, 16)) if code else _SIMPLE_ESCAPES.get(match.group(3), match.group(0))
 
 
-Kept = dict[str, tuple[dict, dict, int, dict]]  # the evidence as a build keeps it: plain, cheap to (un)pickle
+Kept = dict[str, tuple[dict, dict, int, dict, dict]]  # the evidence as a build keeps it: plain, cheap to (un)pickle
 
 
 def kept_form(evidence: Evidence) -> Kept:
-    return {key: (dict(c.forms), dict(c.types), c.references, dict(c.items)) for key, c in evidence.items()}
+    return {key: (dict(c.forms), dict(c.types), c.references, dict(c.items), dict(c.names))
+            for key, c in evidence.items()}
 
 
 def counts_of(kept: Kept, keys: Iterable[str]) -> Evidence:
@@ -164,9 +173,9 @@ def counts_of(kept: Kept, keys: Iterable[str]) -> Evidence:
     return {key: _counts(kept[key]) for key in keys if key in kept}
 
 
-def _counts(plain: tuple[dict, dict, int, dict]) -> MentionCounts:
-    forms, types, references, items = plain
-    return MentionCounts(Counter(forms), Counter(types), references, Counter(items))
+def _counts(plain: tuple[dict, dict, int, dict, dict]) -> MentionCounts:
+    forms, types, references, items, names = plain
+    return MentionCounts(Counter(forms), Counter(types), references, Counter(items), Counter(names))
 
 
 def patch_kept(kept: Kept, removed: Evidence, added: Evidence) -> None:
