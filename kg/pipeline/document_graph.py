@@ -16,6 +16,7 @@ from kg.formats.records import Document, Event, Relation, TextBound, id_order
 from kg.model import iris
 from kg.model.aliases import AliasTable
 from kg.model.corpus_vocabulary import Vocabulary, property_name
+from kg.model.document_ids import shown_path
 from kg.model.event_links import EventLink, event_links
 from kg.model.iris import FIXED_PREFIXES, document_iri, fragment_iri, graph_iri, local_iri, resource_iri, span_iri
 from kg.model.knowledge_bases import Item
@@ -156,7 +157,7 @@ def _article(ctx: _Context) -> None:
     add(doc, TYPE, iri(KGO.NewsArticle))
     add(doc, DCTERMS + "title", literal(meta.title))
     add(doc, NIF + "isString", literal(ctx.doc.text))
-    add(doc, KGO.sourceFile, literal(f"{iris.document_path(ctx.doc.slug)}.txt"))
+    add(doc, KGO.sourceFile, literal(f"{shown_path(ctx.doc.slug)}.txt"))
     if meta.publisher:
         add(doc, KGO.publisher, iri(resource_iri(meta.publisher)))
     if meta.author:

@@ -32,7 +32,7 @@ from kg.formats.brat.conf import (
     find_config,
     load_config,
 )
-from kg.model.iris import document_path
+from kg.model.document_ids import document_path, inside
 
 INDENT = "\t"
 
@@ -184,6 +184,6 @@ def save_document_configs(corpus_dir: Path, schema_dir: Path, configs: dict[str,
         applies = find_config(corpus_dir / directory, corpus_dir)
         if applies is not None:
             parts = [load_config(applies), *parts]
-        target = schema_dir / directory / CONFIG_FILE
+        target = inside(schema_dir, PurePosixPath(directory, CONFIG_FILE), directory)
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_text(render_config(union_configs(parts)), encoding="utf-8")

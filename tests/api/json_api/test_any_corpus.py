@@ -16,7 +16,8 @@ import pytest
 import requests
 
 from kg.api.page.examples import EXAMPLES
-from kg.model.iris import DEFAULT_BASE, document_path
+from kg.model.document_ids import document_path
+from kg.model.iris import DEFAULT_BASE
 from kg.pipeline.builder import build
 from kg.publish.names import natural_key
 from kg.store import build_dirs
