@@ -39,11 +39,22 @@ INDENT = "\t"
 
 def render_config(config: AnnotationConfig) -> str:
     """The text of an annotation.conf declaring exactly what `config` declares."""
-    out = ["[entities]", *_hierarchy(config.entities, _node_line), "",
+    out = ["[entities]", *_hierarchy(config.entities, _commented(config, "entities", _node_line)), "",
            "[relations]", *_relation_lines(config), "",
-           "[events]", *_hierarchy(config.events, _node_line), "",
-           "[attributes]", *(_attribute_line(a) for a in config.attributes.values())]
+           "[events]", *_hierarchy(config.events, _commented(config, "events", _node_line)), "",
+           "[attributes]"]
+    attribute_lines = _commented(config, "attributes", lambda a: [_attribute_line(a)])
+    for attribute in config.attributes.values():
+        out += attribute_lines(attribute)
     return "\n".join(out) + "\n"
+
+
+def _commented(config: AnnotationConfig, section: str, render):
+    """`render` with the declaration's comment (kept by parse_config) written on the line above it."""
+    def lines(node) -> list[str]:
+        comment = config.comments.get((section, node.name))
+        return ([f"# {comment}"] if comment else []) + render(node)
+    return lines
 
 
 def _hierarchy(nodes: dict[str, TypeNode], render) -> list[str]:
@@ -83,8 +94,10 @@ def _relation_lines(config: AnnotationConfig) -> list[str]:
         later = [_relation_declaration(node.name, d) for d in config.relations.get(node.name, ())[1:]]
         return _node_line(node) + later
 
-    lines = _hierarchy(config.relation_nodes, render)
-    return lines + [_overlap_line(rule) for rule in config.overlaps]
+    lines = _hierarchy(config.relation_nodes, _commented(config, "relations", render))
+    overlap_lines = [_overlap_line(rule) for rule in config.overlaps]
+    comment = config.comments.get(("relations", OVERLAP))
+    return lines + ([f"# {comment}"] if comment and overlap_lines else []) + overlap_lines
 
 
 def _relation_declaration(name: str, declared: RelationType) -> str:
