@@ -122,7 +122,7 @@ def _capitalized(name: str) -> bool:
 
 def lexicon_form(name: str) -> str:
     """The normalized form, with an all-capitals name marked so it matches capitals only."""
-    form = " ".join(re.sub(f"({_UNSPACED})", r" \1 ", normalize(name)).split())
+    form = " ".join(re.sub(f"({_UNSPACED}{_THAI_MARKS})", r" \1 ", normalize(name)).split())  # as _TOKEN splits
     if re.fullmatch(r"[A-Z]{2,4}", name.strip()):
         return "^" + form
     return form
