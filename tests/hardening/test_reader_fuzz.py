@@ -45,12 +45,13 @@ def read_or_error(workdir: Path, txt: bytes, ann: bytes | None) -> list[ox.Quad]
         files.ann.unlink(missing_ok=True)
     else:
         files.ann.write_bytes(ann)
-    try:
+    try:  # reading, or the model's checks of what was read (a normalization on a type read as written)
         doc = read_document(files, CONFIG)
+        nquads = document_nquads(doc, Vocabulary(CONFIG), ALIASES)
     except InputError as exc:
         assert_located(exc, {files.txt: txt, files.ann: ann or b""})
         return None
-    quads = list(ox.parse(document_nquads(doc, Vocabulary(CONFIG), ALIASES).encode(), format=ox.RdfFormat.N_QUADS))
+    quads = list(ox.parse(nquads.encode(), format=ox.RdfFormat.N_QUADS))
     article = ox.NamedNode(document_iri("doc"))
     assert any(q.subject == article for q in quads), "the graph lacks the article node"
     mentions = {q.subject for q in quads if q.predicate.value.endswith("#anchorOf") and "#T" in q.subject.value}
