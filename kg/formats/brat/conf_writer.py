@@ -42,18 +42,21 @@ def render_config(config: AnnotationConfig) -> str:
     out = ["[entities]", *_hierarchy(config.entities, _commented(config, "entities", _node_line)), "",
            "[relations]", *_relation_lines(config), "",
            "[events]", *_hierarchy(config.events, _commented(config, "events", _node_line)), "",
-           "[attributes]"]
-    attribute_lines = _commented(config, "attributes", lambda a: [_attribute_line(a)])
-    for attribute in config.attributes.values():
-        out += attribute_lines(attribute)
+           "[attributes]", *(line for attribute in config.attributes.values()
+                             for line in _comment_lines(config, "attributes", attribute.name) + [_attribute_line(attribute)])]
     return "\n".join(out) + "\n"
 
 
+def _comment_lines(config: AnnotationConfig, section: str, name: str) -> list[str]:
+    """The comment parse_config kept above a declaration, as the line to write above it again."""
+    comment = config.comments.get((section, name))
+    return [f"# {comment}"] if comment else []
+
+
 def _commented(config: AnnotationConfig, section: str, render):
-    """`render` with the declaration's comment (kept by parse_config) written on the line above it."""
+    """`render` with the declaration's comment written on the line above it."""
     def lines(node) -> list[str]:
-        comment = config.comments.get((section, node.name))
-        return ([f"# {comment}"] if comment else []) + render(node)
+        return _comment_lines(config, section, node.name) + render(node)
     return lines
 
 
@@ -96,8 +99,7 @@ def _relation_lines(config: AnnotationConfig) -> list[str]:
 
     lines = _hierarchy(config.relation_nodes, _commented(config, "relations", render))
     overlap_lines = [_overlap_line(rule) for rule in config.overlaps]
-    comment = config.comments.get(("relations", OVERLAP))
-    return lines + ([f"# {comment}"] if comment and overlap_lines else []) + overlap_lines
+    return lines + (_comment_lines(config, "relations", OVERLAP) if overlap_lines else []) + overlap_lines
 
 
 def _relation_declaration(name: str, declared: RelationType) -> str:
