@@ -18,7 +18,7 @@ if __package__ in (None, ""):
 
 from kg.errors import InputError
 from kg.formats.brat.conf import AnnotationConfig, load_config
-from kg.model.aliases import normalize
+from kg.model.entities.aliases import normalize
 from kg.pipeline.check import check_corpus as kg_check
 
 

@@ -4,7 +4,7 @@ Pure: a text, a lexicon of known names (the alias table, optionally names annota
 elsewhere in the corpus) and the annotation configuration give suggestions; nothing is
 read or written here (kg.suggest.files does that).
 
-Names match like the resolver compares them (kg.model.resolve.normalize): accents, case,
+Names match like the resolver compares them (kg.model.entities.resolve.normalize): accents, case,
 possessive 's and punctuation do not count ("Venezuela’s security forces" is one name), a
 leading "the" is not part of the name, and a match starts and ends on word boundaries. Two
 exceptions: a name written in capitals in the lexicon ("US", "UN") matches only capitals in
@@ -21,7 +21,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 
 from kg.formats.brat.conf import AnnotationConfig
-from kg.model.aliases import AliasTable, normalize
+from kg.model.entities.aliases import AliasTable, normalize
 from kg.model.iris import fold
 from kg.suggest.suggestion import Suggestion
 

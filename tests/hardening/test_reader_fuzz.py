@@ -18,9 +18,9 @@ from hypothesis import HealthCheck, event, given, settings, strategies as st
 
 from kg.errors import InputError
 from kg.formats.corpus import DocumentFiles, read_document
-from kg.model.aliases import load_aliases
-from kg.model.corpus_vocabulary import Vocabulary
+from kg.model.entities.aliases import load_aliases
 from kg.model.iris import document_iri
+from kg.model.schema.corpus_vocabulary import Vocabulary
 from kg.pipeline.builder import build
 from kg.pipeline.document_graph import document_nquads
 from kg.store import build_dirs
