@@ -3,8 +3,9 @@
 A canonical event (`KG:event/...`) is one node shared by every article that links to it, so it
 may hold only what all of them assert of it, in one type. A linked event is therefore merged only
 when it is asserted and of the canonical event's type (the alias table's `type`, or a subtype of
-it). Otherwise it stays a document-local node of its own type, linked to the canonical one by
-kgo:linkedEvent, and its trigger's kgo:resolvedBy says why: an aid delivery within the aid-convoy
+it); a key the alias table gives no event type (no entry, or `type = "Event"`) merges nothing,
+since events of any type would make one node of several types. Otherwise it stays a
+document-local node of its own type, linked to the canonical one by kgo:linkedEvent, and its trigger's kgo:resolvedBy says why: an aid delivery within the aid-convoy
 confrontation keeps its type without retyping the confrontation, and a report that troops blocked
 the aid is the reporter's claim without making the confrontation unasserted.
 """
@@ -46,8 +47,10 @@ def _link(event: Event, key: str, claimed: bool, vocab: Vocabulary, aliases: Ali
     canonical_type = entry.type if entry is not None else None
     if claimed:
         reason = "only the content of a claim"
-    elif canonical_type not in (None, "Event") and canonical_type not in vocab.config.ancestors(event.type) \
-            and not vocab.is_a(event.type, canonical_type):
+    elif canonical_type in (None, "Event"):
+        reason = (f"the alias table gives KG:{key} no event type, expected an [[entity]] with key = \"{key}\" "
+                  f"and the type of the event, e.g. type = \"{event.type}\"")
+    elif canonical_type not in vocab.config.ancestors(event.type) and not vocab.is_a(event.type, canonical_type):
         reason = f"a {event.type} event, the key a {canonical_type}"
     else:
         return EventLink(key, True, f"KG normalization: {key}")

@@ -57,7 +57,8 @@ class _Context:
 
     @cached_property
     def claimants(self) -> dict[str, list[str]]:
-        """Claimed event id -> argument ids of the claimants of the claims that state it."""
+        """Claimed event id -> argument ids of the claimants of the claims that state it, or that
+        state a figure the event uses (a claimed head count makes the event it counts a claim)."""
         claimed: dict[str, list[str]] = {}
         for event in self.doc.annotations.events:
             if not self.vocab.is_a(event.type, "Claim"):
@@ -66,7 +67,47 @@ class _Context:
             for role, target in event.args:
                 if self.vocab.means(role, "content") and target in self.events:
                     claimed.setdefault(target, []).extend(who)
+        for event_id, claims in self.claimed_through_figures.items():
+            if event_id not in claimed:
+                claimed[event_id] = [who for claim in claims for who in self.claim_claimants[claim]]
         return claimed
+
+    @cached_property
+    def claim_claimants(self) -> dict[str, list[str]]:
+        """Claim event id -> argument ids of its claimants."""
+        return {e.id: [t for r, t in e.args if self.vocab.means(r, "claimant")]
+                for e in self.doc.annotations.events if self.vocab.is_a(e.type, "Claim")}
+
+    @cached_property
+    def claimed_through_figures(self) -> dict[str, list[str]]:
+        """Event id -> the claims whose content is a figure the event uses as an argument, for the
+        events no claim states itself: the figure's claimant travels with it into the event."""
+        bounds, events = self.doc.annotations.textbounds, self.doc.annotations.events
+        figure_claims: dict[str, list[str]] = {}
+        stated: set[str] = set()
+        for claim in (e for e in events if e.id in self.claim_claimants):
+            for role, target in claim.args:
+                if not self.vocab.means(role, "content"):
+                    continue
+                if target in self.events:
+                    stated.add(target)
+                elif target in bounds and self.vocab.is_a(bounds[target].type, "Figure"):
+                    figure_claims.setdefault(target, []).append(claim.id)
+        through: dict[str, list[str]] = {}
+        for event in events:
+            if event.id in self.claim_claimants or event.id in stated:
+                continue
+            claims = [c for _, target in event.args for c in figure_claims.get(target, [])]
+            if claims:
+                through[event.id] = list(dict.fromkeys(claims))
+        return through
+
+    @cached_property
+    def past_states(self) -> set[str]:
+        """Ids of the stances and memberships that held before, not now ("a former sergeant",
+        "he initially supported"): they give no present relation, post or membership."""
+        return {a.target for a in self.doc.annotations.attributes
+                if self.vocab.means(a.name, "temporalQualifier") and a.value}
 
     @cached_property
     def date_attributes(self) -> dict[str, dict[str, str]]:
@@ -334,8 +375,8 @@ def _event(ctx: _Context, event: Event) -> None:
 
 def _stance(ctx: _Context, event: Event, node: str) -> None:
     """An asserted stance gives the relation of its position from each agent to each target
-    (kgo:opposes ...), each with its statement; a claimed one gives none."""
-    if not ctx.vocab.is_a(event.type, "Stance") or event.id in ctx.claimants:
+    (kgo:opposes ...), each with its statement; a claimed or past one gives none."""
+    if not ctx.vocab.is_a(event.type, "Stance") or event.id in ctx.claimants or event.id in ctx.past_states:
         return
     positions = [a.value for a in ctx.doc.annotations.attributes
                  if a.target == event.id and ctx.vocab.means(a.name, "position") and a.value]
@@ -368,22 +409,36 @@ def _claimed(ctx: _Context, event_id: str, node: str) -> None:
         return
     ctx.out.add(node, KGO.asserted, boolean(False))
     trigger = ctx.bound(event_id)
+    for claim in ctx.claimed_through_figures.get(event_id, []):
+        _statement(ctx, f"{claim}-Content-{event_id}", ctx.events[claim], [KGO.content], node, ctx.bound(claim), trigger)
     for i, claimant in enumerate(ctx.claimants[event_id], start=1):
         _statement(ctx, f"{event_id}-claimedBy-{i}", node, [KGO.claimedBy], ctx.node(claimant), trigger,
                    ctx.bound(claimant))
 
 
 def _event_label(ctx: _Context, event: Event, trigger: TextBound, iso: dict[str, str], times: set[str]) -> str:
-    """A readable label for a document-local event: its type, its words and its date when known."""
-    dates = [iso[t] for role, t in event.args if t in times and t in iso]
+    """A readable label for a document-local event: its type, its words and its date when known,
+    or its period ("2019-02-22 – 2019-02-23", "since 2014", "until 2019-03") when its dates bound one."""
+    dated = [t for _, t in event.args if t in times and t in iso]
+    bounds = {ctx.date_attributes.get(t, {}).get("periodBound"): iso[t] for t in dated}
     type_label = "".join(" " + c.lower() if c.isupper() else c for c in event.type).strip().capitalize()
-    suffix = f", {dates[0]}" if dates else ""
-    return f"{type_label}: “{_short(trigger.text)}”{suffix}"
+    return f"{type_label}: “{_short(trigger.text)}”{_period_text(bounds) if dated else ''}"
+
+
+def _period_text(bounds: dict[str | None, str]) -> str:
+    """The date part of an event's label, from its dates keyed by the bound they are (None: a point)."""
+    start, end = bounds.get("Start"), bounds.get("End")
+    if start and end:
+        return f", {start} – {end}"
+    if start or end:
+        return f", since {start}" if start else f", until {end}"
+    return f", {next(iter(bounds.values()))}"
 
 
 def _membership(ctx: _Context, event: Event) -> None:
     """A Membership event: the n-ary membership node and the post it fills (the role in that
-    organization); unless the membership is only claimed, the memberOf, hasRole and holds shortcuts."""
+    organization); unless the membership is only claimed or past ("a former sergeant"), the memberOf,
+    hasRole and holds shortcuts."""
     ann, add, vocab = ctx.doc.annotations, ctx.out.add, ctx.vocab
     trigger = ann.textbounds[event.trigger]
     node = ctx.events[event.id]
@@ -397,7 +452,7 @@ def _membership(ctx: _Context, event: Event) -> None:
     add(node, KGO.trigger, iri(ctx.mention(trigger.id)))
     add(node, PROV + "wasDerivedFrom", iri(ctx.doc_iri))
     _statement(ctx, f"{event.id}-role", node, [KGO.role], role, None, trigger)
-    asserted = event.id not in ctx.claimants
+    present = event.id not in ctx.claimants and event.id not in ctx.past_states
     members = [t for r, t in event.args if vocab.means(r, "member")]
     organizations = [t for r, t in event.args if vocab.means(r, "organization")]
     posts = [_post(ctx, event, role_key, org, j) for j, org in enumerate(organizations, start=1)] \
@@ -406,7 +461,7 @@ def _membership(ctx: _Context, event: Event) -> None:
         _statement(ctx, f"{event.id}-post-{j}", node, [KGO.post], post, None, trigger)
     for i, member in enumerate(members, start=1):
         _statement(ctx, f"{event.id}-Member-{i}", node, [KGO.member], ctx.node(member), trigger, ctx.bound(member))
-        if not asserted:
+        if not present:
             continue
         _statement(ctx, f"{event.id}-hasRole-{i}", ctx.node(member), [KGO.hasRole], role, ctx.bound(member), trigger)
         for j, post in enumerate(posts, start=1):

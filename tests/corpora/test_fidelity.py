@@ -110,10 +110,11 @@ def test_claims_by_mike_pompeo(shipped_data: Path) -> None:
 def test_stances_are_stated(shipped_data: Path) -> None:
     # France 24: "Juan Guaido-- who most Western nations recognize as Venezuela's legitimate leader";
     # NPR: "recognized by the U.S. and about 50 other countries";
-    # "armed loyalists known as 'colectivos'"; Maduro "claims the aid is a smokescreen for a US invasion"
+    # HRW: "armed pro-government thugs, colectivos"; Maduro "claims the aid is a smokescreen for a US
+    # invasion" (France 24's "armed loyalists known as 'colectivos'" is Pompeo's: test_fidelity_audit.py)
     assert labels(shipped_data, """SELECT ?l WHERE { ?g kgo:recognizes person:juan-guaido ; a kgo:Group ;
                                    skos:prefLabel ?l }""") == {"most Western nations", "about 50 other countries"}
-    assert ask(shipped_data, "ASK { organization:colectivos kgo:supports person:nicolas-maduro }") is True
+    assert ask(shipped_data, "ASK { organization:colectivos kgo:supports organization:maduro-government }") is True
     topics = ask(shipped_data, """SELECT ?type WHERE { ?c a kgo:Claim ; kgo:claimant person:nicolas-maduro ;
                                   kgo:topic ?t . ?t a ?type }""")
     assert (PREFIXES["kgo"] + "AidDelivery",) in topics

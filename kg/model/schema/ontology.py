@@ -69,6 +69,7 @@ class KGO(DefinedNamespace):
     asserted: URIRef
     author: URIRef
     borders: URIRef
+    capacityOf: URIRef
     capitalOf: URIRef
     claimant: URIRef
     claimedBy: URIRef
@@ -129,6 +130,7 @@ class KGO(DefinedNamespace):
     subOrganizationOf: URIRef
     supports: URIRef
     target: URIRef
+    temporalQualifier: URIRef
     time: URIRef
     topic: URIRef
     trigger: URIRef
