@@ -80,7 +80,7 @@ def test_every_fact_has_a_statement_with_its_sentence(store: EmbeddedStore) -> N
         kgo:origin kgo:destination kgo:time kgo:locatedIn kgo:asOf kgo:supports kgo:opposes kgo:recognizes
         kgo:subOrganizationOf kgo:member kgo:organization kgo:role kgo:hasRole kgo:post kgo:postIn kgo:holds
         kgo:claimant kgo:content kgo:topic kgo:claimedBy kgo:counts kgo:livesIn kgo:capitalOf kgo:borders
-            kgo:partnerOf kgo:target kgo:share kgo:measure kgo:startTime kgo:endTime kgo:linkedEvent }
+            kgo:partnerOf kgo:target kgo:share kgo:measure kgo:startTime kgo:endTime kgo:linkedEvent kgo:capacityOf }
             FILTER(?g != kgg:entities) }""")
     stated = select(store, """SELECT DISTINCT ?g ?s ?p ?o WHERE { GRAPH ?g {
         ?st a kgo:Statement ; rdf:subject ?s ; rdf:predicate ?p ; rdf:object ?o } }""")
@@ -90,7 +90,7 @@ def test_every_fact_has_a_statement_with_its_sentence(store: EmbeddedStore) -> N
         VALUES ?p { kgo:memberOf kgo:saidBy kgo:reportedBy kgo:agent kgo:participant kgo:patient kgo:place
         kgo:origin kgo:destination kgo:time kgo:locatedIn kgo:asOf kgo:supports kgo:opposes kgo:recognizes
         kgo:subOrganizationOf kgo:member kgo:organization kgo:role kgo:hasRole kgo:post kgo:postIn kgo:holds
-        kgo:claimant kgo:content kgo:topic kgo:claimedBy kgo:counts }
+        kgo:claimant kgo:content kgo:topic kgo:claimedBy kgo:counts kgo:capacityOf }
         FILTER NOT EXISTS { GRAPH ?g { ?st rdf:subject ?s ; rdf:predicate ?p ; rdf:object ?o ;
                                            kgo:evidence ?sentence } } }""")
     assert unsupported == []
