@@ -44,7 +44,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
 
 
 def _register_blueprints(app: Flask) -> None:
-    from kg.api import exports
+    from kg.api import exports, services
     from kg.api.json_api import routes
     from kg.api.linked_data import dereference, void
     from kg.api.page import query_page
@@ -61,6 +61,7 @@ def _register_blueprints(app: Flask) -> None:
     app.register_blueprint(query_page.bp)
     app.register_blueprint(dereference.bp)
     app.register_blueprint(void.bp)
+    services.register(app)
     try:
         from kg.api import view
     except ImportError:
