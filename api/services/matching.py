@@ -15,8 +15,8 @@ every entity record, folded) and from the knowledge-base items a query gives as 
   other types are left out; with "should" (OpenRefine's default) their score is halved.
 
 Candidates are sorted by score (then by mentions, then id). `match` is true for one candidate
-only: the query is exactly one of its names (preferred or alias, folded), no other candidate has
-that name, and no type or property value given contradicts it.
+only: the query is exactly one of its names (preferred or alias, folded), no other candidate of
+the type given (if any) has that name, and no type or property value given contradicts it.
 """
 
 from __future__ import annotations
@@ -240,7 +240,7 @@ def _ranked(query: Query, candidates: list[Candidate], facts: _Facts) -> list[Ca
     kept = kept[:query.limit]
     for candidate in kept:
         candidate.description = facts.descriptions.get(candidate.iri, "")
-    exact = [c for c in kept if c.exact_name]
+    exact = [c for c in kept if c.exact_name and c.features.get("type", True)]  # of another type: no rival
     if len(exact) == 1 and not exact[0].contradicted:
         exact[0].features["unambiguous"] = True
     return kept

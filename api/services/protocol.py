@@ -32,7 +32,7 @@ def json_param(name: str) -> Any | None:
     """The JSON a form or query-string parameter holds; None when the request has no such parameter."""
     raw = request.form.get(name) if request.method == "POST" else None
     raw = raw if raw is not None else request.args.get(name)
-    return None if raw is None else parse_json(raw, name)
+    return None if raw is None else parse_json(raw, f"'{name}'")
 
 
 def json_body() -> Any:
