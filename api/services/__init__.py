@@ -24,7 +24,8 @@ if TYPE_CHECKING:
 
 def register(app: Flask) -> None:
     """Install the services' routes on the app."""
-    from kg.api.services import reconcile_v02, reconcile_v1
+    from kg.api.services import knowledge_base, reconcile_v02, reconcile_v1
 
     app.register_blueprint(reconcile_v02.bp)
     app.register_blueprint(reconcile_v1.bp)
+    app.register_blueprint(knowledge_base.bp)

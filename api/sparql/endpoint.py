@@ -11,7 +11,9 @@ fetched. `format=` / `output=` stand for the Accept header; a browser's GET
 (HTML preferred) gets the query page with the query filled in.
 
 The prefixes of kg.model.iris.PREFIXES are predefined (a query's own PREFIX wins),
-and a query the engine rejects gets a readable 400 (api/sparql/syntax.py).
+and a query the engine rejects gets a readable 400 (api/sparql/syntax.py). Jena's
+full-text form (text:query, as INCEpTION sends it) is answered from the search
+index before the engine runs (api/sparql/full_text.py).
 """
 
 from __future__ import annotations
@@ -24,7 +26,7 @@ from flask import Blueprint, Response, current_app, g, request
 from kg.api import backend, negotiate
 from kg.api.errors import ApiError
 from kg.api.page import query_page
-from kg.api.sparql import execute, lexer, protocol, syntax
+from kg.api.sparql import execute, full_text, lexer, protocol, syntax
 from kg.api.sparql.admission import reading_query
 from kg.api.sparql.service_description import service_description
 from kg.errors import QueryError
@@ -74,7 +76,7 @@ def _not_a_query(call: protocol.Call, accept: str | None) -> Response:
 
 def _plan(call: protocol.Call, accept: str | None) -> tuple[execute.Request, str, str]:
     """The job for the query workers, the media type to answer with and the one the engine writes."""
-    sent = syntax.with_prefixes(call.query)
+    sent = syntax.with_prefixes(_full_text(call.query))
     info = _analyze(sent)
     default, named = _dataset(call, info)
     served, engine = _negotiate(info.form, accept)
@@ -85,6 +87,21 @@ def _plan(call: protocol.Call, accept: str | None) -> tuple[execute.Request, str
         graph_type=engine if info.form in ("CONSTRUCT", "DESCRIBE") else formats.TURTLE.media_type,
         default_graphs=default, named_graphs=named, prefixes=dict(iris.PREFIXES))
     return job, served, engine
+
+
+def _full_text(query: str) -> str:
+    """The query with Jena's text:query patterns answered from the search index (api/sparql/full_text.py)."""
+    if not full_text.mentions_jena(query):
+        return query
+    from kg.api.json_api.answers import app_state, cached
+
+    return full_text.rewrite(query, lambda: app_state().search.get(backend.current(), g.deadline),
+                             lambda: cached("names of the schema", _schema_names))
+
+
+def _schema_names(deadline: float) -> full_text.SchemaNames:
+    rows = backend.current().select(full_text.schema_names_query(), deadline)
+    return [(row["t"], row["l"], row["p"]) for row in rows]
 
 
 def _run(job: execute.Request, served: str, engine: str, query: str) -> Response:
