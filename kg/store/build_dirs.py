@@ -217,25 +217,43 @@ def publish(data_dir: Path, build: Path) -> None:
 
 
 def prune(data_dir: Path, keep: int = KEEP_BUILDS) -> None:
-    """Remove builds other than the current one and the newest `keep`-1 before it, unless a
-    server answers from them (kg.store.served), and any unfinished build left by a killed process."""
-    builds = Path(data_dir) / BUILDS_DIR
+    """Remove builds other than the current one and the newest `keep`-1 finished before it, unless a
+    server answers from them (kg.store.served), and any unfinished build left by a killed process.
+
+    Builds are told apart by their resolved paths (a relative, absolute or linked `data_dir` names
+    the same builds) and ordered by when they were finished (their manifest, written last and never
+    again), not by their directory's time, which a server changes by writing an export into a build."""
+    builds = (Path(data_dir) / BUILDS_DIR).resolve()
     current = current_build(data_dir)
     if not builds.is_dir() or current is None:
         return
     for left in [p for p in builds.iterdir() if served.is_removing(p)]:  # by a cleanup killed while deleting
         shutil.rmtree(left, ignore_errors=True)
-    others = [p for p in builds.iterdir() if not p.name.startswith(".") and p != current]
-    # by modification time, then by name (a timestamp and a counter): builds made within one tick of a
-    # coarse file-system clock keep their order
-    finished = sorted((p for p in others if (p / MANIFEST_FILE).exists()), key=lambda p: (p.stat().st_mtime_ns, p.name))
+    others = {p: _finished_at(p) for p in builds.iterdir() if not p.name.startswith(".") and not _same_dir(p, current)}
+    finished = sorted((p for p, at in others.items() if at is not None), key=lambda p: (others[p], p.name))
     stale = finished[: max(0, len(finished) - (keep - 1))]
-    unfinished = [p for p in others if not (p / MANIFEST_FILE).exists()]
+    unfinished = [p for p, at in others.items() if at is None]
     for path in stale + [p for p in unfinished if _older_than(p, 3600) or not _owner_alive(p)]:
         served.remove_unless_served(path)
     for link in Path(data_dir).glob(".current-*"):  # left by a build killed while swapping
         if link.is_symlink() and not _owner_alive(link):
             link.unlink(missing_ok=True)
+
+
+def _finished_at(build: Path) -> int | None:
+    """When a build was finished (its manifest's time, ns); None for an unfinished build."""
+    try:
+        return (build / MANIFEST_FILE).stat().st_mtime_ns
+    except OSError:
+        return None
+
+
+def _same_dir(one: Path, other: Path) -> bool:
+    """Whether two paths name the same directory, however each is spelled."""
+    try:
+        return os.path.samefile(one, other)
+    except OSError:
+        return False
 
 
 def _owner_alive(build: Path) -> bool:
