@@ -5,7 +5,7 @@ every entity record, folded) and from the knowledge-base items a query gives as 
 (`owl:sameAs` = Q8502 or an item's IRI). Each is scored from 0 to 100:
 
 - its name: the query equal to its preferred name (100), to an alias (95), to a hidden
-  spelling, a misspelling or folded form (85); a name starting with it (70), a word of a name
+  spelling, a misspelling or folded form, or any other label the index holds (85); a name starting with it (70), a word of a name
   starting with it (60), a name containing it (40); these three less for a longer name;
 - the item given: a candidate linked to it scores 100 on the name's share;
 - each property value given (`memberOf` = "National Assembly", or {"id": ...}): matched when the
@@ -116,7 +116,7 @@ def _named(index: SearchIndex, query: Query) -> dict[str, Candidate]:
 
 def _from_hit(hit: Hit) -> Candidate:
     summary = hit.summary
-    score = NAME_SCORES.get((hit.rank, hit.kind), NAME_SCORES.get(hit.rank, 0.0))
+    score = NAME_SCORES.get((hit.rank, hit.kind), NAME_SCORES.get(hit.rank, NAME_SCORES[("exact", "hidden")]))
     if hit.rank != "exact":
         score *= 0.8 + 0.2 / max(1.0, len(hit.label) / 10)  # a longer name matched by a part of it: less
     candidate = Candidate(hit.entity, summary.label if summary else hit.label, list(summary.types) if summary else [],

@@ -212,8 +212,8 @@ def answer(pattern: Pattern, index: SearchIndex, schema: SchemaNames) -> list[tu
     for position, hit in enumerate(hits):
         score = round(1.0 - position / (len(hits) + 1), 4)
         for label, kind in names.get(hit.entity, ()):
-            if words.fit(label) and (wanted is None or PROPERTIES.get(kind) == wanted):
-                rows.append((hit.entity, score, label, PROPERTIES.get(kind, "")))
+            if kind in PROPERTIES and words.fit(label) and (wanted is None or PROPERTIES[kind] == wanted):
+                rows.append((hit.entity, score, label, PROPERTIES[kind]))
     return rows[:pattern.limit]
 
 
