@@ -10,11 +10,16 @@ operation itself took, without interpreter start-up:
     floors.py oxigraph-dump STORE_DIR OUT    Oxigraph's own serializer: the whole store as TriG
                                              (Turtle with graph blocks), one native call
     floors.py kg-turtle STORE_DIR OUT        kg's Turtle export (kg.publish.export) of the same store
+    floors.py kg-export BUILD_DIR FMT        a build's export in FMT (nq, ttl, trig, jsonld) as `kg export`
+                                             and /export.* make it (kg.publish.export.ensure_export),
+                                             written into the build directory; FMT:null writes it to
+                                             /dev/null instead (what the disk cannot hold beside a build)
 """
 
 from __future__ import annotations
 
 import json
+import os
 import sys
 import time
 from pathlib import Path
@@ -68,8 +73,23 @@ def kg_turtle(store_dir: Path, out: Path) -> dict:
     return {"seconds": time.perf_counter() - started, "bytes": out.stat().st_size}
 
 
+def kg_export(build_dir: Path, fmt: Path) -> dict:
+    from kg.publish import export
+    from kg.store import build_dirs
+
+    fmt, _, sink = str(fmt).partition(":")
+    path = build_dirs.export_path(build_dir, fmt)
+    started = time.perf_counter()
+    if sink == "null":  # the export's own code, its file /dev/null (its section index goes beside the build's)
+        export._write_export_file(build_dir, fmt, path.with_name(f".{path.name}.null"), Path(os.devnull))
+        return {"seconds": time.perf_counter() - started, "bytes": None, "written": "/dev/null"}
+    made = path.is_file()
+    export.ensure_export(build_dir, fmt)
+    return {"seconds": time.perf_counter() - started, "bytes": path.stat().st_size, "by_the_build": made}
+
+
 OPERATIONS = {"bulk-load": bulk_load, "rdflib": rdflib_parse_and_serialize,
-              "oxigraph-dump": oxigraph_dump, "kg-turtle": kg_turtle}
+              "oxigraph-dump": oxigraph_dump, "kg-turtle": kg_turtle, "kg-export": kg_export}
 
 
 def main(argv: list[str] | None = None) -> int:

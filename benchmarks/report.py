@@ -2,7 +2,18 @@
 
 from __future__ import annotations
 
-from benchmarks.results import SizeResult, Step, Verdict, exponent, loop_verdicts, ratio, verdicts
+from benchmarks.results import (
+    EXPORT_FORMATS,
+    SizeResult,
+    Step,
+    Verdict,
+    exponent,
+    export_seconds,
+    loop_verdicts,
+    ratio,
+    scale_verdicts,
+    verdicts,
+)
 
 MARK = {True: "met", False: "**missed**", None: "not measured"}
 
@@ -74,6 +85,26 @@ def export_table(results: list[SizeResult]) -> str:
                      cell(rdf, "serialize_seconds"), memory(ours.detail.get("bytes"))])
     return table(["documents", "kg Turtle export", "Oxigraph TriG dump (floor)", "kg ÷ floor",
                   "rdflib Turtle serialize", "kg.ttl size"], rows)
+
+
+def user_export_table(results: list[SizeResult]) -> str:
+    """The four exports as `kg export` writes them, after the full build and after the incremental
+    build the rebuilds left (edit, add, remove), with Oxigraph's dump of each store beside them."""
+    rows = []
+    for r in results:
+        cells = []
+        for fmt in EXPORT_FORMATS:
+            full, incremental = r.step(f"export_{fmt}"), r.step(f"export_{fmt}_incremental")
+            written = " (by the build)" if full.detail.get("by_the_build") else ""
+            cells.append(f"{cell(full)}{written} / {cell(incremental)}")
+        total, total_incremental = export_seconds(r), export_seconds(r, "_incremental")
+        dump, dump_incremental = r.step("oxigraph_dump"), r.step("oxigraph_dump_incremental")
+        rows.append([f"{r.docs:,}", *cells, f"{seconds(total)} / {seconds(total_incremental)}",
+                     times(ratio(total_incremental, total)), f"{cell(dump)} / {cell(dump_incremental)}",
+                     times(ratio(dump_incremental.seconds if dump_incremental.ok else None,
+                                 dump.seconds if dump.ok else None))])
+    return table(["documents", *(f"{fmt}: full / incremental" for fmt in EXPORT_FORMATS), "all four",
+                  "incremental ÷ full", "Oxigraph TriG dump of the store: full / incremental", "store read ÷"], rows)
 
 
 def incremental_table(results: list[SizeResult]) -> str:
@@ -188,9 +219,15 @@ def render(machine: dict[str, str], results: list[SizeResult], companions: list[
         + "\n".join(verdict_line(v) for v in verdicts(results)),
         "## Targets of the annotation loop (issue 13)\n\n"
         + "\n".join(verdict_line(v) for v in loop_verdicts(results)),
+        "## Targets of the loop at scale (issue 39)\n\n"
+        + "\n".join(verdict_line(v) for v in scale_verdicts(results)),
         "## Build, beside bulk-loading and parsing the same N-Quads\n\n" + build_table(results),
         "## Turtle export\n\n" + export_table(results),
         "## Rebuilds (incremental build)\n\n" + incremental_table(results),
+        "## Exports after a full and after an incremental build\n\n"
+        "Seconds of `kg export` (kg.publish.export.ensure_export) of each format in turn, N-Quads first, "
+        "on the full build and on the build the rebuilds left; \"/dev/null\" where the disk holds no export "
+        "beside the build.\n\n" + user_export_table(results),
         "## Where the time goes (phases of `kg build`, from its manifest)\n\n" + phase_table(results),
         "## Build time against cores (pinned with taskset)\n\n" + cores_table(results),
         "## Growth: k in cost ~ N^k between sizes (1.00 is linear)\n\n" + growth_table(results),
@@ -202,4 +239,15 @@ def render(machine: dict[str, str], results: list[SizeResult], companions: list[
         parts.append("## Notes\n\n" + "\n".join(notes))
     for title, body in companions:
         parts.append(f"## {title}\n\n{body.strip()}")
+    parts += companion_sections(results)
     return "\n\n".join(parts) + "\n"
+
+
+def companion_sections(results: list[SizeResult]) -> list[str]:
+    """Each companion script's Markdown, a section per script and a subsection per size."""
+    titles: list[str] = []
+    for r in results:
+        titles += [title for title, _ in r.companions if title not in titles]
+    return [f"## {title}\n\n" + "\n\n".join(f"### {r.docs:,} documents\n\n{body.strip()}"
+                                                 for r in results for t, body in r.companions if t == title)
+            for title in titles]

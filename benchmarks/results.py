@@ -17,6 +17,11 @@ LINEAR_EXPONENT = 1.15         # cost ~ N**k with k at most this counts as linea
 # issue 13, by corpus size: (full build ÷ floor, one edit until a query sees it, no-op seconds)
 # and of issue 28 at 100,000
 LOOP_TARGETS = {1_000: (2.5, 3.0, None), 10_000: (2.0, 5.0, 0.5), 100_000: (2.0, 10.0, 1.0)}
+# issue 39: peak memory of a full build (whole process tree) by size, and the exports of an
+# incremental build against those of a full build of the same corpus
+PEAK_TARGETS = {10_000: 2 * GIB, 100_000: 3 * GIB}
+TARGET_INCREMENTAL_EXPORTS = 1.2
+EXPORT_FORMATS = ("nq", "ttl", "trig", "jsonld")
 TARGET_CORE_SPEEDUP = 1.6      # at 10,000: a build on 2 cores at least this much faster than on 1
 
 
@@ -47,6 +52,7 @@ class SizeResult:
     problems: int = 0
     quads: int | None = None
     steps: dict[str, Step] = field(default_factory=dict)
+    companions: list[tuple[str, str]] = field(default_factory=list)  # (title, Markdown) of the companion scripts
 
     def step(self, name: str) -> Step:
         return self.steps.get(name, Step(note="not run"))
@@ -135,6 +141,30 @@ def loop_verdicts(results: list[SizeResult]) -> list[Verdict]:
             speedup = ratio(r.seconds("build_1core"), r.seconds("build_2core") or r.seconds("build")) if r else None
             out.append(_at_least(f"a build of {n} on 2 cores at least {TARGET_CORE_SPEEDUP:g}x faster than on 1",
                                  speedup, TARGET_CORE_SPEEDUP, "x"))
+    return out
+
+
+def export_seconds(result: SizeResult, kind: str = "") -> float | None:
+    """The four exports of a build, one after another (None unless all four were measured)."""
+    values = [result.seconds(f"export_{fmt}{kind}") for fmt in EXPORT_FORMATS]
+    return None if None in values else sum(values)
+
+
+def scale_verdicts(results: list[SizeResult]) -> list[Verdict]:
+    """Issue 39's targets of the loop at scale measured by this runner: peak memory at 10,000 and
+    100,000, and the exports of an incremental build within 1.2x of a full build's, at each size."""
+    out = []
+    by_docs = {r.docs: r for r in results}
+    for docs, limit in PEAK_TARGETS.items():
+        r = by_docs.get(docs)
+        peak = r.step("build").peak if r else None
+        out.append(_at_most(f"peak memory of a full build of {docs:,} documents (process tree) under "
+                            f"{limit / GIB:g} GiB", None if peak is None else peak / GIB, limit / GIB, " GiB"))
+    for r in results:
+        out.append(_at_most(f"the four exports after an incremental build of {r.docs:,} documents within "
+                            f"{TARGET_INCREMENTAL_EXPORTS:g}x those after a full build",
+                            ratio(export_seconds(r, "_incremental"), export_seconds(r)), TARGET_INCREMENTAL_EXPORTS,
+                            "x"))
     return out
 
 

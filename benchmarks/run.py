@@ -7,15 +7,17 @@
 For each N: generate a corpus, `kg build` it in a fresh data directory (a
 subprocess: wall time and peak memory of its process tree), the bare
 Oxigraph bulk_load of the N-Quads that build exported (the floor), the
-rebuilds (nothing changed, one document edited, added, removed), the build
-on 1 core, then the Turtle exports (kg's, Oxigraph's own serializer,
-rdflib's) and rdflib's parse. Every figure is written out as soon as it is
+rebuilds (nothing changed, one document edited, added, removed), the four
+exports a user asks for (N-Quads, Turtle, TriG, JSON-LD, as `kg export` writes
+them) of the full build and of the incremental build the rebuilds left, the
+build on 1 core, then the Turtle exports beside Oxigraph's own serializer and
+rdflib's, and rdflib's parse. Every figure is written out as soon as it is
 measured. Above 10,000 articles the floor runs last, once the build's data
 directory is removed: at 100,000 the build (53 GB) and the floor's store
-(28 GB) do not fit on disk together. Then the
+(28 GB) do not fit on disk together. Then, at every size, the
 view's first requests (bench_view_data.py, first: it needs a build nobody drew the view of yet),
 endpoint, load and view benchmarks (bench_endpoint.py, bench_load.py,
-bench_view.py) run on the largest graph, and their Markdown is appended. Work files live under
+bench_view.py) run on that size's graph, and their Markdown is appended. Work files live under
 data/bench/ (see docs/benchmarks.md).
 """
 
@@ -53,7 +55,10 @@ QUERYABLE_TIMEOUT = 300.0  # seconds a running server may take to answer from a 
 COMPANIONS = (("Network view: first request, from the kept view data", "bench_view_data.py"),
               ("Endpoint query latencies", "bench_endpoint.py"), ("Endpoint under load", "bench_load.py"),
               ("Network view", "bench_view.py"))
-NEEDS_CORPUS = {"bench_view_data.py"}  # edits an article of the largest corpus and builds again
+NEEDS_CORPUS = {"bench_view_data.py"}  # edits an article of the corpus and builds again
+EXPORT_FORMATS = ("nq", "ttl", "trig", "jsonld")  # N-Quads first: the others are made from it
+INCREMENTAL = "_incremental"  # the suffix of the steps measured on the build the rebuilds left
+BUILD_COPY = "build"  # the kept copy of a full build's directory (its exports' sources, its store)
 
 
 class Runner:
@@ -112,14 +117,54 @@ class Runner:
             self.bulk_load(result, scratch)
         else:
             self.deferred.append(result)
+        if not full:  # the full build's exports now: the rebuilds prune it, and no copy of its store is kept
+            self.exports(result, kept / BUILD_COPY, "", null=True)
         self.rebuilds(result, corpus, data)
+        self.exports(result, build_dirs.current_build(data), INCREMENTAL, null=not full)
         if not full:
-            skip(result, ("build_1core", "rdflib", "oxigraph_dump", "kg_turtle"), self.args.full_steps_up_to)
+            skip(result, ("build_1core", "rdflib", "oxigraph_dump", "kg_turtle", "oxigraph_dump" + INCREMENTAL),
+                 self.args.full_steps_up_to)
+            self.size_companions(result, data, corpus)
             return result
+        self.exports(result, kept / BUILD_COPY, "")
         self.cores(result, corpus, scratch)
         self.floors(result, kept, scratch, earlier)
+        result.steps["oxigraph_dump" + INCREMENTAL] = self.floor(
+            "oxigraph-dump", build_dirs.store_path(build_dirs.current_build(data)), scratch / "oxigraph.trig")
+        (scratch / "oxigraph.trig").unlink(missing_ok=True)
+        self.size_companions(result, data, corpus)
         shutil.rmtree(scratch, ignore_errors=True)
         return result
+
+    def exports(self, result: SizeResult, build_dir: Path | None, kind: str, null: bool = False) -> None:
+        """The four exports of a build as a user asks for them (N-Quads first: the others read it),
+        each in its own process; those not kept by the build are removed once timed. With `null`
+        they go to /dev/null (above full_steps_up_to: the disk holds the build and no export beside
+        it), and those that would first write an incremental build's kg.nq are not run."""
+        if build_dir is None:
+            return
+        self.log(f"{result.docs:,} documents: the four exports of the {'incremental' if kind else 'full'} build")
+        for fmt in EXPORT_FORMATS:
+            name = f"export_{fmt}{kind}"
+            if build_dirs.export_path(build_dir, fmt).is_file():  # a full build's kg.nq: written as it loaded
+                result.steps[name] = Step(0.0, detail={"by_the_build": True})
+                continue
+            if null and kind and fmt != "nq":
+                result.steps[name] = Step(note="not run: it would first write the incremental build's kg.nq "
+                                               "beside the build (23 GB at 100,000 articles)", skipped=True)
+                continue
+            result.steps[name] = self.floor("kg-export", build_dir, f"{fmt}:null" if null else fmt)
+            export = build_dirs.export_path(build_dir, fmt)
+            if fmt != "nq" and not null:
+                export.unlink(missing_ok=True)
+                build_dirs.sections_path(export).unlink(missing_ok=True)
+        for index in build_dir.glob(".kg.*.null*"):
+            index.unlink(missing_ok=True)
+
+    def size_companions(self, result: SizeResult, data: Path, corpus: Path) -> None:
+        """The view, endpoint and load benchmarks on this size's graph (the rebuilds' last build)."""
+        if not self.args.no_companions:
+            result.companions = self.companions(data, result.docs, corpus)
 
     def bulk_load(self, result: SizeResult, scratch: Path) -> None:
         """The floor: Oxigraph's bulk_load of the N-Quads the first build exported (kept in scratch)."""
@@ -180,7 +225,7 @@ class Runner:
 
     def floors(self, result: SizeResult, kept: Path, scratch: Path, earlier: list[SizeResult]) -> None:
         """rdflib, Oxigraph's dump and kg's Turtle export on the first build's N-Quads and store (kept)."""
-        nquads, store = kept / "kg.nq", kept / "store"
+        nquads, store = kept / "kg.nq", kept / BUILD_COPY / build_dirs.STORE_DIR
         self.log(f"{result.docs:,} documents: export floors and rdflib on {result.quads:,} quads")
         result.steps["rdflib"] = self.rdflib(result, nquads, scratch, earlier)
         result.steps["oxigraph_dump"] = self.floor("oxigraph-dump", store, scratch / "oxigraph.trig")
@@ -248,8 +293,8 @@ class Runner:
 
     # -- companions -----------------------------------------------------------------------
 
-    def companions(self, data: Path, docs: int) -> list[tuple[str, str]]:
-        """Markdown from the endpoint and view benchmarks, run on the largest build."""
+    def companions(self, data: Path, docs: int, corpus: Path) -> list[tuple[str, str]]:
+        """Markdown from the endpoint and view benchmarks, run on one size's build."""
         out = []
         current = build_dirs.current_build(data)
         # an incremental build writes kg.nq on first request; bench_endpoint's stock Oxigraph reads it,
@@ -264,9 +309,9 @@ class Runner:
                 out.append((title, f"Not run: benchmarks/{script} does not exist yet."))
                 continue
             self.log(f"{script} on {data}")
-            corpus = ["--corpus", data.with_name(data.name.replace("data-", "corpus-"))] if script in NEEDS_CORPUS else []
+            needs = ["--corpus", corpus] if script in NEEDS_CORPUS else []
             options = _companion_options(script, docs, self.args.full_steps_up_to)
-            run = self.measure([self.python, path, "--data", data, *corpus, *options])
+            run = self.measure([self.python, path, "--data", data, *needs, *options])
             body = run.stdout.strip()
             if run.returncode != 0:      # keep what it measured; say how it ended
                 body += f"\n\n`{script}` ended with {_failure(run)}"
@@ -297,17 +342,21 @@ class _Steps(dict):
 
 
 def _keep(build_dir: Path, kept: Path, store: bool = True) -> Path:
-    """Hard-linked copies of a build's N-Quads and (when `store`) its store (a checkpoint), which
-    later builds cannot prune."""
+    """Hard-linked copies of a build's N-Quads, and of the files its exports are made from (in
+    kept/BUILD_COPY, with its store as a checkpoint when `store`), which later builds cannot prune."""
     from kg.store.embedded import EmbeddedStore
 
-    kept.mkdir(parents=True, exist_ok=True)
-    os.link(build_dirs.export_path(build_dir, "nq"), kept / "kg.nq")
+    copy = kept / BUILD_COPY
+    copy.mkdir(parents=True, exist_ok=True)
+    nquads = build_dirs.export_path(build_dir, "nq")
+    os.link(nquads, kept / "kg.nq")
+    for path in (nquads, build_dirs.sections_path(nquads), build_dir / build_dirs.MANIFEST_FILE):
+        os.link(path, copy / path.name)
     if not store:
         return kept
     store = EmbeddedStore(build_dirs.store_path(build_dir), read_only=True)
     try:
-        store.backup(kept / "store")
+        store.backup(build_dirs.store_path(copy))
     finally:
         store.close()
     return kept
@@ -439,10 +488,8 @@ def main(argv: list[str] | None = None) -> int:
         results.append(runner.size(docs, results))
         if docs != args.sizes[-1] and not args.keep:
             shutil.rmtree(args.work / f"data-{docs}", ignore_errors=True)   # gigabytes at 1,000 and up
-    largest = args.work / f"data-{args.sizes[-1]}"
-    companions = [] if args.no_companions else runner.companions(largest, args.sizes[-1])
     runner.deferred_floors(keep=args.keep)
-    markdown = report.render(described, results, companions, command)
+    markdown = report.render(described, results, [], command)
     print(markdown)
     args.results.write_text(markdown, encoding="utf-8")
     runner.log(f"wrote {args.results}")

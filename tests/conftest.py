@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from kg.pipeline.builder import build
-from tests.helpers import BROWSER_TIMEOUT_MS, CHROMIUM, CHROMIUM_ARGS, CORPUS, TINY
+from tests.helpers import BROWSER_TIMEOUT_MS, CHROMIUM, CHROMIUM_ARGS, CORPUS, TINY, settle
 
 
 @pytest.fixture(scope="session")
@@ -25,6 +25,7 @@ def corpus_copy(tmp_path: Path) -> Path:
     """A private copy of the shipped corpus that a test may edit."""
     target = tmp_path / "corpus"
     shutil.copytree(CORPUS, target, ignore=shutil.ignore_patterns("README.md"))
+    settle(target)
     return target
 
 
@@ -33,6 +34,7 @@ def tiny_copy(tmp_path: Path) -> Path:
     """A private copy of the two-document test corpus (tests/data/tiny)."""
     target = tmp_path / "tiny"
     shutil.copytree(TINY, target)
+    settle(target)
     return target
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import os
 import shutil
+import time
 from pathlib import Path
 from typing import Iterable
 
@@ -178,3 +179,11 @@ def shared_corpus(*parts: str) -> Path:
     if not path.exists():
         pytest.skip(f"{path} is absent: the real corpora are laid beside the project as ../shared/corpora")
     return path
+
+
+def settle(corpus: Path) -> None:
+    """Wait until the last change to a corpus is older than two ticks of its file system's clock:
+    before that, no corpus stamp vouches for it (kg.formats.corpus_stamp), and a build scans."""
+    from kg.formats.file_systems import clock_tick_ns
+
+    time.sleep(2 * clock_tick_ns(corpus) / 1e9 + 0.01)

@@ -108,17 +108,18 @@ class DocumentFiles:
         return [self.txt.parent / name for name in self.format.companions]
 
     def stat_key(self) -> list[int]:
-        """Sizes and modification times: a cheap first check before hashing (those the scan
-        found, when the scan made this)."""
+        """Sizes, modification and change times: a cheap first check before hashing (those the
+        scan found, when the scan made this). The change time is there for an edit that keeps
+        the size and sets the modification time back (a copy that preserves times): no user can
+        set it, so such a file is hashed again."""
         if self.scanned is not None:
             return list(self.scanned)
         key = []
         for path in (self.txt, self.ann, self.meta, *self._type_system()):
             try:
-                st = path.stat()
-                key += [st.st_size, st.st_mtime_ns]
+                key += _stat_of(path.stat())
             except FileNotFoundError:
-                key += [-1, -1]
+                key += MISSING_STAT
         return key
 
 
@@ -227,13 +228,20 @@ def _documents(corpus_dir: Path, found: dict[str, _Found], mains: dict[str, str]
 
 
 def _stat_key(found: dict[str, _Found], names: tuple[str, ...]) -> tuple[int, ...]:
-    """DocumentFiles.stat_key from the scan's stats: size and modification time per file, -1 for
-    a missing one."""
+    """DocumentFiles.stat_key from the scan's stats: size, modification and change time per file,
+    -1 for a missing one."""
     key: list[int] = []
     for name in names:
         item = found.get(name)
-        key += [item.size, item.mtime_ns] if item else [-1, -1]
+        key += [item.size, item.mtime_ns, item.ctime_ns] if item else MISSING_STAT
     return tuple(key)
+
+
+MISSING_STAT = [-1, -1, -1]
+
+
+def _stat_of(st: os.stat_result) -> list[int]:
+    return [st.st_size, st.st_mtime_ns, st.st_ctime_ns]
 
 
 def _zip_documents(corpus_dir: Path, archives: list[Path], taken: dict[str, str],
@@ -270,12 +278,13 @@ def _zip_documents(corpus_dir: Path, archives: list[Path], taken: dict[str, str]
 
 class _Found(NamedTuple):  # a tuple: made 30,000 times for 10,000 articles
     """A file the scan found: its path (the corpus directory joined with its name), its name, and
-    for a file kg reads, the size and modification time its stat gave (else -1)."""
+    for a file kg reads, the size, modification and change time its stat gave (else -1)."""
 
     path: str
     name: str
     size: int = -1
     mtime_ns: int = -1
+    ctime_ns: int = -1
 
 
 def _walk(corpus_dir: Path) -> dict[str, _Found]:
@@ -348,7 +357,7 @@ def _regular_file(entry: os.DirEntry) -> _Found | str:
         return "not a regular file (expected a plain file, not a pipe, socket, device or directory)"
     if not _readable(entry.path, st):
         return "cannot be read: permission denied (expected a readable file)"
-    return _Found(entry.path, entry.name, st.st_size, st.st_mtime_ns)
+    return _Found(entry.path, entry.name, st.st_size, st.st_mtime_ns, st.st_ctime_ns)
 
 
 def _readable(path: str, st: os.stat_result) -> bool:

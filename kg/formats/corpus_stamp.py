@@ -8,6 +8,12 @@ changed between them, so a build can say "nothing to do" without scanning. The c
 (ctime) covers an edit that keeps a file's size and sets its modification time back: no user
 can set it.
 
+A file changed within two ticks of the file system's clock before the stamp is taken makes no
+stamp: file times are set from a clock that moves in ticks (the kernel's coarse clock, a few
+milliseconds; two seconds on FAT, kg.formats.file_systems), and a second edit of that file within
+the same tick, keeping its size, would leave every time the stamp reads as it was (git's "racy
+clean" files). The build then scans, and the next build, once the ticks have passed, stamps.
+
 Where there is no GNU find (no -printf), or it cannot walk the whole tree (a link loop, an
 unreadable folder), there is no stamp, and the build scans as it always does.
 """
@@ -18,7 +24,11 @@ import hashlib
 import os
 import shutil
 import subprocess
+import tempfile
+import time
 from pathlib import Path
+
+from kg.formats.file_systems import clock_tick_ns
 
 # path, type, size, modification and change time (ns), permissions and owner, NUL-separated
 _ENTRY = "%P\\0%y %s %T@ %C@ %m %U\\0"
@@ -30,11 +40,16 @@ def corpus_stamp(corpus_dir: Path) -> str | None:
     find = shutil.which("find")
     if find is None:
         return None
-    try:
-        done = subprocess.run([find, "-L", os.fspath(corpus_dir), "-printf", _ENTRY], capture_output=True,
-                              env={**os.environ, "LC_ALL": "C"}, check=False)
-    except OSError:
-        return None
+    racy_after = time.time_ns() - 2 * clock_tick_ns(corpus_dir)
+    with tempfile.NamedTemporaryFile(prefix="kg-racy-") as racy:
+        argv = [find, "-L", os.fspath(corpus_dir), "-printf", _ENTRY,
+                "-newerct", f"@{racy_after // 10**9}.{racy_after % 10**9:09d}", "-fprintf", racy.name, "r"]
+        try:
+            done = subprocess.run(argv, capture_output=True, env={**os.environ, "LC_ALL": "C"}, check=False)
+        except OSError:
+            return None
+        if os.path.getsize(racy.name):  # changed within a clock tick of now: no stamp can vouch for it yet
+            return None
     if done.returncode != 0 or done.stderr or not done.stdout:
         return None
     digest = hashlib.sha256(os.fsencode(Path(corpus_dir).resolve()))

@@ -30,14 +30,16 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Iterator, Mapping
 
 from kg.errors import BuildLockedError, CorpusError, InputError, InputErrors, report
-from kg.formats.corpus import DocumentFiles, not_read, scan_corpus
+from kg.formats.corpus import DocumentFiles, not_read
 from kg.formats.positions import json_key_line
 from kg.model import iris
 from kg.pipeline.inputs import Inputs
 from kg.pipeline.phases import Phases
-from kg.pipeline.plan import Plan, keep_warnings, make_plan, previous_manifest, stored_warnings, write_manifest
+from kg.pipeline.plan import Plan, keep_warnings, previous_manifest, stored_warnings, write_manifest
 from kg.pipeline.push import make_pusher, push_step
-from kg.pipeline.unchanged import Unchanged, keep_stamp, take_stamp, unchanged_since
+from kg.pipeline.survey.unchanged import Unchanged, keep_stamp, kept_stamp, take_stamp, unchanged_since
+from kg.pipeline.survey.watched import ask_watcher
+from kg.pipeline.survey.work import survey
 from kg.store import build_dirs
 
 if TYPE_CHECKING:
@@ -130,23 +132,24 @@ def _build(corpus_dir: Path, data_dir: Path, store_url: str | None, progress: bo
     data_dir.mkdir(parents=True, exist_ok=True)
     phases = Phases()
     with _lock(data_dir):
-        stamp = None if full else take_stamp(corpus_dir)  # before the scan: what changes after it is seen next time
-        kept = unchanged_since(data_dir, stamp)
+        before = kept_stamp(data_dir)
+        told = None if full else ask_watcher(data_dir, corpus_dir, before.corpus_stamp if before else None)
+        stamp = None if full else take_stamp(corpus_dir, told)  # before the scan: what changes after it is seen next time
+        kept = unchanged_since(before, stamp)
         if kept is not None and not (strict and kept.warnings):
             report = _unchanged(data_dir, kept.documents, make_pusher(store_url, store_settings))
             report.ignored, report.warnings = kept.ignored_paths(corpus_dir), _kept_warnings(data_dir, kept)
             report.seconds = time.perf_counter() - started
             return report
         with phases.phase("plan"):
-            listing = scan_corpus(corpus_dir)
-            inputs = Inputs(corpus_dir, listing.configs, listing.documents)
-            previous = previous_manifest(data_dir)  # read once: at 10,000 documents it is megabytes
-            plan = make_plan(listing.documents, previous, inputs.fingerprint, full)
+            found = survey(corpus_dir, data_dir, full, told, before)
+            plan = found.plan
         pusher = make_pusher(store_url, store_settings)
         if plan is None:
-            report = _unchanged(data_dir, len(listing.documents), pusher)
-            report.warnings = _allowed(stored_warnings(previous or {}), strict)
+            report = _unchanged(data_dir, found.documents, pusher)
+            report.warnings = _allowed(stored_warnings(found.previous or {}), strict)
         else:
+            inputs = found.inputs
             with phases.phase("inputs"):  # configurations, alias table: parsed only when there is work
                 if plan.previous_dir:
                     inputs.reuse_parsed(plan.previous_dir)
@@ -156,9 +159,10 @@ def _build(corpus_dir: Path, data_dir: Path, store_url: str | None, progress: bo
 
             report = _run(plan, inputs, data_dir, Options(progress, validate, workers, strict), phases, eager,
                           before_publish)
-            report.documents = len(listing.documents)
-        keep_stamp(data_dir, stamp, len(listing.documents), listing.ignored, corpus_dir, len(report.warnings))
-        report.ignored = listing.ignored
+            report.documents = found.documents
+        keep_stamp(data_dir, stamp, found.documents, found.ignored, corpus_dir, len(report.warnings), found.configs,
+                   found.plain)
+        report.ignored = found.ignored
         report.seconds = time.perf_counter() - started
         return report
 
@@ -211,7 +215,7 @@ def _run(plan: Plan, inputs: Inputs, data_dir: Path, options: Options, phases: P
          before_publish: Callable[[Path], tuple[int, str]] | None) -> BuildReport:
     from kg.formats.brat.conf_writer import save_document_configs
     from kg.pipeline.fill import fill_store
-    from kg.publish.export import write_exports
+    from kg.publish.export import keep_base_export, write_exports
     from kg.publish.search_index import write_build_index
 
     build_dir = build_dirs.new_build_dir(data_dir)
@@ -225,6 +229,8 @@ def _run(plan: Plan, inputs: Inputs, data_dir: Path, options: Options, phases: P
         report.warnings = _allowed(keep_warnings(plan, filled.warnings, inputs.warnings), options.strict)
         with phases.phase("search index"):  # the endpoint reads it, never builds it in a request
             write_build_index(build_dir, plan.previous_dir, filled.touched)
+        if plan.previous_dir:
+            keep_base_export(build_dir, plan.previous_dir, plan.remade_graphs() or [])
         with phases.phase("schema"):
             from kg.formats.brat.export import save_schema  # brat's rendering code: only when there is work
 

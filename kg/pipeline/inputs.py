@@ -188,9 +188,10 @@ def code_fingerprint(package: Path = OWN_CODE) -> str:
 
 
 def _stamp(path: Path) -> bytes:
-    """A file's name, size and modification time: what changes when it is edited."""
+    """A file's name, size, modification and change time: what changes when it is edited (the
+    change time too when an edit keeps the size and sets the modification time back)."""
     try:
         status = path.stat()
     except OSError:
         return str(path).encode()
-    return f"{path}\0{status.st_size}\0{status.st_mtime_ns}".encode()
+    return f"{path}\0{status.st_size}\0{status.st_mtime_ns}\0{status.st_ctime_ns}".encode()

@@ -27,6 +27,7 @@ from kg.store.build_dirs import read_manifest
 
 if TYPE_CHECKING:
     from kg.formats.corpus import DocumentFiles
+    from kg.pipeline.survey.changes import Changes
 
 
 @dataclass
@@ -58,19 +59,45 @@ def previous_manifest(data_dir: Path) -> dict | None:
     return manifest | {"_dir": str(current)} if manifest else None
 
 
-def make_plan(files: list[DocumentFiles], previous: dict | None, fingerprint: str, full: bool) -> Plan | None:
-    """What to (re)build; None when nothing changed."""
+def make_plan(files: list[DocumentFiles], previous: dict | None, fingerprint: str, full: bool,
+              racy_after: int = 0) -> Plan | None:
+    """What to (re)build; None when nothing changed. A file changed at or after `racy_after` (ns
+    since the epoch: shortly before the scan's stats were taken) may change again within the same
+    tick of the file system's clock, unseen by its stat: its document's stat is not kept, so the
+    next build compares its digest (git's "racy clean" entries)."""
     if full or previous is None or previous.get("inputs") != fingerprint:
-        prints = {f.slug: {"stat": f.stat_key(), "sha256": f.fingerprint()} for f in files}
+        prints = {f.slug: {"stat": _settled(f.stat_key(), racy_after), "sha256": f.fingerprint()} for f in files}
         return Plan("full", files, [f.slug for f in files], [], [], prints, None)
     old = previous.get("documents", {})
-    prints, todo, added, changed = {}, [], [], []
+    removed = sorted(set(old) - {f.slug for f in files})
+    return _incremental(files, old, {}, removed, previous, racy_after)
+
+
+def plan_changes(changes: Changes, previous: dict, racy_after: int = 0) -> Plan | None:
+    """make_plan's plan from the documents a watcher's named paths make (kg.pipeline.survey.changes): every
+    other document is as the current build's manifest has it, and these are hashed whatever their
+    stat says (an edit within one tick of the clock keeps it). None when nothing changed."""
+    old = previous.get("documents", {})
+    gone = set(changes.gone)
+    kept = {slug: entry for slug, entry in old.items() if slug not in gone}
+    plan = _incremental(changes.present, old, kept, sorted(gone), previous, racy_after, trust_stat=False)
+    if plan is not None:
+        plan.fingerprints = dict(sorted(plan.fingerprints.items()))  # the scan's order: warnings are kept in it
+    return plan
+
+
+def _incremental(files: list[DocumentFiles], old: dict, prints: dict, removed: list[str], previous: dict,
+                 racy_after: int, trust_stat: bool = True) -> Plan | None:
+    """Compare `files` with the manifest's entries `old`, into `prints`; None when nothing changed.
+    Without `trust_stat` (the files are known to have been written) their digests are compared."""
+    todo, added, changed = [], [], []
     for item in files:
         before = old.get(item.slug)
         stat = item.stat_key()
-        if before and before["stat"] == stat:
+        if trust_stat and before and before["stat"] == stat:
             prints[item.slug] = before
             continue
+        stat = _settled(stat, racy_after)
         digest = item.fingerprint()
         if before and before["sha256"] == digest:
             prints[item.slug] = before | {"stat": stat}  # not read again: its warnings stay
@@ -78,10 +105,16 @@ def make_plan(files: list[DocumentFiles], previous: dict | None, fingerprint: st
         prints[item.slug] = {"stat": stat, "sha256": digest}
         todo.append(item)
         (changed if before else added).append(item.slug)
-    removed = sorted(set(old) - {f.slug for f in files})
     if not todo and not removed:
         return None
     return Plan("incremental", todo, added, changed, removed, prints, Path(previous["_dir"]))
+
+
+def _settled(stat: list[int], racy_after: int) -> list[int]:
+    """The stat key to keep (size, modification and change time per file), or [] (matching no
+    stat) when a file changed too recently for its times to tell a later change."""
+    times = stat[1::3] + stat[2::3]
+    return [] if racy_after and max(times, default=0) >= racy_after else stat
 
 
 def keep_warnings(plan: Plan, read: Mapping[str, list[InputError]], inputs: list[InputError]) -> list[InputError]:

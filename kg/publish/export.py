@@ -13,12 +13,19 @@ did not remake from the export of the build it started from, when that one
 was written (the byte ranges are kept in `<export>.sections.json`), and
 serializes only what changed. The order inside a section follows Oxigraph's
 index, so a lazily written export equals one written at build time.
+
+When the build it started from wrote no N-Quads export (builds after builds after an edit, none
+exported), an incremental build still copies: each keeps a hard link to the newest kg.nq of the
+builds it descends from (build_dirs.BASE_EXPORT) and the graphs remade since, so that its kg.nq,
+and the other exports made from it, cost the copy of the unchanged sections and the serialization
+of the changed ones, as after a full build, instead of a dump of the whole store.
 """
 
 from __future__ import annotations
 
 import contextvars
 import json
+import os
 import shutil
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
@@ -151,16 +158,49 @@ def write_index(export: Path, index: Index) -> None:
 
 def _reusable(build_dir: Path, fmt: str) -> tuple[Path, Index, frozenset[str]] | None:
     """(previous export, its index, graphs that must not be copied), when the build started from
-    one whose export in `fmt` exists."""
+    one whose export in `fmt` exists, or, for N-Quads, from the base export it keeps."""
     manifest = read_manifest(build_dir)
     based_on, remade = manifest.get("based_on"), manifest.get("remade_graphs")
     if not based_on or remade is None:
         return None
     old = build_dirs.export_path(build_dir.parent / based_on, fmt)
     index = build_dirs.read_sections(old)
-    if index is None or not old.is_file():
+    if index is not None and old.is_file():
+        return old, index, frozenset(remade)
+    return _base_export(build_dir) if fmt == "nq" else None
+
+
+def keep_base_export(build_dir: Path, previous_dir: Path, remade: list[str]) -> None:
+    """Give an incremental build its base export: the previous build's kg.nq when it was written,
+    else the previous build's own base; hard-linked (no copy), with the graphs remade since."""
+    written = build_dirs.export_path(previous_dir, "nq")
+    if build_dirs.read_sections(written) is not None and written.is_file():
+        base, since = written, set(remade)
+    else:
+        kept = _base_export(previous_dir)
+        if kept is None:
+            return
+        base, since = kept[0], set(kept[2]) | set(remade)
+    target = build_dir / build_dirs.BASE_EXPORT
+    try:
+        os.link(base, target)
+        shutil.copyfile(build_dirs.sections_path(base), build_dirs.sections_path(target))
+    except OSError:  # pruned meanwhile, or another file system: the export dumps the store instead
+        target.unlink(missing_ok=True)
+        return
+    (build_dir / build_dirs.BASE_REMADE).write_text(json.dumps(sorted(since)))
+
+
+def _base_export(build_dir: Path) -> tuple[Path, Index, frozenset[str]] | None:
+    base = build_dir / build_dirs.BASE_EXPORT
+    index = build_dirs.read_sections(base)
+    try:
+        remade = json.loads((build_dir / build_dirs.BASE_REMADE).read_text())
+    except (OSError, ValueError):
         return None
-    return old, index, frozenset(remade)
+    if index is None or not isinstance(remade, list) or not base.is_file():
+        return None
+    return base, index, frozenset(remade)
 
 
 def _write_format(fmt: str, graphs: list[str], path: Path, reuse,

@@ -5,13 +5,20 @@ new build replaces the old.
       current -> builds/<id>            CURRENT: symlink, swapped atomically at the end of a build
       build.lock                        LOCK_FILE: held while a build runs
       corpus-stamp.json                 STAMP_FILE: the stamp of the corpus the current build is up
-                                        to date with (kg.pipeline.unchanged)
+                                        to date with (kg.pipeline.survey.unchanged)
+      watch.sock, watch.lock            WATCH_SOCKET, WATCH_LOCK: where `kg serve --watch` answers builds
+                                        with the corpus's stamp and its changes (kg.pipeline.survey.watched),
+                                        and the lock one watcher per data directory holds
       builds/<id>/                      BUILDS_DIR: one directory per build
         store/                          STORE_DIR: Oxigraph store (RocksDB)
         manifest.json                   MANIFEST_FILE: fingerprints, counts, timings; written last
         kg.ttl kg.trig kg.nq kg.jsonld  EXPORT_FILES (kg.publish.export), each written on first request
         kg.<ext>.sections.json          SECTIONS_SUFFIX: where each graph's section lies in an export
         load.nq, load.pipe              LOAD_FILE, LOAD_PIPE: what a full build loads; load.nq becomes kg.nq
+        base.nq                         BASE_EXPORT: an incremental build's hard link to the newest kg.nq
+                                        of the builds it descends from, with its section index and
+                                        BASE_REMADE (base.nq.remade.json: the graphs remade since), so
+                                        that its N-Quads export copies every other section (kg.publish.export)
         graph.html                      VIEW_FILE: the network view, drawn on first request (kg.viz)
         view-parts/                     VIEW_PARTS_DIR: each document's and record's part of the view in
                                         shards, patched by the next build (kg.publish.view_data)
@@ -59,6 +66,8 @@ if TYPE_CHECKING:
 CURRENT = "current"
 LOCK_FILE = "build.lock"
 STAMP_FILE = "corpus-stamp.json"
+WATCH_SOCKET = "watch.sock"
+WATCH_LOCK = "watch.lock"
 BUILDS_DIR = "builds"
 CACHE_DIR = "cache"
 STORE_DIR = "store"
@@ -66,6 +75,8 @@ MANIFEST_FILE = "manifest.json"
 EXPORT_FILES = {extension: f"kg.{extension}" for extension in formats.EXPORT_EXTENSIONS}
 SECTIONS_SUFFIX = ".sections.json"
 LOAD_FILE = "load.nq"
+BASE_EXPORT = "base.nq"
+BASE_REMADE = "base.nq.remade.json"
 LOAD_PIPE = "load.pipe"
 VIEW_FILE = "graph.html"
 VIEW_PARTS_DIR = "view-parts"

@@ -308,6 +308,32 @@ def test_a_corpus_and_data_moved_elsewhere_still_build_incrementally(tmp_path: P
     assert_same_quads(store_quads(moved_data), store_quads(full))
 
 
+def test_exports_after_builds_that_exported_nothing_copy_from_the_last_written_kg_nq(corpus_copy: Path,
+                                                                                     tmp_path: Path) -> None:
+    """Edit, add, remove, each built without an export asked for: the last build's kg.nq copies every
+    section none of them remade from the full build's kg.nq (kept by each build as base.nq, a hard
+    link), serializes the others from the store, and every export equals a full build's."""
+    from kg.publish import export
+
+    data = tmp_path / "data"
+    first = build(corpus_copy, data)
+    full_nq = build_dirs.export_path(first.build_dir, "nq").stat().st_ino  # the build itself is pruned later
+    remade: set[str] = set()
+    for change in (_edit, _add, _remove):
+        change(corpus_copy)
+        report = build(corpus_copy, data)
+        assert report.mode == "incremental"
+        remade |= set(build_dirs.read_manifest(report.build_dir)["remade_graphs"])
+        base = report.build_dir / build_dirs.BASE_EXPORT
+        assert base.stat().st_ino == full_nq, "the base export is not the full build's kg.nq"
+        assert not build_dirs.export_path(report.build_dir, "nq").exists()
+    reused = export._reusable(report.build_dir, "nq")
+    assert reused is not None and reused[0] == base and reused[2] == frozenset(remade)
+    assert len(set(reused[1]) - remade) >= 3, "no section left to copy"
+    _full_eager(corpus_copy, tmp_path / "full")
+    _assert_like_a_full_build(corpus_copy, data, tmp_path / "full", "three builds without exports")
+
+
 def test_a_first_mention_removed_is_found_again(corpus_copy: Path, tmp_path: Path) -> None:
     """An entity's description quotes the sentence that names it first; when an incremental build removes the
     article of that sentence, the next first is asked of the store, as a full build finds it."""
