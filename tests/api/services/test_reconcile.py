@@ -214,3 +214,9 @@ def test_errors_leave_in_the_one_shape(client, app):
     assert "conditions" in wrong["error"]["detail"]
     assert body(client.get("/reconcile/suggest/entity", query_string={"prefix": "x" * 501}), 400)["error"]["detail"] \
         == "'prefix' is 501 characters long; at most 500"
+
+
+def test_the_query_page_shows_the_walkthroughs(client):
+    page = client.get("/", headers={"Accept": "text/html"}).get_data(as_text=True)
+    assert "<code>http://localhost/reconcile</code>" in page and "Add standard service" in page
+    assert "<code>http://localhost/sparql</code>" in page and 'href="inception/profile"' in page
