@@ -456,6 +456,10 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
                         help="keep the data directory of every size (default: only the largest, unless it is "
                              "above --full-steps-up-to: its floor needs the disk)")
     parser.add_argument("--silent", action="store_true", help="no progress lines on stderr")
+    parser.add_argument("--cluster", default=None, metavar="local:N",
+                        help="instead of the size runs: the build with one process against a local Dask cluster "
+                             "of 1..N workers, and the bulk loaders, at the largest size (bench_cluster.py, "
+                             "written to benchmarks/RESULTS-cluster.md)")
     parser.add_argument("--readme", type=Path, default=None,
                         help="README whose benchmark table to rewrite from this run (default: README.md when "
                              "writing benchmarks/RESULTS.md, none otherwise)")
@@ -470,6 +474,11 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
 
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
+    if args.cluster:
+        from benchmarks import bench_cluster
+
+        workers = args.cluster.removeprefix("local:")
+        return bench_cluster.main(["--docs", str(args.sizes[-1]), "--workers", workers, "--seed", str(args.seed)])
     args.work.mkdir(parents=True, exist_ok=True)
     runner = Runner(args)
     described = machine.describe()

@@ -34,15 +34,16 @@ __all__ = ["BuildLockedError", "BuildReport", "InputError", "KgError", "Knowledg
 
 def build(corpus: Path | str = "corpus", data: Path | str = "data", *, store: str | None = None,
           full: bool = False, validate: bool = True, workers: int | None = None,
-          progress: bool = False, base_iri: str | None = None) -> BuildReport:
+          progress: bool = False, base_iri: str | None = None, cluster: str | None = None) -> BuildReport:
     """Build `corpus` into `data` as `kg build` does (unchanged documents are not rebuilt; `full`
     rebuilds them), pushing to the SPARQL 1.1 server `store` if given. Bad input raises InputError
     (every problem, located), a graph that breaks the shapes ValidationError; the previous build
-    then stays in place. Every IRI is minted under `base_iri` (None: the base_iri setting)."""
+    then stays in place. Every IRI is minted under `base_iri` (None: the base_iri setting). `cluster`
+    (tcp://HOST:PORT of a Dask scheduler, or local:N) reads the documents there instead of here."""
     from kg.pipeline.builder import build as run_build
 
     return run_build(Path(corpus), Path(data), store_url=store, progress=progress, full=full,
-                     validate=validate, workers=workers, base_iri=base_iri)
+                     validate=validate, workers=workers, base_iri=base_iri, cluster=cluster)
 
 
 def open(data: Path | str = "data", *, store: str | None = None) -> KnowledgeGraph:  # noqa: A001  (kg.open)

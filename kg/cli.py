@@ -115,13 +115,15 @@ def main() -> None:
 @click.option("--no-validate", is_flag=True, help="Skip the SHACL validation of what is built.")
 @click.option("--workers", type=click.IntRange(1, 256), default=None,
               help="Processes that read documents (default: every core when 200 or more documents change, else 1).")
+@setting_option("cluster")
 @click.option("--quiet", is_flag=True, help="No progress bar.")
 @click.option("--eager", is_flag=True,
               help="Write every export and the view now (default: each on first request, then kept).")
 @click.option("--timings", is_flag=True, help="Print where the build spent its time, phase by phase.")
 @strict_option
 def build(corpus_dir: Path, data_dir: Path, store_url: str | None, base_iri: str | None, full: bool,
-          no_validate: bool, workers: int | None, quiet: bool, eager: bool, timings: bool, strict: bool) -> None:
+          no_validate: bool, workers: int | None, cluster: str | None, quiet: bool, eager: bool, timings: bool,
+          strict: bool) -> None:
     """Build the graph from the corpus into a new store, swapped in at the end.
 
     Unchanged documents are not rebuilt; when nothing changed, nothing is done.
@@ -129,7 +131,8 @@ def build(corpus_dir: Path, data_dir: Path, store_url: str | None, base_iri: str
     from kg.pipeline.builder import build as run_build
 
     report = run_build(corpus_dir, data_dir, store_url=store_url, progress=not quiet, full=full,
-                       validate=not no_validate, workers=workers, eager=eager, base_iri=base_iri, strict=strict)
+                       validate=not no_validate, workers=workers, eager=eager, base_iri=base_iri, strict=strict,
+                       cluster=cluster)
     click.echo(report.summary())
     if timings and report.phases:
         from kg.pipeline.phases import Phases

@@ -21,6 +21,7 @@ into an exit code or the JSON error shape. Every class carries both:
     ├── WorkerCrashed              exit 1  HTTP 500  a query worker died: the engine crashed (its last words kept)
     │   └── WorkerOutOfMemory              HTTP 503  a query worker passed its memory cap (Retry-After)
     ├── StoreError                 exit 1  HTTP 503  the store cannot be opened, read or written
+    ├── ClusterError               exit 1  HTTP 503  the Dask cluster a build reads on cannot be reached or was lost
     ├── BuildLockedError           exit 4  HTTP 409  another build holds the lock
     └── ApiError                   exit 1  HTTP as given  an HTTP answer decided by the endpoint itself
 
@@ -223,6 +224,13 @@ class WorkerOutOfMemory(WorkerCrashed):
 
 class StoreError(KgError):
     """The store cannot be opened, read or written."""
+
+    http_status = 503
+
+
+class ClusterError(KgError):
+    """The Dask cluster a build reads documents on cannot be reached, has no worker, or was lost
+    mid-build (the build is abandoned; the previous one stays current)."""
 
     http_status = 503
 

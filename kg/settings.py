@@ -48,6 +48,9 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("base_iri", "https://kg.example.org/", "base IRI under which every IRI of the graph is minted "
             "(entities, documents, named graphs, the corpus vocabulary; the ontology's terms keep their own); "
             "an absolute http(s) IRI ending in '/'; changing it rebuilds everything", ("build",)),
+    Setting("cluster", "", "Dask scheduler to read documents on: tcp://HOST:8786 (workers started with `dask "
+            "worker`, seeing the corpus and data directories at the same paths), or local:N for N worker "
+            "processes on this machine; empty: this machine's process pool (--workers)", ("build",)),
     Setting("store", "", "URL of a SPARQL 1.1 server (base or query URL) to build into and answer from instead "
             "of the embedded store; empty: the embedded store", REMOTE),
     Setting("store_engine", "auto", "engine of the remote store: oxigraph, virtuoso, fuseki, graphdb, or auto "
@@ -56,6 +59,10 @@ SETTINGS: tuple[Setting, ...] = (
             "URL)", REMOTE, option=False),
     Setting("store_gsp", "", "Graph Store Protocol endpoint of the remote store (default: the engine's)", REMOTE,
             option=False),
+    Setting("store_isql", "", "Virtuoso's SQL port (HOST:PORT, as isql takes it) through which a full build is "
+            "bulk-loaded (ld_dir, rdf_loader_run) from its kg.nq, when the server reads the data directory at the "
+            "same path (DirsAllowed in virtuoso.ini); the login is store_user and store_password (default dba); "
+            "empty: graph by graph over HTTP", REMOTE, option=False),
     Setting("store_union", "graphs", "how the remote store gets the union default graph: graphs (kg's graphs "
             "only), param or native", REMOTE, option=False),
     Setting("store_auth", "", "authentication to the remote store: basic, digest or bearer (default: bearer with "

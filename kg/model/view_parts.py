@@ -87,9 +87,9 @@ def view_part(nquads: str, classes: Iterable[str]) -> ViewPart:
             classes_of.setdefault(c, set()).add(s)
     statements = [tuple(map(intern, row)) for row in _statements(by_predicate) if maybe(row[0]) and maybe(row[2])]
     mentions = [tuple(map(intern, row)) for row in _mentions(by_predicate) if maybe(row[0])]
-    return ViewPart(types, triples, statements, mentions,
-                    _sentences(by_predicate, classes_of.get(_SENTENCE, ())),
-                    _documents(by_predicate, classes_of.get(_ARTICLE, ())))
+    return ViewPart(types, triples, statements, mentions,  # sets sorted: the same part in any process
+                    _sentences(by_predicate, sorted(classes_of.get(_SENTENCE, ()))),
+                    _documents(by_predicate, sorted(classes_of.get(_ARTICLE, ()))))
 
 
 def _iris(terms: Iterable[str]) -> list[str]:

@@ -109,7 +109,7 @@ def warnings_first(warnings: list[InputError]) -> str:
 def build(corpus_dir: Path, data_dir: Path, *, store_url: str | None = None, progress: bool = False,
           full: bool = False, validate: bool = True, workers: int | None = None,
           store_settings: Mapping[str, Any] | None = None, eager: bool = False,
-          base_iri: str | None = None, strict: bool = False) -> BuildReport:
+          base_iri: str | None = None, strict: bool = False, cluster: str | None = None) -> BuildReport:
     """Build the graph of `corpus_dir` into `data_dir`; raises KgError subclasses on bad input.
 
     With `store_url` the build is also pushed to that SPARQL store (configured by
@@ -120,14 +120,22 @@ def build(corpus_dir: Path, data_dir: Path, *, store_url: str | None = None, pro
 
     Every IRI is minted under `base_iri` (None: the base_iri setting); the base is part of the
     inputs' fingerprint, so changing it rebuilds everything. Warnings (what brat or INCEpTION only
-    warn about) are in the report; `strict` makes them errors."""
+    warn about) are in the report; `strict` makes them errors.
+
+    With `cluster` (tcp://HOST:PORT of a Dask scheduler, or local:N) the documents are read on that
+    cluster's workers instead of `workers` processes here (kg.pipeline.cluster); the corpus and
+    data directories are then taken as absolute paths, which every worker must see too."""
+    corpus_dir, data_dir = Path(corpus_dir), Path(data_dir)
+    if cluster:
+        corpus_dir, data_dir = corpus_dir.absolute(), data_dir.absolute()
     with iris.using_base(base_iri):
-        return _build(Path(corpus_dir), Path(data_dir), store_url, progress, full, validate, workers,
-                      store_settings, eager, strict)
+        return _build(corpus_dir, data_dir, store_url, progress, full, validate, workers,
+                      store_settings, eager, strict, cluster)
 
 
 def _build(corpus_dir: Path, data_dir: Path, store_url: str | None, progress: bool, full: bool, validate: bool,
-           workers: int | None, store_settings: Mapping[str, Any] | None, eager: bool, strict: bool) -> BuildReport:
+           workers: int | None, store_settings: Mapping[str, Any] | None, eager: bool, strict: bool,
+           cluster: str | None) -> BuildReport:
     started = time.perf_counter()
     data_dir.mkdir(parents=True, exist_ok=True)
     phases = Phases()
@@ -157,7 +165,7 @@ def _build(corpus_dir: Path, data_dir: Path, store_url: str | None, progress: bo
             before_publish = push_step(pusher, plan) if pusher else None
             from kg.pipeline.fill import Options
 
-            report = _run(plan, inputs, data_dir, Options(progress, validate, workers, strict), phases, eager,
+            report = _run(plan, inputs, data_dir, Options(progress, validate, workers, strict, cluster), phases, eager,
                           before_publish)
             report.documents = found.documents
         keep_stamp(data_dir, stamp, found.documents, found.ignored, corpus_dir, len(report.warnings), found.configs,

@@ -16,6 +16,7 @@ document's part as its reader finds it, each record's as the build writes it.
 
 from __future__ import annotations
 
+from contextlib import ExitStack
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -36,13 +37,14 @@ from kg.model.evidence import (
 )
 from kg.model.iris import graph_iri, resource_iri
 from kg.model.view_parts import pack, view_part
+from kg.pipeline.cluster import reading_on
 from kg.pipeline.document_graph import canonical_keys
 from kg.pipeline.entity_records import gather_evidence, refresh_firsts, replace_records
 from kg.pipeline.inputs import Inputs
 from kg.pipeline.load_file import LoadFile, ontology_nquads
 from kg.pipeline.phases import Phases
 from kg.pipeline.plan import Plan
-from kg.pipeline.readers import read_all
+from kg.pipeline.readers import ChunkReader, read_all
 from kg.pipeline.shacl import validate_nquads
 from kg.publish.view_data import ViewParts, load_head, patch_parts, record_parts, save_parts, start_parts
 from kg.store import build_dirs
@@ -62,20 +64,28 @@ class Filled:
 
 @dataclass
 class Options:
-    """How to read: progress bar, SHACL validation, reader processes (None: by corpus size)."""
+    """How to read: progress bar, SHACL validation, reader processes (None: by corpus size), or the
+    Dask cluster to read on instead (kg.pipeline.cluster)."""
 
     progress: bool = False
     validate: bool = True
     workers: int | None = None
     strict: bool = False  # every warning an error
+    cluster: str | None = None
 
 
 def fill_store(plan: Plan, inputs: Inputs, build_dir: Path, options: Options, phases: Phases) -> Filled:
     """Write the build's store (and, for a full build, kg.nq); raises InputErrors on bad input."""
-    if plan.mode == "full":
-        store, checked, touched, filled = _load_all(plan, inputs, build_dir, options, phases)
-    else:
-        store, checked, touched, filled = _patch_previous(plan, inputs, build_dir, options, phases)
+    with ExitStack() as stack:
+        reader = None
+        if options.cluster:
+            with phases.phase("cluster"):  # reaching the cluster, and checking what every worker sees
+                reader = stack.enter_context(reading_on(options.cluster, build_dir, _a_document(plan),
+                                                        options.progress))
+        if plan.mode == "full":
+            store, checked, touched, filled = _load_all(plan, inputs, build_dir, options, phases, reader)
+        else:
+            store, checked, touched, filled = _patch_previous(plan, inputs, build_dir, options, phases, reader)
     try:
         if options.validate:
             with phases.phase("validate"):  # records of what the checked documents name or named
@@ -87,7 +97,13 @@ def fill_store(plan: Plan, inputs: Inputs, build_dir: Path, options: Options, ph
         store.close()
 
 
-def _load_all(plan: Plan, inputs: Inputs, build_dir: Path, options: Options, phases: Phases):
+def _a_document(plan: Plan) -> Path | None:
+    """A file of the corpus every worker of a cluster must see."""
+    return plan.todo[0].txt if plan.todo else None
+
+
+def _load_all(plan: Plan, inputs: Inputs, build_dir: Path, options: Options, phases: Phases,
+              reader: ChunkReader | None):
     store = EmbeddedStore(build_dirs.store_path(build_dir))
     load = LoadFile(build_dir, store)  # the store is bulk-loaded while the documents are read
     try:
@@ -96,7 +112,8 @@ def _load_all(plan: Plan, inputs: Inputs, build_dir: Path, options: Options, pha
             load.append(iris.ONTOLOGY_GRAPH, ontology)
             view = start_parts(ontology)
             read = read_all(plan.todo, inputs, options.progress, options.validate, options.workers,
-                            lambda slug, text: load.append(graph_iri(slug), text), frozenset(view.schema.classes))
+                            lambda slug, text: load.append(graph_iri(slug), text), frozenset(view.schema.classes),
+                            reader)
         with phases.phase("records"):  # written while the loader still works, and loaded with the rest
             count, records = records_nquads(read.evidence, inputs.vocabulary, inputs.aliases)
             load.append(iris.ENTITIES_GRAPH, records)
@@ -115,13 +132,14 @@ def _load_all(plan: Plan, inputs: Inputs, build_dir: Path, options: Options, pha
     return store, read.checked, None, Filled(load.quads, count, warnings=read.by_document)
 
 
-def _patch_previous(plan: Plan, inputs: Inputs, build_dir: Path, options: Options, phases: Phases):
+def _patch_previous(plan: Plan, inputs: Inputs, build_dir: Path, options: Options, phases: Phases,
+                    reader: ChunkReader | None):
     graphs: dict[str, str] = {}
     with phases.phase("view data"):
         head = load_head(plan.previous_dir)
     with phases.phase("read"):
         read = read_all(plan.todo, inputs, options.progress, options.validate, options.workers,
-                        graphs.__setitem__, frozenset(head[0].classes) if head else frozenset())
+                        graphs.__setitem__, frozenset(head[0].classes) if head else frozenset(), reader)
     with phases.phase("checkpoint"):
         EmbeddedStore(build_dirs.store_path(plan.previous_dir), read_only=True).backup(build_dirs.store_path(build_dir))
     store = EmbeddedStore(build_dirs.store_path(build_dir))

@@ -16,7 +16,7 @@ from concurrent.futures import Executor, ProcessPoolExecutor
 from contextlib import ExitStack
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Iterable, Iterator
+from typing import Callable, Iterable, Iterator, Protocol
 
 from tqdm import tqdm
 
@@ -51,14 +51,28 @@ class Read:
     by_document: dict[str, list[InputError]] = field(default_factory=dict)  # the same, per document slug
 
 
+class ChunkReader(Protocol):
+    """Where runs of documents are read when not on this machine (kg.pipeline.cluster): each run's
+    results as _read_chunk gives them, in order. `shared`: (vocabularies, aliases, base IRI,
+    view classes), what every document is read against."""
+
+    threads: int  # runs read at once
+
+    def read_chunks(self, chunks: Iterable[list], shared: tuple) -> Iterator[tuple[list, Evidence, dict]]: ...
+
+
 def read_all(todo: list[DocumentFiles], inputs: Inputs, progress: bool, validate: bool,
-             workers: int | None, sink: Callable[[str, str], None], view_classes: frozenset[str] = frozenset()) -> Read:
+             workers: int | None, sink: Callable[[str, str], None], view_classes: frozenset[str] = frozenset(),
+             reader: ChunkReader | None = None) -> Read:
     """Read every document to (re)build and hand its N-Quads to `sink`, in slug order, one at a
     time (memory stays flat however large the corpus). Every input error of every document is
-    raised together at the end. Each document's part of the view has the nodes of `view_classes`."""
+    raised together at the end. Each document's part of the view has the nodes of `view_classes`.
+    With a `reader` the documents are read there (a Dask cluster), else on this machine's cores."""
     sample = _validation_sample(todo) if validate else set()
     jobs = [(item, inputs.vocabulary_key(item), item.slug in sample) for item in todo]
-    if workers is None:
+    if reader is not None:
+        workers = reader.threads
+    elif workers is None:
         workers = usable_cores() if len(jobs) >= PARALLEL_THRESHOLD else 1
     size = _chunk_size(len(jobs), workers)
     chunks = [jobs[i:i + size] for i in range(0, len(jobs), size)]
@@ -67,7 +81,9 @@ def read_all(todo: list[DocumentFiles], inputs: Inputs, progress: bool, validate
     errors: list[InputError] = []
     read = Read()
     with ExitStack() as stack:
-        if workers > 1 and len(chunks) > 1:
+        if reader is not None:
+            results = reader.read_chunks(chunks, shared[1:])
+        elif workers > 1 and len(chunks) > 1:
             # forkserver: workers do not inherit the build lock (a forked worker outliving a killed
             # build would hold it); they end when the build dies. What every document is read
             # against is sent once per worker, not with every chunk.

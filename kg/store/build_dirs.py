@@ -15,6 +15,9 @@ new build replaces the old.
         kg.ttl kg.trig kg.nq kg.jsonld  EXPORT_FILES (kg.publish.export), each written on first request
         kg.<ext>.sections.json          SECTIONS_SUFFIX: where each graph's section lies in an export
         load.nq, load.pipe              LOAD_FILE, LOAD_PIPE: what a full build loads; load.nq becomes kg.nq
+        parts/                          PARTS_DIR: while a build reads on a Dask cluster, what each task
+                                        wrote (<n>.nq, <n>.view) and what every task reads against
+                                        (SHARED_INPUTS_FILE); removed once read (kg.pipeline.cluster)
         base.nq                         BASE_EXPORT: an incremental build's hard link to the newest kg.nq
                                         of the builds it descends from, with its section index and
                                         BASE_REMADE (base.nq.remade.json: the graphs remade since), so
@@ -78,6 +81,8 @@ LOAD_FILE = "load.nq"
 BASE_EXPORT = "base.nq"
 BASE_REMADE = "base.nq.remade.json"
 LOAD_PIPE = "load.pipe"
+PARTS_DIR = "parts"
+SHARED_INPUTS_FILE = "shared-inputs.pickle"
 VIEW_FILE = "graph.html"
 VIEW_PARTS_DIR = "view-parts"
 SEARCH_INDEX_FILE = "search-index.sqlite"

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import os
 import re
+import shutil
 import signal
 import socket
 import subprocess
@@ -45,6 +46,23 @@ def process_tree(pid: int) -> list[int]:
             continue
     return found
 
+
+
+def hiding(directory: Path | str | None, argv: list) -> list:
+    """`argv` run in a mount namespace of its own where an empty file system covers `directory`
+    (None: `argv` as it is): a process on another machine, which does not see that directory.
+    Needs root and util-linux's unshare (see can_hide)."""
+    if directory is None:
+        return argv
+    return ["unshare", "--mount", "--propagation", "private", "sh", "-c",
+            f'mount -t tmpfs kg-hidden "{directory}" && exec "$@"', "sh", *argv]
+
+
+def can_hide() -> bool:
+    """Whether a process can be started in a mount namespace of its own here."""
+    if not shutil.which("unshare"):
+        return False
+    return subprocess.run(["unshare", "--mount", "--propagation", "private", "true"], capture_output=True).returncode == 0
 
 
 class ServerDown(StoreError):

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import requests
 
-from kg.testing.servers import Process, ServerDown, free_port
+from kg.testing.servers import Process, ServerDown, free_port, hiding
 
 START_TIMEOUT = 60.0
 VIRTUOSO = "virtuoso-t"
@@ -42,7 +42,7 @@ DisableUnixSocket = 1
 CheckpointInterval = 0
 NumberOfBuffers = 10000
 MaxDirtyBuffers = 6000
-DirsAllowed = .
+DirsAllowed = {dirs_allowed}
 ThreadsPerQuery = 2
 MaxQueryMem = 500M
 [HTTPServer]
@@ -138,9 +138,19 @@ class VirtuosoServer(StoreServer):
     name = "virtuoso"
     probe = "/sparql"
 
-    def __init__(self, directory: Path) -> None:
+    def __init__(self, directory: Path, reads: Path | None = None, hide: Path | None = None) -> None:
+        """`reads`: a directory the server may read files from besides its own (DirsAllowed), e.g. a
+        data directory whose builds it bulk-loads; `hide`: a directory it does not see at all, as
+        a server on another machine (kg.testing.servers.hiding)."""
         self.isql_port = free_port()
+        self.reads = reads
+        self.hide = hide
         super().__init__(directory)
+
+    @property
+    def isql_address(self) -> str:
+        """Its SQL port, as isql and kg's store_isql setting take it."""
+        return f"127.0.0.1:{self.isql_port}"
 
     @property
     def url(self) -> str:
@@ -148,8 +158,10 @@ class VirtuosoServer(StoreServer):
 
     def argv(self) -> list[str]:
         ini = self.directory / "virtuoso.ini"
-        ini.write_text(VIRTUOSO_INI.format(dir=self.directory, isql=self.isql_port, http=self.port))
-        return [virtuoso_binary(), "+foreground", "+configfile", str(ini)]
+        allowed = ", ".join([".", *([str(self.reads)] if self.reads else [])])
+        ini.write_text(VIRTUOSO_INI.format(dir=self.directory, isql=self.isql_port, http=self.port,
+                                           dirs_allowed=allowed))
+        return hiding(self.hide, [virtuoso_binary(), "+foreground", "+configfile", str(ini)])
 
     def ready(self) -> None:
         granted = self.directory / "granted"

@@ -21,14 +21,18 @@ from tests.helpers import CORPUS
 ENGINE_NAMES = tuple(ENGINES)
 
 
-def start_store(name: str, directory: Path) -> StoreServer:
-    kind, binary = ENGINES[name]
-    if not binary():
+def require_engine(name: str) -> None:
+    """Skip the test when the engine's server is not installed (fail it under CI=true)."""
+    if not ENGINES[name][1]():
         message = f"the {name} server is not installed (pip package oxigraph, Debian package virtuoso-opensource)"
         if os.environ.get("CI") == "true":
             pytest.fail(message)
         pytest.skip(message)
-    return kind(directory)
+
+
+def start_store(name: str, directory: Path) -> StoreServer:
+    require_engine(name)
+    return ENGINES[name][0](directory)
 
 
 @pytest.fixture(params=ENGINE_NAMES)

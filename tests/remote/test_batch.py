@@ -48,8 +48,9 @@ def hard_document(corpus: Path) -> None:
 
 
 def batched(url: str, engine: str, batching: Batching = TINY) -> RemoteStore:
-    """The store at `url` seen through its engine's profile with other batching bounds."""
-    return RemoteStore.from_url(url, engine=dataclasses.replace(ENGINES[engine], batching=batching))
+    """The store at `url` seen through its engine's profile with other batching bounds (and no bulk
+    loader, which a full push from kg.nq would take instead: tests/remote/test_bulk.py)."""
+    return RemoteStore.from_url(url, engine=dataclasses.replace(ENGINES[engine], batching=batching, bulk=""))
 
 
 def test_the_shipped_corpus_and_hard_text_pushed_in_batches(engine, store_server, corpus_copy: Path,
@@ -122,7 +123,7 @@ def test_a_push_failing_mid_way_leaves_the_previous_build_published(engine, stor
                                                                      tmp_path: Path, monkeypatch) -> None:
     """The server goes down after the second request of a push: the build is not published, the
     store's manifest no longer claims a complete build, and the next build pushes it all."""
-    monkeypatch.setitem(ENGINES, engine, dataclasses.replace(ENGINES[engine], batching=TINY))
+    monkeypatch.setitem(ENGINES, engine, dataclasses.replace(ENGINES[engine], batching=TINY, bulk=""))
     data = tmp_path / "data"
     build(corpus_copy, data, validate=False, store_url=store_server.url)
     before = build_dirs.current_build(data)

@@ -56,6 +56,10 @@ class Engine:
     # a push replaces many graphs per SPARQL Update request, within these bounds
     # (kg.store.remote.batch); None: one Graph Store Protocol PUT per graph
     batching: Batching | None = None
+    # the engine's bulk loader, for a full push from kg.nq (kg.store.remote.bulk): "post" (the
+    # N-Quads POSTed to the GSP endpoint with no_transaction: Oxigraph), "isql" (ld_dir and
+    # rdf_loader_run through the SQL port: Virtuoso); "": graph by graph
+    bulk: str = ""
     notes: str = ""
 
     def urls(self, url: str, *, authenticated: bool = False) -> tuple[str, str, str]:
@@ -77,13 +81,14 @@ def _join(base: str, path: str) -> str:
 
 ENGINES: dict[str, Engine] = {e.name: e for e in (
     Engine("oxigraph", "query", "update", "store", union_param="union-default-graph", manifest_in_names=True,
+           bulk="post",
            notes="`oxigraph serve`: /query, /update, /store; its union-default-graph while the store holds "
                  "only kg's graphs; the manifest in the names of empty graphs"),
     Engine("virtuoso", "sparql", "sparql", "sparql-graph-crud", gsp_auth="sparql-graph-crud-auth",
            update_auth="sparql-auth", query_names=("sparql", "sparql-auth"), ask_variable="__ASK_RETVAL",
            timeout_param="timeout", partial_header="X-SQL-State",
            dataset_pragmas=("define input:default-graph-uri <{}> ", "define input:named-graph-uri <{}> "),
-           rolled_back=("40001", "deadlock"),
+           rolled_back=("40001", "deadlock"), bulk="isql",
            # one PUT per graph: batches (VIRTUOSO_BATCHING) cost Virtuoso 7.2.5 more CPU per
            # triple than PUTs do (docs/endpoint.md)
            notes="Virtuoso 7: /sparql; GSP at /sparql-graph-crud (digest-authenticated: -auth); "

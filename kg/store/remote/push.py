@@ -25,9 +25,11 @@ from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator, Mapping, Sequence
 
 from kg.errors import StoreError
+from kg.settings import load
 from kg.store import build_dirs
 from kg.store.embedded import EmbeddedStore
 from kg.store.remote.batch import Graph, batches
+from kg.store.remote.bulk import bulk_loader, drop_graphs
 from kg.store.remote.owned import Manifest
 from kg.store.remote.store import RemoteStore
 
@@ -36,22 +38,35 @@ AHEAD = 2 * THREADS  # requests made ready ahead of the threads, at most
 
 
 def push(remote: RemoteStore, local: EmbeddedStore, build: str, *, based_on: str | None = None,
-         changed: Sequence[str] | None = None, nquads: Path | None = None) -> int:
+         changed: Sequence[str] | None = None, nquads: Path | None = None,
+         settings: Mapping[str, Any] | None = None) -> int:
     """Make `remote` hold the graphs of `local` (build `build`); returns how many graphs were sent.
     `changed`: the graphs an incremental build rewrote since build `based_on`. `nquads`: the
-    build's N-Quads export (kg.nq, with its section index), read instead of the store when there."""
+    build's N-Quads export (kg.nq, with its section index), read instead of the store when there,
+    and given whole to the engine's bulk loader when every graph is sent (kg.store.remote.bulk;
+    `settings`: STORE_ISQL and the credentials for Virtuoso's)."""
     held = remote.manifest(fresh=True)
     ours = frozenset(local.graphs())
     incremental = changed is not None and based_on is not None and held.build == based_on
     names = sorted(set(changed) & ours) if incremental else sorted(ours)
+    loader = None if incremental or nquads is None or not nquads.is_file() else _bulk_loader(remote, nquads, settings)
     remote.write_manifest(Manifest(held.graphs | ours, ""))
-    with _Sections(nquads) as sections:
-        graphs = ((name, sections.ntriples(name) or local.dump_graph(name, fmt="nt").encode()) for name in names)
-        send(remote, graphs)
-    for name in sorted(held.graphs - ours):
-        remote.drop_graph(name)
+    if loader:
+        drop_graphs(remote, held.graphs)  # the bulk loaders add: every graph is loaded anew
+        loader()
+    else:
+        with _Sections(nquads) as sections:
+            graphs = ((name, sections.ntriples(name) or local.dump_graph(name, fmt="nt").encode()) for name in names)
+            send(remote, graphs)
+        for name in sorted(held.graphs - ours):
+            remote.drop_graph(name)
     remote.write_manifest(Manifest(ours, build))
     return len(names)
+
+
+def _bulk_loader(remote: RemoteStore, nquads: Path, settings: Mapping[str, Any] | None):
+    values = load({k: v for k, v in (settings or {}).items() if k in ("STORE_ISQL", "STORE_USER", "STORE_PASSWORD")})
+    return bulk_loader(remote, nquads, values["STORE_ISQL"], values["STORE_USER"], values["STORE_PASSWORD"])
 
 
 def send(remote: RemoteStore, graphs: Iterable[Graph]) -> None:
@@ -125,7 +140,7 @@ class Pusher:
         try:
             with self._remote() as remote:
                 return self._guard(lambda: push(remote, local, build, based_on=based_on, changed=changed,
-                                                nquads=nquads), published)
+                                                nquads=nquads, settings=self.settings), published)
         finally:
             local.close()
 

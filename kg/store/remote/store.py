@@ -198,6 +198,19 @@ class RemoteStore(GraphStore):
         self._write("POST", self.update_url, data=batch.update, idempotent=True,
                     headers={"Content-Type": "application/sparql-update"})
 
+    def update(self, sparql: str) -> None:
+        """Run a SPARQL Update of kg's own (sent again if the connection drops: kg's updates are
+        idempotent)."""
+        if not self.update_url:
+            raise StoreError("this remote store has no update URL (set KG_STORE_UPDATE)")
+        self._write("POST", self.update_url, data=sparql.encode(), idempotent=True,
+                    headers={"Content-Type": "application/sparql-update"})
+
+    def write_dataset(self, nquads: IO[bytes], params: dict[str, str] | None = None) -> None:
+        """Add an N-Quads stream to the store's graphs: one POST to the Graph Store endpoint."""
+        self._write("POST", self._gsp(), params=params, data=nquads,
+                    headers={"Content-Type": formats.NQUADS.media_type})
+
     def drop_graph(self, graph: str) -> None:
         """Remove one named graph; a graph that is not there is not an error."""
         self._write("DELETE", self._gsp(), params={"graph": graph}, allowed=(404,))
