@@ -393,15 +393,16 @@ def measure(name: str, build: Path, args: argparse.Namespace) -> tuple[str, list
     nquads = build_dirs.export_path(build, "nq")
     quads = build_quads(build)
     log(f"{name}: {quads:,} quads in {build}")
-    ours_proc, ours = start_ours(build.parent.parent, args.workers)
-    oxi_proc, oxigraph = (None, None) if args.no_stock else start_oxigraph(
-        nquads, args.work / f"oxigraph-{build.parent.parent.name}")
-    too_big = quads > args.rdflib_max_quads
-    if too_big and not (args.skip_rdflib or args.no_stock):
-        log(f"  rdflib not run: {quads:,} quads is over --rdflib-max-quads {args.rdflib_max_quads:,}")
-    rdflib = None if args.skip_rdflib or args.no_stock or too_big else Rdflib(nquads, args.rdflib_budget)
+    ours_proc, oxi_proc, rdflib = None, None, None
     rows: list[Row] = []
-    try:
+    try:  # every server started is stopped, also when another fails to start
+        ours_proc, ours = start_ours(build.parent.parent, args.workers)
+        oxi_proc, oxigraph = (None, None) if args.no_stock else start_oxigraph(
+            nquads, args.work / f"oxigraph-{build.parent.parent.name}")
+        too_big = quads > args.rdflib_max_quads
+        if too_big and not (args.skip_rdflib or args.no_stock):
+            log(f"  rdflib not run: {quads:,} quads is over --rdflib-max-quads {args.rdflib_max_quads:,}")
+        rdflib = None if args.skip_rdflib or args.no_stock or too_big else Rdflib(nquads, args.rdflib_budget)
         entity, needle = pick_entity(ours)
         for query in typical_queries(entity, needle):
             row = time_servers(query, ours, oxigraph, args.runs)
@@ -413,7 +414,8 @@ def measure(name: str, build: Path, args: argparse.Namespace) -> tuple[str, list
                 f"rdflib {'-' if row.rdflib is None else f'{row.rdflib * 1000:.0f} ms'}, rows {row.rows}")
             rows.append(row)
     finally:
-        ours_proc.stop()
+        if ours_proc is not None:
+            ours_proc.stop()
         if oxi_proc is not None:
             oxi_proc.stop()
         if rdflib is not None:

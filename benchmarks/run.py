@@ -26,6 +26,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import shutil
 import sys
 import time
@@ -259,7 +260,7 @@ class Runner:
 
     def rebuilds(self, result: SizeResult, corpus: Path, data: Path) -> None:
         """Nothing changed, then one document edited, one added, one removed: a build after each,
-        then a query that must see the change."""
+        then a query that must see the change. Then the same loop under `kg serve --watch`."""
         self.log(f"{result.docs:,} documents: rebuilds")
         inputs = _inputs_fingerprint(data)
         result.steps["noop"] = noop = self.kg_build(corpus, data)
@@ -271,44 +272,73 @@ class Runner:
             self.loop(result, corpus, data, server)
         finally:
             server.stop()
+        self.watched_loop(result, corpus, data)
 
     def loop(self, result: SizeResult, corpus: Path, data: Path, server: Server) -> None:
         """Edit, add, remove one document while `kg serve` runs: each build, then until it answers."""
         generator = Generator(self.args.seed, result.docs)
         slugs = sorted(p.stem for p in corpus.glob("*.txt"))
-        edited = slugs[len(slugs) // 2]
-        mutate.edit_document(corpus, edited, generator)
-        result.steps["edit"] = edit = self.kg_build(corpus, data)
-        text = (corpus / f"{edited}.txt").read_text(encoding="utf-8").rstrip().rsplit("\n", 1)[-1][-40:]
-        result.steps["edit_queryable"] = self.until_queryable(
-            edit, server, f"ASK {{ GRAPH <{graph_iri(edited)}> {{ ?d ?p ?text FILTER(CONTAINS(?text, {_sparql_string(text)})) }} }}",
-            True)
-        added = mutate.add_document(corpus, generator, result.docs)
-        result.steps["add"] = add = self.kg_build(corpus, data)
-        result.steps["add_queryable"] = self.until_queryable(add, server, f"ASK {{ GRAPH <{graph_iri(added)}> {{ ?s ?p ?o }} }}", True)
-        mutate.remove_document(corpus, slugs[0])
-        result.steps["remove"] = remove = self.kg_build(corpus, data)
-        result.steps["remove_queryable"] = self.until_queryable(
-            remove, server, f"ASK {{ GRAPH <{graph_iri(slugs[0])}> {{ ?s ?p ?o }} }}", False)
+        for kind, change in _changes(corpus, generator, slugs, result.docs, salt=0):
+            result.steps[kind] = built = self.kg_build(corpus, data)
+            result.steps[f"{kind}_queryable"] = self.until_queryable(built, server, *change)
+
+    def watched_loop(self, result: SizeResult, corpus: Path, data: Path) -> None:
+        """The loop under `kg serve --watch`: a `kg build` of the unchanged corpus (the watcher tells
+        it nothing changed: no stat of every file), then an edit, an addition and a removal, each
+        timed from the moment its files are written until the server answers from the build the
+        watcher made of it (its debounce of half a second included)."""
+        self.log(f"{result.docs:,} documents: the loop under kg serve --watch")
+        server = Server(data, "--corpus", corpus, "--watch", "--workers", "1")
+        try:
+            if not _wait_until(lambda: "Watching" in server.stderr() and build_dirs.WATCH_SOCKET in
+                               os.listdir(data), QUERYABLE_TIMEOUT):
+                result.steps["noop_watched"] = Step(note="the watcher did not start")
+                return
+            _wait_until(lambda: _settled_watcher(server), QUERYABLE_TIMEOUT)  # its catch-up build, if any
+            result.steps["noop_watched"] = self.kg_build(corpus, data)
+            generator = Generator(self.args.seed, result.docs)
+            slugs = sorted(p.stem for p in corpus.glob("*.txt"))
+            for kind, change in _changes(corpus, generator, slugs, result.docs + 1, salt=1):
+                result.steps[f"{kind}_watched"] = self.until_watched(server, change)
+        finally:
+            server.stop()
+
+    def until_watched(self, server: Server, change: tuple[str, bool]) -> Step:
+        """Seconds from a change written to the corpus until the watching server answers from it;
+        the watcher's build time from its log (written once the build process has ended, which
+        may be after the server answers from the build it published)."""
+        started, said = time.perf_counter(), server.stderr().count("kg serve --watch: ")
+        step = self.until_queryable(Step(0.0), server, *change)
+        if not step.ok:
+            return step
+        seconds = time.perf_counter() - started
+
+        def built() -> list[float]:
+            logged = server.stderr().split("kg serve --watch: ")[said + 1:]
+            return [float(m) for line in logged for m in re.findall(r" in ([\d.]+) s -> ", line)]
+
+        _wait_until(lambda: bool(built()), 60.0)
+        times = built()
+        return Step(seconds, detail={"build_seconds": times[-1] if times else None, "builds": len(times)})
 
     # -- companions -----------------------------------------------------------------------
 
     def companions(self, data: Path, docs: int, corpus: Path) -> list[tuple[str, str]]:
         """Markdown from the endpoint and view benchmarks, run on one size's build."""
         out = []
-        current = build_dirs.current_build(data)
-        # an incremental build writes kg.nq on first request; bench_endpoint's stock Oxigraph reads it,
-        # which is not run above full_steps_up_to
-        if current is not None and docs <= self.args.full_steps_up_to:
-            from kg.publish.export import ensure_export
-
-            ensure_export(current, "nq")
         for title, script in COMPANIONS:
             path = HERE / script
             if not path.exists():
                 out.append((title, f"Not run: benchmarks/{script} does not exist yet."))
                 continue
             self.log(f"{script} on {data}")
+            current = build_dirs.current_build(data)  # bench_view_data.py builds an edit: the current build moves
+            # an incremental build writes kg.nq on first request; bench_endpoint's stock Oxigraph reads it,
+            # which is not run above full_steps_up_to
+            if current is not None and docs <= self.args.full_steps_up_to:
+                from kg.publish.export import ensure_export
+
+                ensure_export(current, "nq")
             needs = ["--corpus", corpus] if script in NEEDS_CORPUS else []
             options = _companion_options(script, docs, self.args.full_steps_up_to)
             run = self.measure([self.python, path, "--data", data, *needs, *options])
@@ -317,6 +347,36 @@ class Runner:
                 body += f"\n\n`{script}` ended with {_failure(run)}"
             out.append((title, body))
         return out
+
+
+def _changes(corpus: Path, generator: Generator, slugs: list[str], new_index: int, salt: int):
+    """One document edited, one added, one removed (each written as it is asked for), with the ASK
+    query that sees each change and the answer it must give."""
+    edited = slugs[len(slugs) // 2 + salt]
+    mutate.edit_document(corpus, edited, generator, salt=salt)
+    text = (corpus / f"{edited}.txt").read_text(encoding="utf-8").rstrip().rsplit("\n", 1)[-1][-40:]
+    yield "edit", (f"ASK {{ GRAPH <{graph_iri(edited)}> {{ ?d ?p ?text FILTER(CONTAINS(?text, "
+                   f"{_sparql_string(text)})) }} }}", True)
+    added = mutate.add_document(corpus, generator, new_index)
+    yield "add", (f"ASK {{ GRAPH <{graph_iri(added)}> {{ ?s ?p ?o }} }}", True)
+    mutate.remove_document(corpus, slugs[salt])
+    yield "remove", (f"ASK {{ GRAPH <{graph_iri(slugs[salt])}> {{ ?s ?p ?o }} }}", False)
+
+
+def _wait_until(condition, timeout: float) -> bool:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if condition():
+            return True
+        time.sleep(0.1)
+    return False
+
+
+def _settled_watcher(server: Server) -> bool:
+    """Whether the watcher has no catch-up build running (each "building" line is followed by the
+    build's own report)."""
+    lines = [line for line in server.stderr().splitlines() if line.startswith("kg serve --watch: ")]
+    return not lines or "building" not in lines[-1] and "rebuilding" not in lines[-1]
 
 
 def _write_readme(args: argparse.Namespace, described: dict, results: list[SizeResult], command: str,

@@ -103,7 +103,17 @@ store_option = setting_option("store", "store_url")
 @click.group(cls=KgGroup)
 @click.version_option(__version__, prog_name="kg")
 def main() -> None:
-    """Build, query and export a knowledge graph from brat-annotated news."""
+    """Turn a corpus annotated in brat or INCEpTION (brat standoff, INCEpTION XMI, WebAnno TSV;
+    any domain, language and schema) into an RDF knowledge graph that keeps, for every fact, the
+    document and sentence that state it; check, build, query, validate and export it, and serve it
+    (SPARQL endpoint, JSON API, Linked Data pages, network view).
+
+    \b
+    A first run:
+      kg check --corpus DIR      what kg makes of the corpus: errors, warnings, its types
+      kg build --corpus DIR      the graph, into data/ (only what changed, next time)
+      kg serve                   http://127.0.0.1:5000: query page, /sparql, /api, /graph
+    """
 
 
 @main.command()
@@ -149,8 +159,9 @@ def build(corpus_dir: Path, data_dir: Path, store_url: str | None, base_iri: str
               help="Processes that read documents (default: every core when 200 or more documents, else 1).")
 @strict_option
 @click.option("--suggest-toml", is_flag=True,
-              help="Also write a starting kg.toml aligning the types the default alignment leaves over "
-                   "(an existing kg.toml is left as it is and the suggestion printed).")
+              help="Also write a starting kg.toml aligning each type the default alignment leaves over with "
+                   "its nearest kgo class, or Entity (an existing kg.toml is left as it is and the suggestion "
+                   "printed).")
 def check(corpus_dir: Path, shapes: bool, workers: int | None, strict: bool, suggest_toml: bool) -> None:
     """Check a corpus without building it: every error and warning, located, and how its types are
     aligned with kg's ontology; exit 2 if there is an error."""
@@ -160,7 +171,8 @@ def check(corpus_dir: Path, shapes: bool, workers: int | None, strict: bool, sug
         from kg.pipeline.suggest_toml import write_suggested_toml
 
         click.echo(write_suggested_toml(corpus_dir))
-    click.echo(check_corpus(corpus_dir, shapes=shapes, workers=workers, strict=strict).summary())
+    click.echo(check_corpus(corpus_dir, shapes=shapes, workers=workers, strict=strict,
+                            suggested=suggest_toml).summary())
 
 
 @main.command()
@@ -248,8 +260,8 @@ def _export_corpus(build_dir: Path | None, output: Path, real: Path, fmt: Output
 def suggest(articles: tuple[Path, ...], corpus_dir: Path, merge: bool, score: bool, corpus_names: bool,
             events: bool, ner: str | None) -> None:
     """Pre-annotate known names, dates, figures, quotes and event triggers as brat suggestions, written to
-    <slug>.suggested.ann beside each article (its .ann is untouched unless --merge).
-    Without ARTICLES, every article of the corpus."""
+    <name>.suggested.ann beside each document's text (its .ann is untouched unless --merge).
+    ARTICLES are brat texts (.txt); without them, every brat document of the corpus."""
     from kg.suggest.files import score_table, suggest_files
 
     outcomes = suggest_files(corpus_dir, list(articles) or None, merge=merge, write=not score,
@@ -264,13 +276,16 @@ def suggest(articles: tuple[Path, ...], corpus_dir: Path, merge: bool, score: bo
 @main.command()
 @data_option
 def validate(data_dir: Path) -> None:
-    """Check the current graph against shapes.ttl and the ontology."""
-    from kg.pipeline.shacl import validate_nquads
+    """Check the current graph against shapes.ttl and its vocabulary: kg's ontology and the classes
+    and properties the build declared for the corpus's own types."""
+    from kg.pipeline.shacl import validate_store
 
     store = open_graph(data_dir)
-    names = [g for g in store.graphs() if not g.endswith("/ontology")]
-    validate_nquads("".join(store.dump_graph(g) for g in names).encode())
-    click.echo(f"valid: {len(names)} graphs conform to shapes.ttl and use only declared terms")
+    try:
+        count = validate_store(store)
+    finally:
+        store.close()
+    click.echo(f"valid: {count} graphs conform to shapes.ttl and use only declared terms")
 
 
 @main.command()
@@ -315,22 +330,16 @@ def query(sparql: str, fmt: str | None, iri_style: str, width: int, data_dir: Pa
 
 
 def _cells(data: dict, prefixes: dict[str, str]) -> list[dict[str, str]]:
-    """Rows of SPARQL JSON results as text, IRIs as prefixed names (longest namespace first) when possible,
-    written for reading: doc:<slug>/quote/T30 (in a query the '/' would need an escape)."""
+    """Rows of SPARQL JSON results as text, IRIs as prefixed names that paste back into a query
+    (kg.publish.names: kgr:diagnostictool\\/oct, or <IRI>) when `prefixes` are given."""
     if "boolean" in data:
         return [{"boolean": str(data["boolean"]).lower()}]
-    ordered = sorted(prefixes.items(), key=lambda item: -len(item[1]))
+    from kg.publish.names import prefixed_name
 
     def text(term: dict[str, str]) -> str:
-        value = term["value"]
-        if term["type"] != "uri":
-            return value
-        for prefix, namespace in ordered:
-            local = value[len(namespace):]
-            if value.startswith(namespace) and local and all(c.isalnum() or c in "-_./" for c in local) \
-                    and not local.endswith("."):
-                return f"{prefix}:{local}"
-        return f"<{value}>" if prefixes else value
+        if term["type"] != "uri" or not prefixes:
+            return term["value"]
+        return prefixed_name(term["value"], prefixes)
 
     return [{k: text(v) for k, v in binding.items()} for binding in data["results"]["bindings"]]
 

@@ -6,10 +6,9 @@ version.
 from __future__ import annotations
 
 import logging
-import re
 import threading
 import time
-from typing import Any, Callable
+from typing import Any, Callable, Iterable
 
 from flask import current_app, g, request, url_for
 
@@ -20,9 +19,9 @@ from kg.api.json_api.background import OnePerKey
 from kg.api.json_api.search import SearchIndexes
 from kg.api.linked_data import ids
 from kg.model import iris
+from kg.publish.names import prefixed_name
 from kg.store.memo import Memo
 
-_TYPE = re.compile(r"^[A-Za-z][A-Za-z0-9]*$")
 MAX_LIMIT = 500
 MAX_OFFSET = 10**9
 CACHED_BUDGET = 1800.0  # seconds a once-per-build answer (the stats, the VoID counts) may take, in the background
@@ -86,17 +85,9 @@ def add_titles(rows: list[dict[str, str]], found: list[dict[str, str]] | None = 
             row["title"] = titles[row["doc"]]
 
 
-def type_arg(valid: tuple[str, ...]) -> str | None:
-    """The `type` parameter as the class name it names, ignoring case; a 400 listing the valid ones else."""
-    raw = request.args.get("type")
-    if raw is None:
-        return None
-    by_fold = {name.casefold(): name for name in valid}
-    name = by_fold.get(raw.casefold()) if _TYPE.match(raw) else None
-    if name is None:
-        raise ApiError(400, f"unknown type {raw!r}; the valid types (any case): {', '.join(valid)}",
-                       valid=list(valid))
-    return name
+def type_names(types: Iterable[str]) -> list[str]:
+    """Class IRIs as the JSON API shows types: prefixed names (kgo:Person, kgv:PER), sorted, each once."""
+    return sorted({prefixed_name(t) for t in types})
 
 
 def cached(name: str, compute: Callable[[float], Any]) -> Any:

@@ -13,10 +13,23 @@ from flask import Blueprint, Response, jsonify, request, url_for
 
 from kg.api.errors import ApiError
 from kg.api.json_api import queries
-from kg.api.json_api.answers import add_titles, cached, doc_id, paged, paging, resolve, select, select_many, type_arg
+from kg.api.json_api.answers import (
+    add_titles,
+    cached,
+    doc_id,
+    paged,
+    paging,
+    resolve,
+    select,
+    select_many,
+    type_names,
+)
 from kg.api.json_api.classes import CLASSES, EVENT_TYPES
+from kg.api.json_api.corpus_terms import class_iri, corpus_properties, type_arg
 from kg.api.linked_data import ids
-from kg.model.iris import ONTOLOGY, iri_path, is_path_of_ids, local_name
+from kg.model import iris as kg_iris
+from kg.model.iris import ONTOLOGY, iri_path, is_path_of_ids
+from kg.publish.names import natural_key, prefixed_name
 
 bp = Blueprint("facts", __name__)
 
@@ -24,14 +37,14 @@ bp = Blueprint("facts", __name__)
 @bp.get("/api/events")
 def events() -> Response:
     """Events (of one class, any case), in date order, undated ones last."""
-    type_name = type_arg(EVENT_TYPES)
+    type_name = type_arg(EVENT_TYPES, events=True)
     return _event_list(_event_keys(type_name), "jsonapi.facts.events", type=type_name)
 
 
 @bp.get("/api/timeline")
 def timeline() -> Response:
     """Dated events only, in date order."""
-    type_name = type_arg(EVENT_TYPES)
+    type_name = type_arg(EVENT_TYPES, events=True)
     keys = [k for k in _event_keys(type_name) if k[0]]
     return _event_list(keys, "jsonapi.facts.timeline", type=type_name)
 
@@ -67,24 +80,24 @@ def figure(key: str) -> Response:
 
 @bp.get("/api/neighbourhood/<path:key>")
 def neighbourhood(key: str) -> Response:
-    """What an entity is directly linked to by facts (relations both ways, events it has a role in),
-    without provenance records or mentions: each neighbour once, with the links and how often stated;
+    """What an entity is directly linked to by facts (relations both ways, events it has a role in;
+    kgo's and the corpus's own), without provenance records or mentions: each neighbour once, with the links and how often stated;
     `type` keeps the neighbours of one class (any case)."""
     type_name = type_arg(CLASSES)
     iri = resolve(key)
     center = select(queries.summaries([iri])) if iri else []
     if not center:
         raise ApiError(404, f"no entity {key!r}")
-    rows = select(queries.neighbourhood(iri))
+    rows = select(queries.neighbourhood(iri, corpus_properties()))
     others = sorted({r["other"] for r in rows if ids.item_id(r["other"])})
     found = {r["x"]: r for r in select(queries.summaries(others))} if others else {}
     neighbours: dict[str, dict[str, Any]] = {}
     for row in rows:
         other = row["other"]
-        if other not in found or (type_name and ONTOLOGY + type_name not in found[other]["types"].split()):
+        if other not in found or (type_name and class_iri(type_name) not in found[other]["types"].split()):
             continue  # a literal, a thing without an id, or not of the type asked for
         item = neighbours.setdefault(other, {**_summary(other, found[other]), "links": []})
-        item["links"].append({"predicate": local_name(row["p"]), "direction": row["direction"],
+        item["links"].append({"predicate": _name_of(row["p"]), "direction": row["direction"],
                               "statements": int(row["n"])})
     return jsonify({"entity": _summary(iri, center[0]), "neighbours": list(neighbours.values())})
 
@@ -99,10 +112,11 @@ def _listing(class_name: str, prop: str, arg: str, describe: Callable[[list[str]
     limit, offset = paging()
     if value:
         entity = resolve(value)
-        keys = sorted(r["x"] for r in select(queries.instances(class_name, prop, entity))) if entity else []
+        keys = sorted((r["x"] for r in select(queries.instances(class_name, prop, entity))),
+                      key=natural_key) if entity else []
     else:
         keys = cached(class_name, lambda deadline: sorted(
-            r["x"] for r in select(queries.instances(class_name), deadline)))
+            (r["x"] for r in select(queries.instances(class_name), deadline)), key=natural_key))
     page = keys[offset:offset + limit]
     return jsonify(paged(len(keys), limit, offset, describe(page), endpoint, **{arg: value}))
 
@@ -127,11 +141,11 @@ def _event_keys(type_name: str | None) -> list[tuple[str, str]]:
     """(date, event) pairs in date order (undated last), once per build and type."""
     def compute(deadline: float) -> list[tuple[str, str]]:
         dates: dict[str, str] = {}
-        for row in select(queries.event_keys(type_name), deadline):  # an event stated with two dates: the first
+        for row in select(queries.event_keys(class_iri(type_name or "Event")), deadline):  # an event stated with two dates: the first
             date = row.get("date", "")
             if row["e"] not in dates or (date and (not dates[row["e"]] or date < dates[row["e"]])):
                 dates[row["e"]] = date
-        return sorted(((d, e) for e, d in dates.items()), key=lambda p: (p[0] == "", p[0], p[1]))
+        return sorted(((d, e) for e, d in dates.items()), key=lambda p: (p[0] == "", p[0], natural_key(p[1])))
 
     return cached(f"events of type {type_name or 'Event'}", compute)
 
@@ -151,7 +165,8 @@ def _events(iris: list[str], evidence: bool = False) -> list[dict[str, Any]]:
     found = {e: r for e, r in found.items() if ONTOLOGY + "Event" in r.get("types", "").split()}
     roles: dict[str, list[dict[str, Any]]] = {}
     for row in role_rows:
-        roles.setdefault(row["e"], []).append({"role": local_name(row["role"]), **ids.ref(row["who"], row.get("label"))})
+        roles.setdefault(row["e"], []).append({"role": _name_of(row["role"]), "predicate": prefixed_name(row["role"]),
+                                               **ids.ref(row["who"], row.get("label"))})
     sentences = _sentences(evidence_rows[0]) if evidence else {}
     items = []
     for e in iris:
@@ -160,7 +175,8 @@ def _events(iris: list[str], evidence: bool = False) -> list[dict[str, Any]]:
         row = found[e]
         item = {**_summary(e, row), "date": row.get("date"), "document": _doc_ref(row.get("doc")),
                 "negated": row.get("negated") == "true", "speculated": row.get("speculated") == "true",
-                "participants": sorted(roles.get(e, []), key=lambda p: (p["role"], p["label"] or "", p["iri"]))}
+                "participants": sorted(roles.get(e, []), key=lambda p: (
+                    natural_key(p["role"]), natural_key(p["label"] or ""), natural_key(p["iri"])))}
         if evidence:
             item["sentences"] = sentences.get(e, [])
         items.append(item)
@@ -198,6 +214,15 @@ def _figures(iris: list[str]) -> list[dict[str, Any]]:
     return _titled(items)
 
 
+def _name_of(prop: str) -> str:
+    """A role or relation by its name: kgo's as kgo names them (agent), the corpus's as its
+    annotation.conf or layer spells them (Imposer); any other as a prefixed name."""
+    for namespace in (ONTOLOGY, kg_iris.VOCABULARY):
+        if prop.startswith(namespace):
+            return prop[len(namespace):]
+    return prefixed_name(prop)
+
+
 def _sentences(rows: list[dict[str, str]]) -> dict[str, list[str]]:
     """The sentences that state each thing, in text order, from the rows of queries.evidence."""
     found: dict[str, list[tuple[int, str]]] = {}
@@ -208,7 +233,7 @@ def _sentences(rows: list[dict[str, str]]) -> dict[str, list[str]]:
 
 def _summary(iri: str, row: dict[str, str]) -> dict[str, Any]:
     return {"id": ids.item_id(iri), "iri": iri, "href": ids.href(iri), "label": row.get("label"),
-            "types": sorted(local_name(t) for t in row.get("types", "").split())}
+            "types": type_names(row.get("types", "").split())}
 
 
 def _doc_ref(doc: str | None) -> dict[str, Any] | None:

@@ -62,7 +62,8 @@ SCHEMAS: dict[str, Any] = {
                        "negated": {"type": "boolean"}, "speculated": {"type": "boolean"},
                        "participants": {"type": "array", "items": {"allOf": [
                            {"$ref": "#/components/schemas/Ref"},
-                           {"type": "object", "required": ["role"], "properties": {"role": _STR}}]}},
+                           {"type": "object", "required": ["role", "predicate"],
+                            "properties": {"role": _STR, "predicate": _STR}}]}},
                        "sentences": {"type": "array", "items": _STR}}}]},
     "Quote": {"type": "object", "required": ["id", "iri", "href", "text", "speaker", "document", "sentence"],
               "properties": {"id": _STR, "iri": _STR, "href": _STR, "text": _STR,
@@ -164,16 +165,11 @@ def _page_of(schema: str, description: str) -> dict[str, Any]:
                   {"properties": {"items": {"items": {"$ref": f"#/components/schemas/{schema}"}}}}]}}}}
 
 
-def _any_case(names: tuple[str, ...]) -> str:
-    """A pattern matching any of `names` in any case (JSON Schema patterns have no flag for it)."""
-    words = ("".join(f"[{c.upper()}{c.lower()}]" if c.isalpha() else c for c in n) for n in names)
-    return "^(?:" + "|".join(words) + ")$"
-
-
 def _type_param(names: tuple[str, ...], what: str) -> dict[str, Any]:
-    return _param("type", "query", {"type": "string", "pattern": _any_case(names)},
-                  f"{what} (local name of a class of the ontology, any case: {', '.join(names)}); "
-                  "subclasses included; an unknown one is a 400 listing the valid ones")
+    return _param("type", "query", {"type": "string", "minLength": 1},
+                  f"{what}: a class of the ontology by its local name, any case, or prefixed ({', '.join(names)}; "
+                  "kgo:Person), or one of the corpus's own types as its build declared it (kgv:PER, or PER where "
+                  "no kgo class has that name); subclasses included; an unknown one is a 400 listing the valid ones")
 
 
 def _one(schema: str, summary: str, example: str) -> dict[str, Any]:

@@ -35,10 +35,10 @@ def iris(values: list[str]) -> str:
     return " ".join(iri(v) for v in values)
 
 
-def entity_keys(type_name: str | None) -> str:
-    """Every (entity, preferred label, mention count), of one type if given: the API sorts them
+def entity_keys(type_iri: str | None) -> str:
+    """Every (entity, preferred label, mention count), of one class if given: the API sorts them
     once per build and order."""
-    type_filter = f"?e a kgo:{type_name} ." if type_name else ""
+    type_filter = f"?e a {iri(type_iri)} ." if type_iri else ""
     return prologue() + f"""
 SELECT ?e ?label (MAX(?n) AS ?mentions) WHERE {{ GRAPH kgg:entities {{
   ?e skos:prefLabel ?label . {type_filter} OPTIONAL {{ ?e kgo:mentionCount ?n }} }} }}
@@ -174,10 +174,10 @@ _ROLE_LIST = ", ".join(f"kgo:{r}" for r in EVENT_ROLES)
 _RELATIONS = " ".join(f"kgo:{p}" for p in RELATION_PREDICATES)
 
 
-def event_keys(type_name: str | None) -> str:
-    """Every event (of one class, if given) with its date: the API sorts them once per build."""
+def event_keys(type_iri: str) -> str:
+    """Every event of a class (kgo:Event: all) with its date: the API sorts them once per build."""
     return prologue() + f"""
-SELECT DISTINCT ?e ?date WHERE {{ ?e a kgo:{type_name or "Event"} . OPTIONAL {{ ?e kgo:date ?date }} }}
+SELECT DISTINCT ?e ?date WHERE {{ ?e a {iri(type_iri)} . OPTIONAL {{ ?e kgo:date ?date }} }}
 """
 
 
@@ -199,15 +199,19 @@ GROUP BY ?e
 
 
 def event_roles(events: list[str]) -> str:
-    """(event, role, who, label) for every role of these events. The roles are a FILTER over the
-    events' own triples: as a second VALUES they took 148 ms for 50 events at 1,000 articles, 8 ms so."""
+    """(event, role, who, label) for every role of these events: kgo's roles and the corpus's own
+    (a property the build declared with the domain kgo:Event, kg.model.corpus_vocabulary, whose value
+    is a thing: not a relation an event is the subject of, nor an attribute's literal). The
+    roles are a FILTER over the events' own triples: as a second VALUES they took 148 ms for 50
+    events at 1,000 articles, 8 ms so."""
     return prologue() + f"""
 SELECT ?e ?role ?who ?label WHERE {{
   {{
     SELECT DISTINCT ?e ?role ?who WHERE {{
       VALUES ?e {{ {iris(events)} }}
       ?e ?role ?who .
-      FILTER(?role IN ({_ROLE_LIST}))
+      FILTER(?role IN ({_ROLE_LIST}) || (isIRI(?who) && EXISTS {{ GRAPH <{kg_iris.ONTOLOGY_GRAPH}> {{
+        ?role rdfs:domain kgo:Event }} }}))
     }}
   }}
   OPTIONAL {{ ?who skos:prefLabel ?label }}
@@ -306,14 +310,16 @@ def membership_count(entity: str, cap: int) -> str:
     return _count(_membership_nodes(entity), cap)
 
 
-def neighbourhood(entity: str) -> str:
+def neighbourhood(entity: str, corpus_properties: list[str] = ()) -> str:
     """The facts that link an entity to other things: relations both ways and the events it has a role in
-    (no provenance records, no mentions)."""
+    (no provenance records, no mentions): kgo's, and the corpus's own `corpus_properties` (its relations
+    and roles, api/json_api/corpus_terms.py)."""
+    own = iris(corpus_properties)
     return prologue() + f"""
 SELECT ?direction ?p ?other (COUNT(*) AS ?n) WHERE {{
-  {{ VALUES ?p {{ {_RELATIONS} }} {iri(entity)} ?p ?other . BIND("out" AS ?direction) }}
+  {{ VALUES ?p {{ {_RELATIONS} {own} }} {iri(entity)} ?p ?other . FILTER(isIRI(?other)) BIND("out" AS ?direction) }}
   UNION
-  {{ VALUES ?p {{ {_RELATIONS} {_ROLES} }} ?other ?p {iri(entity)} . BIND("in" AS ?direction) }}
+  {{ VALUES ?p {{ {_RELATIONS} {_ROLES} {own} }} ?other ?p {iri(entity)} . BIND("in" AS ?direction) }}
 }}
 GROUP BY ?direction ?p ?other
 ORDER BY DESC(?n) ?other

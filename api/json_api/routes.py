@@ -27,15 +27,17 @@ from kg.api.json_api.answers import (
     request_backend,
     select,
     select_many,
-    type_arg,
+    type_names,
 )
 from kg.api.json_api.classes import DOCUMENT_ORDERS, ENTITY_ORDERS, ENTITY_TYPES
+from kg.api.json_api.corpus_terms import class_iri, type_arg
 from kg.api.json_api.search import warm
 from kg.api.linked_data import ids
 from kg.api.sparql.workers import PoolBusy
 from kg.errors import StoreError
 from kg.model import iris
 from kg.model.iris import FIXED_PREFIXES, ONTOLOGY, RDF_TYPE, local_name
+from kg.publish.names import natural_key
 from kg.publish.stats import graph_stats
 
 bp = Blueprint("jsonapi", __name__)
@@ -52,9 +54,9 @@ def _start(setup: Any) -> None:
 
 @bp.get("/api/entities")
 def entities() -> Response:
-    """Entities, optionally of one type (a class of the ontology, with its subclasses; any case), by
-    label or (`sort=mentions`) the most mentioned first."""
-    type_name = type_arg(ENTITY_TYPES)
+    """Entities, optionally of one type (a class of the ontology, with its subclasses, any case; or one
+    of the corpus's own), by label or (`sort=mentions`) the most mentioned first."""
+    type_name = type_arg(ENTITY_TYPES, events=False)
     order = _choice_arg("sort", ENTITY_ORDERS)
     limit, offset = paging()
     keys = _entity_keys(type_name, order)
@@ -154,8 +156,8 @@ def _part(key: str, part: str, offset: int, units: int, counted: int | None) -> 
     return {"offset": offset, "shown": shown, "total": total, "totalExact": total < COUNT_CAPS[part], "next": nxt}
 
 
-def _text_order(row: dict[str, str]) -> tuple[str, int, str]:
-    return row["doc"], int(row.get("begin") or 0), row["m"]
+def _text_order(row: dict[str, str]) -> tuple:
+    return natural_key(row["doc"]), int(row.get("begin") or 0), natural_key(row["m"])
 
 
 @bp.get("/api/search")
@@ -192,12 +194,12 @@ def documents() -> Response:
 
 
 def _by_id(deadline: float) -> list[str]:
-    return sorted(r["doc"] for r in select(queries.DOCUMENT_KEYS, deadline))
+    return sorted((r["doc"] for r in select(queries.DOCUMENT_KEYS, deadline)), key=natural_key)
 
 
 def _by_date(deadline: float) -> list[str]:
     """Every article, the latest first (ISO dates sort as text), undated ones last, then by IRI."""
-    rows = sorted(select(queries.DOCUMENT_DATES, deadline), key=lambda r: r["doc"])
+    rows = sorted(select(queries.DOCUMENT_DATES, deadline), key=lambda r: natural_key(r["doc"]))
     rows.sort(key=lambda r: r.get("date", ""), reverse=True)
     return [r["doc"] for r in rows]
 
@@ -270,8 +272,8 @@ def _entity_keys(type_name: str | None, order: str) -> list[tuple[str, str]]:
     first (then by label); then IRI."""
 
     def compute(deadline: float) -> list[tuple[str, str]]:
-        rows = select(queries.entity_keys(type_name), deadline)
-        by_label = sorted(rows, key=lambda r: (r["label"].lower(), r["e"]))
+        rows = select(queries.entity_keys(class_iri(type_name) if type_name else None), deadline)
+        by_label = sorted(rows, key=lambda r: (natural_key(r["label"].lower()), natural_key(r["e"])))
         if order == "mentions":
             by_label.sort(key=lambda r: -int(float(r.get("mentions") or 0)))
         return [(r["e"], r["label"]) for r in by_label]
@@ -289,7 +291,7 @@ def _compute_stats(deadline: float) -> dict[str, Any]:
 
 
 def _entity_item(iri: str, label: str, types: str, mentions: Any) -> dict[str, Any]:
-    return {"id": ids.item_id(iri), "iri": iri, "label": label, "types": sorted(local_name(t) for t in types.split()),
+    return {"id": ids.item_id(iri), "iri": iri, "label": label, "types": type_names(types.split()),
             "mentions": int(mentions) if mentions not in (None, "") else None, "href": ids.href(iri)}
 
 
@@ -305,7 +307,7 @@ def _record(iri: str, rows: list[dict[str, str]]) -> dict[str, Any]:
         "labels": {"preferred": pref,
                    "alternative": sorted(set(by.get(skos + "altLabel", []))),
                    "hidden": sorted(set(by.get(skos + "hiddenLabel", [])))},
-        "types": sorted({local_name(t) for t in by.get(RDF_TYPE, [])}),
+        "types": type_names(by.get(RDF_TYPE, [])),
         "sameAs": sorted(set(by.get(FIXED_PREFIXES["owl"] + "sameAs", []))),
         "mentionCount": int(count[0]) if count else None,
     }
@@ -355,7 +357,8 @@ def _memberships(rows: list[dict[str, str]]) -> list[dict[str, Any]]:
     """One item per kgo:Membership: member, organization and role together, with the document."""
     return [{"id": ids.item_id(r["ms"]), "member": _ref(r, "member"), "organization": _ref(r, "organization"),
              "role": _ref(r, "role"), "document": doc_id(r["doc"]) if "doc" in r else None}
-            for r in sorted(rows, key=lambda r: (r.get("organizationLabel", ""), r.get("roleLabel", ""), r["ms"]))]
+            for r in sorted(rows, key=lambda r: (natural_key(r.get("organizationLabel", "")),
+                                                 natural_key(r.get("roleLabel", "")), natural_key(r["ms"])))]
 
 
 

@@ -24,6 +24,7 @@ from kg.api.linked_data.statement_groups import statement_groups
 from kg.api.page.query_page import secured
 from kg.model import iris
 from kg.model.iris import FIXED_PREFIXES, RDF_TYPE
+from kg.publish.names import prefixed_name
 
 PREF_LABEL = FIXED_PREFIXES["skos"] + "prefLabel"
 NAME_PROPERTIES = (PREF_LABEL, FIXED_PREFIXES["skos"] + "altLabel", FIXED_PREFIXES["rdfs"] + "label",
@@ -40,7 +41,7 @@ def resource(iri: str) -> Response:
     names = list(dict.fromkeys(r["o"] for r in rows if r["p"] in NAME_PROPERTIES and r["kind"] == "literal"))
     context = {
         "iri": iri, "label": _label(iri, rows), "names": names, "text": text,
-        "types": [value(r["o"], r.get("oLabel"), "iri") for r in rows if r["p"] == RDF_TYPE],
+        "types": [value(r["o"], prefixed_name(r["o"]), "iri") for r in rows if r["p"] == RDF_TYPE],  # as the API shows them
         "properties": [_property(r) for r in rows if r["p"] not in (RDF_TYPE, *NAME_PROPERTIES, *HIDDEN)],
         "statements": statement_groups(iri, _statement_rows(iri), _select),
         "max_rows": describe.MAX_ROWS, "view": _view_link(iri), "query": _query_link(_statements_query(iri)),

@@ -12,12 +12,12 @@ never inside a query's text, which names classes and predicates by IRI.
 
 from __future__ import annotations
 
-import re
 from typing import Callable
 
 from kg.api.page.examples import Example
 from kg.model import iris
 from kg.model.iris import local_name, prologue
+from kg.publish.names import prefixed_name
 
 PER_KIND = 3  # entity types, and relations, that get an example each
 SAMPLE_DOCUMENTS = 100  # the articles whose schema is read: the cost does not grow with the corpus
@@ -29,7 +29,6 @@ ENTITY_TYPES = """SELECT ?t (COUNT(DISTINCT ?x) AS ?n) (SAMPLE(?l) AS ?label) WH
 RELATIONS = """SELECT ?t (COUNT(?s) AS ?n) (SAMPLE(?l) AS ?label) WHERE {
   VALUES ?d { %s } ?s prov:wasDerivedFrom ?d ; rdf:predicate ?t . OPTIONAL { ?t rdfs:label ?l }
 } GROUP BY ?t ORDER BY DESC(?n) ?t LIMIT 20"""
-_LOCAL = re.compile(r"^[A-Za-z][A-Za-z0-9_-]*$")
 _LABEL = "skos:prefLabel|rdfs:label|nif:anchorOf"
 
 
@@ -55,12 +54,9 @@ def _name(row: dict[str, str]) -> str:
 
 
 def term(iri: str) -> str:
-    """An IRI as a query writes it: a kgo: or kgv: prefixed name when its local part allows, else <IRI>."""
-    for prefix in ("kgo", "kgv"):
-        namespace = iris.PREFIXES[prefix]
-        if iri.startswith(namespace) and _LOCAL.match(iri[len(namespace):]):
-            return f"{prefix}:{iri[len(namespace):]}"
-    return f"<{iri}>"
+    """An IRI as a query writes it: a kgo: or kgv: prefixed name, escaped where its local part needs it
+    (kg.publish.names), else <IRI>."""
+    return prefixed_name(iri, {p: iris.PREFIXES[p] for p in ("kgo", "kgv")})
 
 
 def _most_mentioned(number: int, cls: str, name: str) -> Example:

@@ -1,8 +1,8 @@
 """The query page at /: YASGUI (served from api/static/yasgui, nothing from
 outside the server), example queries one click away with their question kept
 above the answer (those made from the served corpus's own schema,
-api/page/corpus_examples.py, read once per served version, then kg's own of
-api/page/examples.py), the endpoint's predefined
+api/page/corpus_examples.py, read once per served version, then those of kg's own,
+api/page/examples.py, that return rows on the served graph, api/page/answering.py), the endpoint's predefined
 prefixes listed (folded), IRIs in the answer shown as prefixed names and
 linked to this server's page of each (api/linked_data/dereference.py), and errors shown
 readably. Every link and asset path is relative, so the page works behind a
@@ -15,6 +15,7 @@ from flask import Blueprint, Response, current_app, g, jsonify, render_template
 from kg.api import backend
 from kg.api.base_iri import base_iri
 from kg.api.page import examples
+from kg.api.page.answering import with_rows
 from kg.api.page.corpus_examples import schema_examples
 from kg.errors import KgError
 from kg.model import iris
@@ -63,8 +64,9 @@ def examples_json() -> Response:
 
 
 def _examples() -> list[dict[str, str]]:
-    """The served corpus's examples, then kg's own. Without a graph to read (none built yet, the
-    store busy or slow), kg's own alone, and the corpus's are asked for again next time."""
+    """The served corpus's examples, then those of kg's own that return rows on the served graph
+    (api/page/answering.py). Without a graph to read (none built yet, the store busy or slow), kg's
+    own alone, and the corpus's are asked for again next time."""
     memo = current_app.extensions.setdefault("kg_schema_examples", Memo())
     try:
         served = backend.current()
@@ -73,5 +75,5 @@ def _examples() -> list[dict[str, str]]:
         if own is None:
             own = memo.put("schema", version, schema_examples(lambda sparql: served.select(sparql, g.deadline)))
     except KgError:
-        own = []
-    return examples.as_json([*own, *examples.EXAMPLES])
+        return examples.as_json(list(examples.EXAMPLES))
+    return examples.as_json([*own, *with_rows(list(examples.EXAMPLES))])

@@ -401,13 +401,14 @@ def read_text(path: Path) -> str:
     return text
 
 
-def read_metadata(files: DocumentFiles, text: str) -> Metadata:
-    """The article's metadata record; without one, the title is the first line of the text."""
+def read_metadata(files: DocumentFiles) -> Metadata:
+    """The article's metadata record; without one, the title is the document's file name within the
+    corpus, without its extension (dev/1718154_text): its first line may be anything ("The Chairman:"),
+    and every citation shows the title."""
     from kg.formats.records import Metadata
 
     if not files.meta.exists():
-        first = next((line.strip() for line in text.splitlines() if line.strip()), document_path(files.slug))
-        return Metadata(title=first)
+        return Metadata(title=document_path(files.slug))
     raw = read_text(files.meta)
     if len(raw) > MAX_METADATA_CHARS:
         raise CorpusError(f"metadata record of {len(raw):,} characters (expected at most {MAX_METADATA_CHARS:,})",
@@ -503,9 +504,9 @@ def read_document(files: DocumentFiles, config: AnnotationConfig) -> Document:
         left_out = tuple(InputWarning(warning, files.source, line, count=count)
                          for warning, count, line in converted.warnings)
         annotations = replace(annotations, warnings=left_out + annotations.warnings)
-        return Document(files.slug, converted.text, read_metadata(files, converted.text), annotations, files.source)
+        return Document(files.slug, converted.text, read_metadata(files), annotations, files.source)
     text = read_text(files.txt)
-    metadata = read_metadata(files, text)
+    metadata = read_metadata(files)
     annotations = Annotations()
     if files.ann.exists():
         annotations = parse_ann(files.ann, read_text(files.ann), text, config)

@@ -17,21 +17,20 @@ from kg.formats.brat.conf import decode_utf8
 from kg.formats.corpus import CONTROL_CHARACTERS
 from kg.formats.positions import toml_error, toml_key_line
 from kg.model.corpus_vocabulary import Vocabulary
-from kg.model.iris import fold
+from kg.model.iris import fold, word_chars
 
 if TYPE_CHECKING:
     from kg.model.knowledge_bases import Item
 
 _KEY = re.compile(r"^[a-z]+/[a-z0-9]+(-[a-z0-9]+)*$")
 _POSSESSIVE = re.compile(r"['’]s\b")
-_PUNCT = re.compile(r"[^\w\s]|_")
 EXTRA_TYPES = {"Role": "role"}
 
 
 def normalize(text: str) -> str:
     """The form names are compared in: accents, case, possessive 's and punctuation dropped."""
     text = _POSSESSIVE.sub("", text.replace("’", "'"))
-    words = _PUNCT.sub(" ", fold(text)).split()
+    words = word_chars(fold(text)).split()
     if len(words) > 1 and words[0] == "the":
         words = words[1:]
     return " ".join(words)

@@ -36,12 +36,13 @@ from pathlib import Path
 
 from kg.errors import ConfigError
 from kg.formats import limits
-from kg.formats.brat.conf import MAPPING_FILE, AnnotationConfig, decode_utf8
+from kg.formats.brat.conf import MAPPING_FILE, AnnotationConfig, TypeNode, decode_utf8
 from kg.formats.positions import toml_error, toml_key_lines
 from kg.model import iris
 from kg.model.default_alignment import (
     DOMAIN_CLASSES,
     ENTITY_CLASSES,
+    ENTITY_ROOT,
     EVENT_CLASSES,
     INTERNAL_CLASSES,
     INTERNAL_PROPERTIES,
@@ -56,6 +57,8 @@ from kg.model.ontology import KGO
 DEFAULT_KEY = "default"  # [align] default = false: no default alignment
 RDF, RDFS, OWL = FIXED_PREFIXES["rdf"], FIXED_PREFIXES["rdfs"], FIXED_PREFIXES["owl"]
 # Families of canonical keys for kg's own kinds of things; other types use their top type's name.
+SECTION_NOUNS = {"entities": "entity type", "events": "event type", "relations": "relation type",
+                 "attributes": "attribute", "roles": "event role"}
 FAMILIES = {"Person": "person", "Group": "group", "Organization": "organization", "Place": "place", "Date": "date",
             "Figure": "figure", "Quote": "quote"}
 
@@ -179,28 +182,48 @@ class Vocabulary:
         return letters or "thing"
 
     def minted(self) -> list[tuple[str, str, str]]:
-        """(subject, predicate, object N-Triples term) of every minted class and property."""
+        """(subject, predicate, object N-Triples term) of every minted class and property: its type,
+        label (the configuration's name), comment (the configuration's comment above its
+        declaration, else what it is) and place under its parent, its kgo class or property where
+        aligned, and kgo:Event or kgo:Entity at the top; an event role has kgo:Event as its domain
+        (what the JSON API lists as an event's participants)."""
         triples: list[tuple[str, str, str]] = []
-        for name, node in [*self.config.entities.items(), *self.config.events.items()]:
-            own = self.class_iri(name)
-            if not own.startswith(iris.VOCABULARY):
-                continue
-            triples += [(own, RDF + "type", iri(OWL + "Class")), (own, RDFS + "label", literal(name))]
-            triples += [(own, RDFS + "comment", literal(f"The annotation type {name} of the corpus's annotation.conf."))]
-            parents = [self.class_iri(node.parent)] if node.parent else []
-            parents += [ONTOLOGY + self.aligned(name)] if self.aligned(name) else []
-            if name in self.config.events and not node.parent:
-                parents.append(ONTOLOGY + "Event")
-            triples += [(own, RDFS + "subClassOf", iri(p)) for p in parents]
+        for section, types in (("entities", self.config.entities), ("events", self.config.events)):
+            for name, node in types.items():
+                own = self.class_iri(name)
+                if own.startswith(iris.VOCABULARY):
+                    triples += self._declaration(own, OWL + "Class", name, section, self._superclasses(name, node))
         for name in self.property_names():
             own = self.property_iri(name)
             if not own.startswith(iris.VOCABULARY):
                 continue
-            triples += [(own, RDF + "type", iri(OWL + "ObjectProperty" if self._links(name) else OWL + "DatatypeProperty")),
-                        (own, RDFS + "label", literal(name))]
-            if name in self.alignment.terms:
-                triples.append((own, RDFS + "subPropertyOf", iri(ONTOLOGY + self.alignment.terms[name])))
+            kind = OWL + ("ObjectProperty" if self._links(name) else "DatatypeProperty")
+            supers = [ONTOLOGY + self.alignment.terms[name]] if name in self.alignment.terms else []
+            section = self._property_section(name)
+            triples += self._declaration(own, kind, name, section, supers)
+            if section == "roles":  # only an event has it (a name that is also a relation's is not a role alone)
+                triples.append((own, RDFS + "domain", iri(ONTOLOGY + "Event")))
         return sorted(set(triples))
+
+    def _declaration(self, own: str, kind: str, name: str, section: str, supers: list[str]) -> list[tuple[str, str, str]]:
+        comment = self.config.comments.get((section, name)) or f"The {SECTION_NOUNS[section]} {name} of the corpus."
+        sub = RDFS + ("subClassOf" if kind == OWL + "Class" else "subPropertyOf")
+        return [(own, RDF + "type", iri(kind)), (own, RDFS + "label", literal(name)),
+                (own, RDFS + "comment", literal(comment)), *((own, sub, iri(s)) for s in supers)]
+
+    def _superclasses(self, name: str, node: TypeNode) -> list[str]:
+        parents = [self.class_iri(node.parent)] if node.parent else []
+        parents += [ONTOLOGY + self.aligned(name)] if self.aligned(name) else []
+        if name in self.config.events and not node.parent:
+            parents.append(ONTOLOGY + "Event")
+        elif not node.parent and not self.aligned(name):
+            parents.append(ONTOLOGY + ENTITY_ROOT)
+        return parents
+
+    def _property_section(self, name: str) -> str:
+        if name in self.config.relations:
+            return "relations"
+        return "attributes" if name in self.config.attributes else "roles"
 
     def nquads(self, graph: str) -> str:
         """The minted terms as N-Quads in `graph`."""
@@ -236,7 +259,7 @@ def check_alignment_names(vocab: Vocabulary) -> None:
         if name in config.entities and term in EVENT_CLASSES:
             raise ConfigError(f"{name} is an entity type but {term!r} is an event class (expected an entity class "
                               "such as Person, Place or Organization: an event has a trigger and roles)", path, line)
-        if name in config.events and term in ENTITY_CLASSES:
+        if name in config.events and term in ENTITY_CLASSES | {ENTITY_ROOT}:
             raise ConfigError(f"{name} is an event type but {term!r} is an entity class (expected an event class "
                               "such as Event, Claim or Membership)", path, line)
         if name not in types and name not in vocab.property_names():

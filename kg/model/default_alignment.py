@@ -11,7 +11,8 @@ kgo's classes fall in three sets. A type named exactly as a domain class
 (Person, Country, Attack...) is that class. kg's internal classes (documents,
 sentences, mentions, statements, posts, roles) are what kg makes of the
 annotations: a user type of that name stays in the corpus vocabulary, and
-kg.toml cannot align a type with them.
+kg.toml cannot align a type with them. kgo:Entity (ENTITY_ROOT) is the third:
+the superclass of the corpus's entity types aligned with nothing closer.
 """
 
 from __future__ import annotations
@@ -25,6 +26,9 @@ EVENT_CLASSES = frozenset({
     "Interview", "Announcement", "Expulsion", "Detention", "Election", "Inauguration", "AsylumRequest",
     "Appointment", "Attack", "BorderClosure", "Stance"})
 DOMAIN_CLASSES = ENTITY_CLASSES | EVENT_CLASSES
+# kgo:Entity: the class a corpus's own entity type goes under when no closer one fits. No type name
+# captures it (a type named Entity stays the corpus's own), but kg.toml may align a type with it.
+ENTITY_ROOT = "Entity"
 # The kgo superclass of a domain class (ontology.ttl's rdfs:subClassOf within kgo: one level).
 KGO_PARENTS = {
     **dict.fromkeys(["GovernmentBody", "MilitaryUnit", "NGO", "IntergovernmentalOrganization", "MediaOrganization",

@@ -154,24 +154,44 @@ def __getattr__(name: str):
 
 
 _NON_SLUG = re.compile(r"[^a-z0-9]+")
-_NON_WORD = re.compile(r"[\W_]+")  # beyond ASCII: what is neither a letter nor a digit of any script
+_NOT_ALNUM = re.compile(r"[\W_]")  # what str.isalnum refuses (and _): punctuation, symbols, spaces, marks
+# The marks that are accents: those sitting optionally on the letters of an alphabet, dropped by
+# who writes without them: the combining diacritics of Latin, Greek and Cyrillic (and their
+# extensions), the Hebrew points and cantillation, the Arabic harakat. The vowel signs, viramas
+# and nuktas of Brahmic scripts (Devanagari...), Thai marks, the kana voicing marks are parts of
+# their letters: a word without them is another word.
+_ACCENTS = re.compile("[\u0300-\u036f\u0483-\u0487\u0591-\u05bd\u05bf\u05c1\u05c2\u05c4\u05c5\u05c7"
+                      "\u0610-\u061a\u064b-\u065f\u0670\u06d6-\u06dc\u06df-\u06e4\u06e7\u06e8\u06ea-\u06ed"
+                      "\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f]")
 
 
 def fold(text: str) -> str:
-    """Strip accents and case: 'Guaidó' -> 'guaido'."""
+    """Strip accents (_ACCENTS) and case, compatibility forms read as their letters: 'Guaidó' ->
+    'guaido', 'ｶﾞ' -> 'ガ', while 'वस्तु' stays as written."""
     decomposed = unicodedata.normalize("NFKD", text)
-    return "".join(c for c in decomposed if not unicodedata.combining(c)).casefold()
+    return unicodedata.normalize("NFC", _ACCENTS.sub("", decomposed)).casefold()
+
+
+def is_word_char(char: str) -> bool:
+    """Whether a character belongs to a word: a letter, digit or mark of any script (a vowel sign
+    is inside its word, not a break in it)."""
+    return char.isalnum() or unicodedata.category(char)[0] == "M"
+
+
+def word_chars(text: str, other: str = " ") -> str:
+    """`text` with every character that is not a word's (is_word_char) replaced by `other`."""
+    return _NOT_ALNUM.sub(lambda m: m.group() if is_word_char(m.group()) else other, text)
 
 
 def slugify(text: str) -> str:
     """Slug for IRIs: 'Cúcuta' -> 'cucuta', 'U.N. agency' -> 'u-n-agency', 'Иван Петров' -> 'иван-петров'.
 
     A name whose folded form is ASCII gets an ASCII slug (runs of other characters turned into
-    '-'); a name with letters of another script keeps them, folded the same way (an IRI, RFC 3987,
-    holds them as they are), so that its IRI is as readable as a Latin name's."""
+    '-'); a name with letters of another script keeps them and their marks, folded the same way
+    (an IRI, RFC 3987, holds them as they are), so that its IRI is as readable as a Latin name's."""
     folded = fold(text)
     if any(c.isalnum() and not c.isascii() for c in folded):
-        return _NON_WORD.sub("-", folded).strip("-")
+        return "-".join(word_chars(folded).split())
     return _NON_SLUG.sub("-", folded).strip("-") or "x"
 
 

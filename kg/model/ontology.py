@@ -29,6 +29,7 @@ class KGO(DefinedNamespace):
     Defection: URIRef
     Detention: URIRef
     Election: URIRef
+    Entity: URIRef
     Event: URIRef
     Expulsion: URIRef
     Facility: URIRef

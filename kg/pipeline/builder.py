@@ -146,7 +146,8 @@ def _build(corpus_dir: Path, data_dir: Path, store_url: str | None, progress: bo
         kept = unchanged_since(before, stamp)
         if kept is not None and not (strict and kept.warnings):
             report = _unchanged(data_dir, kept.documents, make_pusher(store_url, store_settings))
-            report.ignored, report.warnings = kept.ignored_paths(corpus_dir), _kept_warnings(data_dir, kept)
+            report.ignored = kept.ignored_paths(corpus_dir)
+            report.warnings = _kept_warnings(data_dir, corpus_dir, kept)
             report.seconds = time.perf_counter() - started
             return report
         with phases.phase("plan"):
@@ -155,7 +156,7 @@ def _build(corpus_dir: Path, data_dir: Path, store_url: str | None, progress: bo
         pusher = make_pusher(store_url, store_settings)
         if plan is None:
             report = _unchanged(data_dir, found.documents, pusher)
-            report.warnings = _allowed(stored_warnings(found.previous or {}), strict)
+            report.warnings = _allowed(stored_warnings(found.previous or {}, corpus_dir), strict)
         else:
             inputs = found.inputs
             with phases.phase("inputs"):  # configurations, alias table: parsed only when there is work
@@ -175,9 +176,9 @@ def _build(corpus_dir: Path, data_dir: Path, store_url: str | None, progress: bo
         return report
 
 
-def _kept_warnings(data_dir: Path, kept: Unchanged) -> list[InputError]:
+def _kept_warnings(data_dir: Path, corpus_dir: Path, kept: Unchanged) -> list[InputError]:
     """The warnings of the unchanged build: from its manifest, read only when it has any."""
-    return stored_warnings(previous_manifest(data_dir) or {}) if kept.warnings else []
+    return stored_warnings(previous_manifest(data_dir) or {}, corpus_dir) if kept.warnings else []
 
 
 def _unchanged(data_dir: Path, documents: int, pusher) -> BuildReport:
@@ -234,7 +235,8 @@ def _run(plan: Plan, inputs: Inputs, data_dir: Path, options: Options, phases: P
         except InputErrors as exc:  # the configurations' warnings belong to the same report
             raise InputErrors(exc.errors, inputs.warnings + exc.warnings) from None
         report.quads, report.entities = filled.quads, filled.entities
-        report.warnings = _allowed(keep_warnings(plan, filled.warnings, inputs.warnings), options.strict)
+        report.warnings = _allowed(keep_warnings(plan, filled.warnings, inputs.warnings, inputs.corpus_dir),
+                                   options.strict)
         with phases.phase("search index"):  # the endpoint reads it, never builds it in a request
             write_build_index(build_dir, plan.previous_dir, filled.touched)
         if plan.previous_dir:

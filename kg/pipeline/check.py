@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from kg.errors import InputError, InputErrors
-from kg.formats.corpus import ALIASES_FILE, not_read, scan_corpus
+from kg.formats.corpus import ALIASES_FILE, MAPPING_FILE, not_read, scan_corpus
 from kg.model.aliases import AliasTable, alias_keys
 from kg.model.schema_report import alignment_listing
 from kg.pipeline.builder import check_metadata_keys, warnings_first
@@ -40,9 +40,10 @@ class CheckReport:
 
 
 def check_corpus(corpus_dir: Path, *, shapes: bool = False, workers: int | None = None,
-                 strict: bool = False) -> CheckReport:
+                 strict: bool = False, suggested: bool = False) -> CheckReport:
     """Check every input file of the corpus; raises InputErrors (every problem, located, with the
-    warnings) on bad input, or on any warning when `strict`."""
+    warnings) on bad input, or on any warning when `strict`. `suggested`: a kg.toml was just
+    suggested (the listing of the types does not advise it again)."""
     started = time.perf_counter()
     listing = scan_corpus(Path(corpus_dir))
     inputs = Inputs(Path(corpus_dir), listing.configs, listing.documents)
@@ -68,7 +69,8 @@ def check_corpus(corpus_dir: Path, *, shapes: bool = False, workers: int | None 
     if errors:
         raise InputErrors(_once(errors), warnings)
     return CheckReport(len(listing.documents), time.perf_counter() - started, listing.ignored, warnings,
-                       alignment_listing(inputs.vocabulary))
+                       alignment_listing(inputs.vocabulary, has_toml=(Path(corpus_dir) / MAPPING_FILE).is_file(),
+                                         advise=not suggested))
 
 
 def _each(error: InputError) -> list[InputError]:

@@ -25,6 +25,8 @@ from kg.publish.export import write_index
 from kg.store import build_dirs
 from kg.store.embedded import EmbeddedStore
 
+APPEND_SLICE = 1 << 22  # characters encoded at a time
+
 
 class LoadFile:
     """The load file of one build directory, open for appending sections; with a `store`, every
@@ -39,12 +41,14 @@ class LoadFile:
         self._loader = _PipeLoader(store, build_dir / build_dirs.LOAD_PIPE) if store is not None else None
 
     def append(self, graph: str, nquads: str) -> None:
-        """Append one graph's N-Quads and note where they are."""
-        data = nquads.encode()
+        """Append one graph's N-Quads and note where they are (encoded a slice at a time: the entity
+        records of 100,000 articles are hundreds of megabytes, not to be held twice)."""
         start = self._out.tell()
-        self._out.write(data)
-        if self._loader:
-            self._loader.write(data)
+        for at in range(0, len(nquads), APPEND_SLICE):
+            data = nquads[at:at + APPEND_SLICE].encode()
+            self._out.write(data)
+            if self._loader:
+                self._loader.write(data)
         self.index[graph] = [start, self._out.tell()]
         self.quads += nquads.count("\n")
 
@@ -86,6 +90,7 @@ class _PipeLoader:
 
     def _load(self, store: EmbeddedStore) -> None:
         try:
+            _one_core_for_this_thread()
             store.bulk_load_file(self.pipe)
         except BaseException as exc:  # noqa: BLE001 - handed to the build by finish()
             self.error = exc
@@ -116,3 +121,18 @@ def ontology_nquads(vocab: Vocabulary) -> str:
     lines = ox.serialize(dataset, format=ox.RdfFormat.N_QUADS).decode().splitlines(keepends=True)
     lines += vocab.nquads(iris.ONTOLOGY_GRAPH).splitlines(keepends=True)
     return "".join(sorted(set(lines)))  # a Dataset iterates in a hash order that changes from run to run
+
+
+def _one_core_for_this_thread() -> None:
+    """Pin the loading thread (and the threads Oxigraph's loader starts from it) to one core.
+
+    Oxigraph sizes its bulk loader by the cores its thread may use: on two it keeps two batches of a
+    million quads being encoded while a third is parsed (the floor's 1.9 GiB at 10,000 articles); on
+    one, one of each. The readers already keep every core busy while it loads, so the second
+    encoding thread bought little time and cost a batch of memory."""
+    try:
+        cores = sorted(os.sched_getaffinity(0))
+        if len(cores) > 1:
+            os.sched_setaffinity(0, {cores[-1]})  # 0: this thread alone (Linux)
+    except (AttributeError, OSError):  # not Linux: the loader takes the cores it finds
+        pass

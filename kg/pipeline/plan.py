@@ -13,6 +13,7 @@ lets lazily written exports copy every other section from that build.
 from __future__ import annotations
 
 import json
+import os
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -117,27 +118,39 @@ def _settled(stat: list[int], racy_after: int) -> list[int]:
     return [] if racy_after and max(times, default=0) >= racy_after else stat
 
 
-def keep_warnings(plan: Plan, read: Mapping[str, list[InputError]], inputs: list[InputError]) -> list[InputError]:
+def keep_warnings(plan: Plan, read: Mapping[str, list[InputError]], inputs: list[InputError],
+                  corpus_dir: Path) -> list[InputError]:
     """Every warning of the corpus, as `kg check` finds them, though an incremental build reads only
     the documents that changed: the warnings of each document read (`read`) and of the configurations
-    (`inputs`) are kept in the manifest, and the other documents' are taken from it."""
+    (`inputs`) are kept in the manifest, naming their files relative to the corpus (never by absolute
+    paths: the corpus may move, and a build may be shared), and the other documents' are taken from it."""
     for slug in plan.added + plan.changed:
         plan.fingerprints[slug].pop("warnings", None)
         if read.get(slug):
-            plan.fingerprints[slug]["warnings"] = [_stored(w) for w in read[slug]]
-    plan.input_warnings = [_stored(w) for w in inputs]
-    return stored_warnings({"input_warnings": plan.input_warnings, "documents": plan.fingerprints})
+            plan.fingerprints[slug]["warnings"] = [_stored(w, corpus_dir) for w in read[slug]]
+    plan.input_warnings = [_stored(w, corpus_dir) for w in inputs]
+    return stored_warnings({"input_warnings": plan.input_warnings, "documents": plan.fingerprints}, corpus_dir)
 
 
-def stored_warnings(manifest: Mapping[str, Any]) -> list[InputError]:
-    """The warnings a build's manifest keeps: the configurations', then each document's in order."""
+def stored_warnings(manifest: Mapping[str, Any], corpus_dir: Path) -> list[InputError]:
+    """The warnings a build's manifest keeps: the configurations', then each document's in order, their
+    files in `corpus_dir` (as the build that found them named them)."""
     kept = [*manifest.get("input_warnings", ()),
             *(w for entry in manifest.get("documents", {}).values() for w in entry.get("warnings", ()))]
-    return [InputWarning(*w) for w in kept]
+    return [InputWarning(reason, str(Path(corpus_dir) / path) if path else path, *rest) for reason, path, *rest in kept]
 
 
-def _stored(warning: InputError) -> list:
-    return [warning.reason, warning.path, warning.line, warning.column, getattr(warning, "count", 1)]
+def _stored(warning: InputError, corpus_dir: Path) -> list:
+    return [warning.reason, _in_corpus(warning.path, corpus_dir), warning.line, warning.column,
+            getattr(warning, "count", 1)]
+
+
+def _in_corpus(path: str | Path | None, corpus_dir: Path) -> str | None:
+    """A file's path relative to the corpus (posix); one outside it (none should be) by its name alone."""
+    if path is None:
+        return None
+    absolute, corpus = Path(os.path.abspath(path)), Path(os.path.abspath(corpus_dir))
+    return absolute.relative_to(corpus).as_posix() if absolute.is_relative_to(corpus) else absolute.name
 
 
 def write_manifest(build_dir: Path, plan: Plan, fingerprint: str, quads: int, phases: dict[str, float],

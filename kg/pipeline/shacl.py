@@ -1,17 +1,29 @@
-"""Check a built graph against shapes.ttl with pySHACL, and against the ontology:
-every class and predicate used must be declared in ontology.ttl."""
+"""Check a built graph against shapes.ttl with pySHACL, and against the ontology: every class and
+predicate used must be declared, in ontology.ttl or in the corpus vocabulary the build publishes
+beside it in its ontology graph (kg.model.corpus_vocabulary).
+
+The shapes hold under RDFS entailment too (a SHACL tool run with `inference=rdfs` over a build and
+its ontology graph finds it conforms): kgo:evidence is a sub-property of prov:wasDerivedFrom, so a
+statement is derived from its sentences as well as from its one document."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import pyoxigraph as ox
 import rdflib
-from rdflib import RDF, URIRef
+from rdflib import OWL, RDF, RDFS, URIRef
 
 from kg.errors import ValidationError
+from kg.model import iris
 from kg.model.resources import ontology_graph, shapes_graph
 from kg.store.terms import from_oxigraph
 
+if TYPE_CHECKING:
+    from kg.store.protocol import GraphStore
+
 MAX_REPORTED = 20
+DECLARATIONS = (OWL.Class, RDFS.Class, OWL.ObjectProperty, OWL.DatatypeProperty, OWL.AnnotationProperty, RDF.Property)
 
 
 def declared_terms() -> set[URIRef]:
@@ -36,7 +48,8 @@ def check_declared(data: rdflib.Graph, extra: frozenset[str] = frozenset()) -> N
     used = set(data.predicates()) | set(data.objects(None, RDF.type))
     missing = sorted(str(t) for t in used - declared if isinstance(t, URIRef))
     if missing:
-        raise ValidationError("terms not declared in ontology.ttl: " + ", ".join(missing))
+        raise ValidationError("terms declared neither in ontology.ttl nor in the corpus vocabulary: "
+                              + ", ".join(missing))
 
 
 def validate_nquads(nquads: bytes, extra: frozenset[str] = frozenset()) -> None:
@@ -49,6 +62,26 @@ def validate_nquads(nquads: bytes, extra: frozenset[str] = frozenset()) -> None:
         union.add((from_oxigraph(quad.subject), from_oxigraph(quad.predicate), from_oxigraph(quad.object)))
     check_shapes(union)
     check_declared(union, extra)
+
+
+def validate_store(store: GraphStore) -> int:
+    """Validate a build as `kg validate` does: the union of its graphs against the shapes, every
+    term used declared in its ontology graph (ontology.ttl and the corpus vocabulary). Returns the
+    number of graphs validated."""
+    names = store.graphs()
+    ontology = [g for g in names if g == iris.ONTOLOGY_GRAPH]
+    data = [g for g in names if g not in ontology]
+    validate_nquads("".join(store.dump_graph(g) for g in data).encode(),
+                    declared_in("".join(store.dump_graph(g) for g in ontology).encode()))
+    return len(data)
+
+
+def declared_in(nquads: bytes) -> frozenset[str]:
+    """The classes and properties some N-Quads declare (typed owl:Class, owl:ObjectProperty...)."""
+    types = {str(t) for t in DECLARATIONS}
+    return frozenset(quad.subject.value for quad in ox.parse(nquads, format=ox.RdfFormat.N_QUADS)
+                     if quad.predicate.value == str(RDF.type) and quad.object.value in types
+                     and isinstance(quad.subject, ox.NamedNode))
 
 
 def _first_results(report: rdflib.Graph, text: str) -> str:

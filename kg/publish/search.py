@@ -1,7 +1,7 @@
 """Searching a search index (kg.publish.search_index): one hit per entity, best first.
 
 Ranking: whole label, then label prefix, then word prefix (the needle's first occurrence starts a
-word: it follows a character that is not a letter or digit), then anywhere; more mentions first;
+word: it follows a character that is not a letter, digit or mark), then anywhere; more mentions first;
 then the matched folded label; then the entity's IRI. An entity shows its best label (ties: the
 first by kind, pref, alt, hidden, label, then by label). The network view's search
 (viz/static/view.js) ranks alike.
@@ -36,7 +36,7 @@ from itertools import accumulate
 from pathlib import Path
 from typing import Callable, Iterator
 
-from kg.model.iris import fold
+from kg.model.iris import fold, is_word_char
 from kg.publish import search_index
 from kg.publish.search_index import Rows, Select, index_path
 
@@ -279,7 +279,7 @@ def _rank(folded: str, needle: str) -> int | None:
     position = folded.find(needle)
     if position < 0:
         return None
-    return 2 if not folded[position - 1].isalnum() else 3
+    return 2 if not is_word_char(folded[position - 1]) else 3
 
 
 def _word_query(needle: str) -> str:

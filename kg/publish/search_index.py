@@ -8,8 +8,8 @@ the entities whose records it rewrote. kg.publish.search answers searches from i
 
 The file: `entities` (IRI, what a hit shows) and `labels` (label, kind, folded) in plain tables,
 a B-tree on the folded label (whole labels and prefixes), and two FTS5 tables over the labels:
-`words` (unicode61 over the folded label with every character that is not a letter or digit to
-Python, str.isalnum, turned into a space, and only spaces separating, so that its tokens start
+`words` (unicode61 over the folded label with every character that is not a letter, digit or mark
+(kg.model.iris.word_chars) turned into a space, and only spaces separating, so that its tokens start
 exactly where the ranking's words do, in any script and any Unicode version), and `grams`
 (trigram over the folded label: substrings of three characters or more). Both are written from
 here, row by row, never by triggers: the file needs no Python function to be read.
@@ -18,7 +18,6 @@ here, row by row, never by triggers: the file needs no Python function to be rea
 from __future__ import annotations
 
 import json
-import re
 import shutil
 import sqlite3
 import urllib.request
@@ -26,7 +25,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Callable, Iterator
 
-from kg.model.iris import fold, prologue
+from kg.model.iris import fold, prologue, word_chars
 from kg.store import build_dirs
 
 FORMAT = 3  # PRAGMA user_version (1 and 2 were search-index.json, read by kg before FTS5)
@@ -52,7 +51,6 @@ SELECT ?e (SAMPLE(?l) AS ?label) (MAX(?n) AS ?mentions) (GROUP_CONCAT(DISTINCT S
 GROUP BY ?e
 """
 
-_NOT_ALNUM = re.compile(r"[\W_]")  # what str.isalnum refuses, character by character (checked on every code point)
 KINDS = {"pref": 0, "alt": 1, "hidden": 2, "label": 3}  # of labels folding alike, a hit shows the first
 
 SCHEMA = f"""
@@ -75,9 +73,9 @@ CREATE VIRTUAL TABLE grams USING fts5 (text, content = '', tokenize = 'trigram')
 
 
 def word_text(folded: str) -> str:
-    """What `words` indexes of a folded label: its letters and digits, every other character a space
-    (the same length: the word starts are where the ranking's are)."""
-    return _NOT_ALNUM.sub(" ", folded)
+    """What `words` indexes of a folded label: its letters, digits and marks, every other character a
+    space (the same length: the word starts are where the ranking's are)."""
+    return word_chars(folded)
 
 
 def index_path(build_dir: Path) -> Path:

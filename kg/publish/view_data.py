@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Callable, Iterable
 
 from kg.model import iris
+from kg.model.default_alignment import ENTITY_ROOT
 from kg.model.iris import ONTOLOGY, prologue
 from kg.model.view_parts import ViewPart, pack, split_by_subject, unpack, view_part
 from kg.store import build_dirs
@@ -79,7 +80,7 @@ def superclasses(select: Select) -> dict[str, set[str]]:
 def view_classes(select: Select, supers: dict[str, set[str]]) -> dict[str, str]:
     """{class IRI: family} of every class whose instances are nodes of the view: kg's family classes
     and their subclasses (in a class of two families, the first), and the classes the corpus minted
-    (iris.VOCABULARY) under none of kg's classes: the corpus's own entity types."""
+    (iris.VOCABULARY) under none of kg's classes but kgo:Entity: the corpus's own entity types."""
     classes: dict[str, str] = {}
     for family in reversed(FAMILIES[:-1]):
         classes[ONTOLOGY + family] = family
@@ -87,7 +88,7 @@ def view_classes(select: Select, supers: dict[str, set[str]]) -> dict[str, str]:
     rows = select(prologue() + f"""SELECT DISTINCT ?c WHERE {{ GRAPH <{iris.ONTOLOGY_GRAPH}> {{ ?c a owl:Class }}
         FILTER(STRSTARTS(STR(?c), "{iris.VOCABULARY}")) }}""")
     for row in rows:
-        if not any(up.startswith(ONTOLOGY) for up in supers.get(row["c"], ())):
+        if not any(up.startswith(ONTOLOGY) and up != ONTOLOGY + ENTITY_ROOT for up in supers.get(row["c"], ())):
             classes.setdefault(row["c"], CORPUS_FAMILY)
     return classes
 

@@ -120,3 +120,22 @@ def test_a_size_above_the_full_steps_says_what_it_skipped_and_its_disk_per_artic
     assert "| 300 KiB |" in text
     judged = {v.target: v for v in loop_verdicts([result])}
     assert judged["no-op rebuild of 100,000 documents under 1 s"].met is True
+
+
+def test_the_watched_loop_is_judged_and_tabled_with_the_watchers_build_time() -> None:
+    from benchmarks.results import scale_verdicts
+
+    result = _size(10_000, 100, 50, 30, 20, GIB, 0.3)
+    result.steps["noop_watched"] = Step(0.25, 2**20)
+    result.steps["edit_watched"] = Step(6.5, detail={"build_seconds": 4.25})
+    result.steps["add_watched"] = Step(3.0, detail={"build_seconds": 2.0})
+    result.steps["remove_watched"] = Step(note="the server did not see the change within 120 s")
+    judged = {v.target: v for v in scale_verdicts([result])}
+    noop = judged["no-op rebuild of 10,000 documents under 0.5 s, told by `kg serve --watch`"]
+    assert (noop.met, noop.figures) == (True, "0.25 s")
+    edit = judged["edit one of 10,000 documents until `kg serve --watch` answers from it under 5 s"]
+    assert (edit.met, edit.figures) == (False, "6.50 s, 1.30x the target")
+    assert judged["edit one of 1,000 documents until `kg serve --watch` answers from it under 3 s"].met is None
+    text = report.render({"date": "today", "cores": "2"}, [result], [], "run.py")
+    assert ("| 10,000 | 0.25 s | 6.50 s (build 4.25 s) | 3.00 s (build 2.00 s) | – (the server did not see "
+            "the change within 120 s) |") in text

@@ -48,5 +48,11 @@ def test_quick_run_prints_and_writes_every_table(tmp_path: Path) -> None:
     assert re.fullmatch(r"[\d.]+ s / [\d.]+ s", rows[0][2].strip()), rows[0]
     assert re.fullmatch(r"[\d.]+ s / – \(not run: .*\)", rows[1][2].strip()), rows[1]
     assert "## Targets of the loop at scale (issue 39)" in text
+    # the loop under kg serve --watch: the no-op told by the watcher, each change until the server answers
+    watched = text.split("## The loop under `kg serve --watch`", 1)[1].split("\n## ", 1)[0]
+    rows = re.findall(r"^\| (20|100) \| ([\d.]+) s \| ([\d.]+) s \(build [\d.]+ s\) \| ([\d.]+) s \(build "
+                      r"[\d.]+ s\) \| ([\d.]+) s \(build [\d.]+ s\) \|", watched, re.M)
+    assert [row[0] for row in rows] == ["20", "100"], watched
+    assert "`bench_endpoint.py` ended with" not in text and "`bench_view_data.py` ended with" not in text, text
     # the floor of the size above --full-steps-up-to ran after its data directory was removed
     assert not (tmp_path / "work" / "data-100").exists() and not (tmp_path / "work" / "scratch-100").exists()

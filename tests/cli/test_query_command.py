@@ -12,6 +12,7 @@ import rdflib.compare
 
 from tests.helpers import CORPUS, run_kg
 
+PUBLIC = Path(__file__).resolve().parents[1] / "data" / "public"
 SOLANO = "if you denounce soldiers for coup-plotting they will award you with a new house or a car."
 
 
@@ -53,3 +54,22 @@ def test_construct_gives_turtle_with_prefixes(shipped_data: Path) -> None:
 def test_formats_that_do_not_fit_are_refused(shipped_data: Path) -> None:
     assert query(shipped_data, "SELECT * WHERE { ?s ?p ?o } LIMIT 1", "--format", "ttl").exit_code == 2
     assert query(shipped_data, "CONSTRUCT WHERE { ?s ?p ?o } LIMIT 1", "--format", "csv").exit_code == 2
+
+
+def test_every_name_printed_pastes_back_into_a_query(tmp_path: Path) -> None:
+    """On corpora whose IRIs need escapes in a prefixed name (NEREL's entities, kgr:city/..., and its
+    documents in a subfolder, doc:dev/...; Chinese names of the literary corpus), each IRI `kg query`
+    prints, pasted into another query, names the same thing."""
+    for name, corpus in [("nerel", PUBLIC / "nerel"), ("zh", PUBLIC / "zh-literature")]:
+        data = tmp_path / name
+        assert run_kg("build", "--quiet", "--corpus", str(corpus), "--data", str(data)).exit_code == 0
+        sparql = "SELECT DISTINCT ?s WHERE { ?s ?p ?o FILTER(isIRI(?s)) }"
+        full = list(csv.reader(io.StringIO(query(data, sparql, "--format", "csv", "--iris", "full").stdout)))[1:]
+        printed = list(csv.reader(io.StringIO(query(data, sparql, "--format", "csv").stdout)))[1:]
+        assert len(printed) == len(full) > 100
+        escaped = [cell for [cell] in printed if "\\" in cell]
+        assert escaped, "some names need an escape"
+        for [cell], [iri] in list(zip(printed, full))[::7]:
+            back = query(data, f"SELECT ?x WHERE {{ BIND({cell} AS ?x) }}", "--format", "csv", "--iris", "full")
+            assert back.exit_code == 0, (cell, back.output)
+            assert list(csv.reader(io.StringIO(back.stdout)))[1] == [iri], cell

@@ -280,6 +280,8 @@ def test_build_gives_every_document_its_entities_and_the_warnings_brat_would(nam
     assert f"full build: {documents(corpus)} documents;" in result.output
     assert warning_counts(result.output, kind) == expected_warnings(corpus), result.output
     assert entity_count(tmp_path / "data") > 0
+    validated = run_kg("validate", "--data", str(tmp_path / "data"))  # its own vocabulary declared
+    assert validated.exit_code == 0, validated.output
     items = kb_items(corpus)
     if items:
         linked = entities_per_item(tmp_path / "data")

@@ -12,15 +12,19 @@ import pyoxigraph as ox
 import pytest
 import rdflib
 
+from kg.formats.brat.conf import parse_config
+from kg.model.corpus_vocabulary import Vocabulary
 from kg.model.default_alignment import (
     DOMAIN_CLASSES,
     ENTITY_CLASSES,
+    ENTITY_ROOT,
     EVENT_CLASSES,
     INTERNAL_CLASSES,
     KGO_PARENTS,
     default_class,
 )
 from kg.model.resources import ONTOLOGY_TTL, read_rdf
+from kg.model.schema_report import nearest_class
 from kg.store import build_dirs
 from tests.brat_reference import brat_source
 from tests.helpers import run_kg, shared_corpus
@@ -79,7 +83,10 @@ def test_conll_names_are_people_organizations_and_places(tmp_path: Path) -> None
             (f"https://kg.example.org/ontology#{kgo}",)]
         assert _count(data, f"kgv:{own}") > 0
         assert _count(data, f"kgo:{kgo}") == _count(data, f"kgv:{own}")
-    assert _query(data, "SELECT ?p WHERE { GRAPH ?g { kgv:MISC rdfs:subClassOf ?p } }") == []
+    # a type aligned with nothing closer is a kgo:Entity in the schema, its annotations typed as written
+    assert _query(data, "SELECT ?p WHERE { GRAPH ?g { kgv:MISC rdfs:subClassOf ?p } }") == [
+        ("https://kg.example.org/ontology#Entity",)]
+    assert _count(data, "kgv:MISC") > 0 and _count(data, "kgo:Entity") == 0
 
 
 def test_kg_check_lists_what_is_aligned_by_default_and_what_is_not() -> None:
@@ -141,16 +148,39 @@ def test_suggest_toml_writes_a_kg_toml_for_the_types_left_over(tmp_path: Path) -
     result = run_kg("check", "--corpus", str(corpus), "--suggest-toml")
     assert result.exit_code == 0, result.output
     written = (corpus / "kg.toml").read_text()
-    assert '#   PER = "Person"' in written and '\n# MISC = "?"\n' in written
+    assert '#   PER = "Person"' in written and '\nMISC = "Entity"  # no closer entity class\n' in written
     assert "# Entity types left over; kgo classes for them: Person, Group, Organization" in written
-    (corpus / "kg.toml").write_text(written.replace('# MISC = "?"', 'MISC = "?"'))
-    assert "kg.toml:9: MISC = '?': not a term of kg's ontology" in run_kg("check", "--corpus", str(corpus)).stderr
-    uncommented = written.replace('# MISC = "?"', 'MISC = "Group"')
-    (corpus / "kg.toml").write_text(uncommented)
+    assert '"?"' not in written
+    # the check that follows reads what was written, and does not advise writing it again
+    assert "aligned in kg.toml: MISC -> Entity" in result.stdout and "--suggest-toml" not in result.stdout
+    assert "entity types not aligned" not in result.stdout
+    changed = written.replace('MISC = "Entity"', 'MISC = "Group"')
+    (corpus / "kg.toml").write_text(changed)
     assert "aligned in kg.toml: MISC -> Group" in run_kg("check", "--corpus", str(corpus)).stdout
     again = run_kg("check", "--corpus", str(corpus), "--suggest-toml")
-    assert "exists and is left as it is" in again.stdout
-    assert (corpus / "kg.toml").read_text() == uncommented
+    assert "exists and is left as it is" in again.stdout and "--suggest-toml" not in again.stdout.split("types:")[1]
+    assert (corpus / "kg.toml").read_text() == changed
+
+
+def test_the_kg_toml_suggested_aligns_and_builds(tmp_path: Path) -> None:
+    corpus = tmp_path / "conll"
+    shutil.copytree(CONLL, corpus)
+    assert run_kg("check", "--corpus", str(corpus), "--suggest-toml").exit_code == 0
+    data = tmp_path / "data"
+    assert run_kg("build", "--corpus", str(corpus), "--data", str(data), "--quiet").exit_code == 0
+    assert _count(data, "kgo:Entity") == _count(data, "kgv:MISC") > 0
+    assert run_kg("validate", "--data", str(data)).exit_code == 0
+
+
+@pytest.mark.parametrize(("name", "event", "expected"), [
+    ("Persons", False, "Person"), ("Organisation", False, "Organization"), ("Location-Nominal", False, "Place"),
+    ("PER_ATTR", False, "Person"), ("TimeExpression", False, "Date"), ("RELIGION", False, "Entity"),
+    ("Disease", False, "Entity"), ("Conflict_Attack", True, "Attack"), ("Embargo", True, "Event"),
+    ("Protests", True, "Protest")])
+def test_the_nearest_class_of_a_type_left_over(name: str, event: bool, expected: str) -> None:
+    section = "[entities]\n[events]" if event else "[events]\n[entities]"
+    vocab = Vocabulary(parse_config(f"{section}\n{name}\n[relations]\n[attributes]\n"))
+    assert nearest_class(vocab, name)[0] == expected
 
 
 def test_the_classes_cover_the_ontology_once() -> None:
@@ -158,7 +188,7 @@ def test_the_classes_cover_the_ontology_once() -> None:
     kgo = "https://kg.example.org/ontology#"
     declared = ontology.subjects(rdflib.RDF.type, rdflib.OWL.Class)
     classes = {str(c)[len(kgo):] for c in declared if str(c).startswith(kgo)}
-    assert classes == DOMAIN_CLASSES | INTERNAL_CLASSES
+    assert classes == DOMAIN_CLASSES | INTERNAL_CLASSES | {ENTITY_ROOT}
     assert not ENTITY_CLASSES & EVENT_CLASSES and not DOMAIN_CLASSES & INTERNAL_CLASSES
     parents = {str(c)[len(kgo):]: str(p)[len(kgo):] for c, p in ontology.subject_objects(rdflib.RDFS.subClassOf)
                if str(c).startswith(kgo) and str(p).startswith(kgo)}

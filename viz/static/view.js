@@ -83,8 +83,12 @@ var kgView = (function () {
 
   function clear(node) { while (node.firstChild) node.removeChild(node.firstChild); return node; }
 
+  /* Accents and case stripped as kg.model.iris.fold strips them: only the marks that are accents
+     (Latin, Greek and Cyrillic diacritics, Hebrew points, Arabic harakat); a Devanagari vowel sign
+     or a kana voicing mark is part of its letter. */
+  var ACCENTS = /[\u0300-\u036f\u0483-\u0487\u0591-\u05bd\u05bf\u05c1\u05c2\u05c4\u05c5\u05c7\u0610-\u061a\u064b-\u065f\u0670\u06d6-\u06dc\u06df-\u06e4\u06e7\u06e8\u06ea-\u06ed\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f]/g;
   function fold(text) {
-    return String(text).normalize("NFKD").replace(/\p{M}/gu, "").toLowerCase().replace(/ß/g, "ss");
+    return String(text).normalize("NFKD").replace(ACCENTS, "").normalize("NFC").toLowerCase().replace(/ß/g, "ss");
   }
 
   /* Index a data block's nodes and edges. Edges and relations name their nodes by number (the
@@ -967,7 +971,7 @@ var kgView = (function () {
       if (at < 0) return;
       if (key === q) rank = 0;
       else if (at === 0) rank = 1;
-      else rank = /[\p{L}\p{N}]/u.test(key[at - 1]) ? 3 : 2;
+      else rank = /[\p{L}\p{N}\p{M}]/u.test(key[at - 1]) ? 3 : 2;
       if (best === null || rank < best.rank || (rank === best.rank && key < best.key)) best = { rank: rank, key: key };
     });
     return best;

@@ -154,6 +154,7 @@ class AnnotationConfig:
     path: str = CONFIG_FILE
     warnings: tuple[InputWarning, ...] = ()  # what brat only warns about: read past, reported with the build
     undeclared: frozenset[str] = frozenset()  # types named in argument lists, declared nowhere (annotations skipped)
+    comments: dict[tuple[str, str], str] = field(default_factory=dict)  # (section, name) -> the comment above it
 
     @property
     def parents(self) -> dict[str, str | None]:
@@ -258,7 +259,24 @@ def parse_config(text: str, path: Path | str = CONFIG_FILE) -> AnnotationConfig:
         raise errors[0]
     if errors:
         raise InputErrors(errors, warnings)
-    return _assemble(sections, str(path), warnings)
+    return replace(_assemble(sections, str(path), warnings), comments=_comments(text.split("\n"), sections))
+
+
+def _comments(lines: list[str], sections: dict[str, list[TypeNode]]) -> dict[tuple[str, str], str]:
+    """The comment of each declaration: the `#` lines right above its (first) line, joined, as kg's
+    own annotation.conf documents its types. A blank line between leaves a declaration without one."""
+    comments: dict[tuple[str, str], str] = {}
+    for section, nodes in sections.items():
+        for node in nodes:
+            above: list[str] = []
+            number = node.line - 1
+            while number >= 1 and lines[number - 1].lstrip().startswith("#"):
+                above.insert(0, lines[number - 1].strip().lstrip("#").strip())
+                number -= 1
+            text = " ".join(line for line in above if line)
+            if text:
+                comments.setdefault((section, node.name), text)
+    return comments
 
 
 def _section_name(name: str, path: Path | str, number: int, warnings: list[InputWarning]) -> str:

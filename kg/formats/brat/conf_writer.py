@@ -117,7 +117,9 @@ def union_configs(configs: list[AnnotationConfig]) -> AnnotationConfig:
     entities, events = dict(first.entities), dict(first.events)
     relations, relation_nodes = dict(first.relations), dict(first.relation_nodes)
     attributes, overlaps = dict(first.attributes), list(first.overlaps)
+    comments = dict(first.comments)
     for config in rest:
+        comments.update({key: text for key, text in config.comments.items() if key not in comments})
         _join(entities, config.entities, _join_nodes)
         _join(events, config.events, _join_nodes)
         _join(relation_nodes, config.relation_nodes, _join_nodes)
@@ -128,7 +130,8 @@ def union_configs(configs: list[AnnotationConfig]) -> AnnotationConfig:
     for name, declared in relations.items():  # a relation's first line declares its first signature
         if declared and name in relation_nodes:
             relation_nodes[name] = replace(relation_nodes[name], roles=(declared[0].arg1, declared[0].arg2))
-    return AnnotationConfig(entities, events, relations, attributes, tuple(overlaps), relation_nodes, first.path)
+    return AnnotationConfig(entities, events, relations, attributes, tuple(overlaps), relation_nodes, first.path,
+                            comments=comments)
 
 
 def _join(table: dict, other: dict, join) -> None:

@@ -1,0 +1,168 @@
+"""A corpus's own vocabulary is declared in its build: every kgv: class and property a build mints
+has its type, label and comment, and its place under its parent and kgo term, in the build's
+ontology graph; `kg validate` accepts the build, and so does a SHACL tool reasoning with RDFS."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pyoxigraph as ox
+import pytest
+import rdflib
+
+from kg.model import iris
+from kg.store import build_dirs
+from kg.store.terms import from_oxigraph
+from tests.helpers import TINY, run_kg, shared_corpus
+
+PUBLIC = Path(__file__).resolve().parents[1] / "data" / "public"
+RDF_TYPE = "http://www.w3.org/1999/02/22-rdf-syntax-ns#type"
+RDFS = "http://www.w3.org/2000/01/rdf-schema#"
+OWL = "http://www.w3.org/2002/07/owl#"
+ONTOLOGY_GRAPH = "https://kg.example.org/graph/ontology"
+# The shared corpora of layouts tests/corpora/test_public_corpora.py does not build (it checks, with
+# `kg validate`, the others): WebAnno TSV3, and the XMI and TSV3 pairs.
+SHARED = {
+    "senticoref": ("webanno-tsv3", "senticoref"), "globalise": ("webanno-tsv3", "globalise"),
+    "arete": ("webanno-tsv3", "arete"), "ner4archives-tsv": ("webanno-tsv3", "ner4archives"),
+    "neurobridge": ("webanno-tsv3-xmi-pairs", "neurobridge"), "globalise-pairs": ("webanno-tsv3-xmi-pairs", "globalise"),
+}
+CONF = """[entities]
+# A disease or syndrome, as the clinician wrote it.
+DISEASE
+PER
+	PER-Pronoun
+[relations]
+# The disease a person has.
+HAS\tArg1:PER, Arg2:DISEASE
+
+Other\tArg1:PER, Arg2:PER|PER-Pronoun
+[events]
+# Care given to a patient.
+Treatment\tRecipient:PER|PER-Pronoun
+[attributes]
+Chronic\tArg:DISEASE
+"""
+TEXT = "Ann Lee has asthma. She got treated.\n"
+ANN = "T1\tPER 0 7\tAnn Lee\nT2\tDISEASE 12 18\tasthma\nT3\tPER-Pronoun 20 23\tShe\nT4\tTreatment 24 27\tgot\n" \
+      "R1\tHAS Arg1:T1 Arg2:T2\nE1\tTreatment:T4 Recipient:T3\nA1\tChronic T2\nR2\tOther Arg1:T1 Arg2:T3\n"
+
+
+def _build(corpus: Path, data: Path) -> None:
+    result = run_kg("build", "--quiet", "--corpus", str(corpus), "--data", str(data))
+    assert result.exit_code == 0, result.output
+
+
+def _quads(data: Path) -> list[ox.Quad]:
+    store = ox.Store.read_only(str(build_dirs.store_path(build_dirs.current_build(data))))
+    return list(store)
+
+
+def _declarations(quads: list[ox.Quad]) -> dict[str, dict[str, set[str]]]:
+    """{minted term: {predicate: objects}} of the build's ontology graph."""
+    found: dict[str, dict[str, set[str]]] = {}
+    for quad in quads:
+        if quad.graph_name.value == ONTOLOGY_GRAPH and quad.subject.value.startswith(iris.DEFAULT_BASE + "vocab#"):
+            found.setdefault(quad.subject.value, {}).setdefault(quad.predicate.value, set()).add(quad.object.value)
+    return found
+
+
+def _minted_in_use(quads: list[ox.Quad]) -> set[str]:
+    """kgv: classes and properties the document graphs and records use."""
+    vocab = iris.DEFAULT_BASE + "vocab#"
+    used = set()
+    for quad in quads:
+        if quad.graph_name.value == ONTOLOGY_GRAPH:
+            continue
+        used |= {quad.predicate.value} if quad.predicate.value.startswith(vocab) else set()
+        if quad.predicate.value == RDF_TYPE and quad.object.value.startswith(vocab):
+            used.add(quad.object.value)
+    return used
+
+
+def _assert_declared(data: Path) -> None:
+    quads = _quads(data)
+    declared = _declarations(quads)
+    used = _minted_in_use(quads)
+    assert used, "the corpus has types of its own"
+    for term in used:
+        kinds = declared.get(term, {}).get(RDF_TYPE, set())
+        assert kinds & {OWL + "Class", OWL + "ObjectProperty", OWL + "DatatypeProperty"}, term
+        assert declared[term].get(RDFS + "label") and declared[term].get(RDFS + "comment"), term
+    result = run_kg("validate", "--data", str(data))
+    assert result.exit_code == 0, result.output
+
+
+@pytest.mark.parametrize("name", sorted(SHARED))
+def test_the_shared_corpora_validate(name: str, tmp_path: Path) -> None:
+    corpus = shared_corpus(*SHARED[name])
+    _build(corpus, tmp_path / "data")
+    _assert_declared(tmp_path / "data")
+
+
+@pytest.fixture
+def clinical(tmp_path: Path) -> Path:
+    corpus = tmp_path / "clinical"
+    corpus.mkdir()
+    (corpus / "annotation.conf").write_text(CONF)
+    (corpus / "note.txt").write_text(TEXT)
+    (corpus / "note.ann").write_text(ANN)
+    return corpus
+
+
+def test_declarations_carry_the_conf_comments_and_the_hierarchy(clinical: Path, tmp_path: Path) -> None:
+    data = tmp_path / "data"
+    _build(clinical, data)
+    _assert_declared(data)
+    declared = _declarations(_quads(data))
+    vocab, kgo = iris.DEFAULT_BASE + "vocab#", iris.ONTOLOGY
+
+    def about(name: str, predicate: str) -> set[str]:
+        return declared[vocab + name].get(predicate, set())
+
+    assert about("DISEASE", RDFS + "comment") == {"A disease or syndrome, as the clinician wrote it."}
+    assert about("DISEASE", RDFS + "subClassOf") == {kgo + "Entity"}  # aligned with nothing closer
+    assert about("PER", RDFS + "subClassOf") == {kgo + "Person"}  # the default alignment
+    assert about("PER-Pronoun", RDFS + "subClassOf") == {vocab + "PER"}
+    assert about("PER-Pronoun", RDFS + "comment") == {"The entity type PER-Pronoun of the corpus."}
+    assert about("HAS", RDFS + "comment") == {"The disease a person has."}
+    assert about("HAS", RDF_TYPE) == {OWL + "ObjectProperty"}
+    assert about("Other", RDFS + "comment") == {"The relation type Other of the corpus."}  # a blank line above
+    assert about("Treatment", RDFS + "comment") == {"Care given to a patient."}
+    assert about("Treatment", RDFS + "subClassOf") == {kgo + "Event"}
+    assert about("Recipient", RDFS + "comment") == {"The event role Recipient of the corpus."}
+    assert about("Recipient", RDFS + "domain") == {kgo + "Event"} and not about("HAS", RDFS + "domain")
+    assert about("Chronic", RDF_TYPE) == {OWL + "DatatypeProperty"}
+
+
+def test_validate_refuses_a_term_the_build_does_not_declare(clinical: Path, tmp_path: Path) -> None:
+    data = tmp_path / "data"
+    _build(clinical, data)
+    store = ox.Store(str(build_dirs.store_path(build_dirs.current_build(data))))
+    disease = ox.NamedNode(iris.DEFAULT_BASE + "vocab#DISEASE")
+    for quad in list(store.quads_for_pattern(disease, None, None, ox.NamedNode(ONTOLOGY_GRAPH))):
+        store.remove(quad)
+    store.flush()
+    del store
+    result = run_kg("validate", "--data", str(data))
+    assert result.exit_code == 3
+    assert "declared neither in ontology.ttl nor in the corpus vocabulary: https://kg.example.org/vocab#DISEASE" \
+        in result.stderr
+
+
+@pytest.mark.parametrize("corpus", [TINY, PUBLIC / "nerel", PUBLIC / "ullekhanam"], ids=lambda p: p.name)
+def test_a_shacl_tool_reasoning_with_rdfs_accepts_the_build(corpus: Path, tmp_path: Path) -> None:
+    """pySHACL with RDFS inference over the whole build, its ontology graph included: kg's own
+    terms (kgo:evidence is a kind of prov:wasDerivedFrom) and the corpus's subclasses entailed."""
+    import pyshacl
+
+    copy = tmp_path / "corpus"
+    shutil.copytree(corpus, copy)
+    _build(copy, tmp_path / "data")
+    graph = rdflib.Graph()
+    for quad in _quads(tmp_path / "data"):
+        graph.add((from_oxigraph(quad.subject), from_oxigraph(quad.predicate), from_oxigraph(quad.object)))
+    shapes = rdflib.Graph().parse(Path(__file__).resolve().parents[2] / "shapes.ttl")
+    conforms, _, text = pyshacl.validate(graph, shacl_graph=shapes, inference="rdfs", allow_warnings=True)
+    assert conforms, text[:3000]
