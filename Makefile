@@ -1,5 +1,6 @@
 # make run   : set up, build the graph from corpus/, serve it on http://127.0.0.1:5000
 # make test  : set up (Python and Debian packages), run the test suite
+# make check : lint, then the quick tier: every test but those of server processes, the browser and the benchmarks
 # make bench : set up, run the benchmarks, write benchmarks/RESULTS.md
 VENV ?= .venv
 PY := $(VENV)/bin/python
@@ -7,7 +8,7 @@ KG := $(VENV)/bin/kg
 HOST ?= 127.0.0.1
 PORT ?= 5000
 
-.PHONY: setup system-deps run build lint test bench clean
+.PHONY: setup system-deps run build lint check test bench clean
 
 setup: $(VENV)/.installed
 
@@ -33,6 +34,10 @@ lint: setup
 
 test: setup system-deps lint
 	$(PY) -m pytest -n 2 -m "not slow"
+
+QUICK ?= not slow and not servers and not browser and not bench
+check: setup lint
+	$(PY) -m pytest -n 2 -q -m "$(QUICK)"
 
 SIZES ?= 100,1000,10000,100000
 bench: setup system-deps

@@ -1,4 +1,5 @@
-"""Where the graph is published: its base IRI, and the paths of its IRIs on this server.
+"""Where the graph is published: its base IRI, the paths of its IRIs on this server, and the IRIs
+of the descriptions of the dataset (VoID).
 
 Every IRI kg mints starts with the base IRI; its path on this server is the rest
 of it, so a reverse proxy that maps the base to this server (e.g.
@@ -26,6 +27,14 @@ def path_of(iri: str) -> str | None:
     return iri[len(base):] if iri.startswith(base) else None
 
 
-def namespace_path(namespace: str) -> str:
-    """A namespace's path under the base: 'id/' for <base>id/, 'ontology' for <base>ontology#."""
-    return namespace[len(base_iri()):].rstrip("#")
+VOID_PATH = ".well-known/void"  # the VoID description's well-known path (https://www.w3.org/TR/void/, 7.2)
+
+
+def void_iri() -> str:
+    """The IRI of the VoID document (api/linked_data/void.py); its dataset is `#dataset`."""
+    return base_iri() + VOID_PATH
+
+
+def dataset_iri() -> str:
+    """The IRI of the dataset the VoID describes, and the default dataset of the SPARQL service."""
+    return void_iri() + "#dataset"

@@ -6,7 +6,6 @@ works; `python -m kg.api serve` is the same command without the kg group.
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 from typing import Any, Callable
 
@@ -54,7 +53,9 @@ def serve(watch: bool, **options: Any) -> None:
         raise KgCommandError(exc, "cannot build the graph") from exc
     watcher = _watcher(config) if watch else None
     try:
-        run(config)
+        from kg.api.waitress_server import serve_app
+
+        serve_app(config)
     finally:
         if watcher:
             watcher.stop()
@@ -77,12 +78,9 @@ def ensure_built(config: dict[str, Any]) -> None:
     if config["STORE"]:
         from kg.store.remote import connect
 
-        remote = connect(config["STORE"], config)
-        try:
+        with connect(config["STORE"], config) as remote:
             if remote.graphs():
                 return
-        finally:
-            remote.close()
         click.echo(f"{config['STORE']} holds no graph of kg: building {config['CORPUS']} into it", err=True)
         build(Path(config["CORPUS"]), Path(config["DATA"]), store_url=config["STORE"], progress=True,
               store_settings=config)
@@ -90,55 +88,6 @@ def ensure_built(config: dict[str, Any]) -> None:
     if build_dirs.current_build(Path(config["DATA"])) is None:
         click.echo(f"no graph in {config['DATA']}: building {config['CORPUS']}", err=True)
         build(Path(config["CORPUS"]), Path(config["DATA"]), progress=True)
-
-
-def run(config: dict[str, Any]) -> None:
-    """Serve `create_app(config)` with waitress until interrupted."""
-    import waitress
-
-    from kg.api import create_app, errors
-
-    app = create_app(config)
-    server = waitress.create_server(app, ident="kg", **waitress_options(config))
-    server.channel_class = errors.waitress_channel()
-    click.echo(f"Serving kg on http://{server.effective_host}:{server.effective_port}/ (SPARQL at /sparql)")
-    sys.stdout.flush()
-    try:
-        server.run()
-    except KeyboardInterrupt:
-        pass
-    finally:
-        app.extensions["kg"].close()
-
-
-def waitress_options(config: dict[str, Any]) -> dict[str, Any]:
-    """waitress's limits. Its own body and header limits stay above the app's, so that the app
-    answers an oversize request itself (413, 414); past them waitress answers 413 / 431, in the
-    same JSON shape (api.errors.waitress_channel). Threads: enough that the requests which may
-    hold or wait for a query worker never take the last ones (/health needs no worker), which
-    api/sparql/admission.py keeps for /health and the cheap routes.
-    Idle and half-sent connections are closed after IDLE_TIMEOUT (checked every second),
-    busy ones never; CONNECTIONS bounds them all."""
-    from kg.api.sparql.admission import request_threads
-
-    max_bytes = int(config["MAX_REQUEST_BYTES"])
-    threads = request_threads(config)
-    _raise_open_files(int(config["CONNECTIONS"]) + 256)
-    return {"host": config["HOST"], "port": int(config["PORT"]), "threads": threads,
-            "max_request_body_size": 2 * max_bytes + 65536,
-            "max_request_header_size": 3 * max_bytes + 65536,  # a query string may be percent-encoded
-            "connection_limit": int(config["CONNECTIONS"]),
-            "channel_timeout": int(config["IDLE_TIMEOUT"]), "cleanup_interval": 1}
-
-
-def _raise_open_files(wanted: int) -> None:
-    """Raise the soft limit of open files towards `wanted` (each connection holds one)."""
-    import resource
-
-    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
-    target = wanted if hard == resource.RLIM_INFINITY else min(wanted, hard)
-    if soft != resource.RLIM_INFINITY and soft < target:
-        resource.setrlimit(resource.RLIMIT_NOFILE, (target, hard))
 
 
 @click.group(cls=KgErrorsGroup)

@@ -9,10 +9,16 @@ preference. No Accept header means the first offer.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from kg.formats import rdf_syntaxes as formats
+from kg.errors import ApiError
+from kg.formats import rdf_syntaxes
+
+if TYPE_CHECKING:
+    from flask import Request
 
 HTML = "text/html"
+FORMAT_PARAMS = ("format", "output")  # parameters that stand for the Accept header
 
 
 def _offers(table: tuple) -> dict[str, str]:
@@ -27,14 +33,14 @@ def _format_aliases() -> dict[str, str]:
     """`format=` / `output=` values (Fuseki, Virtuoso and many clients send them instead of an
     Accept header) -> the Accept header they stand for ("json": either kind of JSON)."""
     aliases: dict[str, list[str]] = {}
-    for f in (*formats.RESULTS_FORMATS, *formats.RDF_FORMATS):
+    for f in (*rdf_syntaxes.RESULTS_FORMATS, *rdf_syntaxes.RDF_FORMATS):
         for name in f.names:
             aliases.setdefault(name, []).append(f.media_type)
     return {name: ", ".join(types) for name, types in aliases.items()}
 
 
-SOLUTION_OFFERS = _offers(formats.RESULTS_FORMATS)
-GRAPH_OFFERS = _offers(formats.RDF_FORMATS)
+SOLUTION_OFFERS = _offers(rdf_syntaxes.RESULTS_FORMATS)
+GRAPH_OFFERS = _offers(rdf_syntaxes.RDF_FORMATS)
 FORMAT_ALIASES = _format_aliases()  # a value with a slash is a media type
 
 
@@ -116,3 +122,21 @@ def choose(accept: str | None, offers: dict[str, str]) -> tuple[str, str] | None
     if q <= 0:
         return None
     return offer, offers[offer]
+
+
+def requested_accept(request: Request) -> tuple[str | None, bool]:
+    """(the Accept header a GET asks with, whether a `format=` / `output=` parameter gave it)."""
+    explicit = format_accept([v for k, v in request.args.items(multi=True) if k in FORMAT_PARAMS])
+    return (explicit, True) if explicit is not None else (request.headers.get("Accept"), False)
+
+
+def format_accept(values: list[str]) -> str | None:
+    """The Accept header that `format=` / `output=` stand for (several: any of them)."""
+    if not values:
+        return None
+    accepts = [accept_of_format(v) for v in values]
+    unknown = [v for v, a in zip(values, accepts) if a is None]
+    if unknown:
+        raise ApiError(400, f"unknown format {unknown[0]!r}: give a media type or one of "
+                            + ", ".join(FORMAT_ALIASES))
+    return ", ".join(accepts)

@@ -28,12 +28,12 @@ import threading
 import time
 from pathlib import Path
 
-from flask import Blueprint, Response, current_app, g, request, send_file
+from flask import Blueprint, Response, g, request, send_file
 
-from kg.api.backend import current as pinned_backend
+from kg.api.app_state import app_state
+from kg.api.request_life import pinned_backend
 from kg.errors import ApiError
 from kg.store import build_dirs
-from kg.store.memo import Memo
 from kg.viz import ensure_view, kept_view, view_page
 from kg.viz.html import safe_json
 from kg.viz.neighbours import neighbourhood_data
@@ -50,8 +50,6 @@ GRAPH_READ_SECONDS = 600.0  # reading a large view graph takes minutes (53 s at 
 
 @bp.record_once
 def _install(state) -> None:
-    state.app.extensions["kg.view"] = Memo()  # the page rendered from a remote store, the view index
-    state.app.extensions["kg.view.lock"] = threading.Lock()  # one reader of a large graph at a time
     threading.Thread(target=_import_layout, name="kg-view-imports", daemon=True).start()
 
 
@@ -96,7 +94,7 @@ def neighbours() -> Response:
     """JSON: the neighbourhood of `?node=` (an IRI of the view graph) in the page's data shape,
     every string escaped as in the page (no `<`, `>` or `&` in the body)."""
     node = request.args.get("node", "")
-    index = _view_index(current_app.extensions["kg"])
+    index = _view_index(app_state().backend)
     if node not in index:
         raise ApiError(404, f"no entity or event {node!r} in the graph (expected the IRI of a node of the view)")
     response = Response(safe_json(neighbourhood_data(index.neighbourhood(node), node)), mimetype="application/json")
@@ -110,10 +108,10 @@ def _view_index(backend, build: Path | None = None):
     per store version (kept the backend's `max_age` seconds: a remote store's version says nothing
     of its content): merged from the view data the build kept, or read from the store when there is
     none (a remote store)."""
-    kept: Memo = current_app.extensions["kg.view"]
+    kept = app_state().view  # the page rendered from a remote store, the view index
     build = build or backend.served()
     version = f"{backend.kind}:{build.name if build is not None else backend.version()}"
-    with current_app.extensions["kg.view.lock"]:  # a large graph takes long to read and much memory
+    with app_state().view_lock:  # a large graph takes long to read and much memory
         index = kept.get("index", version, backend.max_age)
         if index is None:
             index = kept.put("index", version, _read_index(backend, build))
@@ -159,7 +157,7 @@ def _gzip(source: Path, target: Path) -> None:
 
 
 def _rendered_page(backend) -> str:
-    rendered: Memo = current_app.extensions["kg.view"]
+    rendered = app_state().view
     version = f"{backend.kind}:{backend.version()}"
     html = rendered.get("page", version, backend.max_age)
     if html is None:

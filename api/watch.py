@@ -232,8 +232,8 @@ def warm_build() -> int:
     import pyshacl  # noqa: F401 - imported now rather than during the build
 
     from kg.formats.brat import (
-        conf_writer as confwriter,  # noqa: F401
-        export as bratexport,  # noqa: F401
+        conf_writer,  # noqa: F401
+        corpus_writer,  # noqa: F401
     )
     from kg.model.resources import ontology_graph, shapes_graph
     from kg.pipeline import (

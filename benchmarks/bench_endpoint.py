@@ -294,8 +294,7 @@ def measure_stores(build: Path, args: argparse.Namespace) -> StoreRun:
     run = StoreRun(sum(1 for _ in open(build_dirs.export_path(build, "nq"), "rb")))
     started: list = []
     urls: dict[str, str] = {}
-    local = EmbeddedStore(build_dirs.store_path(build), read_only=True)
-    try:
+    with EmbeddedStore(build_dirs.store_path(build), read_only=True) as local:
         for engine, (kind, _) in ENGINES.items():
             directory = args.work / f"store-{engine}"
             shutil.rmtree(directory, ignore_errors=True)
@@ -321,8 +320,6 @@ def measure_stores(build: Path, args: argparse.Namespace) -> StoreRun:
             run.scan[store.name] = time_scan(remote.query_url, remote.engine.union_param, args.runs)
             log(f"  {store.name} directly, every triple: {run.scan[store.name][0]:.2f} s, "
                 f"with LIMIT {SCAN_CAP + 1:,}: {run.scan[store.name][1]:.2f} s")
-    finally:
-        local.close()
         for process in reversed(started):
             process.stop()
     run.load = os.getloadavg()[0]

@@ -3,12 +3,12 @@
     python benchmarks/bench_lexer.py [--runs 3]
 
 The endpoint lexes every query in its request thread before any engine sees it
-(api/sparql/lexer.py). Each text below once made it rescan: a run of escaped quotes after a
+(kg/store/sparql_lexer.py). Each text below once made it rescan: a run of escaped quotes after a
 quote that never closes (0.21 / 0.77 / 3.07 / 13.65 s for 5k / 10k / 20k / 50k
 repeats, issue 29), relative BASEs each longer than the one before, a long base or
 namespace used by many declarations. Linear means 100,000 repeats take about 10 times
 as long as 10,000; the verdict allows 15 (timing noise on a shared machine). Markdown
-on stdout. The deterministic check is tests/api/sparql/test_lexer.py (it counts the scans).
+on stdout. The deterministic check is tests/store/test_sparql_lexer.py (it counts the scans).
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from pathlib import Path
 if __package__ in (None, ""):
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from kg.api.sparql import lexer
+from kg.store import sparql_lexer as lexer
 
 TEXTS = {
     'unclosed " then \\" runs': lambda n: 'SELECT * { ?s ?p "' + '\\"' * n + " }",

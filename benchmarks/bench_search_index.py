@@ -133,11 +133,8 @@ def main() -> None:
     (work / "build").mkdir(parents=True, exist_ok=True)
     print(f"build {build}; SQLite {sqlite3.sqlite_version}; work {work}")
     with build_dirs.under_build_base(build):
-        store = EmbeddedStore(build_dirs.store_path(build), read_only=True)
-        try:
+        with EmbeddedStore(build_dirs.store_path(build), read_only=True) as store:
             run(store, work, args)
-        finally:
-            store.close()
 
 
 def run(store: EmbeddedStore, work: Path, args: argparse.Namespace) -> None:

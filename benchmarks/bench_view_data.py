@@ -80,16 +80,13 @@ def sparql_path(data: Path) -> dict[str, float]:
     from kg.viz.network import cap_nodes, load_graph
 
     build = build_dirs.require_current_build(data)
-    store = build_dirs.build_store(build)
-    try:
+    with build_dirs.build_store(build) as store:
         with build_dirs.under_build_base(build):
             started = time.perf_counter()
             graph = load_graph(store)
             read = time.perf_counter() - started
             render(cap_nodes(graph, MAX_NODES))
             return {"read": read, "page": time.perf_counter() - started}
-    finally:
-        store.close()
 
 
 def edit_and_build(data: Path, corpus: Path) -> float:

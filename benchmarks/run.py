@@ -414,11 +414,8 @@ def _keep(build_dir: Path, kept: Path, store: bool = True) -> Path:
         os.link(path, copy / path.name)
     if not store:
         return kept
-    store = EmbeddedStore(build_dirs.store_path(build_dir), read_only=True)
-    try:
+    with EmbeddedStore(build_dirs.store_path(build_dir), read_only=True) as store:
         store.backup(build_dirs.store_path(copy))
-    finally:
-        store.close()
     return kept
 
 

@@ -1,4 +1,4 @@
-"""kg: build, store, export and serve an RDF knowledge graph from brat-annotated news.
+"""kg: build, store, export and serve an RDF knowledge graph from a corpus annotated in brat or INCEpTION.
 
 The data flows one way: corpus -> annotations -> resolution -> graph -> store -> exports.
 `api` (Flask) and `viz` (network view) build on this package; it never imports them.

@@ -21,7 +21,7 @@ import click
 
 from kg import __version__, settings
 from kg.errors import KgError
-from kg.formats import rdf_syntaxes as formats
+from kg.formats import rdf_syntaxes
 from kg.formats.registry import OUTPUT_FORMATS, OutputFormat, output_format
 from kg.model import iris
 from kg.store import build_dirs
@@ -176,7 +176,7 @@ def check(corpus_dir: Path, shapes: bool, workers: int | None, strict: bool, sug
 
 
 @main.command()
-@click.option("--format", "fmt", type=click.Choice([*formats.EXPORT_EXTENSIONS, *(f.name for f in OUTPUT_FORMATS)]),
+@click.option("--format", "fmt", type=click.Choice([*rdf_syntaxes.EXPORT_EXTENSIONS, *(f.name for f in OUTPUT_FORMATS)]),
               default="ttl", show_default=True,
               help="Serialization, or " + ", or ".join(f"{f.name}: {f.writes}" for f in OUTPUT_FORMATS) + ".")
 @click.option("-o", "--output", type=click.Path(path_type=Path), default=None,
@@ -218,12 +218,9 @@ def _export_rdf(data_dir: Path, store_url: str | None, fmt: str, out: IO[bytes])
         return
     from kg.publish.export import remote_export_chunks
 
-    store = open_graph(data_dir, store_url)
-    try:
+    with open_graph(data_dir, store_url) as store:
         for chunk in remote_export_chunks(store, fmt):
             out.write(chunk)
-    finally:
-        store.close()
 
 
 def _export_corpus(build_dir: Path | None, output: Path, real: Path, fmt: OutputFormat) -> None:
@@ -233,12 +230,9 @@ def _export_corpus(build_dir: Path | None, output: Path, real: Path, fmt: Output
     if build_dir is None:
         raise click.ClickException("nothing built yet (run kg build first)")
     iris.use_base(build_dirs.base_iri(build_dir))
-    store = build_dirs.build_store(build_dir)
-    try:
+    with build_dirs.build_store(build_dir) as store:
         with writing_directory(output, real) as directory:
             count, warnings = fmt.write(build_dirs.corpus_config_dir(build_dir), store, directory)
-    finally:
-        store.close()
     for warning in warnings:
         click.echo(f"warning: {warning}", err=True)
     click.echo(f"wrote {count} documents to {output}", err=True)
@@ -280,11 +274,8 @@ def validate(data_dir: Path) -> None:
     and properties the build declared for the corpus's own types."""
     from kg.pipeline.shacl import validate_store
 
-    store = open_graph(data_dir)
-    try:
+    with open_graph(data_dir) as store:
         count = validate_store(store)
-    finally:
-        store.close()
     click.echo(f"valid: {count} graphs conform to shapes.ttl and use only declared terms")
 
 
@@ -301,12 +292,9 @@ def validate(data_dir: Path) -> None:
 def query(sparql: str, fmt: str | None, iri_style: str, width: int, data_dir: Path, store_url: str | None) -> None:
     """Run a SPARQL query on the current graph (the default graph is the union of all graphs).
     The prefixes of the README's table are declared; a PREFIX of the query's own wins."""
-    store = open_graph(data_dir, store_url)
-    prefixes = iris.PREFIXES  # those of the graph's base, set by open_graph
-    try:
-        answer = store.query(sparql, prefixes=prefixes, graph_type=formats.NTRIPLES.media_type)
-    finally:
-        store.close()
+    with open_graph(data_dir, store_url) as store:
+        prefixes = iris.PREFIXES  # those of the graph's base, set by open_graph
+        answer = store.query(sparql, prefixes=prefixes, graph_type=rdf_syntaxes.NTRIPLES.media_type)
     if answer.kind == "graph":
         if fmt not in (None, "ttl", "nt"):
             raise click.BadParameter(f"a {answer.kind} answer is written as ttl or nt, not {fmt}", param_hint="--format")
@@ -352,8 +340,8 @@ def _turtle(ntriples: bytes, prefixes: dict[str, str]) -> bytes:
     graph = Graph(bind_namespaces="none")
     for prefix, namespace in prefixes.items():
         graph.bind(prefix, namespace)
-    graph.parse(data=ntriples.decode("utf-8"), format=formats.NTRIPLES.rdflib)
-    return graph.serialize(format=formats.TURTLE.rdflib).encode("utf-8")
+    graph.parse(data=ntriples.decode("utf-8"), format=rdf_syntaxes.NTRIPLES.rdflib)
+    return graph.serialize(format=rdf_syntaxes.TURTLE.rdflib).encode("utf-8")
 
 
 @main.command()
@@ -365,11 +353,8 @@ def stats(data_dir: Path, store_url: str | None, as_json: bool) -> None:
     entities and events per class and statements per predicate (the same as /api/stats)."""
     from kg.publish.stats import graph_stats
 
-    store = open_graph(data_dir, store_url)
-    try:
+    with open_graph(data_dir, store_url) as store:
         stats = graph_stats(store.select, store.graphs())
-    finally:
-        store.close()
     if as_json:
         click.echo(json.dumps(stats, indent=2, ensure_ascii=False))
         return

@@ -25,8 +25,8 @@ into an exit code or the JSON error shape. Every class carries both:
     ├── BuildLockedError           exit 4  HTTP 409  another build holds the lock
     └── ApiError                   exit 1  HTTP as given  an HTTP answer decided by the endpoint itself
 
-Subclasses elsewhere stay in the tree: api.sparql.lexer.TooDeep and api.sparql.lexer.TooManyTokens (LexErrors),
-api.backend.NoGraph, kg.store.remote.RemoteTimeout and kg.testing.servers.ServerDown (StoreErrors).
+Subclasses elsewhere stay in the tree: kg.store.sparql_lexer.TooDeep and kg.store.sparql_lexer.TooManyTokens (LexErrors),
+api.backend.embedded.NoGraph, kg.store.remote.RemoteTimeout and kg.testing.servers.ServerDown (StoreErrors).
 """
 
 from __future__ import annotations

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any, Iterator, Sequence
 import rdflib
 
 from kg.errors import KgError
-from kg.formats import rdf_syntaxes as formats
+from kg.formats import rdf_syntaxes
 from kg.model import iris
 from kg.pipeline.current import open_graph
 from kg.store.protocol import GraphStore
@@ -81,12 +81,12 @@ class KnowledgeGraph:
         """Run a query, with the prefixes of the build's base declared (kg.model.iris.PREFIXES): a SELECT
         gives Results, an ASK a bool, a CONSTRUCT or DESCRIBE an rdflib.Graph."""
         prefixes = self.namespaces.prefixes
-        answer = self.store.query(sparql, graph_type=formats.NTRIPLES.media_type, prefixes=prefixes)
+        answer = self.store.query(sparql, graph_type=rdf_syntaxes.NTRIPLES.media_type, prefixes=prefixes)
         if answer.kind == "graph":
             graph = rdflib.Graph()
             for prefix, namespace in prefixes.items():
                 graph.bind(prefix, namespace)
-            return graph.parse(data=answer.body.decode("utf-8"), format=formats.NTRIPLES.rdflib)
+            return graph.parse(data=answer.body.decode("utf-8"), format=rdf_syntaxes.NTRIPLES.rdflib)
         data = json.loads(answer.body)
         if answer.kind == "boolean":
             return bool(data["boolean"])

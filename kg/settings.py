@@ -6,6 +6,11 @@ mapping given to `api.create_app`. docs/settings.md is rendered from this table
 
 Adding a setting is one line in SETTINGS; a command that lists it gets its option from
 `kg.cli.setting_option`.
+
+Beside the settings, LIMITS holds the server's fixed limits: the bounds on what one request may
+cost and how long the server waits for what, which no deployment needs to change but everyone
+who reads the server should find in one place. The module named in `where` binds each one
+(a constant bound from `limit(name)`); docs/settings.md lists them after the settings.
 """
 
 from __future__ import annotations
@@ -99,6 +104,71 @@ SETTINGS: tuple[Setting, ...] = (
 BY_NAME: dict[str, Setting] = {s.name: s for s in SETTINGS}
 
 
+@dataclass(frozen=True)
+class Limit:
+    """A fixed limit of the server, applied by the module `where`."""
+
+    name: str
+    value: int | float
+    help: str
+    where: str
+
+
+LIMITS: tuple[Limit, ...] = (
+    # what a request may cost
+    Limit("page_size", 500, "most items one page of a JSON API list gives (`limit=`)", "api/json_api/params.py"),
+    Limit("page_offset", 10**9, "largest `offset=` of a JSON API list", "api/json_api/params.py"),
+    Limit("search_size", 100, "most entities one /api/search answer gives (`limit=`)", "api/json_api/routes.py"),
+    Limit("entity_part", 100, "items (statements, mentions, memberships) per part of an /api/entities/<id> answer; "
+          "each part pages on its own", "api/json_api/routes.py"),
+    Limit("relation_rows", 2000, "rows of (predicate, other end, document, sentence) per direction of a "
+          "neighbourhood", "api/json_api/queries.py"),
+    Limit("page_rows", 1000, "most statements or properties an HTML page of a thing lists (its RDF has the "
+          "endpoint's max_rows)", "api/linked_data/describe.py"),
+    Limit("header_fields", 64 * 1024, "bytes of header fields after the request line (431 beyond; the request "
+          "line carries a GET's query, bounded by max_request_bytes)", "api/waitress_server.py"),
+    Limit("query_tokens", 50_000, "tokens of a query's text the lexer reads before it refuses it (400)",
+          "kg/store/sparql_lexer.py"),
+    Limit("query_depth", 100, "nested groups, brackets and unary operators of a query (the engine's parser "
+          "recurses on each)", "kg/store/sparql_lexer.py"),
+    Limit("query_resolved", 1_000_000, "characters of IRIs that BASE, PREFIX and FROM may resolve to, together",
+          "kg/store/sparql_lexer.py"),
+    # request threads and admission
+    Limit("reserved_threads", 4, "request threads a flood never takes: /health and the cheap routes use them",
+          "api/admission.py"),
+    Limit("reading_slots", 2, "long queries read (decoded, lexed) at once", "api/admission.py"),
+    Limit("reading_queue", 4, "long queries that may wait for a reading slot (503 beyond)", "api/admission.py"),
+    Limit("short_request", 4096, "bytes of a request read without waiting for a reading slot", "api/admission.py"),
+    # how long the server waits, and for what
+    Limit("health_wait", 0.5, "seconds /health waits for a build that is loading", "api/json_api/routes.py"),
+    Limit("explain_wait", 2.0, "seconds a query the engine rejected may wait for its turn to be explained",
+          "api/sparql/endpoint.py"),
+    Limit("demote_after", 0.5, "seconds a job runs at normal CPU priority before its worker yields to shorter "
+          "jobs (nice 19)", "api/backend/workers.py"),
+    Limit("fork_timeout", 60.0, "seconds the template process may take to fork one query worker",
+          "api/backend/workers.py"),
+    Limit("answer_budget", 1800.0, "seconds an answer computed once per build (the stats, the VoID counts) may "
+          "take, in the background", "api/build_answers.py"),
+    Limit("answer_retry", 10, "seconds a client asking for an answer still being computed is told to wait "
+          "(Retry-After)", "api/build_answers.py"),
+    Limit("search_budget", 60.0, "seconds a search index computed from the store may take, in the background",
+          "api/backend/search_indexes.py"),
+    Limit("search_file_wait", 30.0, "seconds a search waits for its build's index file to be read",
+          "api/backend/search_indexes.py"),
+    Limit("search_retry", 2, "seconds a search answered 503 while its index is prepared is told to wait",
+          "api/backend/search_indexes.py"),
+    Limit("remote_ttl", 60.0, "seconds an answer computed from a remote store is kept (its data may change)",
+          "api/backend/remote.py"),
+    Limit("context_max_age", 86400, "seconds a client may keep /context.jsonld", "api/linked_data/dereference.py"),
+)
+LIMIT_BY_NAME: dict[str, Limit] = {item.name: item for item in LIMITS}
+
+
+def limit(name: str) -> Any:
+    """The value of one of the server's fixed limits."""
+    return LIMIT_BY_NAME[name].value
+
+
 def setting(name: str, environ: Mapping[str, str] | None = None) -> Any:
     """The value of one setting: KG_<NAME> from the environment (as the default's type), else its default."""
     item = BY_NAME[name]
@@ -141,6 +211,11 @@ def markdown() -> str:
         option = f"`{s.flag}`" if s.option else "(environment only)"
         commands = ", ".join(f"`kg {c}`" for c in s.commands)
         lines.append(f"| {s.name} | `{s.env}` | {option} | `{s.default!r}` | {commands} | {s.help} |")
+    lines += ["", "## Fixed limits of the server", "",
+              "Not settings: the bounds on what one request may cost and how long the server waits for what,",
+              "listed here so that they are all in one place (`kg/settings.py` LIMITS; each is applied where it says).",
+              "", "| limit | value | applied in | what |", "|---|---|---|---|"]
+    lines += [f"| {item.name} | `{item.value!r}` | `{item.where}` | {item.help} |" for item in LIMITS]
     return "\n".join(lines) + "\n"
 
 

@@ -1,4 +1,12 @@
-"""Fixtures shared by every test folder: corpora copied to tmp dirs and builds of them."""
+"""Fixtures shared by every test folder: corpora copied to tmp dirs and builds of them; and the
+tiers of the suite (`make check` runs the quick one, `make test` all but `slow`), set here from
+what a test needs, so that a new test falls in its tier without a mark of its own:
+
+- `servers`: it starts server processes (`kg serve`, `oxigraph serve`, Virtuoso, a Dask
+  cluster): every test of tests/remote and tests/hardening, and elsewhere those using a fixture of
+  SERVER_FIXTURES;
+- `browser`: it drives headless Chromium (the `browser` fixture);
+- `bench`: the benchmarks' own tests (tests/bench)."""
 
 from __future__ import annotations
 
@@ -55,3 +63,22 @@ def browser():
                                       timeout=BROWSER_TIMEOUT_MS)
         yield chromium
         chromium.close()
+
+
+TESTS = Path(__file__).resolve().parent
+SERVER_FOLDERS = ("remote", "hardening")
+SERVER_FIXTURES = frozenset({"server", "kg_endpoint", "watched", "store_server", "served", "limited", "roomy",
+                             "hostile_server", "cluster", "own_cluster"})
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Put each test in its tiers (the module docstring says which)."""
+    for item in items:
+        folder = Path(str(item.path)).resolve().relative_to(TESTS).parts[0]
+        fixtures = set(getattr(item, "fixturenames", ()))
+        if folder in SERVER_FOLDERS or fixtures & SERVER_FIXTURES:
+            item.add_marker(pytest.mark.servers)
+        if "browser" in fixtures:
+            item.add_marker(pytest.mark.browser)
+        if folder == "bench":
+            item.add_marker(pytest.mark.bench)

@@ -6,8 +6,9 @@ import hashlib
 import os
 import shutil
 import time
+from contextlib import contextmanager
 from pathlib import Path
-from typing import Iterable
+from typing import Any, Iterable, Iterator, Mapping
 
 import pyoxigraph as ox
 import pytest
@@ -55,6 +56,13 @@ TINY_STATS = {  # the membership of alpha.ann fills the post "Lt. of the Nationa
 def run_kg(*args: str) -> Result:
     """Run `kg ARGS` in-process; the result has exit_code, stdout and stderr."""
     return CliRunner().invoke(main, list(args), catch_exceptions=False)
+
+
+def build_corpus(corpus: Path, data: Path, *args: str) -> Result:
+    """`kg build --corpus CORPUS --data DATA --quiet ARGS`, in-process, which must succeed."""
+    built = run_kg("build", "--corpus", str(corpus), "--data", str(data), "--quiet", *args)
+    assert built.exit_code == 0, built.output
+    return built
 
 
 def store_quads(data_dir: Path, *, skip_ontology: bool = False) -> set[ox.Quad]:
@@ -153,6 +161,12 @@ def add_article(corpus: Path) -> None:
         "T1\tPerson 0 12\tHarry Solano\nT2\tPerson 17 32\tTamara Taraciuk\nT3\tCity 36 42\tBogota\n", encoding="utf-8")
 
 
+def add_numbered_article(corpus: Path, n: int) -> None:
+    """Add article number `n`, one sentence with no annotation file (a rebuild's smallest change)."""
+    (corpus / f"zz-added-{n}.txt").write_text(f"Added article {n}: Ana Ruiz met Pedro Ruiz in Cucuta.\n",
+                                              encoding="utf-8")
+
+
 def remove_npr(corpus: Path) -> None:
     """Remove the NPR article."""
     for suffix in (".txt", ".ann", ".json"):
@@ -179,6 +193,20 @@ def shared_corpus(*parts: str) -> Path:
     if not path.exists():
         pytest.skip(f"{path} is absent: the real corpora are laid beside the project as ../shared/corpora")
     return path
+
+
+@contextmanager
+def made_app(settings: Mapping[str, Any]) -> Iterator[Any]:
+    """The Flask app `kg serve` makes with these settings (DATA, WORKERS...), its query workers
+    stopped when the block ends."""
+    from kg.api import create_app
+    from kg.api.app_state import app_state
+
+    app = create_app(settings)
+    try:
+        yield app
+    finally:
+        app_state(app).close()
 
 
 def settle(corpus: Path) -> None:

@@ -11,21 +11,13 @@ from typing import Any, Callable
 
 from flask import Blueprint, Response, jsonify, request, url_for
 
+from kg.api.build_answers import cached
 from kg.api.errors import ApiError
 from kg.api.json_api import queries
-from kg.api.json_api.answers import (
-    add_titles,
-    cached,
-    doc_id,
-    paged,
-    paging,
-    resolve,
-    select,
-    select_many,
-    type_names,
-)
 from kg.api.json_api.classes import CLASSES, EVENT_TYPES
 from kg.api.json_api.corpus_terms import class_iri, corpus_properties, type_arg
+from kg.api.json_api.params import paged, paging
+from kg.api.json_api.store_reads import add_titles, doc_id, resolve, select, select_many, type_names
 from kg.api.linked_data import ids
 from kg.model import iris as kg_iris
 from kg.model.iris import ONTOLOGY, iri_path, is_path_of_ids

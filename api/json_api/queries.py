@@ -19,8 +19,9 @@ from __future__ import annotations
 from kg.errors import InputError
 from kg.model import iris as kg_iris
 from kg.model.iris import prologue
+from kg.settings import limit
 
-MAX_RELATION_ROWS = 2000  # (predicate, other end, document, sentence) rows per direction
+MAX_RELATION_ROWS = limit("relation_rows")
 
 
 def iri(value: str) -> str:

@@ -10,46 +10,35 @@ from __future__ import annotations
 import time
 from typing import Any, Callable
 
-from flask import Blueprint, Response, current_app, g, jsonify, request, url_for
+from flask import Blueprint, Response, g, jsonify, request, url_for
 
-from kg.api.errors import ApiError
+from kg.api.app_state import app_state
+from kg.api.build_answers import cached
 from kg.api.json_api import facts, openapi, queries
-from kg.api.json_api.answers import (
-    MAX_OFFSET,
-    add_titles,
-    app_state,
-    cached,
-    doc_id,
-    documents_of,
-    int_arg,
-    paged,
-    paging,
-    request_backend,
-    select,
-    select_many,
-    type_names,
-)
 from kg.api.json_api.classes import DOCUMENT_ORDERS, ENTITY_ORDERS, ENTITY_TYPES
 from kg.api.json_api.corpus_terms import class_iri, type_arg
-from kg.api.json_api.search import warm
+from kg.api.json_api.params import MAX_OFFSET, int_arg, paged, paging
+from kg.api.json_api.store_reads import add_titles, doc_id, documents_of, select, select_many, type_names
 from kg.api.linked_data import ids
-from kg.api.sparql.workers import PoolBusy
-from kg.errors import StoreError
+from kg.api.request_life import pinned_backend
+from kg.errors import ApiError, PoolBusy, StoreError
 from kg.model import iris
-from kg.model.iris import FIXED_PREFIXES, ONTOLOGY, RDF_TYPE, local_name
+from kg.model.iris import FIXED_PREFIXES, ONTOLOGY, RDF_TYPE, term_name
 from kg.publish.names import natural_key
 from kg.publish.stats import graph_stats
+from kg.settings import limit
 
 bp = Blueprint("jsonapi", __name__)
 bp.register_blueprint(facts.bp)
-HEALTH_WAIT = 0.5  # seconds /health waits for a build that is loading
+HEALTH_WAIT = limit("health_wait")
+SEARCH_SIZE = limit("search_size")
 
 
 @bp.record_once
 def _start(setup: Any) -> None:
     """When the app is made: read the served build's search index in the background."""
     state = app_state(setup.app)
-    warm(state.search, setup.app.extensions["kg"])
+    state.search.warm(state.backend)
 
 
 @bp.get("/api/entities")
@@ -116,7 +105,7 @@ def _entity_queries(iri: str, offsets: dict[str, int]) -> list[str]:
     return [record, *(page(iri, PART_LIMIT + 1, offsets[part]) for part, (page, _) in ENTITY_PARTS.items())]
 
 
-PART_LIMIT = 100  # items (statements, mentions, memberships) per part of an entity's answer
+PART_LIMIT = limit("entity_part")
 # A part's items are counted up to its cap (the count stops there). Statements and memberships take
 # joins to count (7,000 statements: 0.3-0.7 s at 10,000 articles); mentions one index scan (8,300: 10 ms).
 COUNT_CAPS = {"memberships": 1_000, "out": 1_000, "in": 1_000, "mentions": 100_000}
@@ -166,8 +155,8 @@ def search() -> Response:
     text = request.args.get("q", "")
     if not text.strip():
         raise ApiError(400, "missing or empty 'q' parameter")
-    limit = int_arg("limit", 20, 1, 100)
-    index = app_state().search.get(request_backend(), g.deadline)
+    limit = int_arg("limit", 20, 1, SEARCH_SIZE)
+    index = app_state().search.get(pinned_backend(), g.deadline)
     items = []
     for hit in index.search(text, limit):
         summary = hit.summary
@@ -240,13 +229,13 @@ def health() -> Response:
     """Liveness and what is served; 503 while there is nothing to serve."""
     g.deadline = min(g.deadline, time.monotonic() + HEALTH_WAIT)
     try:
-        info = request_backend().health()
+        info = pinned_backend().health()
     except (StoreError, PoolBusy):  # nothing built, or the first build still loading
-        info = current_app.extensions["kg"].health()
+        info = app_state().backend.health()
     ok = info.get("build") is not None or info.get("store") == "remote"
     if info.get("store") == "remote":
         try:
-            request_backend().graphs(min(g.deadline, time.monotonic() + 2.0))
+            pinned_backend().graphs(min(g.deadline, time.monotonic() + 2.0))
         except Exception as exc:  # any failure to reach the store is "unavailable"
             ok, info["problem"] = False, str(exc)
     elif info.get("workers", 0) < 1:
@@ -282,7 +271,7 @@ def _entity_keys(type_name: str | None, order: str) -> list[tuple[str, str]]:
 
 
 def _compute_stats(deadline: float) -> dict[str, Any]:
-    backend = request_backend()
+    backend = pinned_backend()
     manifest = backend.manifest()
     kept = manifest.get("quads")  # the build's own count: counting reads the whole store
     stats = graph_stats(lambda sparql: select(sparql, deadline), backend.graphs(deadline),
@@ -319,7 +308,7 @@ def _relations(rows: list[dict[str, str]], side: str) -> list[dict[str, Any]]:
     for row in rows:
         key = (row["p"], row["other"])
         if key not in grouped:
-            grouped[key] = {"predicate": local_name(row["p"]), "predicateIri": row["p"],
+            grouped[key] = {"predicate": term_name(row["p"]), "predicateIri": row["p"],
                             side: ids.ref(row["other"], row.get("otherLabel")),
                             "sources": []}
         if "doc" in row:
@@ -347,10 +336,6 @@ def _document(row: dict[str, str]) -> dict[str, Any]:
 
 def _ref(row: dict[str, str], name: str) -> dict[str, Any] | None:
     return ids.ref(row.get(name), row.get(name + "Label"))
-
-
-def _is_membership(iri: str) -> bool:
-    return ids.kind_of(iri) == "membership"
 
 
 def _memberships(rows: list[dict[str, str]]) -> list[dict[str, Any]]:

@@ -8,6 +8,6 @@
     ids.py               the stable ids of things, and the IRIs they resolve to
     void.py              the VoID description at /.well-known/void
 
-It imports kg, the server's own modules (kg.api.backend, base_iri, errors, negotiate) and the SPARQL
-package's request reading and execution (kg.api.sparql).
+It imports kg, the shared modules of kg.api (backend, request_life, build_answers, base_iri,
+errors, negotiate) and the endpoint's predefined prefixes (kg.api.sparql.syntax).
 """

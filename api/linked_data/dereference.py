@@ -28,24 +28,26 @@ from typing import Callable, Iterable
 import pyoxigraph as ox
 from flask import Blueprint, Response, current_app, g, request
 
-from kg.api import backend, negotiate
-from kg.api.base_iri import iri_of_path, namespace_path
+from kg.api import negotiate
+from kg.api.backend import execute
+from kg.api.base_iri import iri_of_path
 from kg.api.errors import ApiError
 from kg.api.linked_data import describe, resource_page
-from kg.api.sparql import execute
-from kg.api.sparql.protocol import requested_accept
-from kg.formats import rdf_syntaxes as formats
+from kg.api.negotiate import requested_accept
+from kg.api.request_life import pinned_backend
+from kg.formats import rdf_syntaxes
 from kg.model import iris
 from kg.publish import jsonld
+from kg.settings import limit
 
 bp = Blueprint("linked", __name__)
 RDF_OFFERS = negotiate.GRAPH_OFFERS
 CONTEXT_PATH = "context.jsonld"
-CONTEXT_MAX_AGE = 86400  # seconds a client may keep the @context (it changes only with the base IRI)
+CONTEXT_MAX_AGE = limit("context_max_age")
 
 
-@bp.get(f"/{namespace_path(iris.RESOURCE)}<path:rest>")
-@bp.get(f"/{namespace_path(iris.DOCUMENT)}<path:rest>")
+@bp.get(f"/{iris.RESOURCE_PATH}<path:rest>")
+@bp.get(f"/{iris.DOCUMENT_PATH}<path:rest>")
 def resource(rest: str) -> Response:
     """A canonical thing, a document or a thing local to a document."""
     iri = _requested_iri()
@@ -53,7 +55,7 @@ def resource(rest: str) -> Response:
                    lambda: resource_page.resource(iri), framed=True)
 
 
-@bp.get(f"/{namespace_path(iris.GRAPH)}<path:rest>")
+@bp.get(f"/{iris.GRAPH_PATH}<path:rest>")
 def graph(rest: str) -> Response:
     """A named graph: its triples."""
     iri = _requested_iri()
@@ -61,14 +63,14 @@ def graph(rest: str) -> Response:
                    lambda: resource_page.graph(iri))
 
 
-@bp.get("/" + namespace_path(iris.ONTOLOGY))
+@bp.get("/" + iris.ONTOLOGY_PATH)
 def ontology() -> Response:
     """The ontology (and the corpus vocabulary minted beside it): the graph kgg:ontology."""
     return _answer(iris.ONTOLOGY_GRAPH, describe.graph_exists(iris.ONTOLOGY_GRAPH),
                    describe.graph_construct(iris.ONTOLOGY_GRAPH), lambda: resource_page.graph(iris.ONTOLOGY_GRAPH))
 
 
-@bp.get("/" + namespace_path(iris.VOCABULARY))
+@bp.get("/" + iris.VOCABULARY_PATH)
 def vocabulary() -> Response:
     """The classes and properties minted from the corpus's own annotation schema."""
     return _answer(iris.VOCABULARY, describe.vocabulary_exists(), describe.vocabulary_construct(),
@@ -81,7 +83,7 @@ def context_document() -> Response:
     JSON-LD processors anywhere: open to every origin whatever the CORS setting (it holds terms, no
     data), cacheable, and revalidated by its ETag."""
     body = json.dumps(jsonld.context(), ensure_ascii=False, indent=1).encode()
-    response = Response(body, mimetype=formats.JSONLD.media_type)
+    response = Response(body, mimetype=rdf_syntaxes.JSONLD.media_type)
     response.set_etag(hashlib.sha256(body).hexdigest()[:32])
     response.cache_control.public = True
     response.cache_control.max_age = CONTEXT_MAX_AGE
@@ -104,7 +106,7 @@ def _answer(iri: str, exists: str, construct: str, page: Callable[[], Response],
     """404, the HTML page, or the engine's CONSTRUCT answer in the negotiated format (JSON-LD:
     framed with `iri` on top when `framed`)."""
     accept, explicit = requested_accept(request)
-    if not backend.current().select(exists, g.deadline):
+    if not pinned_backend().select(exists, g.deadline):
         raise ApiError(404, f"the graph says nothing of <{iri}>")
     if not explicit and negotiate.prefers_html(accept, RDF_OFFERS):
         return _vary(page())
@@ -123,12 +125,12 @@ def rdf_response(construct: str, accept: str | None, root: str | None = None) ->
     """Run a CONSTRUCT under the endpoint's caps and send it as the client prefers; JSON-LD is
     written with the published context, framed with `root` on top when given."""
     served, engine = rdf_format(accept, "this resource")
-    json_ld = engine == formats.JSONLD.media_type
+    json_ld = engine == rdf_syntaxes.JSONLD.media_type
     cap = int(current_app.config["MAX_ROWS"])
-    job = execute.Request(sparql=construct, form="CONSTRUCT", cap=cap, solutions_type=formats.SPARQL_JSON.media_type,
-                          graph_type=formats.NTRIPLES.media_type if json_ld else engine,
+    job = execute.Request(sparql=construct, form="CONSTRUCT", cap=cap, solutions_type=rdf_syntaxes.SPARQL_JSON.media_type,
+                          graph_type=rdf_syntaxes.NTRIPLES.media_type if json_ld else engine,
                           max_bytes=int(current_app.config["MAX_RESPONSE_BYTES"]), prefixes=dict(iris.PREFIXES))
-    result = backend.current().run(job, g.deadline)
+    result = pinned_backend().run(job, g.deadline)
     body = json_ld_body(ox.parse(result.body, format=ox.RdfFormat.N_TRIPLES), root) if json_ld else result.body
     response = Response(body, mimetype=served)
     response.headers["X-Content-Type-Options"] = "nosniff"  # corpus text: never read as a page

@@ -10,8 +10,9 @@ from __future__ import annotations
 
 from kg.api.sparql.syntax import with_prefixes
 from kg.model import iris
+from kg.settings import limit
 
-MAX_ROWS = 1000  # most statements or properties an HTML page lists (the RDF answers have the endpoint's cap)
+MAX_ROWS = limit("page_rows")
 
 
 def document_graph(iri: str) -> str:

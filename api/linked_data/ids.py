@@ -13,14 +13,12 @@ have their own; every other thing is an entity.
 
 from __future__ import annotations
 
-from typing import Callable
-
 from flask import url_for
 
 from kg.model import iris
+from kg.store.protocol import Select
 
 ROUTES = {"event": "jsonapi.facts.event", "quote": "jsonapi.facts.quote", "figure": "jsonapi.facts.figure"}
-Select = Callable[[str], list[dict[str, str]]]
 
 
 def item_id(iri: str) -> str | None:

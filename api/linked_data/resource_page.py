@@ -17,11 +17,10 @@ from urllib.parse import urlencode
 
 from flask import Response, current_app, g, render_template
 
-from kg.api import backend
 from kg.api.linked_data import describe, ids
 from kg.api.linked_data.page_values import root, short, value
 from kg.api.linked_data.statement_groups import statement_groups
-from kg.api.page.query_page import secured
+from kg.api.request_life import pinned_backend
 from kg.model import iris
 from kg.model.iris import FIXED_PREFIXES, RDF_TYPE
 from kg.publish.names import prefixed_name
@@ -65,11 +64,11 @@ def graph(iri: str) -> Response:
 
 def _render(kind: str, context: dict[str, Any]) -> Response:
     page = render_template("resource.html", kind=kind, root=root(), formats=DATA_FORMATS, **context)
-    return secured(Response(page, mimetype="text/html"))
+    return Response(page, mimetype="text/html")  # with the page policy of api/request_life.py
 
 
 def _select(sparql: str) -> list[dict[str, str]]:
-    return backend.current().select(sparql, g.deadline)
+    return pinned_backend().select(sparql, g.deadline)
 
 
 def _statement_rows(iri: str) -> list[dict[str, str]]:

@@ -12,13 +12,13 @@ the group.
 
 from __future__ import annotations
 
-from typing import Any, Callable, Iterable
+from typing import Any, Iterable
 
 from kg.api.linked_data import describe
 from kg.api.linked_data.page_values import href, value, words
 from kg.model import iris
+from kg.store.protocol import Select
 
-Select = Callable[[str], list[dict[str, str]]]
 MEMBERSHIP_PREDICATES = {iris.ONTOLOGY + p for p in ("member", "organization", "role", "post")}
 MEMBERSHIP_SHORTCUTS = (("memberIri", "memberOf", "orgIri"), ("memberIri", "hasRole", "roleIri"),
                         ("memberIri", "holds", "postIri"), ("postIri", "postIn", "orgIri"),

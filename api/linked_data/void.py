@@ -15,40 +15,30 @@ from __future__ import annotations
 import pyoxigraph as ox
 from flask import Blueprint, Response, current_app, request
 
-from kg.api import backend
-from kg.api.base_iri import base_iri
-from kg.api.json_api.answers import cached
+from kg.api.backend import execute
+from kg.api.base_iri import VOID_PATH, base_iri, dataset_iri, void_iri
+from kg.api.build_answers import cached
 from kg.api.linked_data.dereference import CONTEXT_PATH, json_ld_body, rdf_format
-from kg.api.sparql import execute
-from kg.api.sparql.protocol import requested_accept
+from kg.api.negotiate import requested_accept
+from kg.api.request_life import pinned_backend
 from kg.api.sparql.syntax import with_prefixes
-from kg.formats import rdf_syntaxes as formats
+from kg.formats import rdf_syntaxes
 from kg.model import iris
 from kg.model.iris import ONTOLOGY
 
 bp = Blueprint("void", __name__)
-PATH = ".well-known/void"
 VOCABULARIES = ("rdf", "rdfs", "owl", "skos", "dcterms", "prov", "nif", "org", "foaf", "schema", "sem")
 
 
-def void_iri() -> str:
-    """The IRI of the VoID document (its dataset is `#dataset`)."""
-    return base_iri() + PATH
-
-
-def dataset_iri() -> str:
-    return void_iri() + "#dataset"
-
-
-@bp.get("/" + PATH)
+@bp.get("/" + VOID_PATH)
 def void() -> Response:
     served, engine = rdf_format(requested_accept(request)[0], "the VoID description")
     counts = cached("VoID counts", _counts)
     turtle = description_turtle(current_app.config["LICENSE"]) + counts.decode("utf-8")
-    if engine == formats.JSONLD.media_type:  # the description on top, its dataset nested
-        body = json_ld_body(ox.parse(turtle, format=formats.TURTLE.oxigraph), void_iri())
+    if engine == rdf_syntaxes.JSONLD.media_type:  # the description on top, its dataset nested
+        body = json_ld_body(ox.parse(turtle, format=rdf_syntaxes.TURTLE.oxigraph), void_iri())
     else:
-        body = formats.convert(turtle, formats.TURTLE, formats.rdf_format(engine), iris.PREFIXES)
+        body = rdf_syntaxes.convert(turtle, rdf_syntaxes.TURTLE, rdf_syntaxes.rdf_format(engine), iris.PREFIXES)
     response = Response(body, mimetype=served)
     response.vary.add("Accept")
     return response
@@ -57,9 +47,9 @@ def void() -> Response:
 def description_turtle(license_iri: str) -> str:
     """What the dataset is, as Turtle (the counts follow as N-Triples)."""
     base, dataset = base_iri(), dataset_iri()
-    dumps = ", ".join(f"<{base}export.{fmt}>" for fmt in formats.EXPORT_EXTENSIONS)
+    dumps = ", ".join(f"<{base}export.{fmt}>" for fmt in rdf_syntaxes.EXPORT_EXTENSIONS)
     vocabularies = ", ".join(f"<{iris.PREFIXES[p]}>" for p in VOCABULARIES)
-    features = ", ".join(f"<{formats.W3C_FORMATS}{f.w3c}>" for f in formats.RDF_FORMATS)  # what its pages negotiate
+    features = ", ".join(f"<{rdf_syntaxes.W3C_FORMATS}{f.w3c}>" for f in rdf_syntaxes.RDF_FORMATS)  # what its pages negotiate
     if license_iri:
         licence = f"dcterms:license <{license_iri}>"
     else:
@@ -76,7 +66,7 @@ def description_turtle(license_iri: str) -> str:
   foaf:primaryTopic <{dataset}> .
 <{dataset}> a void:Dataset ;
   dcterms:title "kg knowledge graph" ;
-  dcterms:description "Facts stated by annotated news articles, each traced to the document and sentence that state it." ;
+  dcterms:description "Facts stated by annotated documents, each traced to the document and sentence that state it." ;
   {licence} ;
   void:sparqlEndpoint <{base}sparql> ;
   void:uriSpace "{iris.RESOURCE}" ;
@@ -118,10 +108,10 @@ def _counts(deadline: float) -> bytes:
     """The counts as N-Triples (uncapped: a VoID with a partition left out would be wrong): those the
     engine computes, the triples kept by the build when it kept them, and the numbers of classes and
     properties (one partition each)."""
-    served = backend.current()
+    served = pinned_backend()
     kept = served.manifest().get("quads")
     job = execute.Request(sparql=counts_construct(not isinstance(kept, int)), form="CONSTRUCT", cap=0,
-                          solutions_type=formats.SPARQL_JSON.media_type, graph_type=formats.NTRIPLES.media_type)
+                          solutions_type=rdf_syntaxes.SPARQL_JSON.media_type, graph_type=rdf_syntaxes.NTRIPLES.media_type)
     body = served.run(job, deadline).body
     triples = list(ox.parse(body, format=ox.RdfFormat.N_TRIPLES))
     numbers = {"classes": _count_of(triples, "class"), "properties": _count_of(triples, "property")}

@@ -14,8 +14,9 @@ import time
 
 from flask import current_app, g
 
-from kg.api.json_api.answers import cached, select
+from kg.api.build_answers import cached
 from kg.api.page.examples import Example
+from kg.api.request_life import pinned_backend
 from kg.errors import KgError
 
 CHECK_WAIT = 3.0  # seconds a page request waits for the check before it shows what is known
@@ -32,7 +33,7 @@ def with_rows(examples: list[Example]) -> list[Example]:
 
 def _answers(example: Example) -> bool:
     """Whether `example` returned a row, computed once per served version (each apart: a check
-    holds the API's computations, api/json_api/answers.py, for at most one time limit)."""
+    holds the answers computed once per build, api/build_answers.py, for at most one time limit)."""
     try:
         return cached(f"rows of the example {example.id}", lambda deadline: _has_rows(example, deadline))
     except KgError:  # still being run, or the run failed: not shown yet, asked again next time
@@ -41,6 +42,7 @@ def _answers(example: Example) -> bool:
 
 def _has_rows(example: Example, deadline: float) -> bool:
     try:
-        return bool(select(example.portable, min(deadline, time.monotonic() + float(current_app.config["QUERY_TIMEOUT"]))))
+        limit = min(deadline, time.monotonic() + float(current_app.config["QUERY_TIMEOUT"]))
+        return bool(pinned_backend().select(example.portable, limit))
     except KgError:  # past the time limit, or refused: a visitor would get no rows either
         return False

@@ -16,7 +16,7 @@ from typing import Callable
 
 from kg.api.page.examples import Example
 from kg.model import iris
-from kg.model.iris import local_name, prologue
+from kg.model.iris import prologue, term_name
 from kg.publish.names import prefixed_name
 
 PER_KIND = 3  # entity types, and relations, that get an example each
@@ -50,7 +50,7 @@ def _own_class(iri: str) -> bool:
 
 
 def _name(row: dict[str, str]) -> str:
-    return row.get("label") or local_name(row["t"])
+    return row.get("label") or term_name(row["t"])
 
 
 def term(iri: str) -> str:

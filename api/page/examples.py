@@ -12,9 +12,9 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass
 from typing import Iterable
 
-from kg.api.sparql import lexer
 from kg.model import iris
 from kg.model.iris import prologue
+from kg.store import sparql_lexer as lexer
 
 
 @dataclass(frozen=True)

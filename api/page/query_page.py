@@ -12,27 +12,24 @@ from __future__ import annotations
 
 from flask import Blueprint, Response, current_app, g, jsonify, render_template
 
-from kg.api import backend
+from kg.api.app_state import app_state
 from kg.api.base_iri import base_iri
 from kg.api.page import examples
 from kg.api.page.answering import with_rows
 from kg.api.page.corpus_examples import schema_examples
+from kg.api.request_life import pinned_backend
 from kg.errors import KgError
 from kg.model import iris
-from kg.store.memo import Memo
 
 bp = Blueprint("page", __name__)
 
 START_QUERY = "SELECT * WHERE {\n  ?s ?p ?o\n}\nLIMIT 10\n"
-# Everything from this server only; the editor may query this server only.
-POLICY = ("default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; "
-          "font-src 'self' data:; connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; "
-          "frame-ancestors 'self'")
 
 
 @bp.get("/")
 def index() -> Response:
-    """The query page (templates/index.html), under a policy that allows this server only."""
+    """The query page (templates/index.html), under the policy that allows this server only
+    (api/request_life.py PAGE_POLICY)."""
     return query_page(START_QUERY)
 
 
@@ -41,15 +38,7 @@ def query_page(start: str) -> Response:
     has_view = "view" in current_app.blueprints
     page = render_template("index.html", examples=_examples(), start=start, prefixes=iris.PREFIXES,
                            has_view=has_view, links=_links())
-    return secured(Response(page, mimetype="text/html"))
-
-
-def secured(response: Response) -> Response:
-    """An HTML page under the policy that allows this server only."""
-    response.headers["Content-Security-Policy"] = POLICY
-    response.headers["X-Content-Type-Options"] = "nosniff"
-    response.headers["Referrer-Policy"] = "no-referrer"
-    return response
+    return Response(page, mimetype="text/html")
 
 
 def _links() -> dict[str, str]:
@@ -67,9 +56,9 @@ def _examples() -> list[dict[str, str]]:
     """The served corpus's examples, then those of kg's own that return rows on the served graph
     (api/page/answering.py). Without a graph to read (none built yet, the store busy or slow), kg's
     own alone, and the corpus's are asked for again next time."""
-    memo = current_app.extensions.setdefault("kg_schema_examples", Memo())
+    memo = app_state().examples
     try:
-        served = backend.current()
+        served = pinned_backend()
         version = served.version()
         own = memo.get("schema", version, served.max_age)
         if own is None:

@@ -13,8 +13,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from kg.api.json_api.answers import cached, select
+from kg.api.build_answers import cached
 from kg.api.json_api.queries import iri as sparql_iri
+from kg.api.json_api.store_reads import select
 from kg.api.linked_data import ids
 from kg.api.services import terms
 from kg.api.services.matching import entity_iri

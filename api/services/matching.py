@@ -24,8 +24,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from kg.api.json_api.answers import select_many
 from kg.api.json_api.queries import iri as sparql_iri
+from kg.api.json_api.store_reads import select_many
 from kg.api.linked_data import ids
 from kg.api.services import terms
 from kg.model import iris

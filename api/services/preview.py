@@ -11,7 +11,7 @@ from flask import Response, render_template
 
 from kg.api.errors import ApiError
 from kg.api.json_api import queries
-from kg.api.json_api.answers import resolve, select
+from kg.api.json_api.store_reads import resolve, select
 from kg.api.linked_data import ids
 from kg.api.linked_data.page_values import href
 from kg.api.services import terms

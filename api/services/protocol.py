@@ -15,8 +15,9 @@ from typing import Any
 
 from flask import Response, current_app, g, jsonify, request
 
+from kg.api.app_state import app_state
 from kg.api.errors import ApiError
-from kg.api.json_api.answers import app_state, request_backend
+from kg.api.request_life import pinned_backend
 from kg.publish.search import SearchIndex
 
 MAX_TEXT = 500  # characters of a query's text, a suggest prefix, a property value
@@ -88,7 +89,7 @@ def int_arg(name: str, default: int, high: int) -> int:
 
 def search_index() -> SearchIndex:
     """The search index of the build the request answers from."""
-    return app_state().search.get(request_backend(), g.deadline)
+    return app_state().search.get(pinned_backend(), g.deadline)
 
 
 def answer(body: Any, *, jsonp: bool = False) -> Response:

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from kg.api.json_api.answers import select
 from kg.api.json_api.queries import iri as sparql_iri
+from kg.api.json_api.store_reads import select
 from kg.api.linked_data import ids
 from kg.api.services import protocol, terms
 from kg.model.iris import fold, prologue

@@ -11,8 +11,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from kg.api.build_answers import cached
 from kg.api.errors import ApiError
-from kg.api.json_api.answers import cached, select
+from kg.api.json_api.store_reads import select
 from kg.model import iris
 from kg.model.iris import FIXED_PREFIXES, ONTOLOGY, prologue
 

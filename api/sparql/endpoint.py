@@ -18,20 +18,21 @@ index before the engine runs (api/sparql/full_text.py).
 
 from __future__ import annotations
 
-import time
-
 import pyoxigraph as ox
 from flask import Blueprint, Response, current_app, g, request
 
-from kg.api import backend, negotiate
+from kg.api import negotiate
+from kg.api.backend import execute
 from kg.api.errors import ApiError
 from kg.api.page import query_page
-from kg.api.sparql import execute, full_text, lexer, protocol, syntax
-from kg.api.sparql.admission import reading_query
+from kg.api.request_life import pinned_backend, reading_query
+from kg.api.sparql import full_text, protocol, syntax
 from kg.api.sparql.service_description import service_description
 from kg.errors import QueryError
-from kg.formats import rdf_syntaxes as formats
+from kg.formats import rdf_syntaxes
 from kg.model import iris
+from kg.settings import limit
+from kg.store import sparql_lexer as lexer
 
 bp = Blueprint("sparql", __name__)
 
@@ -40,13 +41,13 @@ bp = Blueprint("sparql", __name__)
 EMPTY_GRAPH = "urn:x-kg:empty-graph"
 TRUNCATED = "X-KG-Truncated"
 ROW_LIMIT = "X-KG-Row-Limit"
-EXPLAIN_WAIT = 2.0  # seconds an engine's syntax error may wait for its turn to be explained
+EXPLAIN_WAIT = limit("explain_wait")
 ANY_OFFER = {**negotiate.SOLUTION_OFFERS, **negotiate.GRAPH_OFFERS}
 
 
 @bp.route("/sparql", methods=["GET", "POST"])
 def sparql() -> Response:
-    with reading_query():  # decoding and lexing take turns (api/sparql/admission.py); the run does not
+    with reading_query():  # decoding and lexing take turns (api/admission.py); the run does not
         call = protocol.read(request, current_app.config["MAX_REQUEST_BYTES"])
         accept = call.accept or request.headers.get("Accept")
         plan = _plan(call, accept) if _is_query(call, accept) else None
@@ -83,8 +84,8 @@ def _plan(call: protocol.Call, accept: str | None) -> tuple[execute.Request, str
     job = execute.Request(
         sparql=sent, form=info.form, cap=int(current_app.config["MAX_ROWS"]), top_limit=info.top_limit,
         open_ended=info.open_ended, max_bytes=int(current_app.config["MAX_RESPONSE_BYTES"]),
-        solutions_type=engine if info.form in ("SELECT", "ASK", None) else formats.SPARQL_JSON.media_type,
-        graph_type=engine if info.form in ("CONSTRUCT", "DESCRIBE") else formats.TURTLE.media_type,
+        solutions_type=engine if info.form in ("SELECT", "ASK", None) else rdf_syntaxes.SPARQL_JSON.media_type,
+        graph_type=engine if info.form in ("CONSTRUCT", "DESCRIBE") else rdf_syntaxes.TURTLE.media_type,
         default_graphs=default, named_graphs=named, prefixes=dict(iris.PREFIXES))
     return job, served, engine
 
@@ -93,20 +94,21 @@ def _full_text(query: str) -> str:
     """The query with Jena's text:query patterns answered from the search index (api/sparql/full_text.py)."""
     if not full_text.mentions_jena(query):
         return query
-    from kg.api.json_api.answers import app_state, cached
+    from kg.api.app_state import app_state
+    from kg.api.build_answers import cached
 
-    return full_text.rewrite(query, lambda: app_state().search.get(backend.current(), g.deadline),
+    return full_text.rewrite(query, lambda: app_state().search.get(pinned_backend(), g.deadline),
                              lambda: cached("names of the schema", _schema_names))
 
 
 def _schema_names(deadline: float) -> full_text.SchemaNames:
-    rows = backend.current().select(full_text.schema_names_query(), deadline)
+    rows = pinned_backend().select(full_text.schema_names_query(), deadline)
     return [(row["t"], row["l"], row["p"]) for row in rows]
 
 
 def _run(job: execute.Request, served: str, engine: str, query: str) -> Response:
     try:
-        result = backend.current().run(job, g.deadline)
+        result = pinned_backend().run(job, g.deadline)
     except QueryError as exc:
         with reading_query(at_least=EXPLAIN_WAIT):  # the run may have used up the time limit
             problem = syntax.explain(str(exc), query)
@@ -172,14 +174,3 @@ def _negotiate(form: str | None, accept: str | None) -> tuple[str, str]:
         raise ApiError(406, f"no acceptable media type for a {form or 'SPARQL'} answer; this endpoint offers "
                             + ", ".join(offers), offers=list(offers))
     return chosen
-
-
-def start_clock() -> None:
-    """Before each request: the deadline every backend call of the request shares."""
-    g.deadline = time.monotonic() + float(current_app.config["QUERY_TIMEOUT"])
-
-
-@bp.teardown_app_request
-def _release(_exc: BaseException | None) -> None:
-    """After each request: give back the build it was pinned to (api/backend.py)."""
-    backend.release_current()

@@ -28,11 +28,11 @@ from dataclasses import dataclass
 from typing import Callable
 
 from kg.api.errors import ApiError
-from kg.api.sparql import lexer
 from kg.model import iris
 from kg.model.iris import FIXED_PREFIXES, fold
 from kg.publish.search import SearchIndex
 from kg.publish.search_index import word_text
+from kg.store import sparql_lexer as lexer
 
 JENA_TEXT = "http://jena.apache.org/text#"
 QUERY = JENA_TEXT + "query"

@@ -13,13 +13,12 @@ from urllib.parse import parse_qsl
 
 from flask import Request
 
-from kg.api import negotiate
 from kg.api.errors import ApiError
+from kg.api.negotiate import FORMAT_PARAMS, format_accept
 
 FORM = "application/x-www-form-urlencoded"
 SPARQL_QUERY = "application/sparql-query"
 SPARQL_UPDATE = "application/sparql-update"
-FORMAT_PARAMS = ("format", "output")  # aliases of the Accept header
 
 
 @dataclass
@@ -91,24 +90,6 @@ def _call(params: list[tuple[str, str]], body_query: str | None) -> Call:
         raise ApiError(400, "the 'query' parameter is empty")
     call.query = queries[0]
     return call
-
-
-def requested_accept(request: Request) -> tuple[str | None, bool]:
-    """(the Accept header a GET asks with, whether a `format=` / `output=` parameter gave it)."""
-    explicit = format_accept([v for k, v in request.args.items(multi=True) if k in FORMAT_PARAMS])
-    return (explicit, True) if explicit is not None else (request.headers.get("Accept"), False)
-
-
-def format_accept(values: list[str]) -> str | None:
-    """The Accept header that `format=` / `output=` stand for (several: any of them)."""
-    if not values:
-        return None
-    accepts = [negotiate.accept_of_format(v) for v in values]
-    unknown = [v for v, a in zip(values, accepts) if a is None]
-    if unknown:
-        raise ApiError(400, f"unknown format {unknown[0]!r}: give a media type or one of "
-                            + ", ".join(negotiate.FORMAT_ALIASES))
-    return ", ".join(accepts)
 
 
 def _parse(raw: bytes, where: str) -> list[tuple[str, str]]:

@@ -1,21 +1,22 @@
 """The SPARQL 1.1 Service Description (https://www.w3.org/TR/sparql11-service-description/)
 sent on GET /sparql without a query, in the RDF format the client prefers. The
 predefined prefixes are listed as SHACL prefix declarations (sh:declare). The
-default dataset is the VoID dataset of /.well-known/void (api/linked_data/void.py), which it
+default dataset is the VoID dataset of /.well-known/void (api/linked_data/void.py; its IRIs: api/base_iri.py), which it
 links with rdfs:seeAlso."""
 
 from __future__ import annotations
 
 from flask import Response, g, request
 
-from kg.api import backend, negotiate
+from kg.api import negotiate
+from kg.api.base_iri import dataset_iri, void_iri
 from kg.api.errors import ApiError
-from kg.api.linked_data.void import dataset_iri, void_iri
-from kg.formats import rdf_syntaxes as rdf_formats
+from kg.api.request_life import pinned_backend
+from kg.formats import rdf_syntaxes
 from kg.model import iris
 
 SD = "http://www.w3.org/ns/sparql-service-description#"
-RESULT_FORMATS = tuple(f.w3c for f in (*rdf_formats.RESULTS_FORMATS, *rdf_formats.RDF_FORMATS))
+RESULT_FORMATS = tuple(f.w3c for f in (*rdf_syntaxes.RESULTS_FORMATS, *rdf_syntaxes.RDF_FORMATS))
 
 
 def description_turtle(endpoint: str, graphs: list[str]) -> str:
@@ -25,7 +26,7 @@ def description_turtle(endpoint: str, graphs: list[str]) -> str:
     formats = ", ".join(f"formats:{name}" for name in RESULT_FORMATS)
     declared = " ,\n".join(f'    [ sh:prefix "{p}" ; sh:namespace "{iri}"^^xsd:anyURI ]' for p, iri in iris.PREFIXES.items())
     return f"""@prefix sd: <{SD}> .
-@prefix formats: <{rdf_formats.W3C_FORMATS}> .
+@prefix formats: <{rdf_syntaxes.W3C_FORMATS}> .
 @prefix dcterms: <http://purl.org/dc/terms/> .
 @prefix sh: <http://www.w3.org/ns/shacl#> .
 @prefix void: <http://rdfs.org/ns/void#> .
@@ -56,12 +57,12 @@ def service_description(accept: str | None = None) -> Response:
     if chosen is None:
         raise ApiError(406, "the service description is offered as " + ", ".join(negotiate.GRAPH_OFFERS))
     served, engine = chosen
-    graphs = backend.current().graphs(g.deadline)
+    graphs = pinned_backend().graphs(g.deadline)
     turtle = description_turtle(request.base_url, graphs)
-    if engine == rdf_formats.TURTLE.media_type:
+    if engine == rdf_syntaxes.TURTLE.media_type:
         body = turtle.encode("utf-8")
     else:
-        body = rdf_formats.convert(turtle, rdf_formats.TURTLE, rdf_formats.rdf_format(engine), iris.PREFIXES)
+        body = rdf_syntaxes.convert(turtle, rdf_syntaxes.TURTLE, rdf_syntaxes.rdf_format(engine), iris.PREFIXES)
     response = Response(body, mimetype=served)
     response.headers["Vary"] = "Accept"
     return response

@@ -15,8 +15,8 @@ import difflib
 import re
 from dataclasses import dataclass
 
-from kg.api.sparql import lexer
 from kg.model import iris
+from kg.store import sparql_lexer as lexer
 
 _POSITION = re.compile(r"error at (\d+):(\d+): ?(.*)", re.DOTALL)
 _QUOTED = re.compile(r'"([^"]+)"|(?<![\[\w\'])([A-Z][A-Za-z ]+?)(?=,|$)')

@@ -11,6 +11,6 @@
     inception/         INCEpTION and WebAnno UIMA CAS XMI: reading, and writing back
     webanno_tsv/       WebAnno TSV 3.x, read into a UIMA CAS and then as XMI is
 
-May import kg.errors, kg.settings and kg.model; the writers (brat/export.py, inception/export.py) also
+May import kg.errors, kg.settings and kg.model; the writers (brat/corpus_writer.py, inception/xmi_writer.py) also
 read a built store (kg.store). Never imports kg.pipeline or kg.publish.
 """

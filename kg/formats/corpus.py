@@ -139,11 +139,6 @@ def not_read(paths: list[Path]) -> str:
             f"and the corpus's configuration files): {names}")
 
 
-def list_documents(corpus_dir: Path) -> list[DocumentFiles]:
-    """Every article of the corpus, sub-directories included, sorted by slug."""
-    return scan_corpus(corpus_dir).documents
-
-
 def scan_corpus(corpus_dir: Path) -> Listing:
     """Walk the corpus (a brat collection: documents in any sub-directory, each read with the
     nearest annotation.conf up the tree). Every file is a document's, a configuration, or

@@ -8,6 +8,12 @@ from dataclasses import dataclass, field
 from kg.errors import InputWarning
 
 
+def id_order(ann_id: str) -> tuple[int, str]:
+    """Sort key of annotation ids in the order brat numbers them: T9 before T10, then by the id."""
+    digits = "".join(c for c in ann_id if c.isdigit())
+    return (int(digits) if digits else 0, ann_id)
+
+
 @dataclass(frozen=True)
 class Span:
     """A 0-based, end-exclusive character range."""

@@ -73,9 +73,9 @@ INPUT_FORMATS: tuple[InputFormat, ...] = (
 
 OUTPUT_FORMATS: tuple[OutputFormat, ...] = (
     OutputFormat("brat", "a brat corpus (texts, .ann, metadata, configuration) in a directory",
-                 "kg.formats.brat.export:export_brat"),
+                 "kg.formats.brat.corpus_writer:export_brat"),
     OutputFormat("xmi", f"INCEpTION's UIMA CAS XMI documents with their {TYPE_SYSTEM} in a directory",
-                 "kg.formats.inception.export:export_xmi"),
+                 "kg.formats.inception.xmi_writer:export_xmi"),
 )
 
 BY_SUFFIX = {row.suffix: row for row in INPUT_FORMATS}

@@ -3,7 +3,7 @@
 A record is a function of the mentions that denote the entity in every
 document graph, of the articles that name it as publisher or author, and of
 the alias table. Builds sum that evidence as the readers find it
-(kg.model.evidence), or ask a store for it (kg.pipeline.entity_records). Both
+(kg.model.evidence), or ask a store for it (kg.pipeline.stored_records). Both
 paths end in `records_nquads`, so they cannot disagree on what a record says.
 """
 

@@ -8,7 +8,7 @@ reads that evidence from the N-Quads of the documents it translates, a full
 build sums it, and the build directory keeps the sum (kg.store.build_dirs.EVIDENCE_FILE), so an
 incremental build subtracts the evidence of the graphs it replaces, adds that
 of the new ones, and rewrites only the records touched, without a query over
-the whole store. `kg.pipeline.entity_records.gather_evidence` asks the store the same
+the whole store. `kg.pipeline.stored_records.gather_evidence` asks the store the same
 questions in SPARQL; the two must always agree (tests/model/test_evidence.py).
 """
 
@@ -98,7 +98,7 @@ def _add_first(item: MentionCounts, first: First | None, sign: int) -> None:
 
 
 def document_evidence(nquads: str) -> Evidence:
-    """The evidence one document graph gives, as kg.pipeline.entity_records' queries would find it in the store."""
+    """The evidence one document graph gives, as kg.pipeline.stored_records' queries would find it in the store."""
     def objects(predicate: str) -> dict[str, set[str]]:
         found: dict[str, set[str]] = {}
         for subject, obj in _triples(nquads, predicate):

@@ -29,7 +29,11 @@ from kg.errors import ConfigError
 from kg.settings import setting
 
 DEFAULT_BASE = "https://kg.example.org/"
-ONTOLOGY_IRI = DEFAULT_BASE + "ontology"  # fixed: kg's ontology and its terms, the same in every graph
+# The paths of the namespaces under the base, the same under every base (the endpoint's routes)
+RESOURCE_PATH, DOCUMENT_PATH, GRAPH_PATH = "id/", "doc/", "graph/"
+VOCABULARY_PATH = "vocab"  # <base>vocab#
+ONTOLOGY_PATH = "ontology"  # <base>ontology: the ontology graph, as kg's own ontology IRI is under the default base
+ONTOLOGY_IRI = DEFAULT_BASE + ONTOLOGY_PATH  # fixed: kg's ontology and its terms, the same in every graph
 ONTOLOGY = ONTOLOGY_IRI + "#"
 RESERVED_GRAPHS = ("entities", "ontology")  # graph names of the build's own: no document may take them
 WIKIDATA = "http://www.wikidata.org/entity/"
@@ -74,12 +78,12 @@ class Namespaces:
 def namespaces(base: str) -> Namespaces:
     """The namespaces under `base` (checked: see check_base)."""
     base = check_base(base)
-    resource, graph = base + "id/", base + "graph/"
-    prefixes = {"kgo": ONTOLOGY, "kgv": base + "vocab#", "kgr": resource, "doc": base + "doc/", "kgg": graph,
+    resource, document, graph, vocabulary = (base + RESOURCE_PATH, base + DOCUMENT_PATH, base + GRAPH_PATH,
+                                             base + VOCABULARY_PATH + "#")
+    prefixes = {"kgo": ONTOLOGY, "kgv": vocabulary, "kgr": resource, "doc": document, "kgg": graph,
                 **{family: f"{resource}{family}/" for family in ENTITY_FAMILIES}}
     prefixes.update((p, iri) for p, iri in FIXED_PREFIXES.items() if p not in prefixes)
-    return Namespaces(base, base + "vocab#", resource, base + "doc/", graph, graph + "entities",
-                      graph + "ontology", prefixes)
+    return Namespaces(base, vocabulary, resource, document, graph, graph + "entities", graph + "ontology", prefixes)
 
 
 def check_base(base: str) -> str:
@@ -121,7 +125,7 @@ def reset_base(token: Token | None) -> None:
         _CURRENT.reset(token)
 
 
-def local_name(iri: str) -> str:
+def term_name(iri: str) -> str:
     """'Person' for kgo:Person; IRIs outside kg's ontology stay whole."""
     return iri[len(ONTOLOGY):] if iri.startswith(ONTOLOGY) else iri
 

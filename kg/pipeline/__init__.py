@@ -6,7 +6,7 @@
     readers.py         reading documents on every core
     document_graph.py  one checked, resolved document -> its named graph (N-Quads text)
     fill.py            the store bulk-loaded from scratch, or patched from the previous build's
-    entity_records.py  the entity records in the store: their evidence asked in SPARQL, records replaced
+    stored_records.py  the entity records in the store: their evidence asked in SPARQL, records replaced
     load_file.py       the N-Quads a full build loads, kept as its N-Quads export
     shacl.py           the built graph checked against the shapes and the ontology
     push.py            the push to a remote store, before publishing

@@ -242,7 +242,7 @@ def _run(plan: Plan, inputs: Inputs, data_dir: Path, options: Options, phases: P
         if plan.previous_dir:
             keep_base_export(build_dir, plan.previous_dir, plan.remade_graphs() or [])
         with phases.phase("schema"):
-            from kg.formats.brat.export import save_schema  # brat's rendering code: only when there is work
+            from kg.formats.brat.corpus_writer import save_schema  # brat's rendering code: only when there is work
 
             save_schema(inputs.corpus_dir, inputs.configs, build_dirs.corpus_config_dir(build_dir))
             # documents that bring their configuration, and those no annotation.conf covers (their
@@ -286,9 +286,6 @@ def run_hooks(build_dir: Path) -> None:
             warnings.warn(f"build hook {ep.name!r} not run: {exc}", stacklevel=2)
     if not hooks:
         return
-    store = EmbeddedStore(build_dirs.store_path(build_dir), read_only=True)
-    try:
+    with EmbeddedStore(build_dirs.store_path(build_dir), read_only=True) as store:
         for hook in hooks:
             hook(build_dir, store)
-    finally:
-        store.close()

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 
 from kg.formats.brat.ann import NORMALIZATION_DBS
-from kg.formats.records import Document, Event, Relation, TextBound
+from kg.formats.records import Document, Event, Relation, TextBound, id_order
 from kg.model import iris
 from kg.model.aliases import AliasTable
 from kg.model.corpus_vocabulary import Vocabulary, property_name
@@ -180,7 +180,7 @@ def _local_things(ctx: _Context) -> None:
     qualifiers = {a.target: a.value for a in ann.attributes if vocab.means(a.name, "qualifier")}
     units = {a.target: a.value for a in ann.attributes if vocab.means(a.name, "unit")}
     done: set[str] = set()
-    for tid, resolution in sorted(ctx.resolved.items(), key=lambda item: _id_order(item[0])):
+    for tid, resolution in sorted(ctx.resolved.items(), key=lambda item: id_order(item[0])):
         if resolution.key is not None or resolution.iri in done:
             continue
         done.add(resolution.iri)
@@ -204,10 +204,6 @@ def _local_things(ctx: _Context) -> None:
         if resolution.rule is Rule.UNNAMED:
             add(node, KGO.unnamed, boolean(True))
 
-
-def _id_order(ann_id: str) -> tuple[int, str]:
-    digits = "".join(c for c in ann_id if c.isdigit())
-    return (int(digits) if digits else 0, ann_id)
 
 
 def _short(text: str) -> str:

@@ -39,13 +39,13 @@ from kg.model.iris import graph_iri, resource_iri
 from kg.model.view_parts import pack, view_part
 from kg.pipeline.cluster import reading_on
 from kg.pipeline.document_graph import canonical_keys
-from kg.pipeline.entity_records import gather_evidence, refresh_firsts, replace_records
 from kg.pipeline.inputs import Inputs
 from kg.pipeline.load_file import LoadFile, ontology_nquads
 from kg.pipeline.phases import Phases
 from kg.pipeline.plan import Plan
 from kg.pipeline.readers import ChunkReader, read_all
 from kg.pipeline.shacl import validate_nquads
+from kg.pipeline.stored_records import gather_evidence, refresh_firsts, replace_records
 from kg.publish.view_data import ViewParts, load_head, patch_parts, record_parts, save_parts, start_parts
 from kg.store import build_dirs
 from kg.store.build_dirs import read_manifest
@@ -86,15 +86,13 @@ def fill_store(plan: Plan, inputs: Inputs, build_dir: Path, options: Options, ph
             store, checked, touched, filled = _load_all(plan, inputs, build_dir, options, phases, reader)
         else:
             store, checked, touched, filled = _patch_previous(plan, inputs, build_dir, options, phases, reader)
-    try:
+    with store:
         if options.validate:
             with phases.phase("validate"):  # records of what the checked documents name or named
                 _validate_records(store, checked if touched is None else checked | touched, inputs.vocabulary)
         with phases.phase("flush"):
             store.flush()
         return filled
-    finally:
-        store.close()
 
 
 def _a_document(plan: Plan) -> Path | None:

@@ -33,7 +33,7 @@ from pathlib import Path
 from typing import IO, TYPE_CHECKING, Callable, Iterator
 
 from kg.errors import StoreError
-from kg.formats import rdf_syntaxes as formats
+from kg.formats import rdf_syntaxes
 from kg.model import iris
 from kg.publish import jsonld
 from kg.store import build_dirs
@@ -43,7 +43,7 @@ from kg.store.embedded import EmbeddedStore
 if TYPE_CHECKING:
     from kg.store.remote import RemoteStore
 
-FORMATS = formats.EXPORT_EXTENSIONS
+FORMATS = rdf_syntaxes.EXPORT_EXTENSIONS
 SECTIONS_AHEAD = 64  # sections serialized ahead of the writer, at most
 
 
@@ -71,7 +71,7 @@ def remote_export_chunks(store: RemoteStore, fmt: str) -> Iterator[bytes]:
     """The dataset of kg's graphs in a remote store, in one export format, read and written graph
     by graph (no engine has to offer a whole-dataset GET): the same sections as a build writes.
     The store is asked for its graphs now, not once streaming, so an unreachable store fails here."""
-    formats.export_format(fmt)
+    rdf_syntaxes.export_format(fmt)
     return _remote_sections(store, fmt, ordered_graphs(store.graphs()))
 
 
@@ -100,7 +100,7 @@ def write_exports(build_dir: Path) -> None:
 def ensure_export(build_dir: Path, fmt: str) -> Path:
     """The build's export in `fmt`: written on the first call (one writer at a time, across
     threads and processes: an flock per open file), then kept in the build directory."""
-    formats.export_format(fmt)
+    rdf_syntaxes.export_format(fmt)
     path = build_dirs.export_path(build_dir, fmt)
     return build_dirs.made_once(path, lambda partial: _write_export_file(build_dir, fmt, path, partial))
 
@@ -122,11 +122,8 @@ def _graph_source(build_dir: Path, fmt: str) -> Iterator[tuple[list[str], Callab
     nquads = ensure_export(build_dir, "nq") if fmt != "nq" else None
     index = build_dirs.read_sections(nquads) if nquads else None
     if index is None:
-        store = build_dirs.build_store(build_dir)
-        try:
+        with build_dirs.build_store(build_dir) as store:
             yield store.graphs(), lambda graphs: (section(store, fmt, graph) for graph in graphs)
-        finally:
-            store.close()
         return
     with open(nquads, "rb") as source:
         yield list(index), lambda graphs: _sections_from_nquads(source, index, fmt, graphs)
@@ -269,7 +266,7 @@ def section(store: EmbeddedStore, fmt: str, graph: str) -> bytes:
 
 def write_export(store: EmbeddedStore, fmt: str, out: IO[bytes]) -> None:
     """Serialize a whole store in one format to a binary stream."""
-    formats.export_format(fmt)
+    rdf_syntaxes.export_format(fmt)
     _write_sections(out, fmt, ordered_graphs(store.graphs()), lambda graph: out.write(section(store, fmt, graph)))
 
 

@@ -27,11 +27,11 @@ from typing import Callable, Iterator
 
 from kg.model.iris import fold, prologue, word_chars
 from kg.store import build_dirs
+from kg.store.protocol import Select
 
 FORMAT = 3  # PRAGMA user_version (1 and 2 were search-index.json, read by kg before FTS5)
 APPLICATION_ID = 0x6B677331  # "kgs1": PRAGMA application_id, what tells this file from another database
 
-Select = Callable[[str], list[dict[str, str]]]
 Rows = list[dict[str, str]]
 
 LABELS = """
@@ -208,11 +208,8 @@ def write_build_index(build_dir: Path, previous_dir: Path | None = None,
     previous = index_path(previous_dir) if previous_dir is not None and touched is not None else None
     if previous is not None and not readable(previous):  # none (an earlier kg's build), or damaged
         previous = None
-    store = build_dirs.build_store(build_dir)
-    try:
+    with build_dirs.build_store(build_dir) as store:
         labels, summaries = label_rows(store.select, touched if previous is not None else None)
-    finally:
-        store.close()
     if previous is None:
         make_index(index_path(build_dir), labels, summaries)
     else:

@@ -22,11 +22,8 @@ its type cost 18 s at 10,000 articles (0.6 s without).
 
 from __future__ import annotations
 
-from typing import Callable
-
-from kg.model.iris import local_name, prologue
-
-Select = Callable[[str], list[dict[str, str]]]
+from kg.model.iris import prologue, term_name
+from kg.store.protocol import Select
 
 QUADS = "{ SELECT (COUNT(*) AS ?quads) WHERE { GRAPH ?g { ?s ?p ?o } } }"
 COUNTS = """
@@ -72,4 +69,4 @@ def graph_stats(select: Select, graphs: list[str], quads: int | None = None) -> 
 
 
 def _per_term(rows: list[dict[str, str]]) -> dict[str, int]:
-    return {local_name(row["t"]): int(row["n"]) for row in rows}
+    return {term_name(row["t"]): int(row["n"]) for row in rows}

@@ -18,13 +18,14 @@ import zlib
 from collections import defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Iterable
+from typing import Iterable
 
 from kg.model import iris
 from kg.model.default_alignment import ENTITY_ROOT
 from kg.model.iris import ONTOLOGY, prologue
 from kg.model.view_parts import ViewPart, pack, split_by_subject, unpack, view_part
 from kg.store import build_dirs
+from kg.store.protocol import Select
 
 _FORMAT = "kg-view-parts-3"
 SHARDS = 64  # files each kind of part is spread over: an edit rewrites the few holding its parts, links the rest
@@ -35,7 +36,6 @@ _HEAD, _DOCUMENTS, _RECORDS = "head.pickle", "d", "r"
 FAMILIES = ("Event", "Person", "Group", "Organization", "Place", "Date", "Figure", "Quote", "Entity")
 CORPUS_FAMILY = FAMILIES[-1]
 
-Select = Callable[[str], list[dict[str, str]]]
 
 
 @dataclass
@@ -97,12 +97,9 @@ def ontology_schema(ontology_nquads: str) -> ViewSchema:
     """The schema of a build, from its ontology graph (kg.pipeline.load_file.ontology_nquads)."""
     from kg.store.embedded import EmbeddedStore  # pyoxigraph only for a build
 
-    store = EmbeddedStore()
-    try:
+    with EmbeddedStore() as store:
         store.load_nquads(ontology_nquads.encode())
         return view_schema(store.select)
-    finally:
-        store.close()
 
 
 @dataclass

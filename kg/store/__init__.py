@@ -6,6 +6,7 @@
     remote/       the same interface over HTTP, its engines, and the push of a build
     terms.py      rdflib terms from Oxigraph's terms and from SPARQL JSON results
     memo.py       the one cache convention for values computed from data that can change
+    sparql_lexer.py  what a SPARQL query is (form, dataset, update, remote fetches), read before any engine runs it
 
-May import kg.errors, kg.settings, kg.model.iris and kg.formats.rdf_syntaxes.
+May import kg.errors, kg.settings, kg.model.iris, kg.formats.rdf_syntaxes and kg.formats.positions.
 """

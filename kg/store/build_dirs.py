@@ -28,7 +28,7 @@ new build replaces the old.
         search-index.sqlite             SEARCH_INDEX_FILE: the labels /api/search ranks, SQLite with FTS5
                                         (kg.publish.search_index); builds made before it wrote
                                         OLD_SEARCH_INDEX_FILE (search-index.json), no longer read:
-                                        the endpoint writes the new file into them (api/json_api/search.py)
+                                        the endpoint writes the new file into them (api/backend/search_indexes.py)
         inputs.pickle                   PARSED_INPUTS_FILE: the parsed inputs, reused by the next
                                         incremental build (kg.pipeline.inputs)
         evidence.pickle                 EVIDENCE_FILE: what the documents say of each entity, patched
@@ -59,7 +59,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, ContextManager
 
 from kg.errors import StoreError
-from kg.formats import rdf_syntaxes as formats
+from kg.formats import rdf_syntaxes
 from kg.model import iris
 from kg.store import served
 
@@ -75,7 +75,7 @@ BUILDS_DIR = "builds"
 CACHE_DIR = "cache"
 STORE_DIR = "store"
 MANIFEST_FILE = "manifest.json"
-EXPORT_FILES = {extension: f"kg.{extension}" for extension in formats.EXPORT_EXTENSIONS}
+EXPORT_FILES = {extension: f"kg.{extension}" for extension in rdf_syntaxes.EXPORT_EXTENSIONS}
 SECTIONS_SUFFIX = ".sections.json"
 LOAD_FILE = "load.nq"
 BASE_EXPORT = "base.nq"

@@ -14,7 +14,7 @@ from typing import IO, Iterable, Iterator, Sequence
 import pyoxigraph as ox
 
 from kg.errors import QueryError
-from kg.formats import rdf_syntaxes as formats
+from kg.formats import rdf_syntaxes
 from kg.store.protocol import SPARQL_JSON, TURTLE, GraphStore
 
 
@@ -50,12 +50,12 @@ class EmbeddedStore(GraphStore):
         query_form: str | None = None,
     ) -> tuple[str, str]:
         """See GraphStore.query_into; the endpoint's row cap stops the evaluation early through
-        `output.write` (api/sparql/execute.py). Oxigraph finds the query's form itself."""
+        `output.write` (api/backend/execute.py). Oxigraph finds the query's form itself."""
         result = self._run(sparql, default_graph_uris, named_graph_uris, prefixes)
         if isinstance(result, ox.QueryTriples):
-            result.serialize(output, format=formats.rdf_format(graph_type).oxigraph)
+            result.serialize(output, format=rdf_syntaxes.rdf_format(graph_type).oxigraph)
             return "graph", graph_type
-        result.serialize(output, format=formats.results_format(solutions_type).oxigraph)
+        result.serialize(output, format=rdf_syntaxes.results_format(solutions_type).oxigraph)
         return ("boolean" if isinstance(result, ox.QueryBoolean) else "solutions"), solutions_type
 
     def _run(self, sparql: str, default_graph_uris: Sequence[str], named_graph_uris: Sequence[str],
@@ -89,7 +89,7 @@ class EmbeddedStore(GraphStore):
 
     def load_file(self, path: Path, fmt: str) -> None:
         """Add a dataset file in `fmt` (an extension of kg.formats.rdf_syntaxes), in one transaction."""
-        self._store.load(path=str(path), format=formats.by_extension(fmt).oxigraph)
+        self._store.load(path=str(path), format=rdf_syntaxes.by_extension(fmt).oxigraph)
 
     def bulk_load_file(self, path: Path) -> None:
         """Load a large N-Quads file as fast as Oxigraph can (not transactional: for new stores)."""
@@ -105,13 +105,13 @@ class EmbeddedStore(GraphStore):
     def load_graph(self, graph: str, data: bytes, fmt: str | ox.RdfFormat) -> None:
         """Add triples to `graph`; `fmt` is an extension of kg.formats.rdf_syntaxes ('nt', 'ttl') or an Oxigraph format.
         Raises SyntaxError when `data` does not parse."""
-        rdf_format = formats.by_extension(fmt).oxigraph if isinstance(fmt, str) else fmt
+        rdf_format = rdf_syntaxes.by_extension(fmt).oxigraph if isinstance(fmt, str) else fmt
         self._store.load(data, format=rdf_format, to_graph=ox.NamedNode(graph))
 
     def serialize_graph(self, graph: str, fmt: str, prefixes: dict[str, str] | None = None) -> bytes:
         """One named graph's triples in `fmt` ('nt', 'ttl' or 'jsonld'), serialized by Oxigraph."""
         options = {"prefixes": prefixes} if prefixes else {}
-        return self._store.dump(format=formats.by_extension(fmt).oxigraph, from_graph=ox.NamedNode(graph), **options)
+        return self._store.dump(format=rdf_syntaxes.by_extension(fmt).oxigraph, from_graph=ox.NamedNode(graph), **options)
 
     def quads_of(self, graph: str) -> Iterator[ox.Quad]:
         """Every quad of one named graph."""
@@ -140,7 +140,7 @@ class EmbeddedStore(GraphStore):
 
     def dump(self, output: IO[bytes] | str | Path, fmt: str, prefixes: dict[str, str] | None = None) -> None:
         """Write the whole dataset (or, for triple formats, the union of its graphs)."""
-        self._store.dump(str(output) if isinstance(output, Path) else output, formats.by_extension(fmt).oxigraph,
+        self._store.dump(str(output) if isinstance(output, Path) else output, rdf_syntaxes.by_extension(fmt).oxigraph,
                          prefixes=prefixes)
 
     def __len__(self) -> int:

@@ -15,12 +15,13 @@ from __future__ import annotations
 import io
 import json
 from dataclasses import dataclass
-from typing import IO, Any, Protocol, Sequence
+from typing import IO, Any, Callable, Protocol, Self, Sequence
 
-from kg.formats import rdf_syntaxes as formats
+from kg.formats import rdf_syntaxes
 
-SPARQL_JSON = formats.SPARQL_JSON.media_type
-TURTLE = formats.TURTLE.media_type
+SPARQL_JSON = rdf_syntaxes.SPARQL_JSON.media_type
+TURTLE = rdf_syntaxes.TURTLE.media_type
+Select = Callable[[str], list[dict[str, str]]]  # a store's select, or another way to the rows of a SELECT
 
 
 @dataclass(frozen=True)
@@ -72,6 +73,13 @@ class GraphStore(Protocol):
     def drop_graph(self, graph: str) -> None: ...
 
     def close(self) -> None: ...
+
+    def __enter__(self) -> Self:
+        """A store is a context manager: `with build_dirs.build_store(build) as store:` closes it after."""
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
 
 
 def rows_of(sparql_json: bytes) -> list[dict[str, str]]:

@@ -76,14 +76,22 @@ class Process:
         self.process = subprocess.Popen(argv, start_new_session=True, **kwargs)
 
     def stop(self, grace: float = 20.0) -> None:
-        """SIGTERM the process group, SIGKILL it when it lingers past `grace` seconds."""
+        """SIGTERM the process group, SIGKILL it when it lingers past `grace` seconds; what is left
+        of the group once its first process is gone (children it left behind) is killed too."""
         if self.process.poll() is None:
-            os.killpg(self.process.pid, signal.SIGTERM)
+            self._signal_group(signal.SIGTERM)
             try:
                 self.process.wait(grace)
             except subprocess.TimeoutExpired:
-                os.killpg(self.process.pid, signal.SIGKILL)
+                self._signal_group(signal.SIGKILL)
                 self.process.wait(grace)
+        self._signal_group(signal.SIGKILL)
+
+    def _signal_group(self, sig: int) -> None:
+        try:
+            os.killpg(self.process.pid, sig)
+        except ProcessLookupError:  # the group is empty
+            pass
 
     def children(self) -> list[int]:
         """Process ids of every descendant (for `kg serve`: worker templates and query workers)."""
@@ -103,7 +111,11 @@ class Server(Process):
         argv = [sys.executable, "-m", "kg.api", "serve", "--host", "127.0.0.1", "--port", "0",
                 *(["--data", str(data)] if data is not None else []), *args]
         super().__init__(argv, stdout=subprocess.PIPE, stderr=self.log, text=True, env=environment, cwd=str(ROOT))
-        self.url = self._wait_for_url()
+        try:
+            self.url = self._wait_for_url()
+        except BaseException:  # interrupted while waiting: the server must not outlive the fixture
+            self.stop()
+            raise
 
     def _wait_for_url(self) -> str:
         found = threading.Event()

@@ -11,17 +11,16 @@ from typing import Iterator
 
 import pytest
 
-from kg.api import create_app
-from kg.api.sparql.workers import WorkerPool
+from kg.api.backend.workers import WorkerPool
 from kg.testing.servers import Server
+from tests.helpers import made_app
 
 
 @pytest.fixture(scope="session")
 def app(shipped_data: Path):
     """The app on the shipped corpus, as `kg serve` would make it."""
-    app = create_app({"DATA": str(shipped_data), "WORKERS": 2, "QUERY_TIMEOUT": 20.0})
-    yield app
-    app.extensions["kg"].close()
+    with made_app({"DATA": str(shipped_data), "WORKERS": 2, "QUERY_TIMEOUT": 20.0}) as app:
+        yield app
 
 
 @pytest.fixture
@@ -60,10 +59,9 @@ def _recorded_jobs(monkeypatch, what) -> list[str]:
 def small_app(shipped_data: Path):
     """An app with a tiny row cap, a short time limit, a small request limit,
     and its workers reading the store on disk (the app above holds it in memory)."""
-    app = create_app({"DATA": str(shipped_data), "WORKERS": 2, "QUERY_TIMEOUT": 1.5, "MAX_ROWS": 5,
-                      "MAX_REQUEST_BYTES": 4096, "MEMORY_QUADS": 0})
-    yield app
-    app.extensions["kg"].close()
+    with made_app({"DATA": str(shipped_data), "WORKERS": 2, "QUERY_TIMEOUT": 1.5, "MAX_ROWS": 5,
+                   "MAX_REQUEST_BYTES": 4096, "MEMORY_QUADS": 0}) as app:
+        yield app
 
 
 @pytest.fixture

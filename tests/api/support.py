@@ -1,10 +1,12 @@
-"""Helpers of the endpoint's tests: a JSON answer's body, and validators of the OpenAPI schemas."""
+"""Helpers of the endpoint's tests: a JSON answer's body, validators of the OpenAPI schemas, and a
+request to a real server's /sparql."""
 
 from __future__ import annotations
 
 import json
 
 import jsonschema_rs
+import requests
 
 from kg.api.json_api import openapi
 
@@ -20,3 +22,11 @@ def validator(schema_name: str):
     doc = openapi.document()
     schema = {"$ref": f"#/components/schemas/{schema_name}", "components": doc["components"]}
     return jsonschema_rs.validator_for(schema)
+
+
+HTTP_TIMEOUT = 60  # seconds a request to a test server may take on a loaded machine
+
+
+def sparql(server, **kwargs) -> requests.Response:
+    """A request to `server`'s /sparql (GET unless `method` says otherwise; the rest as for requests)."""
+    return requests.request(kwargs.pop("method", "GET"), server.url + "sparql", timeout=HTTP_TIMEOUT, **kwargs)

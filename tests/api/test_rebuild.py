@@ -7,9 +7,9 @@ import json
 import shutil
 import time
 
-from kg.api import create_app
 from kg.pipeline.builder import build
 from kg.store import build_dirs
+from tests.helpers import made_app
 
 DOCS = "SELECT (COUNT(DISTINCT ?d) AS ?n) WHERE { ?d a <https://kg.example.org/ontology#NewsArticle> }"
 
@@ -24,8 +24,7 @@ def test_swap_is_noticed(tmp_path, tiny_copy, corpus_copy):
     data = tmp_path / "data"
     build(tiny_copy, data)
     first = build_dirs.current_build(data)
-    app = create_app({"DATA": str(data), "WORKERS": 2})
-    try:
+    with made_app({"DATA": str(data), "WORKERS": 2}) as app:
         client = app.test_client()
         before = documents(client)
         stats_before = json.loads(client.get("/api/stats").data)
@@ -57,5 +56,3 @@ def test_swap_is_noticed(tmp_path, tiny_copy, corpus_copy):
         assert items[0]["id"] == "person/juan-guaido"
         health = json.loads(client.get("/health").data)
         assert health["build"] == second.name and health["in_memory"] is True
-    finally:
-        app.extensions["kg"].close()

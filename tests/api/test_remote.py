@@ -17,6 +17,7 @@ import requests
 from kg.store.remote import Credentials, RemoteStore, connect
 from kg.testing.servers import Server
 from kg.testing.sparql_servers import OxigraphServer, oxigraph_binary
+from tests.api.support import sparql
 from tests.helpers import CORPUS
 
 COUNT_ALL = "SELECT (COUNT(*) AS ?n) WHERE { ?s ?p ?o }"
@@ -42,10 +43,6 @@ def remote_server(oxigraph, tmp_path_factory) -> Iterator[Server]:
     srv = Server(data, "--store", oxigraph, "--corpus", str(CORPUS), "--query-timeout", "2", "--threads", "6")
     yield srv
     srv.stop()
-
-
-def sparql(server, **kwargs) -> requests.Response:
-    return requests.request(kwargs.pop("method", "GET"), server.url + "sparql", timeout=TIMEOUT, **kwargs)
 
 
 def test_remote_store_urls():

@@ -13,6 +13,7 @@ from urllib.parse import urlencode
 import pyoxigraph as ox
 import pytest
 
+from kg.api.app_state import app_state
 from kg.store import build_dirs
 from tests.hardening.procs import wait_until
 
@@ -56,8 +57,7 @@ def test_query_in_url_and_body_is_repeated(client):
 
 def test_missing_content_type_on_post(client):
     response = client.post("/sparql", data=b"query=ASK%20%7B%7D")
-    assert response.status_code in (400, 415)
-    error_of(response, response.status_code)
+    assert "a POST needs a Content-Type" in error_of(response, 400)["detail"]
 
 
 @pytest.mark.parametrize("content_type", ["text/plain", "application/json", "multipart/form-data; boundary=x",
@@ -163,7 +163,7 @@ def test_listener_would_notice_a_request(listener):
 
 def test_timeout_gives_503_and_kills_the_worker(small_app):
     client = small_app.test_client()
-    pool = small_app.extensions["kg"].pool
+    pool = app_state(small_app).backend.pool
     client.get("/sparql", query_string={"query": "ASK {}"})  # workers are up
     before = set(pool.pids())
     started = time.monotonic()
@@ -256,7 +256,7 @@ def test_request_size_limit(small_client):
     big = "SELECT * WHERE { ?s ?p ?o } #" + "x" * 5000
     error_of(small_client.post("/sparql", data=big.encode(), content_type="application/sparql-query"), 413)
     error_of(small_client.post("/sparql", data={"query": big}), 413)
-    assert small_client.get("/sparql", query_string={"query": big}).status_code == 414
+    assert "POST the query instead" in error_of(small_client.get("/sparql", query_string={"query": big}), 414)["detail"]
 
 
 def test_cors_for_reading(client):
@@ -267,7 +267,7 @@ def test_cors_for_reading(client):
     preflight = client.options("/sparql", headers={"Origin": "http://elsewhere.test",
                                                    "Access-Control-Request-Method": "POST",
                                                    "Access-Control-Request-Headers": "content-type"})
-    assert preflight.status_code in (200, 204)
+    assert preflight.status_code == 200
     assert "POST" in preflight.headers["Access-Control-Allow-Methods"]
     assert "Content-Type" in preflight.headers["Access-Control-Allow-Headers"]
     assert "Access-Control-Allow-Credentials" not in preflight.headers

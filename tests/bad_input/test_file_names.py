@@ -11,9 +11,8 @@ from urllib.parse import quote
 
 import pytest
 
-from kg.api import create_app
 from kg.model import iris
-from tests.helpers import TINY, run_kg, shared_corpus, store_quads
+from tests.helpers import TINY, made_app, run_kg, shared_corpus, store_quads
 
 INCEPTION = Path(__file__).resolve().parents[1] / "data" / "inception"
 
@@ -80,8 +79,7 @@ def test_document_with_any_name_is_built(built):
 
 
 def test_document_is_served_and_looked_up(built):
-    app = create_app({"DATA": str(built), "WORKERS": 1, "QUERY_TIMEOUT": 20.0})
-    try:
+    with made_app({"DATA": str(built), "WORKERS": 1, "QUERY_TIMEOUT": 20.0}) as app:
         client = app.test_client()
         for path in (quote(ODD), quote(ODD_ID), ODD_ID):  # escaped by the client, once, or not at all
             answer = client.get("/api/documents/" + path)
@@ -92,8 +90,6 @@ def test_document_is_served_and_looked_up(built):
         assert client.get(href).status_code == 200
         page = client.get("/doc/" + quote(ODD), headers={"Accept": "application/n-triples"})
         assert page.status_code == 200 and ODD_ID in page.get_data(as_text=True)
-    finally:
-        app.extensions["kg"].close()
 
 
 @pytest.mark.parametrize("form, suffixes", [("brat", (".txt", ".ann")), ("xmi", (".xmi", ".json"))])
@@ -137,13 +133,10 @@ def test_entity_named_in_another_script_has_a_readable_iri(tmp_path):
     assert result.exit_code == 0, result.output
     subjects = {q.subject.value for q in store_quads(tmp_path / "data")}
     assert {iris.RESOURCE + "person/иван-петров", iris.RESOURCE + "person/ana-ruiz"} <= subjects
-    app = create_app({"DATA": str(tmp_path / "data"), "WORKERS": 1, "QUERY_TIMEOUT": 20.0})
-    try:
+    with made_app({"DATA": str(tmp_path / "data"), "WORKERS": 1, "QUERY_TIMEOUT": 20.0}) as app:
         for path in ("person/иван-петров", "person/" + quote("иван-петров")):
             answer = app.test_client().get("/api/entities/" + path)
             assert answer.status_code == 200 and answer.json["iri"] == iris.RESOURCE + "person/иван-петров"
-    finally:
-        app.extensions["kg"].close()
 
 
 def test_inception_documents_in_a_folder_of_any_name_export_with_their_configuration(tmp_path):

@@ -26,9 +26,9 @@ def _corpus(tmp_path: Path) -> Path:
 
 
 def test_the_drawing_in_the_docstring_names_every_class_of_the_tree():
-    import kg.api.backend  # noqa: F401  (its NoGraph is in the tree)
-    import kg.api.sparql.lexer  # noqa: F401
+    import kg.api.backend.embedded  # noqa: F401  (its NoGraph is in the tree)
     import kg.store.remote  # noqa: F401
+    import kg.store.sparql_lexer  # noqa: F401
 
     drawn = errors.__doc__
     for cls in _tree():

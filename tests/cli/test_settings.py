@@ -91,3 +91,14 @@ def test_the_data_directory_is_a_path_for_every_command():
     for name in settings.BY_NAME["data"].commands:
         param = next(p for p in main.get_command(ctx, name).params if "--data" in p.opts)
         assert param.type.convert("d", param, ctx) == Path("d")
+
+
+def test_every_limit_is_applied_where_the_table_says_and_nowhere_else():
+    """Each fixed limit of the server is bound by the module its row names, and every `limit(...)`
+    call in the code names a row of the table."""
+    for item in settings.LIMITS:
+        assert f'limit("{item.name}")' in (ROOT / item.where).read_text(encoding="utf-8"), item
+    for package in ("kg", "api", "viz"):
+        for path in (ROOT / package).rglob("*.py"):
+            for name in re.findall(r'\blimit\("([a-z_]+)"\)', path.read_text(encoding="utf-8")):
+                assert settings.LIMIT_BY_NAME[name].where == str(path.relative_to(ROOT)), (path, name)

@@ -14,7 +14,7 @@ from cassis import load_dkpro_core_typesystem, load_typesystem, merge_typesystem
 from kg.errors import CorpusError
 from kg.formats.registry import BY_SUFFIX
 from kg.store import build_dirs
-from tests.helpers import assert_same_quads, run_kg, shared_corpus, store_quads
+from tests.helpers import assert_same_quads, build_corpus, run_kg, shared_corpus, store_quads
 
 PAIRS = Path(__file__).parents[1] / "data" / "webanno-tsv3-pairs"
 KGO = "https://kg.example.org/ontology#"
@@ -31,10 +31,6 @@ def _type_system(target: Path) -> None:
     ts.create_feature(metadata, "isLastSegment", "uima.cas.Boolean")
     target.write_text(ts.to_xml(), encoding="utf-8")
 
-
-def _build(corpus: Path, data: Path) -> None:
-    result = run_kg("build", "--corpus", str(corpus), "--data", str(data), "--quiet")
-    assert result.exit_code == 0, result.output
 
 
 def _rows(data: Path, sparql: str) -> list:
@@ -64,8 +60,8 @@ def test_one_document_exported_as_xmi_and_as_tsv3_builds_into_isomorphic_graphs(
     shutil.copy(PAIRS / pair / "reference.xmi", xmi / "doc.xmi")
     _type_system(xmi / "TypeSystem.xml")
     shutil.copy(PAIRS / pair / "reference.tsv", tsv / "doc.tsv")
-    _build(xmi, tmp_path / "xmi-data")
-    _build(tsv, tmp_path / "tsv-data")
+    build_corpus(xmi, tmp_path / "xmi-data")
+    build_corpus(tsv, tmp_path / "tsv-data")
     assert _mentions(tmp_path / "tsv-data")  # the pair holds annotations kg reads
     assert_same_quads(store_quads(tmp_path / "tsv-data"), store_quads(tmp_path / "xmi-data"))
 
@@ -99,7 +95,7 @@ REAL = {
 def test_real_tsv3_exports_build(tmp_path: Path, name: str) -> None:
     corpus = shared_corpus("webanno-tsv3", name)
     documents, mentions, warnings = REAL[name]
-    _build(corpus, tmp_path / "data")
+    build_corpus(corpus, tmp_path / "data")
     assert _documents(tmp_path / "data") == documents
     assert _mentions(tmp_path / "data") == mentions
     reader = BY_SUFFIX[".tsv"]
@@ -147,8 +143,8 @@ def test_a_real_export_as_xmi_and_as_tsv3_builds_into_the_same_graph_but_the_tex
     shutil.copy(published / xmi_folder / "TypeSystem.xml", xmi / "TypeSystem.xml")
     shutil.copy(next((published / xmi_folder).glob("*.xmi")), xmi / "doc.xmi")
     shutil.copy(published / tsv_name, tsv / "doc.tsv")
-    _build(xmi, tmp_path / "xmi-data")
-    _build(tsv, tmp_path / "tsv-data")
+    build_corpus(xmi, tmp_path / "xmi-data")
+    build_corpus(tsv, tmp_path / "tsv-data")
     assert _mentions(tmp_path / "tsv-data")  # the pair holds annotations kg reads
     from_xmi, from_tsv = store_quads(tmp_path / "xmi-data"), store_quads(tmp_path / "tsv-data")
     assert _same_but_whitespace_between_sentences(_document_text(from_xmi), _document_text(from_tsv))

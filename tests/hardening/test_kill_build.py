@@ -69,14 +69,11 @@ def _check_survival(data: Path, old: Path, link: str, digest: dict[str, str], qu
     assert os.readlink(data / "current") == link
     assert tree_digest(old) == digest
     manifest = json.loads((old / build_dirs.MANIFEST_FILE).read_text())
-    store = EmbeddedStore(build_dirs.store_path(old), read_only=True)
-    try:
+    with EmbeddedStore(build_dirs.store_path(old), read_only=True) as store:
         rows = store.select("SELECT (COUNT(*) AS ?n) WHERE { GRAPH ?g { ?s ?p ?o } }")
         assert int(rows[0]["n"]) == manifest["quads"] == len(quads)
         articles = store.select("SELECT (COUNT(?d) AS ?n) WHERE { ?d a <https://kg.example.org/ontology#NewsArticle> }")
         assert int(articles[0]["n"]) == DOCS
-    finally:
-        store.close()
     assert len(list(ox.parse(path=str(old / "kg.nq"), format=ox.RdfFormat.N_QUADS))) == len(quads)
 
 

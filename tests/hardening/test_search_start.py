@@ -55,11 +55,8 @@ def _data_copy(generated: tuple[Path, Path], tmp_path: Path) -> Path:
 
 def _expected(data: Path) -> tuple[str, list[str]]:
     """A word to search for and the ids of the entities the build's store says match it, in order."""
-    store = build_dirs.build_store(build_dirs.current_build(data))
-    try:
+    with build_dirs.build_store(build_dirs.current_build(data)) as store:
         labels, summaries = label_rows(store.select)
-    finally:
-        store.close()
     label = next(r["label"] for r in labels if r["kind"] == "pref" and len(r["label"].split()[0]) >= 4)
     needle = label.split()[0][:4]
     return needle, [hit.entity for hit in SearchIndex.of_rows(labels, summaries).search(needle, 20)]

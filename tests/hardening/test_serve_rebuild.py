@@ -23,6 +23,7 @@ import requests
 from kg.store import build_dirs
 from kg.testing.servers import Server
 from tests.hardening.procs import GENERATED_DOCS, kg_build, kill_group, wait_until
+from tests.helpers import add_numbered_article
 
 COUNT = "SELECT (COUNT(?d) AS ?n) WHERE { ?d a <https://kg.example.org/ontology#NewsArticle> }"
 BUILD_TIMEOUT = 300.0
@@ -70,11 +71,6 @@ class Watcher:
         return self.answers[-1] if self.answers else None
 
 
-def _add_article(corpus: Path, n: int) -> None:
-    (corpus / f"zz-added-{n}.txt").write_text(f"Added article {n}: Ana Ruiz met Pedro Ruiz in Cucuta.\n",
-                                              encoding="utf-8")
-
-
 @pytest.fixture
 def served(generated: tuple[Path, Path], tmp_path: Path):
     corpus, data = tmp_path / "corpus", tmp_path / "data"
@@ -104,10 +100,10 @@ def test_old_graph_until_the_rebuild_is_complete_then_the_new(served) -> None:
     watcher = Watcher(server)
     try:
         assert wait_until(lambda: len(watcher.answers) >= 3, 30, 0.05)
-        _add_article(corpus, 1)
+        add_numbered_article(corpus, 1)
         second = _rebuild(watcher, corpus, data)
         assert wait_until(lambda: watcher.latest().articles == GENERATED_DOCS + 1, 10, 0.05)
-        _add_article(corpus, 2)
+        add_numbered_article(corpus, 2)
         third = _rebuild(watcher, corpus, data)  # publishing it removes `first`, the build the server began with
         assert not first.exists()
         assert wait_until(lambda: watcher.latest().articles == GENERATED_DOCS + 2, 10, 0.05)
@@ -130,7 +126,7 @@ def test_a_killed_rebuild_changes_nothing_for_clients(served) -> None:
     corpus, data, server = served
     first = build_dirs.current_build(data)
     watcher = Watcher(server)
-    _add_article(corpus, 1)
+    add_numbered_article(corpus, 1)
     process = kg_build(corpus, data, "--no-validate")
     watcher.building = True
     try:

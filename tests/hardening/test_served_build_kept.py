@@ -27,6 +27,7 @@ import requests
 from kg.store import build_dirs
 from kg.testing.servers import Server
 from tests.hardening.procs import run_build, wait_until
+from tests.helpers import add_numbered_article
 
 PATHS = ("graph", "export.ttl", "health")
 
@@ -80,13 +81,8 @@ class Poller:
         return self.answers
 
 
-def _add_article(corpus: Path, n: int) -> None:
-    (corpus / f"zz-added-{n}.txt").write_text(f"Added article {n}: Ana Ruiz met Pedro Ruiz in Cucuta.\n",
-                                              encoding="utf-8")
-
-
 def _rebuild(corpus: Path, data: Path, n: int) -> Path:
-    _add_article(corpus, n)
+    add_numbered_article(corpus, n)
     result = run_build(corpus, data, "--no-validate")
     assert result.returncode == 0, result.stderr
     return build_dirs.current_build(data)

@@ -12,11 +12,10 @@ from pathlib import Path
 
 import pytest
 
-from kg.api import create_app
 from kg.model import iris
 from kg.store import build_dirs
 from tests.brat_reference import brat_source
-from tests.helpers import CORPUS, export_file, run_kg, store_quads, view_file
+from tests.helpers import CORPUS, export_file, made_app, run_kg, store_quads, view_file
 
 BASE = "https://news.example.net/kg/"
 OTHER = "http://other.example.com/"
@@ -82,9 +81,8 @@ def test_cli_query_abbreviates_with_the_builds_base(based: Path) -> None:
 
 @pytest.fixture(scope="module")
 def client(based: Path):
-    app = create_app({"DATA": str(based), "WORKERS": 1})
-    yield app.test_client()
-    app.extensions["kg"].close()
+    with made_app({"DATA": str(based), "WORKERS": 1}) as app:
+        yield app.test_client()
 
 
 API_PATHS = ["/api/prefixes", "/api/entities?limit=20", "/api/documents", "/api/stats", "/examples.json",

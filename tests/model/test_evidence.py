@@ -20,7 +20,7 @@ from kg.model import iris
 from kg.model.entity_records import records_nquads
 from kg.model.evidence import Evidence, document_evidence, load_evidence
 from kg.pipeline.builder import build
-from kg.pipeline.entity_records import gather_evidence
+from kg.pipeline.stored_records import gather_evidence
 from kg.store import build_dirs
 from kg.store.embedded import EmbeddedStore
 from tests.brat_reference import brat_source
@@ -35,11 +35,8 @@ def _plain(evidence: Evidence) -> dict:
 
 def _store_evidence(build_dir: Path) -> Evidence:
     with build_dirs.under_build_base(build_dir):
-        store = EmbeddedStore(build_dirs.store_path(build_dir), read_only=True)
-        try:
+        with EmbeddedStore(build_dirs.store_path(build_dir), read_only=True) as store:
             return gather_evidence(store)
-        finally:
-            store.close()
 
 
 def _assert_kept_evidence_is_the_stores(data: Path, what: str) -> None:

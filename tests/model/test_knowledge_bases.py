@@ -7,11 +7,10 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
-from kg.api import create_app
 from kg.model import iris
 from kg.model.iris import WIKIDATA
 from kg.pipeline.builder import build
-from tests.helpers import CORPUS, assert_same_quads, run_kg, shared_corpus, store_quads
+from tests.helpers import CORPUS, assert_same_quads, build_corpus, made_app, run_kg, shared_corpus, store_quads
 
 GND = "GND\tDB:none, <URL>:https://d-nb.info/, <URLBASE>:https://d-nb.info/gnd/%s\n"
 
@@ -36,10 +35,6 @@ def _corpus(root: Path, documents: dict[str, tuple[str, list[tuple[str, str, lis
         (root / f"{slug}.ann").write_text("\n".join(lines) + "\n", encoding="utf-8")
     return root
 
-
-def _build(corpus: Path, data: Path) -> None:
-    built = run_kg("build", "--corpus", str(corpus), "--data", str(data), "--quiet")
-    assert built.exit_code == 0, built.output
 
 
 def _rows(data: Path, query: str) -> list[str]:
@@ -69,7 +64,7 @@ def test_every_spelling_of_an_item_is_one_entity_across_documents(tmp_path: Path
                ("Person", "Mr Hussein", ["Wikidata:Wikidata:Q76"])]),
     })
     data = tmp_path / "data"
-    _build(corpus, data)
+    build_corpus(corpus, data)
     denoted = _denoted(data)
     entities = set().union(*denoted.values())
     assert len(entities) == 1 and len(denoted) == 4
@@ -78,7 +73,8 @@ def test_every_spelling_of_an_item_is_one_entity_across_documents(tmp_path: Path
     explained = _explained(data)  # the spelling the annotator used is kept
     assert explained["Obama"].endswith("; linked as Wikidata:https://www.wikidata.org/wiki/Q76")
     assert explained["The 44th president"].endswith("; linked as http://www.wikidata.org/entity/Q76")
-    answer = create_app({"DATA": str(data)}).test_client().get("/api/entities/" + entity.split("/id/", 1)[1])
+    with made_app({"DATA": str(data), "WORKERS": 1}) as app:
+        answer = app.test_client().get("/api/entities/" + entity.split("/id/", 1)[1])
     assert answer.status_code == 200 and answer.get_json()["sameAs"] == [WIKIDATA + "Q76"]
 
 
@@ -95,7 +91,7 @@ def test_no_link_values_are_counted_warnings_and_the_mention_stays_unlinked(tmp_
     assert null[0].startswith(f"warning: {corpus / 'd0.ann'}:2: Wikidata identifier 'NULL' names no item")
     assert "(expected an item such as Q76, or no N line)" in null[0]
     data = tmp_path / "data"
-    _build(corpus, data)
+    build_corpus(corpus, data)
     assert _rows(data, "SELECT ?i WHERE { ?e owl:sameAs ?i }") == []
     assert all(why.startswith("normalized form: ") for why in _explained(data).values())
     assert run_kg("check", "--strict", "--corpus", str(corpus)).exit_code == 2
@@ -117,14 +113,14 @@ def test_a_database_tools_conf_declares_is_a_knowledge_base(tmp_path: Path) -> N
         "b": ("J. W. von Goethe read.", [("Person", "J. W. von Goethe", ["GND:https://d-nb.info/gnd/118540238"])]),
     }
     declared, plain = tmp_path / "declared", tmp_path / "plain"
-    _build(_corpus(tmp_path / "with", documents, tools=GND), declared)  # built with the shapes checked
+    build_corpus(_corpus(tmp_path / "with", documents, tools=GND), declared)  # built with the shapes checked
     assert len(set().union(*_denoted(declared).values())) == 1
     assert _rows(declared, "SELECT DISTINCT ?i WHERE { GRAPH kgg:entities { ?e owl:sameAs ?i } }") == [
         "https://d-nb.info/gnd/118540238"]
     validated = run_kg("validate", "--data", str(declared))  # the shapes take any item's IRI, Wikidata's as wd:
     assert validated.exit_code == 0, validated.output
     documents["b"] = (documents["b"][0], [("Person", "J. W. von Goethe", ["GND:118540238"])])
-    _build(_corpus(tmp_path / "without", documents), plain)  # undeclared: an item under kg's base
+    build_corpus(_corpus(tmp_path / "without", documents), plain)  # undeclared: an item under kg's base
     assert len(set().union(*_denoted(plain).values())) == 1
     assert _rows(plain, "SELECT DISTINCT ?i WHERE { GRAPH kgg:entities { ?e owl:sameAs ?i } }") == [
         iris.BASE + "reference/GND/118540238"]
@@ -160,7 +156,7 @@ def test_conflicts_follow_the_documented_order_and_are_explained(tmp_path: Path)
     with (corpus / "a.ann").open("a", encoding="utf-8") as ann:
         ann.write("*\tEquiv T4 T5\n")
     data = tmp_path / "data"
-    _build(corpus, data)
+    build_corpus(corpus, data)
     why, denoted = _explained(data), _denoted(data)
     # the link wins over the alias table's spelling, which names no item
     assert why["Guaidó"] == ("knowledge base: wikidata/q56276951; linked as Wikidata:Q56276951; "
@@ -193,7 +189,7 @@ def test_inception_identifiers_are_identity(tmp_path: Path) -> None:
         if path.name.isascii():  # a document id is ASCII
             shutil.copy(path, corpus)
     data = tmp_path / "data"
-    _build(corpus, data)
+    build_corpus(corpus, data)
     counts = _rows(data, "SELECT (COUNT(DISTINCT ?e) AS ?entities) (COUNT(DISTINCT ?i) AS ?items) "
                          "WHERE { GRAPH kgg:entities { ?e owl:sameAs ?i } }")
     entities, items = (int(n) for n in counts[0].split(","))
@@ -224,14 +220,14 @@ def test_an_event_keeps_its_links(tmp_path: Path) -> None:
     with (corpus / "a.ann").open("a", encoding="utf-8") as ann:
         ann.write("E1\tFlight:T2 Agent:T1\nN1\tReference E1 Wikidata:Q1\tfled\nN2\tReference E1 ACE:e-17\tfled\n")
     data = tmp_path / "data"
-    _build(corpus, data)
+    build_corpus(corpus, data)
     event = _rows(data, "SELECT ?e WHERE { ?e kgo:trigger ?m }")
     assert len(event) == 1
     assert sorted(_rows(data, f"SELECT ?i WHERE {{ <{event[0]}> owl:sameAs ?i }}")) == sorted(
         [WIKIDATA + "Q1", iris.BASE + "reference/ACE/e-17"])  # ACE, declared nowhere: an item under kg's base
     exported, again = tmp_path / "exported", tmp_path / "again"
     assert run_kg("export", "--data", str(data), "--format", "brat", "-o", str(exported)).exit_code == 0
-    _build(exported, again)
+    build_corpus(exported, again)
     assert_same_quads(store_quads(again), store_quads(data), "graph rebuilt from the brat export")
 
 
@@ -243,7 +239,7 @@ def test_an_unnamed_person_linked_to_an_item_is_its_entity_and_a_figure_stays_lo
     with (corpus / "a.ann").open("a", encoding="utf-8") as ann:
         ann.write("A1\tUnnamed T1\n")
     data = tmp_path / "data"
-    _build(corpus, data)
+    build_corpus(corpus, data)
     denoted = _denoted(data)
     assert denoted["His mother"] == denoted["Ana Ruiz"] and next(iter(denoted["Ana Ruiz"])).endswith("/id/wikidata/q7")
     assert "/doc/a/figure/T3" in next(iter(denoted["40"]))

@@ -37,11 +37,8 @@ def generated_data(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def _rows(data: Path) -> tuple[Rows, Rows]:
-    store = build_dirs.build_store(build_dirs.current_build(data))
-    try:
+    with build_dirs.build_store(build_dirs.current_build(data)) as store:
         return label_rows(store.select)
-    finally:
-        store.close()
 
 
 def _entries(labels: Rows) -> list[Entry]:

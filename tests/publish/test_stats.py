@@ -10,13 +10,12 @@ from pathlib import Path
 import pyoxigraph as ox
 import pytest
 
-from kg.api import create_app
-from kg.model.iris import local_name, prologue
+from kg.model.iris import prologue, term_name
 from kg.pipeline.builder import build
 from kg.publish.stats import COUNTED, graph_stats
 from kg.store import build_dirs
 from kg.store.embedded import EmbeddedStore
-from tests.helpers import CORPUS, TINY, TINY_STATS, add_article, edit_npr, run_kg
+from tests.helpers import CORPUS, TINY, TINY_STATS, add_article, edit_npr, made_app, run_kg
 
 
 @pytest.fixture(scope="module")
@@ -39,11 +38,8 @@ def test_kg_stats_gives_the_hand_counted_numbers(tiny_data):
 
 def test_api_stats_gives_the_same_numbers_as_kg_stats(tiny_data):
     cli = json.loads(run_kg("stats", "--data", str(tiny_data), "--json").stdout)
-    app = create_app({"DATA": str(tiny_data), "WORKERS": 1})
-    try:
+    with made_app({"DATA": str(tiny_data), "WORKERS": 1}) as app:
         api = app.test_client().get("/api/stats").get_json()
-    finally:
-        app.extensions["kg"].close()
     assert api["version"] == build_dirs.current_build(tiny_data).name
     assert {k: v for k, v in api.items() if k not in ("version", "builtAt")} == cli
 
@@ -69,20 +65,14 @@ def edited_data(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def test_api_stats_with_the_kept_quad_count_equals_every_count_asked_of_the_store(edited_data):
-    store = EmbeddedStore(build_dirs.store_path(build_dirs.current_build(edited_data)), read_only=True)
-    try:
+    with EmbeddedStore(build_dirs.store_path(build_dirs.current_build(edited_data)), read_only=True) as store:
         counted = graph_stats(store.select, store.graphs())
         statements = store.select(prologue() + "SELECT ?t (COUNT(DISTINCT ?s) AS ?n) WHERE "
                                   "{ ?s a kgo:Statement ; rdf:predicate ?t } GROUP BY ?t")
-    finally:
-        store.close()
-    app = create_app({"DATA": str(edited_data), "WORKERS": 1})
-    try:
+    with made_app({"DATA": str(edited_data), "WORKERS": 1}) as app:
         api = app.test_client().get("/api/stats").get_json()
-    finally:
-        app.extensions["kg"].close()
     assert {k: v for k, v in api.items() if k not in ("version", "builtAt")} == counted
-    assert counted["relations"] == {local_name(r["t"]): int(r["n"]) for r in statements}
+    assert counted["relations"] == {term_name(r["t"]): int(r["n"]) for r in statements}
     assert counted["counts"]["quads"] == len(ox.Store.read_only(
         str(build_dirs.store_path(build_dirs.current_build(edited_data)))))
 

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from cassis import load_cas_from_xmi, load_typesystem
 
-from kg.formats.inception.export import CHAIN, EVENT, RELATION, SENTENCE, TOKEN
+from kg.formats.inception.xmi_writer import CHAIN, EVENT, RELATION, SENTENCE, TOKEN
 from kg.model.iris import ONTOLOGY_GRAPH, RESOURCE
 from kg.model.ontology import KGO
 from kg.model.sentences import split_sentences

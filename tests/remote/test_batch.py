@@ -102,8 +102,7 @@ def test_hard_literals_blank_nodes_and_iris(engine, store_server, tmp_path: Path
     local = EmbeddedStore(tmp_path / "local")
     quads = hard_graphs()
     local.load_nquads(ox.serialize(quads, format=ox.RdfFormat.N_QUADS))
-    remote = batched(store_server.url, engine, SMALL)
-    try:
+    with batched(store_server.url, engine, SMALL) as remote:
         graphs = [(g, local.dump_graph(g, fmt="nt").encode()) for g in local.graphs()]
         assert [(b.graphs, bool(b.update)) for b in batches(graphs, SMALL)] == [
             ((EX + "blank-a",), False), ((EX + "blank-b",), False), ((EX + "huge",), False),
@@ -114,8 +113,6 @@ def test_hard_literals_blank_nodes_and_iris(engine, store_server, tmp_path: Path
         # sent again over what the store holds: replaced, not added to
         assert push(remote, local, "hard-again") == 6
         assert_same_quads(remote_quads(remote), quads, "hard graphs pushed twice")
-    finally:
-        remote.close()
         local.close()
 
 
@@ -143,15 +140,12 @@ def test_a_push_failing_mid_way_leaves_the_previous_build_published(engine, stor
     assert build_dirs.current_build(data) == before and len(sent) >= 2
     monkeypatch.setattr(RemoteStore, "replace_graphs", replace_graphs)
     store_server.start()
-    remote = batched(store_server.url, engine)
-    try:
+    with batched(store_server.url, engine) as remote:
         assert remote.manifest(fresh=True).build == ""  # claimed, never completed
         report = build(corpus_copy, data, validate=False, store_url=store_server.url)
         assert report.mode == "incremental" and build_dirs.current_build(data) != before
         assert report.pushed == len(store_quads_graphs(data))  # the store held no complete build: all of it
         assert_holds(remote, data)
-    finally:
-        remote.close()
 
 
 def test_batches_at_virtuoso_bounds(engine, store_server, tmp_path: Path) -> None:
@@ -166,12 +160,9 @@ def test_batches_at_virtuoso_bounds(engine, store_server, tmp_path: Path) -> Non
     graphs = [(g, local.dump_graph(g, fmt="nt").encode()) for g in local.graphs()]
     shapes = [len(b.graphs) for b in batches(graphs, VIRTUOSO_BATCHING) if b.update]
     assert VIRTUOSO_BATCHING.max_graphs in shapes and len(graphs) == sum(shapes)
-    remote = batched(store_server.url, engine, VIRTUOSO_BATCHING)
-    try:
+    with batched(store_server.url, engine, VIRTUOSO_BATCHING) as remote:
         push(remote, local, "bounds")
         assert_same_quads(remote_quads(remote), quads, "graphs at the bounds")
-    finally:
-        remote.close()
         local.close()
 
 

@@ -13,7 +13,7 @@ import pyoxigraph as ox
 import pytest
 
 import kg
-from kg.formats import rdf_syntaxes as formats
+from kg.formats import rdf_syntaxes
 from tests.helpers import CORPUS, assert_same_quads, run_kg
 from tests.remote.conftest import ENGINE_NAMES, start_store
 
@@ -71,7 +71,7 @@ def test_export_of_the_store(pushed, tmp_path: Path, fmt: str) -> None:
     got = remote(pushed, tmp_path, "export", "--format", fmt, "-o", str(ours))
     assert got.exit_code == 0, got.output
     assert embedded(pushed, "export", "--format", fmt, "-o", str(theirs)).exit_code == 0
-    syntax = formats.by_extension(fmt).oxigraph
+    syntax = rdf_syntaxes.by_extension(fmt).oxigraph
     assert_same_quads(ox.parse(path=str(ours), format=syntax), ox.parse(path=str(theirs), format=syntax),
                       f"{fmt} export")
 

@@ -37,8 +37,7 @@ def graph_names(remote: RemoteStore) -> set[str]:
 def test_every_graph_and_the_manifest_lie_under_the_base(store_server, corpus_copy: Path, tmp_path: Path):
     data = tmp_path / "data"
     report = build(corpus_copy, data, validate=False, store_url=store_server.url, base_iri=BASE)
-    remote = connect(store_server.url, base=BASE)
-    try:
+    with connect(store_server.url, base=BASE) as remote:
         assert remote.manifest_graph == manifest_graph(BASE) == BASE + "graph/kg-manifest"
         assert report.pushed == len(remote.graphs()) == 6
         assert_holds(remote, data)
@@ -48,8 +47,6 @@ def test_every_graph_and_the_manifest_lie_under_the_base(store_server, corpus_co
         bookkeeping = {n for n in names if "kg-manifest" in n}
         assert bookkeeping and all(n.startswith(BASE + "graph/kg-manifest") for n in bookkeeping)
         assert not [n for n in names if n.startswith(DEFAULT_BASE)]
-    finally:
-        remote.close()
     elsewhere = connect(store_server.url)  # the default base: another dataset, which this store does not hold
     try:
         assert elsewhere.graphs() == [] and elsewhere.manifest(fresh=True).build == ""

@@ -277,7 +277,7 @@ def test_merge_into_a_partly_annotated_article_continues_the_ids(tmp_path: Path)
 
 
 def _row(label: str, outcomes: list) -> str:
-    """The README's row of `kg suggest --score` figures for a corpus: precision / recall per kind."""
+    """The row in docs/usage.md of `kg suggest --score` figures for a corpus: precision / recall per kind."""
     cells = []
     for field in ("score", "known", "named", "events", "arguments"):
         total = sum((getattr(o, field) for o in outcomes if getattr(o, field) is not None), Score(0, 0, 0, 0))
@@ -286,7 +286,7 @@ def _row(label: str, outcomes: list) -> str:
 
 
 def test_precision_and_recall_on_the_four_shipped_articles(tmp_path: Path) -> None:
-    """These figures are in README.md ("Adding articles"); this test says so and reads a fixed copy."""
+    """These figures are in docs/usage.md ("Adding documents"); this test says so and reads a fixed copy."""
     outcomes = suggest_files(_fixed_copy(tmp_path), write=False)
     total = sum((o.score for o in outcomes), Score(0, 0, 0, 0))
     figures = (total.suggested, total.human, round(total.precision(), 3), round(total.recall(), 3),
@@ -297,14 +297,14 @@ def test_precision_and_recall_on_the_four_shipped_articles(tmp_path: Path) -> No
     events = sum((o.events for o in outcomes), Score(0, 0, 0, 0))
     assert (events.suggested, events.human, round(events.precision(), 3), round(events.recall(), 3)) == (
         132, 179, 0.5, 0.369)
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    readme = (ROOT / "docs" / "usage.md").read_text(encoding="utf-8")
     assert _row("shipped (4 articles)", outcomes) in readme
 
 
 def test_precision_and_recall_on_corpora_nobody_here_wrote() -> None:
     """A commodity-news corpus (brat, events; annotators mark mainly the entities events need) and
-    CoNLL 2002 (Spanish and Dutch named entities, as brat ships it): their rows are in README.md."""
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    CoNLL 2002 (Spanish and Dutch named entities, as brat ships it): their rows are in docs/usage.md."""
+    readme = (ROOT / "docs" / "usage.md").read_text(encoding="utf-8")
     commodity = suggest_files(shared_corpus("brat-commodity-news"), write=False)
     assert _row("commodity news (13)", commodity) in readme
     assert _row("CoNLL 2002 (20)", suggest_files(CONLL, write=False)) in readme

@@ -14,6 +14,7 @@ import requests
 from werkzeug.serving import make_server
 
 from kg.api import create_app
+from kg.api.app_state import app_state
 from kg.model.iris import RESOURCE
 from kg.store import build_dirs
 from kg.store.embedded import EmbeddedStore
@@ -37,7 +38,7 @@ def serve():
     for server, thread, app in servers:
         server.shutdown()
         thread.join(timeout=10)
-        app.extensions["kg"].close()
+        app_state(app).close()
 
 
 def test_serves_the_page_the_build_wrote(sample_data: Path, serve):
@@ -90,7 +91,7 @@ def test_the_compressed_page_is_found_with_a_relative_data_directory(sample_data
         built = build_dirs.current_build(sample_data) / build_dirs.VIEW_FILE
         assert gzip.decompress(response.get_data()) == built.read_bytes()
     finally:
-        app.extensions["kg"].close()
+        app_state(app).close()
 
 
 def test_renders_from_the_store_when_the_build_has_no_page(tmp_path: Path, serve):

@@ -7,5 +7,5 @@
     skips.py         annotations left out because of what brat only warns about, each named
     infer.py         the configuration the annotations imply, where no annotation.conf covers them
     render.py        write .ann lines and a configuration for annotations collected elsewhere (a CAS)
-    export.py        write a build back out as a brat corpus (`kg export --format brat`)
+    corpus_writer.py write a build back out as a brat corpus (`kg export --format brat`)
 """

@@ -4,5 +4,5 @@
     cas_to_brat.py   collect brat standoff from a loaded CAS's layers
     errors.py        what cassis refuses, as located errors; type hierarchies too deep, offsets it cannot map
     offsets.py       UTF-16 offsets to code points in memory per astral character (cassis's map: per character)
-    export.py        write a build as INCEpTION documents (`kg export --format xmi`)
+    xmi_writer.py    write a build as INCEpTION documents (`kg export --format xmi`)
 """

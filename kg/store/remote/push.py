@@ -20,9 +20,8 @@ from __future__ import annotations
 
 from collections import deque
 from concurrent.futures import Future, ThreadPoolExecutor
-from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, Callable, Iterable, Iterator, Mapping, Sequence
+from typing import Any, Callable, Iterable, Mapping, Sequence
 
 from kg.errors import StoreError
 from kg.settings import load
@@ -135,14 +134,10 @@ class Pusher:
                    changed: Sequence[str] | None = None, published: bool = False) -> int:
         """Push build `build`, whose store is `store_dir` (`published`: the current build, else one
         about to be published); returns how many graphs were sent."""
-        local = EmbeddedStore(store_dir, read_only=True)
         nquads = build_dirs.export_path(store_dir.parent, "nq")
-        try:
-            with self._remote() as remote:
-                return self._guard(lambda: push(remote, local, build, based_on=based_on, changed=changed,
-                                                nquads=nquads, settings=self.settings), published)
-        finally:
-            local.close()
+        with EmbeddedStore(store_dir, read_only=True) as local, self._remote() as remote:
+            return self._guard(lambda: push(remote, local, build, based_on=based_on, changed=changed,
+                                            nquads=nquads, settings=self.settings), published)
 
     def push_if_missing(self, store_dir: Path, build: str) -> int:
         """Push the current build when the store does not hold it (a new store, a push that failed)."""
@@ -151,15 +146,10 @@ class Pusher:
                 return 0
         return self.push_build(store_dir, build, published=True)
 
-    @contextmanager
-    def _remote(self) -> Iterator[RemoteStore]:
+    def _remote(self) -> RemoteStore:
         from kg.store.remote import connect
 
-        remote = connect(self.url, self.settings)
-        try:
-            yield remote
-        finally:
-            remote.close()
+        return connect(self.url, self.settings)
 
     @staticmethod
     def _guard(step: Callable[[], Any], published: bool) -> Any:

@@ -18,13 +18,13 @@ from typing import IO
 import pyoxigraph as ox
 
 from kg.errors import StoreError
-from kg.formats import rdf_syntaxes as formats
+from kg.formats import rdf_syntaxes
 
-SPARQL_JSON, SPARQL_XML = formats.SPARQL_JSON.media_type, formats.SPARQL_XML.media_type
-NTRIPLES, TURTLE, RDFXML = formats.NTRIPLES.media_type, formats.TURTLE.media_type, formats.RDFXML.media_type
-PARSED_SOLUTIONS = {f.media_type: f.oxigraph for f in (formats.SPARQL_JSON, formats.SPARQL_XML)}
-PARSED_GRAPHS = {**{f.media_type: f.oxigraph for f in (formats.NTRIPLES, formats.TURTLE, formats.RDFXML)},
-                 "text/plain": formats.NTRIPLES.oxigraph}
+SPARQL_JSON, SPARQL_XML = rdf_syntaxes.SPARQL_JSON.media_type, rdf_syntaxes.SPARQL_XML.media_type
+NTRIPLES, TURTLE, RDFXML = rdf_syntaxes.NTRIPLES.media_type, rdf_syntaxes.TURTLE.media_type, rdf_syntaxes.RDFXML.media_type
+PARSED_SOLUTIONS = {f.media_type: f.oxigraph for f in (rdf_syntaxes.SPARQL_JSON, rdf_syntaxes.SPARQL_XML)}
+PARSED_GRAPHS = {**{f.media_type: f.oxigraph for f in (rdf_syntaxes.NTRIPLES, rdf_syntaxes.TURTLE, rdf_syntaxes.RDFXML)},
+                 "text/plain": rdf_syntaxes.NTRIPLES.oxigraph}
 SOLUTIONS_ACCEPT = f"{SPARQL_JSON}, {SPARQL_XML};q=0.9"
 GRAPH_ACCEPT = f"{NTRIPLES}, {TURTLE};q=0.9, {RDFXML};q=0.8"
 ACCEPT = f"{SOLUTIONS_ACCEPT}, {GRAPH_ACCEPT}"
@@ -62,16 +62,16 @@ def convert(body: IO[bytes], media_type: str, output: IO[bytes], *, solutions_ty
         if ask_variable and [v.value for v in results.variables] == [ask_variable]:
             rows = list(results)
             return _boolean(bool(rows) and rows[0][ask_variable].value not in ("0", "false"), output, solutions_type)
-        results.serialize(output, formats.results_format(solutions_type).oxigraph)
+        results.serialize(output, rdf_syntaxes.results_format(solutions_type).oxigraph)
         return "solutions", solutions_type
     if media_type in PARSED_GRAPHS:
         triples = ox.parse(body, format=PARSED_GRAPHS[media_type])
-        ox.serialize(triples, output, format=formats.rdf_format(graph_type).oxigraph)
+        ox.serialize(triples, output, format=rdf_syntaxes.rdf_format(graph_type).oxigraph)
         return "graph", graph_type
     raise StoreError(f"the store answered {media_type or 'without a Content-Type'} "
                      f"(expected SPARQL results as JSON or XML, or a graph as N-Triples, Turtle or RDF/XML)")
 
 
 def _boolean(value: bool, output: IO[bytes], solutions_type: str) -> tuple[str, str]:
-    output.write(formats.results_format(solutions_type).boolean % (b"true" if value else b"false"))
+    output.write(rdf_syntaxes.results_format(solutions_type).boolean % (b"true" if value else b"false"))
     return "boolean", solutions_type

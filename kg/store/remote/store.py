@@ -28,7 +28,7 @@ import requests
 import urllib3
 
 from kg.errors import QueryError, SettingError, StoreError
-from kg.formats import rdf_syntaxes as formats
+from kg.formats import rdf_syntaxes
 from kg.model import iris
 from kg.store.memo import Memo
 from kg.store.protocol import SPARQL_JSON, TURTLE, GraphStore, rows_of
@@ -157,7 +157,7 @@ class RemoteStore(GraphStore):
 
     def _default_graph_empty(self) -> bool:
         with self.http.request("GET", self._gsp(), params={"default": ""},
-                               headers={"Accept": formats.NTRIPLES.media_type}, stream=True) as response:
+                               headers={"Accept": rdf_syntaxes.NTRIPLES.media_type}, stream=True) as response:
             check(response)
             return not any(chunk.strip() for chunk in self.http.chunks(response))  # stops at the first triple
 
@@ -184,7 +184,7 @@ class RemoteStore(GraphStore):
 
     def replace_graph(self, graph: str, ntriples: bytes) -> None:
         """Replace one named graph (Graph Store Protocol PUT)."""
-        headers = {"Content-Type": formats.NTRIPLES.media_type}
+        headers = {"Content-Type": rdf_syntaxes.NTRIPLES.media_type}
         self._write("PUT", self._gsp(), params={"graph": graph}, data=ntriples, headers=headers)
 
     def replace_graphs(self, batch: Batch) -> None:
@@ -209,7 +209,7 @@ class RemoteStore(GraphStore):
     def write_dataset(self, nquads: IO[bytes], params: dict[str, str] | None = None) -> None:
         """Add an N-Quads stream to the store's graphs: one POST to the Graph Store endpoint."""
         self._write("POST", self._gsp(), params=params, data=nquads,
-                    headers={"Content-Type": formats.NQUADS.media_type})
+                    headers={"Content-Type": rdf_syntaxes.NQUADS.media_type})
 
     def drop_graph(self, graph: str) -> None:
         """Remove one named graph; a graph that is not there is not an error."""

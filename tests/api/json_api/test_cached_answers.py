@@ -14,7 +14,9 @@ import time
 import pytest
 from flask import g
 
-from kg.api.json_api.answers import RETRY_AFTER, app_state, cached, select
+from kg.api.app_state import app_state
+from kg.api.build_answers import RETRY_AFTER, cached
+from kg.api.json_api.store_reads import select
 from kg.errors import ApiError
 
 
@@ -61,7 +63,7 @@ def test_a_failed_computation_is_told_once_then_tried_again(app) -> None:
         _in_request(app, lambda: cached("flaky answer", compute), wait=30)
     assert failed.value.status == 504
     assert _in_request(app, lambda: cached("flaky answer", compute), wait=30) == "second time"
-    assert len(attempts) == 2 and not app_state(app).jobs
+    assert len(attempts) == 2 and not app_state(app).answers.jobs
 
 
 def test_the_stats_route_answers_from_the_background_computation(client) -> None:

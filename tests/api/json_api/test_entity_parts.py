@@ -71,7 +71,8 @@ def test_a_small_entity_is_complete_and_says_so(client):
 
 @pytest.mark.parametrize("query", ["mentionsOffset=-1", "outOffset=x", "inOffset=1000000001"])
 def test_bad_offsets_are_400(client, query):
-    assert body(client.get(f"/api/entities/person/juan-guaido?{query}"), 400)["error"]["status"] == 400
+    error = body(client.get(f"/api/entities/person/juan-guaido?{query}"), 400)["error"]
+    assert error["status"] == 400 and f"'{query.partition('=')[0]}' must be" in error["detail"]
 
 
 def test_a_count_past_its_cap_says_it_is_not_exact(client, small_pages, monkeypatch):

@@ -44,7 +44,7 @@ def test_events_and_timeline(client):
     # France 24: "More than one hundred Venezuelan soldiers have defected to Colombia"
     defections = walk(client, "/api/events?type=defection&limit=50")
     assert defections == walk(client, "/api/events?type=DEFECTION&limit=50")
-    assert all("Defection" in e["types"] for e in defections)
+    assert all("kgo:Defection" in e["types"] for e in defections)
     france24 = [e for e in defections if e["document"]["id"] == "france24-soldiers-desert-posts"]
     assert any({"role": "destination", "id": "place/colombia"}.items() <= p.items()
                for e in france24 for p in e["participants"])

@@ -12,9 +12,8 @@ import pyoxigraph as ox
 import pytest
 import requests
 
-from kg.api import create_app
-from kg.api.sparql.workers import WorkerPool
-from kg.formats import rdf_syntaxes as formats
+from kg.api.backend.workers import WorkerPool
+from kg.formats import rdf_syntaxes
 from kg.model.iris import BASE, DOCUMENT, ENTITIES_GRAPH, GRAPH, ONTOLOGY_GRAPH, PREFIXES
 from kg.testing.servers import Server
 from tests.api.linked_support import (
@@ -34,6 +33,7 @@ from tests.api.linked_support import (
     union_triples,
     value,
 )
+from tests.helpers import made_app
 from tests.jsonld_support import assert_same_as_turtle
 
 # -- the shipped corpus, through the app -------------------------------------------------------
@@ -140,7 +140,6 @@ def test_void_numbers_of_classes_and_properties_are_those_of_the_store(client, s
 
 def test_void_reads_no_quad_for_the_count_the_build_kept(shipped_data, monkeypatch):
     """Counting every quad reads the whole store (17 s at 10,000 articles): the build's count is used."""
-    app = create_app({"DATA": str(shipped_data), "WORKERS": 1})
     asked: list[str] = []
     submit = WorkerPool.submit
 
@@ -149,10 +148,8 @@ def test_void_reads_no_quad_for_the_count_the_build_kept(shipped_data, monkeypat
         return submit(pool, job, deadline)
 
     monkeypatch.setattr(WorkerPool, "submit", keep)
-    try:
+    with made_app({"DATA": str(shipped_data), "WORKERS": 1}) as app:
         assert app.test_client().get("/.well-known/void").status_code == 200
-    finally:
-        app.extensions["kg"].close()
     assert asked and not any("?s ?p ?o" in query for query in asked)
     assert any("?x ?property ?y" in query for query in asked)
 
@@ -162,16 +159,15 @@ def test_void_features_are_the_formats_the_pages_answer_in(client):
     void = void_store(client)
     features = {r["f"].value for r in void.query(f"SELECT ?f WHERE {{ ?d <{VOID}feature> ?f }}")}
     served = set()
-    for fmt in formats.RDF_FORMATS:
+    for fmt in rdf_syntaxes.RDF_FORMATS:
         response = client.get(path_of(GUAIDO), headers={"Accept": fmt.media_type})
         if response.status_code == 200 and response.mimetype == fmt.media_type:
-            served.add(formats.W3C_FORMATS + fmt.w3c)
-    assert features == served and len(served) == len(formats.RDF_FORMATS)
+            served.add(rdf_syntaxes.W3C_FORMATS + fmt.w3c)
+    assert features == served and len(served) == len(rdf_syntaxes.RDF_FORMATS)
 
 
 def test_void_licence_and_the_service_description_link(shipped_data):
-    app = create_app({"DATA": str(shipped_data), "WORKERS": 1, "LICENSE": "https://creativecommons.org/licenses/by/4.0/"})
-    try:
+    with made_app({"DATA": str(shipped_data), "WORKERS": 1, "LICENSE": "https://creativecommons.org/licenses/by/4.0/"}) as app:
         client = app.test_client()
         void = void_store(client)
         dataset = BASE + ".well-known/void#dataset"
@@ -183,8 +179,6 @@ def test_void_licence_and_the_service_description_link(shipped_data):
             ?d a <{VOID}Dataset> ; <{PREFIXES['rdfs']}seeAlso> ?v }}""")
         assert client.get(path_of(link)).status_code == 200  # the link dereferences (relative to the base)
         assert client.get("/.well-known/void", query_string={"format": "jsonld"}).mimetype == "application/ld+json"
-    finally:
-        app.extensions["kg"].close()
 
 
 # -- a foreign corpus -----------------------------------------------------------------------------

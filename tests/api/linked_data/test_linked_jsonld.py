@@ -13,9 +13,9 @@ from typing import Any
 import pytest
 from rdflib.compare import isomorphic
 
-from kg.api import create_app
 from kg.model.iris import DOCUMENT, ENTITIES_GRAPH, GRAPH, PREFIXES, RESOURCE
 from tests.api.linked_support import GUAIDO, NPR, path_of, reference, value
+from tests.helpers import made_app
 from tests.jsonld_support import JSONLD, TURTLE, assert_same_as_turtle, graph_of, node_objects
 
 
@@ -36,8 +36,7 @@ def _get(client):
 
 
 def test_the_context_is_served_cacheable_and_open_to_every_origin(shipped_data):
-    app = create_app({"DATA": str(shipped_data), "WORKERS": 1, "CORS": False})
-    try:
+    with made_app({"DATA": str(shipped_data), "WORKERS": 1, "CORS": False}) as app:
         client = app.test_client()
         response = client.get("/context.jsonld")
         assert response.status_code == 200 and response.mimetype == "application/ld+json"
@@ -45,8 +44,6 @@ def test_the_context_is_served_cacheable_and_open_to_every_origin(shipped_data):
         assert response.cache_control.public and response.cache_control.max_age >= 3600
         assert client.get("/context.jsonld", headers={"If-None-Match": response.headers["ETag"]}).status_code == 304
         assert "Access-Control-Allow-Origin" not in client.get("/api/stats").headers  # the setting still holds
-    finally:
-        app.extensions["kg"].close()
 
 
 def test_the_served_context_is_the_one_embedded_everywhere(client):

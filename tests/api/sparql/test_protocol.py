@@ -46,9 +46,9 @@ def test_post_sparql_query(client, shipped_data):
     assert count(response) == store_count(shipped_data)
 
 
-def test_post_sparql_query_with_charset(client):
+def test_post_sparql_query_with_charset(client, shipped_data):
     response = client.post("/sparql", data=COUNT_ALL.encode(), content_type="application/sparql-query; charset=UTF-8")
-    assert response.status_code == 200
+    assert count(response) == store_count(shipped_data)
 
 
 def test_default_graph_is_union_of_documents(client, shipped_data):

@@ -27,6 +27,7 @@ import pyoxigraph as ox
 from kg.formats.brat.ann import NOT_KNOWLEDGE_BASES
 from kg.formats.brat.conf import CONFIG_FILE, AnnotationConfig, load_config
 from kg.formats.brat.tools_conf import find_tools, url_patterns
+from kg.formats.records import id_order
 from kg.model import iris
 from kg.model.corpus_vocabulary import Vocabulary, load_alignment
 from kg.model.iris import FIXED_PREFIXES, WIKIDATA, document_path, slug_of_graph
@@ -35,7 +36,6 @@ from kg.model.resolve import LINKED_AS
 from kg.store.embedded import EmbeddedStore
 
 RDF, RDFS, OWL, NIF, DCTERMS = (FIXED_PREFIXES[p] for p in ("rdf", "rdfs", "owl", "nif", "dcterms"))
-KGO_NS = str(KGO._NS)
 TOOLS_DATABASES = {
     "Wikidata": ("https://www.wikidata.org/", "https://www.wikidata.org/wiki/%s"),
     "ISO8601": ("https://en.wikipedia.org/wiki/ISO_8601", "https://en.wikipedia.org/wiki/ISO_8601#%s"),
@@ -195,7 +195,7 @@ class _Writer:
         self.counters: dict[str, int] = defaultdict(int)
 
     def lines(self) -> list[str]:
-        out = [self._textbound(tid) for tid in sorted(self.mentions, key=_number)]
+        out = [self._textbound(tid) for tid in sorted(self.mentions, key=id_order)]
         out += self._event_lines() + self._relation_lines() + self._attribute_lines()
         out += self._normalization_lines() + self._equiv_lines() + self._note_lines()
         return out
@@ -248,7 +248,7 @@ class _Writer:
 
     def _event_lines(self) -> list[str]:
         lines = []
-        for eid in sorted(self.events, key=_number):
+        for eid in sorted(self.events, key=id_order):
             node, trigger = self.events[eid]
             type_ = self.doc.one(self.mentions[trigger], str(KGO.annotationType))
             args = []
@@ -279,7 +279,7 @@ class _Writer:
             ends = [self.trigger_event.get(e, e) for e in ends]
             labels = (self.doc.one(statement, str(KGO.argumentLabels)) or "Arg1 Arg2").split(" ")
             lines.append(f"{rid}\t{self.names[predicate]} {labels[0]}:{ends[0]} {labels[1]}:{ends[1]}")
-        return sorted(lines, key=lambda line: _number(line.split("\t")[0]))
+        return sorted(lines, key=lambda line: id_order(line.split("\t")[0]))
 
     # -- attributes -----------------------------------------------------------------
 
@@ -291,7 +291,7 @@ class _Writer:
                     if re.fullmatch(r"R\d+", s[len(self.prefix):])]
         targets += list(self.mentions.items())
         config = self.vocab.config
-        for ann_id, node in sorted(targets, key=lambda t: (t[0][0], _number(t[0]))):
+        for ann_id, node in sorted(targets, key=lambda t: (t[0][0], id_order(t[0]))):
             type_ = self._type_of(ann_id)
             for iri, name in sorted(attributes.items(), key=lambda a: a[1]):
                 if type_ is not None and not config.matches(type_, config.attributes[name].targets):
@@ -332,7 +332,7 @@ class _Writer:
 
     def _normalization_lines(self) -> list[str]:
         lines = []
-        for tid in sorted(self.mentions, key=_number):
+        for tid in sorted(self.mentions, key=id_order):
             m = self.mentions[tid]
             for ref in self._references(tid, m):
                 lines.append(f"{self._next('N')}\tReference {self.trigger_event.get(tid, tid)} {ref}"
@@ -368,7 +368,7 @@ class _Writer:
 
     def _first_mention(self, denoted: str) -> str | None:
         tids = [t for t, m in self.mentions.items() if self.doc.one(m, str(KGO.denotes)) == denoted]
-        return min(tids, key=_number) if tids else None
+        return min(tids, key=id_order) if tids else None
 
     # -- Equiv and notes ------------------------------------------------------------
 
@@ -382,11 +382,11 @@ class _Writer:
             if "(Equiv)" in rule:
                 joined.add((self.doc.one(m, str(KGO.denotes)) or "", base))
         equiv = "Equiv" if "Equiv" in self.vocab.config.equiv_types() else next(iter(self.vocab.config.equiv_types()), "Equiv")
-        return [f"*\t{equiv} " + " ".join(sorted(groups[k], key=_number)) for k in sorted(joined)]
+        return [f"*\t{equiv} " + " ".join(sorted(groups[k], key=id_order)) for k in sorted(joined)]
 
     def _note_lines(self) -> list[str]:
         lines = []
-        for tid in sorted(self.mentions, key=_number):
+        for tid in sorted(self.mentions, key=id_order):
             for text in self.doc.all(self.mentions[tid], RDFS + "comment"):
                 lines.append(f"{self._next('#')}\tAnnotatorNotes {self.trigger_event.get(tid, tid)}\t{text}")
         for statement in self.doc.typed(str(KGO.Statement)):
@@ -394,8 +394,3 @@ class _Writer:
             for text in self.doc.all(statement, RDFS + "comment"):
                 lines.append(f"{self._next('#')}\tAnnotatorNotes {rid}\t{text}")
         return lines
-
-
-def _number(ann_id: str) -> tuple[int, str]:
-    digits = "".join(c for c in ann_id if c.isdigit())
-    return (int(digits) if digits else 0, ann_id)

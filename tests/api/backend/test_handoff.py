@@ -1,4 +1,4 @@
-"""Idle workers go to waiting request threads first come, first served (api/sparql/handoff.py)."""
+"""Idle workers go to waiting request threads first come, first served (api/backend/handoff.py)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import time
 
 import pytest
 
-from kg.api.sparql.handoff import Full, Handoff
+from kg.api.backend.handoff import Full, Handoff
 from tests.hardening.procs import wait_until
 
 FAR = 30.0  # seconds a waiter may wait in these tests

@@ -13,8 +13,8 @@ from typing import Iterator
 
 import pytest
 
-from kg.api.sparql import execute
-from kg.api.sparql.workers import DEMOTED_NICENESS, Job, PoolBusy, Source, WorkerPool
+from kg.api.backend import execute
+from kg.api.backend.workers import DEMOTED_NICENESS, Job, PoolBusy, Source, WorkerPool
 from kg.store import build_dirs
 from tests.hardening.procs import alive, wait_until
 

@@ -1,7 +1,7 @@
 """Write a build as INCEpTION documents: `kg export --format xmi`, UIMA CAS XMI with dkpro-cassis.
 
 The inverse of kg.formats.inception.cas_to_brat. Each document graph is read back into brat
-standoff (kg.formats.brat.export's writer) and laid out on INCEpTION's layers:
+standoff (kg.formats.brat.corpus_writer's writer) and laid out on INCEpTION's layers:
 
 - entity mentions: DKPro Core `NamedEntity`, `value` = the brat type,
   `identifier` = the first normalization as an IRI (Wikidata item, kg
@@ -34,10 +34,10 @@ from pathlib import Path
 from cassis import Cas, TypeSystem
 
 from kg.formats.brat.ann import parse_ann
-from kg.formats.brat.export import _number, documents_as_brat
+from kg.formats.brat.corpus_writer import documents_as_brat
 from kg.formats.inception.cas_to_brat import DKPRO, NAMED_ENTITY, reference_iri
 from kg.formats.inception.xmi import TYPE_SYSTEM
-from kg.formats.records import Annotations, Event
+from kg.formats.records import Annotations, Event, id_order
 from kg.model.iris import document_path
 from kg.model.sentences import split_sentences
 from kg.store.embedded import EmbeddedStore
@@ -202,7 +202,7 @@ class _CasWriter:
         triggers: dict[str, list[Event]] = {}
         for event in self.ann.events:
             triggers.setdefault(event.trigger, []).append(event)
-        for tid, bound in sorted(self.ann.textbounds.items(), key=lambda item: _number(item[0])):
+        for tid, bound in sorted(self.ann.textbounds.items(), key=lambda item: id_order(item[0])):
             if tid in triggers:  # brat lets events share a trigger; INCEpTION's span is the event
                 for event in triggers[tid]:
                     self.fs[event.id] = self._add(EVENT, bound.begin, bound.end, value=event.type)
@@ -211,7 +211,7 @@ class _CasWriter:
                 self.fs[tid] = self._add(NAMED_ENTITY, bound.begin, bound.end, value=bound.type)
         for event in self.ann.events:
             self._slots(event)
-        for relation in sorted(self.ann.relations, key=lambda r: _number(r.id)):
+        for relation in sorted(self.ann.relations, key=lambda r: id_order(r.id)):
             governor, dependent = self.fs[relation.arg1], self.fs[relation.arg2]
             self.fs[relation.id] = self._add(RELATION, dependent.begin, dependent.end, Governor=governor,
                                              Dependent=dependent, label=relation.type)

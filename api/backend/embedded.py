@@ -1,14 +1,11 @@
-"""Where the endpoint's answers come from: the embedded store of the current
-build (through query worker processes) or a remote SPARQL server.
+"""The embedded store of the current build, queried through query worker processes.
 
-Both backends offer the operations of `Backend`, each bounded by a deadline;
-api/ and kg.viz call nothing else on them. The embedded backend follows
-`data/current` (kg.store.build_dirs.current_build): a rebuild that swaps the link is
-noticed on the next request, and the workers reopen the new store then; until
+`EmbeddedBackend` follows `data/current` (kg.store.build_dirs.current_build): a rebuild that
+swaps the link is noticed on the next request, and the workers reopen the new store then; until
 that moment answers come from the old store.
 
-A request pins the build it answers from (`current()`): every call it makes
-goes to that build's pool, so one response never mixes two builds, and a
+A request pins the build it answers from (`pin`, called by api/request_life.py): every call it
+makes goes to that build's pool (`PinnedBuild`), so one response never mixes two builds, and a
 pool retired by a switch is closed once the last request pinned to it ends.
 
 Every build a pool serves is marked (kg.store.served) from before the pool
@@ -18,58 +15,24 @@ build that is still answering; the cleanup of a later build removes it.
 
 from __future__ import annotations
 
-import json
 import math
 import threading
 import time
 from pathlib import Path
-from typing import Any, Iterator, Protocol
+from typing import Any
 
-from kg.api.sparql import execute
-from kg.api.sparql.workers import Job, PoolBusy, Source, WorkerPool
-from kg.errors import StoreError
-from kg.publish.export import ensure_export, remote_export_chunks
+from kg.api.backend import execute
+from kg.api.backend.worker_process import Job, Source
+from kg.api.backend.workers import WorkerPool
+from kg.errors import PoolBusy, StoreError
+from kg.publish.export import ensure_export
 from kg.store import build_dirs
 from kg.store.memo import Memo
-from kg.store.remote import RemoteStore, connect
 from kg.store.served import ServedMark, mark_served
-
-REMOTE_TTL = 60.0  # seconds an answer computed from a remote store is reused: its data may change meanwhile
 
 
 class NoGraph(StoreError):
     """Nothing has been built yet."""
-
-
-class Backend(Protocol):
-    """What the endpoint asks of a store: an embedded build's or a remote server's."""
-
-    kind: str  # "embedded" or "remote"
-    max_age: float  # seconds a value computed from its answers stays true within one version (kg.store.memo)
-
-    def served(self) -> Path | None: ...  # the build directory answering now; None: a remote store
-
-    def run(self, request: execute.Request, deadline: float) -> execute.Result: ...
-
-    def select(self, sparql: str, deadline: float) -> list[dict[str, str]]: ...
-
-    def select_many(self, sparqls: list[str], deadline: float) -> list[list[dict[str, str]]]: ...
-
-    def graphs(self, deadline: float) -> list[str]: ...
-
-    def version(self) -> str: ...
-
-    def manifest(self) -> dict[str, Any]: ...
-
-    def export(self, fmt: str, deadline: float) -> Path | Iterator[bytes]: ...
-
-    def health(self) -> dict[str, Any]: ...
-
-    def close(self) -> None: ...
-
-    def pin(self, deadline: float) -> Backend: ...
-
-    def release(self, pinned: Backend) -> None: ...
 
 
 class EmbeddedBackend:
@@ -142,7 +105,7 @@ class EmbeddedBackend:
         return graphs
 
     def manifest(self) -> dict[str, Any]:
-        return _read_manifest(self.served())
+        return build_dirs.read_manifest(self.served())
 
     def export(self, fmt: str, deadline: float) -> Path:
         """The export file of the served build, written on the first request and kept (kg.publish.export)."""
@@ -188,7 +151,7 @@ class EmbeddedBackend:
                     return PinnedBuild(self, build, pool, self._warming)
         raise PoolBusy("the served build kept changing")
 
-    def release(self, pinned: Backend) -> None:
+    def release(self, pinned: object) -> None:
         """A request is done with its build: close the pool if a switch retired it meanwhile."""
         if not isinstance(pinned, PinnedBuild):
             return
@@ -294,7 +257,7 @@ class EmbeddedBackend:
 
     def _source(self, build: Path) -> Source:
         """Load into memory when the build is small enough, else read the store on disk."""
-        quads = _read_manifest(build).get("quads")
+        quads = build_dirs.read_manifest(build).get("quads")
         nquads = build_dirs.export_path(build, "nq")
         in_memory = (self.memory_quads > 0 and isinstance(quads, int) and quads <= self.memory_quads
                      and nquads.is_file())
@@ -330,7 +293,7 @@ class PinnedBuild:
         return self.build.name
 
     def manifest(self) -> dict[str, Any]:
-        return _read_manifest(self.build)
+        return build_dirs.read_manifest(self.build)
 
     def export(self, fmt: str, deadline: float) -> Path:
         return self.backend.export_of(self.build, self.pool, fmt, deadline)
@@ -341,103 +304,8 @@ class PinnedBuild:
     def close(self) -> None:
         self.backend.release(self)
 
-    def pin(self, deadline: float) -> Backend:
+    def pin(self, deadline: float) -> PinnedBuild:
         return self
 
-    def release(self, pinned: Backend) -> None:
+    def release(self, pinned: object) -> None:
         pass
-
-
-def _read_manifest(build: Path) -> dict[str, Any]:
-    try:
-        return json.loads((build / build_dirs.MANIFEST_FILE).read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return {}
-
-
-class RemoteBackend:
-    """A SPARQL 1.1 server; queries run in the request thread with a deadline."""
-
-    kind = "remote"
-    max_age = REMOTE_TTL
-
-    def __init__(self, store: RemoteStore) -> None:
-        self.store = store
-
-    def served(self) -> None:
-        return None  # a remote server has no build directory
-
-    def version(self) -> str:
-        return self.store.query_url
-
-    def run(self, request: execute.Request, deadline: float) -> execute.Result:
-        self._arm(deadline)
-        return execute.run(self.store, request, deadline)
-
-    def select(self, sparql: str, deadline: float) -> list[dict[str, str]]:
-        self._arm(deadline)
-        return self.store.select(sparql)
-
-    def select_many(self, sparqls: list[str], deadline: float) -> list[list[dict[str, str]]]:
-        """One query after the other (a SPARQL server takes one query per request), each
-        under what is left of the deadline."""
-        return [self.select(sparql, deadline) for sparql in sparqls]
-
-    def graphs(self, deadline: float) -> list[str]:
-        self._arm(deadline)
-        return self.store.graphs()
-
-    def manifest(self) -> dict[str, Any]:
-        return {}
-
-    def export(self, fmt: str, deadline: float) -> Iterator[bytes]:
-        """Stream kg's graphs from the server, read one by one with the Graph Store Protocol
-        (the list of graphs is asked before the response starts, so an unreachable store is a 503)."""
-        self._arm(deadline)
-        return remote_export_chunks(self.store, fmt)
-
-    def health(self) -> dict[str, Any]:
-        return {"store": self.kind, "build": None, "url": self.store.query_url, "engine": self.store.engine.name}
-
-    def pin(self, deadline: float) -> Backend:
-        return self  # a remote server has no builds to keep apart
-
-    def release(self, pinned: Backend) -> None:
-        pass
-
-    def close(self) -> None:
-        self.store.close()
-
-    def _arm(self, deadline: float) -> None:
-        remaining = deadline - time.monotonic()
-        if remaining <= 0:
-            raise execute.QueryTimeout
-        self.store.limit_time(remaining)
-
-
-def make_backend(settings: dict[str, Any]) -> Backend:
-    """The backend the settings ask for."""
-    if settings["STORE"]:
-        return RemoteBackend(connect(settings["STORE"], settings, timeout=float(settings["QUERY_TIMEOUT"])))
-    return EmbeddedBackend(Path(settings["DATA"]), int(settings["WORKERS"]), int(settings["MEMORY_QUADS"]),
-                           queue_size=int(settings["QUEUE"]), worker_memory=int(settings["WORKER_MEMORY"]))
-
-
-def current() -> Backend:
-    """The backend of the request being handled, pinned to one build for the whole request."""
-    from flask import current_app, g
-
-    pinned = g.get("kg_backend")
-    if pinned is None:
-        pinned = current_app.extensions["kg"].pin(g.deadline)
-        g.kg_backend = pinned
-    return pinned
-
-
-def release_current() -> None:
-    """After a request: give its pinned build back."""
-    from flask import current_app, g
-
-    pinned = g.pop("kg_backend", None)
-    if pinned is not None:
-        current_app.extensions["kg"].release(pinned)

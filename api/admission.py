@@ -1,7 +1,7 @@
 """Admission: what a flood of requests may take of the server's request threads and CPU, so that
 /health and the cheap routes are answered during any flood, and a query as soon as its turn comes.
 
-Two bounds, both in the server process (the query workers have their own queue, api/sparql/workers.py):
+Two bounds, both in the server process (the query workers have their own queue, api/backend/workers.py):
 
 - Requests in the app. Every request but the cheap ones (EXEMPT: /health, static files, the
   prefixes and the API description; not the query page, which may ask the store for the
@@ -15,7 +15,7 @@ Two bounds, both in the server process (the query workers have their own queue, 
   engine's syntax error) runs in at most READING_SLOTS threads at once, READING_QUEUE others
   waiting in the order they came, until their deadline (QUERY_TIMEOUT, as for a worker); one
   more is answered 503 at once, so that long queries never fill the app. That work is bounded
-  per query (api/sparql/lexer.py: MAX_TOKENS, about 0.2 s), but 48 threads doing it at once shared one
+  per query (kg/store/sparql_lexer.py: MAX_TOKENS, about 0.2 s), but 48 threads doing it at once shared one
   interpreter lock with /health, which then took 6 s (and 33-38 s while the lexer was
   quadratic); waiting threads take no CPU. A request of at most SHORT_REQUEST bytes costs a
   few milliseconds to read and does not wait its turn, so that short queries are not queued
@@ -25,17 +25,17 @@ Two bounds, both in the server process (the query workers have their own queue, 
 from __future__ import annotations
 
 import threading
-import time
-from contextlib import contextmanager, nullcontext
+from contextlib import contextmanager
 from typing import Any, Iterator, Mapping
 
-from kg.api.sparql.handoff import Full, Handoff
+from kg.api.backend.handoff import Full, Handoff
 from kg.errors import PoolBusy
+from kg.settings import limit
 
-RESERVED_THREADS = 4  # request threads a flood never takes: /health and the cheap routes use them
-READING_SLOTS = 2  # queries read (decoded, lexed) at once; more only share the interpreter lock
-READING_QUEUE = 4  # long queries that may wait to be read
-SHORT_REQUEST = 4096  # bytes of a request read without waiting its turn (a few ms of lexing at most)
+RESERVED_THREADS = limit("reserved_threads")
+READING_SLOTS = limit("reading_slots")
+READING_QUEUE = limit("reading_queue")
+SHORT_REQUEST = limit("short_request")
 EXEMPT = frozenset({"static", "jsonapi.health", "jsonapi.prefixes", "jsonapi.openapi_json"})
 
 
@@ -93,34 +93,3 @@ class Admission:
             yield
         finally:
             self._slots.give(slot)
-
-
-def admit() -> None:
-    """Before each request: admit it (api/__init__.py), unless it is one of the cheap ones."""
-    from flask import current_app, g, request
-
-    if request.endpoint in EXEMPT:
-        return
-    current_app.extensions["kg.admission"].enter()
-    g.kg_admitted = True
-
-
-def release(_exc: BaseException | None = None) -> None:
-    """After each request: an admitted one leaves."""
-    from flask import current_app, g
-
-    if g.pop("kg_admitted", False):
-        current_app.extensions["kg.admission"].leave()
-
-
-def reading_query(at_least: float = 0.0) -> Any:
-    """The request's turn to read its query (a context manager), waited for until its deadline,
-    or for `at_least` seconds from now when that is later; none for a short request."""
-    from flask import current_app, g, request
-
-    body = request.content_length
-    if body is None:  # no body, or one of unknown length (chunked, outside waitress)
-        body = 0 if request.method in ("GET", "HEAD") else SHORT_REQUEST + 1
-    if body + len(request.query_string) <= SHORT_REQUEST:
-        return nullcontext()
-    return current_app.extensions["kg.admission"].reading(max(g.deadline, time.monotonic() + at_least))

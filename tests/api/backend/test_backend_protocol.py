@@ -9,31 +9,28 @@ from pathlib import Path
 
 import pytest
 
-from kg.api import backend
+from kg.api.backend import embedded, protocol, remote
 
-ROOT = Path(__file__).resolve().parents[2]
-MEMBERS = sorted(set(backend.Backend.__annotations__)
-                 | {name for name, value in vars(backend.Backend).items()
+ROOT = Path(__file__).resolve().parents[3]
+MEMBERS = sorted(set(protocol.Backend.__annotations__)
+                 | {name for name, value in vars(protocol.Backend).items()
                     if callable(value) and not name.startswith("_")})
-# the expressions whose value is a backend: the app's (current_app.extensions["kg"]), the request's
-# (backend.current(), api/json_api/answers.py's request_backend()) and locals named so
-BACKEND_FUNCTIONS = {"request_backend", "backend_of_request"}
-BACKEND_NAMES = {"backend", "pinned"}
+# the expressions whose value is a backend: the app's (app_state().backend), the request's
+# (request_life.pinned_backend()) and locals named so
+BACKEND_FUNCTIONS = {"pinned_backend"}
+BACKEND_NAMES = {"backend", "pinned", "served"}
 
 
-def _is_backend(node: ast.expr, names: set[str], modules: set[str]) -> bool:
+def _is_backend(node: ast.expr, names: set[str]) -> bool:
     if isinstance(node, ast.Call):
-        func = node.func
-        if isinstance(func, ast.Attribute):
-            return func.attr == "current" and isinstance(func.value, ast.Name) and func.value.id in modules
-        return isinstance(func, ast.Name) and func.id in BACKEND_FUNCTIONS
-    if isinstance(node, ast.Subscript):
-        return isinstance(node.slice, ast.Constant) and node.slice.value == "kg"
+        return isinstance(node.func, ast.Name) and node.func.id in BACKEND_FUNCTIONS
+    if isinstance(node, ast.Attribute) and node.attr == "backend":  # app_state().backend, state.backend
+        return isinstance(node.value, ast.Call | ast.Name)
     return isinstance(node, ast.Name) and node.id in names
 
 
 def _modules_named_backend(tree: ast.Module) -> set[str]:
-    """Names that are the module kg.api.backend in this file (not a backend object)."""
+    """Names that are the package kg.api.backend in this file (not a backend object)."""
     return {alias.asname or alias.name for n in ast.walk(tree) if isinstance(n, ast.ImportFrom)
             for alias in n.names if alias.name == "backend"}
 
@@ -42,12 +39,12 @@ def used_members() -> dict[str, set[str]]:
     """member -> files of api/ and viz/ that read it on a backend."""
     used: dict[str, set[str]] = {}
     for path in sorted([*(ROOT / "api").rglob("*.py"), *(ROOT / "viz").rglob("*.py")]):
-        if path.name == "backend.py":
+        if path.parent.name == "backend":  # the backends themselves
             continue
         tree = ast.parse(path.read_text(encoding="utf-8"))
         modules = _modules_named_backend(tree)
         for node in ast.walk(tree):
-            if isinstance(node, ast.Attribute) and _is_backend(node.value, BACKEND_NAMES - modules, modules):
+            if isinstance(node, ast.Attribute) and _is_backend(node.value, BACKEND_NAMES - modules):
                 used.setdefault(node.attr, set()).add(path.name)
     return used
 
@@ -59,11 +56,11 @@ def test_callers_use_only_declared_members() -> None:
     assert undeclared == {}
 
 
-@pytest.mark.parametrize("implementation", [backend.EmbeddedBackend, backend.PinnedBuild, backend.RemoteBackend])
+@pytest.mark.parametrize("implementation", [embedded.EmbeddedBackend, embedded.PinnedBuild, remote.RemoteBackend])
 def test_every_backend_implements_the_protocol(implementation: type) -> None:
     for member in MEMBERS:
         assert hasattr(implementation, member), f"{implementation.__name__} lacks {member}"
-        declared = getattr(backend.Backend, member, None)
+        declared = getattr(protocol.Backend, member, None)
         if callable(declared):
             wanted = list(inspect.signature(declared).parameters)
             assert list(inspect.signature(getattr(implementation, member)).parameters) == wanted, member

@@ -8,7 +8,7 @@ import pyoxigraph as ox
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from kg.api.sparql.lexer import LexError, analyze
+from kg.store.sparql_lexer import LexError, analyze
 
 
 @pytest.mark.parametrize("query, form", [
@@ -130,7 +130,7 @@ def test_open_ended_selects_may_take_a_limit(query, open_ended):
 
 
 def test_lexing_stops_past_the_token_bound():
-    from kg.api.sparql.lexer import MAX_TOKENS, TooManyTokens
+    from kg.store.sparql_lexer import MAX_TOKENS, TooManyTokens
 
     with pytest.raises(TooManyTokens, match="more than 50,000 tokens"):
         analyze("ASK { " + "a." * MAX_TOKENS + " }")
@@ -155,7 +155,7 @@ HOSTILE = {
 def test_lexing_work_is_linear_in_the_length(name):
     """The characters the lexer's scans go over: at most a few per character of the text, so
     100,000 repeats cost about 10 times 10,000 (they cost about 100 times, quadratic, before)."""
-    from kg.api.sparql.lexer import lex
+    from kg.store.sparql_lexer import lex
 
     small, large = HOSTILE[name](10_000), HOSTILE[name](100_000)
     work_small = lex(small, limit=10**9).scanned
@@ -167,7 +167,7 @@ def test_lexing_work_is_linear_in_the_length(name):
 def _reference_tokens(text: str) -> list[tuple]:
     """The tokens as the lexer defined them before it remembered failed string scans: one
     regular expression tried at every position (quadratic on HOSTILE texts, exact on short ones)."""
-    from kg.api.sparql import lexer
+    from kg.store import sparql_lexer as lexer
 
     string = "|".join(re.escape(quote) + body.pattern + re.escape(quote)
                       for forms in lexer._STRING_BODIES.values() for quote, body in forms)
@@ -196,7 +196,7 @@ _pieces = st.sampled_from(['"', "'", "\\", '"""', "'''", '\\"', "\\'", "a", " ",
 def test_remembered_string_scans_give_the_same_tokens(pieces):
     """Skipping the scans that must fail changes no token: the same kinds, texts and places as the
     single regular expression that tried every quote."""
-    from kg.api.sparql.lexer import tokens
+    from kg.store.sparql_lexer import tokens
 
     text = "".join(pieces)
     assert [tuple(t) for t in tokens(text, limit=10**9)] == _reference_tokens(text)

@@ -21,6 +21,7 @@ from urllib.parse import urljoin
 
 from kg.errors import LexError
 from kg.formats.positions import line_column
+from kg.settings import limit
 
 # Every alternative is possessive or cannot fail after a long scan, so that
 # lexing is linear in the text's length. A run of name characters that is not
@@ -60,14 +61,14 @@ _RUN_PARTS = re.compile(r"(?P<word>[^\W\d]\w*+)|(?P<number>\d[\w.]*+|\.\d\w*+)|(
 _OPENERS = frozenset("{([")
 _CLOSERS = frozenset("})]")
 _UNARY = frozenset("!+-")
-MAX_DEPTH = 100  # nested groups, brackets and unary operators; the engine's parser recurses on each
+MAX_DEPTH = limit("query_depth")
 # Tokens a query may have. Lexing costs 2-3 µs a token in the request thread, before the time
 # limit applies: the bound keeps the worst case near 0.15 s. A query of 1 MB of IRIs in VALUES
 # has 24,000 tokens; 50,000 are reached only by text such as "a.a.a..." or "<a<a<a...".
-MAX_TOKENS = 50_000
+MAX_TOKENS = limit("query_tokens")
 # Characters of IRIs the BASE, PREFIX and FROM clauses may resolve to together (each resolution counts
 # its base or namespace too); the 11 declarations put before every query (api/sparql/syntax.py) take ~400.
-MAX_RESOLVED = 1_000_000
+MAX_RESOLVED = limit("query_resolved")
 
 UPDATE_KEYWORDS = frozenset(
     {"INSERT", "DELETE", "LOAD", "CLEAR", "CREATE", "DROP", "COPY", "MOVE", "ADD", "WITH"}

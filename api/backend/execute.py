@@ -27,11 +27,11 @@ from typing import Mapping, Sequence
 import pyoxigraph as ox
 
 from kg.errors import AnswerTooLarge, QueryError, QueryTimeout
-from kg.formats import rdf_syntaxes as formats
+from kg.formats import rdf_syntaxes
 from kg.store.protocol import GraphStore
 
-TSV = formats.TSV.media_type
-NTRIPLES = formats.NTRIPLES.media_type
+TSV = rdf_syntaxes.TSV.media_type
+NTRIPLES = rdf_syntaxes.NTRIPLES.media_type
 
 
 @dataclass(frozen=True)
@@ -145,7 +145,7 @@ def _capped(store: GraphStore, request: Request, deadline: float | None) -> Resu
         return _graph_result(sink, request, truncated)
     if kind == "boolean":
         value = sink.getvalue().strip()
-        return Result(kind, formats.results_format(request.solutions_type).boolean % value, request.solutions_type)
+        return Result(kind, rdf_syntaxes.results_format(request.solutions_type).boolean % value, request.solutions_type)
     body = sink.head(request.cap + 1) if truncated else sink.getvalue()
     return Result(kind, _convert_solutions(body, request.solutions_type), request.solutions_type, truncated)
 
@@ -172,11 +172,11 @@ def _graph_result(sink: CappedBuffer, request: Request, truncated: bool) -> Resu
 def _convert_solutions(tsv: bytes, media_type: str) -> bytes:
     if media_type == TSV:
         return tsv
-    parsed = ox.parse_query_results(tsv, formats.TSV.oxigraph)
-    return parsed.serialize(format=formats.results_format(media_type).oxigraph)
+    parsed = ox.parse_query_results(tsv, rdf_syntaxes.TSV.oxigraph)
+    return parsed.serialize(format=rdf_syntaxes.results_format(media_type).oxigraph)
 
 
 def _convert_triples(ntriples: bytes, media_type: str, prefixes: Mapping[str, str] | None) -> bytes:
     if media_type == NTRIPLES:
         return ntriples
-    return formats.convert(ntriples, formats.NTRIPLES, formats.rdf_format(media_type), prefixes)
+    return rdf_syntaxes.convert(ntriples, rdf_syntaxes.NTRIPLES, rdf_syntaxes.rdf_format(media_type), prefixes)

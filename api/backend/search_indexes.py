@@ -22,19 +22,21 @@ import threading
 import time
 from collections import OrderedDict
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
-from kg.api.json_api.background import OnePerKey
+from kg.api.backend.background import OnePerKey
 from kg.errors import ApiError, StoreError
 from kg.publish.search import SearchIndex, read_index
 from kg.publish.search_index import Rows, index_path, label_rows, make_index
+from kg.settings import limit
 from kg.store import build_dirs
 
-BUDGET = 60.0  # seconds an index computed from the store may take
-RETRY_AFTER = 2
-FILE_WAIT = 30.0  # seconds a search waits for the read of its build's index file (10,000 articles: < 1 s)
+BUDGET = limit("search_budget")
+RETRY_AFTER = limit("search_retry")
+FILE_WAIT = limit("search_file_wait")
 KEPT = 2  # versions whose index is kept (requests pinned to the previous build may still search)
 log = logging.getLogger(__name__)
+TimedSelect = Callable[[str, float], list]  # a backend's select: (SPARQL, deadline) -> rows
 
 
 class SearchIndexes:
@@ -55,7 +57,7 @@ class SearchIndexes:
             if remote and time.monotonic() - made >= backend.max_age:
                 self.start(backend)  # answer from this one until the new one is there
             return index
-        build = _build_dir(backend)
+        build = backend.served()
         if build is not None and index_path(build).is_file():
             deadline = max(deadline, time.monotonic() + FILE_WAIT)  # a read, not a query: no time limit
         for _ in range(2):  # the second: after a start-up read that found no file
@@ -65,21 +67,34 @@ class SearchIndexes:
                 return ready[1]
         raise ApiError(503, _preparing(build), {"Retry-After": str(RETRY_AFTER)})
 
-    def start(self, backend: Any, *, file_only: bool = False) -> threading.Thread:
-        """The background thread loading `backend`'s index (started now unless one runs already).
-        It runs in a copy of the caller's context (the request's base IRI)."""
-        version = backend.version()
-        return self._pending.start(version, lambda: self._load(backend, version, file_only),
-                                   name=f"search index {version}")
+    def warm(self, backend: Any) -> None:
+        """At start: read the index file of the build `backend` serves, in the background (a
+        remote store's index is computed by the first search)."""
+        if backend.kind != "embedded":
+            return
+        try:
+            build = backend.served()
+        except StoreError:  # nothing built yet
+            return
+        self._start(build.name, build, None)
 
-    def _load(self, backend: Any, version: str, file_only: bool) -> None:
+    def start(self, backend: Any) -> threading.Thread:
+        """The background thread loading the index of the version `backend` serves (started now
+        unless one runs already), computed from its store when its build has no index file."""
+        return self._start(backend.version(), backend.served(), backend.select)
+
+    def _start(self, version: str, build: Path | None, select: TimedSelect | None) -> threading.Thread:
+        """The thread loading `version`'s index: from `build`'s file, else computed with `select`
+        (None: from the file only). It runs in a copy of the caller's context (the request's base IRI)."""
+        return self._pending.start(version, lambda: self._load(version, build, select), name=f"search index {version}")
+
+    def _load(self, version: str, build: Path | None, select: TimedSelect | None) -> None:
         began = time.monotonic()
         try:
-            build = _build_dir(backend)
             index = read_index(build) if build is not None else None
-            if index is None and not file_only:
+            if index is None and select is not None:
                 deadline = time.monotonic() + BUDGET
-                rows = label_rows(lambda sparql: backend.select(sparql, deadline))
+                rows = label_rows(lambda sparql: select(sparql, deadline))
                 index = _written(build, rows) if build is not None else SearchIndex.of_rows(*rows)
             if index is not None:
                 self._keep(version, index)
@@ -128,35 +143,3 @@ def _written(build: Path, rows: tuple[Rows, Rows]) -> SearchIndex:
         return SearchIndex.of_rows(*rows)
     log.warning("build %s had no search index file%s; computed from its store and written into it", build, why)
     return index
-
-
-def warm(indexes: SearchIndexes, backend: Any) -> None:
-    """At start: read the served build's index file in the background (a remote store's index is
-    computed by the first search)."""
-    if backend.kind != "embedded":
-        return
-    try:
-        build = backend.served()
-    except StoreError:  # nothing built yet
-        return
-    indexes.start(_Build(build), file_only=True)
-
-
-class _Build:
-    """A build directory as `SearchIndexes.start` sees a backend."""
-
-    kind = "embedded"
-
-    def __init__(self, build: Path) -> None:
-        self.build = build
-
-    def served(self) -> Path:
-        return self.build
-
-    def version(self) -> str:
-        return self.build.name
-
-
-def _build_dir(backend: Any) -> Path | None:
-    """The build directory a pinned embedded backend answers from (None for a remote store)."""
-    return backend.served()

@@ -1,4 +1,4 @@
-"""Admission (api/sparql/admission.py) with real threads: the door's bound, the reading slots taken in
+"""Admission (api/admission.py) with real threads: the door's bound, the reading slots taken in
 order, and their bounded queue."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ import time
 
 import pytest
 
-from kg.api.sparql.admission import RESERVED_THREADS, Admission, request_threads
+from kg.api.admission import RESERVED_THREADS, Admission, request_threads
 from kg.errors import PoolBusy
 from kg.settings import load
 

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import requests
 
-from kg.api.backend import EmbeddedBackend
+from kg.api.backend.embedded import EmbeddedBackend
 from kg.pipeline.builder import build
 from kg.store import build_dirs
 from kg.testing.servers import Server
