@@ -5,12 +5,14 @@ from the store on the first request and kept in the build directory.
 With a remote store it is rendered from the server's answers and kept for
 the backend's `max_age` seconds. `?focus=<id>&depth=N` is read by the page itself.
 
-`/graph/neighbours?node=<IRI>`: one node's neighbourhood as the page's JSON data. A page of a
-large graph holds only its best-connected nodes; served from here, it fetches the rest of a
-clicked node's neighbours from this route. The view graph is merged from the view data the
-served build kept (kg.publish.view_data), or for a remote store read from the store (through the
-backend's `select`, as the page is), once per store version and kept; a read from the store runs
-under GRAPH_READ_SECONDS, not the query time limit, since the queries are the view's own.
+The page of a graph larger than the `view_nodes` setting holds its overview; served from here, it
+asks for the rest as a visitor goes, each answer the page's JSON data for a few hundred nodes at
+most: `/graph/neighbours?node=<IRI>` (a clicked or searched node and its neighbours) and
+`/graph/nodes?kind=|family=|date=|doc=` (the best nodes of a type, of a date, of a document). They
+read the view index the served build kept (kg.publish.view_index), opened once per build: what a
+request reads is bounded by what it answers. A remote store's index is made from the store's
+answers once per store version (under GRAPH_READ_SECONDS, not the query time limit, since the
+queries are the view's own) and kept the backend's `max_age` seconds.
 
 The page is sent with the Content-Security-Policy of its own <meta> (viz/html.py: its two inline
 scripts admitted by their hashes, no network but this server), read from the page itself so that it
@@ -19,7 +21,6 @@ fits a page drawn by another version of kg, plus frame-ancestors, which only a h
 
 from __future__ import annotations
 
-import gc
 import gzip
 import html
 import re
@@ -28,16 +29,17 @@ import threading
 import time
 from pathlib import Path
 
-from flask import Blueprint, Response, g, request, send_file
+from flask import Blueprint, Response, current_app, g, request, send_file
 
 from kg.api.app_state import app_state
 from kg.api.request_life import pinned_backend
 from kg.errors import ApiError
+from kg.publish.view_index import open_index
 from kg.store import build_dirs
-from kg.viz import ensure_view, kept_view, view_page
+from kg.viz import ensure_view, view_page
 from kg.viz.html import safe_json
 from kg.viz.neighbours import neighbourhood_data
-from kg.viz.view_index import store_index
+from kg.viz.view_index import neighbourhood_graph, selection_graph, store_index
 
 bp = Blueprint("view", __name__)
 # The page's own policy, in the <meta> near the top of its <head> (viz/templates/view.html).
@@ -97,17 +99,34 @@ def neighbours() -> Response:
     index = _view_index(app_state().backend)
     if node not in index:
         raise ApiError(404, f"no entity or event {node!r} in the graph (expected the IRI of a node of the view)")
-    response = Response(safe_json(neighbourhood_data(index.neighbourhood(node), node)), mimetype="application/json")
+    return _block(neighbourhood_graph(index, node), node)
+
+
+SELECTIONS = ("kind", "family", "date", "doc")
+
+
+@bp.get("/graph/nodes")
+def nodes() -> Response:
+    """JSON: the best nodes of one selection (`kind=<class IRI>`, `family=<family>`, `date=<date as the
+    timeline gives it>` or `doc=<document IRI>`) and the actors of their events, in the page's data shape."""
+    given = {key: request.args[key] for key in SELECTIONS if request.args.get(key)}
+    if len(given) != 1:
+        raise ApiError(400, f"expected exactly one of {', '.join(SELECTIONS)} (got {', '.join(given) or 'none'})")
+    index = _view_index(app_state().backend)
+    return _block(selection_graph(index, **given), "")
+
+
+def _block(graph, node: str) -> Response:
+    response = Response(safe_json(neighbourhood_data(graph, node)), mimetype="application/json")
     response.headers["Cache-Control"] = "no-cache"
     response.headers["X-Content-Type-Options"] = "nosniff"
     return response
 
 
 def _view_index(backend, build: Path | None = None):
-    """The view index of the served store (of `build`, one of the backend's, when given), made once
-    per store version (kept the backend's `max_age` seconds: a remote store's version says nothing
-    of its content): merged from the view data the build kept, or read from the store when there is
-    none (a remote store)."""
+    """The view index of the served store (of `build`, one of the backend's, when given), opened once
+    per build (kept the backend's `max_age` seconds: a remote store's version says nothing of its
+    content): the build's own, or made from the store's answers when it kept none."""
     kept = app_state().view  # the page rendered from a remote store, the view index
     build = build or backend.served()
     version = f"{backend.kind}:{build.name if build is not None else backend.version()}"
@@ -119,28 +138,22 @@ def _view_index(backend, build: Path | None = None):
 
 
 def _read_index(backend, build: Path | None):
-    index = kept_view(build) if build is not None else None
+    index = open_index(build) if build is not None else None
     if index is None:
         index = store_index(_Selector(backend, deadline=time.monotonic() + GRAPH_READ_SECONDS))
-    # The index lives as long as its build is served: the cycle collector need not walk its
-    # millions of rows at every collection (a neighbourhood took 2.3 s at 10,000 articles, 1.5 s
-    # so). Reference counting still frees it when the next build's replaces it; what is garbage
-    # now is collected first (0.4 s at 10,000), or freezing would keep it for good.
-    gc.collect()
-    gc.freeze()
     return index
 
 
 def _built_page(backend) -> Path | None:
     """graph.html of the served embedded build (drawn now if no request asked for it before, from
-    the view index the neighbours route keeps: made once for both)."""
+    the view index the other routes keep)."""
     build = backend.served()
-    return ensure_view(build, lambda: _view_index(backend, build)) if build is not None else None
+    size = current_app.config.get("VIEW_NODES")
+    return ensure_view(build, lambda: _view_index(backend, build), size) if build is not None else None
 
 
 def _send_page(page: Path) -> Response:
-    """The build's page, gzip-compressed when the client takes it (a view of 10,000
-    articles is 42 MB of HTML and 6 MB compressed); compressed once per build."""
+    """The build's page, gzip-compressed when the client takes it; compressed once per build."""
     gzipped = request.accept_encodings["gzip"] > 0
     sent = build_dirs.cached_file(page.parent, page.name + ".gz", lambda partial: _gzip(page, partial)) \
         if gzipped else page
@@ -161,7 +174,7 @@ def _rendered_page(backend) -> str:
     version = f"{backend.kind}:{backend.version()}"
     html = rendered.get("page", version, backend.max_age)
     if html is None:
-        html = rendered.put("page", version, view_page(_Selector(backend))[0])
+        html = rendered.put("page", version, view_page(_view_index(backend), max_nodes=current_app.config.get("VIEW_NODES"))[0])
     return html
 
 

@@ -4,8 +4,8 @@
     python benchmarks/bench_view.py --data data/bench/d100 --data data/bench/d1000 --runs 3
     python benchmarks/bench_view.py --data data/bench/data-10000 --articles 100,1000   # what run.py does
 
-Each build's view is made from the view data it kept (`kg.viz.build_index`, capped as `kg build`
-caps it), rendered by `viz.html.render`, written to a temp directory and opened from
+Each build's page is made from the view index it kept (`kg.viz.build_index`, its overview
+above the `view_nodes` setting, as `/graph` draws it), rendered by `viz.html.render`, written to a temp directory and opened from
 file:// in Debian's Chromium (1280 x 800, every other request blocked). Reported: the
 Python time to read and render, the page size, the first frame (vis-network's first
 `afterDrawing`, from navigation start, performance.now()), when the rest of the page's
@@ -109,21 +109,44 @@ def first_articles(graph, count: int):
 
 
 def views(data_dir: Path, articles: tuple[int, ...]):
-    """(name, graph capped as `kg build` caps it, seconds to read it) for the build and, when it has
-    more articles than a size of `articles`, for its first that many articles."""
-    from kg.viz import MAX_NODES
-    from kg.viz.network import cap_nodes
+    """(name, the page's graph as `/graph` draws it, seconds to read it) for the build and, when it
+    has more articles than a size of `articles`, for its first that many articles (their whole
+    graph read from the index, cut to the `view_nodes` best by the index's score: mentions plus
+    degree)."""
+    import json
 
+    from kg.settings import setting
+    from kg.store.build_dirs import MANIFEST_FILE, require_current_build, under_build_base
+    from kg.viz.network import graph_of
+    from kg.viz.view_index import page_graph
+
+    build = require_current_build(data_dir)
+    size = int(setting("view_nodes"))
     started = time.perf_counter()
     index = load(data_dir)
-    top = index.top(MAX_NODES)
+    with under_build_base(build):
+        page = page_graph(index, size)
     read = time.perf_counter() - started
-    total = len(index.rows.docs)
+    total = len(json.loads((build / MANIFEST_FILE).read_text()).get("documents", {}))
     smaller = sorted(a for a in articles if a < total)
-    whole = index.whole() if smaller else None
-    for count in smaller:
-        yield f"{data_dir.name}, first {count:,} articles", cap_nodes(first_articles(whole, count), MAX_NODES), None
-    yield f"{data_dir.name}, all {total:,} articles", top, read
+    if smaller:
+        with under_build_base(build):
+            whole = graph_of(index.schema, index.rows(index.all_nodes(), cap=None), whole_ranks=index.ranks())
+        for count in smaller:
+            yield f"{data_dir.name}, first {count:,} articles", best_part(first_articles(whole, count), size), None
+    yield f"{data_dir.name}, all {total:,} articles", page, read
+
+
+def best_part(graph, size: int):
+    """`graph` when it has at most `size` nodes, else its `size` best by mentions plus degree."""
+    from kg.viz.network import ordered_subgraph
+
+    if graph.number_of_nodes() <= size:
+        return graph
+    best = sorted(graph, key=lambda n: (-(graph.nodes[n]["mentions"] + graph.degree(n)), n))[:size]
+    part = ordered_subgraph(graph, best)
+    part.graph["total_nodes"] = graph.number_of_nodes()
+    return part
 
 
 def measure(browser: Browser, name: str, graph, read: float | None, workdir: Path, runs: int) -> dict:

@@ -1,22 +1,32 @@
-"""The network view's cost to its first visitor: drawn from the view data the build kept, against
-the whole-store SPARQL read it replaced, side by side on the same build.
+"""The network view at scale: what a visitor of a large corpus waits for, on real servers and in
+real Chromium, the sizes side by side in one table.
 
-    python benchmarks/bench_view_data.py --data data/bench/data-1000 --corpus data/bench/corpus-1000
-    python benchmarks/bench_view_data.py --data ... --corpus ... --no-sparql   # skip the old path (minutes at 10,000)
+    python benchmarks/bench_view_data.py --sizes 1000,10000      # generate, build and measure each size
+    python benchmarks/bench_view_data.py --data D --corpus C     # one fresh build (benchmarks/run.py's way)
 
-On a real `kg serve` of the build: `/graph` (the first request of a fresh build merges the view
-graph and draws graph.html), then `/graph/neighbours` of the most mentioned person (the server
-keeps the merged graph for it), and `/graph/neighbours` alone on a second server (which merges it);
-then one article edited (benchmarks/mutate.py), `kg build`, and the same requests on the new build.
-Beside them, in this process, the path they replaced on the same build: the view graph read from
-the store with SPARQL (kg.viz.network.load_graph), capped and rendered as graph.html was.
-The data directory's current build must be a fresh one (no graph.html yet); the corpus is edited.
-Markdown on stdout.
+On a build nobody drew the view of yet (`measure_view`, which benchmarks/run.py calls at each size):
+- `/graph`, the first request of a new `kg serve` (the page drawn from the view index the build kept);
+- `/graph/neighbours` of the most mentioned person, the first request of another new server;
+- `kg viz` (a process writing the offline page);
+- the server's memory: the resident set of its process (the one that serves the view) after those
+  requests, and what they added to it;
+- in headless Chromium (Debian's /usr/bin/chromium, 1280 x 800) on the served page, the median of
+  `runs` page loads each: the first drawn frame (navigation start to vis-network's first
+  `afterDrawing`), search to node on canvas (a name the page lacks looked up, the server's hit
+  fetched, selected and drawn) and expand (an entity with neighbours outside the page selected,
+  until they are fetched and drawn);
+- then one article edited (benchmarks/mutate.py), `kg build`, and `/graph` and the neighbours on new
+  servers again.
+Markdown on stdout; progress on stderr.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
+import os
+import shutil
+import statistics
 import subprocess
 import sys
 import time
@@ -33,7 +43,61 @@ from kg.store import build_dirs
 from kg.testing.servers import Server
 
 TIMEOUT = 3600.0
-TARGETS = {"graph": 5.0, "edit": 2.0, "neighbours": 1.0}  # seconds at 10,000 articles (issue 28)
+CHROMIUM = "/usr/bin/chromium"
+RUNS = 3
+# issue 39's targets, at 10,000 and 100,000 articles (the memory at 100,000)
+TARGETS = {"graph": 2.0, "edit_graph": 2.0, "neighbours": 0.5, "viz": 5.0, "first_frame": 1.0, "search": 0.3,
+           "expand": 0.3, "memory_mib": 500.0}
+HERE = Path(__file__).resolve().parent
+
+
+def measure_view(data: Path, corpus: Path, *, runs: int = RUNS, chromium: str | None = CHROMIUM) -> dict:
+    """Every figure of the module docstring for the current build of `data` (a fresh build of
+    `corpus`, which gets one article edited); seconds, and MiB for memory."""
+    build = build_dirs.require_current_build(data)
+    if (build / build_dirs.VIEW_FILE).exists():
+        raise SystemExit(f"{build} already has its graph.html (expected a build whose view nobody asked for yet)")
+    person, stranger = targets(build)
+    figures: dict = {"articles": len(list(corpus.rglob("*.txt")))}
+    server = Server(data)
+    try:
+        idle = resident_mib(server.process.pid)
+        figures["graph"] = log("/graph, fresh", timed_get(server.url + "graph"))
+        figures["neighbours_after_graph"] = timed_get(server.url + "graph/neighbours", node=person)
+        figures["memory_mib"] = log("server memory", resident_mib(server.process.pid))
+        figures["memory_added_mib"] = figures["memory_mib"] - idle
+        if chromium and Path(chromium).exists():
+            figures.update(log("Chromium", in_chromium(server.url, stranger, runs, chromium)))
+    finally:
+        server.stop()
+    figures["neighbours"] = log("neighbours, new server", first_neighbours(data, person))
+    figures["viz"] = log("kg viz", timed_kg_viz(data))
+    figures["edit_build"] = log("edit build", edit_and_build(data, corpus))
+    server = Server(data)
+    try:
+        figures["edit_graph"] = log("/graph after the edit", timed_get(server.url + "graph"))
+    finally:
+        server.stop()
+    figures["edit_neighbours"] = log("neighbours after the edit, new server", first_neighbours(data, person))
+    return figures
+
+
+def targets(build: Path) -> tuple[str, dict]:
+    """The most mentioned person (its neighbourhood is the largest a click fetches), and a person the
+    overview lacks ({iri, label}: what the search looks up)."""
+    from kg.publish.view_index import open_index
+    from kg.viz.network import graph_of
+
+    index = open_index(build)
+    if index is None:
+        raise SystemExit(f"{build} kept no view index")
+    people = index.best("family = 'Person'", (), index.overview_size + 50)
+    shown = set(index.overview())
+    outside = [p for p in people if p not in shown] or people
+    stranger = outside[len(outside) // 2]
+    with build_dirs.under_build_base(build):
+        label = graph_of(index.schema, index.rows([stranger])).nodes[stranger]["label"]
+    return people[0], {"iri": stranger, "label": label}
 
 
 def timed_get(url: str, **params) -> float:
@@ -43,59 +107,82 @@ def timed_get(url: str, **params) -> float:
     return time.perf_counter() - started
 
 
-def busiest_actor(data: Path) -> str:
-    """A person with the most mentions, from the kept records (what a visitor clicks first)."""
-    from kg.model.view_parts import unpack
-    from kg.publish.view_data import load_parts
-    from kg.viz.network import LABEL_PREDICATES
-
-    mentions = next(p for p, kind in LABEL_PREDICATES.items() if kind == "mentions")
-    parts = load_parts(build_dirs.require_current_build(data))
-    records = [unpack(part) for part in parts.records.values()]
-    counts = {s: int(o.split('"')[1]) for part in records for s, p, o in part.triples if p == mentions}
-    people = {x for part in records for x, c in part.types if c.endswith("#Person")}
-    return max(sorted(people), key=lambda x: counts.get(x, 0))
-
-
-def served(data: Path, node: str) -> dict[str, float]:
-    """First /graph then first /graph/neighbours of the current build, on a fresh server (the
-    server merges the view graph once for both); then /graph/neighbours alone on another one."""
+def first_neighbours(data: Path, node: str) -> float:
     server = Server(data)
     try:
-        times = {"graph": timed_get(server.url + "graph"), "neighbours": timed_get(server.url + "graph/neighbours", node=node)}
+        return timed_get(server.url + "graph/neighbours", node=node)
     finally:
         server.stop()
-    server = Server(data)
-    try:
-        times["neighbours_alone"] = timed_get(server.url + "graph/neighbours", node=node)
-    finally:
-        server.stop()
-    return times
 
 
-def sparql_path(data: Path) -> dict[str, float]:
-    """The old path on the same build: whole-store SPARQL, then cap and render."""
-    from kg.viz import MAX_NODES
-    from kg.viz.html import render
-    from kg.viz.network import cap_nodes, load_graph
+def resident_mib(pid: int) -> float:
+    """The resident set of a process, in MiB (/proc/<pid>/status VmRSS)."""
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    return float("nan")
 
-    build = build_dirs.require_current_build(data)
-    with build_dirs.build_store(build) as store:
-        with build_dirs.under_build_base(build):
-            started = time.perf_counter()
-            graph = load_graph(store)
-            read = time.perf_counter() - started
-            render(cap_nodes(graph, MAX_NODES))
-            return {"read": read, "page": time.perf_counter() - started}
+
+def timed_kg_viz(data: Path) -> float:
+    out = data.parent / f".{data.name}-viz.html"
+    started = time.perf_counter()
+    subprocess.run([str(Path(sys.executable).parent / "kg"), "viz", "--data", str(data), "-o", str(out)],
+                   check=True, timeout=TIMEOUT, stdout=subprocess.DEVNULL)
+    seconds = time.perf_counter() - started
+    out.unlink(missing_ok=True)
+    return seconds
 
 
 def edit_and_build(data: Path, corpus: Path) -> float:
     slugs = sorted(p.stem for p in corpus.glob("*.txt"))
     mutate.edit_document(corpus, slugs[len(slugs) // 2], Generator(1, len(slugs)), salt=int(time.time()))
     started = time.perf_counter()
-    subprocess.run([str(Path(sys.executable).parent / "kg"), "build", "--corpus", str(corpus), "--data", str(data), "--quiet"],
-                   check=True, timeout=TIMEOUT, stdout=subprocess.DEVNULL)
+    subprocess.run([str(Path(sys.executable).parent / "kg"), "build", "--corpus", str(corpus), "--data", str(data),
+                    "--quiet"], check=True, timeout=TIMEOUT, stdout=subprocess.DEVNULL)
     return time.perf_counter() - started
+
+
+SEARCH = """async ([text, iri]) => {
+  const started = performance.now();
+  const hits = await kgView.lookup(text);
+  const found = await kgView.bring(hits.includes(iri) ? iri : hits[0]);
+  if (!found || !network.body.data.nodes.get(iri)) throw new Error('the search did not put ' + iri + ' on the canvas');
+  return (performance.now() - started) / 1000;
+}"""
+EXPAND = """async (n) => {
+  const held = kgView.data.nodes.filter(x => !x.layer && x.outside && network.body.data.nodes.get(x.id));
+  const node = held[n % held.length];
+  if (!node) throw new Error('no entity on the canvas has neighbours outside the page');
+  const before = kgView.data.nodes.length;
+  const started = performance.now();
+  kgView.selectNode(node.id);
+  await kgView.idle();
+  await kgView.drawn();
+  if (kgView.data.nodes.length <= before) throw new Error('expanding ' + node.id + ' fetched nothing');
+  return (performance.now() - started) / 1000;
+}"""
+
+
+def in_chromium(url: str, stranger: dict, runs: int, chromium: str) -> dict[str, float]:
+    """Medians over `runs` loads of the served page: first frame, search to node, expand."""
+    from playwright.sync_api import sync_playwright
+
+    found: dict[str, list[float]] = {"first_frame": [], "search": [], "expand": []}
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=chromium, headless=True)
+        try:
+            for run in range(runs):
+                page = browser.new_page(viewport={"width": 1280, "height": 800})
+                page.goto(url + "graph", wait_until="load", timeout=TIMEOUT * 1000)
+                page.wait_for_function("window.kgView && kgView.timings.firstDraw", timeout=TIMEOUT * 1000)
+                page.evaluate("kgView.ready")
+                found["first_frame"].append(page.evaluate("kgView.timings.firstDraw") / 1000)
+                found["search"].append(page.evaluate(SEARCH, [stranger["label"], stranger["iri"]]))
+                found["expand"].append(page.evaluate(EXPAND, run))
+                page.close()
+        finally:
+            browser.close()
+    return {key: statistics.median(values) for key, values in found.items()}
 
 
 def log(what: str, measured):
@@ -103,46 +190,77 @@ def log(what: str, measured):
     return measured
 
 
+ROWS = (
+    ("`/graph`, first request of a fresh build", "graph", "s"),
+    ("`/graph` after a one-article edit, first request", "edit_graph", "s"),
+    ("`/graph/neighbours` of the most mentioned person, first request of a new server", "neighbours", "s"),
+    ("the same after the edit", "edit_neighbours", "s"),
+    ("`kg viz` (the offline page)", "viz", "s"),
+    ("Chromium: first frame", "first_frame", "s"),
+    ("Chromium: search to node on canvas", "search", "s"),
+    ("Chromium: expand a node", "expand", "s"),
+    ("server memory after the view's requests (resident set)", "memory_mib", "MiB"),
+    ("  of which the view's requests added", "memory_added_mib", "MiB"),
+    ("the edit's `kg build`", "edit_build", "s"),
+)
+
+
+def table(measured: list[dict]) -> str:
+    """One row per figure, one column per size, and the target."""
+    sizes = [f"{m['articles']:,} articles" for m in measured]
+    lines = ["| | " + " | ".join(sizes) + " | target |", "|---|" + "---:|" * (len(sizes) + 1)]
+    for name, key, unit in ROWS:
+        cells = [_cell(m.get(key), unit) for m in measured]
+        target = TARGETS.get(key)
+        lines.append(f"| {name} | " + " | ".join(cells) + f" | {'–' if target is None else f'<= {target:g} {unit}'} |")
+    return "\n".join(lines)
+
+
+def _cell(value, unit: str) -> str:
+    if value is None:
+        return "–"
+    return f"{value:,.0f} {unit}" if unit == "MiB" else f"{value:.2f} {unit}"
+
+
+def fresh_build(docs: int, work: Path) -> tuple[Path, Path]:
+    """A corpus of `docs` generated articles (seed 1) and a fresh full build of it under `work`."""
+    corpus, data = work / f"corpus-{docs}", work / f"view-data-{docs}"
+    subprocess.run([sys.executable, str(HERE / "generate.py"), "--docs", str(docs), "--seed", "1", "--out", str(corpus),
+                    "--force"], check=True, timeout=TIMEOUT, stdout=subprocess.DEVNULL)
+    shutil.rmtree(data, ignore_errors=True)
+    log(f"{docs:,} articles", "building")
+    subprocess.run([str(Path(sys.executable).parent / "kg"), "build", "--corpus", str(corpus), "--data", str(data),
+                    "--quiet"], check=True, timeout=TIMEOUT, stdout=subprocess.DEVNULL)
+    return data, corpus
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--data", type=Path, required=True)
-    parser.add_argument("--corpus", type=Path, required=True, help="the corpus of --data (one article is edited)")
-    parser.add_argument("--no-sparql", action="store_true", help="do not time the whole-store SPARQL path")
+    parser.add_argument("--data", type=Path, help="a fresh build's data directory (with --corpus)")
+    parser.add_argument("--corpus", type=Path, help="the corpus of --data (one article is edited)")
+    parser.add_argument("--sizes", type=lambda s: [int(x) for x in s.split(",")], default=None,
+                        help="generate and build these sizes (under --work) and measure each")
+    parser.add_argument("--work", type=Path, default=HERE.parent / "data" / "bench")
+    parser.add_argument("--runs", type=int, default=RUNS, help="page loads in Chromium per size")
+    parser.add_argument("--no-browser", action="store_true", help="skip the Chromium figures")
+    parser.add_argument("--json", type=Path, default=None, help="also write the figures as JSON")
     args = parser.parse_args(argv)
-    build = build_dirs.require_current_build(args.data)
-    if (build / build_dirs.VIEW_FILE).exists():
-        print(f"Not run: {build} already has its graph.html (expected a build whose view nobody asked for yet)")
-        return 0
-    docs = len(list(args.corpus.glob("*.txt")))
-    node = busiest_actor(args.data)
-    fresh = log("fresh build", served(args.data, node))
-    old = None if args.no_sparql else log("whole-store SPARQL", sparql_path(args.data))
-    build_seconds = log("edit build", edit_and_build(args.data, args.corpus))
-    edited = log("after the edit", served(args.data, node))
-    print(table(docs, fresh, edited, build_seconds, old))
+    if not args.sizes and not (args.data and args.corpus):
+        parser.error("give --data and --corpus, or --sizes")
+    chromium = None if args.no_browser else CHROMIUM
+    measured = []
+    if args.sizes:
+        for docs in args.sizes:
+            data, corpus = fresh_build(docs, args.work)
+            measured.append(measure_view(data, corpus, runs=args.runs, chromium=chromium))
+    else:
+        measured.append(measure_view(args.data, args.corpus, runs=args.runs, chromium=chromium))
+    if args.json:
+        args.json.write_text(json.dumps(measured, indent=1))
+    load = os.getloadavg()
+    print(f"Load average at the end: {load[0]:.1f} {load[1]:.1f} {load[2]:.1f} (1, 5, 15 min; 2 cores shared).\n")
+    print(table(measured))
     return 0
-
-
-def table(docs: int, fresh: dict, edited: dict, build_seconds: float, old: dict | None) -> str:
-    rows = [
-        ("`/graph`, fresh build, first request", fresh["graph"], old["page"] if old else None, TARGETS["graph"]),
-        ("`/graph` after a one-article edit, first request", edited["graph"], old["page"] if old else None,
-         TARGETS["edit"]),
-        ("`/graph/neighbours`, first request after `/graph`", fresh["neighbours"], old["read"] if old else None,
-         TARGETS["neighbours"]),
-        ("`/graph/neighbours`, first request of a new server", fresh["neighbours_alone"], old["read"] if old else None,
-         TARGETS["neighbours"]),
-        ("`/graph/neighbours` after the edit, first request after `/graph`", edited["neighbours"],
-         old["read"] if old else None, None),
-    ]
-    lines = [f"{docs:,} articles; the edit's `kg build` took {build_seconds:.2f} s. Old path: the whole-store "
-             "SPARQL read (neighbours), then cap and render (`/graph`), in one process on the same build.", "",
-             "| request | kept view data | whole-store SPARQL (old) | old ÷ new | target at 10,000 |",
-             "|---|---:|---:|---:|---:|"]
-    for name, new, before, target in rows:
-        lines.append(f"| {name} | {new:.2f} s | {'–' if before is None else f'{before:.2f} s'} | "
-                     f"{'–' if before is None else f'{before / new:.0f}x'} | {'–' if target is None else f'<= {target:.0f} s'} |")
-    return "\n".join(lines)
 
 
 if __name__ == "__main__":

@@ -437,13 +437,12 @@ def skip(result: SizeResult, names: tuple[str, ...], full_steps_up_to: int = FUL
 
 
 def _companion_options(script: str, docs: int, full_steps_up_to: int = FULL_STEPS_UP_TO) -> list[str]:
-    """Above full_steps_up_to the view's whole-store SPARQL path (hours) is not timed, the page of
-    the first 10,000 articles is drawn beside those of 100 and 1,000, and no stock Oxigraph is
-    loaded beside our endpoint (its load is the bulk-load floor again: 28 GB and half an hour at
+    """Above full_steps_up_to the page of the first 10,000 articles is drawn beside those of 100
+    and 1,000, and no stock Oxigraph is loaded beside our endpoint (its load is the bulk-load floor again: 28 GB and half an hour at
     100,000)."""
     if docs <= full_steps_up_to:
         return []
-    return {"bench_view_data.py": ["--no-sparql"], "bench_endpoint.py": ["--no-stock"],
+    return {"bench_endpoint.py": ["--no-stock"],
             "bench_view.py": ["--articles", f"100,1000,{FULL_STEPS_UP_TO}"]}.get(script, [])
 
 

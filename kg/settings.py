@@ -77,6 +77,9 @@ SETTINGS: tuple[Setting, ...] = (
             option=False),
     Setting("store_token", "", "bearer token for the remote store (environment only; never logged)", REMOTE,
             option=False),
+    Setting("view_nodes", 500, "nodes the network view opens on: a graph with more shows its most mentioned and "
+            "most connected entities and events, and the rest on demand (search, expand, filters) when served by "
+            "kg serve", ("build", "serve", "viz"), option=False),
     Setting("query_timeout", 10.0, "seconds a query may run before the client gets 503 and the work is stopped",
             SERVE),
     Setting("max_rows", 10000, "most rows (or triples) a query answer carries; 0 for no cap", SERVE),

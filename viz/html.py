@@ -31,13 +31,14 @@ from kg.model import iris
 from kg.model.iris import fold
 from kg.viz.layout import place_around, story_layout
 from kg.viz.legend import event_legend, event_tint, link_entry, node_kind, node_legend, relation_entry, relation_legend
-from kg.viz.network import ordered_subgraph
-from kg.viz.panels import figure_groups, timeline
+from kg.viz.network import local_name, ordered_subgraph
+from kg.viz.panels import OTHER_FIGURES, day_label, figure_groups, timeline
 from kg.viz.story import (
     ACTORS,
     LAYERS,
     actor_graph,
     actor_links,
+    is_actor,
     link_direction,
     link_label,
     link_uncertain,
@@ -52,6 +53,7 @@ LABEL_MAX = 40
 LAYER_SIZE = 9.0
 COMPRESS_OVER = 256 * 1024  # bytes of JSON past which the data not needed for the first frame travels gzipped
 VIS_DIR = Path(pyvis.__file__).parent / "lib" / "vis-9.1.2"
+SCRIPT_MODULES = ("data.js", "layout.js", "drawing.js", "panels.js", "fetch.js", "search.js", "legend.js", "start.js")
 
 
 def render(graph: nx.MultiDiGraph, *, size_by: str = "mentions", focus: str | None = None,
@@ -64,11 +66,12 @@ def render(graph: nx.MultiDiGraph, *, size_by: str = "mentions", focus: str | No
     reads once the first frame is drawn."""
     data = view_data(graph, size_by=size_by)
     total = graph.graph.get("total_nodes", graph.number_of_nodes())
+    data.update(summaries(graph))
     data["meta"].update(focus=focus, depth=depth, title=title, total=total,
                         prefixes={"kgr": iris.RESOURCE, "doc": iris.DOCUMENT})
     first, more = split_data(data)
     encoding, more_text = encode_more(more)
-    script = _asset("view.js")
+    script = page_script()
     vis_js = _read(VIS_DIR / "vis-network.min.js")
     return _template().render(
         title=title,
@@ -101,10 +104,31 @@ def split_data(data: dict) -> tuple[dict, dict]:
     other_edges = [e for e in data["edges"] if not drawn_first(e)]
     first = {"meta": data["meta"], "legend": data["legend"], "relationLegend": data["relationLegend"],
              "eventLegend": data["eventLegend"], "options": data["options"],
+             **{key: data[key] for key in ("timelineSummary", "figureSummary") if key in data},
              "nodes": data["nodes"][:first_count], "edges": first_edges}
     more = {key: value for key, value in data.items() if key not in first}
     more.update(nodes=data["nodes"][first_count:], edges=other_edges)
     return first, more
+
+
+def summaries(graph: nx.MultiDiGraph) -> dict:
+    """The whole graph's timeline and figures in counts, for a page that holds part of it:
+    `timelineSummary` [{date, label, count}] in date order and `figureSummary` [{topic, kind, role,
+    count}] (topics as the figures table names them, the largest first); {} for a whole graph."""
+    summary = graph.graph.get("summary")
+    if not summary:
+        return {}
+    labels = graph.graph.get("labels", {})
+
+    def name(iri: str) -> str:
+        return labels.get(iri) or local_name(iri)
+
+    figures = [{"topic": f"{name(kind)}, {name(role)}" if kind else OTHER_FIGURES, "kind": kind, "role": role,
+                "count": count} for kind, role, count in summary["figures"]]
+    figures.sort(key=lambda g: (g["topic"] == OTHER_FIGURES, -g["count"], g["topic"]))
+    return {"timelineSummary": [{"date": date, "label": day_label(date), "count": count}
+                                for date, count in summary["dates"]],
+            "figureSummary": figures}
 
 
 def encode_more(more: dict) -> tuple[str, str]:
@@ -151,9 +175,11 @@ def view_data(graph: nx.MultiDiGraph, *, size_by: str = "mentions", place: bool 
     return {
         "meta": {"nodes": len(nodes), "edges": len(edges), "physics": False, "actors": len(story),
                  "linked": len(linked), "links": len(links), "layers": list(LAYERS),
-                 "initial": initial, "first": len(first),
+                 "initial": initial, "first": len(first), "showEvents": events_carry_the_story(graph, story),
                  "timelineEvents": sum(len(d["events"]) for d in days),
-                 "figureRows": sum(len(g["rows"]) for g in figures)},
+                 "figureRows": sum(len(g["rows"]) for g in figures),
+                 "datedEvents": sum(count for _, count in graph.graph.get("summary", {}).get("dates", [])),
+                 "figures": sum(c for *_, c in graph.graph.get("summary", {}).get("figures", []))},
         "legend": node_legend(graph),
         "relationLegend": relation_legend(graph, links),
         "eventLegend": event_legend(graph),
@@ -168,6 +194,15 @@ def view_data(graph: nx.MultiDiGraph, *, size_by: str = "mentions", place: bool 
                        "doc": doc_index.get(graph.graph["sentences"][s]["doc"], -1)} for s in sentences],
         "docs": [{"iri": d, **graph.graph["docs"][d]} for d in docs],
     }
+
+
+def events_carry_the_story(graph: nx.MultiDiGraph, story: nx.Graph) -> bool:
+    """Whether the page opens with its events drawn: when they are as many as the entities (what
+    most of a corpus annotates: events with their arguments), or when they are all that links
+    the entities."""
+    events = sum(1 for _, family in graph.nodes(data="family") if family == "Event")
+    stated = any(is_actor(graph, s) and is_actor(graph, o) and s != o for s, o in graph.edges())
+    return events > 0 and (events >= story.number_of_nodes() or not stated)
 
 
 def _opening(graph: nx.MultiDiGraph, story: nx.Graph, linked: list[str], sizes: dict) -> list[str] | None:
@@ -198,7 +233,7 @@ def node_sizes(graph: nx.MultiDiGraph, size_by: str) -> dict[str, float]:
     sizes = {}
     for node, data in graph.nodes(data=True):
         if data["family"] in ACTORS:
-            mentions = data["mentions"] or len(data["mention_sentences"])
+            mentions = data["mentions"] or data.get("mentioned") or len(data["mention_sentences"])
             value = mentions if size_by == "mentions" else graph.degree(node)
             sizes[node] = round(min(40.0, 10.0 + 4.0 * math.sqrt(max(value, 0))), 1)
         else:
@@ -246,6 +281,7 @@ def _nodes(graph: nx.MultiDiGraph, order: list[str], story: nx.Graph, sizes: dic
             "wikidata": d["wikidata"], "mentions": d["mentions"], "facts": [list(f) for f in d["facts"]],
             "uncertain": doubt, "date": d.get("props", {}).get("date", ""), "relations": [], "links": links,
             "sentences": [sentence_index[s] for s in d["mention_sentences"] if s in sentence_index],
+            "sentenceCount": d.get("mentioned") or len(d["mention_sentences"]),
             "search": "\n".join(sorted({fold(s) for s in [d["label"], *d["alt"], *d["hidden"]]})),
         }
     return nodes, details
@@ -357,6 +393,13 @@ def _csp(*scripts: str) -> str:
     # connect-src 'self': served by `kg serve`, the page fetches a node's neighbours from it
     return (f"default-src 'none'; script-src {hashes}; style-src 'unsafe-inline'; img-src data:; "
             "font-src data:; connect-src 'self'; base-uri 'none'; form-action 'none'")
+
+
+def page_script() -> str:
+    """The page's script: its modules (viz/static/view/, each one concept) joined in one function, so
+    that they share its variables, as one inline script the page's policy admits by its hash."""
+    body = "\n".join(_asset(f"view/{name}") for name in SCRIPT_MODULES)
+    return f'var network = null;\nvar kgView = (function () {{\n  "use strict";\n{body}}})();\n'
 
 
 def _asset(name: str) -> str:

@@ -90,15 +90,15 @@ def _kind(data: dict) -> str | None:
 
 
 def event_legend(graph: nx.MultiDiGraph) -> list[dict]:
-    """The colours of the most frequent kinds of event ({label, color, count}; count: the events of
-    `graph` of that kind)."""
+    """The colours of the most frequent kinds of event ({kind: its class IRI, label, color, count};
+    count: the events of `graph` of that kind)."""
     labels = graph.graph.get("labels", {})
     coloured = graph.graph.get("ranks", {}).get("events", [])[:TYPE_COLOURS]
     counts = {kind: 0 for kind in coloured}
     for _, data in graph.nodes(data=True):
         if _kind(data) in counts:
             counts[_kind(data)] += 1
-    return [{"label": labels.get(k) or local_name(k), "color": PALETTE[i], "count": counts[k]}
+    return [{"kind": k, "label": labels.get(k) or local_name(k), "color": PALETTE[i], "count": counts[k]}
             for i, k in enumerate(coloured)]
 
 

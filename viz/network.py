@@ -1,9 +1,9 @@
-"""A build's kept view data, or a store -> networkx MultiDiGraph: the nodes, edges and provenance the view shows.
+"""The view's rows -> networkx MultiDiGraph: the nodes, edges and provenance the view shows.
 
-Pure data, no HTML. A build keeps each graph's part of the view (kg.publish.view_data), and the
-view graph is made from the parts merged (`kept_graph`); a store whose build kept none (a remote
-store) is asked the same rows in a handful of SPARQL queries through `GraphStore.select`
-(`load_graph`). Both end in `graph_of`, so they cannot disagree on what the rows make.
+Pure data, no HTML. A build keeps the view's rows by node (kg.publish.view_index) and a page is
+made from the rows of the nodes it shows; a store whose build kept none (a remote store) is asked
+the same rows in a handful of SPARQL queries through `GraphStore.select` (`store_rows`,
+`load_graph`). Both end in `graph_of`, so they cannot disagree on what the rows make.
 Nodes are the entities (the annotation entity types of annotation.conf and
 their subclasses) and the events, and every entity of a type of the corpus's
 own that is aligned to no kgo class (family `Entity`: brat's PER, a POS tag,
@@ -26,19 +26,16 @@ neighbourhoods it fetches give a type or a relation the same colour.
 from __future__ import annotations
 
 from collections import Counter, defaultdict
-from dataclasses import dataclass
 from operator import itemgetter
 from typing import Iterable
 
 import networkx as nx
 
-from kg.errors import InputError
-from kg.model import iris
-from kg.model.iris import FIXED_PREFIXES, ONTOLOGY, RDF_TYPE, fold, prologue
-from kg.model.view_parts import is_literal, lexical, merged
+from kg.model.iris import FIXED_PREFIXES, ONTOLOGY, RDF_TYPE, prologue
 
 # the families are kg's (the build sorts nodes by them); viz/legend.py and the tests import them from here
-from kg.publish.view_data import CORPUS_FAMILY, FAMILIES, ViewParts, ViewSchema, view_schema
+from kg.publish.view_data import CORPUS_FAMILY, FAMILIES, ViewSchema, view_schema
+from kg.publish.view_index import ViewRows
 from kg.store.protocol import GraphStore
 from kg.viz.story import is_actor
 
@@ -56,21 +53,6 @@ PREF_LABEL = FIXED_PREFIXES["skos"] + "prefLabel"
 WIKIDATA = FIXED_PREFIXES["wd"]
 
 
-@dataclass
-class ViewRows:
-    """The answers the view graph is made of, from a store's queries or from a build's kept parts:
-    `nodes` (node, family, class); `triples` (node, predicate, value, is a literal) of every distinct
-    triple about a node; `statements` (subject, predicate, object, sentence); `mentions` (node,
-    sentence); `sentences` {sentence: {"text", "doc"}}; `docs` {document: {"title", "date", "publisher"}}."""
-
-    nodes: list[tuple[str, str, str]]
-    triples: list[tuple[str, str, str, bool]]
-    statements: list[tuple[str, str, str, str]]
-    mentions: list[tuple[str, str]]
-    sentences: dict[str, dict[str, str]]
-    docs: dict[str, dict[str, str]]
-
-
 def _node_pattern(var: str, classes: dict[str, str]) -> str:
     """SPARQL pattern binding `var` to a node of the view, ?cls to its class and ?top to its family:
     the classes of each family listed (a property path per row is what made the view's queries slow
@@ -84,11 +66,6 @@ def load_graph(store: GraphStore) -> nx.MultiDiGraph:
     remote store, a build made before the file)."""
     schema = view_schema(store.select)
     return graph_of(schema, store_rows(store, schema))
-
-
-def kept_graph(parts: ViewParts) -> nx.MultiDiGraph:
-    """The whole view graph of a build, merged from the parts it kept (kg.publish.view_data)."""
-    return graph_of(parts.schema, kept_rows(parts))
 
 
 def graph_of(schema: ViewSchema, rows: ViewRows, whole_ranks: dict[str, list[str]] | None = None) -> nx.MultiDiGraph:
@@ -118,7 +95,7 @@ def store_rows(store: GraphStore, schema: ViewSchema) -> ViewRows:
     sentences = store.select(prologue() + """
         SELECT ?sent ?text ?doc WHERE { ?sent a kgo:Sentence ; nif:anchorOf ?text ; nif:referenceContext ?doc }""")
     docs = store.select(prologue() + """
-        SELECT ?doc ?title ?date ?publisher WHERE { ?doc a kgo:NewsArticle .
+        SELECT ?doc ?title ?date ?pub ?publisher WHERE { ?doc a kgo:NewsArticle .
           OPTIONAL { ?doc dcterms:title ?title }
           OPTIONAL { ?doc dcterms:date ?date }
           OPTIONAL { ?doc kgo:publisher ?pub . OPTIONAL { ?pub skos:prefLabel ?publisher } } }""")
@@ -128,24 +105,8 @@ def store_rows(store: GraphStore, schema: ViewSchema) -> ViewRows:
         [(r["s"], r["p"], r["o"], r["sent"]) for r in statements],
         [(r["x"], r["sent"]) for r in mentions],
         {r["sent"]: {"text": r["text"], "doc": r["doc"]} for r in sentences},
-        _documents((r["doc"], r.get("title", ""), r.get("date", ""), r.get("publisher", "")) for r in docs))
-
-
-def kept_rows(parts: ViewParts) -> ViewRows:
-    """The view's rows, merged from a build's kept parts: each distinct row once, as the store's
-    union of its graphs answers."""
-    whole = merged(parts.all_parts())
-    classes = parts.schema.classes
-    nodes = [(x, classes[c], c) for x, c in whole.types if c in classes]
-    shown = {x for x, _, _ in nodes}
-    triples = [(x, p, lexical(v), is_literal(v)) for x, p, v in whole.triples if x in shown]
-    publishers = {pub for _, _, _, pub in whole.docs if pub}
-    labels: dict[str, str] = {}
-    for x, _p, v in sorted(t for t in whole.triples if t[0] in publishers and t[1] == PREF_LABEL):
-        labels.setdefault(x, lexical(v))
-    return ViewRows(nodes, triples, whole.statements, whole.mentions,
-                    {s: {"text": text, "doc": doc} for s, text, doc in whole.sentences},
-                    _documents((doc, title, date, labels.get(pub, "")) for doc, title, date, pub in whole.docs))
+        _documents((r["doc"], r.get("title", ""), r.get("date", ""), r.get("publisher", "")) for r in docs),
+        publishers={r["doc"]: r["pub"] for r in sorted(docs, key=lambda r: (r["doc"], r.get("pub", ""))) if r.get("pub")})
 
 
 def ranks(graph: nx.MultiDiGraph) -> dict[str, list[str]]:
@@ -213,7 +174,7 @@ def _add_node_literals(graph: nx.MultiDiGraph, rows: list[tuple[str, str, str, b
                 data["props"].setdefault(p.removeprefix(ONTOLOGY), v)
     for x, data in nodes.items():
         seen = found.get(x, {})
-        data["label"] = _first(seen, "pref", "label", "quote") or local_name(x)
+        data["label"] = _first(seen, "pref", "label", "quote") or local_name(x) or x  # every node has a name
         data["alt"] = [a for a in seen.get("alt", []) if a != data["label"]]
         data["hidden"] = seen.get("hidden", [])
         data["mentions"] = max((int(float(v)) for v in seen.get("mentions", [])), default=0)
@@ -270,63 +231,6 @@ def local_name(iri: str) -> str:
     tail = iri.rsplit("#", 1)[-1].rsplit("/", 1)[-1] or iri
     spaced = "".join(" " + c.lower() if c.isupper() else c for c in tail).strip()
     return spaced.replace("-", " ")
-
-
-def resolve_node(graph: nx.MultiDiGraph, ident: str) -> str:
-    """The node an identifier names: an IRI, a canonical key ('person/juan-guaido'),
-    a prefixed name ('kgr:person/juan-guaido'), or a label or alias (accents and case ignored)."""
-    prefix, _, rest = ident.partition(":")
-    candidates = [ident, iris.RESOURCE + ident]
-    if prefix in iris.PREFIXES and not rest.startswith("//"):
-        candidates.append(iris.PREFIXES[prefix] + rest)
-    for candidate in candidates:
-        if candidate in graph:
-            return candidate
-    key = fold(ident).strip()
-    named = [n for n, d in graph.nodes(data=True)
-             if key in {fold(s) for s in [d["label"], *d["alt"], *d["hidden"]]}]
-    if len(named) == 1:
-        return named[0]
-    if named:
-        shown = ", ".join(f"{_short_key(n)} ({graph.nodes[n]['label']})" for n in sorted(named)[:10])
-        more = f" and {len(named) - 10} more" if len(named) > 10 else ""
-        raise InputError(f"focus {ident!r} is ambiguous (expected one of: {shown}{more})")
-    raise InputError(f"focus {ident!r} names no entity or event of the graph (expected a key such as "
-                     "person/juan-guaido, an IRI, a label or an alias)")
-
-
-def _short_key(iri: str) -> str:
-    """A node as `kg viz --focus` takes it: its canonical key, or its IRI."""
-    return iri[len(iris.RESOURCE):] if iri.startswith(iris.RESOURCE) else iri
-
-
-def cap_nodes(graph: nx.MultiDiGraph, max_nodes: int) -> nx.MultiDiGraph:
-    """The `max_nodes` best-connected nodes and the edges among them, when the graph has more
-    (a browser cannot draw a hundred thousand nodes); `graph.graph["total_nodes"]` keeps the full count."""
-    total = graph.number_of_nodes()
-    if max_nodes <= 0 or total <= max_nodes:
-        return graph
-    keep = sorted(graph, key=lambda n: (-graph.degree(n), n))[:max_nodes]
-    sub = ordered_subgraph(graph, keep)
-    sub.graph["total_nodes"] = total
-    mark_outside(sub, graph)
-    return sub
-
-
-def mark_outside(part: nx.MultiDiGraph, whole: nx.MultiDiGraph) -> None:
-    """Give each node of `part` the number of its neighbours in `whole` that `part` lacks
-    (`outside`): a page served by `kg serve` fetches them when the node is clicked."""
-    undirected = whole.to_undirected(as_view=True)
-    for node, data in part.nodes(data=True):
-        data["outside"] = sum(1 for m in undirected[node] if m not in part)
-
-
-def focus_subgraph(graph: nx.MultiDiGraph, node: str, depth: int) -> nx.MultiDiGraph:
-    """`node` and every node within `depth` edges of it, ignoring edge direction."""
-    if depth < 0:
-        raise InputError(f"depth must be 0 or more, not {depth}")
-    keep = nx.single_source_shortest_path_length(graph.to_undirected(as_view=True), node, cutoff=depth)
-    return ordered_subgraph(graph, keep)
 
 
 def ordered_subgraph(graph: nx.Graph, nodes) -> nx.Graph:

@@ -16,7 +16,8 @@ from itertools import combinations
 
 import networkx as nx
 
-ACTORS = ("Person", "Group", "Organization", "Place", "Entity")
+from kg.publish.view_data import ACTORS
+
 LAYERS = ("Event", "Quote", "Figure", "Date")
 UNCERTAIN = ("speculated", "negated")
 

@@ -1,179 +1,180 @@
-"""The view's rows indexed by node: the page of a large graph and a node's neighbourhood, made
-from the rows of the nodes they show, not from the whole view graph.
-
-A page holds at most MAX_NODES nodes (the best-connected) and a neighbourhood at most 500, but
-both used to be cut from the whole view graph, built in networkx first: at 10,000 articles 119,000
-nodes and 238,000 edges, most of the time of a first `/graph` and all of a first
-`/graph/neighbours`. The index reads the merged rows once, keeps what ranking needs for every node
-(its family, its degree, its neighbours) and the rows of each node, and makes the networkx graph
-of the chosen nodes only, with `graph_of`, so the result is the same graph: `top(n)` is
-`cap_nodes(whole, n)` and `neighbourhood(x)` is `neighbours.neighbourhood(whole, x)`
-(tests/viz/test_view_index.py), except that a capped graph carries only the sentences its own
-nodes and edges cite and the documents those sentences and its nodes belong to, not every
-sentence and article of the whole graph.
+"""The graphs a page shows, cut from a build's view index (kg.publish.view_index): the page's own
+(the whole graph when it is small, else the overview), one node's neighbourhood, what a filter
+selects (a type, a date, a document), and a focus. Each is made by `graph_of` from the rows of its
+nodes alone, with the whole graph's ranks (so colours agree between them), so it costs what it
+shows. A graph cut from a larger one carries `total_nodes` and, on each node, `outside`: how many
+of the node's edges lead out of it (the page fetches them when the node is clicked).
 """
 
 from __future__ import annotations
 
-import gc
-from collections import Counter, defaultdict
-from contextlib import contextmanager
-from typing import Iterable, Iterator
+import tempfile
+from collections import deque
+from pathlib import Path
 
 import networkx as nx
 
-from kg.publish.view_data import CORPUS_FAMILY, FAMILIES, ViewParts, ViewSchema, view_schema
+from kg.errors import InputError
+from kg.model import iris, nquads
+from kg.model.iris import fold
+from kg.model.view_parts import ViewPart
+from kg.publish.view_data import ACTORS, FAMILIES, ViewParts, ViewSchema, view_schema
+from kg.publish.view_index import ViewIndex, ViewRows, open_index, write_index
+from kg.publish.view_index.read import SENTENCES_SHOWN_OTHERS, Scored
 from kg.store.protocol import GraphStore
-from kg.viz.neighbours import NEIGHBOURS_MAX
-from kg.viz.network import (
-    ONTOLOGY,
-    SAME_AS,
-    SKIP_EDGE_PREDICATES,
-    ViewRows,
-    _most_specific_first,
-    graph_of,
-    kept_rows,
-    store_rows,
-)
-from kg.viz.panels import document_of
-from kg.viz.story import ACTORS
+from kg.viz.network import graph_of, store_rows
+
+NEIGHBOURS_MAX = 200  # nodes a neighbourhood, a selection or a focus holds at most
+OVERVIEW_LINKS = 8  # edges of each node an overview keeps: its strongest (the page draws 3 until one is selected)
+ALL_FAMILIES = FAMILIES
 
 
-class ViewIndex:
-    """The merged rows of a view graph, by node (see the module docstring)."""
-
-    def __init__(self, schema: ViewSchema, rows: ViewRows) -> None:
-        self.schema, self.rows = schema, rows
-        self.node_rows: dict[str, list[tuple[str, str, str]]] = defaultdict(list)
-        for row in rows.nodes:
-            self.node_rows[row[0]].append(row)
-        self.family = {x: next(f for f in FAMILIES if f in {r[1] for r in found}) for x, found in self.node_rows.items()}
-        self.triples: dict[str, list[tuple[str, str, str, bool]]] = defaultdict(list)
-        for row in rows.triples:
-            if row[0] in self.family:
-                self.triples[row[0]].append(row)
-        self.edges = self._edges()
-        self.degree: Counter = Counter()
-        self.neighbours: dict[str, set[str]] = defaultdict(set)
-        self.successors: dict[str, set[str]] = defaultdict(set)
-        for s, o, _ in self.edges:
-            self.degree[s] += 1
-            self.degree[o] += 1
-            self.neighbours[s].add(o)
-            self.neighbours[o].add(s)
-            self.successors[s].add(o)
-        self.statements: dict[str, list] = defaultdict(list)
-        for row in rows.statements:
-            self.statements[row[0]].append(row)
-        self.mentions: dict[str, list] = defaultdict(list)
-        for row in rows.mentions:
-            self.mentions[row[0]].append(row)
-        self.ranks = self._ranks()
-
-    def _edges(self) -> set[tuple[str, str, str]]:
-        """Every distinct (subject, object, predicate) between two nodes: the view graph's edges."""
-        nodes = self.family
-        return {(s, o, p) for found in self.triples.values() for s, p, o, literal in found
-                if not literal and o in nodes and p not in SKIP_EDGE_PREDICATES}
-
-    def __len__(self) -> int:
-        return len(self.family)
-
-    def __contains__(self, node: object) -> bool:
-        return node in self.family
-
-    def graph(self, nodes: Iterable[str]) -> nx.MultiDiGraph:
-        """The view graph of `nodes` and the edges among them, as `graph_of` makes the whole one,
-        with the whole graph's ranks (so that colours match the whole) and only the sentences these
-        nodes and edges cite."""
-        keep = set(nodes) & self.family.keys()
-        rows = self.rows
-        part = ViewRows([r for x in keep for r in self.node_rows[x]],
-                        [r for x in keep for r in self.triples.get(x, ()) if r[3] or r[1] == SAME_AS or r[2] in keep],
-                        [r for x in keep for r in self.statements.get(x, ()) if r[2] in keep],
-                        [r for x in keep for r in self.mentions.get(x, ())],
-                        rows.sentences, rows.docs)
-        return graph_of(self.schema, part, whole_ranks=self.ranks)
-
-    def whole(self) -> nx.MultiDiGraph:
-        return self.graph(self.family)
-
-    def top(self, max_nodes: int) -> nx.MultiDiGraph:
-        """The `max_nodes` best-connected nodes (all when there are no more), as `cap_nodes` keeps them."""
-        total = len(self.family)
-        if max_nodes <= 0 or total <= max_nodes:
-            return self.whole()
-        keep = sorted(self.family, key=lambda n: (-self.degree[n], n))[:max_nodes]
-        return self._marked(keep, total)
-
-    def neighbourhood(self, node: str, limit: int = NEIGHBOURS_MAX) -> nx.MultiDiGraph:
-        """`node`, its neighbours and its events' other actors, the best-connected `limit` of them,
-        as kg.viz.neighbours.neighbourhood cuts them from the whole graph."""
-        near = set(self.neighbours.get(node, ()))
-        for other in list(near):
-            if self.family[other] == "Event":
-                near.update(o for o in self.successors.get(other, ()) if self.family[o] in ACTORS)
-        near.discard(node)
-        kept = [node] + sorted(near, key=lambda n: (-self.degree[n], n))[: limit - 1]
-        return self._marked(kept, None)
-
-    def _marked(self, keep: list[str], total: int | None) -> nx.MultiDiGraph:
-        """The graph of `keep`, each node with the count of its neighbours outside it (`outside`)."""
-        graph = self.graph(keep)
-        graph.graph["docs"] = documents_shown(graph)
-        if total is not None:
-            graph.graph["total_nodes"] = total
-        for node, data in graph.nodes(data=True):
-            data["outside"] = sum(1 for m in self.neighbours.get(node, ()) if m not in graph)
-        return graph
-
-    def _ranks(self) -> dict[str, list[str]]:
-        """kg.viz.network.ranks of the whole graph, from the rows."""
-        supers = self.schema.supers
-        first_type = {x: _most_specific_first({r[2] for r in found}, supers)[0] for x, found in self.node_rows.items()}
-        types = Counter(first_type[x] for x, f in self.family.items() if f == CORPUS_FAMILY)
-        events = Counter(first_type[x] for x, f in self.family.items()
-                         if f == "Event" and first_type[x] != ONTOLOGY + "Event")
-        relations = Counter(p for _, _, p in self.edges)
-        actor = {x for x, f in self.family.items() if f in ACTORS}
-        between_actors = Counter(p for s, o, p in self.edges if s in actor and o in actor)
-        return {"types": sorted(types, key=lambda k: (-types[k], k)),
-                "events": sorted(events, key=lambda k: (-events[k], k)),
-                "relations": sorted(relations, key=lambda k: (-between_actors[k], -relations[k], k))}
+def page_graph(index: ViewIndex, size: int | None = None) -> nx.MultiDiGraph:
+    """The graph a page opens on: the whole graph when it has at most `size` nodes (default: the
+    build's overview size), else the overview with each node's OVERVIEW_LINKS strongest edges,
+    and the whole graph's summaries (dated events by date, figures by what they count) in
+    `graph.graph["summary"]`."""
+    nodes = index.overview(size)
+    if len(nodes) >= index.total:
+        return graph_of(index.schema, index.rows(nodes, cap=None), whole_ranks=index.ranks())
+    graph = part_graph(index, nodes, strongest=OVERVIEW_LINKS)
+    graph.graph["summary"] = {"dates": index.dates(), "figures": index.figure_topics()}
+    return graph
 
 
-def documents_shown(graph: nx.MultiDiGraph) -> dict[str, dict[str, str]]:
-    """The documents of `graph`'s sentences and of its document-local nodes (`<doc>/figure/T8`):
-    all a part of the view names (the whole graph's are every article: 50 MB of a page at 100,000)."""
-    docs = graph.graph["docs"]
-    wanted = {found["doc"] for found in graph.graph["sentences"].values()}
-    wanted.update(document_of(graph, node) for node in graph)
-    return {doc: found for doc, found in docs.items() if doc in wanted}
+def part_graph(index: ViewIndex, nodes: list[str], centre: str | None = None, edges_of: set[str] | None = None,
+               strongest: int | None = None) -> nx.MultiDiGraph:
+    """The graph of `nodes` (and the edges among them; with `edges_of`, only those with an end
+    among these; with `strongest`, only those among the strongest of an end) out of the index's
+    whole graph, with the first SENTENCES_SHOWN_OTHERS sentences of each node's mentions and each
+    edge's evidence (SENTENCES_SHOWN of `centre`'s mentions)."""
+    rows: ViewRows = index.rows(nodes, SENTENCES_SHOWN_OTHERS, centre=centre, edges_of=edges_of, strongest=strongest)
+    graph = graph_of(index.schema, rows, whole_ranks=index.ranks())
+    graph.graph["total_nodes"] = index.total
+    scores = index.scores(graph)
+    for node, data in graph.nodes(data=True):
+        data["outside"] = max(0, scores[node].degree - graph.degree(node))
+        if node in rows.mentioned:
+            data["mentioned"] = rows.mentioned[node]
+    return graph
 
 
-def kept_index(parts: ViewParts) -> ViewIndex:
-    """The index of a build's view, from the parts it kept (kg.publish.view_data)."""
-    with _no_cycle_collection():
-        return ViewIndex(parts.schema, kept_rows(parts))
+def neighbourhood_graph(index: ViewIndex, node: str, limit: int = NEIGHBOURS_MAX) -> nx.MultiDiGraph:
+    """`node`, its neighbours and its events' other actors: the `limit` best (score, then IRI)."""
+    if node not in index:
+        raise InputError(f"no node {node!r} in the view graph (expected the IRI of an entity or event)")
+    near = index.neighbours(node)
+    scores = index.scores(near)
+    events = {n for n in near if scores[n].family == "Event"}
+    roles = index.roles(events)
+    actors = ({n for n in near if scores[n].family in ACTORS} | {a for found in roles.values() for a in found}) - {node}
+    chosen = _best(index, actors, (limit - 1) * 3 // 5)
+    linking = [e for e in _best(index, events, len(events)) if roles.get(e, set()) & set(chosen)]
+    chosen += linking[:limit - 1 - len(chosen)]
+    chosen += _best(index, near - set(chosen) - {node}, limit - 1 - len(chosen))
+    # the node's edges and its events' roles (what links it to the entities it shares events
+    # with): the edges among its neighbours come with their own neighbourhoods
+    events_kept = {n for n in chosen if n in events}
+    return part_graph(index, [node] + chosen, centre=node, edges_of={node} | events_kept)
 
 
-def store_index(store: GraphStore) -> ViewIndex:
-    """The index of a store's view, from its answers (a store whose build kept no view data)."""
+def selection_graph(index: ViewIndex, *, kind: str = "", family: str = "", date: str = "", doc: str = "",
+                    limit: int = NEIGHBOURS_MAX) -> nx.MultiDiGraph:
+    """The best nodes (at most half of `limit`) of a kind (a class IRI), a family, a date (a day,
+    month or year as the timeline gives it: events dated so or within it) or a document, with
+    what the events among them name (their actors, figures, quotes and dates; up to `limit` in all)."""
+    half = max(1, limit // 2)
+    if doc:
+        chosen = _best(index, index.of_document(doc), half)
+    elif date:
+        chosen = index.best("date >= ? AND date < ?", (date, date + "\uffff"), half)
+    elif kind:
+        chosen = index.best_of_kind(kind, half)
+    elif family:
+        chosen = index.best("family = ?", (family,), half)
+    else:
+        raise InputError("a selection needs a kind, a family, a date or a document")
+    events = [n for n, s in index.scores(chosen).items() if s.family == "Event"]
+    named = index.participants(events, ALL_FAMILIES) - set(chosen)
+    return part_graph(index, chosen + _best(index, named, limit - len(chosen)))
+
+
+def focus_graph(index: ViewIndex, node: str, depth: int, limit: int = NEIGHBOURS_MAX) -> nx.MultiDiGraph:
+    """`node` and the nodes within `depth` edges of it (direction ignored), breadth first, the best
+    of each ring first, at most `limit`."""
+    if depth < 0:
+        raise InputError(f"depth must be 0 or more, not {depth}")
+    kept, queue = [node], deque([(node, 0)])
+    seen = {node}
+    while queue and len(kept) < limit:
+        here, distance = queue.popleft()
+        if distance == depth:
+            continue
+        ring = _best(index, index.neighbours(here) - seen, limit - len(kept))
+        seen.update(ring)
+        kept += ring
+        queue.extend((n, distance + 1) for n in ring)
+    return part_graph(index, kept) if len(kept) < index.total else page_graph(index, index.total)
+
+
+def _best(index: ViewIndex, nodes: set[str], limit: int) -> list[str]:
+    scores: dict[str, Scored] = index.scores(nodes)
+    return sorted(scores, key=lambda n: (-scores[n].score, n))[:max(0, limit)]
+
+
+def resolve(index: ViewIndex, ident: str, names=None) -> str:
+    """The node an identifier names: an IRI, a canonical key ('person/juan-guaido'), a prefixed
+    name ('kgr:person/juan-guaido'), or a whole label or alias of an entity (accents and case
+    ignored), found with `names` (a search index, kg.publish.search)."""
+    prefix, _, rest = ident.partition(":")
+    candidates = [ident, iris.RESOURCE + ident]
+    if prefix in iris.PREFIXES and not rest.startswith("//"):
+        candidates.append(iris.PREFIXES[prefix] + rest)
+    for candidate in candidates:
+        if candidate in index:
+            return candidate
+    named = []
+    if names is not None:
+        key = fold(ident).strip()
+        named = sorted({hit.entity for hit in names.search(ident, 50)
+                        if hit.rank == "exact" and fold(hit.label).strip() == key and hit.entity in index})
+    if len(named) == 1:
+        return named[0]
+    if named:
+        shown = ", ".join(_short_key(n) for n in named[:10])
+        more = f" and {len(named) - 10} more" if len(named) > 10 else ""
+        raise InputError(f"focus {ident!r} is ambiguous (expected one of: {shown}{more})")
+    raise InputError(f"focus {ident!r} names no entity or event of the graph (expected a key such as "
+                     "person/juan-guaido, an IRI, a label or an alias)")
+
+
+def _short_key(iri: str) -> str:
+    """A node as `kg viz --focus` takes it: its canonical key, or its IRI."""
+    return iri[len(iris.RESOURCE):] if iri.startswith(iris.RESOURCE) else iri
+
+
+def store_index(store: GraphStore, directory: Path | None = None) -> ViewIndex:
+    """A view index of a store whose build kept none (a remote store): its rows read with SPARQL and
+    written as an index in `directory` (default: a temporary directory, removed with the index)."""
     schema = view_schema(store.select)
     rows = store_rows(store, schema)
-    with _no_cycle_collection():
-        return ViewIndex(schema, rows)
+    if directory is None:
+        holder = tempfile.TemporaryDirectory(prefix="kg-view-")
+        directory = Path(holder.name)
+    else:
+        holder = None
+    parts = ViewParts(schema, rows_as_part(rows, schema))
+    write_index(directory, parts)
+    index = open_index(directory)
+    assert index is not None
+    index.holder = holder  # the temporary directory lives as long as the index
+    return index
 
 
-@contextmanager
-def _no_cycle_collection() -> Iterator[None]:
-    """Millions of rows made in a row, none in a cycle: the cycle collector would walk them again
-    and again as they grow (a third of the index's time at 10,000 articles). Reference counting
-    still frees what is dropped."""
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            gc.enable()
+def rows_as_part(rows: ViewRows, schema: ViewSchema) -> ViewPart:
+    """A store's view rows as one part (kg.model.view_parts), its literals as N-Quads terms."""
+    classes = schema.classes
+    triples = [(x, p, nquads.literal(v) if literal else f"<{v}>") for x, p, v, literal in rows.triples]
+    docs = [(doc, d["title"], d["date"], rows.publishers.get(doc, "")) for doc, d in rows.docs.items()]
+    return ViewPart([(x, c) for x, _, c in rows.nodes if c in classes], triples, rows.statements, rows.mentions,
+                    [(s, d["text"], d["doc"]) for s, d in rows.sentences.items()], docs)

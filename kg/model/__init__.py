@@ -9,6 +9,7 @@ resolution of surface forms to canonical entities, and the entity records built 
     aliases.py            the alias table (corpus/aliases.toml)
     knowledge_bases.py    knowledge-base items: which normalizations name one, and each item's one IRI
     resolve.py            surface forms -> canonical entities, deterministic and explained
+    chain_types.py        the type of a chain whose mentions carry several: the most frequent
     evidence.py           what the documents say of each canonical entity, summed
     entity_records.py     the entity records graph, written from that evidence (as N-Quads text)
     nquads.py             N-Quads lines written fast, as text

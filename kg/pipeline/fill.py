@@ -10,7 +10,7 @@ same store a full build makes of the same corpus.
 Entity records are written from the evidence the readers sum (kg.model.evidence),
 never from a query over the whole store; a build keeps that sum, and the
 next incremental build patches it with the evidence of the graphs it swaps.
-The network view's data (kg.publish.view_data) is kept and patched alike: each
+The network view's index (kg.publish.view_index) is kept and patched alike: each
 document's part as its reader finds it, each record's as the build writes it.
 """
 
@@ -46,7 +46,8 @@ from kg.pipeline.plan import Plan
 from kg.pipeline.readers import ChunkReader, read_all
 from kg.pipeline.shacl import validate_nquads
 from kg.pipeline.stored_records import gather_evidence, refresh_firsts, replace_records
-from kg.publish.view_data import ViewParts, load_head, patch_parts, record_parts, save_parts, start_parts
+from kg.publish.view_data import ViewParts, record_parts, start_parts
+from kg.publish.view_index import load_head, patch_index, write_index
 from kg.store import build_dirs
 from kg.store.build_dirs import read_manifest
 from kg.store.embedded import EmbeddedStore
@@ -118,7 +119,7 @@ def _load_all(plan: Plan, inputs: Inputs, build_dir: Path, options: Options, pha
             save_evidence(build_dir / build_dirs.EVIDENCE_FILE, kept_form(read.evidence))
         with phases.phase("view data"):
             view.documents, view.records = read.view_parts, record_parts(records, view.schema.classes)
-            save_parts(build_dir, view)
+            write_index(build_dir, view)
     except BaseException:
         load.abandon()  # the build directory, store and all, is removed by the caller
         raise
@@ -154,9 +155,9 @@ def _patch_previous(plan: Plan, inputs: Inputs, build_dir: Path, options: Option
         delta += _lines(records)
         save_evidence(build_dir / build_dirs.EVIDENCE_FILE, kept)
     with phases.phase("view data"):  # read from every graph of the store when the previous build kept none
-        if head is None or not patch_parts(build_dir, plan.previous_dir, read.view_parts, plan.changed + plan.removed,
+        if head is None or not patch_index(build_dir, plan.previous_dir, read.view_parts, plan.changed + plan.removed,
                                            records, touched):
-            save_parts(build_dir, _view_of_store(store))
+            write_index(build_dir, _view_of_store(store))
     previous = read_manifest(plan.previous_dir).get("quads")
     with phases.phase("count"):  # counting a large store takes seconds: the previous count and the change
         quads = previous + delta if isinstance(previous, int) else len(store)

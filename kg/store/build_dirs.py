@@ -23,8 +23,9 @@ new build replaces the old.
                                         BASE_REMADE (base.nq.remade.json: the graphs remade since), so
                                         that its N-Quads export copies every other section (kg.publish.export)
         graph.html                      VIEW_FILE: the network view, drawn on first request (kg.viz)
-        view-parts/                     VIEW_PARTS_DIR: each document's and record's part of the view in
-                                        shards, patched by the next build (kg.publish.view_data)
+        view-index/                     VIEW_INDEX_DIR: the view's rows by node, what it ranks by and the
+                                        overview (kg.publish.view_index): a base segment, hard-linked
+                                        from build to build, and a delta each incremental build writes
         search-index.sqlite             SEARCH_INDEX_FILE: the labels /api/search ranks, SQLite with FTS5
                                         (kg.publish.search_index); builds made before it wrote
                                         OLD_SEARCH_INDEX_FILE (search-index.json), no longer read:
@@ -84,7 +85,7 @@ LOAD_PIPE = "load.pipe"
 PARTS_DIR = "parts"
 SHARED_INPUTS_FILE = "shared-inputs.pickle"
 VIEW_FILE = "graph.html"
-VIEW_PARTS_DIR = "view-parts"
+VIEW_INDEX_DIR = "view-index"
 SEARCH_INDEX_FILE = "search-index.sqlite"
 OLD_SEARCH_INDEX_FILE = "search-index.json"
 PARSED_INPUTS_FILE = "inputs.pickle"

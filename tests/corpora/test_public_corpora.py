@@ -67,9 +67,9 @@ DOCUMENT_SUFFIXES = {".txt", ".ann", ".json", ".xmi", ".zip"}
 BRAT_NORMALIZATION = re.compile(r"(\S+) (\S+) (\S+?):(\S+)")  # brat's annotation.py
 BRAT_NAME = re.compile(r"^[A-Za-z0-9_-]+$")
 WIKIDATA_IRI = re.compile(r"^https?://www\.wikidata\.org/(?:entity|wiki)/([QPL][1-9]\d*)$")
-# INCEpTION types kg reads (named entities, custom layers: webanno.custom or without a package), and those
-# that carry no annotation of the user's (text structure, metadata)
-XMI_READ = re.compile(r"NamedEntity$|^webanno\.custom\.|^[^.]+$")
+# INCEpTION types kg reads (named entities, DKPro Core's semantic predicates and arguments, custom layers:
+# webanno.custom or without a package), and those that carry no annotation of the user's (text structure, metadata)
+XMI_READ = re.compile(r"NamedEntity$|\.semantics\.type\.Sem(Pred|Arg|ArgLink)$|^webanno\.custom\.|^[^.]+$")
 XMI_SILENT = {"Sentence", "Token", "DocumentMetaData", "DocumentAnnotation", "TagsetDescription", "Sofa", "View",
               "NULL", "XMI"}
 

@@ -197,8 +197,8 @@ def test_what_is_not_carried_over_is_reported() -> None:
     counted = xmi_to_brat(DATA / "lisbon.xmi").warnings  # the reader gives them the document's path
     warnings = [w for w, _, _ in counted]
     assert not any(str(DATA) in w for w in warnings)  # so that like groups with like across documents
-    assert ("layer de.tudarmstadt.ukp.dkpro.core.api.lexmorph.type.pos.POS not read (expected a NamedEntity or "
-            "custom span, relation or chain layer: kg reads those, not parts of speech)", 1, None) in counted
+    assert ("layer de.tudarmstadt.ukp.dkpro.core.api.lexmorph.type.pos.POS not read (expected a NamedEntity, "
+            "SemPred, SemArg or custom span, relation or chain layer: kg reads those, not parts of speech)", 1, None) in counted
     xmi = (DATA / "lisbon.xmi").read_text(encoding="utf-8").splitlines()
     empty = [line for w, _, line in counted if w.startswith("NamedEntity skipped: the text it covers is empty")]
     # the line of its element (whose offsets count UTF-16 units: 104-106 in code points)
@@ -398,8 +398,9 @@ def test_layers_of_newer_inception_custom_prefix_are_read(tmp_path: Path) -> Non
 
 
 def test_chain_links_take_the_type_of_their_chain(tmp_path: Path) -> None:
-    """A link with no entity on its span is typed like the chain's entities when they agree,
-    else it keeps the chain layer's name."""
+    """A link with no entity on its span takes the type its chain takes: the most frequent among the
+    chain's entities, the first on a tie (Ana's PER before Faro's LOC); in a chain of links only, the
+    chain layer's name."""
     make_data = _make_data()
     ts = make_data.type_system()
     doc = make_data.Doc(ts, "The storm hit Ana in Faro. It was loud, she said.")
@@ -413,7 +414,7 @@ def test_chain_links_take_the_type_of_their_chain(tmp_path: Path) -> None:
                             "T2\tPER 14 17\tAna\n"
                             "T3\tLOC 21 25\tFaro\n"
                             "T4\tCoreference 27 29\tIt\n"
-                            "T5\tCoreference 40 43\tshe\n"
+                            "T5\tPER 40 43\tshe\n"
                             "*\tEquiv T1 T4\n"
                             "*\tEquiv T2 T3 T5\n")
     assert "Equiv\tArg1:Coreference|LOC|PER, Arg2:Coreference|LOC|PER, <REL-TYPE>:symmetric-transitive\n" in document.conf

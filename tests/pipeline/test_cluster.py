@@ -29,9 +29,11 @@ from benchmarks.generate import Generator, write_corpus
 from kg.pipeline.builder import BuildMode, build
 from kg.publish.export import write_exports
 from kg.publish.search_index import index_path
+from kg.publish.view_index import open_index
 from kg.store import build_dirs
 from kg.testing.dask_cluster import DaskCluster
 from kg.testing.servers import Server, can_hide
+from kg.viz.network import graph_of
 
 pytest.importorskip("distributed", reason="kg build --cluster needs Dask distributed (the cluster extra)")
 
@@ -92,9 +94,18 @@ def outputs(data: Path) -> dict[str, object]:
     with sqlite3.connect(index_path(current)) as db:
         found["search index"] = {table: sorted(db.execute(f"SELECT * FROM {table}"))  # noqa: S608 - fixed names
                                  for table in ("entities", "labels")}
-    found["view data"] = {p.name: pickle.loads(p.read_bytes())  # sets pickle in each process's hash order
-                          for p in sorted((current / build_dirs.VIEW_PARTS_DIR).iterdir())}
+    found["view index"] = view_of(current)
     return found
+
+
+def view_of(build: Path) -> tuple:
+    """The whole view graph the build's view index gives (nodes, edges, sentences and articles, in
+    the graph's own order), its rankings and its overview."""
+    index = open_index(build)
+    with build_dirs.under_build_base(build):
+        whole = graph_of(index.schema, index.rows(index.all_nodes(), cap=None), whole_ranks=index.ranks())
+    return (list(whole.nodes(data=True)), list(whole.edges(keys=True, data=True)), whole.graph, index.overview(),
+            index.dates(), index.figure_topics())
 
 
 def assert_same_outputs(actual: Path, expected: Path) -> None:

@@ -13,7 +13,7 @@ from tests.helpers import TINY
 BUILD_NAMES = {build_dirs.STORE_DIR, build_dirs.MANIFEST_FILE, *build_dirs.EXPORT_FILES.values(),
                *(export + build_dirs.SECTIONS_SUFFIX for export in build_dirs.EXPORT_FILES.values()),
                build_dirs.VIEW_FILE, build_dirs.SEARCH_INDEX_FILE, build_dirs.PARSED_INPUTS_FILE,
-               build_dirs.EVIDENCE_FILE, build_dirs.VIEW_PARTS_DIR, build_dirs.CORPUS_CONFIG_DIR, served.SERVED_FILE}
+               build_dirs.EVIDENCE_FILE, build_dirs.VIEW_INDEX_DIR, build_dirs.CORPUS_CONFIG_DIR, served.SERVED_FILE}
 DATA_NAMES = {build_dirs.CURRENT, build_dirs.LOCK_FILE, build_dirs.STAMP_FILE, build_dirs.BUILDS_DIR}
 
 

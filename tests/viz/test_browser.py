@@ -36,7 +36,7 @@ def test_opens_on_the_actors_and_their_links(page, sample_page, sample_store):
                 ("juan-carlos-mora", "cucuta", "defection"), ("cucuta", "venezuela", "defection"),
                 ("juan-carlos-mora", "venezuela", "defection")]
     assert sorted(links) == sorted(" ".join(sorted([names[a], names[b]]) + [text]) for a, b, text in expected)
-    assert page.page.locator("#counts").text_content() == "7 actors · 7 links drawn · 11 nodes in the page"
+    assert page.page.locator("#counts").text_content() == "7 entities · 7 links drawn · 11 nodes in the page"
     assert page.page.evaluate("network.physics.options.enabled") is False
     assert page.errors == [] and page.blocked == [] and page.dialogs == []
     page.screenshot("viz-sample.png")

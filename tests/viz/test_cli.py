@@ -4,6 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from kg.publish.view_index.derive import OVERVIEW_FAMILIES
+from kg.store import build_dirs
+from kg.viz.network import load_graph
 from tests.helpers import run_kg
 from tests.viz.support import page_data
 
@@ -51,13 +54,32 @@ def test_no_build_yet_says_what_to_do(tmp_path: Path):
     assert "(expected `kg build` to have run)" in result.output
 
 
-def test_max_nodes_keeps_the_best_connected(sample_data: Path, tmp_path: Path):
+def test_a_graph_over_max_nodes_is_written_as_its_overview(sample_data: Path, tmp_path: Path):
     out = tmp_path / "top.html"
     result = run_kg("viz", "--data", str(sample_data), "-o", str(out), "--max-nodes", "3")
     assert result.exit_code == 0, result.output
+    assert "(3 nodes: the overview of 11 nodes; `kg serve` shows the rest" in result.output
     data = page_data(out)
-    assert sorted(d["label"] for d in data["nodeDetails"].values()) == [
-        "Bolivarian National Guard of Venezuela", "Juan Carlos Mora", "Mora defects to Cúcuta"]
+    whole = _whole(sample_data)
+    score = {n: (d["mentions"] or len(d["mention_sentences"])) + whole.degree(n) for n, d in whole.nodes(data=True)
+             if d["family"] in OVERVIEW_FAMILIES}
+    best = sorted(score, key=lambda n: (-score[n], n))[:3]  # mentions and links, among the entities and events
+    assert sorted(data["nodeDetails"]) == sorted(best)
     assert data["meta"]["total"] == 11
     html = out.read_text(encoding="utf-8")
-    assert "(the best-connected of 11)</span>" in html and "holds the 3 best-connected of the graph" in html
+    assert "(an overview of 11)</span>" in html and "holds the 3 most mentioned and connected of the graph" in html
+
+
+def test_max_nodes_defaults_to_the_view_nodes_setting(sample_data: Path, tmp_path: Path, monkeypatch):
+    monkeypatch.setenv("KG_VIEW_NODES", "4")
+    out = tmp_path / "top.html"
+    assert run_kg("viz", "--data", str(sample_data), "-o", str(out)).exit_code == 0
+    assert page_data(out)["meta"]["nodes"] == 4
+
+
+def _whole(data: Path):
+    store = build_dirs.build_store(build_dirs.require_current_build(data))
+    try:
+        return load_graph(store)
+    finally:
+        store.close()

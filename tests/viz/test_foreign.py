@@ -87,6 +87,10 @@ def test_the_usual_ner_types_are_drawn(page, tmp_path: Path):
              for r in store.query(f"SELECT DISTINCT ?x WHERE {{ ?x a <{kgo}{c}> }}", use_default_graph_as_union=True)}
     page.open(view_file(build_dirs.current_build(data)).as_uri())
     assert page.page.evaluate("kgView.data.meta.nodes") >= len(drawn) > 0
+    # no dated event and no figure: no empty "Timeline (0)" or "Figures (0)" to open
+    assert page.page.evaluate("[kgView.data.meta.timelineEvents, kgView.data.meta.figureRows]") == [0, 0]
+    for hidden in ("#timeline-btn", "#figures-btn", "#tab-timeline", "#tab-figures"):
+        assert page.page.locator(hidden).is_hidden(), hidden
     page.page.fill("#search", "Madrid")
     assert "Madrid" in page.page.locator("#results").text_content()
     assert page.errors == [] and page.blocked == []
@@ -106,7 +110,7 @@ def test_a_corpus_with_no_kgo_type_and_no_relation_draws_every_entity_by_type(pa
     mentions = page.page.evaluate("Object.fromEntries(kgView.data.nodes.map(n => [n.id, n.mentions]))")
     assert len(drawn) == STORY_MAX and min(mentions[n] for n in drawn) >= max(
         mentions[n] for n in types if n not in drawn)
-    assert page.page.locator("#status").text_content().startswith(f"The {STORY_MAX} most mentioned actors")
+    assert page.page.locator("#status").text_content().startswith(f"The {STORY_MAX} most mentioned entities")
     shown = page.page.locator("#legend-list label").all_text_contents()
     counts = Counter(types.values())
     assert [text for text in shown if "(" in text] == [f"{t} ({n})" for t, n in counts.most_common()]

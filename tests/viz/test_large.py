@@ -29,11 +29,16 @@ def node(graph: nx.MultiDiGraph, name: str, family: str, label: str) -> None:
                    mention_sentences=[], type_labels=[family.lower()], props={})
 
 
-def large_graph() -> nx.MultiDiGraph:
+def large_graph(stated: bool = True) -> nx.MultiDiGraph:
     """Actors in a ring of events, every tenth also in an event with a hub; each event has a
-    quote: more linked actors than a page opens on, with layers around them."""
+    quote: more linked actors than a page opens on, with layers around them. With `stated`, one
+    person is a member of the hub (a statement): the events are fewer than the actors and not
+    all that links them, so the page opens on the actors alone."""
     graph = nx.MultiDiGraph(labels={}, docs={}, sentences={})
     node(graph, "hub", "Organization", "Hub Organization")
+    if stated:
+        node(graph, "p999", "Person", "Member of the hub")
+        graph.add_edge("p999", "hub", key="memberOf", label="member of", evidence=[])
     for i in range(ACTORS):
         node(graph, f"p{i:03}", "Person", f"Person number {i}")
     for i in range(ACTORS):
@@ -65,7 +70,7 @@ def test_opens_on_the_first_block_and_reads_the_rest_after_the_first_frame(page,
     timings = page.page.evaluate("kgView.timings")
     assert timings["firstDraw"] <= timings["read"] <= timings["ready"]
     meta = page.page.evaluate("kgView.data.meta")
-    assert page.page.evaluate("kgView.data.nodes.length") == meta["nodes"] == 2 * ACTORS + ACTORS + 1
+    assert page.page.evaluate("kgView.data.nodes.length") == meta["nodes"] == 2 * ACTORS + ACTORS + 2
     assert set(page.page.evaluate("kgView.state().visible")) <= set(meta["initial"])
     assert page.page.evaluate("kgView.search('person number 205')")[:1] == ["p205"]
     assert page.errors == [] and page.blocked == []
@@ -89,6 +94,16 @@ def test_a_click_lays_out_the_new_neighbours_around_the_clicked_actor(page, larg
     assert {n: positions[n] for n in before} == {n: drawn_positions(page)[n] for n in before}  # nothing else moved
     page.screenshot("viz-large-expanded.png")
     assert page.errors == []
+
+
+def test_events_are_drawn_from_the_start_when_they_carry_the_story(page, tmp_path):
+    path = tmp_path / "events.html"
+    path.write_text(view_html.render(large_graph(stated=False)), encoding="utf-8")
+    page.open(path.as_uri())
+    assert page.page.evaluate("kgView.data.meta.showEvents") is True
+    families = set(page.page.evaluate("network.body.data.nodes.get().map(n => n.family)"))
+    assert "Event" in families and "Quote" not in families
+    assert page.errors == [] and page.blocked == []
 
 
 def test_layers_of_a_large_graph_cover_no_drawn_node(page, large_page):

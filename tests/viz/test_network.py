@@ -6,7 +6,9 @@ import pytest
 
 from kg.errors import InputError
 from kg.model.iris import RESOURCE
-from kg.viz.network import cap_nodes, focus_subgraph, load_graph, local_name, resolve_node
+from kg.publish.search import SearchIndex
+from kg.viz.network import load_graph, local_name
+from kg.viz.view_index import focus_graph, resolve, store_index
 
 DOC = "https://kg.example.org/doc/sample-article"
 EVENT = DOC + "/event/E1"
@@ -57,27 +59,31 @@ def test_cited_sentences_and_documents(sample_graph):
     assert sample_graph.nodes[RESOURCE + "person/juan-guaido"]["mention_sentences"] == [DOC + "#char=61,140"]
 
 
+@pytest.fixture
+def sample_index(sample_store):
+    return store_index(sample_store)
+
+
 @pytest.mark.parametrize("ident", ["https://kg.example.org/id/place/cucuta", "place/cucuta",
                                    "kgr:place/cucuta", "Cucuta", "CÚCUTA"])
-def test_resolve_node_accepts_iri_key_prefixed_name_and_alias(sample_graph, ident):
-    assert resolve_node(sample_graph, ident) == RESOURCE + "place/cucuta"
+def test_resolve_accepts_iri_key_prefixed_name_and_alias(sample_store, sample_index, ident):
+    assert resolve(sample_index, ident, SearchIndex.compute(sample_store.select)) == RESOURCE + "place/cucuta"
 
 
 @pytest.mark.parametrize("ident", ["nobody", "person/nobody"])
-def test_resolve_node_rejects_unknown_names(sample_graph, ident):
+def test_resolve_rejects_unknown_names(sample_store, sample_index, ident):
     with pytest.raises(InputError, match="names no entity"):
-        resolve_node(sample_graph, ident)
+        resolve(sample_index, ident, SearchIndex.compute(sample_store.select))
 
 
-def test_focus_subgraph_follows_edges_both_ways(sample_graph):
+def test_a_focus_follows_edges_both_ways(sample_index):
     cucuta = RESOURCE + "place/cucuta"
-    assert set(focus_subgraph(sample_graph, cucuta, 0)) == {cucuta}
-    assert set(focus_subgraph(sample_graph, cucuta, 1)) == {cucuta, RESOURCE + "place/colombia", EVENT}
-    two = focus_subgraph(sample_graph, cucuta, 2)
+    assert set(focus_graph(sample_index, cucuta, 0)) == {cucuta}
+    assert set(focus_graph(sample_index, cucuta, 1)) == {cucuta, RESOURCE + "place/colombia", EVENT}
+    two = focus_graph(sample_index, cucuta, 2)
     assert RESOURCE + "person/juan-carlos-mora" in two and RESOURCE + "person/evil" not in two
-    assert two.graph["sentences"] is sample_graph.graph["sentences"]
     with pytest.raises(InputError):
-        focus_subgraph(sample_graph, cucuta, -1)
+        focus_graph(sample_index, cucuta, -1)
 
 
 def test_local_name():
@@ -90,10 +96,3 @@ def test_empty_store_gives_an_empty_graph():
 
     graph = load_graph(EmbeddedStore())
     assert graph.number_of_nodes() == 0 and graph.graph["sentences"] == {}
-
-
-def test_cap_nodes_keeps_the_highest_degrees(sample_graph):
-    assert cap_nodes(sample_graph, 0) is sample_graph and cap_nodes(sample_graph, 11) is sample_graph
-    top = cap_nodes(sample_graph, 2)
-    assert set(top) == {RESOURCE + "person/juan-carlos-mora", EVENT}  # degrees 4 and 3; the next ones have 2
-    assert top.graph["total_nodes"] == 11 and top.number_of_edges() == 1

@@ -145,12 +145,10 @@ SELECT DISTINCT ?n WHERE {
 
 @pytest.fixture
 def capped_data(shipped_data: Path, tmp_path: Path, monkeypatch) -> Path:
-    """A copy of the shipped corpus's build whose page holds only its 60 best-connected nodes."""
-    import kg.viz
-
+    """A copy of the shipped corpus's build whose page holds only its overview of 60 nodes."""
     data = tmp_path / "data"
     shutil.copytree(shipped_data, data, symlinks=True, ignore=shutil.ignore_patterns("*.lock", "graph.html*"))
-    monkeypatch.setattr(kg.viz, "MAX_NODES", 60)
+    monkeypatch.setenv("KG_VIEW_NODES", "60")
     return data
 
 
@@ -209,3 +207,58 @@ def test_a_served_page_fetches_the_neighbours_it_lacks_and_a_file_does_not(cappe
     assert set(page.page.evaluate("kgView.data.nodes.map(n => n.id)")) == held
     assert all(url.startswith("file:") for url in page.requests)
     assert page.errors == []
+
+
+@pytest.mark.browser
+def test_a_served_overview_brings_what_a_visitor_asks_for(capped_data: Path, serve, strict_page):
+    """The page of a graph over `view_nodes` holds its overview; served, a search hit it lacks, a
+    legend entry's "+", a day of the timeline and an article each fetch what they select, and it
+    lands on the canvas; as a file, the page says how to see the rest."""
+    base = serve(capped_data)
+    page = strict_page
+    page.open(f"{base}/graph")
+    assert page.page.evaluate("kgView.partial && kgView.served")
+    held = set(page.page.evaluate("kgView.data.nodes.map(n => n.id)"))
+    assert len(held) == 60 and "overview" in page.page.locator("#status").text_content()
+    stranger = next(n for n in everything(capped_data) if n not in held and "/person/" in n)
+    name = page.page.evaluate("iri => fetch('/api/search?q=' + encodeURIComponent(iri.split('/').pop().replace(/-/g, ' ')))"
+                              ".then(r => r.json()).then(a => (a.items.find(i => i.iri === iri) || {}).label)", stranger)
+    assert name
+    page.page.fill("#search", name)
+    remote = page.page.locator(f'#results button[data-node="{stranger}"][data-remote="true"]')
+    remote.wait_for(timeout=15_000)
+    remote.click()
+    page.page.wait_for_function("id => network.body.data.nodes.get(id) !== null", arg=stranger, timeout=15_000)
+    page.page.evaluate("kgView.idle()")
+    assert page.page.locator("#panel-body h2").text_content() == name
+
+    before = page.page.evaluate("kgView.data.nodes.length")
+    page.page.locator("#legend-list .more-of").first.click()
+    page.page.evaluate("kgView.idle()")
+    assert page.page.evaluate("kgView.data.nodes.length") > before
+    assert any("/graph/nodes?family=" in url for url in page.requests)
+
+    page.page.evaluate("kgView.openTab('timeline')")
+    day = page.page.evaluate("kgView.data.timelineSummary.find(d => d.count > kgView.data.timeline.filter(t => t.date === d.date)"
+                             ".reduce((n, t) => n + t.events.length, 0))")
+    if day:
+        page.page.evaluate("date => kgView.showDay(date)", day["date"])
+        page.page.evaluate("kgView.idle()")
+        assert page.page.evaluate("kgView.state().focus.date") == day["date"]
+        shown = page.page.evaluate("date => kgView.data.timeline.find(d => d.date === date).events.length", day["date"])
+        assert shown == day["count"]
+    assert page.errors == [] and page.blocked == []
+
+    offline = build_dirs.current_build(capped_data) / build_dirs.VIEW_FILE
+    page.open(offline.as_uri())
+    assert "kg serve" in page.page.locator("#status").text_content()
+    assert page.page.locator("#legend-list .more-of").count() == 0
+
+
+def everything(data: Path) -> list[str]:
+    store = EmbeddedStore(build_dirs.store_path(build_dirs.current_build(data)), read_only=True)
+    try:
+        return sorted(r["x"] for r in store.select(
+            "SELECT DISTINCT ?x WHERE { GRAPH <https://kg.example.org/graph/entities> { ?x a ?c } }"))
+    finally:
+        store.close()

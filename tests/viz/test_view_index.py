@@ -1,9 +1,12 @@
-"""The view index cuts the same graphs from the rows as networkx cut them from the whole view graph.
+"""The graphs a page shows, cut from the build's view index, are the cuts of the whole view graph.
 
-`ViewIndex.top(n)` must be `cap_nodes(whole, n)` and `ViewIndex.neighbourhood(x)` must be
-`neighbours.neighbourhood(whole, x)`: the same nodes and edges with every attribute, in the same
-order, and the same labels, documents and ranks (the whole graph's). The one difference on purpose:
-a capped graph carries only the sentences its own nodes and edges cite.
+kg.viz.view_index makes each graph from the rows of its own nodes: a part must be the whole graph's
+subgraph on its nodes (every attribute, in the same order; of each node's mention sentences and
+each edge's evidence, SENTENCES_SHOWN_OTHERS of them, SENTENCES_SHOWN of the mentions of the node
+a neighbourhood is about, with the count of all), a neighbourhood the node and the best of the
+entities near it, the events that link them to it and the rest of its neighbours, a selection
+the best of a kind, family, date or document and what its events name, a focus the nodes within
+its depth.
 """
 
 from __future__ import annotations
@@ -14,97 +17,181 @@ from pathlib import Path
 import networkx as nx
 import pytest
 
+from kg.errors import InputError
+from kg.model.iris import RESOURCE
 from kg.pipeline.builder import build
-from kg.publish.view_data import load_parts
+from kg.publish.search import read_index
+from kg.publish.view_data import ACTORS
+from kg.publish.view_index import SENTENCES_SHOWN, ViewIndex, open_index
+from kg.publish.view_index.read import SENTENCES_SHOWN_OTHERS
 from kg.store import build_dirs
-from kg.viz.html import render
-from kg.viz.neighbours import neighbourhood
-from kg.viz.network import cap_nodes, kept_graph
-from kg.viz.view_index import ViewIndex, kept_index, store_index
+from kg.viz.network import graph_of, ordered_subgraph
+from kg.viz.view_index import (
+    focus_graph,
+    neighbourhood_graph,
+    page_graph,
+    part_graph,
+    resolve,
+    selection_graph,
+    store_index,
+)
 from tests.helpers import ROOT, shared_corpus
 
 
-def cited(graph: nx.MultiDiGraph) -> set[str]:
-    """The sentences a graph's nodes and edges cite."""
-    found = {s for _, _, d in graph.edges(data=True) for s in d["evidence"]}
-    return found | {s for _, d in graph.nodes(data=True) for s in d["mention_sentences"]}
+def whole_of(index: ViewIndex) -> nx.MultiDiGraph:
+    return graph_of(index.schema, index.rows(index.all_nodes(), cap=None), whole_ranks=index.ranks())
 
 
-def assert_same_graph(made: nx.MultiDiGraph, expected: nx.MultiDiGraph) -> None:
-    assert list(made.nodes(data=True)) == list(expected.nodes(data=True))
-    assert list(made.edges(keys=True, data=True)) == list(expected.edges(keys=True, data=True))
-    others = set(expected.graph) - {"sentences", "docs"}
-    assert {k: made.graph.get(k) for k in others} == {k: expected.graph[k] for k in others}
-    wanted = cited(expected)
-    assert list(made.graph["sentences"]) == [s for s in expected.graph["sentences"] if s in wanted]
-    if "total_nodes" in made.graph or "outside" in next(iter(dict(made.nodes(data=True)).values()), {}):
-        shown = {made.graph["sentences"][s]["doc"] for s in made.graph["sentences"]}
-        shown |= {n.rsplit("/", 2)[0] for n in made}
-        assert made.graph["docs"] == {d: v for d, v in expected.graph["docs"].items() if d in shown}
-        assert set(made.graph["docs"]) >= {d for d in shown if d in expected.graph["docs"]}
-    else:
-        assert made.graph["docs"] == expected.graph["docs"]
+def assert_cut(made: nx.MultiDiGraph, whole: nx.MultiDiGraph, nodes: list[str] | set[str], centre: str | None = None,
+               edges_of: set[str] | None = None) -> None:
+    """`made` is the subgraph of `whole` on `nodes` (with `edges_of`, only the edges with an end
+    among those), its sentence lists cut to the shown: SENTENCES_SHOWN_OTHERS of each, the
+    mentions of `centre` SENTENCES_SHOWN."""
+    expected = ordered_subgraph(whole, nodes)
+    if edges_of is not None:
+        expected.remove_edges_from([(s, o, k) for s, o, k in list(expected.edges(keys=True))
+                                    if s not in edges_of and o not in edges_of])
+    assert list(made) == list(expected)
+    for node, data in made.nodes(data=True):
+        wanted = dict(expected.nodes[node])
+        every = wanted.pop("mention_sentences")
+        got = dict(data)
+        shown = got.pop("mention_sentences")
+        cap = SENTENCES_SHOWN if node == centre else SENTENCES_SHOWN_OTHERS
+        assert shown == sorted(shown) and set(shown) <= set(every) and len(shown) == min(cap, len(every)), node
+        assert got.pop("mentioned", len(every)) == len(every)
+        got.pop("outside")
+        assert got == wanted, node
+    assert [(s, o, k) for s, o, k in made.edges(keys=True)] == [(s, o, k) for s, o, k in expected.edges(keys=True)]
+    for s, o, k, data in made.edges(keys=True, data=True):
+        every = expected.edges[s, o, k]["evidence"]
+        shown = data["evidence"]
+        assert set(shown) <= set(every) and len(shown) == min(SENTENCES_SHOWN_OTHERS, len(every))
+    assert made.graph["ranks"] == whole.graph["ranks"] and made.graph["total_nodes"] == whole.number_of_nodes()
+    cited = {s for _, _, d in made.edges(data=True) for s in d["evidence"]}
+    cited |= {s for _, d in made.nodes(data=True) for s in d["mention_sentences"]}
+    assert set(made.graph["sentences"]) == cited
+    assert all(made.graph["sentences"][s] == whole.graph["sentences"][s] for s in cited)
+    for node in made:
+        assert made.nodes[node]["outside"] == whole.degree(node) - made.degree(node)
 
 
-def _index_and_whole(data: Path) -> tuple[ViewIndex, nx.MultiDiGraph]:
-    parts = load_parts(build_dirs.require_current_build(data))
-    assert parts is not None
-    return kept_index(parts), kept_graph(parts)
+def best(whole: nx.MultiDiGraph, index: ViewIndex, nodes, limit: int) -> list[str]:
+    scores = index.scores(nodes)
+    return sorted(nodes, key=lambda n: (-scores[n].score, n))[:limit]
 
 
 @pytest.fixture(scope="module")
-def shipped(tmp_path_factory) -> tuple[ViewIndex, nx.MultiDiGraph]:
+def shipped(tmp_path_factory) -> tuple[ViewIndex, nx.MultiDiGraph, Path]:
     root = tmp_path_factory.mktemp("shipped")
     shutil.copytree(ROOT / "corpus", root / "corpus")
     build(root / "corpus", root / "data")
-    return _index_and_whole(root / "data")
+    current = build_dirs.require_current_build(root / "data")
+    index = open_index(current)
+    return index, whole_of(index), current
 
 
-def _check_cuts(index: ViewIndex, whole: nx.MultiDiGraph) -> None:
-    assert len(index) == whole.number_of_nodes() > 0
-    assert_same_graph(index.whole(), whole)
-    for cap in (1, 7, 60, whole.number_of_nodes() // 2, whole.number_of_nodes()):
-        assert_same_graph(index.top(cap), cap_nodes(whole, cap))
-    by_degree = sorted(whole, key=lambda n: (-whole.degree(n), n))
-    events = [n for n in by_degree if whole.nodes[n]["family"] == "Event"]
-    chosen = by_degree[:3] + by_degree[-2:] + events[:3]
-    for node in chosen:
-        for limit in (4, 500):
-            assert_same_graph(index.neighbourhood(node, limit), neighbourhood(whole, node, limit))
+def test_a_part_is_the_subgraph_of_its_nodes(shipped) -> None:
+    index, whole, _ = shipped
+    for nodes in (index.overview(40), sorted(whole)[::7], [n for n, f in whole.nodes(data="family") if f == "Event"]):
+        assert_cut(part_graph(index, nodes), whole, nodes)
 
 
-def test_the_cuts_of_the_shipped_corpus_are_networkx_cuts(shipped) -> None:
-    index, whole = shipped
-    assert whole.number_of_nodes() > 300
-    _check_cuts(index, whole)
+def test_a_neighbourhood_is_the_node_and_its_best_neighbours(shipped) -> None:
+    index, whole, _ = shipped
+    undirected = whole.to_undirected(as_view=True)
+    family = dict(whole.nodes(data="family"))
+    by_score = index.best("", (), 10)
+    events = [n for n, f in family.items() if f == "Event"][:3]
+    for node in by_score[:3] + events:
+        near = set(undirected[node]) - {node}
+        near_events = {n for n in near if family[n] == "Event"}
+        roles = {e: {o for _, o in whole.out_edges(e) if family[o] in ACTORS} for e in near_events}
+        actors = ({n for n in near if family[n] in ACTORS} | {a for named in roles.values() for a in named}) - {node}
+        for limit in (5, 500):
+            chosen = best(whole, index, actors, (limit - 1) * 3 // 5)
+            linking = [e for e in best(whole, index, near_events, len(near_events)) if roles[e] & set(chosen)]
+            chosen += linking[:limit - 1 - len(chosen)]
+            chosen += best(whole, index, near - set(chosen), limit - 1 - len(chosen))
+            made = neighbourhood_graph(index, node, limit)
+            assert_cut(made, whole, [node] + chosen, centre=node, edges_of={node} | (set(chosen) & near_events))
+    with pytest.raises(InputError):
+        neighbourhood_graph(index, RESOURCE + "person/nobody")
 
 
-def test_a_capped_page_carries_only_the_sentences_it_cites(shipped) -> None:
-    index, whole = shipped
-    top = index.top(20)
-    assert top.graph["total_nodes"] == whole.number_of_nodes()
-    assert set(top.graph["sentences"]) == cited(top) and len(top.graph["sentences"]) < len(whole.graph["sentences"])
-    assert all("outside" in d for _, d in top.nodes(data=True))
-    page = render(top)
-    assert page == render(cap_nodes(whole, 20)) or len(page) < len(render(cap_nodes(whole, 20)))
+def test_selections_are_the_best_of_a_kind_a_family_a_date_a_document(shipped) -> None:
+    index, whole, _ = shipped
+    data = dict(whole.nodes(data=True))
+
+    def chosen_with_named(chosen: list[str], limit: int) -> list[str]:
+        named = {o for e in chosen if data[e]["family"] == "Event" for _, o in whole.out_edges(e)} - set(chosen)
+        return chosen + best(whole, index, named, limit - len(chosen))
+
+    day = next(d["props"]["date"] for d in data.values() if d["family"] == "Event" and d["props"].get("date"))
+    dated = [n for n, d in data.items() if d["props"].get("date", "").startswith(day[:7]) and d["family"] == "Event"]
+    made = selection_graph(index, date=day[:7], limit=40)
+    assert_cut(made, whole, chosen_with_named(best(whole, index, dated, 20), 40))
+    kind = next(d["types"][0] for d in data.values() if d["family"] == "Event")
+    made = selection_graph(index, kind=kind, limit=10)
+    assert_cut(made, whole, chosen_with_named(best(whole, index, [n for n, d in data.items() if d["types"][0] == kind], 5), 10))
+    made = selection_graph(index, family="Place", limit=8)
+    assert_cut(made, whole, best(whole, index, [n for n, d in data.items() if d["family"] == "Place"], 4))
+    doc = sorted(whole.graph["docs"])[0]
+    named = {n for n in whole if n.startswith(doc + "/")}
+    named |= {n for n, d in data.items() for s in d["mention_sentences"] if s.startswith(doc + "#")}
+    made = selection_graph(index, doc=doc, limit=500)
+    assert named <= set(made) and {n for n in made if n.startswith(doc + "/")} == {n for n in named if n.startswith(doc + "/")}
+    with pytest.raises(InputError):
+        selection_graph(index)
 
 
-def test_the_index_of_a_store_is_the_index_of_the_kept_parts(tmp_path: Path) -> None:
-    shutil.copytree(ROOT / "corpus", tmp_path / "corpus")
-    build(tmp_path / "corpus", tmp_path / "data")
+def test_a_focus_is_the_nodes_within_its_depth(shipped) -> None:
+    index, whole, _ = shipped
+    node = index.best("family = 'Place'", (), 1)[0]
+    for depth in (0, 1, 2):
+        within = nx.single_source_shortest_path_length(whole.to_undirected(as_view=True), node, cutoff=depth)
+        made = focus_graph(index, node, depth, limit=10_000)
+        assert set(made) == set(within)
+    assert focus_graph(index, node, 2, limit=12).number_of_nodes() == 12
+    with pytest.raises(InputError):
+        focus_graph(index, node, -1)
+
+
+def test_the_page_is_the_whole_graph_or_the_overview(shipped) -> None:
+    index, whole, _ = shipped
+    whole_page = page_graph(index, whole.number_of_nodes())
+    assert list(whole_page.nodes(data=True)) == list(whole.nodes(data=True)) and "summary" not in whole_page.graph
+    overview = page_graph(index, 50)
+    assert set(overview) == set(index.best("", (), 50)) and overview.graph["total_nodes"] == whole.number_of_nodes()
+    assert dict(overview.graph["summary"]["dates"]) == dict(index.dates())
+
+
+@pytest.mark.parametrize("ident", ["https://kg.example.org/id/place/cucuta", "place/cucuta", "kgr:place/cucuta",
+                                   "Cúcuta", "CUCUTA"])
+def test_a_focus_is_named_by_iri_key_prefixed_name_or_label(shipped, ident: str) -> None:
+    index, _, current = shipped
+    assert resolve(index, ident, read_index(current)) == RESOURCE + "place/cucuta"
+
+
+def test_an_unknown_focus_is_refused(shipped) -> None:
+    index, _, current = shipped
+    for ident in ("place/atlantis", "Atlantis"):
+        with pytest.raises(InputError, match="names no entity or event"):
+            resolve(index, ident, read_index(current))
+
+
+def test_the_index_of_a_store_answers_as_the_kept_one(tmp_path: Path) -> None:
+    corpus = shared_corpus("brat-commodity-news")
+    build(corpus, tmp_path / "data")
     current = build_dirs.require_current_build(tmp_path / "data")
+    kept = open_index(current)
     store = build_dirs.build_store(current)
     try:
         with build_dirs.under_build_base(current):
             asked = store_index(store)
     finally:
         store.close()
-    kept = kept_index(load_parts(current))
-    assert asked.ranks == kept.ranks and asked.degree == kept.degree
-    assert_same_graph(asked.top(50), kept.top(50))
-
-
-def test_the_cuts_of_a_real_corpus_are_networkx_cuts(tmp_path: Path) -> None:
-    corpus = shared_corpus("brat-commodity-news")
-    build(corpus, tmp_path / "data")
-    _check_cuts(*_index_and_whole(tmp_path / "data"))
+    assert asked.ranks() == kept.ranks() and asked.dates() == kept.dates() and len(asked) == len(kept)
+    assert asked.overview(30) == kept.overview(30)
+    nodes = kept.all_nodes()
+    assert asked.scores(nodes) == kept.scores(nodes)

@@ -120,7 +120,7 @@ def _event_lines(brat: Standoff) -> list[str]:
             argument = brat.by_fs.get(target)
             if argument is None:
                 brat.warnings.append(f"{bound.type} slot {role!r} skipped (expected its target an annotation kg reads: "
-                                     f"a NamedEntity or custom span over some text)")
+                                     f"a NamedEntity, SemArg or custom span over some text)")
                 continue
             role = brat_name(role, brat, "role")
             counts[role] += 1

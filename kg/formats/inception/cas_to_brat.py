@@ -20,10 +20,13 @@ from cassis.typesystem import FeatureStructure, Type
 
 from kg.formats.brat.render import Bound, Standoff, ann_lines, brat_name, conf_text, settle_attributes
 from kg.model import iris
+from kg.model.chain_types import chain_type
 from kg.model.iris import WIKIDATA
 
 DKPRO = "de.tudarmstadt.ukp.dkpro.core.api."
 NAMED_ENTITY = DKPRO + "ner.type.NamedEntity"
+SEM_PRED = DKPRO + "semantics.type.SemPred"  # a predicate (an event): `category` its frame, `arguments` its slots
+SEM_ARG = DKPRO + "semantics.type.SemArg"  # an argument a SemPred's (or a custom layer's) slot points to
 # Structure every INCEpTION export carries; nothing to map, nothing to report.
 QUIET = {"uima.tcas.DocumentAnnotation", "uima.cas.AnnotationBase",
          DKPRO + "segmentation.type.Sentence", DKPRO + "segmentation.type.Token",
@@ -31,6 +34,7 @@ QUIET = {"uima.tcas.DocumentAnnotation", "uima.cas.AnnotationBase",
          "de.tudarmstadt.ukp.clarin.webanno.api.type.CASMetadata"}
 CUSTOM = ("webanno.custom.", "custom.")  # the prefixes of custom layers: WebAnno's and older INCEpTION's, newer INCEpTION's
 LABEL_FEATURES = ("value", "label")
+LABEL_BY_TYPE = {SEM_PRED: "category"}  # the feature that types a DKPro layer, where it is not `value`
 BUILTIN_FEATURES = {"begin", "end", "sofa"}
 PRIMITIVES = {"uima.cas." + n for n in ("String", "Boolean", "Integer", "Float", "Double", "Long", "Short", "Byte")}
 WIKIDATA_HOSTS = {"wikidata.org", "www.wikidata.org", "m.wikidata.org"}
@@ -40,6 +44,8 @@ _ATTRIBUTE_VALUE = re.compile(r"[\w.+-]+")
 REFERENCE_IRIS = {"ISO8601": "https://en.wikipedia.org/wiki/ISO_8601#",
                   "Number": "https://en.wikipedia.org/wiki/Number#"}
 KNOWN_HOSTS = {"geonames": "https://sws.geonames.org/{}/", "dbpedia": "https://dbpedia.org/{}"}
+# An entity IRI as kg mints them, <base>id/<family>/<slug> (kg.model.iris.resource_iri), under any base.
+_KG_ENTITY_IRI = re.compile(r"(https?://\S*?/)id/[^/\s?#]+/[^/\s?#]+")
 
 
 
@@ -63,11 +69,13 @@ def cas_to_brat(cas: Cas) -> tuple[str, str, list[tuple[str, int, int | None]]]:
         _add_span(brat, fs, link=False)
     for fs in kinds["link"]:
         _add_span(brat, fs, link=True)
+    for fs in kinds["argument"]:
+        _add_argument(brat, fs)
     for fs in kinds["chain"]:
         _add_chain(brat, fs)
     _type_links(brat)
     _number(brat)
-    for fs in kinds["span"] + kinds["link"]:
+    for fs in kinds["span"] + kinds["link"] + kinds["argument"]:
         _read_features(brat, fs)
     for fs in kinds["relation"]:
         _add_relation(brat, fs)
@@ -85,7 +93,7 @@ def short_name(type_name: str) -> str:
 def _classify(cas: Cas, brat: Standoff) -> dict[str, list[FeatureStructure]]:
     """Sort the CAS's feature structures into the layer kinds kg reads; report the others."""
     ts = cas.typesystem
-    kinds: dict[str, list] = {"span": [], "link": [], "relation": [], "chain": []}
+    kinds: dict[str, list] = {"span": [], "link": [], "relation": [], "chain": [], "argument": []}
     unknown: dict[str, int] = defaultdict(int)
     for fs in cas.select_all_fs():
         name = fs.type.name
@@ -102,13 +110,15 @@ def _classify(cas: Cas, brat: Standoff) -> dict[str, list[FeatureStructure]]:
             kinds["link"].append(fs)
         elif name.startswith(CUSTOM) and {"Governor", "Dependent"} <= features:
             kinds["relation"].append(fs)
-        elif name.startswith(CUSTOM) or _is_named_entity(ts, name):
+        elif _is_a(ts, name, SEM_ARG):
+            kinds["argument"].append(fs)
+        elif name.startswith(CUSTOM) or _is_a(ts, name, NAMED_ENTITY) or _is_a(ts, name, SEM_PRED):
             kinds["span"].append(fs)
         else:
             unknown[name] += 1
     for name, count in sorted(unknown.items()):
-        brat.warnings += [f"layer {name} not read (expected a NamedEntity or custom span, relation or chain "
-                          f"layer: kg reads those, not {_what_layer(name)})"] * count
+        brat.warnings += [f"layer {name} not read (expected a NamedEntity, SemPred, SemArg or custom span, "
+                          f"relation or chain layer: kg reads those, not {_what_layer(name)})"] * count
     return kinds
 
 
@@ -122,8 +132,9 @@ def _what_layer(name: str) -> str:
     return "this layer's kind"
 
 
-def _is_named_entity(ts, name: str) -> bool:
-    return ts.contains_type(NAMED_ENTITY) and ts.is_instance_of(name, NAMED_ENTITY)
+def _is_a(ts, name: str, layer: str) -> bool:
+    """Whether `name` is the DKPro Core `layer` or one of its subtypes."""
+    return ts.contains_type(layer) and ts.is_instance_of(name, layer)
 
 
 def _is_slot(type_: Type) -> bool:
@@ -139,11 +150,33 @@ def _slot_features(brat: Standoff, type_: Type) -> list[str]:
 
 
 def _label(fs: FeatureStructure) -> str | None:
-    for name in LABEL_FEATURES:
+    name = _label_feature(fs)
+    return fs.get(name) if name else None
+
+
+def _label_feature(fs: FeatureStructure) -> str | None:
+    """The string feature whose value types the annotation, when it has one."""
+    for name in (*LABEL_FEATURES, *(LABEL_BY_TYPE[t.name] for t in _lineage(fs.type) if t.name in LABEL_BY_TYPE)):
         feature = fs.type.get_feature(name)
         if feature is not None and feature.rangeType.name == "uima.cas.String" and fs.get(name):
-            return fs.get(name)
+            return name
     return None
+
+
+def _lineage(type_: Type):
+    """`type_` and its supertypes up to Annotation."""
+    while type_ is not None and type_.name != "uima.tcas.Annotation":
+        yield type_
+        type_ = type_.supertype
+
+
+def _add_argument(brat: Standoff, fs: FeatureStructure) -> None:
+    """A SemArg is the annotation on its exact span when there is one (the NamedEntity a slot points
+    to through it), else a mention of its own, typed SemArg."""
+    if (fs.begin, fs.end) in brat.at:
+        brat.by_fs[fs.xmiID] = brat.at[fs.begin, fs.end]
+    else:
+        _add_span(brat, fs, link=False)
 
 
 def _add_span(brat: Standoff, fs: FeatureStructure, link: bool) -> None:
@@ -172,13 +205,14 @@ def _add_span(brat: Standoff, fs: FeatureStructure, link: bool) -> None:
 
 def _type_links(brat: Standoff) -> None:
     """A link with no entity on its span ("he", "the café") is a mention of what its chain's
-    entities name: it takes their type when they all have one, else keeps the chain layer's name."""
+    entities name: it takes the type the chain takes (kg.model.chain_types: the most frequent among
+    them, the first on a tie), and keeps the chain layer's name in a chain of links only."""
     for chain in brat.chains:
         bounds = [brat.by_fs[member] for member in chain]
-        types = {bound.type for bound in bounds if not bound.link}
-        if len(types) == 1:
+        type_ = chain_type(bound.type for bound in bounds if not bound.link)
+        if type_ is not None:
             for bound in (b for b in bounds if b.link):
-                bound.type = next(iter(types))
+                bound.type = type_
                 bound.key = (bound.begin, bound.end, bound.type, bound.key[-1])
 
 
@@ -197,12 +231,12 @@ def _read_features(brat: Standoff, fs: FeatureStructure) -> None:
     if fs.xmiID not in brat.by_fs:
         return
     slots = _slot_features(brat, fs.type)
-    label_used = _label(fs) is not None
+    label_feature = _label_feature(fs)
     for feature in fs.type.all_features:
         name, value = feature.name, fs.get(feature.name)
         if name in BUILTIN_FEATURES or name in ("next", "Governor", "Dependent") or value is None:
             continue
-        if name in LABEL_FEATURES and label_used and value == _label(fs):
+        if name == label_feature:
             continue
         if name in slots:
             _read_slots(brat, fs, name, value)
@@ -233,12 +267,23 @@ def _primitive(brat: Standoff, key, name: str, value) -> None:
         return
     text = str(value)
     reference = normalization(text)
+    _check_base(brat, key, text, reference)
     if reference is not None:
         brat.normalizations.append((key, *reference))
     elif _ATTRIBUTE_VALUE.fullmatch(text):
         brat.attributes.append((key, name, text))
     elif text.strip():
         brat.notes.append((key, f"{name}: {' '.join(text.split())}"))
+
+
+def _check_base(brat: Standoff, key, text: str, reference: tuple[str, str] | None) -> None:
+    """An entity IRI of another kg build (another base) is kept as a link to that IRI, with a warning:
+    only this build's own IRIs (KG:<key>) make a mention that entity."""
+    foreign = _KG_ENTITY_IRI.fullmatch(text)
+    if foreign and (reference is None or reference[0] != "KG"):
+        brat.located.append((f"identifier under another kg build's base {foreign[1]} kept as a link to that IRI, "
+                             f"not to an entity of this build (expected {iris.RESOURCE}<family>/<name> to make "
+                             f"a mention one of this build's entities)", key))
 
 
 def _string_array(brat: Standoff, key: int, name: str, items: list[str]) -> None:

@@ -1,0 +1,286 @@
+"""Reading a build's view index: what a page shows, asked node by node, never the whole graph.
+
+Every answer is bounded by what it is asked for: the rows of the nodes a page shows (their mention
+sentences and each edge's sentences capped), one node's neighbours, the best nodes of a type, a date
+or a document, and the rankings and summaries the build derived. The segments are opened
+read-only (`immutable`), one connection per thread. Nodes are named by IRI outside, by number inside.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import threading
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Iterable
+
+from kg.model.iris import FIXED_PREFIXES
+from kg.model.view_parts import lexical
+from kg.publish.view_data import ACTORS, ViewSchema
+from kg.publish.view_index import derive, state, tables
+
+SAME_AS = FIXED_PREFIXES["owl"] + "sameAs"
+PREF_LABEL = FIXED_PREFIXES["skos"] + "prefLabel"
+SENTENCES_SHOWN = 20  # mention sentences of the node a block is about (the count says the rest)
+SENTENCES_SHOWN_OTHERS = 3  # ... and of every other node and edge of a part of the graph
+
+
+@dataclass
+class ViewRows:
+    """The answers the view graph is made of, from a store's queries or from a build's view index:
+    `nodes` (node, family, class); `triples` (node, predicate, value, is a literal) of every distinct
+    triple about a node; `statements` (subject, predicate, object, sentence); `mentions` (node,
+    sentence); `sentences` {sentence: {"text", "doc"}}; `docs` {document: {"title", "date",
+    "publisher"}}; `mentioned` {node: the sentences that mention it, when `mentions` lists fewer};
+    `publishers` {document: its publisher's IRI} (a store's answers)."""
+
+    nodes: list[tuple[str, str, str]]
+    triples: list[tuple[str, str, str, bool]]
+    statements: list[tuple[str, str, str, str]]
+    mentions: list[tuple[str, str]]
+    sentences: dict[str, dict[str, str]]
+    docs: dict[str, dict[str, str]]
+    mentioned: dict[str, int] = field(default_factory=dict)
+    publishers: dict[str, str] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Scored:
+    """A node's family, kind (its most specific class), mentions, degree and score, as the build
+    derived them."""
+
+    family: str
+    kind: str
+    mentions: int
+    degree: int
+    score: int
+
+
+class ViewIndex:
+    """The view index of one build directory's `view-index/` (kg.publish.view_index)."""
+
+    def __init__(self, schema: ViewSchema, base: Path, delta: Path | None) -> None:
+        self.schema, self.base, self.delta = schema, base, delta
+        self._local = threading.local()
+        connection, _ = self._connection()
+        info = tables.meta(connection, "d" if delta else "main")
+        self.total = int(info["nodes"])
+        self.overview_size = int(info["overview"])
+        self.counts = derive.read_ranks(connection, "d" if delta else "main")
+        self._ranks = derive.ordered_ranks(self.counts)
+
+    def _connection(self) -> tuple[sqlite3.Connection, state.State]:
+        found = getattr(self._local, "connection", None)
+        if found is None:
+            connection = tables.open_read(self.base)
+            if self.delta is not None:
+                tables.attach(connection, self.delta, "d")
+            whole = state.define(connection, "v", "main", "d" if self.delta else None)
+            for table in ("keep", "more"):
+                connection.execute(f"CREATE TEMP TABLE {table}(node INTEGER PRIMARY KEY)")
+            connection.execute("CREATE TEMP TABLE wanted(iri TEXT PRIMARY KEY) WITHOUT ROWID")
+            found = self._local.connection = (connection, whole)
+        return found
+
+    def __len__(self) -> int:
+        return self.total
+
+    def __contains__(self, node: object) -> bool:
+        if not isinstance(node, str):
+            return False
+        connection, _ = self._connection()
+        return connection.execute("SELECT 1 FROM v_nodes WHERE node = (SELECT id FROM v_terms WHERE iri = ?)",
+                                  (node,)).fetchone() is not None
+
+    # -- what the build derived ---------------------------------------------------------------
+
+    def ranks(self) -> dict[str, list[str]]:
+        """The whole graph's rankings of types, kinds of event and relations (kg.viz.network.ranks)."""
+        return {key: list(self._ranks[key]) for key in ("types", "events", "relations")}
+
+    def overview(self, size: int | None = None) -> list[str]:
+        """The nodes a page of at most `size` nodes opens on (default: the build's overview): every node
+        when the graph has no more, else the `size` with the best score."""
+        size = self.overview_size if size is None else size
+        if self.total <= size:
+            return self.all_nodes()
+        connection, whole = self._connection()
+        if size != self.overview_size:
+            return self.best("", (), size)
+        kept = f"{'d' if self.delta else 'main'}.overview"
+        return [row[0] for row in connection.execute(
+            f"SELECT t.iri FROM {kept} o JOIN v_terms t ON t.id = o.node ORDER BY o.rank")]
+
+    def all_nodes(self) -> list[str]:
+        connection, _ = self._connection()
+        return sorted(row[0] for row in connection.execute(
+            "SELECT t.iri FROM v_nodes n JOIN v_terms t ON t.id = n.node"))
+
+    def dates(self) -> list[tuple[str, int]]:
+        """(date, dated events) of the whole graph, in date order."""
+        return sorted(self.counts["dates"].items())
+
+    def figure_topics(self) -> list[tuple[str, str, int]]:
+        """(kind of event, role, figures) of the whole graph; ('', '', n): the figures in no event."""
+        return [(*(key.split("\t") if key else ("", "")), n) for key, n in self.counts["figures"].items()]
+
+    def scores(self, nodes: Iterable[str]) -> dict[str, Scored]:
+        connection, _ = self._keep(nodes)
+        return {node: Scored(family, kind, mentions, degree, score) for node, family, kind, mentions, degree, score
+                in connection.execute("""
+                    SELECT t.iri, n.family, k.iri, n.mentions, n.degree, n.score FROM v_nodes n
+                    JOIN v_terms t ON t.id = n.node JOIN v_terms k ON k.id = n.kind WHERE n.node IN keep""")}
+
+    # -- choosing nodes ----------------------------------------------------------------------
+
+    def best(self, where: str, params: tuple, limit: int) -> list[str]:
+        """The `limit` nodes with the best score among those `where` (SQL over the columns of
+        `nodes`; empty: the overview's families), ties by IRI."""
+        if limit <= 0:
+            return []
+        connection, whole = self._connection()
+        return [iri for _, iri in derive.best(connection, whole, where, params, limit)]
+
+    def best_of_kind(self, kind: str, limit: int) -> list[str]:
+        return self.best("kind = (SELECT id FROM v_terms WHERE iri = ?)", (kind,), limit)
+
+    def neighbours(self, node: str) -> set[str]:
+        """The nodes one edge away from `node`, either way."""
+        connection, _ = self._connection()
+        return {row[0] for row in connection.execute("""
+            WITH x(id) AS (SELECT id FROM v_terms WHERE iri = ?),
+                 near(n) AS (SELECT o FROM v_edges WHERE s = (SELECT id FROM x)
+                             UNION SELECT s FROM v_edges WHERE o = (SELECT id FROM x))
+            SELECT iri FROM v_terms WHERE id IN near AND id != (SELECT id FROM x)""", (node,))}
+
+    def participants(self, events: Iterable[str], families: Iterable[str] = ACTORS) -> set[str]:
+        """The nodes of `families` (default: the actors) the events name in any role (their out-edges)."""
+        return {node for named in self.roles(events, families).values() for node in named}
+
+    def roles(self, events: Iterable[str], families: Iterable[str] = ACTORS) -> dict[str, set[str]]:
+        """{event: the nodes of `families` (default: the actors) it names} of `events`."""
+        connection, _ = self._keep(events)
+        listed = ", ".join(f"'{f}'" for f in families)
+        found: dict[str, set[str]] = {}
+        for event, named in connection.execute(f"""
+                SELECT e.iri, a.iri FROM v_edges l JOIN v_nodes n ON n.node = l.o
+                JOIN v_terms e ON e.id = l.s JOIN v_terms a ON a.id = l.o
+                WHERE l.s IN keep AND n.family IN ({listed})"""):
+            found.setdefault(event, set()).add(named)
+        return found
+
+    def of_document(self, doc: str) -> set[str]:
+        """The nodes a document's graph names (its own and the entities it mentions)."""
+        connection, _ = self._connection()
+        arms = [("main", "v_gone")] + ([("d", None)] if self.delta else [])
+        named: set[int] = set()
+        for schema, gone in arms:
+            skip = f"AND d.source NOT IN {gone}" if gone else ""
+            named.update(row[0] for row in connection.execute(f"""
+                SELECT sn.node FROM {schema}.docs d JOIN {schema}.source_nodes sn ON sn.source = d.source
+                WHERE d.doc = (SELECT id FROM v_terms WHERE iri = ?) {skip}""", (doc,)))
+        connection.execute("DELETE FROM more")
+        connection.executemany("INSERT OR IGNORE INTO more VALUES (?)", ((n,) for n in named))
+        return {row[0] for row in connection.execute(
+            "SELECT t.iri FROM v_nodes n JOIN v_terms t ON t.id = n.node WHERE n.node IN more")}
+
+    # -- the rows of nodes ---------------------------------------------------------------------
+
+    def rows(self, nodes: Iterable[str], cap: int | None = SENTENCES_SHOWN, *, centre: str | None = None,
+             edges_of: Iterable[str] | None = None, strongest: int | None = None) -> ViewRows:
+        """The rows of the view graph of `nodes` and the edges among them: their types, literals and
+        edges, the sentences of their mentions and of their edges (the first `cap` found of each;
+        None: all; SENTENCES_SHOWN for the mentions of `centre`), the texts of those sentences and
+        the documents they and the nodes belong to. With `edges_of`, only the edges with an end
+        among those nodes; with `strongest`, only those among the `strongest` of one of their ends
+        (the most sources stating them, then the first by number). Each query reads the rows of one
+        node or edge, as many as it keeps: a node mentioned a hundred thousand times costs `cap` rows."""
+        cap = 2**62 if cap is None else cap
+        connection, whole = self._keep(nodes)
+        found = list(connection.execute("""
+            SELECT DISTINCT t.node, c.family, t.cls FROM v_types t JOIN main.classes c USING (cls)
+            WHERE t.node IN keep"""))
+        same_as = connection.execute(f"SELECT {whole.term(SAME_AS)}").fetchone()[0]
+        literals, links = [], []
+        for node, p, v in connection.execute("SELECT DISTINCT node, p, v FROM v_literals WHERE node IN keep"):
+            (links if p == same_as else literals).append((node, p, v))
+        edges = self._edges(connection, edges_of, strongest)
+        totals = dict(connection.execute("SELECT node, sentences FROM v_nodes WHERE node IN keep"))
+        centre_id = connection.execute("SELECT id FROM v_terms WHERE iri = ?", (centre or "",)).fetchone()
+        centre_id = centre_id[0] if centre_id else None
+        mentions = []
+        for node in list(totals):
+            limit = max(cap, SENTENCES_SHOWN) if node == centre_id else cap
+            mentions += [(node, row[0]) for row in connection.execute(
+                "SELECT DISTINCT sentence FROM v_mentions WHERE node = ? LIMIT ?", (node, limit))]
+            if totals[node] <= limit:
+                del totals[node]
+        statements = [(s, p, o, row[0]) for s, p, o in edges for row in connection.execute(
+            "SELECT DISTINCT sentence FROM v_statements WHERE s = ? AND o = ? AND p = ? LIMIT ?", (s, o, p, cap))]
+        cited = {row[3] for row in statements} | {row[1] for row in mentions}
+        texts = self._sentences(connection, cited)
+        named = {x for row in found for x in (row[0], row[2])} | {x for row in literals for x in row[:2]}
+        named |= {x for rows in (edges, statements, mentions) for row in rows for x in row} | {same_as}
+        iris = derive.names(connection, whole, named | {x for row in links for x in row[:2]} | {doc for _, doc in texts.values()})
+        sentences = {iris[s]: {"text": text, "doc": iris[doc]} for s, (text, doc) in sorted(
+            texts.items(), key=lambda item: iris[item[0]])}
+        candidates = {found["doc"] for found in sentences.values()} | {iris[n].rsplit("/", 2)[0] for n, _, _ in found}
+        return ViewRows(
+            [(iris[n], family, iris[c]) for n, family, c in found],
+            [(iris[n], iris[p], lexical(v), True) for n, p, v in literals]
+            + [(iris[n], SAME_AS, v[1:-1], False) for n, _, v in links]
+            + [(iris[s], iris[p], iris[o], False) for s, p, o in edges],
+            [(iris[s], iris[p], iris[o], iris[e]) for s, p, o, e in statements],
+            [(iris[n], iris[e]) for n, e in mentions],
+            sentences, self._documents(candidates), {iris[n]: total for n, total in totals.items()})
+
+    @staticmethod
+    def _edges(connection: sqlite3.Connection, edges_of: Iterable[str] | None,
+               strongest: int | None) -> list[tuple[int, int, int]]:
+        """The edges among TEMP.keep (see `rows`)."""
+        ends = ""
+        if edges_of is not None:
+            connection.execute("DELETE FROM wanted")
+            connection.executemany("INSERT OR IGNORE INTO wanted VALUES (?)", ((n,) for n in edges_of))
+            connection.execute("DELETE FROM more")
+            connection.execute("INSERT OR IGNORE INTO more SELECT id FROM v_terms WHERE iri IN wanted")
+            ends = "AND (s IN more OR o IN more)"
+        found = list(connection.execute(f"SELECT s, p, o, sources FROM v_edges WHERE s IN keep AND o IN keep {ends}"))
+        if strongest is not None:
+            by_end: dict[int, list[tuple[int, tuple]]] = {}
+            for s, p, o, sources in found:
+                for end in (s, o):
+                    by_end.setdefault(end, []).append((-sources, (s, p, o)))
+            kept = {edge for ranked in by_end.values() for _, edge in sorted(ranked)[:strongest]}
+            return sorted(kept)
+        return [(s, p, o) for s, p, o, _ in found]
+
+    def _sentences(self, connection: sqlite3.Connection, cited: set[int]) -> dict[int, tuple[str, int]]:
+        connection.execute("DELETE FROM more")
+        connection.executemany("INSERT OR IGNORE INTO more VALUES (?)", ((s,) for s in cited))
+        return {sentence: (text, doc) for sentence, text, doc in connection.execute(
+            "SELECT DISTINCT sentence, text, doc FROM v_sentences WHERE sentence IN more ORDER BY sentence, text, doc")}
+
+    def _documents(self, candidates: set[str]) -> dict[str, dict[str, str]]:
+        """{document: title, date, publisher's label} of the candidates that are documents."""
+        connection, whole = self._connection()
+        connection.execute("DELETE FROM wanted")
+        connection.executemany("INSERT OR IGNORE INTO wanted VALUES (?)", ((c,) for c in candidates))
+        rows = sorted(connection.execute(f"""
+            SELECT DISTINCT t.iri, d.title, d.date, COALESCE((SELECT MIN(l.v) FROM v_literals l WHERE l.node = d.publisher
+                                                              AND l.p = {whole.term(PREF_LABEL)}), '')
+            FROM v_docs d JOIN v_terms t ON t.id = d.doc
+            WHERE d.doc IN (SELECT id FROM v_terms WHERE iri IN wanted)"""))
+        docs: dict[str, dict[str, str]] = {}
+        for doc, title, date, publisher in rows:
+            docs.setdefault(doc, {"title": title, "date": date, "publisher": lexical(publisher) if publisher else ""})
+        return docs
+
+    def _keep(self, nodes: Iterable[str]) -> tuple[sqlite3.Connection, state.State]:
+        """The connection, with the numbers of `nodes` in TEMP.keep."""
+        connection, whole = self._connection()
+        connection.execute("DELETE FROM wanted")
+        connection.executemany("INSERT OR IGNORE INTO wanted VALUES (?)", ((n,) for n in nodes))
+        connection.execute("DELETE FROM keep")
+        connection.execute("INSERT OR IGNORE INTO keep SELECT id FROM v_terms WHERE iri IN wanted")
+        return connection, whole

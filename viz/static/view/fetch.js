@@ -1,0 +1,194 @@
+  /* ---- on demand: what the server that serves the page sends ----------------------------- */
+
+  /* A page served by `kg serve` (over http) may hold only part of a large graph (its overview:
+   * `meta.total` nodes in all). A click on a node with neighbours outside the page (`outside`), a
+   * search hit the page lacks and the filters (a legend entry, a day of the timeline, a topic of
+   * the figures, an article) fetch the rest, a few hundred nodes at a time, from
+   * /graph/neighbours and /graph/nodes; the page merges each block into its data and lays the new
+   * nodes out around the node that brought them. A file: page never fetches: it says how to see
+   * the rest. */
+  var SERVED = /^https?:$/.test(window.location.protocol);
+  var PARTIAL = meta.total > meta.nodes;  /* the page holds part of the graph */
+  var asked = new Set();   /* URLs fetched or being fetched */
+  var fetching = [];       /* fetches under way */
+  var merges = 0;
+
+  var selectNode = later(function (id) {
+    if (!nodeById.has(id)) return;
+    var n = nodeById.get(id);
+    if (!shownFamilies.has(n.family)) { shownFamilies.add(n.family); syncLegend(); }
+    if (focus && !focus.members.has(id)) clearFocus();
+    if (expanded !== null && !n.layer) expand(id);
+    showNode(id);
+    network.selectNodes([id]);
+    network.focus(id, { scale: Math.max(network.getScale(), 1.0), animation: false });
+    changed();
+    onZoom();  /* a zoom by script fires no zoom event: fit the labels to the new scale */
+    setUrl();
+    fetchNeighbours(id);
+  });
+
+  function endpoint(path, params) {
+    var url = new URL(path, window.location.href);
+    Object.keys(params).forEach(function (k) { url.searchParams.set(k, params[k]); });
+    return url.href;
+  }
+
+  /* Fetch a block of the graph once and merge it; `then(block)` runs after the merge. Settles
+   * true when merged, false when not fetched (offline, asked before, or failed: said in the
+   * status line, and tried again on the next ask). */
+  function fetchBlock(url, what, then) {
+    if (!SERVED || asked.has(url)) return Promise.resolve(false);
+    asked.add(url);
+    $("status").textContent = "Fetching " + what + "…";
+    var done = getJson(url).then(function (block) {
+      merge(block);
+      if (then) then(block);
+      $("status").textContent = "";
+      counts(wanted());
+      return true;
+    }).catch(function (err) {
+      asked.delete(url);
+      $("status").textContent = "Could not fetch " + what + ": " + err.message;
+      return false;
+    });
+    return track(done);
+  }
+
+  function getJson(url) {
+    return fetch(url, { headers: { Accept: "application/json" }, credentials: "same-origin" })
+      .then(function (response) {
+        if (!response.ok) throw new Error("the server answered " + response.status);
+        return response.json();
+      });
+  }
+
+  function track(done) {
+    fetching.push(done);
+    done.then(function () { fetching.splice(fetching.indexOf(done), 1); });
+    return done;
+  }
+
+  /* A clicked or selected node's neighbours the page lacks. */
+  function fetchNeighbours(id) {
+    var n = nodeById.get(id);
+    if (!n || !n.outside) return Promise.resolve(false);
+    return fetchBlock(endpoint("graph/neighbours", { node: id }), "the neighbours of " + label(id), function () {
+      if (expanded !== null && isActor(id)) expand(id);
+      apply(id);
+      if (selected === id) showNode(id);
+    });
+  }
+
+  /* Put a node on the canvas, fetching it with its neighbours when the page lacks it; settles
+   * true once it is selected and drawn. */
+  function bring(id) {
+    var shown = function () { selectNode(id); return drawn(); };
+    if (nodeById.has(id)) return ready.then(shown);
+    return fetchBlock(endpoint("graph/neighbours", { node: id }), "a search hit").then(function (merged) {
+      return merged && nodeById.has(id) ? ready.then(shown) : false;
+    });
+  }
+
+  /* The best nodes of a selection ({family}, {kind}, {date} or {doc}) and what their events name;
+   * `then(ids)` with the block's nodes once they are merged. */
+  function fetchSelection(params, what, then) {
+    return fetchBlock(endpoint("graph/nodes", params), what, function (block) {
+      if (then) then(block.nodes.map(function (n) { return n.id; }));
+    });
+  }
+
+  /* Settles when no fetch is under way. */
+  function idle() {
+    return Promise.all(fetching.slice()).then(function () { return fetching.length ? idle() : true; });
+  }
+
+  /* Add a fetched block (nodes, edges, relations, details, dated events, figures, sentences,
+   * documents numbered within it) to the page's data: nodes and edges it already has are kept as
+   * they are. */
+  function merge(block) {
+    merges++;
+    var local = block.nodes.map(function (n) { return n.id; });
+    var known = new Set(local.filter(function (id) { return nodeById.has(id); }));
+    var docBase = data.docs.length, sentenceBase = data.sentences.length, relationBase = data.relations.length;
+    var layers = new Set(meta.layers);
+    var shift = function (k) { return k + sentenceBase; };
+    block.docs.forEach(function (d) { data.docs.push(d); });
+    block.sentences.forEach(function (s) { data.sentences.push({ text: s.text, doc: s.doc < 0 ? -1 : s.doc + docBase }); });
+    block.relations.forEach(function (r, i) {
+      var from = local[r.from], to = local[r.to];
+      data.relations.push({ from: from, to: to, predicate: r.predicate, label: r.label, sentences: r.sentences.map(shift) });
+      if (known.has(from) && known.has(to)) return;  /* a relation the page already lists */
+      [from, to].forEach(function (end) { if (known.has(end)) data.nodeDetails[end].relations.push(relationBase + i); });
+    });
+    block.nodes.forEach(function (n) {
+      if (known.has(n.id)) return;
+      n.layer = layers.has(n.family) ? n.family : null;
+      ids.push(n.id);
+      nodeById.set(n.id, n);
+      adjacency.set(n.id, []);
+      data.nodes.push(n);
+      var d = block.nodeDetails[n.id];
+      d.relations = d.relations.map(function (k) { return k + relationBase; });
+      d.sentences = d.sentences.map(shift);
+      data.nodeDetails[n.id] = d;
+    });
+    block.edges.forEach(function (e) {
+      var from = local[e.from], to = local[e.to];
+      var twin = adjacency.get(from).some(function (eid) {
+        var o = edgeById.get(eid);
+        return o.kind === e.kind && ((o.from === from && o.to === to) || (o.from === to && o.to === from));
+      });
+      if (twin) return;
+      e.id = "m" + merges + e.id;
+      e.from = from;
+      e.to = to;
+      e.events = (e.events || []).map(function (k) { return local[k]; });
+      e.relations = e.relations.map(function (k) { return k + relationBase; });
+      edgeById.set(e.id, e);
+      adjacency.get(from).push(e.id);
+      if (to !== from) adjacency.get(to).push(e.id);
+      data.edges.push(e);
+    });
+    mergeTables(block, sentenceBase, docBase);
+    meta.nodes = data.nodes.length;
+  }
+
+  /* The block's dated events and figures into the page's timeline and figures tables (those the
+   * page already lists are kept); the tables are drawn again when next shown. */
+  function mergeTables(block, sentenceBase, docBase) {
+    var listed = new Set();
+    data.timeline.forEach(function (day) { day.events.forEach(function (ev) { listed.add(ev.id); }); });
+    (block.timeline || []).forEach(function (day) {
+      var mine = data.timeline.find(function (d) { return d.date === day.date; });
+      if (!mine) {
+        mine = { date: day.date, label: day.label, events: [] };
+        data.timeline.push(mine);
+      }
+      day.events.forEach(function (ev) {
+        if (listed.has(ev.id)) return;
+        ev.sentences = ev.sentences.map(function (k) { return k + sentenceBase; });
+        ev.docs = ev.docs.map(function (k) { return k + docBase; });
+        mine.events.push(ev);
+      });
+    });
+    data.timeline.sort(function (a, b) { return a.date < b.date ? -1 : a.date > b.date ? 1 : 0; });
+    (block.figures || []).forEach(function (group) {
+      var mine = data.figures.find(function (g) { return g.topic === group.topic; });
+      if (!mine) {
+        mine = { topic: group.topic, rows: [] };
+        data.figures.push(mine);
+      }
+      var have = new Set(mine.rows.map(function (r) { return r.id; }));
+      group.rows.forEach(function (row) {
+        if (have.has(row.id)) return;
+        row.doc = row.doc < 0 ? -1 : row.doc + docBase;
+        row.sentence = row.sentence < 0 ? -1 : row.sentence + sentenceBase;
+        mine.rows.push(row);
+      });
+    });
+    clear($("timeline-body"));
+    clear($("figures-body"));
+    if (!$("panel").hidden && !$("timeline-body").hidden) buildTimeline();
+    if (!$("panel").hidden && !$("figures-body").hidden) buildFigures();
+  }
