@@ -23,7 +23,7 @@ from annotation import TextAnnotations
 from projectconfig import ProjectConfiguration
 from verify_annotations import verify_annotation
 root = os.path.abspath(sys.argv[1])
-report = {"documents": 0, "problems": [], "event_types": {}}
+report = {"documents": 0, "problems": [], "event_types": {}, "marks": [], "events": []}
 for ann in sorted(glob.glob(root + "/**/*.ann", recursive=True)):
     doc = ann[:-4]
     report["documents"] += 1
@@ -39,6 +39,9 @@ for ann in sorted(glob.glob(root + "/**/*.ann", recursive=True)):
     for issue in verify_annotation(parsed, config):
         if issue.type != "AnnotationIncomplete" or "required" in issue.description:
             report["problems"].append(f"{ann}: {issue.ann_id}: {issue.type}: {issue.description}")
+            report["marks"].append([ann, issue.ann_id, issue.description])
+    for event in parsed.get_events():
+        report["events"].append([ann, event.id, [role for role, _ in event.args], config.arc_types_from(event.type)])
 print(json.dumps(report))
 '''
 
@@ -62,7 +65,9 @@ def brat_source() -> Path:
 
 
 def brat_report(corpus: Path, workdir: Path) -> dict:
-    """What brat says of every .ann under `corpus`: its documents, problems and configured event types."""
+    """What brat says of every .ann under `corpus`: its documents, problems (as lines, and as `marks`:
+    [.ann path, annotation id, description] of each problem its verifier marks), the event types it is
+    configured with, and `events`: [.ann path, event id, roles as written, roles its type may take]."""
     workdir.mkdir(parents=True, exist_ok=True)
     (workdir / "config.py").write_text(_CONFIG)
     (workdir / "check.py").write_text(_SCRIPT)

@@ -34,11 +34,12 @@ class TextBound:
 
     @property
     def begin(self) -> int:
-        return self.spans[0].begin
+        """Where the first of its fragments starts (brat lets fragments be written in any order)."""
+        return min(s.begin for s in self.spans)
 
     @property
     def end(self) -> int:
-        return self.spans[-1].end
+        return max(s.end for s in self.spans)
 
 
 @dataclass(frozen=True)
@@ -57,7 +58,9 @@ class Relation:
 
 @dataclass(frozen=True)
 class Event:
-    """A brat E line: a trigger and (role, argument id) pairs; roles keep their number suffix stripped."""
+    """A brat E line: a trigger and (role, argument id) pairs. A role is named as annotation.conf
+    declares it: `Theme2` is a second `Theme` where the configuration declares Theme, `Arg1` is
+    itself where it declares Arg1 (kg.formats.brat.ann.declared_role)."""
 
     id: str
     type: str
@@ -118,7 +121,8 @@ class Annotations:
     normalizations: tuple[Normalization, ...] = ()
     equivs: tuple[Equiv, ...] = ()
     notes: tuple[Note, ...] = ()
-    warnings: tuple[InputWarning, ...] = ()  # what was left out, as the annotation tool would only warn
+    warnings: tuple[InputWarning, ...] = ()  # what the annotation tool only marks: read as written, or left out
+    undeclared: tuple[tuple[str, ...], tuple[str, ...]] = ((), ())  # entity and event types annotation.conf lacks
 
 
 @dataclass(frozen=True)

@@ -31,14 +31,15 @@ from __future__ import annotations
 
 import re
 import tomllib
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import Iterable
 
 from kg.errors import ConfigError
 from kg.formats import limits
 from kg.formats.brat.conf import MAPPING_FILE, AnnotationConfig, TypeNode, decode_utf8
 from kg.formats.positions import toml_error, toml_key_lines
-from kg.model import iris
+from kg.model import iris, sharing
 from kg.model.default_alignment import (
     DOMAIN_CLASSES,
     ENTITY_CLASSES,
@@ -85,6 +86,8 @@ class Alignment:
     lines: dict[str, int] = field(default_factory=dict)
     path: str = MAPPING_FILE
     defaults: bool = True  # `default = false` in [align]: no default alignment (kg.model.default_alignment)
+    sharing_by_type: dict[str, str] = field(default_factory=dict)  # [entities]: type -> shared or local (kg.model.sharing)
+    identity: frozenset[str] = frozenset()  # [identity] relations: types that state identity (kg.model.identity)
 
 
 def load_alignment(path: Path) -> Alignment:
@@ -98,11 +101,12 @@ def load_alignment(path: Path) -> Alignment:
     except tomllib.TOMLDecodeError as exc:
         raise toml_error(exc, path, '[align] NAME = "kgo term"') from exc
     table = data.get("align", {})
-    unknown = sorted(set(data) - {"align"})
+    unknown = sorted(set(data) - {"align", *sharing.TABLES})
     key_lines = toml_key_lines(raw)
     if unknown or not isinstance(table, dict):
         raise ConfigError(f"unknown table {unknown[0] if unknown else 'align'!r} (expected one [align] table "
-                          "of NAME = \"kgo term\")", path, key_lines.get(unknown[0] if unknown else "align"))
+                          "of NAME = \"kgo term\", and [entities], [identity])", path,
+                          key_lines.get(unknown[0] if unknown else "align"))
     table = dict(table)
     defaults = table.pop(DEFAULT_KEY) if isinstance(table.get(DEFAULT_KEY), bool) else True
     lines = {}
@@ -112,7 +116,9 @@ def load_alignment(path: Path) -> Alignment:
             raise ConfigError(f"{name} = {term!r}: not a term of kg's ontology a name can be aligned with (expected "
                               "a kgo class such as Person, Place, Organization, Event, or a property such as "
                               f"memberOf; or {DEFAULT_KEY} = false)", path, lines[name])
-    return Alignment(table, lines, str(path), defaults)
+    shared, identity = sharing.read_tables(data, key_lines, path)
+    lines.update((name, key_lines.get(name)) for name in shared if name not in lines)
+    return Alignment(table, lines, str(path), defaults, shared, identity)
 
 
 @dataclass(frozen=True)
@@ -236,6 +242,18 @@ class Vocabulary:
         """IRIs of the minted terms (validation accepts them besides the ontology's)."""
         return frozenset(s for s, _, _ in self.minted())
 
+    def extended(self, entity_types: Iterable[str], event_types: Iterable[str]) -> Vocabulary:
+        """This vocabulary with the types a document uses that its annotation.conf lacks (brat displays
+        them; kg reads them as entity types, or event types where an event uses them)."""
+        entity_types, event_types = list(entity_types), list(event_types)
+        if not entity_types and not event_types:
+            return self
+        def nodes(names: list[str]) -> dict[str, TypeNode]:
+            return {name: TypeNode(name, (), None, False, (), {}, 0) for name in names}
+        config = replace(self.config, entities={**nodes(entity_types), **self.config.entities},
+                         events={**nodes(event_types), **self.config.events})
+        return replace(self, config=config)
+
     def property_names(self) -> list[str]:
         equivalences = set(self.config.equiv_types())  # they join mentions; no triple uses them
         names = [n for n in self.config.relations if n not in equivalences] + list(self.config.attributes)
@@ -248,9 +266,14 @@ class Vocabulary:
 
 
 def check_alignment_names(vocab: Vocabulary) -> None:
-    """Every name kg.toml aligns is declared, and a type goes to a class, a relation to a property."""
+    """Every name kg.toml aligns is declared, and a type goes to a class, a relation to a property;
+    every type its [entities] table names is an entity type."""
     config, path = vocab.config, vocab.alignment.path
     types = set(config.entities) | set(config.events)
+    for name in vocab.alignment.sharing_by_type:
+        if name not in config.entities:
+            raise ConfigError(f"{name} in [entities] is not an entity type of annotation.conf (expected one of "
+                              f"{', '.join(sorted(config.entities)) or 'none'})", path, vocab.alignment.lines.get(name))
     for name, term in vocab.alignment.terms.items():
         line = vocab.alignment.lines.get(name)
         if name in types and not term[0].isupper():

@@ -39,7 +39,8 @@ KGO_PARENTS = {
 INTERNAL_CLASSES = frozenset({"NewsArticle", "Sentence", "Mention", "Statement", "Post", "Role"})
 # Properties kg writes for every annotation; a relation, role or attribute of that name is the corpus's own.
 INTERNAL_PROPERTIES = frozenset({
-    "annotationId", "annotationType", "argumentLabels", "offsets", "sentence", "mention", "mentionCount",
+    "annotationId", "annotationType", "argumentLabels", "offsets", "sentence", "mention", "mentionCount", "mentionForm",
+    "isName",
     "evidence", "sourceFile", "subjectMention", "objectMention", "trigger", "resolvedBy", "denotes"})
 
 # Entity type names of CoNLL 2002/2003 (PER ORG LOC MISC), OntoNotes 5 (PERSON NORP FAC ORG GPE LOC

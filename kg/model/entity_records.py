@@ -10,6 +10,7 @@ paths end in `records_nquads`, so they cannot disagree on what a record says.
 from __future__ import annotations
 
 import datetime as dt
+from collections import Counter
 from functools import lru_cache
 from typing import Iterable
 
@@ -52,11 +53,13 @@ def write_record(out: QuadWriter, key: str, evidence: MentionCounts, vocab: Voca
     out.add(node, SKOS + "prefLabel", literal(pref))
     out.add(node, RDFS + "label", literal(pref))
     misspellings = set(entry.hidden if entry else ())
-    alternates = (set(evidence.forms) | set(entry.aliases if entry else ())) - misspellings - {pref}
-    for label in alternates:
+    names = (set(_names(key, evidence)) | set(entry.aliases if entry else ())) - misspellings - {pref}
+    for label in names:
         out.add(node, SKOS + "altLabel", literal(label))
-    hidden = misspellings | {normalize(x) for x in alternates | misspellings | {pref}}
-    for label in hidden - alternates - {pref} - {""}:
+    for form in set(evidence.forms) - names - misspellings - {pref}:
+        out.add(node, KGO.mentionForm, literal(form))
+    hidden = misspellings | {normalize(x) for x in names | misspellings | {pref}}
+    for label in hidden - names - {pref} - {""}:
         out.add(node, SKOS + "hiddenLabel", literal(label))
     given = {WIKIDATA + entry.wikidata} if entry and entry.wikidata else set()
     for item in given | set(evidence.items):  # the alias table's item, and those the documents link
@@ -112,22 +115,32 @@ def _type_of(key: str, entry, evidence: MentionCounts, vocab: Vocabulary) -> str
 
 
 def _classes(type_: str, vocab: Vocabulary) -> list[str]:
-    """Class IRIs of a record: those of its annotation type, or the kgo class of that name."""
-    if type_ in vocab.config.entities or type_ in vocab.config.events:
+    """Class IRIs of a record: those of its annotation type (declared by annotation.conf, or by the
+    documents that use it), or the kgo class of that name (Role, Post, an alias table's type)."""
+    if type_ in vocab.config.entities or type_ in vocab.config.events or type_ not in KGO.__annotations__:
         return vocab.class_iris(type_)
     return [str(KGO[type_])]
 
 
 def _preferred_label(key: str, entry, evidence: MentionCounts) -> str:
+    """The alias table's label, else the date written out, else the fullest and most frequent of the
+    names the mentions give (of their words when none is a name)."""
     if entry is not None:
         return entry.label
     family, rest = key.split("/", 1)
     if family == "date":
         return _date_label(rest)
-    if evidence.forms:
-        fullest = [f for f in evidence.forms if not any(_part_of(f, other) for other in evidence.forms)]
-        return sorted(fullest, key=lambda f: (-evidence.forms[f], -len(f), f))[0]
+    forms = _names(key, evidence) or evidence.forms
+    if forms:
+        fullest = [f for f in forms if not any(_part_of(f, other) for other in forms)]
+        return sorted(fullest, key=lambda f: (-forms[f], -len(f), f))[0]
     return rest.replace("-", " ")
+
+
+def _names(key: str, evidence: MentionCounts) -> Counter:
+    """The forms that name the entity: those the documents judged names (kg.model.names); a post's
+    are the labels kg gives it ("president, Venezuela")."""
+    return evidence.forms if key.startswith("post/") else evidence.names
 
 
 def _part_of(form: str, other: str) -> bool:

@@ -29,6 +29,7 @@ _FORMAT = "kg-evidence-3"
 
 _DENOTES, _TYPE_OF_MENTION = f"<{KGO.denotes}>", f"<{KGO.annotationType}>"
 _ANCHOR = f"<{FIXED_PREFIXES['nif']}anchorOf>"
+_IS_NAME = f"<{KGO.isName}>"
 _RDF_TYPE, _LABEL = f"<{FIXED_PREFIXES['rdf']}type>", f"<{FIXED_PREFIXES['rdfs']}label>"
 _POST_CLASS, _POST = f"<{KGO.Post}>", f"<{KGO.post}>"
 _REFERENCES = {f"<{KGO.publisher}>", f"<{KGO.author}>"}
@@ -48,21 +49,23 @@ First = tuple[str, str, int, str]
 
 @dataclass
 class MentionCounts:
-    """What the corpus says of one canonical entity; `references`: how many times articles name it
-    as publisher or author; `items`: how many documents link it to each knowledge-base item (IRI);
-    `first`: its first mention (the earliest article's first, First), None when no mention has a
-    sentence; `stale`: the article of the first was removed, so the first must be asked of the store
-    (kg.pipeline.entity_records.refresh_firsts)."""
+    """What the corpus says of one canonical entity: the words of its mentions (`forms`), those of
+    them that are names (`names`, kg.model.names), their annotation types; `references`: how many
+    times articles name it as publisher or author; `items`: how many documents link it to each
+    knowledge-base item (IRI); `first`: its first mention (the earliest article's first, First), None
+    when no mention has a sentence; `stale`: the article of the first was removed, so the first must be
+    asked of the store (kg.pipeline.stored_records.refresh_firsts)."""
 
     forms: Counter = field(default_factory=Counter)
     types: Counter = field(default_factory=Counter)
     references: int = 0
     items: Counter = field(default_factory=Counter)
+    names: Counter = field(default_factory=Counter)
     first: First | None = None
     stale: bool = False
 
     def is_empty(self) -> bool:
-        return not self.forms and not self.types and not self.references and not self.items
+        return not self.forms and not self.types and not self.references and not self.items and not self.names
 
 
 Evidence = dict[str, MentionCounts]  # canonical key -> what the documents say of it
@@ -78,10 +81,12 @@ def add_evidence(total: Evidence, more: Evidence, sign: int = 1) -> None:
             item.types[type_] += sign * n
         for linked, n in counts.items.items():
             item.items[linked] += sign * n
+        for name, n in counts.names.items():
+            item.names[name] += sign * n
         item.references += sign * counts.references
         _add_first(item, counts.first, sign)
-        if sign < 0:
-            item.forms, item.types, item.items = +item.forms, +item.types, +item.items  # drops what fell to zero
+        if sign < 0:  # drops what fell to zero
+            item.forms, item.types, item.items, item.names = +item.forms, +item.types, +item.items, +item.names
             if item.is_empty():
                 del total[key]
 
@@ -111,7 +116,7 @@ def document_evidence(nquads: str) -> Evidence:
     references = Counter(obj for predicate in _REFERENCES for _, obj in _triples(nquads, predicate))
     post_nodes = {subject for subject, _ in _triples(nquads, f"{_RDF_TYPE} {_POST_CLASS}")}
     evidence = _summed(objects(_DENOTES), objects(_ANCHOR), objects(_TYPE_OF_MENTION), objects(_LABEL), posts,
-                       post_nodes, references)
+                       post_nodes, references, set(objects(_IS_NAME)))
     _add_items(evidence, _triples(nquads, _SAME_AS))
     _add_firsts(evidence, nquads, objects(_DENOTES))
     return evidence
@@ -160,7 +165,7 @@ def _triples(nquads: str, predicate: str) -> Iterator[tuple[str, str]]:
         at = nquads.find(needle, end)
 
 
-def _summed(denotes, anchors, types, labels, posts, post_nodes, references) -> Evidence:
+def _summed(denotes, anchors, types, labels, posts, post_nodes, references, named) -> Evidence:
     prefix = "<" + iris.RESOURCE
     evidence: Evidence = {}
 
@@ -174,6 +179,8 @@ def _summed(denotes, anchors, types, labels, posts, post_nodes, references) -> E
                     counts = item(entity)
                     counts.forms[literal_form(text)] += 1
                     counts.types[literal_form(type_)] += 1
+                    if mention in named:
+                        counts.names[literal_form(text)] += 1
     for post in post_nodes:
         filled = len(posts.get(post, ()))
         if post.startswith(prefix) and filled:
@@ -198,11 +205,11 @@ def _unescape(match: re.Match) -> str:
     return chr(int(code, 16)) if code else _SIMPLE_ESCAPES.get(match.group(3), match.group(0))
 
 
-Kept = dict[str, tuple[dict, dict, int, dict, First | None, bool]]  # the evidence as a build keeps it: plain
+Kept = dict[str, tuple[dict, dict, int, dict, dict, First | None, bool]]  # the evidence as a build keeps it: plain
 
 
 def kept_form(evidence: Evidence) -> Kept:
-    return {key: (dict(c.forms), dict(c.types), c.references, dict(c.items), c.first, c.stale)
+    return {key: (dict(c.forms), dict(c.types), c.references, dict(c.items), dict(c.names), c.first, c.stale)
             for key, c in evidence.items()}
 
 
@@ -211,9 +218,9 @@ def counts_of(kept: Kept, keys: Iterable[str]) -> Evidence:
     return {key: _counts(kept[key]) for key in keys if key in kept}
 
 
-def _counts(plain: tuple[dict, dict, int, dict, First | None, bool]) -> MentionCounts:
-    forms, types, references, items, first, stale = plain
-    return MentionCounts(Counter(forms), Counter(types), references, Counter(items), first, stale)
+def _counts(plain: tuple[dict, dict, int, dict, dict, First | None, bool]) -> MentionCounts:
+    forms, types, references, items, names, first, stale = plain
+    return MentionCounts(Counter(forms), Counter(types), references, Counter(items), Counter(names), first, stale)
 
 
 def patch_kept(kept: Kept, removed: Evidence, added: Evidence) -> None:

@@ -86,6 +86,7 @@ class KGO(DefinedNamespace):
     evidence: URIRef
     hasRole: URIRef
     holds: URIRef
+    isName: URIRef
     linkedEvent: URIRef
     livesIn: URIRef
     locatedIn: URIRef
@@ -94,6 +95,7 @@ class KGO(DefinedNamespace):
     memberOf: URIRef
     mention: URIRef
     mentionCount: URIRef
+    mentionForm: URIRef
     negated: URIRef
     objectMention: URIRef
     offsets: URIRef

@@ -4,18 +4,21 @@ A mention resolves, first rule that applies:
 1. a `KG:<key>` normalization on it (a knowledge-base link beside it is the key's item unless
    the alias table says otherwise);
 2. a Date with an `ISO8601:` value: `date/<value>`;
-3. Figures, Quotes, Groups and Dates without a value stay local to their document;
+3. Figures, Quotes, Groups and Dates without a value stay local to their document, and so does
+   every mention of a type `kg.toml` says is local (`[entities] TYPE = "local"`);
 4. a link to a knowledge-base item (kg.model.knowledge_bases): the alias table's
    entry that gives the item, else the item's own key (`wikidata/q76`), whatever the
    mention's type; a mention linked to two items follows Wikidata's, else its first;
 5. `Unnamed` mentions stay local to their document;
 6. the alias table: its normalized text equals the normalized label, alias or
    hidden label of an entry of the same family;
-7. its own normalized text: `<family>/<slug>`.
-Mentions joined by `*	Equiv` share the strongest resolution of their group (of two
-items, the one whose IRI sorts first). Every resolution records the rule that made it
-and any link it did not follow (kgo:resolvedBy). A surname never links to a full name
-unless the alias table lists it.
+7. its own normalized text, `<family>/<slug>`, when its words are a name (kg.model.names) or
+   `kg.toml` says its type is shared (`[entities] TYPE = "shared"`);
+8. else it is no name ("that", "we", "his mother"): local to its document.
+Mentions stated to be one thing (kg.model.identity: Equiv lines, identity relations, chains)
+share the strongest resolution of their chain (of two items, the one whose IRI sorts first), with
+the family of the chain's type. Every resolution records the rule that made it and any link it did
+not follow (kgo:resolvedBy). A surname never links to a full name unless the alias table lists it.
 """
 
 from __future__ import annotations
@@ -27,8 +30,11 @@ from kg.errors import AnnotationError, InputErrors
 from kg.formats.records import Document, Normalization, TextBound
 from kg.model.aliases import AliasTable, family_of, normalize
 from kg.model.corpus_vocabulary import Vocabulary
+from kg.model.identity import Chain, identity_chains
 from kg.model.iris import local_iri, resource_iri, slugify
 from kg.model.knowledge_bases import WIKIDATA_NAME, BadItem, Item
+from kg.model.names import name_mentions
+from kg.model.sharing import LOCAL, SHARED
 
 LOCAL_FAMILIES = {"figure", "quote", "group"}
 LINKED_AS = "linked as "  # a note of kgo:resolvedBy: the knowledge-base link followed, as written
@@ -44,6 +50,7 @@ class Rule(StrEnum):
     UNNAMED = "unnamed"
     LOCAL = "local"
     NORMALIZED = "normalized form"
+    NOT_A_NAME = "local, not a name"
 
 
 RULES = tuple(Rule)
@@ -56,14 +63,16 @@ class Resolution:
     iri: str
     key: str | None
     rule: Rule
-    equiv: bool = False  # taken from another mention of its Equiv group
+    equiv: str = ""  # "Equiv" or "identity": taken from another mention of its chain, joined so
     item: Item | None = None  # the knowledge-base item it follows
     notes: tuple[str, ...] = ()  # the link as written, and links not followed
+    type: str = ""  # the annotation type the thing takes (its chain's): what a local thing is
+    named: bool = False  # the mention's own words are a name of it (kg.model.names)
 
     @property
     def explanation(self) -> str:
         """`rule: key`, then `; ` and each note: `knowledge base: wikidata/q76; linked as Wikidata:Q76`."""
-        how = f"{self.rule} (Equiv)" if self.equiv else str(self.rule)
+        how = f"{self.rule} ({self.equiv})" if self.equiv else str(self.rule)
         return "; ".join([f"{how}: {self.key}" if self.key else how, *self.notes])
 
 
@@ -74,15 +83,32 @@ def resolve_document(doc: Document, vocab: Vocabulary, aliases: AliasTable) -> d
     """Resolution of every entity mention (T of an entity type) of one document."""
     ann = doc.annotations
     _check_normalization_families(doc, vocab)
-    kg_links = {n.target: n.ref for n in ann.normalizations if n.db == "KG"}
-    iso = {n.target: n.ref for n in ann.normalizations if n.db == "ISO8601"}
-    unnamed = {a.target for a in ann.attributes if vocab.means(a.name, "unnamed")}
-    items = knowledge_links(doc, vocab)
-    own = {}
-    for tid, bound in ann.textbounds.items():
-        if bound.type in vocab.config.entities:
-            own[tid] = _resolve_one(doc.slug, bound, vocab, aliases, kg_links, iso, unnamed, items)
-    return _merge_equivalents(own, doc)
+    chains, _ = identity_chains(doc, vocab)
+    chain_types = {member: chain.type for chain in chains for member in chain.members}
+    bounds = [b for b in ann.textbounds.values() if b.type in vocab.config.entities]
+    context = _Context(doc.slug, vocab, aliases, {n.target: n.ref for n in ann.normalizations if n.db == "KG"},
+                       {n.target: n.ref for n in ann.normalizations if n.db == "ISO8601"},
+                       {a.target for a in ann.attributes if vocab.means(a.name, "unnamed")},
+                       knowledge_links(doc, vocab), set())
+    dates = [b.id for b in bounds if family_of(chain_types.get(b.id, b.type), vocab) == "date"]
+    context.named.update(name_mentions(doc.text, bounds, dates))
+    own = {b.id: replace(_resolve_one(context, b, chain_types.get(b.id, b.type)), named=b.id in context.named)
+           for b in bounds}
+    return _merge_chains(own, chains, {m for equiv in ann.equivs for m in equiv.members})
+
+
+@dataclass(frozen=True)
+class _Context:
+    """What resolving one mention of a document needs to know of the others."""
+
+    slug: str
+    vocab: Vocabulary
+    aliases: AliasTable
+    kg_links: dict[str, str]
+    iso: dict[str, str]
+    unnamed: set[str]
+    items: Links
+    named: set[str]
 
 
 def knowledge_links(doc: Document, vocab: Vocabulary) -> Links:
@@ -136,25 +162,35 @@ def _check_normalization_families(doc: Document, vocab: Vocabulary) -> None:
         raise InputErrors(errors)
 
 
-def _resolve_one(slug: str, bound: TextBound, vocab: Vocabulary, aliases: AliasTable,
-                 kg_links: dict, iso: dict, unnamed: set, items: Links) -> Resolution:
-    family = family_of(bound.type, vocab)
-    if bound.id in kg_links:
-        return _by_key(kg_links[bound.id], items.get(bound.id, []), aliases)
-    if family == "date" and bound.id in iso:
-        key = f"date/{iso[bound.id]}"
+def _resolve_one(ctx: _Context, bound: TextBound, type_: str) -> Resolution:
+    """One mention's own resolution, as a mention of `type_` (its chain's type)."""
+    family = family_of(type_, ctx.vocab)
+    sharing = _sharing(bound.type, ctx.vocab)
+    local = Resolution(local_iri(ctx.slug, family, bound.id), None, Rule.LOCAL, type=type_)
+    if bound.id in ctx.kg_links:
+        return _by_key(ctx.kg_links[bound.id], ctx.items.get(bound.id, []), ctx.aliases)
+    if family == "date" and bound.id in ctx.iso:
+        key = f"date/{ctx.iso[bound.id]}"
         return Resolution(resource_iri(key), key, Rule.ISO8601)
-    if family in LOCAL_FAMILIES or family == "date":
-        return Resolution(local_iri(slug, family, bound.id), None, Rule.LOCAL)
-    if bound.id in items:
-        return _by_item(family, bound, items[bound.id], aliases)
-    if bound.id in unnamed:
-        return Resolution(local_iri(slug, family, bound.id), None, Rule.UNNAMED)
-    key = aliases.lookup(family, bound.text)
+    if family in LOCAL_FAMILIES or family == "date" or sharing == LOCAL:
+        return local
+    if bound.id in ctx.items:
+        return _by_item(family, bound, ctx.items[bound.id], ctx.aliases)
+    if bound.id in ctx.unnamed:
+        return replace(local, rule=Rule.UNNAMED)
+    key = ctx.aliases.lookup(family, bound.text)
     if key:
         return Resolution(resource_iri(key), key, Rule.ALIAS_TABLE)
-    key = f"{family}/{slugify(normalize(bound.text))}"
-    return Resolution(resource_iri(key), key, Rule.NORMALIZED)
+    if sharing == SHARED or bound.id in ctx.named:
+        key = f"{family}/{slugify(normalize(bound.text))}"
+        return Resolution(resource_iri(key), key, Rule.NORMALIZED)
+    return replace(local, rule=Rule.NOT_A_NAME)
+
+
+def _sharing(type_: str, vocab: Vocabulary) -> str | None:
+    """What kg.toml's [entities] table says of a type or its nearest ancestor it names, if anything."""
+    settings = vocab.alignment.sharing_by_type
+    return next((settings[t] for t in vocab.config.ancestors(type_) if t in settings), None)
 
 
 def _by_key(key: str, links: list[tuple[Normalization, Item]], aliases: AliasTable) -> Resolution:
@@ -190,19 +226,22 @@ def _by_item(family: str, bound: TextBound, links: list[tuple[Normalization, Ite
     return Resolution(resource_iri(key), key, Rule.KNOWLEDGE_BASE, item=item, notes=tuple(notes))
 
 
-def _merge_equivalents(own: dict[str, Resolution], doc: Document) -> dict[str, Resolution]:
+def _merge_chains(own: dict[str, Resolution], chains: list[Chain], in_equivs: set[str]) -> dict[str, Resolution]:
+    """Every mention of a chain takes the strongest resolution among its members' (of two items, the
+    one whose IRI sorts first), marked as joined by an Equiv line or by an identity relation."""
     resolved = dict(own)
-    for equiv in doc.annotations.equivs:
-        members = [m for m in equiv.members if m in own]
+    for chain in chains:
+        members = [m for m in chain.members if m in own]
         if not members:
             continue
         best = min((own[m] for m in members), key=lambda r: (RULES.index(r.rule), r.iri))
         for member in members:
-            if resolved[member] == best:
+            if replace(own[member], named=best.named) == best:
                 continue
             mine = own[member].item
             unfollowed = (f"not followed: {mine} (Equiv with {best.item})",) if mine and mine != best.item else ()
-            resolved[member] = replace(best, equiv=True, notes=best.notes[:1] + unfollowed)
+            joined = "Equiv" if member in in_equivs else "identity"
+            resolved[member] = replace(best, equiv=joined, notes=best.notes[:1] + unfollowed, named=own[member].named)
     return resolved
 
 

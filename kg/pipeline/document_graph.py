@@ -19,6 +19,7 @@ from kg.model.corpus_vocabulary import Vocabulary, property_name
 from kg.model.event_links import EventLink, event_links
 from kg.model.iris import FIXED_PREFIXES, document_iri, fragment_iri, graph_iri, local_iri, resource_iri, span_iri
 from kg.model.knowledge_bases import Item
+from kg.model.names import name_mentions
 from kg.model.nquads import QuadWriter, boolean, date_literal, decimal, integer, iri, literal
 from kg.model.ontology import KGO, THING_ATTRIBUTES, date_precision
 from kg.model.resolve import Resolution, Rule, knowledge_links, resolve_document, resolve_role
@@ -45,6 +46,13 @@ class _Context:
     events: dict[str, str]  # event id -> the event's node
     links: dict[str, EventLink]  # event id -> its KG link, merged or not
     sentences_written: set[str] = field(default_factory=set)  # a sentence backs many mentions and facts
+
+    @cached_property
+    def named_triggers(self) -> set[str]:
+        """The event and membership triggers whose words are a name (kg.model.names)."""
+        triggers = {e.trigger for e in self.doc.annotations.events}
+        bounds = self.doc.annotations.textbounds
+        return name_mentions(self.doc.text, [bounds[t] for t in triggers if t in bounds])
 
     @cached_property
     def claimants(self) -> dict[str, list[str]]:
@@ -95,7 +103,10 @@ class _Context:
 
 
 def document_nquads(doc: Document, vocab: Vocabulary, aliases: AliasTable) -> str:
-    """The document's named graph as sorted N-Quads."""
+    """The document's named graph as sorted N-Quads. Types, relations, roles and attributes the
+    document uses that its annotation.conf does not declare (brat displays them) are read as written
+    and declared in the document's graph."""
+    corpus_vocab, vocab = vocab, vocab.extended(*doc.annotations.undeclared)
     out = QuadWriter(graph_iri(doc.slug))
     links = event_links(doc, vocab, aliases)
     ctx = _Context(doc, vocab, aliases, out, SentenceIndex(doc.text), resolve_document(doc, vocab, aliases),
@@ -111,7 +122,33 @@ def document_nquads(doc: Document, vocab: Vocabulary, aliases: AliasTable) -> st
         _event(ctx, event)
     _attributes(ctx)
     _normalizations_and_notes(ctx)
+    _own_terms(ctx, corpus_vocab)
     return out.text()
+
+
+def _own_terms(ctx: _Context, corpus_vocab: Vocabulary) -> None:
+    """Declare the classes and properties of the names the document uses beyond its annotation.conf."""
+    ann = ctx.doc.annotations
+    types = [*ann.undeclared[0], *ann.undeclared[1]]
+    links = {r.type for r in ann.relations} | {role for e in ann.events for role, _ in e.args}
+    values = {a.name for a in ann.attributes}
+    properties = (links | values) - set(corpus_vocab.property_names())
+    if not types and not properties:
+        return
+    add, vocab = ctx.out.add, ctx.vocab
+    classes = {vocab.class_iri(t): t for t in types}
+    for subject, predicate, obj in vocab.minted():
+        if subject in classes and predicate != RDFS + "comment":
+            add(subject, predicate, obj)
+    for own, name in classes.items():
+        add(own, RDFS + "comment", literal(f"The annotation type {name}, used in this document, not declared in its "
+                                           "annotation.conf."))
+    for name in sorted(properties):
+        own = vocab.property_iri(name)
+        if own.startswith(iris.VOCABULARY):
+            add(own, TYPE, iri(OWL + ("ObjectProperty" if name in links else "DatatypeProperty")))
+            add(own, RDFS + "label", literal(name))
+            add(own, RDFS + "comment", literal(f"{name}, used in this document, not declared in its annotation.conf."))
 
 
 def _article(ctx: _Context) -> None:
@@ -171,6 +208,8 @@ def _mention(ctx: _Context, bound: TextBound) -> None:
     if resolution is not None:
         add(node, KGO.denotes, iri(resolution.iri))
         add(node, KGO.resolvedBy, literal(resolution.explanation))
+    if resolution.named if resolution is not None else bound.id in ctx.named_triggers:
+        add(node, KGO.isName, boolean(True))
 
 
 def _local_things(ctx: _Context) -> None:
@@ -186,7 +225,7 @@ def _local_things(ctx: _Context) -> None:
         done.add(resolution.iri)
         bound = ann.textbounds[tid]
         node = resolution.iri
-        for class_iri in vocab.class_iris(bound.type):
+        for class_iri in vocab.class_iris(resolution.type or bound.type):
             add(node, TYPE, iri(class_iri))
         label = _short(bound.text)
         add(node, RDFS + "label", literal(label))
@@ -455,7 +494,7 @@ def _normalizations_and_notes(ctx: _Context) -> None:
 def _follows(resolution: Resolution, item: Item) -> bool:
     """Whether a mention's link is its entity's item: the one its resolution followed, or any when
     the mention stays what its family makes it (a local thing, a date)."""
-    return resolution.item == item or resolution.rule in (Rule.LOCAL, Rule.ISO8601)
+    return resolution.item == item or resolution.rule in (Rule.LOCAL, Rule.NOT_A_NAME, Rule.ISO8601)
 
 
 def canonical_keys(nquads: str) -> set[str]:

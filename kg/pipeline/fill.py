@@ -35,7 +35,7 @@ from kg.model.evidence import (
     patch_kept,
     save_evidence,
 )
-from kg.model.iris import graph_iri, resource_iri
+from kg.model.iris import FIXED_PREFIXES, graph_iri, resource_iri
 from kg.model.view_parts import pack, view_part
 from kg.pipeline.cluster import reading_on
 from kg.pipeline.document_graph import canonical_keys
@@ -51,6 +51,8 @@ from kg.publish.view_index import load_head, patch_index, write_index
 from kg.store import build_dirs
 from kg.store.build_dirs import read_manifest
 from kg.store.embedded import EmbeddedStore
+
+OWL_CLASS = FIXED_PREFIXES["owl"] + "Class"
 
 
 @dataclass
@@ -213,4 +215,11 @@ def _lines(nquads: str) -> int:
 def _validate_records(store: EmbeddedStore, touched: set[str] | None, vocab: Vocabulary) -> None:
     subjects = None if touched is None else [resource_iri(k) for k in sorted(touched)]
     records = store.dump_graph(iris.ENTITIES_GRAPH, subjects=subjects)
-    validate_nquads(records.encode(), vocab.declared())
+    validate_nquads(records.encode(), vocab.declared() | _declared_by_documents(store))
+
+
+def _declared_by_documents(store: EmbeddedStore) -> frozenset[str]:
+    """The classes documents declare for the types they use beyond their annotation.conf."""
+    rows = store.select(f"""SELECT DISTINCT ?t WHERE {{ GRAPH ?g {{ ?t a <{OWL_CLASS}> }}
+                            FILTER(STRSTARTS(STR(?t), "{iris.VOCABULARY}")) }}""")
+    return frozenset(row["t"] for row in rows)

@@ -24,6 +24,7 @@ from kg.errors import InputError, InputErrors, InputWarning, KgError, Validation
 from kg.formats.corpus import DocumentFiles, read_document
 from kg.model import iris
 from kg.model.evidence import Evidence, add_evidence, document_evidence
+from kg.model.identity import identity_warnings
 from kg.model.view_parts import pack, view_part
 from kg.pipeline.document_graph import canonical_keys, document_nquads
 from kg.pipeline.inputs import Inputs
@@ -214,7 +215,8 @@ def _read_one(item: DocumentFiles, vocab, aliases) -> tuple[str, str | None, lis
     """Read, check, resolve and translate one document."""
     try:
         doc = read_document(item, vocab.config)
-        return item.slug, document_nquads(doc, vocab, aliases), [_error_args(w) for w in doc.annotations.warnings]
+        warnings = [*doc.annotations.warnings, *identity_warnings(doc, vocab)]
+        return item.slug, document_nquads(doc, vocab, aliases), [_error_args(w) for w in warnings]
     except InputErrors as exc:
         return item.slug, None, [_error_args(e) for e in exc.errors + exc.warnings]
     except InputError as exc:

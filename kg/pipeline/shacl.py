@@ -43,13 +43,23 @@ def check_shapes(data: rdflib.Graph) -> None:
 
 def check_declared(data: rdflib.Graph, extra: frozenset[str] = frozenset()) -> None:
     """Raise ValidationError when a predicate or class in `data` is not declared in ontology.ttl
-    (or, for `extra`, in the corpus vocabulary)."""
-    declared = declared_terms() | {RDF.type} | {URIRef(t) for t in extra}
+    (or, for `extra`, in the corpus vocabulary, or by a document of `data` for the names it uses
+    beyond its annotation.conf: a class or property of the corpus vocabulary's namespace)."""
+    declared = declared_terms() | {RDF.type} | {URIRef(t) for t in extra} | _declared_within(data) | _DECLARING
     used = set(data.predicates()) | set(data.objects(None, RDF.type))
     missing = sorted(str(t) for t in used - declared if isinstance(t, URIRef))
     if missing:
         raise ValidationError("terms declared neither in ontology.ttl nor in the corpus vocabulary: "
                               + ", ".join(missing))
+
+
+_DECLARING = {OWL.Class, OWL.ObjectProperty, OWL.DatatypeProperty, RDFS.subClassOf, RDFS.subPropertyOf}  # what declares
+
+
+def _declared_within(data: rdflib.Graph) -> set[URIRef]:
+    kinds = (OWL.Class, OWL.ObjectProperty, OWL.DatatypeProperty)
+    return {term for kind in kinds for term in data.subjects(RDF.type, kind)
+            if isinstance(term, URIRef) and str(term).startswith(iris.VOCABULARY)}
 
 
 def validate_nquads(nquads: bytes, extra: frozenset[str] = frozenset()) -> None:

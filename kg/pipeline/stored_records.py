@@ -27,6 +27,15 @@ SELECT ?e ?text ?type (COUNT(?m) AS ?n) WHERE {{
   FILTER(STRSTARTS(STR(?e), "{resource}"))
 }} GROUP BY ?e ?text ?type
 """
+_NAMES = """
+PREFIX kgo: <{kgo}>
+PREFIX nif: <{nif}>
+SELECT ?e ?text (COUNT(?m) AS ?n) WHERE {{
+  {values}
+  GRAPH ?g {{ ?m kgo:denotes ?e ; nif:anchorOf ?text ; kgo:annotationType ?type ; kgo:isName true }}
+  FILTER(STRSTARTS(STR(?e), "{resource}"))
+}} GROUP BY ?e ?text
+"""
 # Posts are named by no mention: their evidence is the memberships that fill them, their forms
 # the labels the documents give them ("president, Venezuela").
 _POSTS = """
@@ -100,6 +109,8 @@ def gather_evidence(store: EmbeddedStore, keys: Iterable[str] | None = None) -> 
         count = int(row["n"])
         item.forms[row["text"]] += count
         item.types[row["type"]] += count
+    for row in store.select(_NAMES.format(**fill)):
+        evidence[row["e"][len(iris.RESOURCE):]].names[row["text"]] += int(row["n"])
     for row in store.select(_POSTS.format(**fill)):
         item = evidence[row["e"][len(iris.RESOURCE):]]
         item.forms[row["text"]] += int(row["n"])

@@ -65,8 +65,6 @@ CASES = {
     span_text_differs: (r"alpha\.ann:2: span text 'Anna Ruiz' differs from the text at 4 12: 'Ana Ruiz' \(expected"),
     relation_to_undefined_id: (r"alpha\.ann:22: SaidBy Arg2 refers to undefined id T99 \(expected a T id"),
     event_argument_undefined: (r"alpha\.ann:22: Flight Agent refers to undefined id T77 \(expected a T id"),
-    undeclared_type: (r"alpha\.ann:2: undeclared type 'Wizard' \(expected one of annotation\.conf: Person, "),
-    undeclared_relation: (r"alpha\.ann:22: undeclared relation 'MarriedTo' \(expected one of MemberOf, "),
     txt_not_utf8: (r"beta\.txt:2:7: not UTF-8: byte 0xff cannot be decoded \(expected UTF-8 text\)"),
     ann_without_txt: (r"gamma\.ann: annotation file without its text \(expected gamma\.txt beside it\)"),
 }
@@ -99,11 +97,35 @@ def test_every_problem_of_a_file_is_reported_at_once(tiny_copy: Path, tmp_path: 
     assert re.search(r"alpha\.ann:2[12]: ", result.stderr)
 
 
-def test_wrong_argument_type_names_both_types(tiny_copy: Path, tmp_path: Path) -> None:
-    _append(tiny_copy / "alpha.ann", "R9\tSaidBy Arg1:T2 Arg2:T8")
-    result = run_kg("build", "--corpus", str(tiny_copy), "--data", str(tmp_path / "d"), "--quiet")
-    assert result.exit_code == 2
-    assert "alpha.ann:22: SaidBy Arg1 is T2, a Person (expected Quote)" in result.stderr
+def wrong_argument_type(corpus: Path) -> None:
+    _append(corpus / "alpha.ann", "R9\tSaidBy Arg1:T2 Arg2:T8")
+
+
+# What brat displays and its verifier marks: built as written with a located warning; --strict refuses it,
+# and a refused build changes nothing.
+MARKED = {
+    undeclared_type: r"alpha\.ann:2: undeclared type 'Wizard' \(expected one of annotation\.conf: Person, ",
+    undeclared_relation: r"alpha\.ann:22: undeclared relation 'MarriedTo' \(expected one of MemberOf, ",
+    wrong_argument_type: r"alpha\.ann:22: SaidBy Arg1 is a Person \(expected Quote: annotation\.conf line \d+\)",
+}
+
+
+@pytest.mark.parametrize("mark_input", list(MARKED), ids=lambda f: f.__name__)
+def test_what_brat_marks_builds_with_a_warning_and_strict_refuses_it(tiny_copy: Path, tmp_path: Path,
+                                                                     mark_input) -> None:
+    data = tmp_path / "data"
+    assert run_kg("build", "--corpus", str(tiny_copy), "--data", str(data), "--quiet").exit_code == 0
+    before_target = os.readlink(data / "current")
+    before_files = tree_digest(build_dirs.current_build(data))
+    mark_input(tiny_copy)
+    strict = run_kg("build", "--corpus", str(tiny_copy), "--data", str(data), "--quiet", "--strict")
+    assert strict.exit_code == 2 and re.search(MARKED[mark_input], strict.output), strict.output
+    assert os.readlink(data / "current") == before_target
+    assert tree_digest(build_dirs.current_build(data)) == before_files
+    built = run_kg("build", "--corpus", str(tiny_copy), "--data", str(data), "--quiet")
+    assert built.exit_code == 0 and re.search("warning: .*" + MARKED[mark_input] + ".*; read as written",
+                                              built.output), built.output
+    assert os.readlink(data / "current") != before_target
 
 
 def test_bad_metadata_and_alias_table_are_located(tiny_copy: Path, tmp_path: Path) -> None:

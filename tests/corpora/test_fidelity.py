@@ -12,6 +12,7 @@ import pyoxigraph as ox
 import pytest
 import rdflib
 
+import kg
 from kg.errors import ValidationError
 from kg.model.iris import PREFIXES
 from kg.pipeline.shacl import check_shapes
@@ -298,13 +299,25 @@ def test_a_corpus_with_its_own_schema_gets_groups_claims_and_date_bases(tmp_path
     assert attack == [("false", PREFIXES["kgr"] + "person/ann", "2019-05-01", "day", "Read")]
 
 
-def test_an_argument_naming_a_trigger_without_event_is_refused(corpus_copy: Path, tmp_path: Path) -> None:
-    """A claim's content must be an event (its E id), not a role word left without its event."""
+def test_an_argument_naming_a_trigger_without_event_is_left_out_and_named(corpus_copy: Path, tmp_path: Path) -> None:
+    """A claim's content must be an event (its E id), not a role word left without its event: brat
+    shows the event, the graph cannot hold that argument, so it is left out with a warning at its
+    line (an error under --strict), and the event is built without it."""
     ann = corpus_copy / "france24-soldiers-desert-posts.ann"
     lines = ann.read_text().splitlines()
     said = next(line.split("\t")[0] for line in lines if line.startswith("T") and line.split("\t")[1].startswith("Claim "))
     ann.write_text("\n".join(lines) + "\nT900\tMembership 0 6\tScores\n"
                    f"E900\tClaim:{said} Claimant:T94 Content:T900\n")
+    line = len(lines) + 2
+    named = (f"france24-soldiers-desert-posts.ann:{line}: Claim Content is a Membership span that triggers no event: "
+             "argument left out (expected the E id")
     result = run_kg("build", "--corpus", str(corpus_copy), "--data", str(tmp_path / "data"), "--quiet")
-    assert result.exit_code == 2
-    assert "Content is T900, a Membership span that triggers no event (expected the E id" in result.stderr
+    assert result.exit_code == 0, result.output
+    assert named in result.output
+    with kg.open(tmp_path / "data") as graph:
+        claims = graph.query("""SELECT ?content WHERE { GRAPH ?g { ?c a kgo:Claim ; kgo:claimant ?by
+            OPTIONAL { ?c kgo:content ?content } FILTER(STRENDS(STR(?c), "/event/E900")) } }""")
+    assert [row.get("content") for row in claims] == [None]
+    strict = run_kg("build", "--strict", "--corpus", str(corpus_copy), "--data", str(tmp_path / "strict"), "--quiet")
+    assert strict.exit_code == 2
+    assert named in strict.output

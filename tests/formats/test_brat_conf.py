@@ -11,6 +11,7 @@ import pytest
 from kg.errors import ConfigError, InputErrors
 from kg.formats.brat.ann import parse_ann
 from kg.formats.brat.conf import UNBOUNDED, find_config, load_config, parse_config
+from tests.helpers import run_kg
 
 ACE = Path(__file__).parents[1] / "data" / "ace" / "annotation.conf"
 TEXT = "Ann Lee of Acme Corp was born in Paris. She married Bob Ray in Rome. Acme protested."
@@ -145,30 +146,68 @@ def test_a_document_in_every_feature_parses(ace) -> None:
 
 
 @pytest.mark.parametrize("lines, message", [
-    (["T1\tEntity 0 7\tAnn Lee"], "type 'Entity' is abstract in annotation.conf (expected one of: Person, "),
-    (["T1\tPerson 0 7\tAnn Lee", "T2\tMarry 44 51\tmarried", "E1\tMarry:T2 Person-Arg:T1"],
-     "Marry has 1 Person-Arg arguments (expected at least 2 Person-Arg arguments)"),
-    (["T1\tPerson 0 7\tAnn Lee", "T2\tPerson 11 20\tAcme Corp", "R1\tEmployment Arg1:T1 Arg2:T2"],
-     "Employment has arguments Arg1, Arg2 (expected Employee:ID Employer:ID)"),
-    (["T1\tPerson 0 7\tAnn Lee", "T2\tGPE 4 7\tLee"], "T2 (GPE) is inside T1 (Person) (expected <OVERLAP>"),
-    (["T1\tPerson 0 7\tAnn Lee", "T2\tOrganization 0 7\tAnn Lee"], "T2 (Organization) has the same span as T1"),
-    (["T1\tPerson 0 7\tAnn Lee", "T2\tGPE 33 38\tParis", "*\tEquiv T1 T2"], "Equiv is not an equivalence"),
     (["T1\tBe-born 25 29\tborn", "T2\tPerson 0 7\tAnn Lee", "E1\tBe-born:T1 Person-Arg:T2", "A1\tNegation T1"],
      "attribute Negation refers to T1, the trigger of E1 (expected E1"),
-    (["T1\tPerson 0 7\tAnn Lee", "A1\tConfidence T1 High"], "attribute Confidence cannot apply to a Person"),
+    (["T1\tPerson 0 7\tAnn Lee", "R1\tEmployment Employee:T1 Employer:T9"],
+     "Employment Employer refers to undefined id T9 (expected a T id of this file)"),
+    (["T1\tPerson 0 7\tAnn Lee", "T2\tPerson 4 9\tLee A", "T3\tGPE 1 5;3 6\tnn Lee e"],
+     "fragments 1 5 and 3 6 overlap"),
 ])
-def test_violations_are_located(lines: list[str], message: str) -> None:
+def test_what_brat_cannot_display_is_an_error_located(lines: list[str], message: str) -> None:
     with pytest.raises(InputErrors) as caught:
         _parse("\n".join(lines))
     assert message in str(caught.value), str(caught.value)
     assert str(caught.value).startswith("d.ann:")
 
 
-def test_an_equivalence_of_several_kinds_is_left_out_with_a_warning() -> None:
-    """brat shows it; kg cannot make one thing of a person and a weapon: the mentions stay apart."""
+# What brat's verifier marks on an annotation it displays (verify_annotations.py: verify_annotation_types,
+# verify_equivs, verify_entity_overlap, verify_relations, verify_missing_arguments, verify_disallowed_arguments,
+# verify_extra_arguments, verify_attributes): read as written, the line and the conf rule in a warning.
+@pytest.mark.parametrize("lines, message", [
+    (["T1\tEntity 0 7\tAnn Lee"], "type 'Entity' is abstract in annotation.conf (expected one of: Person, "),
+    (["T1\tWeapons 0 7\tAnn Lee"], "undeclared type 'Weapons' (expected one of annotation.conf: "),
+    (["T1\tPerson 0 7\tAnn Lee", "T2\tMarry 44 51\tmarried", "E1\tMarry:T2 Person-Arg:T1"],
+     "Marry has 1 Person-Arg arguments (expected at least 2 Person-Arg arguments: annotation.conf line "),
+    (["T1\tPerson 0 7\tAnn Lee", "T2\tPerson 11 20\tAcme Corp", "R1\tEmployment Arg1:T1 Arg2:T2"],
+     "Employment has arguments Arg1, Arg2 (expected Employee:ID Employer:ID: annotation.conf line "),
+    (["T1\tPerson 0 7\tAnn Lee", "T2\tWeapon 11 20\tAcme Corp", "R1\tEmployment Employee:T1 Employer:T2"],
+     "Employment Employer is a Weapon (expected "),
+    (["T1\tPerson 0 7\tAnn Lee", "T2\tGPE 4 7\tLee"], "a GPE is inside a Person (expected <OVERLAP>"),
+    (["T1\tPerson 0 7\tAnn Lee", "T2\tOrganization 0 7\tAnn Lee"], "a Organization has the same span as a Person"),
+    (["T1\tPerson 0 7\tAnn Lee", "T2\tGPE 33 38\tParis", "*\tEquiv T1 T2"], "Equiv is not an equivalence"),
+    (["T1\tPerson 0 7\tAnn Lee", "A1\tConfidence T1 High"], "attribute Confidence on a Person (expected "),
+    (["T1\tPerson 0 7\tAnn Lee", "A1\tMood T1"], "undeclared attribute 'Mood' (expected one of "),
+    (["T1\tPerson 0 7\tAnn Lee", "T2\tGPE 33 38\tParis", "R1\tLivesIn Arg1:T1 Arg2:T2"],
+     "undeclared relation 'LivesIn' (expected one of "),
+    (["T1\tBe-born 25 29\tborn", "T2\tPerson 0 7\tAnn Lee", "E1\tBe-born:T1 Mother:T2"],
+     "undeclared role 'Mother' for Be-born (expected one of "),
+])
+def test_what_brat_marks_is_read_as_written_with_a_located_warning(lines: list[str], message: str) -> None:
+    parsed = _parse("\n".join(lines))
+    found = [f"{w.path}:{w.line}: {w.reason}" for w in parsed.warnings]
+    assert any(message in w and w.endswith("; read as written") for w in found), found
+    ids = {line.split("\t")[0] for line in lines} - {"*"}
+    kept = set(parsed.textbounds) | {r.id for r in parsed.relations} | {e.id for e in parsed.events} \
+        | {a.id for a in parsed.attributes}
+    assert ids <= kept
+
+
+def test_strict_turns_what_brat_marks_into_errors(tmp_path: Path) -> None:
+    corpus = tmp_path / "corpus"
+    corpus.mkdir()
+    shutil.copy(ACE, corpus / "annotation.conf")
+    (corpus / "d.txt").write_text(TEXT, encoding="utf-8")
+    (corpus / "d.ann").write_text("T1\tWeapons 0 7\tAnn Lee\n", encoding="utf-8")
+    assert run_kg("check", "--corpus", str(corpus)).exit_code == 0
+    strict = run_kg("check", "--strict", "--corpus", str(corpus))
+    assert strict.exit_code == 2 and "d.ann:1: undeclared type 'Weapons'" in strict.output
+
+
+def test_an_equivalence_of_several_types_is_kept_for_the_model_to_join() -> None:
+    """brat shows it; kg.model.identity makes one entity of the type most frequent in the chain."""
     parsed = _parse("\n".join(["T1\tPerson 0 7\tAnn Lee", "T2\tWeapon 33 38\tParis", "*\tAlias T1 T2"]))
-    assert parsed.equivs == () and sorted(parsed.textbounds) == ["T1", "T2"]
-    assert [(w.line, w.reason.split(",")[0]) for w in parsed.warnings] == [(3, "Alias joins mentions of several types")]
+    assert [e.members for e in parsed.equivs] == [("T1", "T2")]
+    assert [(w.line, w.reason.split(" (")[0]) for w in parsed.warnings] == [(3, "Alias between Person and Weapon is not declared")]
 
 
 def test_a_malformed_normalization_is_left_out_with_a_warning() -> None:

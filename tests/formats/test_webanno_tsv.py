@@ -152,14 +152,14 @@ def test_a_real_export_as_xmi_and_as_tsv3_builds_into_the_same_graph_but_the_tex
                       {q for q in from_xmi if q.predicate.value != IS_STRING})
 
 
-def test_senticoref_chains_across_layers_are_left_out_with_located_warnings(tmp_path: Path) -> None:
-    """SentiCoref chains join NamedEntity, Sentiment and bare coreference mentions: kg cannot make one
-    thing of mentions of several types, so such a chain is left out (its mentions kept apart) with a
-    warning naming each document where one does so (as for the same layers in XMI); the corpus reads."""
+def test_senticoref_chains_across_layers_are_one_entity_each_with_located_warnings(tmp_path: Path) -> None:
+    """SentiCoref chains join NamedEntity, Sentiment and bare coreference mentions: each chain is one
+    entity, of the type most frequent among its links (kg.model.identity), with a warning naming the
+    types of each document where one does so; the corpus reads."""
     corpus = shared_corpus("webanno-tsv3", "senticoref")
     result = run_kg("check", "--corpus", str(corpus))
     assert result.exit_code == 0, result.output
-    lines = [line for line in result.stdout.splitlines() if "Equiv joins mentions of several types" in line]
+    lines = [line for line in result.stdout.splitlines() if "identity joins mentions of several types (" in line]
     places = [place for line in lines for place in re.findall(r"([^\s,]+\.tsv):\d+", line)]
     assert lines and all(".tsv:" in line and line.startswith("warning: ") for line in lines)
     assert {Path(place).stem for place in places} <= {"1", "1109", "2165", "3789", "4889", "5890", "7383", "8915"}

@@ -30,7 +30,8 @@ EXAMPLES = brat_source().parent.parent / "example-data" / "corpora"
 
 
 def _plain(evidence: Evidence) -> dict:
-    return {key: (dict(c.forms), dict(c.types), c.references, dict(c.items)) for key, c in evidence.items()}
+    return {key: (dict(c.forms), dict(c.types), c.references, dict(c.items), dict(c.names))
+            for key, c in evidence.items()}
 
 
 def _store_evidence(build_dir: Path) -> Evidence:

@@ -1,10 +1,15 @@
 """Read a brat standoff .ann file into validated records.
 
-Every line is checked once, here: its shape, its offsets against the text,
-its span text against the text slice, its types against annotation.conf, and
-every id it refers to. Each problem becomes an AnnotationError
-`path:line: what is wrong (expected ...)`; all problems of a file are
-reported together in one InputErrors.
+Every line is checked once, here, as brat reads and verifies it. What brat cannot display is an
+AnnotationError `path:line: what is wrong (expected ...)`: a line its parser cannot read (its
+shape, offsets outside the text, a span text that is not the text's slice, a duplicate id), an id
+that does not exist, an event whose trigger is no span of its type, a reference to a trigger.
+What brat's verifier only marks on an annotation it displays (a type, relation, role or attribute
+annotation.conf does not declare, an argument of another type, a missing or extra argument, an
+attribute on a type it does not apply to, an overlap the conf does not allow) is read as written,
+with an InputWarning naming the conf rule it breaks; `--strict` makes those errors. What the
+graph cannot hold is left out, with a warning that says so. All problems of a file are reported
+together in one InputErrors.
 """
 
 from __future__ import annotations
@@ -17,7 +22,6 @@ from pathlib import Path
 
 from kg.errors import AnnotationError, InputErrors, InputWarning
 from kg.formats.brat.conf import AnnotationConfig
-from kg.formats.brat.skips import skip_dependents
 from kg.formats.records import Annotations, Attribute, Equiv, Event, Normalization, Note, Relation, Span, TextBound
 
 NORMALIZATION_DBS = ("Wikidata", "ISO8601", "Number", "KG")  # checked and used by kg; other DBs are kept as given
@@ -53,17 +57,17 @@ class _Reader:
         self.notes: list[Note] = []
         self.seen: dict[str, int] = {}
         self.broken: set[str] = set()
-        self.skipped: set[str] = set()  # left out, as brat only warns (kg.formats.brat.skips)
-        self.warnings: list[InputWarning] = []
+        self.undeclared_types: dict[str, None] = {}  # text-bound types annotation.conf does not declare
+        self.dropped: set[tuple[str, int]] = set()  # (event id, argument index) the graph cannot hold
         self.current_id = ""
 
     def fail(self, line: int, message: str) -> None:
         self.errors.append(AnnotationError(message, self.path, line))
         self.broken.add(self.current_id)
 
-    def skip(self, line: int, message: str) -> None:
-        self.warnings.append(InputWarning(message, self.path, line))
-        self.skipped.add(self.current_id)
+    def mark(self, line: int, message: str) -> None:
+        """What brat's verifier marks on an annotation it displays: read as written, with a warning."""
+        self.warnings.append(InputWarning(f"{message}; read as written", self.path, line))
 
     def claim(self, ann_id: str, line: int) -> bool:
         if ann_id in self.seen:
@@ -79,13 +83,15 @@ def parse_ann(path: Path, ann_text: str, text: str, config: AnnotationConfig) ->
     for number, line in enumerate(_LINE_BREAK.split(ann_text), start=1):
         if line.strip():
             _read_line(reader, number, line)
-    skip_dependents(reader)
     _check_references(reader)
     if reader.errors:
         raise InputErrors(reader.errors, reader.warnings)
+    triggers = {reader.textbounds[e.trigger].type for e in reader.events if e.trigger in reader.textbounds}
+    undeclared = ([t for t in reader.undeclared_types if t not in triggers],
+                  [t for t in reader.undeclared_types if t in triggers])
     return Annotations(reader.textbounds, tuple(reader.relations), tuple(reader.events),
                        tuple(reader.attributes), tuple(reader.normalizations), tuple(reader.equivs),
-                       tuple(reader.notes), tuple(reader.warnings))
+                       tuple(reader.notes), tuple(reader.warnings), (tuple(undeclared[0]), tuple(undeclared[1])))
 
 
 def _read_line(reader: _Reader, number: int, line: str) -> None:
@@ -114,8 +120,6 @@ def _textbound(reader: _Reader, number: int, fields: list[str]) -> None:
         reader.fail(number, "malformed text-bound line (expected ID<TAB>TYPE START END<TAB>TEXT)")
         return
     ann_id, (type_, offsets), text = fields[0], fields[1].split(" ", 1), fields[2]
-    if not _usable_type(reader, number, type_):
-        return
     if not _OFFSETS.match(offsets):
         reader.fail(number, f"bad offsets {offsets[:40]!r} (expected START END, or START END;START END for a "
                             "discontinuous span, each a number of at most 10 digits)")
@@ -129,6 +133,7 @@ def _textbound(reader: _Reader, number: int, fields: list[str]) -> None:
                             f"(expected the exact slice of the .txt{_nearest_hint(reader.text, text, spans[0].begin)})")
         return
     if reader.claim(ann_id, number):
+        _usable_type(reader, number, type_)
         reader.textbounds[ann_id] = TextBound(ann_id, type_, spans, text, number)
 
 
@@ -150,39 +155,39 @@ def _did_you_mean(name: str, choices: list[str]) -> str:
     return f"; did you mean {close[0]}?" if close else ""
 
 
-def _usable_type(reader: _Reader, number: int, type_: str) -> bool:
+def _usable_type(reader: _Reader, number: int, type_: str) -> None:
+    """A text-bound type annotation.conf does not declare (or declares abstract): brat displays the
+    span and marks it; kg reads it as written, as a type of the document's own."""
     config = reader.config
     if config.usable(type_):
-        return True
-    if _skipped_type(reader, number, type_):
-        return False
+        return
+    if type_ not in config.entities and type_ not in config.events:
+        reader.undeclared_types[type_] = None
     usable = [t for t in [*config.entities, *config.events] if config.usable(t)]
     if type_ in config.entities or type_ in config.events:
-        reader.fail(number, f"type {type_!r} is abstract in annotation.conf (expected one of: {', '.join(usable)})")
+        reader.mark(number, f"type {type_!r} is abstract in annotation.conf (expected one of: {', '.join(usable)})")
+    elif type_ in config.undeclared:
+        reader.mark(number, f"type {type_!r} is named in an argument list of annotation.conf but declared nowhere "
+                            f"(expected {type_} in [entities] or [events])")
     else:
-        reader.fail(number, f"undeclared type {type_!r} (expected one of annotation.conf: {', '.join(usable)}"
+        reader.mark(number, f"undeclared type {type_!r} (expected one of annotation.conf: {', '.join(usable)}"
                             f"{_did_you_mean(type_, usable)})")
-    return False
-
-
-def _skipped_type(reader: _Reader, number: int, type_: str) -> bool:
-    """Skip (with a warning) an annotation of a type annotation.conf names but never declares, as
-    brat serves it: the configuration's own warning says where."""
-    if type_ not in reader.config.undeclared:
-        return False
-    reader.skip(number, f"annotation of type {type_!r} skipped: annotation.conf names {type_} in an argument "
-                        f"list but declares it nowhere (expected {type_} in [entities] or [events] to read it)")
-    return True
 
 
 def _spans_fit(reader: _Reader, number: int, spans: tuple[Span, ...]) -> bool:
+    """brat's parser: each fragment inside the text, start before end, and not overlapping an earlier
+    one (fragments may come in any order; one may start where the one before it ends, not end where
+    an earlier one starts)."""
     size = len(reader.text)
-    previous_end = 0
-    for span in spans:
-        if span.end > size or span.begin >= span.end or span.begin < previous_end:
-            reader.fail(number, f"offsets {span.begin} {span.end} out of range (expected 0 <= start < end <= {size}, fragments in order)")
+    for i, span in enumerate(spans):
+        if span.end > size or span.begin >= span.end:
+            reader.fail(number, f"offsets {span.begin} {span.end} out of range (expected 0 <= start < end <= {size})")
             return False
-        previous_end = span.end
+        for other in spans[:i]:
+            if span.end >= other.begin and span.begin < other.end:
+                reader.fail(number, f"fragments {other.begin} {other.end} and {span.begin} {span.end} overlap "
+                                    "(expected the fragments of a discontinuous span apart, as brat reads them)")
+                return False
     return True
 
 
@@ -196,13 +201,13 @@ def _relation(reader: _Reader, number: int, fields: list[str]) -> None:
     if role1 == role2:
         reader.fail(number, f"relation arguments both labelled {role1} (expected two different labels, e.g. Arg1 and Arg2)")
         return
+    if not reader.claim(fields[0], number):
+        return
     if not reader.config.relations.get(type_):
         declared = [n for n, decls in reader.config.relations.items() if decls]
-        reader.fail(number, f"undeclared relation {type_!r} (expected one of {', '.join(declared)}"
+        reader.mark(number, f"undeclared relation {type_!r} (expected one of {', '.join(declared) or 'none'}"
                             f"{_did_you_mean(type_, declared)})")
-        return
-    if reader.claim(fields[0], number):
-        reader.relations.append(Relation(fields[0], type_, arg1, arg2, number, role1, role2))
+    reader.relations.append(Relation(fields[0], type_, arg1, arg2, number, role1, role2))
 
 
 def _event(reader: _Reader, number: int, fields: list[str]) -> None:
@@ -212,16 +217,30 @@ def _event(reader: _Reader, number: int, fields: list[str]) -> None:
         reader.fail(number, "malformed event (expected ID<TAB>TYPE:TRIGGER ROLE:ID ...)")
         return
     (type_, trigger), rest = pairs[0], pairs[1:]
-    if _skipped_type(reader, number, type_):
+    if not reader.claim(fields[0], number):
         return
     if type_ not in reader.config.events or reader.config.events[type_].abstract:
         usable = [t for t, node in reader.config.events.items() if not node.abstract]
-        reader.fail(number, f"undeclared event type {type_!r} (expected one of {', '.join(usable)}"
+        reader.mark(number, f"undeclared event type {type_!r} (expected one of {', '.join(usable) or 'none'}"
                             f"{_did_you_mean(type_, usable)})")
-        return
-    args = tuple((_ROLE_SUFFIX.match(role).group(1) or role, target) for role, target in rest)
-    if reader.claim(fields[0], number):
-        reader.events.append(Event(fields[0], type_, trigger, args, number))
+    args = tuple((declared_role(reader.config, type_, role), target) for role, target in rest)
+    reader.events.append(Event(fields[0], type_, trigger, args, number))
+
+
+def declared_role(config: AnnotationConfig, event_type: str, role: str) -> str:
+    """The role an argument label stands for, as annotation.conf declares it: the label itself when
+    declared (`Arg1`), else the label without its number when that is declared (`Theme2` is a second
+    `Theme`), first for the event's type, then for any event type; a role declared nowhere loses its
+    number as brat numbers repeats."""
+    base = _ROLE_SUFFIX.match(role).group(1) or role
+    own = {r.name for r in config.events[event_type].roles} if event_type in config.events else set()
+    anywhere = {r.name for node in config.events.values() for r in node.roles}
+    for names in (own, anywhere):
+        if role in names:
+            return role
+        if base in names:
+            return base
+    return base
 
 
 def _attribute(reader: _Reader, number: int, fields: list[str]) -> None:
@@ -230,18 +249,17 @@ def _attribute(reader: _Reader, number: int, fields: list[str]) -> None:
         reader.fail(number, "malformed attribute (expected ID<TAB>NAME TARGET [VALUE])")
         return
     name, target, value = parts[0], parts[1], (parts[2] if len(parts) == 3 else None)
+    if not reader.claim(fields[0], number):
+        return
     declared = reader.config.attributes.get(name)
     if declared is None:
         names = list(reader.config.attributes)
-        reader.fail(number, f"undeclared attribute {name!r} (expected one of {', '.join(names)}{_did_you_mean(name, names)})")
-        return
-    values = declared.values
-    if (values is None) != (value is None) or (values is not None and value not in values):
-        wanted = "no value" if values is None else "one of " + ", ".join(values)
-        reader.fail(number, f"bad value {value!r} for attribute {name} (expected {wanted})")
-        return
-    if reader.claim(fields[0], number):
-        reader.attributes.append(Attribute(fields[0], name, target, value, number))
+        reader.mark(number, f"undeclared attribute {name!r} (expected one of {', '.join(names) or 'none'}"
+                            f"{_did_you_mean(name, names)})")
+    elif (declared.values is None) != (value is None) or (declared.values is not None and value not in declared.values):
+        wanted = "no value" if declared.values is None else "one of " + ", ".join(declared.values)
+        reader.mark(number, f"value {value!r} of attribute {name} is not declared (expected {wanted})")
+    reader.attributes.append(Attribute(fields[0], name, target, value, number))
 
 
 def _normalization(reader: _Reader, number: int, fields: list[str]) -> None:
@@ -289,9 +307,8 @@ def _equiv(reader: _Reader, number: int, fields: list[str]) -> None:
         reader.fail(number, "malformed equivalence (expected *<TAB>Equiv ID ID ...)")
         return
     if parts[0] not in reader.config.equiv_types():
-        reader.fail(number, f"{parts[0]} is not an equivalence in annotation.conf (expected [relations] "
+        reader.mark(number, f"{parts[0]} is not an equivalence in annotation.conf (expected [relations] "
                             f"{parts[0]}\tArg1:TYPE, Arg2:TYPE, <REL-TYPE>:symmetric-transitive)")
-        return
     reader.equivs.append(Equiv(tuple(parts[1:]), number, parts[0]))
 
 
@@ -308,19 +325,21 @@ _HANDLERS = {"T": _textbound, "R": _relation, "E": _event, "A": _attribute, "M":
 
 
 def _check_references(reader: _Reader) -> None:
-    """Every id an annotation names exists and has a type its slot allows (brat's verifier rules)."""
+    """Every id an annotation names exists (else an error: brat cannot display it); whether its type
+    fits the slot, as brat's verifier checks, is marked (read as written)."""
     types = _types_by_id(reader)
     for rel in reader.relations:
         _check_relation(reader, rel, types)
     for event in reader.events:
         _check_event(reader, event, types)
+    reader.events = [_without_dropped(reader, e) for e in reader.events]
     triggers = {e.trigger: e.id for e in reader.events}
     for attr in reader.attributes:
-        declared = reader.config.attributes[attr.name]
-        if _check_target(reader, attr.line, f"attribute {attr.name}", attr.target, types, triggers):
-            if not reader.config.matches(types[attr.target], declared.targets):
-                reader.fail(attr.line, f"attribute {attr.name} cannot apply to a {types[attr.target]} "
-                                       f"(expected {'|'.join(declared.targets)})")
+        declared = reader.config.attributes.get(attr.name)
+        if _check_target(reader, attr.line, f"attribute {attr.name}", attr.target, types, triggers) \
+                and declared is not None and not reader.config.matches(types[attr.target], declared.targets):
+            reader.mark(attr.line, f"attribute {attr.name} on a {types[attr.target]} (expected "
+                                   f"{'|'.join(declared.targets)}: {_rule(reader, declared.line)})")
     for norm in reader.normalizations:
         _check_target(reader, norm.line, "normalization", norm.target, types, triggers)
     for note in reader.notes:
@@ -329,9 +348,14 @@ def _check_references(reader: _Reader) -> None:
         for member in equiv.members:
             if member not in reader.textbounds and member not in reader.broken:
                 reader.fail(equiv.line, f"{equiv.type} refers to undefined id {member} (expected T ids of this file)")
-    reader.equivs = [equiv for equiv in reader.equivs if _check_equiv_kinds(reader, equiv)]
+        _check_equiv_types(reader, equiv)
     _check_overlaps(reader)
     _check_contradictions(reader)
+
+
+def _rule(reader: _Reader, line: int) -> str:
+    """Where annotation.conf states the rule an annotation breaks."""
+    return f"{Path(reader.config.path).name} line {line}"
 
 
 def _check_contradictions(reader: _Reader) -> None:
@@ -377,20 +401,26 @@ def _check_relation(reader: _Reader, rel: Relation, types: dict[str, str]) -> No
     missing = [(role, target) for role, target in ends if target not in types]
     for role, target in missing:
         reader.fail(rel.line, f"{rel.type} {role} refers to undefined id {target} (expected a T id of this file)")
-    if missing:
-        return
-    declared = reader.config.relations[rel.type]
-    if any(_relation_fits(reader, d, ends, types) for d in declared):
+    declared = reader.config.relations.get(rel.type)
+    if missing or not declared or any(_relation_fits(reader, d, ends, types) for d in declared):
         return
     labelled = [d for d in declared if {d.arg1.name, d.arg2.name} == {rel.arg1_role, rel.arg2_role}]
     if not labelled:
         wanted = " or ".join(f"{d.arg1.name}:ID {d.arg2.name}:ID" for d in declared)
-        reader.fail(rel.line, f"{rel.type} has arguments {rel.arg1_role}, {rel.arg2_role} (expected {wanted})")
+        reader.mark(rel.line, f"{rel.type} has arguments {rel.arg1_role}, {rel.arg2_role} (expected {wanted}: "
+                              f"{_rule(reader, declared[0].line)})")
         return
-    for d in labelled[:1]:
-        for slot, (role, target) in zip((d.arg1, d.arg2), sorted(ends, key=lambda e: e[0] != d.arg1.name)):
-            if not reader.config.matches(types[target], slot.types):
-                reader.fail(rel.line, f"{rel.type} {role} is {target}, a {types[target]} (expected {'|'.join(slot.types)})")
+    for role, target in _unfit(labelled, ends, reader, types):
+        allowed = sorted({t for d in labelled for t in (d.arg1 if d.arg1.name == role else d.arg2).types})
+        reader.mark(rel.line, f"{rel.type} {role} is a {types[target]} (expected {'|'.join(allowed)}: "
+                              f"{_rule(reader, labelled[0].line)})")
+
+
+def _unfit(labelled, ends, reader: _Reader, types: dict[str, str]) -> list[tuple[str, str]]:
+    """The (label, id) arguments of a relation whose type no declaration with its labels allows there."""
+    return [(role, target) for role, target in ends
+            if not any(reader.config.matches(types[target], (d.arg1 if d.arg1.name == role else d.arg2).types)
+                       for d in labelled)]
 
 
 def _relation_fits(reader: _Reader, declared, ends, types: dict[str, str]) -> bool:
@@ -401,42 +431,50 @@ def _relation_fits(reader: _Reader, declared, ends, types: dict[str, str]) -> bo
                    for slot, (role, target) in pairing) for pairing in (slots, swapped))
 
 
-def _check_equiv_kinds(reader: _Reader, equiv: Equiv) -> bool:
-    """Whether an equivalence is kept. It joins mentions of one thing: all entity mentions of one
-    top-level type (resolution gives them one IRI, so a Place joined to a Person would become a
-    person); one that joins several is left out with a warning (brat shows it, kg cannot make one
-    thing of it), the mentions staying apart. Every pair of types must fit the declaration (brat's rule)."""
+def _check_equiv_types(reader: _Reader, equiv: Equiv) -> None:
+    """brat's verifier: every pair of its members' types must fit the equivalence's declaration.
+    (An equivalence joining several types is one entity all the same: kg.model.identity.)"""
     config = reader.config
-    bounds = [b for b in (reader.textbounds.get(m) for m in equiv.members) if b is not None]
-    kinds = {config.top(b.type) if b.type in config.entities else b.type for b in bounds}
-    if len(kinds) > 1 or kinds - set(config.entities):
-        reader.warnings.append(InputWarning(
-            f"{equiv.type} joins mentions of several types, not read: its mentions stay apart (expected entity "
-            f"mentions of one type; here {', '.join(sorted(kinds))})", reader.path, equiv.line))
-        return False
-    member_types = sorted({b.type for b in bounds})
+    declared = config.relations.get(equiv.type)
+    if not declared:
+        return  # marked where it was read
+    member_types = sorted({b.type for b in (reader.textbounds.get(m) for m in equiv.members) if b is not None})
     for a in member_types:
         for b in member_types:
-            if not any(config.matches(a, d.arg1.types) and config.matches(b, d.arg2.types)
-                       for d in config.relations[equiv.type]):
-                reader.fail(equiv.line, f"{equiv.type} between {a} and {b} is not declared "
-                                        f"(expected {a} and {b} in both arguments of {equiv.type} in annotation.conf)")
-                return True
-    return True
+            if not any(config.matches(a, d.arg1.types) and config.matches(b, d.arg2.types) for d in declared):
+                reader.mark(equiv.line, f"{equiv.type} between {a} and {b} is not declared (expected {a} and {b} in "
+                                        f"both arguments of {equiv.type}: {_rule(reader, declared[0].line)})")
+                return
 
 
-def _check_slot(reader: _Reader, line: int, slot: str, target: str, allowed: tuple[str, ...],
+def _check_slot(reader: _Reader, event: Event, index: int, slot: str, allowed: tuple[str, ...] | None,
                 types: dict[str, str]) -> None:
+    """One argument of an event: an undefined id is an error; a type the slot does not allow is
+    marked; an event-type span that triggers no event cannot be an argument in the graph (an
+    argument is a thing or an event): left out."""
+    target = event.args[index][1]
     if target in reader.broken:
         return  # its own line is already reported
     if target not in types:
-        reader.fail(line, f"{slot} refers to undefined id {target} (expected a T id of this file)")
-    elif not reader.config.matches(types[target], allowed):
-        reader.fail(line, f"{slot} is {target}, a {types[target]} (expected {'|'.join(allowed)})")
-    elif target in reader.textbounds and types[target] in reader.config.events \
+        reader.fail(event.line, f"{slot} refers to undefined id {target} (expected a T id of this file)")
+        return
+    if target in reader.textbounds and (types[target] in reader.config.events
+                                        or any(e.trigger == target for e in reader.events)) \
             and all(e.trigger != target for e in reader.events):
-        reader.fail(line, f"{slot} is {target}, a {types[target]} span that triggers no event "
-                          f"(expected the E id of a {types[target]} event)")
+        reader.dropped.add((event.id, index))
+        reader.warnings.append(InputWarning(
+            f"{slot} is a {types[target]} span that triggers no event: argument left out (expected the E id of a "
+            f"{types[target]} event)", reader.path, event.line))
+    elif allowed is not None and not reader.config.matches(types[target], allowed):
+        reader.mark(event.line, f"{slot} is a {types[target]} (expected {'|'.join(allowed)}: "
+                                f"{_rule(reader, reader.config.events[event.type].line)})")
+
+
+def _without_dropped(reader: _Reader, event: Event) -> Event:
+    if not any(event_id == event.id for event_id, _ in reader.dropped):
+        return event
+    args = tuple(arg for i, arg in enumerate(event.args) if (event.id, i) not in reader.dropped)
+    return Event(event.id, event.type, event.trigger, args, event.line)
 
 
 def _check_event(reader: _Reader, event: Event, types: dict[str, str]) -> None:
@@ -447,29 +485,35 @@ def _check_event(reader: _Reader, event: Event, types: dict[str, str]) -> None:
         reader.fail(event.line, f"event trigger refers to undefined id {event.trigger} (expected a T id of this file)")
     elif trigger.type != event.type:
         reader.fail(event.line, f"event {event.type} has trigger {event.trigger} of type {trigger.type} (expected a {event.type} span)")
-    roles = {r.name: r for r in reader.config.events[event.type].roles}
+    node = reader.config.events.get(event.type)
+    if node is None:  # an event type annotation.conf lacks: marked where it was read, its roles are its own
+        for index, (role, _) in enumerate(event.args):
+            _check_slot(reader, event, index, f"{event.type} {role}", None, types)
+        return
+    roles = {r.name: r for r in node.roles}
     counts = Counter(role for role, _ in event.args)
-    for role, target in event.args:
+    for index, (role, _) in enumerate(event.args):
         declared = roles.get(role)
         if declared is None:
-            reader.fail(event.line, f"undeclared role {role!r} for {event.type} (expected one of {', '.join(roles)}"
-                                    f"{_did_you_mean(role, list(roles))})")
-            continue
-        _check_slot(reader, event.line, f"{event.type} {role}", target, declared.types, types)
+            reader.mark(event.line, f"undeclared role {role!r} for {event.type} (expected one of "
+                                    f"{', '.join(roles) or 'none'}: {_rule(reader, node.line)})")
+        _check_slot(reader, event, index, f"{event.type} {role}", declared.types if declared else None, types)
     for name, role in roles.items():
         if counts[name] < role.minimum:
             wanted = f"{name}:ID" if role.minimum == 1 else f"at least {role.minimum} {name} arguments"
-            reader.fail(event.line, f"{event.type} lacks its {name} argument (expected {wanted})" if counts[name] == 0
-                        else f"{event.type} has {counts[name]} {name} arguments (expected {wanted})")
+            reader.mark(event.line, (f"{event.type} lacks its {name} argument" if counts[name] == 0 else
+                                     f"{event.type} has {counts[name]} {name} arguments")
+                        + f" (expected {wanted}: {_rule(reader, node.line)})")
         if counts[name] > role.maximum:
             wanted = "at most one" if role.maximum == 1 else f"at most {role.maximum}"
-            reader.fail(event.line, f"{event.type} has {counts[name]} {name} arguments (expected {wanted})")
+            reader.mark(event.line, f"{event.type} has {counts[name]} {name} arguments (expected {wanted}: "
+                                    f"{_rule(reader, node.line)})")
 
 
 def _check_overlaps(reader: _Reader) -> None:
     """Entity spans that overlap need an <OVERLAP> rule allowing it, as brat's verifier demands."""
     config = reader.config
-    bounds = sorted((b for b in reader.textbounds.values() if b.type in config.entities),
+    bounds = sorted((b for b in reader.textbounds.values() if b.type not in config.events),
                     key=lambda b: (b.begin, -b.end, b.line))
     open_: list[TextBound] = []
     for bound in bounds:
@@ -478,9 +522,9 @@ def _check_overlaps(reader: _Reader) -> None:
             kind = _overlap_kind(other, bound)
             if not config.overlap_allowed(bound.type, other.type, kind):
                 where = {"equal": "has the same span as", "contain": "is inside", "cross": "crosses"}[kind]
-                reader.fail(bound.line, f"{bound.id} ({bound.type}) {where} {other.id} ({other.type}) (expected "
-                                        f"<OVERLAP>\tArg1:{bound.type}, Arg2:{other.type}, <OVL-TYPE>:{kind} "
-                                        "in annotation.conf, or spans that do not overlap)")
+                reader.mark(bound.line, f"a {bound.type} {where} a {other.type} (expected <OVERLAP>\tArg1:{bound.type}, "
+                                        f"Arg2:{other.type}, <OVL-TYPE>:{kind} in annotation.conf, or spans that do "
+                                        "not overlap)")
         open_.append(bound)
 
 

@@ -153,7 +153,7 @@ class AnnotationConfig:
     relation_nodes: dict[str, TypeNode] = field(default_factory=dict)
     path: str = CONFIG_FILE
     warnings: tuple[InputWarning, ...] = ()  # what brat only warns about: read past, reported with the build
-    undeclared: frozenset[str] = frozenset()  # types named in argument lists, declared nowhere (annotations skipped)
+    undeclared: frozenset[str] = frozenset()  # types named in argument lists, declared nowhere (read as the document's own)
     comments: dict[tuple[str, str], str] = field(default_factory=dict)  # (section, name) -> the comment above it
 
     @property

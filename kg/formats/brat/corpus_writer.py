@@ -252,8 +252,8 @@ class _Writer:
             node, trigger = self.events[eid]
             type_ = self.doc.one(self.mentions[trigger], str(KGO.annotationType))
             args = []
-            for role, index, target in self._role_arguments(eid):
-                args.append(f"{role}{index if index > 1 else ''}:{target}")
+            for role, index, target in self._role_arguments(eid):  # a repeat numbered, unless declared with digits
+                args.append(f"{role}{index if index > 1 and not role[-1].isdigit() else ''}:{target}")
             lines.append(f"{eid}\t{type_}:{trigger}" + "".join(" " + a for a in args))
         return lines
 
@@ -377,7 +377,7 @@ class _Writer:
         joined = set()
         for tid, m in self.mentions.items():
             rule = self.doc.one(m, str(KGO.resolvedBy)) or ""
-            base = rule.split("; ", 1)[0].replace(" (Equiv)", "")
+            base = rule.split("; ", 1)[0].replace(" (Equiv)", "").replace(" (identity)", "")
             groups[(self.doc.one(m, str(KGO.denotes)) or "", base)].append(tid)
             if "(Equiv)" in rule:
                 joined.add((self.doc.one(m, str(KGO.denotes)) or "", base))

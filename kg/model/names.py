@@ -1,0 +1,158 @@
+"""Which mentions of a document are names: the words that may name a thing across documents.
+
+A type whose name says the mention level, as ACE's NAM, NOM and PRO do (`Person-Name`,
+`Thing-Nominal`, `Person-Pronoun`, `PROP_PER`, `NOM_PER`, `PRON_PER`, `Time-Implicit`, `ANAPHOR`),
+says whether its mentions are names. Otherwise a mention is a name when, in a cased script (Latin, Cyrillic, Greek...), one of its words other
+than a pronoun, determiner or honorific (kg.model.function_words) is capitalised where capitals
+carry meaning: not the first word of a sentence (after the text's start, a line break, `.`, `!`,
+`?`, `:` or `;`, opening quotes and brackets aside), not a word all in capitals ("NASA", "THE
+CHAIRMAN"), not in a line set in capitals or title case. A capital that says nothing decides
+nothing: another mention of the same words in the document decides, else the document's text
+does (a word also written in lower case there, as "Her father", "Home", "CHAIRMAN", is a common
+word). In a script without case (Han, kana, Devanagari, Thai), a mention is a name when the
+document annotates the same words at least twice and they are not a pronoun or determiner. A date
+is named by a form with its numbers ("23 February 2019", not "Saturday" or "last month").
+Everything else ("that", "we", "his mother", "the streets", "no-one", "Mr") is no name:
+kg.model.resolve keeps such a mention local to its document and its chain, and the entity
+records list its words as a mention form, never as a name.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from enum import Enum
+from typing import Iterable
+
+from kg.formats.records import TextBound
+from kg.model.function_words import is_function_word, is_indefinite
+from kg.model.iris import fold
+from kg.model.sentences import ABBREVIATIONS
+
+_WORD = re.compile(r"[^\W\d_]+")
+_FIRST_TOKEN = re.compile(r"[^\W_]+")
+_TYPE_PARTS = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|[^\W\d_]+")  # PROP_PER, PersonName, Person-Nominal
+_NAME_LEVELS = {"name", "named", "nam", "prop", "proper", "propn"}
+_NOT_NAME_LEVELS = {"nominal", "nom", "pronoun", "pronominal", "pron", "pro", "implicit", "anaphor"}
+_SENTENCE_END = ".!?:;…\n\r"
+_OPENING = " \t\"'“‘«„‹([{-–—*•¿¡"
+_TITLE_CASE_SHARE = 0.7  # of the words of a line: more of them capitalised and capitals carry no meaning there
+_TITLE_CASE_WORDS = 3
+
+
+class Verdict(Enum):
+    NAME = "name"
+    NOT_A_NAME = "not a name"
+    UNDECIDED = "undecided"  # capitalised only where a capital says nothing: decided by the document
+    CASELESS = "caseless"  # in a script without case: decided by how often the document annotates its words
+
+
+def name_mentions(text: str, bounds: Iterable[TextBound], dates: Iterable[str] = ()) -> set[str]:
+    """The ids of the mentions among `bounds` that are names (see the module docstring); `dates`:
+    the ids of date mentions, named only by a form with digits."""
+    bounds = list(bounds)
+    dates = set(dates)
+    judged = {b.id: _date_verdict(b.text) if b.id in dates else type_verdict(b.type) or judge(text, b)
+              for b in bounds}
+    repeated = Counter(fold(b.text) for b in bounds)
+    by_words: dict[str, set[Verdict]] = {}
+    for bound in bounds:
+        by_words.setdefault(fold(bound.text), set()).add(judged[bound.id])
+    lower_words = {w for w in _WORD.findall(text) if w.islower()}
+    names = set()
+    for bound in bounds:
+        verdict = judged[bound.id]
+        if verdict is Verdict.UNDECIDED:
+            verdict = _decided(bound, by_words[fold(bound.text)], lower_words)
+        elif verdict is Verdict.CASELESS:
+            verdict = Verdict.NAME if repeated[fold(bound.text)] > 1 else Verdict.NOT_A_NAME
+        if verdict is Verdict.NAME:
+            names.add(bound.id)
+    return names
+
+
+def judge(text: str, bound: TextBound) -> Verdict:
+    """The verdict on one mention from its own words and their place in the text."""
+    words = [(m.group(), span.begin + m.start()) for span in bound.spans
+             for m in _WORD.finditer(text[span.begin:span.end])]
+    content = [(w, at) for w, at in words if not is_function_word(w)]
+    first = _FIRST_TOKEN.search(bound.text)
+    if not content or (first and is_indefinite(first.group())):
+        return Verdict.NOT_A_NAME
+    if not any(_cased(w) for w, _ in content):
+        return Verdict.CASELESS
+    capitalised = [(w, at) for w, at in content if any(c.isupper() for c in w)]
+    if not capitalised:
+        return Verdict.NOT_A_NAME
+    if _capitals_say_nothing(text, bound.begin):
+        return Verdict.UNDECIDED
+    if any(not _sentence_initial(text, at) and not _all_capitals(w) for w, at in capitalised):
+        return Verdict.NAME
+    return Verdict.UNDECIDED
+
+
+def type_verdict(type_: str) -> Verdict | None:
+    """What a type's own name says of its mentions, where it names a mention level as ACE and its
+    heirs do (NAM, NOM, PRO; `Person-Name`, `Thing-Nominal`, `Person-Pronoun`, `PROP_PER`, `NOM_PER`,
+    `PRON_PER`, `Time-Implicit`): names, or no names; None when it says nothing."""
+    parts = {part.casefold() for part in _TYPE_PARTS.findall(type_)}
+    if parts & _NOT_NAME_LEVELS:
+        return Verdict.NOT_A_NAME
+    if parts & _NAME_LEVELS:
+        return Verdict.NAME
+    return None
+
+
+def _date_verdict(words: str) -> Verdict:
+    return Verdict.NAME if any(c.isdigit() for c in words) else Verdict.NOT_A_NAME
+
+
+def _decided(bound: TextBound, others: set[Verdict], lower_words: set[str]) -> Verdict:
+    """An undecided mention: named like the other mentions of its words in the document, else a
+    name when one of its capitalised words is never written in lower case in the document."""
+    if Verdict.NAME in others:
+        return Verdict.NAME
+    if Verdict.NOT_A_NAME in others:
+        return Verdict.NOT_A_NAME
+    capitalised = [w for w in _WORD.findall(bound.text) if not is_function_word(w) and any(c.isupper() for c in w)]
+    return Verdict.NAME if any(w.lower() not in lower_words for w in capitalised) else Verdict.NOT_A_NAME
+
+
+def _all_capitals(word: str) -> bool:
+    """A word in capitals ("NASA", "CHAIRMAN"): an acronym or a word set in capitals, as the document tells."""
+    return len(word) > 1 and word.isupper()
+
+
+def _cased(word: str) -> bool:
+    return any(c.lower() != c.upper() for c in word)
+
+
+def _sentence_initial(text: str, at: int) -> bool:
+    """Whether the word at `at` opens a sentence: only white space, opening quotes, brackets and
+    dashes between it and the text's start, a line break or a sentence's end."""
+    i = at - 1
+    while i >= 0 and text[i] in _OPENING:
+        i -= 1
+    if i >= 0 and text[i] == ".":  # after an initial or an abbreviation ("U.S. Army", "Mr. Smith"): no end
+        return not _abbreviation(text[max(0, i - 12):i])
+    return i < 0 or text[i] in _SENTENCE_END
+
+
+def _abbreviation(before: str) -> bool:
+    """Whether the word before a period is an initial or a known abbreviation (kg.model.sentences)."""
+    word = re.search(r"([\w.]*)$", before).group(1).lower()
+    return len(word) == 1 or word in ABBREVIATIONS
+
+
+def _capitals_say_nothing(text: str, at: int) -> bool:
+    """Whether the line around `at` is set in capitals or in title case (a heading, a speaker's
+    name in capitals): there a capital says nothing of a name."""
+    start = text.rfind("\n", 0, at) + 1
+    end = text.find("\n", at)
+    line = text[start:len(text) if end < 0 else end]
+    words = [w for w in _WORD.findall(line) if _cased(w) and not is_function_word(w)]
+    if not words:
+        return False
+    capitalised = sum(1 for w in words if w[0].isupper())
+    shouting = all(w.isupper() for w in words) and len(words) > 1
+    return shouting or (len(words) >= _TITLE_CASE_WORDS and capitalised / len(words) >= _TITLE_CASE_SHARE)
