@@ -40,6 +40,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     from kg.api.admission import Admission
     from kg.api.app_state import EXTENSION, AppState
     from kg.api.backend.protocol import make_backend
+    from kg.api.linked_data.ids import IdPathConverter
     from kg.settings import load
 
     app = Flask(__name__)
@@ -50,6 +51,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     app.extensions[EXTENSION] = state
     atexit.register(state.close)
     errors.register(app)
+    app.url_map.converters["idpath"] = IdPathConverter
     request_life.install(app)
     _register_blueprints(app)
     return app

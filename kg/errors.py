@@ -10,7 +10,9 @@ into an exit code or the JSON error shape. Every class carries both:
     │   ├── AnnotationError                          a .ann line that is wrong; carries path, line, column
     │   ├── CorpusError                              a missing, unreadable or non-UTF-8 file; metadata
     │   ├── ConfigError                              annotation.conf or aliases.toml that is wrong
-    │   └── SettingError                             a setting (KG_* variable, option) that is not valid
+    │   ├── SettingError                             a setting (KG_* variable, option) that is not valid
+    │   └── OutsideTarget                            a name from a corpus that would become a path outside the
+    │                                                directory kg writes into
     ├── ValidationError            exit 3  HTTP 500  a built graph that breaks the SHACL shapes
     ├── QueryError                 exit 2  HTTP 400  a SPARQL query the engine rejects (message has line:column)
     │   └── LexError                                 a query text the endpoint refuses to interpret
@@ -31,6 +33,7 @@ api.backend.embedded.NoGraph, kg.store.remote.RemoteTimeout and kg.testing.serve
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Any
 
@@ -51,7 +54,7 @@ class InputError(KgError):
 
     def __init__(self, message: str, path: Path | str | None = None, line: int | None = None,
                  column: int | None = None) -> None:
-        self.path = str(path) if path is not None else None
+        self.path = printable(str(path)) if path is not None else None
         self.line = line
         self.column = column
         self.reason = message
@@ -68,6 +71,14 @@ class InputError(KgError):
             if self.column is not None:
                 where += f":{self.column}"
         return f"{where}: {self.reason}" if where else self.reason
+
+
+def printable(name: str) -> str:
+    """A file name as text that any output takes: the bytes of a name that were not UTF-8 (Python's
+    surrogate escapes of them) written as \\xNN, so that a message naming the file never fails."""
+    if not any("\udc80" <= c <= "\udcff" for c in name):
+        return name
+    return os.fsencode(name).decode("utf-8", "backslashreplace")
 
 
 class InputWarning(InputError):
@@ -154,6 +165,11 @@ class ConfigError(InputError):
 
 class SettingError(InputError):
     """A setting's value (from the environment or an option) that is not of its kind."""
+
+
+class OutsideTarget(InputError):
+    """A file kg would write under a name from a corpus (a document id, a configuration's path) that
+    resolves outside the directory it writes into: refused, nothing written there."""
 
 
 class ValidationError(KgError):

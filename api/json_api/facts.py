@@ -20,7 +20,7 @@ from kg.api.json_api.params import paged, paging
 from kg.api.json_api.store_reads import add_titles, doc_id, resolve, select, select_many, type_names
 from kg.api.linked_data import ids
 from kg.model import iris as kg_iris
-from kg.model.iris import ONTOLOGY, iri_path, is_path_of_ids
+from kg.model.iris import ONTOLOGY, id_argument, is_path_of_ids
 from kg.publish.names import natural_key, prefixed_name
 
 bp = Blueprint("facts", __name__)
@@ -41,7 +41,7 @@ def timeline() -> Response:
     return _event_list(keys, "jsonapi.facts.timeline", type=type_name)
 
 
-@bp.get("/api/events/<path:key>")
+@bp.get("/api/events/<idpath:key>")
 def event(key: str) -> Response:
     """One event with its date, participants and the sentence that tells it."""
     return _one(key, "event", lambda iris: _events(iris, evidence=True))
@@ -53,7 +53,7 @@ def quotes() -> Response:
     return _listing("Quote", "saidBy", "speaker", _quotes, "jsonapi.facts.quotes")
 
 
-@bp.get("/api/quotes/<path:key>")
+@bp.get("/api/quotes/<idpath:key>")
 def quote(key: str) -> Response:
     return _one(key, "quote", _quotes)
 
@@ -65,12 +65,12 @@ def figures() -> Response:
     return _listing("Figure", "reportedBy", "source", _figures, "jsonapi.facts.figures")
 
 
-@bp.get("/api/figures/<path:key>")
+@bp.get("/api/figures/<idpath:key>")
 def figure(key: str) -> Response:
     return _one(key, "figure", _figures)
 
 
-@bp.get("/api/neighbourhood/<path:key>")
+@bp.get("/api/neighbourhood/<idpath:key>")
 def neighbourhood(key: str) -> Response:
     """What an entity is directly linked to by facts (relations both ways, events it has a role in;
     kgo's and the corpus's own), without provenance records or mentions: each neighbour once, with the links and how often stated;
@@ -123,7 +123,7 @@ def _one(key: str, kind: str, describe: Callable[[list[str]], list[dict[str, Any
 
 def _id_arg(name: str) -> str | None:
     value = request.args.get(name)
-    value = None if value is None else iri_path(value)
+    value = None if value is None else id_argument(value)
     if value is not None and not is_path_of_ids(value):
         raise ApiError(400, f"'{name}' must be an id such as person/juan-guaido")
     return value

@@ -17,8 +17,9 @@ _STR = {"type": "string"}
 # (all of it is in the Basic Multilingual Plane), so that the description and the API agree.
 NOT_BLANK = "[^" + "".join(f"\\u{c:04x}" for c in range(0x10000) if chr(c).isspace()) + "]"
 _NSTR = {"type": ["string", "null"]}
-# An id as a client may write it: '/'-separated segments of any characters, escaped or not (the server
-# reads it as an IRI path, kg.model.iris.iri_path: letters of any script stay, the rest is %-escaped).
+# An id as a client may write it: '/'-separated segments of any characters: the id escaped once, or the name
+# it stands for (the server reads it by kg.model.iris.id_argument: letters of any script stay, the rest is
+# %-escaped).
 _ID = "^[^/]+(?:/[^/]+)*$"
 _NINT = {"type": ["integer", "null"]}
 _ENTITY_PARTS = {"memberships": "memberships", "out": "statements about others", "in": "statements by others",
@@ -250,8 +251,9 @@ PATHS: dict[str, Any] = {
         "responses": {"200": _page_of("Document", "a page of documents"), **_errors(400, 503)}}},
     "/api/documents/{slug}": {"get": {
         "summary": "One document with its whole text", "operationId": "getDocument",
-        "parameters": [_param("slug", "path", {"type": "string"}, "document id, e.g. npr-venezuelan-armed-forces-fled",
-                              True)],
+        "parameters": [_param("slug", "path", {"type": "string", "pattern": _ID},
+                              "document id, e.g. npr-venezuelan-armed-forces-fled or news/2019/a1 (a document in a "
+                              "subfolder)", True)],
         "responses": {"200": _json("Document", "the document, with 'text'"), **_errors(404, 503)}}},
     "/api/events": {"get": {
         "summary": "Events with their date, participants and document, in date order (undated last)",

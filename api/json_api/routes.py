@@ -58,7 +58,7 @@ def entities() -> Response:
                          sort=None if order == ENTITY_ORDERS[0] else order))
 
 
-@bp.get("/api/entities/<path:key>")
+@bp.get("/api/entities/<idpath:key>")
 def entity(key: str) -> Response:
     """One entity (or any other thing with an id): labels, types, same-as links, memberships with their
     roles, relations in and out with their sources, mentions. Each of the last four lists is one page of
@@ -70,7 +70,7 @@ def entity(key: str) -> Response:
     Under load every trip waits for a free worker, and one query after another (up to 11) made this
     route's p99 three times its queries' own time at 10,000 articles."""
     offsets = {part: int_arg(part + "Offset", 0, 0, MAX_OFFSET) for part in ENTITY_PARTS}
-    key = iris.iri_path(key)
+    key = iris.id_argument(key)
     if not iris.is_path_of_ids(key):
         raise ApiError(404, f"no entity {key!r}")
     canonical = ids.candidates(key)[0]
@@ -193,10 +193,11 @@ def _by_date(deadline: float) -> list[str]:
     return [r["doc"] for r in rows]
 
 
-@bp.get("/api/documents/<slug>")
+@bp.get("/api/documents/<idpath:slug>")
 def document(slug: str) -> Response:
-    """One article with its whole text."""
-    slug = iris.iri_path(slug)
+    """One article with its whole text; `slug` is its id (escaped once, as in the href the API gives)
+    or its path in the corpus (kg.model.iris.id_argument)."""
+    slug = iris.id_argument(slug)
     doc = iris.DOCUMENT + slug
     rows = select(queries.documents([doc])) if iris.is_path_of_ids(slug) else []
     text = select(queries.document_text(doc)) if rows else []

@@ -26,7 +26,7 @@ def select_many(sparqls: list[str]) -> list[list[dict[str, str]]]:
 
 def resolve(key: str) -> str | None:
     """The IRI of the thing with this id in the graph served, None when there is none."""
-    key = iris.iri_path(key)
+    key = iris.id_argument(key)
     return ids.resolve(key, select) if iris.is_path_of_ids(key) else None
 
 
@@ -50,7 +50,9 @@ def add_titles(rows: list[dict[str, str]], found: list[dict[str, str]] | None = 
 
 
 def doc_id(iri: str) -> str | None:
-    return iri[len(iris.DOCUMENT):] if iri.startswith(iris.DOCUMENT) and "/" not in iri[len(iris.DOCUMENT):] else None
+    """The id of a document from its IRI (`doc/news/a1`: `news/a1`, a document in a subfolder)."""
+    rest = iri[len(iris.DOCUMENT):] if iri.startswith(iris.DOCUMENT) else ""
+    return rest if rest and "#" not in rest else None
 
 
 def type_names(types: Iterable[str]) -> list[str]:

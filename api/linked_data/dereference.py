@@ -46,8 +46,8 @@ CONTEXT_PATH = "context.jsonld"
 CONTEXT_MAX_AGE = limit("context_max_age")
 
 
-@bp.get(f"/{iris.RESOURCE_PATH}<path:rest>")
-@bp.get(f"/{iris.DOCUMENT_PATH}<path:rest>")
+@bp.get(f"/{iris.RESOURCE_PATH}<idpath:rest>")
+@bp.get(f"/{iris.DOCUMENT_PATH}<idpath:rest>")
 def resource(rest: str) -> Response:
     """A canonical thing, a document or a thing local to a document."""
     iri = _requested_iri()
@@ -55,7 +55,7 @@ def resource(rest: str) -> Response:
                    lambda: resource_page.resource(iri), framed=True)
 
 
-@bp.get(f"/{iris.GRAPH_PATH}<path:rest>")
+@bp.get(f"/{iris.GRAPH_PATH}<idpath:rest>")
 def graph(rest: str) -> Response:
     """A named graph: its triples."""
     iri = _requested_iri()

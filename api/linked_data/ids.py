@@ -14,11 +14,20 @@ have their own; every other thing is an entity.
 from __future__ import annotations
 
 from flask import url_for
+from werkzeug.routing import PathConverter
 
 from kg.model import iris
 from kg.store.protocol import Select
 
 ROUTES = {"event": "jsonapi.facts.event", "quote": "jsonapi.facts.quote", "figure": "jsonapi.facts.figure"}
+
+
+class IdPathConverter(PathConverter):
+    """`<idpath:name>`: the rest of a request path, '/' included, as the server decoded it, any
+    character included (Werkzeug's `path` stops at a line break, so a document named `new\nline`,
+    id `new%0Aline`, was a 404)."""
+
+    regex = r"[^/][\s\S]*?"
 
 
 def item_id(iri: str) -> str | None:

@@ -27,7 +27,8 @@ from kg.formats import limits, registry
 from kg.formats.brat.conf import CONFIG_FILE, MAPPING_FILE, AnnotationConfig, decode_utf8, find_config, parse_config
 from kg.formats.positions import json_key_line, line_column
 from kg.formats.registry import TYPE_SYSTEM, InputFormat
-from kg.model.iris import RESERVED_GRAPHS, document_id, document_path
+from kg.model.document_ids import document_id, is_utf8_name, shown_path
+from kg.model.iris import RESERVED_GRAPHS
 
 if TYPE_CHECKING:  # the reading modules are imported when a document is read: a scan needs none of them
     from kg.formats.records import BratDocument, Document, Metadata
@@ -49,7 +50,7 @@ _LOCAL_ID = re.compile(r"^[A-Z]+\d+$")
 class DocumentFiles:
     """The files of one article; `ann` and `meta` may not exist. `slug` is the article's id, its
     path relative to the corpus without extension as an IRI path (`news/2019/a1` for
-    news/2019/a1.txt, `a%20b` for `a b.txt`: kg.model.iris.document_id).
+    news/2019/a1.txt, `a%20b` for `a b.txt`: kg.model.document_ids.document_id).
 
     The paths are kept as given (the scan gives strings) and made Path objects only when asked
     for: a build that finds nothing to do never needs them, and at 10,000 articles making
@@ -367,6 +368,11 @@ def _slug_problem(path: str, slug: str, taken: dict[str, str]) -> str | None:
     """Why a document path (giving the id `slug`) cannot name a document, or None. `taken` holds
     every id of the corpus, with the file that took it once one has."""
     parts = slug.split("/")
+    if not is_utf8_name(path):
+        return ("file or folder name that is not UTF-8 (expected UTF-8 names, as brat and INCEpTION list them: "
+                "rename it, e.g. with convmv)")
+    if any(not p for p in parts):
+        return "empty folder name in the document's path (expected names between its slashes)"
     if any(p.startswith(".") for p in path.split("/")):
         return ("hidden file name (brat lists no file or folder whose name starts with '.'; expected a name "
                 "that does not)")
@@ -403,7 +409,7 @@ def read_metadata(files: DocumentFiles) -> Metadata:
     from kg.formats.records import Metadata
 
     if not files.meta.exists():
-        return Metadata(title=document_path(files.slug))
+        return Metadata(title=shown_path(files.slug))
     raw = read_text(files.meta)
     if len(raw) > MAX_METADATA_CHARS:
         raise CorpusError(f"metadata record of {len(raw):,} characters (expected at most {MAX_METADATA_CHARS:,})",

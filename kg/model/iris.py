@@ -199,16 +199,25 @@ def slugify(text: str) -> str:
     return _NON_SLUG.sub("-", folded).strip("-") or "x"
 
 
-_PLAIN_PART = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*$")  # a document path part that is its own id
 _PLAIN_PATH = re.compile(r"^[A-Za-z0-9._~/-]*$")
 
 
 def kept_in_path(char: str) -> bool:
     """Whether an IRI path keeps this character as it is: RFC 3986's unreserved ASCII, and beyond
-    ASCII the letters, marks and digits of any script (RFC 3987's ucschar holds them all)."""
+    ASCII the letters, marks and digits of any script that RFC 3987's ucschar holds (not the
+    variation selectors and tags of plane 14 below U+E1000, nor private use: an IRI parser refuses
+    them raw)."""
     if char.isascii():
         return char.isalnum() or char in "-._~"
-    return unicodedata.category(char)[0] in "LMN"
+    return _ucschar(ord(char)) and unicodedata.category(char)[0] in "LMN"
+
+
+def _ucschar(code: int) -> bool:
+    """RFC 3987's ucschar: U+A0-D7FF, F900-FDCF, FDF0-FFEF, and of planes 1 to 13 all but the last two
+    code points of each, of plane 14 U+E1000-EFFFD."""
+    if code < 0x10000:
+        return 0xA0 <= code <= 0xD7FF or 0xF900 <= code <= 0xFDCF or 0xFDF0 <= code <= 0xFFEF
+    return (code & 0xFFFF) < 0xFFFE and (code < 0xE0000 or 0xE1000 <= code < 0xF0000)
 
 
 _ESCAPE = re.compile(r"%[0-9A-Fa-f]{2}")
@@ -216,12 +225,12 @@ _ESCAPE = re.compile(r"%[0-9A-Fa-f]{2}")
 
 def iri_segment(text: str) -> str:
     """`text` as one segment of an IRI path: letters of any script kept, every other character
-    that is not unreserved percent-encoded as UTF-8 ('7%' -> '7%25', 'a, b' -> 'a%2C%20b'). A
-    `%XX` escape stays as it is, so that a segment encoded once is not encoded again: an id sent
-    in a URL comes back to itself whether or not the client escaped it."""
+    that is not unreserved percent-encoded as UTF-8, '%' too ('7%' -> '7%25', '%41' -> '%2541',
+    'a, b' -> 'a%2C%20b'), so that two texts never give one segment and unquoting gives the text
+    back (NFC). A byte that was not UTF-8 in a file name (Python's surrogate escape) is written as
+    that byte, '%E9'."""
     text = unicodedata.normalize("NFC", text)
-    return "".join(c if kept_in_path(c) or (c == "%" and _ESCAPE.match(text, i)) else quote(c, safe="")
-                   for i, c in enumerate(text))
+    return "".join(c if kept_in_path(c) else quote(c.encode("utf-8", "surrogateescape"), safe="") for c in text)
 
 
 def is_path_of_ids(path: str) -> bool:
@@ -238,24 +247,26 @@ def _path_segment(segment: str) -> bool:
 def iri_path(path: str) -> str:
     """A '/'-separated path as the path of an IRI: each segment by iri_segment. Paths of ASCII
     letters, digits and . _ ~ - (every id kg minted before other names were read) stay as they are;
-    a request path the server decoded comes back to the IRI it was decoded from, and an IRI path to
-    itself."""
+    a request path the server decoded comes back to the IRI it was decoded from."""
     if _PLAIN_PATH.match(path):
         return path
     return "/".join(iri_segment(part) for part in path.split("/"))
 
 
-def document_id(path: str) -> str:
-    """The id of a document (its IRIs' local part) from its path in the corpus, '/'-separated and
-    without extension: any name brat or INCEpTION serves, as an IRI path ('news/2019/a1' stays;
-    'Oil-drops-7%' -> 'Oil-drops-7%25'; 'Die_französische' keeps its letters)."""
-    return path if all(_PLAIN_PART.match(p) for p in path.split("/")) else iri_path(path)
+def path_of_iri(path: str) -> str:
+    """The '/'-separated path an IRI path was written from by iri_path (its inverse): escapes
+    decoded as UTF-8, a byte that is not UTF-8 given back as Python's surrogate escape."""
+    return unquote(path, errors="surrogateescape") if "%" in path else path
 
 
-def document_path(doc_id: str) -> str:
-    """The path a document id was minted from (NFC): the file name to write it back under, the
-    path to ask the server for it."""
-    return unquote(doc_id) if "%" in doc_id else doc_id
+def id_argument(text: str) -> str:
+    """An id sent as an argument (a URL path segment the server decoded, a query parameter): the id
+    itself when `text` is one as kg writes them (iri_path of what it decodes to gives it back),
+    else `text` read as the name it stands for and written as an id. A client may so send an
+    id escaped once (as the API's hrefs do) or a name escaped once."""
+    if is_path_of_ids(text) and iri_path(path_of_iri(text)) == text:
+        return text
+    return iri_path(text)
 
 
 def resource_iri(key: str) -> str:

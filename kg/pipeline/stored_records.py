@@ -1,6 +1,6 @@
 """The entity records in a build's store: their evidence asked of the store in SPARQL (for a
 store that kept no evidence, and to check that the evidence the readers summed agrees), and
-records replaced in place (kg.model.entity_records writes them).
+records replaced in place (kg.model.entities.entity_records writes them).
 """
 
 from __future__ import annotations
@@ -9,11 +9,11 @@ from collections import defaultdict
 from typing import Iterable
 
 from kg.model import iris
-from kg.model.aliases import AliasTable
-from kg.model.corpus_vocabulary import Vocabulary
-from kg.model.entity_records import records_nquads
-from kg.model.evidence import MAX_SENTENCE, UNDATED, Evidence, MentionCounts
+from kg.model.entities.aliases import AliasTable
+from kg.model.entities.entity_records import records_nquads
+from kg.model.entities.evidence import MAX_SENTENCE, UNDATED, Evidence, MentionCounts
 from kg.model.iris import FIXED_PREFIXES, resource_iri
+from kg.model.schema.corpus_vocabulary import Vocabulary
 from kg.store.embedded import EmbeddedStore
 
 XSD_INTEGER = FIXED_PREFIXES["xsd"] + "integer"
@@ -69,7 +69,7 @@ SELECT ?e ?item (COUNT(DISTINCT ?g) AS ?n) WHERE {{
 
 # The first mention of each entity: the least "date<TAB>document<TAB>offset" (the offset padded to 12
 # digits, so that text order is number order; a tab sorts before any character of a date or an IRI,
-# so that the order is that of the (date, document, offset) tuples of kg.model.evidence).
+# so that the order is that of the (date, document, offset) tuples of kg.model.entities.evidence).
 _FIRSTS = """
 PREFIX kgo: <{kgo}>
 PREFIX nif: <{nif}>
@@ -124,7 +124,7 @@ def gather_evidence(store: EmbeddedStore, keys: Iterable[str] | None = None) -> 
 
 
 def _set_firsts(store: EmbeddedStore, evidence: dict[str, MentionCounts], fill: dict[str, str]) -> None:
-    """Each entity's first mention (kg.model.evidence.First), asked of the store."""
+    """Each entity's first mention (kg.model.entities.evidence.First), asked of the store."""
     firsts = {}
     for row in store.select(_FIRSTS.format(undated=UNDATED, **fill)):
         date, document, offset = row["first"].split("\t")

@@ -11,7 +11,7 @@ from urllib.parse import quote
 
 import pytest
 
-from kg.model import iris
+from kg.model import document_ids, iris
 from tests.helpers import TINY, made_app, run_kg, shared_corpus, store_quads
 
 INCEPTION = Path(__file__).resolve().parents[1] / "data" / "inception"
@@ -22,7 +22,7 @@ ODD_ID = "Oil%20drops%207%25%2C%20Ünïcode%20é"
 
 @pytest.mark.parametrize("path", ["alpha", "news/2019/a1", "A-b_c.d", "x1"])
 def test_plain_names_keep_their_ids(path):
-    assert iris.document_id(path) == path
+    assert document_ids.document_id(path) == path
 
 
 @pytest.mark.parametrize("path, expected", [
@@ -33,9 +33,9 @@ def test_plain_names_keep_their_ids(path):
     ("a#b?c", "a%23b%3Fc"),
 ])
 def test_other_names_are_iri_paths(path, expected):
-    assert iris.document_id(path) == expected
-    assert iris.iri_path(expected) == expected  # an id read back from a URL is itself
-    assert iris.document_path(expected) == path
+    assert document_ids.document_id(path) == expected
+    assert iris.id_argument(expected) == expected  # an id sent as an argument is itself
+    assert document_ids.document_path(expected) == path
 
 
 @pytest.mark.parametrize("name", ["Ø¹\U000e0110", "क्षत्रिय", "a\u0301\u0302b", "%zz", "x/\x02\t y", "Ünïcode é"])
@@ -47,7 +47,7 @@ def test_every_id_kg_mints_is_taken_back_as_an_id(name):
 
 
 def test_decomposed_letters_give_the_composed_id():
-    assert iris.document_id(unicodedata.normalize("NFD", "Die_französische")) == "Die_französische"
+    assert document_ids.document_id(unicodedata.normalize("NFD", "Die_französische")) == "Die_französische"
 
 
 def _corpus(root: Path, names: dict[str, str]) -> Path:

@@ -29,10 +29,11 @@ from kg.formats.brat.conf import CONFIG_FILE, AnnotationConfig, load_config
 from kg.formats.brat.tools_conf import find_tools, url_patterns
 from kg.formats.records import id_order
 from kg.model import iris
-from kg.model.corpus_vocabulary import Vocabulary, load_alignment
-from kg.model.iris import FIXED_PREFIXES, WIKIDATA, document_path, slug_of_graph
-from kg.model.ontology import KGO, THING_ATTRIBUTES
-from kg.model.resolve import LINKED_AS
+from kg.model.document_ids import document_file, inside
+from kg.model.entities.resolve import LINKED_AS
+from kg.model.iris import FIXED_PREFIXES, WIKIDATA, slug_of_graph
+from kg.model.schema.corpus_vocabulary import Vocabulary, load_alignment
+from kg.model.schema.ontology import KGO, THING_ATTRIBUTES
 from kg.store.embedded import EmbeddedStore
 
 RDF, RDFS, OWL, NIF, DCTERMS = (FIXED_PREFIXES[p] for p in ("rdf", "rdfs", "owl", "nif", "dcterms"))
@@ -57,7 +58,7 @@ def _derived(name: str) -> bool:
 def save_schema(corpus_dir: Path, configs: list[Path], config_dir: Path) -> None:
     """Keep the configuration files a build read in `config_dir`, at their places in the corpus."""
     for path in configs:
-        target = config_dir / path.relative_to(corpus_dir)
+        target = inside(config_dir, path.relative_to(corpus_dir))
         target.parent.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(path, target)
 
@@ -74,14 +75,14 @@ def export_brat(schema: Path, store: EmbeddedStore, output: Path) -> tuple[int, 
     linked: set[str] = set()
     count = 0
     for doc, _, lines in documents_as_brat(store, schema):
-        name = document_path(doc.slug)  # the file name the document was read from
         databases |= {line.split("\t")[1].split(" ")[2].split(":", 1)[0] for line in lines if line[0] == "N"}
         linked |= _linked_databases(doc)
-        (output / name).parent.mkdir(parents=True, exist_ok=True)
-        (output / f"{name}.txt").write_text(doc.text, encoding="utf-8")
-        (output / f"{name}.ann").write_text("".join(line + "\n" for line in lines), encoding="utf-8")
-        (output / f"{name}.json").write_text(json.dumps(doc.metadata(), indent=1, ensure_ascii=False) + "\n",
-                                             encoding="utf-8")
+        written = {".txt": doc.text, ".ann": "".join(line + "\n" for line in lines),
+                   ".json": json.dumps(doc.metadata(), indent=1, ensure_ascii=False) + "\n"}
+        for suffix, content in written.items():  # under the file name the document was read from
+            path = document_file(output, doc.slug, suffix)
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(content, encoding="utf-8")
         count += 1
     _write_tools_conf(output, databases, linked, url_patterns(find_tools(schema, schema)))
     return count, []
@@ -112,7 +113,7 @@ def documents_as_brat(store: EmbeddedStore,
 
 
 def _config_for(schema: Path, slug: str) -> Path:
-    directory = (schema / document_path(slug)).parent
+    directory = document_file(schema, slug, "").parent
     while not (directory / CONFIG_FILE).is_file() and directory != schema:
         directory = directory.parent
     return directory / CONFIG_FILE

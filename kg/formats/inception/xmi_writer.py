@@ -38,7 +38,7 @@ from kg.formats.brat.corpus_writer import documents_as_brat
 from kg.formats.inception.cas_to_brat import DKPRO, NAMED_ENTITY, reference_iri
 from kg.formats.inception.xmi import TYPE_SYSTEM
 from kg.formats.records import Annotations, Event, id_order
-from kg.model.iris import document_path
+from kg.model.document_ids import document_file, document_path
 from kg.model.sentences import split_sentences
 from kg.store.embedded import EmbeddedStore
 
@@ -95,12 +95,12 @@ def export_xmi(schema: Path, store: EmbeddedStore, output: Path) -> tuple[int, l
     type_system_xml = typesystem.to_xml()
     for doc, annotations in documents:
         cas = _CasWriter(typesystem, doc.text, annotations).write()
-        target = output / f"{document_path(doc.slug)}.xmi"
+        target = document_file(output, doc.slug, ".xmi")
         target.parent.mkdir(parents=True, exist_ok=True)
         cas.to_xmi(target)
         if not (target.parent / TYPE_SYSTEM).exists():
             (target.parent / TYPE_SYSTEM).write_text(type_system_xml, encoding="utf-8")
-        target.with_suffix(".json").write_text(json.dumps(doc.metadata(), indent=1, ensure_ascii=False) + "\n",
+        document_file(output, doc.slug, ".json").write_text(json.dumps(doc.metadata(), indent=1, ensure_ascii=False) + "\n",
                                                encoding="utf-8")
     return len(documents), list(dict.fromkeys(features.warnings))
 

@@ -21,7 +21,8 @@ from pathlib import Path
 from kg.formats import registry
 from kg.formats.brat.conf import find_config
 from kg.formats.corpus import SUGGESTED_SUFFIX, DocumentFiles
-from kg.model.iris import RESERVED_GRAPHS, document_id, document_path
+from kg.model.document_ids import document_id, document_path, is_utf8_name
+from kg.model.iris import RESERVED_GRAPHS
 
 BRAT_SUFFIXES = (".txt", ".ann", ".json")
 MAX_NAMED = 2_000  # past this many changed paths, the scan is as quick and says more
@@ -51,8 +52,8 @@ def named_changes(corpus_dir: Path, paths: list[str], previous: dict) -> Changes
     present, gone = [], []
     for stem in stems:
         slug = document_id(stem)
-        if document_path(slug) != stem or slug in RESERVED_GRAPHS:
-            return None  # an id another spelling may share, or the build's own: the scan says which
+        if document_path(slug) != stem or slug in RESERVED_GRAPHS or not is_utf8_name(stem):
+            return None  # an id another spelling may share, the build's own, a name to refuse: the scan says which
         found = _document(corpus_dir, stem, slug)
         if found is False:
             return None

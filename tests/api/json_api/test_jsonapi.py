@@ -223,7 +223,7 @@ def test_openapi_names_every_json_route_and_sparql(app, client):
     doc = body(client.get("/api/openapi.json"))
     assert doc["openapi"].startswith("3.")
     documented = {(path, method.upper()) for path, item in doc["paths"].items() for method in item}
-    routes = {(re.sub(r"<(?:path:)?(\w+)>", r"{\1}", rule.rule), method) for rule in app.url_map.iter_rules()
+    routes = {(re.sub(r"<(?:\w+:)?(\w+)>", r"{\1}", rule.rule), method) for rule in app.url_map.iter_rules()
               if rule.rule.startswith("/api/") or rule.rule in ("/health", "/sparql")
               for method in rule.methods - {"HEAD", "OPTIONS"}}
     assert routes == documented
