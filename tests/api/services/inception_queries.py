@@ -14,7 +14,8 @@ Copied as shapes (not code) from inception-project/inception (Apache-2.0), commi
   otherwise) and FtsAdapterFuseki.java with FusekiFtsQuery.java (`( ?subj ?sc ?m ) text:query ( ?pMatch "..." 2000 )`,
   the string sanitized and lower-cased, `*` after a prefix);
 - KnowledgeBaseServiceImpl.java: listDatasets (the graph list), listRootConcepts, listChildConcepts,
-  listLabelProperties; reification/NoReification.java: listStatements (an item's statements);
+  listLabelProperties, listProperties (with SPARQLQueryBuilder.forProperties / isPropertyPattern /
+  retrieveDomainAndRange); reification/NoReification.java: listStatements (an item's statements);
 and inception/inception-concept-linking/.../ConceptLinkingServiceImpl.java: generateCandidates (exact IRI match, exact
 labels of query and mention, starting with, containing).
 """
@@ -154,6 +155,19 @@ def instances_of(parent: str) -> str:
     """listInstances(parent): its direct instances."""
     return (f"SELECT DISTINCT ?l ?m ?dc ?dp ?subj\nWHERE {{ {{ ?subj {TYPE} <{parent}> . "
             f"{restriction('instances', False)} }}\n{PREF_LABEL}\n{MATCH_TERM}\n{LOOKUPS} }}\n{LIMIT}")
+
+
+def properties() -> str:
+    """listProperties: forProperties (limitToProperties, its PromotableExistsFilter promoted to the primary
+    pattern: typed with the profile's property type, rdf:Property, or placed in a sub-property tree), then
+    retrieveLabel (in property mode no additional matching property: the label is the match term),
+    retrieveDescription, retrieveDeprecation and retrieveDomainAndRange."""
+    prop = f"<{RDF}Property>"
+    is_property = (f"{{ ?subj {TYPE} {prop} . }} UNION {{ ?subj {SUBCLASS}+ {prop} . }} UNION "
+                   f"{{ [] {SUBPROPERTY} ?subj . }} UNION {{ ?subj {SUBPROPERTY} [] . }}")
+    return (f"SELECT DISTINCT ?m ?dc ?dp ?range ?domain ?subj\nWHERE {{ {{ {is_property} }}\n"
+            f"OPTIONAL {{ {{ ?subj {LABEL} ?m . }} }}\n{LOOKUPS}\n"
+            f"OPTIONAL {{ ?subj <{RDFS}range> ?range . }} OPTIONAL {{ ?subj <{RDFS}domain> ?domain . }} }}\n{LIMIT}")
 
 
 def statements(iri: str) -> str:

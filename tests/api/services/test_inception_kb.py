@@ -142,6 +142,18 @@ def test_an_items_statements(kb):
     assert any(p == q.RDFS + "comment" and o.startswith("Person, first named in") for p, o in said)
 
 
+def test_every_property_the_graph_uses_is_listed_with_its_label(kb):
+    """The property list INCEpTION shows (its statement editor, the property browser) holds every predicate of
+    every graph, each with a label; kg's own properties with their description."""
+    used = {r["p"] for r in ask(kb, "SELECT DISTINCT ?p WHERE { GRAPH ?g { ?s ?p ?o } }")}
+    rows = ask(kb, q.properties())
+    listed = {r["subj"]: r for r in rows}
+    assert sorted(used - listed.keys()) == []
+    assert sorted(p for p, row in listed.items() if not any(r.get("m") for r in rows if r["subj"] == p)) == []
+    assert all(listed[p].get("dc") for p in used if p.startswith(ONTOLOGY))
+    assert listed[ONTOLOGY + "memberOf"]["m"] == "member of"
+
+
 @pytest.fixture(scope="module")
 def profile_roots(kb) -> list[str]:
     """The root concepts of the profile the server gives for itself."""
