@@ -214,6 +214,13 @@ class QueryTimeout(Unavailable):
     """The query ran out of time."""
 
 
+class BeingMade(Unavailable):
+    """A file another request or process is making (an export, a page) was not finished by the
+    request's deadline; the request stops waiting for it."""
+
+    retry_after = 2
+
+
 class PoolBusy(Unavailable):
     """No worker became free before the deadline, or the queue was full."""
 
