@@ -78,7 +78,7 @@ def peak_mib(path: Path, reader: str) -> tuple[int, float]:
 def alignment_seconds(work: Path, entries: int) -> float:
     from kg.errors import ConfigError
     from kg.formats.brat.conf import parse_config
-    from kg.model.corpus_vocabulary import Vocabulary, check_alignment_names, load_alignment
+    from kg.model.schema.corpus_vocabulary import Vocabulary, check_alignment_names, load_alignment
 
     path = work / f"kg-{entries}.toml"
     path.write_text("[align]\n" + "".join(f'Name{i} = "Person"\n' for i in range(entries)), encoding="utf-8")

@@ -216,7 +216,7 @@ def _add_provenance(graph: nx.MultiDiGraph, rows: ViewRows) -> None:
             cited.add(sent)
     for x, found in nodes.items():
         if not graph.nodes[x]["mentions"]:  # an entity local to its document has no record counting them
-            graph.nodes[x]["mentions"] = len(found)
+            graph.nodes[x]["mentions"] = rows.mentioned.get(x, len(found))  # all its sentences, not those shown
     graph.graph["sentences"] = {s: rows.sentences[s] for s in sorted(cited) if s in rows.sentences}
     graph.graph["docs"] = rows.docs
 

@@ -25,7 +25,7 @@ class OnePerKey:
             context = contextvars.copy_context()
             thread = threading.Thread(target=context.run, args=(self._run, key, work), name=name, daemon=True)
             self._running[key] = thread
-        thread.start()
+            thread.start()  # under the lock: another request handed this thread may join it at once
         return thread
 
     def running(self, key: Hashable) -> bool:

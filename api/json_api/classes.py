@@ -3,7 +3,7 @@ orders its entity and document lists take."""
 
 from __future__ import annotations
 
-from kg.model.ontology import KGO
+from kg.model.schema.ontology import KGO
 
 CLASSES = tuple(sorted(n for n in KGO.__annotations__ if n[0].isupper()))
 # Classes an entity record can have: all of them but those of things that are never entity records.

@@ -1,5 +1,5 @@
 """The served corpus's own vocabulary as the JSON API reads it, once per build, from the build's
-ontology graph (kg.model.corpus_vocabulary declares it there): its classes, for the `type`
+ontology graph (kg.model.schema.corpus_vocabulary declares it there): its classes, for the `type`
 parameter of the lists, and its object properties (relations and event roles), for neighbourhoods.
 
 `type` is a class of kg's ontology (`Person`, any case, or `kgo:Person`) or one of the corpus's

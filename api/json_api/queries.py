@@ -201,7 +201,7 @@ GROUP BY ?e
 
 def event_roles(events: list[str]) -> str:
     """(event, role, who, label) for every role of these events: kgo's roles and the corpus's own
-    (a property the build declared with the domain kgo:Event, kg.model.corpus_vocabulary, whose value
+    (a property the build declared with the domain kgo:Event, kg.model.schema.corpus_vocabulary, whose value
     is a thing: not a relation an event is the subject of, nor an attribute's literal). The
     roles are a FILTER over the events' own triples: as a second VALUES they took 148 ms for 50
     events at 1,000 articles, 8 ms so."""

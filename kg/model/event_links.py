@@ -14,9 +14,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from kg.formats.records import Document, Event
-from kg.model.aliases import AliasTable
-from kg.model.corpus_vocabulary import Vocabulary
-from kg.model.resolve import LINKED_AS
+from kg.model.entities.aliases import AliasTable
+from kg.model.entities.resolve import LINKED_AS
+from kg.model.schema.corpus_vocabulary import Vocabulary
 
 
 @dataclass(frozen=True)

@@ -4,7 +4,7 @@ The view (kg.viz.network) shows the entities and events of the graph, the triple
 sentences that state its edges and mention its nodes, and the articles those sentences come from.
 All of it is a union over the named graphs: a document graph says what its article states, the
 entity records what the corpus says of each canonical entity. So the build reads each graph's part
-once, from the text it writes anyway (the readers for documents, kg.model.entity_records for the
+once, from the text it writes anyway (the readers for documents, kg.model.entities.entity_records for the
 records), keeps the parts in the build directory (kg.publish.view_data) and an incremental build
 replaces the parts of the graphs it replaces. The view merges the parts instead of querying the
 whole store; kg.viz.network's SPARQL path reads the same rows from a store that kept no parts, and
@@ -22,9 +22,9 @@ from sys import intern
 from typing import Iterable, NamedTuple
 
 from kg.model import iris
-from kg.model.evidence import literal_form
+from kg.model.entities.evidence import literal_form
 from kg.model.iris import FIXED_PREFIXES
-from kg.model.ontology import KGO
+from kg.model.schema.ontology import KGO
 
 RDF, NIF, DCTERMS = FIXED_PREFIXES["rdf"], FIXED_PREFIXES["nif"], FIXED_PREFIXES["dcterms"]
 _TYPE = RDF + "type"

@@ -15,8 +15,8 @@ from pathlib import Path
 
 from kg.errors import InputError, InputErrors
 from kg.formats.corpus import ALIASES_FILE, MAPPING_FILE, not_read, scan_corpus
-from kg.model.aliases import AliasTable, alias_keys
-from kg.model.schema_report import alignment_listing
+from kg.model.entities.aliases import AliasTable, alias_keys
+from kg.model.schema.schema_report import alignment_listing
 from kg.pipeline.builder import check_metadata_keys, warnings_first
 from kg.pipeline.inputs import Inputs
 from kg.pipeline.readers import read_all
@@ -30,7 +30,7 @@ class CheckReport:
     seconds: float
     ignored: list[Path] = field(default_factory=list)
     warnings: list[InputError] = field(default_factory=list)
-    types: str = ""  # how the corpus's types are aligned with kgo (kg.model.schema_report)
+    types: str = ""  # how the corpus's types are aligned with kgo (kg.model.schema.schema_report)
 
     def summary(self) -> str:
         found = "no error found" if self.warnings else "no problem found"

@@ -14,16 +14,16 @@ from functools import cached_property
 from kg.formats.brat.ann import NORMALIZATION_DBS
 from kg.formats.records import Document, Event, Relation, TextBound, id_order
 from kg.model import iris
-from kg.model.aliases import AliasTable
-from kg.model.corpus_vocabulary import Vocabulary, property_name
 from kg.model.document_ids import shown_path
+from kg.model.entities.aliases import AliasTable
+from kg.model.entities.knowledge_bases import Item
+from kg.model.entities.names import name_mentions
+from kg.model.entities.resolve import Resolution, Rule, knowledge_links, resolve_document, resolve_role
 from kg.model.event_links import EventLink, event_links
 from kg.model.iris import FIXED_PREFIXES, document_iri, fragment_iri, graph_iri, local_iri, resource_iri, span_iri
-from kg.model.knowledge_bases import Item
-from kg.model.names import name_mentions
 from kg.model.nquads import QuadWriter, boolean, date_literal, decimal, integer, iri, literal
-from kg.model.ontology import KGO, THING_ATTRIBUTES, date_precision
-from kg.model.resolve import Resolution, Rule, knowledge_links, resolve_document, resolve_role
+from kg.model.schema.corpus_vocabulary import Vocabulary, property_name
+from kg.model.schema.ontology import KGO, THING_ATTRIBUTES, date_precision
 from kg.model.sentences import SentenceIndex
 
 RDF, RDFS, SKOS, NIF = FIXED_PREFIXES["rdf"], FIXED_PREFIXES["rdfs"], FIXED_PREFIXES["skos"], FIXED_PREFIXES["nif"]
@@ -50,7 +50,7 @@ class _Context:
 
     @cached_property
     def named_triggers(self) -> set[str]:
-        """The event and membership triggers whose words are a name (kg.model.names)."""
+        """The event and membership triggers whose words are a name (kg.model.entities.names)."""
         triggers = {e.trigger for e in self.doc.annotations.events}
         bounds = self.doc.annotations.textbounds
         return name_mentions(self.doc.text, [bounds[t] for t in triggers if t in bounds])

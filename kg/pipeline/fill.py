@@ -7,7 +7,7 @@ file), drops the graphs of changed and removed documents, loads the new
 ones and recomputes only the entity records they touch. Both end with the
 same store a full build makes of the same corpus.
 
-Entity records are written from the evidence the readers sum (kg.model.evidence),
+Entity records are written from the evidence the readers sum (kg.model.entities.evidence),
 never from a query over the whole store; a build keeps that sum, and the
 next incremental build patches it with the evidence of the graphs it swaps.
 The network view's index (kg.publish.view_index) is kept and patched alike: each
@@ -22,9 +22,8 @@ from pathlib import Path
 
 from kg.errors import InputError
 from kg.model import iris
-from kg.model.corpus_vocabulary import Vocabulary
-from kg.model.entity_records import records_nquads
-from kg.model.evidence import (
+from kg.model.entities.entity_records import records_nquads
+from kg.model.entities.evidence import (
     Evidence,
     Kept,
     add_evidence,
@@ -36,6 +35,7 @@ from kg.model.evidence import (
     save_evidence,
 )
 from kg.model.iris import FIXED_PREFIXES, graph_iri, resource_iri
+from kg.model.schema.corpus_vocabulary import Vocabulary
 from kg.model.view_parts import pack, view_part
 from kg.pipeline.cluster import reading_on
 from kg.pipeline.document_graph import canonical_keys

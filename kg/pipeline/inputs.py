@@ -30,9 +30,9 @@ PARSED = ("alignment", "vocabularies", "vocabulary", "aliases")
 OWN_CODE = Path(__file__).parents[1]
 
 if TYPE_CHECKING:  # imported when parsed (rdflib comes with them): a no-op build needs neither
-    from kg.model.aliases import AliasTable
-    from kg.model.corpus_vocabulary import Alignment, Vocabulary
-    from kg.model.knowledge_bases import KnowledgeBases
+    from kg.model.entities.aliases import AliasTable
+    from kg.model.entities.knowledge_bases import KnowledgeBases
+    from kg.model.schema.corpus_vocabulary import Alignment, Vocabulary
 
 
 class Inputs:
@@ -65,7 +65,7 @@ class Inputs:
 
     @cached_property
     def alignment(self) -> Alignment:
-        from kg.model.corpus_vocabulary import load_alignment
+        from kg.model.schema.corpus_vocabulary import load_alignment
 
         return load_alignment(self.corpus_dir / MAPPING_FILE)
 
@@ -73,7 +73,7 @@ class Inputs:
     def vocabularies(self) -> dict[Path, Vocabulary]:
         """One per annotation.conf, and one per converted document (INCEpTION, WebAnno: its layers are
         its schema, joined with the annotation.conf that applies to its directory: its hierarchy and types)."""
-        from kg.model.corpus_vocabulary import Vocabulary
+        from kg.model.schema.corpus_vocabulary import Vocabulary
 
         vocabularies = {path: Vocabulary(load_config(path), self.alignment, self._knowledge_bases(path.parent))
                         for path in self.config_files}
@@ -91,14 +91,14 @@ class Inputs:
     def _knowledge_bases(self, directory: Path, converted: bool = False) -> KnowledgeBases:
         """The knowledge bases declared by the tools.conf that applies to `directory` (and for an
         INCEpTION document, every database its identifiers name)."""
-        from kg.model.knowledge_bases import KnowledgeBases
+        from kg.model.entities.knowledge_bases import KnowledgeBases
 
         return KnowledgeBases.declared(url_patterns(find_tools(directory, self.corpus_dir)), converted)
 
     @cached_property
     def vocabulary(self) -> Vocabulary:
         """Every type of the corpus (all its configurations): for the entity records and the ontology."""
-        from kg.model.corpus_vocabulary import Vocabulary, check_alignment_names
+        from kg.model.schema.corpus_vocabulary import Vocabulary, check_alignment_names
 
         vocabularies = list(self.vocabularies.values())
         if not vocabularies:
@@ -110,7 +110,7 @@ class Inputs:
 
     @cached_property
     def aliases(self) -> AliasTable:
-        from kg.model.aliases import load_aliases
+        from kg.model.entities.aliases import load_aliases
 
         return load_aliases(self.corpus_dir / ALIASES_FILE, self.vocabulary)
 

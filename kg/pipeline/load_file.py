@@ -19,8 +19,8 @@ from pathlib import Path
 import pyoxigraph as ox
 
 from kg.model import iris
-from kg.model.corpus_vocabulary import Vocabulary
 from kg.model.resources import ONTOLOGY_TTL, read_rdf
+from kg.model.schema.corpus_vocabulary import Vocabulary
 from kg.publish.export import write_index
 from kg.store import build_dirs
 from kg.store.embedded import EmbeddedStore

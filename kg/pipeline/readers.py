@@ -23,8 +23,8 @@ from tqdm import tqdm
 from kg.errors import InputError, InputErrors, InputWarning, KgError, ValidationError
 from kg.formats.corpus import DocumentFiles, read_document
 from kg.model import iris
-from kg.model.evidence import Evidence, add_evidence, document_evidence
-from kg.model.identity import identity_warnings
+from kg.model.entities.evidence import Evidence, add_evidence, document_evidence
+from kg.model.entities.identity import identity_warnings
 from kg.model.view_parts import pack, view_part
 from kg.pipeline.document_graph import canonical_keys, document_nquads
 from kg.pipeline.inputs import Inputs
@@ -42,7 +42,7 @@ IN_FLIGHT = 2  # tasks submitted per worker and not yet handed to the sink: boun
 @dataclass
 class Read:
     """What reading gave besides the N-Quads: the canonical keys of the documents checked with
-    SHACL, the summed evidence of every document read (kg.model.evidence) and each one's part of
+    SHACL, the summed evidence of every document read (kg.model.entities.evidence) and each one's part of
     the network view (kg.model.view_parts), packed, by slug."""
 
     checked: set[str] = field(default_factory=set)

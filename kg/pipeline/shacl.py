@@ -1,6 +1,6 @@
 """Check a built graph against shapes.ttl with pySHACL, and against the ontology: every class and
 predicate used must be declared, in ontology.ttl or in the corpus vocabulary the build publishes
-beside it in its ontology graph (kg.model.corpus_vocabulary).
+beside it in its ontology graph (kg.model.schema.corpus_vocabulary).
 
 The shapes hold under RDFS entailment too (a SHACL tool run with `inference=rdfs` over a build and
 its ontology graph finds it conforms): kgo:evidence is a sub-property of prov:wasDerivedFrom, so a

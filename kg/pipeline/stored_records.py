@@ -1,6 +1,6 @@
 """The entity records in a build's store: their evidence asked of the store in SPARQL (for a
 store that kept no evidence, and to check that the evidence the readers summed agrees), and
-records replaced in place (kg.model.entity_records writes them).
+records replaced in place (kg.model.entities.entity_records writes them).
 """
 
 from __future__ import annotations
@@ -9,11 +9,11 @@ from collections import defaultdict
 from typing import Iterable
 
 from kg.model import iris
-from kg.model.aliases import AliasTable
-from kg.model.corpus_vocabulary import Vocabulary
-from kg.model.entity_records import records_nquads
-from kg.model.evidence import Evidence, MentionCounts
+from kg.model.entities.aliases import AliasTable
+from kg.model.entities.entity_records import records_nquads
+from kg.model.entities.evidence import Evidence, MentionCounts
 from kg.model.iris import FIXED_PREFIXES, resource_iri
+from kg.model.schema.corpus_vocabulary import Vocabulary
 from kg.store.embedded import EmbeddedStore
 
 _MENTIONS = """

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from kg.formats.corpus import MAPPING_FILE, scan_corpus
-from kg.model.schema_report import suggested_toml
+from kg.model.schema.schema_report import suggested_toml
 from kg.pipeline.inputs import Inputs
 
 

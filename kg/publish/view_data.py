@@ -12,8 +12,8 @@ from dataclasses import dataclass, field
 from typing import Iterable
 
 from kg.model import iris
-from kg.model.default_alignment import ENTITY_ROOT
 from kg.model.iris import ONTOLOGY, prologue
+from kg.model.schema.default_alignment import ENTITY_ROOT
 from kg.model.view_parts import ViewPart, pack, split_by_subject, unpack, view_part
 from kg.store.protocol import Select
 
@@ -115,7 +115,7 @@ def start_parts(ontology_nquads: str) -> ViewParts:
 
 
 def record_parts(records_nquads: str, classes: Iterable[str]) -> dict[str, bytes]:
-    """The part of each entity record in `records_nquads` (kg.model.entity_records), by key, packed."""
+    """The part of each entity record in `records_nquads` (kg.model.entities.entity_records), by key, packed."""
     start = len(iris.RESOURCE)
     parts = split_by_subject(view_part(records_nquads, classes),
                              lambda s: s[start:] if s.startswith(iris.RESOURCE) else None)

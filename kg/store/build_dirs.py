@@ -33,7 +33,7 @@ new build replaces the old.
         inputs.pickle                   PARSED_INPUTS_FILE: the parsed inputs, reused by the next
                                         incremental build (kg.pipeline.inputs)
         evidence.pickle                 EVIDENCE_FILE: what the documents say of each entity, patched
-                                        by the next build (kg.model.evidence)
+                                        by the next build (kg.model.entities.evidence)
         schema/                         CORPUS_CONFIG_DIR: the corpus's configuration files
                                         (annotation.conf, kg.toml, ...) at their places in the corpus,
                                         which `kg export --format brat|xmi` writes back

@@ -11,9 +11,9 @@ from kg.formats.brat.conf import AnnotationConfig, load_config
 from kg.formats.brat.conf_writer import union_configs
 from kg.formats.corpus import ALIASES_FILE, MAPPING_FILE, DocumentFiles, read_document, scan_corpus
 from kg.formats.records import Document
-from kg.model.aliases import AliasTable, load_aliases
-from kg.model.corpus_vocabulary import Vocabulary, load_alignment
-from kg.model.resolve import LOCAL_FAMILIES, Rule, resolve_document
+from kg.model.entities.aliases import AliasTable, load_aliases
+from kg.model.entities.resolve import LOCAL_FAMILIES, Rule, resolve_document
+from kg.model.schema.corpus_vocabulary import Vocabulary, load_alignment
 from kg.suggest.events import SeenEvent, seen_events
 
 _LINKED_RULES = (Rule.KG, Rule.ALIAS_TABLE)

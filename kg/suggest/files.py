@@ -22,7 +22,7 @@ from kg.formats.brat.ann import parse_ann
 from kg.formats.brat.conf import AnnotationConfig, AttributeType, decode_utf8, find_config
 from kg.formats.corpus import SUGGESTED_SUFFIX, DocumentFiles
 from kg.formats.records import Document
-from kg.model.corpus_vocabulary import Vocabulary
+from kg.model.schema.corpus_vocabulary import Vocabulary
 from kg.suggest.choosing import suggest
 from kg.suggest.corpus import SuggestCorpus
 from kg.suggest.events import TriggerModel, score_arguments, score_events

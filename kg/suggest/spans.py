@@ -4,7 +4,7 @@ Pure: a text, a lexicon of known names (the alias table, optionally names annota
 elsewhere in the corpus) and the annotation configuration give suggestions; nothing is
 read or written here (kg.suggest.files does that).
 
-Names match like the resolver compares them (kg.model.resolve.normalize): accents, case,
+Names match like the resolver compares them (kg.model.entities.resolve.normalize): accents, case,
 possessive 's and punctuation do not count ("Venezuela’s security forces" is one name), a
 leading "the" is not part of the name, and a match starts and ends on word boundaries. Two
 exceptions: a name written in capitals in the lexicon ("US", "UN") matches only capitals in
@@ -21,7 +21,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 
 from kg.formats.brat.conf import AnnotationConfig
-from kg.model.aliases import AliasTable, normalize
+from kg.model.entities.aliases import AliasTable, normalize
 from kg.model.iris import fold
 from kg.suggest.suggestion import Suggestion
 
@@ -29,7 +29,8 @@ from kg.suggest.suggestion import Suggestion
 # that a name is found inside a run of them ('北京' in '习近平访问北京').
 _UNSPACED = "[\u0e00-\u0e7f\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]"
 _THAI_MARKS = "[\u0e31\u0e34-\u0e3a\u0e47-\u0e4e]*"  # vowel and tone marks, part of the character before
-_TOKEN = re.compile(rf"{_UNSPACED}{_THAI_MARKS}|(?:(?!{_UNSPACED})[^\W_])(?:(?!{_UNSPACED})[^\W_]|[\u0300-\u036f])*")
+_UNSPACED_TOKEN = f"{_UNSPACED}{_THAI_MARKS}"  # one token of such a script, in a text and in a lexicon form
+_TOKEN = re.compile(rf"{_UNSPACED_TOKEN}|(?:(?!{_UNSPACED})[^\W_])(?:(?!{_UNSPACED})[^\W_]|[\u0300-\u036f])*")
 _GAP = re.compile(r"[ \u00a0.'’\-]{1,3}|['’][sS][ \u00a0]{1,2}")  # between two words of one name ("Venezuela's army")
 
 
@@ -122,7 +123,7 @@ def _capitalized(name: str) -> bool:
 
 def lexicon_form(name: str) -> str:
     """The normalized form, with an all-capitals name marked so it matches capitals only."""
-    form = " ".join(re.sub(f"({_UNSPACED})", r" \1 ", normalize(name)).split())
+    form = " ".join(re.sub(f"({_UNSPACED_TOKEN})", r" \1 ", normalize(name)).split())
     if re.fullmatch(r"[A-Z]{2,4}", name.strip()):
         return "^" + form
     return form

@@ -72,9 +72,9 @@ BREAKAGES = [
     (shift_offset, "differs from the text at"),
     (dangling_argument, "refers to undefined id T999"),
     (undeclared_type, "undeclared type 'Spaceship'"),
-    (wrong_argument_type, "a Person (expected Quote)"),
+    (wrong_argument_type, "a Person (expected Quote"),
     (date_value_on_a_person, "a Person (expected ISO8601 only on date mentions)"),
-    (bad_qualifier, "bad value 'Roughly' for attribute Qualifier"),
+    (bad_qualifier, "value 'Roughly' of attribute Qualifier is not declared"),
 ]
 
 
@@ -83,7 +83,7 @@ def test_checker_reports_a_broken_annotation(small: Path, breakage, expected: st
     _edit_ann(small, breakage)
     problems, _ = check_corpus(small)
     assert any(expected in p for p in problems), problems
-    assert all(_first_doc(small).name in p for p in problems)
+    assert all(_first_doc(small).name in p for p in problems if not re.fullmatch(r"\d+ errors of \d+ kinds", p))
 
 
 def test_checker_reports_an_event_without_its_required_role(small: Path) -> None:

@@ -40,6 +40,7 @@ import pytest
 
 import kg
 from kg.model import iris
+from kg.model.document_ids import document_id
 from scripts.corpus_table import ENTITIES, LINKS, warning_counts
 from tests.corpora.support import CORPORA
 from tests.helpers import run_kg, tree_digest
@@ -350,6 +351,6 @@ def test_mentions_stated_to_be_one_thing_are_one_entity(name: str, built) -> Non
         rows = graph.query("SELECT ?g ?id ?e WHERE { GRAPH ?g { ?m kgo:annotationId ?id ; kgo:denotes ?e } }")
     denoted = {(str(r["g"]), str(r["id"])): str(r["e"]) for r in rows}
     for ann, chains in anns.items():
-        graph_iri = iris.graph_iri(iris.document_id(ann.relative_to(corpus).with_suffix("").as_posix()))
+        graph_iri = iris.graph_iri(document_id(ann.relative_to(corpus).with_suffix("").as_posix()))
         for chain in chains:
             assert len({denoted[(graph_iri, m)] for m in chain}) == 1, (ann, chain)

@@ -204,7 +204,7 @@ def test_strict_turns_what_brat_marks_into_errors(tmp_path: Path) -> None:
 
 
 def test_an_equivalence_of_several_types_is_kept_for_the_model_to_join() -> None:
-    """brat shows it; kg.model.identity makes one entity of the type most frequent in the chain."""
+    """brat shows it; kg.model.entities.identity makes one entity of the type most frequent in the chain."""
     parsed = _parse("\n".join(["T1\tPerson 0 7\tAnn Lee", "T2\tWeapon 33 38\tParis", "*\tAlias T1 T2"]))
     assert [e.members for e in parsed.equivs] == [("T1", "T2")]
     assert [(w.line, w.reason.split(" (")[0]) for w in parsed.warnings] == [(3, "Alias between Person and Weapon is not declared")]

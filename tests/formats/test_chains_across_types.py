@@ -1,5 +1,5 @@
 """A coreference chain whose links carry several types takes the most frequent (the first on a
-tie, kg.model.chain_types): a link on no entity's span ("it") is a mention of that type."""
+tie, kg.model.entities.chain_types): a link on no entity's span ("it") is a mention of that type."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from kg.formats.registry import BY_SUFFIX
-from kg.model.chain_types import chain_type, ranked_types
+from kg.model.entities.chain_types import chain_type, ranked_types
 
 HEADER = ("#FORMAT=WebAnno TSV 3.3\n#T_SP=de.tudarmstadt.ukp.dkpro.core.api.ner.type.NamedEntity|value\n"
           "#T_CH=webanno.custom.CorefLink|referenceRelation|referenceType\n\n\n")

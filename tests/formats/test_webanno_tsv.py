@@ -154,7 +154,7 @@ def test_a_real_export_as_xmi_and_as_tsv3_builds_into_the_same_graph_but_the_tex
 
 def test_senticoref_chains_across_layers_are_one_entity_each_with_located_warnings(tmp_path: Path) -> None:
     """SentiCoref chains join NamedEntity, Sentiment and bare coreference mentions: each chain is one
-    entity, of the type most frequent among its links (kg.model.identity), with a warning naming the
+    entity, of the type most frequent among its links (kg.model.entities.identity), with a warning naming the
     types of each document where one does so; the corpus reads."""
     corpus = shared_corpus("webanno-tsv3", "senticoref")
     result = run_kg("check", "--corpus", str(corpus))

@@ -17,8 +17,8 @@ from hypothesis import HealthCheck, given, settings
 
 from kg.formats.brat.ann import parse_ann
 from kg.formats.records import Document, Metadata
-from kg.model.aliases import load_aliases
-from kg.model.corpus_vocabulary import Vocabulary
+from kg.model.entities.aliases import load_aliases
+from kg.model.schema.corpus_vocabulary import Vocabulary
 from kg.pipeline.builder import build
 from kg.pipeline.document_graph import document_nquads
 from tests.hardening.brat import CONFIG, ValidDocument, valid_document

@@ -13,8 +13,9 @@ import pytest
 import rdflib
 
 from kg.formats.brat.conf import parse_config
-from kg.model.corpus_vocabulary import Vocabulary
-from kg.model.default_alignment import (
+from kg.model.resources import ONTOLOGY_TTL, read_rdf
+from kg.model.schema.corpus_vocabulary import Vocabulary
+from kg.model.schema.default_alignment import (
     DOMAIN_CLASSES,
     ENTITY_CLASSES,
     ENTITY_ROOT,
@@ -23,8 +24,7 @@ from kg.model.default_alignment import (
     KGO_PARENTS,
     default_class,
 )
-from kg.model.resources import ONTOLOGY_TTL, read_rdf
-from kg.model.schema_report import nearest_class
+from kg.model.schema.schema_report import nearest_class
 from kg.store import build_dirs
 from tests.brat_reference import brat_source
 from tests.helpers import run_kg, shared_corpus
@@ -132,7 +132,7 @@ def test_properties_keep_the_configuration_spelling(ner_corpus: Path, tmp_path: 
     assert _query(data, "SELECT ?l WHERE { GRAPH ?g { kgv:mention a owl:ObjectProperty ; rdfs:label ?l } }") == [
         ("Mention",)]
     assert _query(data, "SELECT ?t WHERE { GRAPH ?g { kgv:Mention a ?t } }") == [(str(rdflib.OWL.Class),)]
-    # "one" is no name: the thing it stands for is local to its document (kg.model.names)
+    # "one" is no name: the thing it stands for is local to its document (kg.model.entities.names)
     assert _query(data, "SELECT ?b WHERE { ?a kgv:mention ?b }") == [("https://kg.example.org/doc/doc1/mention/T4",)]
 
 
@@ -206,7 +206,7 @@ def test_an_aligned_subclass_resolves_in_its_kgo_family(tmp_path: Path) -> None:
     data = tmp_path / "data"
     assert run_kg("build", "--corpus", str(corpus), "--data", str(data), "--quiet").exit_code == 0
     assert _query(data, "SELECT DISTINCT ?e WHERE { ?m kgo:denotes ?e }") == [("https://kg.example.org/id/place/peru",)]
-    # the record takes one of the annotated types (kg.model.entity_records: a tie goes to the name)
+    # the record takes one of the annotated types (kg.model.entities.entity_records: a tie goes to the name)
     assert _query(data, "SELECT ?c WHERE { <https://kg.example.org/id/place/peru> a ?c }") == [
         ("https://kg.example.org/ontology#Country",), ("https://kg.example.org/ontology#Place",),
         ("https://kg.example.org/vocab#COUNTRY",)]

@@ -1,7 +1,7 @@
-"""The evidence builds sum from the readers (kg.model.evidence) equals what the store's SPARQL says.
+"""The evidence builds sum from the readers (kg.model.entities.evidence) equals what the store's SPARQL says.
 
 Entity records are written from evidence the readers read off each document's
-N-Quads and the build sums (and an incremental build patches); kg.model.entity_records
+N-Quads and the build sums (and an incremental build patches); kg.model.entities.entity_records
 asks the store the same questions in SPARQL. On our corpus, on brat's example
 corpora and on a generated one, after a full build and after incremental
 ones, the evidence a build keeps must equal the store's answer.
@@ -17,8 +17,8 @@ from pathlib import Path
 import pytest
 
 from kg.model import iris
-from kg.model.entity_records import records_nquads
-from kg.model.evidence import Evidence, document_evidence, load_evidence
+from kg.model.entities.entity_records import records_nquads
+from kg.model.entities.evidence import Evidence, document_evidence, load_evidence
 from kg.pipeline.builder import build
 from kg.pipeline.stored_records import gather_evidence
 from kg.store import build_dirs

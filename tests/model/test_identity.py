@@ -1,6 +1,6 @@
-"""Identity the annotators stated (kg.model.identity): equivalences and identity relations make chains,
+"""Identity the annotators stated (kg.model.entities.identity): equivalences and identity relations make chains,
 a chain is one entity of its most frequent type, and kg.toml names more identity relations and says
-which types are shared or local (kg.model.sharing)."""
+which types are shared or local (kg.model.entities.sharing)."""
 
 from __future__ import annotations
 
@@ -14,10 +14,10 @@ from kg.errors import ConfigError
 from kg.formats.brat.ann import parse_ann
 from kg.formats.brat.conf import parse_config
 from kg.formats.records import Document, Metadata
-from kg.model.aliases import AliasTable
-from kg.model.corpus_vocabulary import Alignment, Vocabulary, load_alignment
-from kg.model.identity import identity_chains
-from kg.model.resolve import resolve_document
+from kg.model.entities.aliases import AliasTable
+from kg.model.entities.identity import identity_chains
+from kg.model.entities.resolve import resolve_document
+from kg.model.schema.corpus_vocabulary import Alignment, Vocabulary, load_alignment
 from tests.helpers import run_kg
 
 CONF = """[entities]

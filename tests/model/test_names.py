@@ -1,4 +1,4 @@
-"""Which mentions are names (kg.model.names), and names only among an entity's names.
+"""Which mentions are names (kg.model.entities.names), and names only among an entity's names.
 
 The function-word lists are checked against spaCy's stop words (their stated source); the rule on
 the words of a text; the shipped graph for the forms issue 40 saw offered as names.
@@ -13,8 +13,8 @@ import pytest
 
 import kg
 from kg.formats.records import Span, TextBound
-from kg.model.function_words import INDEFINITE, PRONOUNS_AND_DETERMINERS, is_function_word, is_indefinite
-from kg.model.names import name_mentions
+from kg.model.entities.function_words import INDEFINITE, PRONOUNS_AND_DETERMINERS, is_function_word, is_indefinite
+from kg.model.entities.names import name_mentions
 
 
 def _mentions(text: str, *words: str) -> list[TextBound]:

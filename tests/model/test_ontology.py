@@ -1,4 +1,4 @@
-"""annotation.conf, ontology.ttl, kg.model.ontology and built graphs agree."""
+"""annotation.conf, ontology.ttl, kg.model.schema.ontology and built graphs agree."""
 
 from __future__ import annotations
 
@@ -6,10 +6,10 @@ import rdflib
 from rdflib import OWL, RDF, RDFS
 
 from kg.formats.brat.conf import load_config
-from kg.model.corpus_vocabulary import property_name
 from kg.model.iris import ONTOLOGY
-from kg.model.ontology import KGO
 from kg.model.resources import ontology_graph
+from kg.model.schema.corpus_vocabulary import property_name
+from kg.model.schema.ontology import KGO
 from kg.pipeline.shacl import check_declared
 from tests.helpers import CORPUS, store_quads
 

@@ -8,8 +8,8 @@ import pytest
 
 from kg.errors import ConfigError
 from kg.formats.brat.conf import load_config
-from kg.model.aliases import load_aliases, normalize
-from kg.model.corpus_vocabulary import Vocabulary
+from kg.model.entities.aliases import load_aliases, normalize
+from kg.model.schema.corpus_vocabulary import Vocabulary
 from kg.model.sentences import split_sentences
 from tests.helpers import CORPUS, TINY, run_kg
 

@@ -11,6 +11,7 @@ import random
 import sqlite3
 import subprocess
 import sys
+import unicodedata
 from pathlib import Path
 
 import pytest
@@ -47,6 +48,11 @@ def _entries(labels: Rows) -> list[Entry]:
                   key=lambda e: (e[0], KINDS.get(e[1], len(KINDS)), e[2]))
 
 
+def _in_word(char: str) -> bool:
+    """A letter, digit or mark of any script: a Devanagari vowel sign is inside its word."""
+    return char.isalnum() or unicodedata.category(char).startswith("M")
+
+
 def _by_definition(labels: Rows, summaries: Rows, text: str, limit: int) -> list[tuple[str, str, str]]:
     """Every label scanned: whole label, prefix, word prefix (of the first occurrence), anywhere;
     then more mentions, then the matched label, then the IRI; one hit per entity, its first best label."""
@@ -56,7 +62,7 @@ def _by_definition(labels: Rows, summaries: Rows, text: str, limit: int) -> list
         position = folded.find(needle) if needle else -1
         if position < 0:
             continue
-        rank = 0 if folded == needle else 1 if position == 0 else 2 if not folded[position - 1].isalnum() else 3
+        rank = 0 if folded == needle else 1 if position == 0 else 2 if not _in_word(folded[position - 1]) else 3
         if entity not in best or (rank, folded) < best[entity][:2]:
             best[entity] = (rank, folded, label)
     mentions = {r["e"]: int(r.get("mentions") or 0) for r in summaries}
@@ -101,7 +107,7 @@ def _label(entity: str, label: str, kind: str = "pref") -> dict[str, str]:
 
 
 # words of other scripts, and what splits them: marks fold keeps (Devanagari vowel signs are
-# no letter to str.isalnum: a word starts after each), no spaces (CJK), letters newer than SQLite's
+# no letter to str.isalnum, yet inside their word), no spaces (CJK), letters newer than SQLite's
 # Unicode tables (Adlam), other digits, and FTS5's own syntax inside labels
 SCRIPTS = ["Нарендра Моди", "Владимир Путин", "Санкт-Петербург", "नरेन्द्र मोदी", "मोदी सरकार", "दिल्ली",
            "习近平", "中华人民共和国", "北京市", "東京都", "ソニー株式会社", "서울특별시", "Αθήνα", "Ελλάδα",
@@ -278,7 +284,8 @@ def test_a_build_after_one_of_an_earlier_kg_writes_the_index_whole(tmp_path, cor
 
 
 def test_the_word_text_splits_where_the_ranking_does():
-    """`words` indexes letters and digits as str.isalnum counts them, every other character a space,
-    on every code point (a regular expression does it, faster than asking each character)."""
+    """`words` indexes letters and digits as str.isalnum counts them and marks (Unicode category M),
+    every other character a space, on every code point (a regular expression does it, faster than
+    asking each character)."""
     characters = "".join(chr(c) for c in range(sys.maxunicode + 1) if not 0xD800 <= c <= 0xDFFF)
-    assert word_text(characters) == "".join(c if c.isalnum() else " " for c in characters)
+    assert word_text(characters) == "".join(c if _in_word(c) else " " for c in characters)

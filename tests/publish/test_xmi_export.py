@@ -11,7 +11,7 @@ from cassis import load_cas_from_xmi, load_typesystem
 
 from kg.formats.inception.xmi_writer import CHAIN, EVENT, RELATION, SENTENCE, TOKEN
 from kg.model.iris import ONTOLOGY_GRAPH, RESOURCE
-from kg.model.ontology import KGO
+from kg.model.schema.ontology import KGO
 from kg.model.sentences import split_sentences
 from tests.helpers import CORPUS, assert_same_quads, inception_corpus, run_kg, store_quads
 

@@ -16,7 +16,7 @@ import pytest
 from kg.formats.brat.ann import parse_ann
 from kg.formats.brat.conf import load_config, parse_config
 from kg.formats.corpus import read_text
-from kg.model.aliases import AliasEntry, AliasTable
+from kg.model.entities.aliases import AliasEntry, AliasTable
 from kg.suggest.choosing import match_quotes, suggest
 from kg.suggest.dates import match_dates
 from kg.suggest.events import SeenEvent, trigger_model

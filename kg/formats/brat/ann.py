@@ -433,7 +433,7 @@ def _relation_fits(reader: _Reader, declared, ends, types: dict[str, str]) -> bo
 
 def _check_equiv_types(reader: _Reader, equiv: Equiv) -> None:
     """brat's verifier: every pair of its members' types must fit the equivalence's declaration.
-    (An equivalence joining several types is one entity all the same: kg.model.identity.)"""
+    (An equivalence joining several types is one entity all the same: kg.model.entities.identity.)"""
     config = reader.config
     declared = config.relations.get(equiv.type)
     if not declared:

@@ -41,7 +41,7 @@ from kg.errors import ConfigError, InputErrors, InputWarning
 from kg.formats import limits
 
 CONFIG_FILE = "annotation.conf"
-MAPPING_FILE = "kg.toml"  # the alignment of the corpus's types with the ontology (kg.model.corpus_vocabulary reads it)
+MAPPING_FILE = "kg.toml"  # the alignment of the corpus's types with the ontology (kg.model.schema.corpus_vocabulary reads it)
 SECTIONS = ("entities", "relations", "events", "attributes")
 SECTION_ALIASES = {"spans": "entities"}
 UNBOUNDED = sys.maxsize

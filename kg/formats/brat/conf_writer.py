@@ -39,11 +39,25 @@ INDENT = "\t"
 
 def render_config(config: AnnotationConfig) -> str:
     """The text of an annotation.conf declaring exactly what `config` declares."""
-    out = ["[entities]", *_hierarchy(config.entities, _node_line), "",
+    out = ["[entities]", *_hierarchy(config.entities, _commented(config, "entities", _node_line)), "",
            "[relations]", *_relation_lines(config), "",
-           "[events]", *_hierarchy(config.events, _node_line), "",
-           "[attributes]", *(_attribute_line(a) for a in config.attributes.values())]
+           "[events]", *_hierarchy(config.events, _commented(config, "events", _node_line)), "",
+           "[attributes]", *(line for attribute in config.attributes.values()
+                             for line in _comment_lines(config, "attributes", attribute.name) + [_attribute_line(attribute)])]
     return "\n".join(out) + "\n"
+
+
+def _comment_lines(config: AnnotationConfig, section: str, name: str) -> list[str]:
+    """The comment parse_config kept above a declaration, as the line to write above it again."""
+    comment = config.comments.get((section, name))
+    return [f"# {comment}"] if comment else []
+
+
+def _commented(config: AnnotationConfig, section: str, render):
+    """`render` with the declaration's comment written on the line above it."""
+    def lines(node) -> list[str]:
+        return _comment_lines(config, section, node.name) + render(node)
+    return lines
 
 
 def _hierarchy(nodes: dict[str, TypeNode], render) -> list[str]:
@@ -83,8 +97,9 @@ def _relation_lines(config: AnnotationConfig) -> list[str]:
         later = [_relation_declaration(node.name, d) for d in config.relations.get(node.name, ())[1:]]
         return _node_line(node) + later
 
-    lines = _hierarchy(config.relation_nodes, render)
-    return lines + [_overlap_line(rule) for rule in config.overlaps]
+    lines = _hierarchy(config.relation_nodes, _commented(config, "relations", render))
+    overlap_lines = [_overlap_line(rule) for rule in config.overlaps]
+    return lines + (_comment_lines(config, "relations", OVERLAP) if overlap_lines else []) + overlap_lines
 
 
 def _relation_declaration(name: str, declared: RelationType) -> str:

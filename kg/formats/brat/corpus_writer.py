@@ -29,11 +29,11 @@ from kg.formats.brat.conf import CONFIG_FILE, AnnotationConfig, load_config
 from kg.formats.brat.tools_conf import find_tools, url_patterns
 from kg.formats.records import id_order
 from kg.model import iris
-from kg.model.corpus_vocabulary import Vocabulary, load_alignment
 from kg.model.document_ids import document_file, inside
+from kg.model.entities.resolve import LINKED_AS
 from kg.model.iris import FIXED_PREFIXES, WIKIDATA, slug_of_graph
-from kg.model.ontology import KGO, THING_ATTRIBUTES
-from kg.model.resolve import LINKED_AS
+from kg.model.schema.corpus_vocabulary import Vocabulary, load_alignment
+from kg.model.schema.ontology import KGO, THING_ATTRIBUTES
 from kg.store.embedded import EmbeddedStore
 
 RDF, RDFS, OWL, NIF, DCTERMS = (FIXED_PREFIXES[p] for p in ("rdf", "rdfs", "owl", "nif", "dcterms"))

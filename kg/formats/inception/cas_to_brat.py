@@ -20,7 +20,7 @@ from cassis.typesystem import FeatureStructure, Type
 
 from kg.formats.brat.render import Bound, Standoff, ann_lines, brat_name, conf_text, settle_attributes
 from kg.model import iris
-from kg.model.chain_types import chain_type
+from kg.model.entities.chain_types import chain_type
 from kg.model.iris import WIKIDATA
 
 DKPRO = "de.tudarmstadt.ukp.dkpro.core.api."
@@ -205,7 +205,7 @@ def _add_span(brat: Standoff, fs: FeatureStructure, link: bool) -> None:
 
 def _type_links(brat: Standoff) -> None:
     """A link with no entity on its span ("he", "the café") is a mention of what its chain's
-    entities name: it takes the type the chain takes (kg.model.chain_types: the most frequent among
+    entities name: it takes the type the chain takes (kg.model.entities.chain_types: the most frequent among
     them, the first on a tie), and keeps the chain layer's name in a chain of links only."""
     for chain in brat.chains:
         bounds = [brat.by_fs[member] for member in chain]

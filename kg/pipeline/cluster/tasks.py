@@ -15,7 +15,7 @@ import socket
 from pathlib import Path
 
 from kg.formats.corpus import DocumentFiles
-from kg.model.evidence import Evidence
+from kg.model.entities.evidence import Evidence
 from kg.pipeline import readers
 
 VIEW_SUFFIX = ".view"

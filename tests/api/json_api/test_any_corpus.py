@@ -7,6 +7,7 @@ store read with plain pyoxigraph, never from the API."""
 from __future__ import annotations
 
 import re
+import shutil
 import time
 from pathlib import Path
 from typing import Iterator
@@ -52,7 +53,14 @@ def nerel(tmp_path_factory) -> Iterator[tuple[Path, Server]]:
 
 @pytest.fixture(scope="module")
 def sanskrit(tmp_path_factory) -> Iterator[tuple[Path, Server]]:
-    yield from _serve(PUBLIC / "ullekhanam", tmp_path_factory.mktemp("ullekhanam"))
+    """The Sanskrit corpus with its passages shared (kg.toml): a caseless script annotated once per
+    document has no names by kg's rule, so nothing would be searchable; here its words are."""
+    root = tmp_path_factory.mktemp("ullekhanam")
+    corpus = shutil.copytree(PUBLIC / "ullekhanam", root / "corpus")
+    types = ["vastu", "pAThaH", "kendrIbhUtapAThaH1", "kendrIbhUtapAThaH2", "kendrIbhUtapAThaH3", "TiikaavatpAThaH",
+             "doShaH", "anavagatapAThaH"]
+    (corpus / "kg.toml").write_text("[entities]\n" + "".join(f'{t} = "shared"\n' for t in types), encoding="utf-8")
+    yield from _serve(corpus, root)
 
 
 def _get(server: Server, path: str, status: int = 200, **params) -> dict:

@@ -11,8 +11,8 @@ import difflib
 import re
 
 from kg.formats.brat.conf import MAPPING_FILE
-from kg.model.corpus_vocabulary import DEFAULT_KEY, Vocabulary
-from kg.model.default_alignment import DOMAIN_CLASSES, ENTITY_CLASSES, ENTITY_ROOT, EVENT_CLASSES, default_class
+from kg.model.schema.corpus_vocabulary import DEFAULT_KEY, Vocabulary
+from kg.model.schema.default_alignment import DOMAIN_CLASSES, ENTITY_CLASSES, ENTITY_ROOT, EVENT_CLASSES, default_class
 
 # The classes offered for a type, by kind (event or not): the general ones, then the others.
 _GENERAL = {False: ["Person", "Group", "Organization", "Place", "Date", "Figure", "Quote"], True: ["Event", "Claim"]}

@@ -7,7 +7,7 @@
     [identity]
     relations = ["Is_synon", "Is_acron"]   # relation types that state identity, besides the usual names
 
-Without an entry, a type follows kg's rule (kg.model.names, kg.model.resolve): names and linked
+Without an entry, a type follows kg's rule (kg.model.entities.names, kg.model.entities.resolve): names and linked
 mentions are shared, everything else is local.
 """
 

@@ -1,7 +1,7 @@
 """Words that never name a thing alone: pronouns and determiners, and honorifics.
 
 A mention whose words are all of these ("that", "we", "no-one", "Mr", "Sir", "his mother" is not:
-"mother" is none of them) is no proper name, whatever its case (kg.model.names).
+"mother" is none of them) is no proper name, whatever its case (kg.model.entities.names).
 
 PRONOUNS_AND_DETERMINERS holds, per language, the personal, possessive, demonstrative,
 interrogative-relative and indefinite pronouns and the determiners found among spaCy's stop words

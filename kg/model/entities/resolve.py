@@ -6,16 +6,16 @@ A mention resolves, first rule that applies:
 2. a Date with an `ISO8601:` value: `date/<value>`;
 3. Figures, Quotes, Groups and Dates without a value stay local to their document, and so does
    every mention of a type `kg.toml` says is local (`[entities] TYPE = "local"`);
-4. a link to a knowledge-base item (kg.model.knowledge_bases): the alias table's
+4. a link to a knowledge-base item (kg.model.entities.knowledge_bases): the alias table's
    entry that gives the item, else the item's own key (`wikidata/q76`), whatever the
    mention's type; a mention linked to two items follows Wikidata's, else its first;
 5. `Unnamed` mentions stay local to their document;
 6. the alias table: its normalized text equals the normalized label, alias or
    hidden label of an entry of the same family;
-7. its own normalized text, `<family>/<slug>`, when its words are a name (kg.model.names) or
+7. its own normalized text, `<family>/<slug>`, when its words are a name (kg.model.entities.names) or
    `kg.toml` says its type is shared (`[entities] TYPE = "shared"`);
 8. else it is no name ("that", "we", "his mother"): local to its document.
-Mentions stated to be one thing (kg.model.identity: Equiv lines, identity relations, chains)
+Mentions stated to be one thing (kg.model.entities.identity: Equiv lines, identity relations, chains)
 share the strongest resolution of their chain (of two items, the one whose IRI sorts first), with
 the family of the chain's type. Every resolution records the rule that made it and any link it did
 not follow (kgo:resolvedBy). A surname never links to a full name unless the alias table lists it.
@@ -28,13 +28,13 @@ from enum import StrEnum
 
 from kg.errors import AnnotationError, InputErrors
 from kg.formats.records import Document, Normalization, TextBound
-from kg.model.aliases import AliasTable, family_of, normalize
-from kg.model.corpus_vocabulary import Vocabulary
-from kg.model.identity import Chain, identity_chains
+from kg.model.entities.aliases import AliasTable, family_of, normalize
+from kg.model.entities.identity import Chain, identity_chains
+from kg.model.entities.knowledge_bases import WIKIDATA_NAME, BadItem, Item
+from kg.model.entities.names import name_mentions
+from kg.model.entities.sharing import LOCAL, SHARED
 from kg.model.iris import local_iri, resource_iri, slugify
-from kg.model.knowledge_bases import WIKIDATA_NAME, BadItem, Item
-from kg.model.names import name_mentions
-from kg.model.sharing import LOCAL, SHARED
+from kg.model.schema.corpus_vocabulary import Vocabulary
 
 LOCAL_FAMILIES = {"figure", "quote", "group"}
 LINKED_AS = "linked as "  # a note of kgo:resolvedBy: the knowledge-base link followed, as written
@@ -67,7 +67,7 @@ class Resolution:
     item: Item | None = None  # the knowledge-base item it follows
     notes: tuple[str, ...] = ()  # the link as written, and links not followed
     type: str = ""  # the annotation type the thing takes (its chain's): what a local thing is
-    named: bool = False  # the mention's own words are a name of it (kg.model.names)
+    named: bool = False  # the mention's own words are a name of it (kg.model.entities.names)
 
     @property
     def explanation(self) -> str:

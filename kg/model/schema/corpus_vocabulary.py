@@ -13,7 +13,7 @@ the ontology graph. kg's internal terms
 (kgo:Sentence, kgo:Mention, kgo:sentence...) never capture a name.
 
 The usual NER and event type names (PER, ORG, GPE, DATE...) are aligned by
-kg.model.default_alignment; the optional `kg.toml` of the corpus aligns the
+kg.model.schema.default_alignment; the optional `kg.toml` of the corpus aligns the
 corpus's own names with kg's ontology, winning over that table:
 
     [align]
@@ -39,8 +39,12 @@ from kg.errors import ConfigError
 from kg.formats import limits
 from kg.formats.brat.conf import MAPPING_FILE, AnnotationConfig, TypeNode, decode_utf8
 from kg.formats.positions import toml_error, toml_key_lines
-from kg.model import iris, sharing
-from kg.model.default_alignment import (
+from kg.model import iris
+from kg.model.entities import sharing
+from kg.model.entities.knowledge_bases import KnowledgeBases
+from kg.model.iris import FIXED_PREFIXES, ONTOLOGY, fold
+from kg.model.nquads import QuadWriter, iri, literal
+from kg.model.schema.default_alignment import (
     DOMAIN_CLASSES,
     ENTITY_CLASSES,
     ENTITY_ROOT,
@@ -50,10 +54,7 @@ from kg.model.default_alignment import (
     KGO_PARENTS,
     default_class,
 )
-from kg.model.iris import FIXED_PREFIXES, ONTOLOGY, fold
-from kg.model.knowledge_bases import KnowledgeBases
-from kg.model.nquads import QuadWriter, iri, literal
-from kg.model.ontology import KGO
+from kg.model.schema.ontology import KGO
 
 DEFAULT_KEY = "default"  # [align] default = false: no default alignment
 RDF, RDFS, OWL = FIXED_PREFIXES["rdf"], FIXED_PREFIXES["rdfs"], FIXED_PREFIXES["owl"]
@@ -85,9 +86,9 @@ class Alignment:
     terms: dict[str, str] = field(default_factory=dict)
     lines: dict[str, int] = field(default_factory=dict)
     path: str = MAPPING_FILE
-    defaults: bool = True  # `default = false` in [align]: no default alignment (kg.model.default_alignment)
-    sharing_by_type: dict[str, str] = field(default_factory=dict)  # [entities]: type -> shared or local (kg.model.sharing)
-    identity: frozenset[str] = frozenset()  # [identity] relations: types that state identity (kg.model.identity)
+    defaults: bool = True  # `default = false` in [align]: no default alignment (kg.model.schema.default_alignment)
+    sharing_by_type: dict[str, str] = field(default_factory=dict)  # [entities]: type -> shared or local (kg.model.entities.sharing)
+    identity: frozenset[str] = frozenset()  # [identity] relations: types that state identity (kg.model.entities.identity)
 
 
 def load_alignment(path: Path) -> Alignment:

@@ -3,7 +3,7 @@
 A type whose name says the mention level, as ACE's NAM, NOM and PRO do (`Person-Name`,
 `Thing-Nominal`, `Person-Pronoun`, `PROP_PER`, `NOM_PER`, `PRON_PER`, `Time-Implicit`, `ANAPHOR`),
 says whether its mentions are names. Otherwise a mention is a name when, in a cased script (Latin, Cyrillic, Greek...), one of its words other
-than a pronoun, determiner or honorific (kg.model.function_words) is capitalised where capitals
+than a pronoun, determiner or honorific (kg.model.entities.function_words) is capitalised where capitals
 carry meaning: not the first word of a sentence (after the text's start, a line break, `.`, `!`,
 `?`, `:` or `;`, opening quotes and brackets aside), not a word all in capitals ("NASA", "THE
 CHAIRMAN"), not in a line set in capitals or title case. A capital that says nothing decides
@@ -13,7 +13,7 @@ word). In a script without case (Han, kana, Devanagari, Thai), a mention is a na
 document annotates the same words at least twice and they are not a pronoun or determiner. A date
 is named by a form with its numbers ("23 February 2019", not "Saturday" or "last month").
 Everything else ("that", "we", "his mother", "the streets", "no-one", "Mr") is no name:
-kg.model.resolve keeps such a mention local to its document and its chain, and the entity
+kg.model.entities.resolve keeps such a mention local to its document and its chain, and the entity
 records list its words as a mention form, never as a name.
 """
 
@@ -25,7 +25,7 @@ from enum import Enum
 from typing import Iterable
 
 from kg.formats.records import TextBound
-from kg.model.function_words import is_function_word, is_indefinite
+from kg.model.entities.function_words import is_function_word, is_indefinite
 from kg.model.iris import fold
 from kg.model.sentences import ABBREVIATIONS
 

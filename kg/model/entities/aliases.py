@@ -16,11 +16,11 @@ from kg.formats import limits
 from kg.formats.brat.conf import decode_utf8
 from kg.formats.corpus import CONTROL_CHARACTERS
 from kg.formats.positions import toml_error, toml_key_line
-from kg.model.corpus_vocabulary import Vocabulary
 from kg.model.iris import fold, word_chars
+from kg.model.schema.corpus_vocabulary import Vocabulary
 
 if TYPE_CHECKING:
-    from kg.model.knowledge_bases import Item
+    from kg.model.entities.knowledge_bases import Item
 
 _KEY = re.compile(r"^[a-z]+/[a-z0-9]+(-[a-z0-9]+)*$")
 _POSSESSIVE = re.compile(r"['’]s\b")

@@ -3,7 +3,7 @@
 A record is a function of the mentions that denote the entity in every
 document graph, of the articles that name it as publisher or author, and of
 the alias table. Builds sum that evidence as the readers find it
-(kg.model.evidence), or ask a store for it (kg.pipeline.stored_records). Both
+(kg.model.entities.evidence), or ask a store for it (kg.pipeline.stored_records). Both
 paths end in `records_nquads`, so they cannot disagree on what a record says.
 """
 
@@ -14,12 +14,12 @@ from collections import Counter
 from typing import Iterable
 
 from kg.model import iris
-from kg.model.aliases import AliasTable, normalize
-from kg.model.corpus_vocabulary import Vocabulary
-from kg.model.evidence import Evidence, MentionCounts
+from kg.model.entities.aliases import AliasTable, normalize
+from kg.model.entities.evidence import Evidence, MentionCounts
 from kg.model.iris import FIXED_PREFIXES, WIKIDATA, resource_iri
 from kg.model.nquads import QuadWriter, date_literal, integer, iri, literal
-from kg.model.ontology import KGO, date_precision
+from kg.model.schema.corpus_vocabulary import Vocabulary
+from kg.model.schema.ontology import KGO, date_precision
 
 RDF, RDFS, SKOS, OWL = FIXED_PREFIXES["rdf"], FIXED_PREFIXES["rdfs"], FIXED_PREFIXES["skos"], FIXED_PREFIXES["owl"]
 
@@ -102,7 +102,7 @@ def _preferred_label(key: str, entry, evidence: MentionCounts) -> str:
 
 
 def _names(key: str, evidence: MentionCounts) -> Counter:
-    """The forms that name the entity: those the documents judged names (kg.model.names); a post's
+    """The forms that name the entity: those the documents judged names (kg.model.entities.names); a post's
     are the labels kg gives it ("president, Venezuela")."""
     return evidence.forms if key.startswith("post/") else evidence.names
 

@@ -1,6 +1,6 @@
 """What the documents say of each canonical entity, read from their N-Quads and summed.
 
-An entity record (kg.model.entity_records) is a function of its evidence: the forms and
+An entity record (kg.model.entities.entity_records) is a function of its evidence: the forms and
 annotation types of the mentions that denote it, the knowledge-base items the
 documents link it to, the memberships that fill a post, and the articles that
 name it as publisher or author. Each reader
@@ -23,7 +23,7 @@ from typing import Iterable, Iterator
 
 from kg.model import iris
 from kg.model.iris import FIXED_PREFIXES
-from kg.model.ontology import KGO
+from kg.model.schema.ontology import KGO
 
 _FORMAT = "kg-evidence-3"
 
@@ -41,7 +41,7 @@ _SIMPLE_ESCAPES = {"t": "\t", "b": "\b", "n": "\n", "r": "\r", "f": "\f", '"': '
 @dataclass
 class MentionCounts:
     """What the corpus says of one canonical entity: the words of its mentions (`forms`), those of
-    them that are names (`names`, kg.model.names), their annotation types; `references`: how many
+    them that are names (`names`, kg.model.entities.names), their annotation types; `references`: how many
     times articles name it as publisher or author; `items`: how many documents link it to each
     knowledge-base item (IRI)."""
 

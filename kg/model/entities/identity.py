@@ -6,7 +6,7 @@ by default the usual names, Alias, Coref, Coreference, SameAs, Same_as, Synonym,
 Acronym and Equiv (compared without case), and any relation type `kg.toml` names in its
 `[identity]` table. Joined with one another, they make chains (a coreference chain of INCEpTION
 or WebAnno read as brat lines is one). A chain is one entity, of the type most frequent among its
-mentions (ties: the first in the file): kg.model.resolve gives every mention of a chain one
+mentions (ties: the first in the file): kg.model.entities.resolve gives every mention of a chain one
 resolution. A chain across types is a counted warning naming the types left over. Only entity
 mentions can be one thing: an event trigger in a chain is left out of it, with a warning.
 
@@ -16,12 +16,12 @@ Every reader's output (brat, INCEpTION XMI, WebAnno TSV, all read as brat lines)
 
 from __future__ import annotations
 
-from collections import Counter
 from dataclasses import dataclass
 
 from kg.errors import InputWarning
 from kg.formats.records import Annotations, Document
-from kg.model.corpus_vocabulary import Vocabulary
+from kg.model.entities.chain_types import ranked_types
+from kg.model.schema.corpus_vocabulary import Vocabulary
 
 IDENTITY_RELATIONS = frozenset(("alias", "coref", "coreference", "sameas", "same_as", "synonym", "abbreviation",
                                 "acronym", "equiv"))
@@ -94,9 +94,7 @@ def _links(ann: Annotations, vocab: Vocabulary, entities: set[str],
 
 
 def _chain(members: list[str], ann: Annotations, first_line: dict[str, int]) -> Chain:
-    counts = Counter(ann.textbounds[m].type for m in members)
-    order = {type_: i for i, type_ in enumerate(dict.fromkeys(ann.textbounds[m].type for m in members))}
-    ranked = sorted(counts.items(), key=lambda item: (-item[1], order[item[0]]))
+    ranked = ranked_types(ann.textbounds[m].type for m in members)
     return Chain(tuple(members), ranked[0][0], min(first_line[m] for m in members), tuple(ranked))
 
 
