@@ -16,19 +16,6 @@ from tests.hardening.procs import alive, wait_until
 ENDLESS = "SELECT (COUNT(*) AS ?n) WHERE { ?a ?b ?c . ?d ?e ?f . ?g ?h ?i }"
 
 
-def descendants(pid: int) -> list[int]:
-    """Every process below `pid` (the worker template and its workers)."""
-    found, todo = [], [pid]
-    while todo:
-        try:
-            children = [int(c) for c in Path(f"/proc/{todo[0]}/task/{todo[0]}/children").read_text().split()]
-        except OSError:
-            children = []
-        found.extend(children)
-        todo = todo[1:] + children
-    return found
-
-
 def busy(pid: int) -> bool:
     """Whether `pid` is running on a CPU now (state R)."""
     try:
@@ -49,9 +36,9 @@ def test_workers_die_with_a_killed_server(shipped_data):
     try:
         asker = threading.Thread(target=ask_forever, args=(server.url,), daemon=True)
         asker.start()
-        assert wait_until(lambda: any(busy(pid) for pid in descendants(server.process.pid)), timeout=60), \
+        assert wait_until(lambda: any(busy(pid) for pid in server.children()), timeout=60), \
             "no worker took the query"
-        below = descendants(server.process.pid)
+        below = server.children()
         assert len(below) >= 3  # the template and its workers
         server.process.send_signal(signal.SIGKILL)
         server.process.wait(10)
