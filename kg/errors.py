@@ -221,6 +221,12 @@ class BeingMade(Unavailable):
     retry_after = 2
 
 
+class IndexDamaged(Unavailable):
+    """A file the server reads (the search index) turned out damaged while it was being read."""
+
+    retry_after = 5
+
+
 class PoolBusy(Unavailable):
     """No worker became free before the deadline, or the queue was full."""
 

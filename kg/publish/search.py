@@ -23,6 +23,8 @@ spaces only, the trigram one is a quoted string with its quotes doubled.
 A search is bounded: a needle longer than NEEDLE_LIMIT characters is refused (NeedleTooLong; a
 150,000-character needle took 6 to 12 s and 1.4 to 2.1 GB in FTS5's phrase of its trigrams), and
 SQLite's work stops at the caller's deadline (QueryTimeout), checked every _STEPS instructions.
+A file is opened only when SQLite's quick_check finds it sound (search_index.readable); one damaged
+later answers IndexDamaged (503), never a traceback.
 """
 
 from __future__ import annotations
@@ -41,7 +43,7 @@ from itertools import accumulate
 from pathlib import Path
 from typing import Callable, Iterator
 
-from kg.errors import InputError, QueryTimeout
+from kg.errors import IndexDamaged, InputError, QueryTimeout
 from kg.model.iris import fold, is_word_char
 from kg.publish import search_index
 from kg.publish.search_index import Rows, Select, index_path
@@ -155,8 +157,12 @@ class SearchIndex:
         needle = " ".join(fold(text).split())
         if not needle or "\x00" in needle or not _encodable(needle):
             return []  # no label holds NUL or a lone surrogate
-        with self._connection() as db, _until(db, deadline):
-            return _hits(db, _ranked(db, needle, limit, self._haystack_of), limit)
+        try:
+            with self._connection() as db, _until(db, deadline):
+                return _hits(db, _ranked(db, needle, limit, self._haystack_of), limit)
+        except sqlite3.DatabaseError as exc:  # an index file damaged after it was checked at opening
+            raise IndexDamaged(f"the search index is damaged ({exc}); it is checked again when the server "
+                               "starts, and made again from the store") from None
 
     def _haystack_of(self, db: sqlite3.Connection) -> _Haystack:
         with self._haystack_lock:
