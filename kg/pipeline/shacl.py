@@ -8,6 +8,8 @@ statement is derived from its sentences as well as from its one document."""
 
 from __future__ import annotations
 
+import hashlib
+from collections import OrderedDict
 from typing import TYPE_CHECKING
 
 import pyoxigraph as ox
@@ -64,7 +66,12 @@ def _declared_within(data: rdflib.Graph) -> set[URIRef]:
 
 def validate_nquads(nquads: bytes, extra: frozenset[str] = frozenset()) -> None:
     """Validate the union of the graphs in some N-Quads (shapes, then declared terms; `extra` are
-    the terms of the corpus vocabulary)."""
+    the terms of the corpus vocabulary). N-Quads found to conform once in this process are not
+    validated again (pySHACL takes seconds where the rest of a build takes less)."""
+    key = _digest(nquads, extra)
+    if key in _CONFORMING:
+        _CONFORMING.move_to_end(key)
+        return
     union = rdflib.Graph()
     # Oxigraph parses: rdflib's N-Triples reader is quadratic in a line's length (an article's text
     # is one literal: a 5 MB text took minutes)
@@ -72,6 +79,22 @@ def validate_nquads(nquads: bytes, extra: frozenset[str] = frozenset()) -> None:
         union.add((from_oxigraph(quad.subject), from_oxigraph(quad.predicate), from_oxigraph(quad.object)))
     check_shapes(union)
     check_declared(union, extra)
+    _CONFORMING[key] = None
+    while len(_CONFORMING) > REMEMBERED_CONFORMING:
+        _CONFORMING.popitem(last=False)
+
+
+# Conformance is a function of the N-Quads, the declared terms and shapes.ttl (read once per process):
+# the digests of what conformed, so that a rebuild in one process (`kg serve --watch`, a test session)
+# validates again only the graphs that changed. Only conforming graphs are kept: a failure is re-checked.
+REMEMBERED_CONFORMING = 10_000
+_CONFORMING: OrderedDict[bytes, None] = OrderedDict()
+
+
+def _digest(nquads: bytes, extra: frozenset[str]) -> bytes:
+    digest = hashlib.sha256(nquads)
+    digest.update(b"\0" + "\n".join(sorted(extra)).encode())
+    return digest.digest()
 
 
 def validate_store(store: GraphStore) -> int:
