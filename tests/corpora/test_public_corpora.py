@@ -74,7 +74,8 @@ WIKIDATA_IRI = re.compile(r"^https?://www\.wikidata\.org/(?:entity|wiki)/([QPL][
 # webanno.custom or without a package), and those that carry no annotation of the user's (text structure, metadata)
 XMI_READ = re.compile(r"NamedEntity$|\.semantics\.type\.Sem(Pred|Arg|ArgLink)$|^webanno\.custom\.|^[^.]+$")
 XMI_SILENT = {"Sentence", "Token", "DocumentMetaData", "DocumentAnnotation", "TagsetDescription", "Sofa", "View",
-              "NULL", "XMI"}
+              "NULL", "XMI",
+              "LayerDefinition", "FeatureDefinition"}  # the project's schema: a check of the type system, silent when it agrees
 
 
 # -- what the corpus says, read without kg

@@ -442,3 +442,15 @@ def test_mangled_exports_give_located_errors_never_a_crash() -> None:
     assert len(errors) > 120
     assert all(e.path in ("doc.xmi", "TypeSystem.xml") and "(expected " in e.reason for e in errors)
     assert sum(e.line is not None for e in errors) >= 0.97 * len(errors)
+
+
+def test_a_link_on_a_span_not_read_is_said_once_where_it_stands(loose: Path) -> None:
+    """A span over white space is skipped, and so is the knowledge-base link it carries: said in the one
+    warning at the span's line, never lost silently."""
+    line = _edit(loose / "lisbon.xmi", 'begin="106" end="108" value="PER"',
+                 'begin="106" end="108" value="PER" identifier="http://www.wikidata.org/entity/Q42"')
+    counted = xmi_to_brat(loose / "lisbon.xmi").warnings
+    said = [(w, at) for w, _, at in counted if "Wikidata:Q42" in w]
+    assert said == [("NamedEntity skipped: the text it covers is empty or white space; its link Wikidata:Q42 not "
+                     "read with it (expected a span over some text)", line)]
+    assert "Q42" not in xmi_to_brat(loose / "lisbon.xmi").ann

@@ -165,6 +165,31 @@ def test_senticoref_chains_across_layers_are_one_entity_each_with_located_warnin
     assert {Path(place).stem for place in places} <= {"1", "1109", "2165", "3789", "4889", "5890", "7383", "8915"}
 
 
+def test_a_senticoref_chain_is_its_name_and_takes_the_sentiments_on_its_words(tmp_path: Path) -> None:
+    """The governor's chain says "Rohatinski" three times and "Dodal je" ("he added") once: it is
+    person/rohatinski. A Sentiment on the very words of a chain link ("Rohatinski", "EU") is that
+    mention on another layer: a mention of the chain's entity, no entity of its own and no other
+    reading of the thing (no warning); one on words no entity of the chain covers ("pritiskal") is."""
+    corpus = tmp_path / "corpus"
+    corpus.mkdir()
+    shutil.copy(shared_corpus("webanno-tsv3", "senticoref") / "1109.tsv", corpus / "1109.tsv")
+    built = build_corpus(corpus, tmp_path / "data")
+    assert built.exit_code == 0, built.output
+    mixed = [line for line in built.output.splitlines() if "identity joins mentions of several types" in line]
+    assert len(mixed) == 3 and sum("(ORG, Sentiment)" in line for line in mixed) == 1  # Bruselj's "pritiskal"
+    assert not any("(PER, Sentiment)" in line for line in mixed)
+    rows = run_kg("query", "--data", str(tmp_path / "data"), "--format", "csv", """
+        SELECT ?form ?type ?e WHERE { ?m kgo:denotes ?e ; nif:anchorOf ?form ; kgo:annotationType ?type }""")
+    assert rows.exit_code == 0, rows.output
+    denoted = {tuple(line.split(",")) for line in rows.stdout.splitlines()[1:]}
+    rohatinski = {e for form, _, e in denoted if form in ("Dodal je", "Rohatinski", "Dejal je")}
+    assert rohatinski == {"person:rohatinski"}
+    assert ("Rohatinski", "Sentiment", "person:rohatinski") in denoted
+    assert {e for form, type_, e in denoted if type_ == "Sentiment" and form in ("EU", "NLB", "BIS")} == \
+        {"organization:eu", "organization:nlb",
+         "organization:bis"}
+
+
 HEADER = "#FORMAT=WebAnno TSV 3.3\n#T_SP=de.tudarmstadt.ukp.dkpro.core.api.ner.type.NamedEntity|value\n" \
          "#T_CH=webanno.custom.CorefLink|referenceRelation|referenceType\n\n\n"
 

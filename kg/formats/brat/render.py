@@ -42,6 +42,7 @@ class Standoff:
     bounds: list[Bound] = field(default_factory=list)
     by_fs: dict[int, Bound] = field(default_factory=dict)
     at: dict[tuple[int, int], Bound] = field(default_factory=dict)  # the first entity span at (begin, end)
+    all_at: dict[tuple[int, int], list[Bound]] = field(default_factory=lambda: defaultdict(list))  # every one
     events: dict[int, list[tuple[str, int]]] = field(default_factory=dict)  # trigger fs id -> (role, target fs id)
     relations: list[tuple[str, int, int, list[str]]] = field(default_factory=list)
     chains: list[list[int]] = field(default_factory=list)

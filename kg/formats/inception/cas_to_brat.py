@@ -32,6 +32,10 @@ QUIET = {"uima.tcas.DocumentAnnotation", "uima.cas.AnnotationBase",
          DKPRO + "segmentation.type.Sentence", DKPRO + "segmentation.type.Token",
          DKPRO + "metadata.type.DocumentMetaData", DKPRO + "metadata.type.TagsetDescription",
          "de.tudarmstadt.ukp.clarin.webanno.api.type.CASMetadata"}
+# INCEpTION's project schema, carried in its exports: each layer (its type name and display name) and each of
+# its features; read as a check of the type system, which holds the same layers and features.
+DEFINITIONS = "de.tudarmstadt.ukp.clarin.webanno.api.type."
+LAYER_DEFINITION, FEATURE_DEFINITION = DEFINITIONS + "LayerDefinition", DEFINITIONS + "FeatureDefinition"
 CUSTOM = ("webanno.custom.", "custom.")  # the prefixes of custom layers: WebAnno's and older INCEpTION's, newer INCEpTION's
 LABEL_FEATURES = ("value", "label")
 LABEL_BY_TYPE = {SEM_PRED: "category"}  # the feature that types a DKPro layer, where it is not `value`
@@ -95,10 +99,14 @@ def _classify(cas: Cas, brat: Standoff) -> dict[str, list[FeatureStructure]]:
     ts = cas.typesystem
     kinds: dict[str, list] = {"span": [], "link": [], "relation": [], "chain": [], "argument": []}
     unknown: dict[str, int] = defaultdict(int)
+    definitions: list[FeatureStructure] = []
     for fs in cas.select_all_fs():
         name = fs.type.name
         features = {f.name for f in fs.type.all_features}
         if name in QUIET or name.startswith("uima.cas."):
+            continue
+        if name in (LAYER_DEFINITION, FEATURE_DEFINITION):
+            definitions.append(fs)
             continue
         annotation = ts.is_instance_of(name, "uima.tcas.Annotation")
         if not annotation and "first" in features:
@@ -116,10 +124,41 @@ def _classify(cas: Cas, brat: Standoff) -> dict[str, list[FeatureStructure]]:
             kinds["span"].append(fs)
         else:
             unknown[name] += 1
+    _check_definitions(brat, definitions)
     for name, count in sorted(unknown.items()):
         brat.warnings += [f"layer {name} not read (expected a NamedEntity, SemPred, SemArg or custom span, "
                           f"relation or chain layer: kg reads those, not {_what_layer(name)})"] * count
     return kinds
+
+
+def _check_definitions(brat: Standoff, definitions: list[FeatureStructure]) -> None:
+    """INCEpTION's definitions of the project's layers and features, read as the schema they are: every
+    layer defined has its type in the type system and every feature defined is a feature of its layer's
+    type, else the annotations of that layer or feature cannot be what the project meant (warned, located).
+    The display names (uiName) are the project's own labels of the same layers; kg names types as the
+    type system does."""
+    layers = {fs.xmiID: fs.get("name") for fs in definitions if fs.type.name == LAYER_DEFINITION}
+    for fs in definitions:
+        name = fs.get("name")
+        if fs.type.name == LAYER_DEFINITION:
+            if name and _layer_type(brat, name) is None:
+                brat.located.append((f"layer {name} ({fs.get('uiName')}) is defined by the project but not in the "
+                                     f"type system (expected the TypeSystem.xml exported with this document)", fs.xmiID))
+            continue
+        layer = fs.get("layer")
+        type_ = _layer_type(brat, layers.get(layer.xmiID, "")) if layer is not None else None
+        if name and type_ is not None and type_.get_feature(name) is None:
+            brat.located.append((f"feature {name} of layer {layers[layer.xmiID]} is defined by the project but not "
+                                 f"in the type system (expected the TypeSystem.xml exported with this document)",
+                                 fs.xmiID))
+
+
+def _layer_type(brat: Standoff, layer: str) -> Type | None:
+    """The type of a layer INCEpTION defines: the layer's own, or a chain layer's links (`<layer>Link`)."""
+    for name in (layer, layer + "Link"):
+        if name and brat.ts.contains_type(name):
+            return brat.ts.get_type(name)
+    return None
 
 
 def _what_layer(name: str) -> str:
@@ -183,8 +222,10 @@ def _add_span(brat: Standoff, fs: FeatureStructure, link: bool) -> None:
     begin, end = fs.begin, fs.end
     layer = short_name(fs.type.name)
     if not 0 <= begin < end <= len(brat.text) or not brat.text[begin:end].strip():
-        brat.located.append((f"{layer} skipped: the text it covers is empty or white space (expected a span over "
-                             f"some text)", fs.xmiID))
+        links = _links_of(fs)
+        lost = f"; its link{'s' if len(links) > 1 else ''} {', '.join(links)} not read with it" if links else ""
+        brat.located.append((f"{layer} skipped: the text it covers is empty or white space{lost} (expected a span "
+                             f"over some text)", fs.xmiID))
         return
     if link:
         if (begin, end) in brat.at:
@@ -201,6 +242,14 @@ def _add_span(brat: Standoff, fs: FeatureStructure, link: bool) -> None:
     brat.by_fs[fs.xmiID] = bound
     if not bound.event:
         brat.at.setdefault((begin, end), bound)
+        brat.all_at[begin, end].append(bound)
+
+
+def _links_of(fs: FeatureStructure) -> list[str]:
+    """The knowledge-base links a span's features hold, as `db:id`, said when the span cannot be read."""
+    values = (fs.get(f.name) for f in fs.type.all_features
+              if f.name not in BUILTIN_FEATURES and f.rangeType.name == "uima.cas.String")
+    return [":".join(reference) for value in values if value and (reference := normalization(str(value)))]
 
 
 def _type_links(brat: Standoff) -> None:
@@ -362,10 +411,15 @@ def _add_relation(brat: Standoff, fs: FeatureStructure) -> None:
 
 
 def _add_chain(brat: Standoff, fs: FeatureStructure) -> None:
+    """The chain's links in order; a link on the span of annotations of other layers (a NamedEntity
+    and a Sentiment on the same words) is each of them: one mention annotated on several layers."""
     members, seen, link = [], set(), fs.get("first")
     while link is not None and link.xmiID not in seen:
         seen.add(link.xmiID)
         if link.xmiID in brat.by_fs:
             members.append(link.xmiID)
+            bound = brat.by_fs[link.xmiID]
+            members += [other.key[-1] for other in brat.all_at.get((bound.begin, bound.end), ())
+                        if other is not bound and other.key[-1] in brat.by_fs]
         link = link.get("next") if link.type.get_feature("next") is not None else None
     brat.chains.append(members)

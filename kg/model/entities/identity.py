@@ -72,8 +72,20 @@ def identity_chains(doc: Document, vocab: Vocabulary) -> tuple[list[Chain], list
     for member in sorted(parent, key=lambda m: ann.textbounds[m].line):
         groups.setdefault(root(member), []).append(member)
     chains = [_chain(members, ann, first_line) for members in groups.values() if len(members) > 1]
-    warnings += [_mixed(chain, doc) for chain in chains if len(chain.types) > 1]
+    warnings += [_mixed(chain, types, doc) for chain in chains if len(types := _readings(chain, ann)) > 1]
     return chains, warnings
+
+
+def _readings(chain: Chain, ann: Annotations) -> list[str]:
+    """The types a chain's mentions give the thing: its own, and those of mentions on words where no
+    mention of its type stands. A mention of another layer on the very words of one of the chain's
+    type (a NamedEntity and a Sentiment on "Rohatinski") annotates that mention: it is no other reading."""
+    by_words: dict[tuple, set[str]] = {}
+    for member in chain.members:
+        bound = ann.textbounds[member]
+        by_words.setdefault(tuple((s.begin, s.end) for s in bound.spans), set()).add(bound.type)
+    others = {t for types in by_words.values() if chain.type not in types for t in types}
+    return [chain.type, *sorted(others - {chain.type})]
 
 
 def _links(ann: Annotations, vocab: Vocabulary, entities: set[str],
@@ -98,9 +110,9 @@ def _chain(members: list[str], ann: Annotations, first_line: dict[str, int]) -> 
     return Chain(tuple(members), ranked[0][0], min(first_line[m] for m in members), tuple(ranked))
 
 
-def _mixed(chain: Chain, doc: Document) -> InputWarning:
+def _mixed(chain: Chain, readings: list[str], doc: Document) -> InputWarning:
     """The warning of a chain across types, the same for every chain of those types (so counted together)."""
-    types = ", ".join(sorted(type_ for type_, _ in chain.types))
+    types = ", ".join(sorted(readings))
     return InputWarning(f"identity joins mentions of several types ({types}): one entity of the type most frequent "
                         "in its chain, the first on a tie (expected the mentions of one thing annotated with one type)",
                         doc.source or f"{doc.slug}.ann", chain.line)

@@ -16,13 +16,14 @@ A mention resolves, first rule that applies:
    `kg.toml` says its type is shared (`[entities] TYPE = "shared"`);
 8. else it is no name ("that", "we", "his mother"): local to its document.
 Mentions stated to be one thing (kg.model.entities.identity: Equiv lines, identity relations, chains)
-share the strongest resolution of their chain (of two items, the one whose IRI sorts first), with
-the family of the chain's type. Every resolution records the rule that made it and any link it did
+share the strongest resolution of their chain (of two, the one more of its mentions have, then the
+IRI that sorts first), with the family of the chain's type. Every resolution records the rule that made it and any link it did
 not follow (kgo:resolvedBy). A surname never links to a full name unless the alias table lists it.
 """
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass, replace
 from enum import StrEnum
 
@@ -227,14 +228,17 @@ def _by_item(family: str, bound: TextBound, links: list[tuple[Normalization, Ite
 
 
 def _merge_chains(own: dict[str, Resolution], chains: list[Chain], in_equivs: set[str]) -> dict[str, Resolution]:
-    """Every mention of a chain takes the strongest resolution among its members' (of two items, the
-    one whose IRI sorts first), marked as joined by an Equiv line or by an identity relation."""
+    """Every mention of a chain takes the strongest resolution among its members' (of two of one
+    rule, the one more of its members have, then the IRI that sorts first: a chain that says
+    "Rohatinski" three times and "Dodal je" once is Rohatinski), marked as joined by an Equiv line or
+    by an identity relation."""
     resolved = dict(own)
     for chain in chains:
         members = [m for m in chain.members if m in own]
         if not members:
             continue
-        best = min((own[m] for m in members), key=lambda r: (RULES.index(r.rule), r.iri))
+        said = Counter(own[m].iri for m in members)
+        best = min((own[m] for m in members), key=lambda r: (RULES.index(r.rule), -said[r.iri], r.iri))
         for member in members:
             if replace(own[member], named=best.named) == best:
                 continue
