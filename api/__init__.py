@@ -58,7 +58,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
 
 
 def _register_blueprints(app: Flask) -> None:
-    from kg.api import exports
+    from kg.api import exports, services
     from kg.api.json_api import routes
     from kg.api.linked_data import dereference, void
     from kg.api.page import query_page
@@ -66,6 +66,7 @@ def _register_blueprints(app: Flask) -> None:
 
     for blueprint in (endpoint.bp, routes.bp, exports.bp, query_page.bp, dereference.bp, void.bp):
         app.register_blueprint(blueprint)
+    services.register(app)
     try:
         from kg.api import view
     except ImportError:

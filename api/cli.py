@@ -37,6 +37,7 @@ def _option(name: str, **kwargs: Any) -> Callable:
 @_option("max_response_bytes", type=click.IntRange(0))
 @_option("worker_memory", type=click.IntRange(0))
 @_option("queue", type=click.IntRange(0, 1024))
+@_option("max_batch", type=click.IntRange(1, 10000))
 @_option("connections", type=click.IntRange(10, 100000))
 @_option("idle_timeout", type=click.IntRange(1, 3600))
 @_option("memory_quads", type=click.IntRange(0))

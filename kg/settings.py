@@ -88,6 +88,8 @@ SETTINGS: tuple[Setting, ...] = (
             "to the requested format (422 beyond); 0 for no cap", SERVE),
     Setting("worker_memory", 1024, "megabytes of address space a query worker may add to what it holds after "
             "opening the graph (RLIMIT_AS); a query needing more ends with 503", SERVE),
+    Setting("max_batch", 100, "most queries in one reconciliation batch, entities in one data extension and "
+            "properties asked of them (413 beyond)", SERVE),
     Setting("queue", 32, "requests that may wait for a query worker; beyond, 503 with Retry-After at once", SERVE),
     Setting("connections", 1000, "open client connections at most (waitress stops accepting beyond)", SERVE),
     Setting("idle_timeout", 10, "seconds a connection may stay idle or half-sent before it is closed", SERVE),

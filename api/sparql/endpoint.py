@@ -11,7 +11,9 @@ fetched. `format=` / `output=` stand for the Accept header; a browser's GET
 (HTML preferred) gets the query page with the query filled in.
 
 The prefixes of kg.model.iris.PREFIXES are predefined (a query's own PREFIX wins),
-and a query the engine rejects gets a readable 400 (api/sparql/syntax.py).
+and a query the engine rejects gets a readable 400 (api/sparql/syntax.py). Jena's
+full-text form (text:query, as INCEpTION sends it) is answered from the search
+index before the engine runs (api/sparql/full_text.py).
 """
 
 from __future__ import annotations
@@ -24,7 +26,7 @@ from kg.api.backend import execute
 from kg.api.errors import ApiError
 from kg.api.page import query_page
 from kg.api.request_life import pinned_backend, reading_query
-from kg.api.sparql import protocol, syntax
+from kg.api.sparql import full_text, protocol, syntax
 from kg.api.sparql.service_description import service_description
 from kg.errors import QueryError
 from kg.formats import rdf_syntaxes
@@ -75,7 +77,7 @@ def _not_a_query(call: protocol.Call, accept: str | None) -> Response:
 
 def _plan(call: protocol.Call, accept: str | None) -> tuple[execute.Request, str, str]:
     """The job for the query workers, the media type to answer with and the one the engine writes."""
-    sent = syntax.with_prefixes(call.query)
+    sent = syntax.with_prefixes(_full_text(call.query))
     info = _analyze(sent)
     default, named = _dataset(call, info)
     served, engine = _negotiate(info.form, accept)
@@ -86,6 +88,22 @@ def _plan(call: protocol.Call, accept: str | None) -> tuple[execute.Request, str
         graph_type=engine if info.form in ("CONSTRUCT", "DESCRIBE") else rdf_syntaxes.TURTLE.media_type,
         default_graphs=default, named_graphs=named, prefixes=dict(iris.PREFIXES))
     return job, served, engine
+
+
+def _full_text(query: str) -> str:
+    """The query with Jena's text:query patterns answered from the search index (api/sparql/full_text.py)."""
+    if not full_text.mentions_jena(query):
+        return query
+    from kg.api.app_state import app_state
+    from kg.api.build_answers import cached
+
+    return full_text.rewrite(query, lambda: app_state().search.get(pinned_backend(), g.deadline),
+                             lambda: cached("names of the schema", _schema_names))
+
+
+def _schema_names(deadline: float) -> full_text.SchemaNames:
+    rows = pinned_backend().select(full_text.schema_names_query(), deadline)
+    return [(row["t"], row["l"], row["p"]) for row in rows]
 
 
 def _run(job: execute.Request, served: str, engine: str, query: str) -> Response:

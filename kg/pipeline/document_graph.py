@@ -148,6 +148,7 @@ def _own_terms(ctx: _Context, corpus_vocab: Vocabulary) -> None:
         own = vocab.property_iri(name)
         if own.startswith(iris.VOCABULARY):
             add(own, TYPE, iri(OWL + ("ObjectProperty" if name in links else "DatatypeProperty")))
+            add(own, TYPE, iri(RDF + "Property"))  # as the ontology graph types its properties (load_file)
             add(own, RDFS + "label", literal(name))
             add(own, RDFS + "comment", literal(f"{name}, used in this document, not declared in its annotation.conf."))
 

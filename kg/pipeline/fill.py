@@ -45,7 +45,7 @@ from kg.pipeline.phases import Phases
 from kg.pipeline.plan import Plan
 from kg.pipeline.readers import ChunkReader, read_all
 from kg.pipeline.shacl import validate_nquads
-from kg.pipeline.stored_records import gather_evidence, replace_records
+from kg.pipeline.stored_records import gather_evidence, refresh_firsts, replace_records
 from kg.publish.view_data import ViewParts, record_parts, start_parts
 from kg.publish.view_index import load_head, patch_index, write_index
 from kg.store import build_dirs
@@ -148,9 +148,12 @@ def _patch_previous(plan: Plan, inputs: Inputs, build_dir: Path, options: Option
         touched, delta, replaced = _replace_documents(store, plan, graphs)
     with phases.phase("records"):
         kept = _patched_evidence(store, plan, replaced, read.evidence)
+        evidence = counts_of(kept, touched)
+        refresh_firsts(store, evidence)  # the entities whose first mention was in an article replaced
+        kept.update(kept_form(evidence))
         records_touched = [resource_iri(k) for k in sorted(touched)]
         delta -= _lines(store.dump_graph(iris.ENTITIES_GRAPH, subjects=records_touched))
-        count, records = replace_records(store, counts_of(kept, touched), inputs.vocabulary, inputs.aliases, touched)
+        count, records = replace_records(store, evidence, inputs.vocabulary, inputs.aliases, touched)
         delta += _lines(records)
         save_evidence(build_dir / build_dirs.EVIDENCE_FILE, kept)
     with phases.phase("view data"):  # read from every graph of the store when the previous build kept none

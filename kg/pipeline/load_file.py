@@ -114,13 +114,27 @@ class _PipeLoader:
             raise self.error
 
 
+RDF_TYPE = ox.NamedNode(iris.FIXED_PREFIXES["rdf"] + "type")
+RDF_PROPERTY = ox.NamedNode(iris.FIXED_PREFIXES["rdf"] + "Property")
+# OWL's kinds of property, each an rdfs:subClassOf rdf:Property in OWL's own vocabulary
+OWL_PROPERTIES = frozenset(ox.NamedNode(iris.FIXED_PREFIXES["owl"] + kind)
+                           for kind in ("ObjectProperty", "DatatypeProperty", "AnnotationProperty"))
+
+
 def ontology_nquads(vocab: Vocabulary) -> str:
-    """kg's ontology and the corpus vocabulary minted from its annotation schema, as the ontology graph."""
-    quads = ox.parse(read_rdf(ONTOLOGY_TTL), format=ox.RdfFormat.TURTLE)
-    dataset = ox.Dataset(ox.Quad(q.subject, q.predicate, q.object, ox.NamedNode(iris.ONTOLOGY_GRAPH)) for q in quads)
+    """kg's ontology and the corpus vocabulary minted from its annotation schema, as the ontology graph.
+
+    Every OWL property is also typed rdf:Property, as RDFS entails: a client that lists the
+    properties of a knowledge base by rdf:Property (INCEpTION's default) and reasons no further
+    finds them all."""
+    graph = ox.NamedNode(iris.ONTOLOGY_GRAPH)
+    triples = {(q.subject, q.predicate, q.object) for q in ox.parse(read_rdf(ONTOLOGY_TTL), format=ox.RdfFormat.TURTLE)}
+    triples |= {(q.subject, q.predicate, q.object)
+                for q in ox.parse(vocab.nquads(iris.ONTOLOGY_GRAPH), format=ox.RdfFormat.N_QUADS)}
+    triples |= {(s, RDF_TYPE, RDF_PROPERTY) for s, p, o in list(triples) if p == RDF_TYPE and o in OWL_PROPERTIES}
+    dataset = ox.Dataset(ox.Quad(s, p, o, graph) for s, p, o in triples)
     lines = ox.serialize(dataset, format=ox.RdfFormat.N_QUADS).decode().splitlines(keepends=True)
-    lines += vocab.nquads(iris.ONTOLOGY_GRAPH).splitlines(keepends=True)
-    return "".join(sorted(set(lines)))  # a Dataset iterates in a hash order that changes from run to run
+    return "".join(sorted(lines))  # a Dataset iterates in a hash order that changes from run to run
 
 
 def _one_core_for_this_thread() -> None:

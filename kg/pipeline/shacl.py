@@ -55,7 +55,7 @@ def check_declared(data: rdflib.Graph, extra: frozenset[str] = frozenset()) -> N
                               + ", ".join(missing))
 
 
-_DECLARING = {OWL.Class, OWL.ObjectProperty, OWL.DatatypeProperty, RDFS.subClassOf, RDFS.subPropertyOf}  # what declares
+_DECLARING = {OWL.Class, OWL.ObjectProperty, OWL.DatatypeProperty, RDF.Property, RDFS.subClassOf, RDFS.subPropertyOf}  # what declares
 
 
 def _declared_within(data: rdflib.Graph) -> set[URIRef]:

@@ -11,10 +11,12 @@ from typing import Iterable
 from kg.model import iris
 from kg.model.entities.aliases import AliasTable
 from kg.model.entities.entity_records import records_nquads
-from kg.model.entities.evidence import Evidence, MentionCounts
+from kg.model.entities.evidence import MAX_SENTENCE, UNDATED, Evidence, MentionCounts
 from kg.model.iris import FIXED_PREFIXES, resource_iri
 from kg.model.schema.corpus_vocabulary import Vocabulary
 from kg.store.embedded import EmbeddedStore
+
+XSD_INTEGER = FIXED_PREFIXES["xsd"] + "integer"
 
 _MENTIONS = """
 PREFIX kgo: <{kgo}>
@@ -65,6 +67,32 @@ SELECT ?e ?item (COUNT(DISTINCT ?g) AS ?n) WHERE {{
 """
 
 
+# The first mention of each entity: the least "date<TAB>document<TAB>offset" (the offset padded to 12
+# digits, so that text order is number order; a tab sorts before any character of a date or an IRI,
+# so that the order is that of the (date, document, offset) tuples of kg.model.entities.evidence).
+_FIRSTS = """
+PREFIX kgo: <{kgo}>
+PREFIX nif: <{nif}>
+PREFIX dcterms: <http://purl.org/dc/terms/>
+SELECT ?e (MIN(?key) AS ?first) WHERE {{
+  {values}
+  GRAPH ?g {{ ?m kgo:denotes ?e ; kgo:sentence ?s ; nif:beginIndex ?b ; nif:referenceContext ?doc }}
+  OPTIONAL {{ GRAPH ?g {{ ?doc dcterms:date ?d }} }}
+  FILTER(STRSTARTS(STR(?e), "{resource}"))
+  BIND(CONCAT(COALESCE(STR(?d), "{undated}"), "\t", STR(?doc), "\t",
+              SUBSTR(CONCAT("000000000000", STR(?b)), STRLEN(STR(?b)) + 1)) AS ?key)
+}} GROUP BY ?e
+"""
+_SENTENCES = """
+PREFIX kgo: <{kgo}>
+PREFIX nif: <{nif}>
+SELECT ?doc ?b (SAMPLE(?text) AS ?sentence) WHERE {{
+  VALUES (?doc ?b) {{ {pairs} }}
+  ?m nif:referenceContext ?doc ; nif:beginIndex ?b ; kgo:sentence ?s . ?s nif:anchorOf ?text
+}} GROUP BY ?doc ?b
+"""
+
+
 def gather_evidence(store: EmbeddedStore, keys: Iterable[str] | None = None) -> Evidence:
     """Mentions and references per canonical key, for every key or only `keys`, asked of the store."""
     values = ""
@@ -91,7 +119,38 @@ def gather_evidence(store: EmbeddedStore, keys: Iterable[str] | None = None) -> 
         evidence[row["e"][len(iris.RESOURCE):]].references += int(row["n"])
     for row in store.select(_ITEMS.format(**fill)):
         evidence[row["e"][len(iris.RESOURCE):]].items[row["item"]] += int(row["n"])
+    _set_firsts(store, evidence, fill)
     return dict(evidence)
+
+
+def _set_firsts(store: EmbeddedStore, evidence: dict[str, MentionCounts], fill: dict[str, str]) -> None:
+    """Each entity's first mention (kg.model.entities.evidence.First), asked of the store."""
+    firsts = {}
+    for row in store.select(_FIRSTS.format(undated=UNDATED, **fill)):
+        date, document, offset = row["first"].split("\t")
+        firsts[row["e"][len(iris.RESOURCE):]] = (date, document, int(offset))
+    places = sorted({(document, offset) for _, document, offset in firsts.values()})
+    sentences: dict[tuple[str, int], str] = {}
+    for chunk in range(0, len(places), 1000):
+        pairs = " ".join(f'(<{d}> "{o}"^^<{XSD_INTEGER}>)' for d, o in places[chunk:chunk + 1000])
+        for row in store.select(_SENTENCES.format(pairs=pairs, **fill)):
+            sentences[row["doc"], int(row["b"])] = row["sentence"][:MAX_SENTENCE]
+    for key, (date, document, offset) in firsts.items():
+        item = evidence[key]
+        item.first, item.stale = (date, document, offset, sentences.get((document, offset), "")), False
+
+
+def refresh_firsts(store: EmbeddedStore, evidence: Evidence) -> None:
+    """Ask the store for the first mention of the entities whose first is stale (its article was
+    replaced or removed by an incremental build)."""
+    stale = sorted(key for key, item in evidence.items() if item.stale)
+    if not stale:
+        return
+    values = "VALUES ?e { " + " ".join(f"<{resource_iri(k)}>" for k in stale) + " }"
+    for key in stale:
+        evidence[key].first, evidence[key].stale = None, False
+    _set_firsts(store, evidence, dict(kgo=FIXED_PREFIXES["kgo"], nif=FIXED_PREFIXES["nif"], resource=iris.RESOURCE,
+                                       values=values))
 
 
 def rebuild_records(store: EmbeddedStore, vocab: Vocabulary, aliases: AliasTable,

@@ -67,6 +67,8 @@ _WALK = ("SELECT e.id, e.mentions FROM entities e WHERE EXISTS (SELECT 1 FROM la
 _OF_ENTITIES = (f"{_ROWS} WHERE l.entity IN (SELECT value FROM json_each(:entities)) "
                 "AND substr(l.folded, 1, :length) = :needle ORDER BY l.entity, l.folded, l.kind_order, l.label")
 _MANY = 2000  # prefix rows past which walking the entities by mentions is cheaper than reading them all
+_NAMES = ("SELECT e.iri, l.label, l.kind FROM entities e JOIN labels l ON l.entity = e.id "
+          "WHERE e.iri IN (SELECT value FROM json_each(?)) ORDER BY e.iri, l.kind_order, l.label")
 _SHOWN = "SELECT id, iri, summary, label, types, mentions FROM entities WHERE id IN (SELECT value FROM json_each(?))"
 
 
@@ -163,6 +165,16 @@ class SearchIndex:
         except sqlite3.DatabaseError as exc:  # an index file damaged after it was checked at opening
             raise IndexDamaged(f"the search index is damaged ({exc}); it is checked again when the server "
                                "starts, and made again from the store") from None
+
+    def names_of(self, entities: list[str]) -> dict[str, list[tuple[str, str]]]:
+        """Every (label, kind) of each of these entities (by IRI), in the index's order (kind, label):
+        what a full-text search shows beside the best label of a hit."""
+        found: dict[str, list[tuple[str, str]]] = {}
+        with self._connection() as db:
+            rows = db.execute(_NAMES, (json.dumps(entities),)).fetchall()
+        for iri, label, kind in rows:
+            found.setdefault(iri, []).append((label, kind))
+        return found
 
     def _haystack_of(self, db: sqlite3.Connection) -> _Haystack:
         with self._haystack_lock:

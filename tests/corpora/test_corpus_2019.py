@@ -18,6 +18,10 @@ Checked against the .ann files of the copy (line counts, redone below):
   carry kgo:isName; 30 forms that are no name (anaphora, common nouns, relative dates) moved from
   skos:altLabel to kgo:mentionForm, with 12 fewer skos:hiddenLabel (the folded forms of those); the
   two properties declared in the ontology graph (7 quads).
+- 18,778 quads with the knowledge-base terms: 18,481, plus a description (rdfs:comment) on each of the 117
+  entity records and a label on the 28 classes of other vocabularies kg's classes specialize (145), plus
+  every property the graph uses typed rdf:Property and labelled, with the 21 properties of other
+  vocabularies kg's specialize named (152).
 """
 
 from __future__ import annotations
@@ -30,7 +34,7 @@ import pytest
 from kg.pipeline.builder import build
 from tests.helpers import CORPUS_2019, run_kg
 
-PINNED = {"counts": {"quads": 18481,
+PINNED = {"counts": {"quads": 18778,
             "graphs": 6,
             "documents": 4,
             "entities": 117,

@@ -1,6 +1,8 @@
 """A corpus's own vocabulary is declared in its build: every kgv: class and property a build mints
 has its type, label and comment, and its place under its parent and kgo term, in the build's
-ontology graph; `kg validate` accepts the build, and so does a SHACL tool reasoning with RDFS."""
+ontology graph; `kg validate` accepts the build, and so does a SHACL tool reasoning with RDFS; and every
+predicate of every graph is among the properties INCEpTION's knowledge-base listing finds, with a label
+(tests/api/services/inception_queries.py: its query, run here on the build's store)."""
 
 from __future__ import annotations
 
@@ -14,6 +16,7 @@ import rdflib
 from kg.model import iris
 from kg.store import build_dirs
 from kg.store.terms import from_oxigraph
+from tests.api.services import inception_queries
 from tests.helpers import TINY, run_kg, shared_corpus
 
 PUBLIC = Path(__file__).resolve().parents[1] / "data" / "public"
@@ -92,6 +95,17 @@ def _assert_declared(data: Path) -> None:
         assert declared[term].get(RDFS + "label") and declared[term].get(RDFS + "comment"), term
     result = run_kg("validate", "--data", str(data))
     assert result.exit_code == 0, result.output
+    _assert_properties_listed(data)
+
+
+def _assert_properties_listed(data: Path) -> None:
+    store = ox.Store.read_only(str(build_dirs.store_path(build_dirs.current_build(data))))
+    used = {quad.predicate.value for quad in store}
+    labels: dict[str, set[str]] = {}
+    for row in store.query(inception_queries.properties(), use_default_graph_as_union=True):
+        labels.setdefault(row["subj"].value, set()).update([row["m"].value] if row["m"] else [])
+    assert sorted(used - labels.keys()) == []
+    assert sorted(p for p in used if not labels[p]) == []
 
 
 @pytest.mark.parametrize("name", sorted(SHARED))
@@ -127,13 +141,27 @@ def test_declarations_carry_the_conf_comments_and_the_hierarchy(clinical: Path, 
     assert about("PER-Pronoun", RDFS + "subClassOf") == {vocab + "PER"}
     assert about("PER-Pronoun", RDFS + "comment") == {"The entity type PER-Pronoun of the corpus."}
     assert about("HAS", RDFS + "comment") == {"The disease a person has."}
-    assert about("HAS", RDF_TYPE) == {OWL + "ObjectProperty"}
+    assert about("HAS", RDF_TYPE) == {OWL + "ObjectProperty", RDF_TYPE.replace("type", "Property")}
     assert about("Other", RDFS + "comment") == {"The relation type Other of the corpus."}  # a blank line above
     assert about("Treatment", RDFS + "comment") == {"Care given to a patient."}
     assert about("Treatment", RDFS + "subClassOf") == {kgo + "Event"}
     assert about("Recipient", RDFS + "comment") == {"The event role Recipient of the corpus."}
     assert about("Recipient", RDFS + "domain") == {kgo + "Event"} and not about("HAS", RDFS + "domain")
-    assert about("Chronic", RDF_TYPE) == {OWL + "DatatypeProperty"}
+    assert about("Chronic", RDF_TYPE) == {OWL + "DatatypeProperty", RDF_TYPE.replace("type", "Property")}
+
+
+def test_names_a_document_uses_beyond_its_conf_are_listed_properties(clinical: Path, tmp_path: Path) -> None:
+    """brat shows a relation, role or attribute annotation.conf does not declare (with a warning): the build
+    reads it as written, declares it in the document's graph, and a knowledge-base client lists it."""
+    with (clinical / "note.ann").open("a") as ann:
+        ann.write("R3\tKnows Arg1:T1 Arg2:T3\nE2\tTreatment:T4 Recipient:T3 Giver:T1\nA2\tSevere T2\n")
+    data = tmp_path / "data"
+    _build(clinical, data)
+    store = ox.Store.read_only(str(build_dirs.store_path(build_dirs.current_build(data))))
+    used = {quad.predicate.value for quad in store}
+    vocab = iris.DEFAULT_BASE + "vocab#"
+    assert {vocab + "Knows", vocab + "Giver", vocab + "Severe"} <= used
+    _assert_properties_listed(data)
 
 
 def test_validate_refuses_a_term_the_build_does_not_declare(clinical: Path, tmp_path: Path) -> None:

@@ -332,3 +332,26 @@ def test_exports_after_builds_that_exported_nothing_copy_from_the_last_written_k
     assert len(set(reused[1]) - remade) >= 3, "no section left to copy"
     _full_eager(corpus_copy, tmp_path / "full")
     _assert_like_a_full_build(corpus_copy, data, tmp_path / "full", "three builds without exports")
+
+
+def test_a_first_mention_removed_is_found_again(corpus_copy: Path, tmp_path: Path) -> None:
+    """An entity's description quotes the sentence that names it first; when an incremental build removes the
+    article of that sentence, the next first is asked of the store, as a full build finds it."""
+    data = tmp_path / "data"
+    build(corpus_copy, data)
+    before = _description(data, "person/juan-guaido")
+    assert "first named in france24-soldiers-desert-posts (2019-02-24)" in before  # the earliest article
+    for suffix in (".txt", ".ann", ".json"):
+        (corpus_copy / f"france24-soldiers-desert-posts{suffix}").unlink()
+    assert build(corpus_copy, data).mode == "incremental"
+    after = _description(data, "person/juan-guaido")
+    assert after.startswith("Person, first named in ") and "france24" not in after
+    _full_eager(corpus_copy, tmp_path / "full")
+    assert _description(tmp_path / "full", "person/juan-guaido") == after
+
+
+def _description(data: Path, key: str) -> str:
+    quads = [q for q in store_quads(data) if q.subject.value == f"https://kg.example.org/id/{key}"
+             and q.predicate.value == "http://www.w3.org/2000/01/rdf-schema#comment"]
+    assert len(quads) == 1, quads
+    return quads[0].object.value

@@ -11,16 +11,21 @@ from __future__ import annotations
 
 import datetime as dt
 from collections import Counter
+from functools import lru_cache
 from typing import Iterable
+
+import pyoxigraph as ox
 
 from kg.model import iris
 from kg.model.entities.aliases import AliasTable, normalize
-from kg.model.entities.evidence import Evidence, MentionCounts
+from kg.model.entities.evidence import MAX_SENTENCE, UNDATED, Evidence, MentionCounts
 from kg.model.iris import FIXED_PREFIXES, WIKIDATA, resource_iri
 from kg.model.nquads import QuadWriter, date_literal, integer, iri, literal
+from kg.model.resources import ONTOLOGY_TTL, read_rdf
 from kg.model.schema.corpus_vocabulary import Vocabulary
 from kg.model.schema.ontology import KGO, date_precision
 
+SHOWN = 200  # characters of the first sentence a description shows
 RDF, RDFS, SKOS, OWL = FIXED_PREFIXES["rdf"], FIXED_PREFIXES["rdfs"], FIXED_PREFIXES["skos"], FIXED_PREFIXES["owl"]
 
 def records_nquads(evidence: Evidence, vocab: Vocabulary, aliases: AliasTable,
@@ -36,12 +41,14 @@ def records_nquads(evidence: Evidence, vocab: Vocabulary, aliases: AliasTable,
 
 def write_record(out: QuadWriter, key: str, evidence: MentionCounts, vocab: Vocabulary,
                  aliases: AliasTable) -> None:
-    """The record of one entity: types, labels, links, mention count."""
+    """The record of one entity: types, labels, links, mention count, and a description."""
     node = resource_iri(key)
     entry = aliases.entries.get(key)
     family = key.split("/", 1)[0]
-    for class_iri in _classes(_type_of(key, entry, evidence, vocab), vocab):
+    classes = _classes(_type_of(key, entry, evidence, vocab), vocab)
+    for class_iri in classes:
         out.add(node, RDF + "type", iri(class_iri))
+    out.add(node, RDFS + "comment", literal(description(classes[0] if classes else "", evidence)))
     pref = _preferred_label(key, entry, evidence)
     out.add(node, SKOS + "prefLabel", literal(pref))
     out.add(node, RDFS + "label", literal(pref))
@@ -61,6 +68,35 @@ def write_record(out: QuadWriter, key: str, evidence: MentionCounts, vocab: Voca
         out.add(node, KGO.dateValue, date_literal(key.split("/", 1)[1]))
         out.add(node, KGO.datePrecision, literal(date_precision(key.split("/", 1)[1])))
     out.add(node, KGO.mentionCount, integer(sum(evidence.forms.values())))
+
+
+def description(class_iri: str, evidence: MentionCounts) -> str:
+    """What a knowledge-base lookup shows beside the name: the entity's class and the sentence that
+    names it first in the corpus, with its article ("Person, first named in npr-... (2019-03): “...”")."""
+    kind = class_label(class_iri)
+    if evidence.first is None:
+        return kind
+    date, document, _, sentence = evidence.first
+    where = document[len(iris.DOCUMENT):] if document.startswith(iris.DOCUMENT) else document
+    when = f" ({date})" if date != UNDATED else ""
+    said = " ".join(sentence.split())
+    if len(said) > SHOWN or len(sentence) >= MAX_SENTENCE:
+        said = said[:SHOWN].rsplit(" ", 1)[0] + "…"
+    return f"{kind}, first named in {where}{when}: “{said}”" if said else f"{kind}, first named in {where}{when}"
+
+
+def class_label(class_iri: str) -> str:
+    """The name of a class, capitalized: its ontology label ('military unit' -> 'Military unit'), else its
+    local name (a corpus vocabulary's class is named as its annotation type)."""
+    label = _ontology_labels().get(class_iri) or class_iri.rsplit("#", 1)[-1].rsplit("/", 1)[-1]
+    return label[:1].upper() + label[1:]
+
+
+@lru_cache(maxsize=1)
+def _ontology_labels() -> dict[str, str]:
+    """rdfs:label of each term of ontology.ttl (read once per process)."""
+    quads = ox.parse(read_rdf(ONTOLOGY_TTL), format=ox.RdfFormat.TURTLE)
+    return {q.subject.value: q.object.value for q in quads if q.predicate.value == RDFS + "label"}
 
 
 def _type_of(key: str, entry, evidence: MentionCounts, vocab: Vocabulary) -> str:

@@ -34,8 +34,17 @@ _RDF_TYPE, _LABEL = f"<{FIXED_PREFIXES['rdf']}type>", f"<{FIXED_PREFIXES['rdfs']
 _POST_CLASS, _POST = f"<{KGO.Post}>", f"<{KGO.post}>"
 _REFERENCES = {f"<{KGO.publisher}>", f"<{KGO.author}>"}
 _SAME_AS = f"<{FIXED_PREFIXES['owl']}sameAs>"
+_BEGIN, _CONTEXT = f"<{FIXED_PREFIXES['nif']}beginIndex>", f"<{FIXED_PREFIXES['nif']}referenceContext>"
+_SENTENCE, _DATE = f"<{KGO.sentence}>", f"<{FIXED_PREFIXES['dcterms']}date>"
+UNDATED = "~"  # the date key of an undated article: after every date
+MAX_SENTENCE = 300  # characters of a first sentence kept
 _ESCAPE = re.compile(r"\\(?:u([0-9A-Fa-f]{4})|U([0-9A-Fa-f]{8})|(.))")
 _SIMPLE_ESCAPES = {"t": "\t", "b": "\b", "n": "\n", "r": "\r", "f": "\f", '"': '"', "'": "'", "\\": "\\"}
+
+
+# Where the corpus first names an entity: (the article's date, or UNDATED; the article's IRI; the
+# mention's offset; the sentence it starts in, cut to MAX_SENTENCE). The least of these is the first.
+First = tuple[str, str, int, str]
 
 
 @dataclass
@@ -43,13 +52,17 @@ class MentionCounts:
     """What the corpus says of one canonical entity: the words of its mentions (`forms`), those of
     them that are names (`names`, kg.model.entities.names), their annotation types; `references`: how many
     times articles name it as publisher or author; `items`: how many documents link it to each
-    knowledge-base item (IRI)."""
+    knowledge-base item (IRI); `first`: its first mention (the earliest article's first, First), None
+    when no mention has a sentence; `stale`: the article of the first was removed, so the first must be
+    asked of the store (kg.pipeline.stored_records.refresh_firsts)."""
 
     forms: Counter = field(default_factory=Counter)
     types: Counter = field(default_factory=Counter)
     references: int = 0
     items: Counter = field(default_factory=Counter)
     names: Counter = field(default_factory=Counter)
+    first: First | None = None
+    stale: bool = False
 
     def is_empty(self) -> bool:
         return not self.forms and not self.types and not self.references and not self.items and not self.names
@@ -71,10 +84,22 @@ def add_evidence(total: Evidence, more: Evidence, sign: int = 1) -> None:
         for name, n in counts.names.items():
             item.names[name] += sign * n
         item.references += sign * counts.references
+        _add_first(item, counts.first, sign)
         if sign < 0:  # drops what fell to zero
             item.forms, item.types, item.items, item.names = +item.forms, +item.types, +item.items, +item.names
             if item.is_empty():
                 del total[key]
+
+
+def _add_first(item: MentionCounts, first: First | None, sign: int) -> None:
+    """Keep the earlier of two firsts; removing the article of the first makes it stale."""
+    if first is None:
+        return
+    if sign < 0:
+        if item.first is not None and item.first[1] == first[1]:
+            item.first, item.stale = None, True
+    elif not item.stale and (item.first is None or first < item.first):
+        item.first = first
 
 
 def document_evidence(nquads: str) -> Evidence:
@@ -93,7 +118,27 @@ def document_evidence(nquads: str) -> Evidence:
     evidence = _summed(objects(_DENOTES), objects(_ANCHOR), objects(_TYPE_OF_MENTION), objects(_LABEL), posts,
                        post_nodes, references, set(objects(_IS_NAME)))
     _add_items(evidence, _triples(nquads, _SAME_AS))
+    _add_firsts(evidence, nquads, objects(_DENOTES))
     return evidence
+
+
+def _add_firsts(evidence: Evidence, nquads: str, denotes: dict[str, set[str]]) -> None:
+    """The first mention of each canonical entity in this document (its date and IRI, the offset, the sentence)."""
+    prefix = "<" + iris.RESOURCE
+    begins = dict(_triples(nquads, _BEGIN))
+    contexts = dict(_triples(nquads, _CONTEXT))
+    sentences = dict(_triples(nquads, _SENTENCE))
+    anchors = dict(_triples(nquads, _ANCHOR))
+    dates = dict(_triples(nquads, _DATE))
+    for mention, entities in denotes.items():
+        if mention not in sentences or mention not in begins or mention not in contexts:
+            continue
+        document = contexts[mention]
+        date = literal_form(dates[document]) if document in dates else UNDATED
+        sentence = literal_form(anchors.get(sentences[mention], '""'))[:MAX_SENTENCE]
+        first = (date, document[1:-1], int(literal_form(begins[mention])), sentence)
+        for entity in (e for e in entities if e.startswith(prefix)):
+            _add_first(evidence.setdefault(entity[len(prefix):-1], MentionCounts()), first, 1)
 
 
 def _add_items(evidence: Evidence, same_as: Iterable[tuple[str, str]]) -> None:
@@ -160,11 +205,11 @@ def _unescape(match: re.Match) -> str:
     return chr(int(code, 16)) if code else _SIMPLE_ESCAPES.get(match.group(3), match.group(0))
 
 
-Kept = dict[str, tuple[dict, dict, int, dict, dict]]  # the evidence as a build keeps it: plain, cheap to (un)pickle
+Kept = dict[str, tuple[dict, dict, int, dict, dict, First | None, bool]]  # the evidence as a build keeps it: plain
 
 
 def kept_form(evidence: Evidence) -> Kept:
-    return {key: (dict(c.forms), dict(c.types), c.references, dict(c.items), dict(c.names))
+    return {key: (dict(c.forms), dict(c.types), c.references, dict(c.items), dict(c.names), c.first, c.stale)
             for key, c in evidence.items()}
 
 
@@ -173,9 +218,9 @@ def counts_of(kept: Kept, keys: Iterable[str]) -> Evidence:
     return {key: _counts(kept[key]) for key in keys if key in kept}
 
 
-def _counts(plain: tuple[dict, dict, int, dict, dict]) -> MentionCounts:
-    forms, types, references, items, names = plain
-    return MentionCounts(Counter(forms), Counter(types), references, Counter(items), Counter(names))
+def _counts(plain: tuple[dict, dict, int, dict, dict, First | None, bool]) -> MentionCounts:
+    forms, types, references, items, names, first, stale = plain
+    return MentionCounts(Counter(forms), Counter(types), references, Counter(items), Counter(names), first, stale)
 
 
 def patch_kept(kept: Kept, removed: Evidence, added: Evidence) -> None:

@@ -1,0 +1,166 @@
+"""The services annotation tools speak, timed on a real `kg serve`: INCEpTION's knowledge-base searches
+(tests/api/services/inception_queries.py, with and without Jena's full-text form) and the reconciliation
+service's batches of 10 queries (0.2, as OpenRefine sends them). Markdown on stdout.
+
+    python benchmarks/bench_services.py --data DIR            # a data directory already built
+    python benchmarks/bench_services.py --docs 10000          # generate and build one (with the shipped corpus)
+                                        [--samples 200] [--seed 1] [--work data/bench/services]
+
+Names are sampled from the build's search index (preferred names and aliases of entity records, and the first
+four letters of a word of one for the prefix searches); every request goes over keep-alive HTTP, one at a time,
+after one warm-up of each shape. Targets: p99 of each search shape under 200 ms, p99 of a batch of 10
+reconciliation queries under 300 ms.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import shutil
+import sqlite3
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Callable
+
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+import requests  # noqa: E402
+
+from benchmarks.generate import write_corpus  # noqa: E402
+from kg.model.entities.aliases import normalize  # noqa: E402
+from kg.publish.search_index import index_path  # noqa: E402
+from kg.store import build_dirs  # noqa: E402
+from kg.testing.servers import Server  # noqa: E402
+from tests.api.services import inception_queries as shapes  # noqa: E402
+
+SEARCH_TARGET_MS, BATCH_TARGET_MS = 200.0, 300.0
+BATCH = 10
+WORK = ROOT / "data" / "bench" / "services"
+
+
+def corpus_with_shipped(out: Path, docs: int, seed: int) -> Path:
+    """A generated corpus of `docs` articles with the shipped corpus's four beside them (their alias table
+    appended; a generated alias that names a shipped entity too is left out), so that Guaidó is in it."""
+    write_corpus(out, docs, seed)
+    shipped = ROOT / "corpus"
+    for path in shipped.iterdir():
+        if path.suffix in (".txt", ".ann", ".json") or path.name == "tools.conf":
+            shutil.copy(path, out / path.name)
+    _merge_aliases(out / "aliases.toml", shipped / "aliases.toml")
+    return out
+
+
+def _merge_aliases(generated: Path, shipped: Path) -> None:
+    import tomllib
+
+    theirs = tomllib.loads(shipped.read_text(encoding="utf-8"))["entity"]
+    claimed = {normalize(s) for e in theirs for s in [e["label"], *e.get("aliases", []), *e.get("hidden", [])]}
+    keys = {e["key"] for e in theirs}
+    ours = [e for e in tomllib.loads(generated.read_text(encoding="utf-8"))["entity"] if e["key"] not in keys]
+    for entry in ours:
+        for field in ("aliases", "hidden"):
+            if field in entry:
+                entry[field] = [s for s in entry[field] if normalize(s) not in claimed]
+    text = "\n\n".join("[[entity]]\n" + "\n".join(f"{k} = {json.dumps(v, ensure_ascii=False)}" for k, v in e.items())
+                       for e in ours)
+    generated.write_text(text + "\n\n" + shipped.read_text(encoding="utf-8"), encoding="utf-8")
+
+
+def build(docs: int, seed: int, work: Path) -> Path:
+    corpus, data = work / f"corpus-{docs}", work / f"data-{docs}"
+    if not (data / "current").exists():
+        shutil.rmtree(corpus, ignore_errors=True)
+        corpus_with_shipped(corpus, docs, seed)
+        subprocess.run([str(Path(sys.executable).parent / "kg"), "build", "--corpus", str(corpus), "--data",
+                        str(data), "--quiet"], check=True, cwd=ROOT)
+    return data
+
+
+def sample_names(data: Path, count: int, seed: int) -> tuple[list[str], list[str]]:
+    """(names, prefixes): names of entity records and the first four letters of one of their words."""
+    db = sqlite3.connect(index_path(build_dirs.current_build(data)))
+    labels = [row[0] for row in db.execute("SELECT label FROM labels WHERE kind IN ('pref', 'alt') ORDER BY row")]
+    db.close()
+    rng = random.Random(seed)
+    names = rng.sample(labels, min(count, len(labels)))
+    words = [w for w in (rng.choice(n.split()) for n in names) if len(w) >= 4 and w.isalpha()]
+    return names, [w[:4] for w in words]
+
+
+def timed_ms(work: Callable[[], None]) -> float:
+    began = time.perf_counter()
+    work()
+    return (time.perf_counter() - began) * 1000
+
+
+def p(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(round(q * (len(ordered) - 1))))]
+
+
+def run(data: Path, samples: int, seed: int) -> str:
+    names, prefixes = sample_names(data, samples, seed)
+    server = Server(data, "--workers", "2", "--query-timeout", "30")
+    session = requests.Session()
+
+    def sparql(query: str) -> None:
+        response = session.post(server.url + "sparql", data={"query": query}, timeout=60,
+                                headers={"Accept": "application/sparql-results+json"})
+        response.raise_for_status()
+
+    def reconcile(batch: list[str]) -> None:
+        queries = {f"q{i}": {"query": name} for i, name in enumerate(batch)}
+        session.post(server.url + "reconcile", data={"queries": json.dumps(queries)}, timeout=60).raise_for_status()
+
+    cases: list[tuple[str, Callable[[str], None], list[str]]] = []
+    for fts in (True, False):
+        mode = "text:query" if fts else "no full-text"
+        cases += [(f"exact name, instances ({mode})", lambda n, f=fts: sparql(shapes.exact_label("instances", n, f)),
+                   names),
+                  (f"starts with, instances ({mode})",
+                   lambda n, f=fts: sparql(shapes.starting_with("instances", n, f)), prefixes),
+                  (f"contains, instances ({mode})", lambda n, f=fts: sparql(shapes.containing("instances", n, f)),
+                   prefixes)]
+    batches = [names[i:i + BATCH] for i in range(0, len(names) - BATCH + 1, BATCH)]
+    lines = [f"Services on {data} ({build_dirs.read_manifest(build_dirs.current_build(data)).get('quads', '?')} "
+             f"quads), {len(names)} names, {len(prefixes)} prefixes, sequential requests over HTTP:", "",
+             "| what | requests | p50 | p99 | max | target |", "|---|---|---|---|---|---|"]
+    try:
+        for label, work, needles in cases:
+            work(needles[0])  # warm-up
+            times = [timed_ms(lambda n=n: work(n)) for n in needles]
+            lines.append(_row(label, times, SEARCH_TARGET_MS))
+        reconcile(batches[0])
+        times = [timed_ms(lambda b=b: reconcile(b)) for b in batches]
+        lines.append(_row(f"reconciliation batch of {BATCH} (0.2)", times, BATCH_TARGET_MS))
+    finally:
+        server.stop()
+    return "\n".join(lines)
+
+
+def _row(label: str, times: list[float], target: float) -> str:
+    verdict = "met" if p(times, 0.99) < target else "**missed**"
+    return (f"| {label} | {len(times)} | {statistics.median(times):.1f} ms | {p(times, 0.99):.1f} ms | "
+            f"{max(times):.1f} ms | < {target:.0f} ms: {verdict} |")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--data", type=Path, help="a data directory already built")
+    parser.add_argument("--docs", type=int, default=10000, help="articles to generate when --data is not given")
+    parser.add_argument("--samples", type=int, default=200, help="names sampled")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--work", type=Path, default=WORK)
+    args = parser.parse_args()
+    data = args.data or build(args.docs, args.seed, args.work)
+    print(run(data, args.samples, args.seed))
+
+
+if __name__ == "__main__":
+    main()
