@@ -20,6 +20,10 @@ Two bounds, both in the server process (the query workers have their own queue, 
   quadratic); waiting threads take no CPU. A request of at most SHORT_REQUEST bytes costs a
   few milliseconds to read and does not wait its turn, so that short queries are not queued
   behind a flood of long ones.
+
+A request thread that waits for its client to read the answers queued on its connection (after the
+request left the app) is counted as one more in the app while it waits (`hold`), and cut when there is
+no room (api/waitress_server.py).
 """
 
 from __future__ import annotations
@@ -70,6 +74,15 @@ class Admission:
             if self._inside >= self.limit:
                 raise PoolBusy(f"the server is answering as many requests as it may ({self.limit}); try again shortly")
             self._inside += 1
+
+    def hold(self) -> bool:
+        """Count one more request thread against the limit, as `enter` does, if there is room:
+        False (and nothing counted) when the app holds as many as it may."""
+        with self._lock:
+            if self._inside >= self.limit:
+                return False
+            self._inside += 1
+            return True
 
     def leave(self) -> None:
         with self._lock:

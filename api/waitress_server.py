@@ -4,8 +4,10 @@ app's one error shape (api/errors.py), and the open-file limit its connections n
 from __future__ import annotations
 
 import json
+import socket
 import sys
-from typing import Any
+import time
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -13,6 +15,9 @@ from kg.api.admission import request_threads
 from kg.api.app_state import app_state
 from kg.api.errors import ERROR_TYPE, error_body
 from kg.settings import limit
+
+if TYPE_CHECKING:
+    from kg.api.admission import Admission
 
 
 def serve_app(config: dict[str, Any]) -> None:
@@ -23,7 +28,7 @@ def serve_app(config: dict[str, Any]) -> None:
 
     app = create_app(config)
     server = waitress.create_server(app, ident="kg", **waitress_options(config))
-    server.channel_class = json_error_channel()
+    server.channel_class = json_error_channel(app_state(app).admission)
     click.echo(f"Serving kg on http://{server.effective_host}:{server.effective_port}/ (SPARQL at /sparql)")
     sys.stdout.flush()
     try:
@@ -63,14 +68,20 @@ def _raise_open_files(wanted: int) -> None:
 
 
 MAX_HEADER_FIELDS = limit("header_fields")
+SLOW_READER = limit("slow_reader")
 
 
-def json_error_channel():
+def json_error_channel(admission: Admission):
     """A waitress channel class whose own error answers (400 on bad framing, 413 for a body
     past max_request_body_size, 431 for headers past the limits) leave in the one error shape,
     like the app's. waitress bounds the request line and the header fields together, and the
     request line of a GET may carry a query of up to --max-request-bytes (3 x percent-encoded):
-    the header fields after it are bounded on their own, to MAX_HEADER_FIELDS."""
+    the header fields after it are bounded on their own, to MAX_HEADER_FIELDS.
+
+    A request thread with more than waitress's high watermark queued on its connection waits for
+    the client to read it (a client that pipelines requests and reads 1 byte/s once held every
+    request thread, /health's too, for 40 s): the wait counts against `admission`, is refused
+    when admission is full, and lasts SLOW_READER seconds at most; the connection is cut then."""
     from waitress.channel import HTTPChannel
     from waitress.parser import HTTPRequestParser
     from waitress.task import ErrorTask
@@ -100,6 +111,39 @@ def json_error_channel():
     class JsonErrorChannel(HTTPChannel):
         error_task_class = JsonErrorTask
         parser_class = BoundedHeaderParser
+
+        def _flush_outbufs_below_high_watermark(self) -> None:
+            if self.total_outbufs_len <= self.adj.outbuf_high_watermark:
+                return
+            if not admission.hold():
+                self._cut()
+                return
+            try:
+                self._wait_for_reader(time.monotonic() + SLOW_READER)
+            finally:
+                admission.leave()
+
+        def _wait_for_reader(self, deadline: float) -> None:
+            with self.outbuf_lock:
+                self._flush_exception(self._flush_some, do_close=False)
+                while self.connected and self.total_outbufs_len > self.adj.outbuf_high_watermark:
+                    left = deadline - time.monotonic()
+                    if left <= 0:
+                        self._cut()
+                        return
+                    self.server.pull_trigger()
+                    self.outbuf_lock.wait(min(left, 1.0))
+
+        def _cut(self) -> None:
+            """Close the connection: its thread stops writing (ClientDisconnected), and the main
+            loop drops what is queued (its spooled files too)."""
+            self.logger.info("cut a client that did not read its answers in time")
+            self.will_close, self.connected = True, False  # waitress's cancel(), its requests left to service()
+            try:  # a socket the client does not read is never writable: the main loop would not close it
+                self.socket.shutdown(socket.SHUT_RDWR)
+            except OSError:
+                pass
+            self.server.pull_trigger()
 
     return JsonErrorChannel
 

@@ -19,6 +19,8 @@ into an exit code or the JSON error shape. Every class carries both:
     ├── AnswerTooLarge             exit 2  HTTP 422  an answer past the byte cap (the engine was stopped)
     ├── Unavailable                exit 1  HTTP 503  try again later (Retry-After)
     │   ├── QueryTimeout                             a query ran out of time and was stopped
+    │   ├── BeingMade                                a file another request is making was not ready by the deadline
+    │   ├── IndexDamaged                             the search index was found damaged while read
     │   └── PoolBusy                                 no query worker became free in time, or the queue was full
     ├── WorkerCrashed              exit 1  HTTP 500  a query worker died: the engine crashed (its last words kept)
     │   └── WorkerOutOfMemory              HTTP 503  a query worker passed its memory cap (Retry-After)
@@ -212,6 +214,19 @@ class Unavailable(KgError):
 
 class QueryTimeout(Unavailable):
     """The query ran out of time."""
+
+
+class BeingMade(Unavailable):
+    """A file another request or process is making (an export, a page) was not finished by the
+    request's deadline; the request stops waiting for it."""
+
+    retry_after = 2
+
+
+class IndexDamaged(Unavailable):
+    """A file the server reads (the search index) turned out damaged while it was being read."""
+
+    retry_after = 5
 
 
 class PoolBusy(Unavailable):

@@ -142,6 +142,8 @@ LIMITS: tuple[Limit, ...] = (
     Limit("reading_slots", 2, "long queries read (decoded, lexed) at once", "api/admission.py"),
     Limit("reading_queue", 4, "long queries that may wait for a reading slot (503 beyond)", "api/admission.py"),
     Limit("short_request", 4096, "bytes of a request read without waiting for a reading slot", "api/admission.py"),
+    Limit("slow_reader", 10.0, "seconds a request thread waits for a client to read the answers queued "
+          "before its own (counted against admission); the connection is cut after", "api/waitress_server.py"),
     # how long the server waits, and for what
     Limit("health_wait", 0.5, "seconds /health waits for a build that is loading", "api/json_api/routes.py"),
     Limit("explain_wait", 2.0, "seconds a query the engine rejected may wait for its turn to be explained",

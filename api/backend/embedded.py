@@ -112,7 +112,7 @@ class EmbeddedBackend:
         return self.export_of(*self._serving(deadline), fmt, deadline)
 
     def export_of(self, build: Path, pool: WorkerPool, fmt: str, deadline: float) -> Path:
-        return ensure_export(build, fmt)
+        return ensure_export(build, fmt, deadline)
 
     def health(self) -> dict[str, Any]:
         with self._lock:

@@ -132,6 +132,9 @@ def _written(build: Path, rows: tuple[Rows, Rows]) -> SearchIndex:
     have); in memory when the directory cannot be written or holds a damaged file."""
     why = " (made by a kg before the SQLite index)" if (build / build_dirs.OLD_SEARCH_INDEX_FILE).is_file() else ""
     try:
+        if index_path(build).is_file():  # damaged: made again in its place
+            log.warning("search index %s is damaged; made again from the store", index_path(build))
+            index_path(build).unlink()
         make_index(index_path(build), *rows)
         index = read_index(build)
         problem = "" if index is not None else f"{index_path(build)} is damaged"

@@ -10,10 +10,12 @@ side or Flask.
 
 from __future__ import annotations
 
+import fcntl
 import gc
 import importlib
 import os
 import resource
+import select
 import signal
 import socket
 import struct
@@ -66,7 +68,7 @@ def _open_on_disk(store_dir: str):
     return EmbeddedStore(Path(store_dir), read_only=True)
 
 
-def _template(control: socket.socket, source: Source) -> None:
+def _template(control: socket.socket, source: Source, life: int) -> None:
     """Template main loop: open the graph (in memory) or just the code (on disk), say ready,
     then fork one worker per request until the server closes the socket."""
     importlib.import_module("kg.store.embedded")  # once here, so that forked workers do not import it each
@@ -87,19 +89,20 @@ def _template(control: socket.socket, source: Source) -> None:
             continue
         pid = os.fork()
         if pid == 0:
-            _worker_after_fork(control, fds, memory, source)
+            _worker_after_fork(control, fds, memory, source, life)
         for fd in fds:
             os.close(fd)
         control.sendall(PID.pack(pid))
 
 
-def _worker_after_fork(control: socket.socket, fds: list[int], memory, source: Source) -> None:
+def _worker_after_fork(control: socket.socket, fds: list[int], memory, source: Source, life: int) -> None:
     """Run in the forked child: serve jobs on fds[0], standard error into fds[1] when given;
     never returns into the template's loop."""
     code = 1
     try:
         control.close()
         signal.signal(signal.SIGCHLD, signal.SIG_DFL)
+        _die_with_server(life)
         if len(fds) > 1:
             os.dup2(fds[1], 2)
             os.close(fds[1])
@@ -108,6 +111,20 @@ def _worker_after_fork(control: socket.socket, fds: list[int], memory, source: S
         code = 0
     finally:
         os._exit(code)
+
+
+def _die_with_server(life: int) -> None:
+    """End this worker when the server process dies, even inside a query that never returns to
+    Python: the server's life pipe, opened anew (an owner of its own), raises SIGIO when its
+    write end closes, and SIGIO's default action ends the process in the kernel. A server killed
+    with SIGKILL once left its busy worker running at full CPU with nobody to stop it."""
+    own = os.open(f"/proc/self/fd/{life}", os.O_RDONLY | os.O_NONBLOCK)
+    os.close(life)
+    signal.signal(signal.SIGIO, signal.SIG_DFL)
+    fcntl.fcntl(own, fcntl.F_SETOWN, os.getpid())
+    fcntl.fcntl(own, fcntl.F_SETFL, fcntl.fcntl(own, fcntl.F_GETFL) | os.O_ASYNC)
+    if select.select([own], [], [], 0)[0]:  # the server died before the watch was set
+        os._exit(1)
 
 
 def _limit_memory(extra_mb: int) -> None:
@@ -158,5 +175,6 @@ def _handle(job: Job, store) -> Any:
 
 
 def main(argv: list[str]) -> None:
-    """Entry point of the template process: fd of the control socket, store directory, N-Quads file or ''."""
-    _template(socket.socket(fileno=int(argv[1])), Source(argv[2], argv[3] or None, int(argv[4])))
+    """Entry point of the template process: fd of the control socket, store directory, N-Quads file or '',
+    memory limit, fd of the server's life pipe."""
+    _template(socket.socket(fileno=int(argv[1])), Source(argv[2], argv[3] or None, int(argv[4])), int(argv[5]))

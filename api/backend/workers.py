@@ -77,6 +77,20 @@ def crash_of(message: str, last_words: str) -> WorkerCrashed:
     return (WorkerOutOfMemory if out_of_memory else WorkerCrashed)(message, last_words)
 
 
+_life_lock = threading.Lock()
+_life_read_end: int | None = None
+
+
+def _server_life() -> int:
+    """The read end of a pipe whose write end only this process holds (non-inheritable): it closes
+    when this process dies however it dies, which the workers watch (worker_process._die_with_server)."""
+    global _life_read_end
+    with _life_lock:
+        if _life_read_end is None:
+            _life_read_end, _write_end = os.pipe()  # the write end stays open for the life of the process
+        return _life_read_end
+
+
 class _Template:
     """The process workers are forked from: a fresh Python running main() below."""
 
@@ -84,9 +98,10 @@ class _Template:
         parent, child = socket.socketpair()
         env = dict(os.environ, PYTHONPATH=os.pathsep.join(
             p for p in (_PACKAGE_ROOT, os.environ.get("PYTHONPATH")) if p))
+        life = _server_life()
         argv = [sys.executable, "-c", _BOOT, str(child.fileno()), source.store, source.nquads or "",
-                str(source.memory_mb)]
-        self.process = subprocess.Popen(argv, pass_fds=[child.fileno()], env=env, stdin=subprocess.DEVNULL,
+                str(source.memory_mb), str(life)]
+        self.process = subprocess.Popen(argv, pass_fds=[child.fileno(), life], env=env, stdin=subprocess.DEVNULL,
                                         close_fds=True)
         child.close()
         self.control = parent

@@ -158,7 +158,7 @@ def search() -> Response:
     limit = int_arg("limit", 20, 1, SEARCH_SIZE)
     index = app_state().search.get(pinned_backend(), g.deadline)
     items = []
-    for hit in index.search(text, limit):
+    for hit in index.search(text, limit, g.deadline):
         summary = hit.summary
         item = _entity_item(hit.entity, summary.label if summary else hit.label,
                             " ".join(summary.types) if summary else "", summary.mentions if summary else None)

@@ -97,12 +97,13 @@ def write_exports(build_dir: Path) -> None:
             job.result()
 
 
-def ensure_export(build_dir: Path, fmt: str) -> Path:
+def ensure_export(build_dir: Path, fmt: str, deadline: float | None = None) -> Path:
     """The build's export in `fmt`: written on the first call (one writer at a time, across
-    threads and processes: an flock per open file), then kept in the build directory."""
+    threads and processes: an flock per open file), then kept in the build directory. A caller
+    with a `deadline` waits for another writer until then (BeingMade after)."""
     rdf_syntaxes.export_format(fmt)
     path = build_dirs.export_path(build_dir, fmt)
-    return build_dirs.made_once(path, lambda partial: _write_export_file(build_dir, fmt, path, partial))
+    return build_dirs.made_once(path, lambda partial: _write_export_file(build_dir, fmt, path, partial), deadline)
 
 
 def _write_export_file(build_dir: Path, fmt: str, path: Path, partial: Path) -> None:

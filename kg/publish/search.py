@@ -19,6 +19,12 @@ what FTS5 matches more loosely (case folding, a word anywhere) never changes a r
   on the first such search (_Haystack); only when the tiers before give fewer than `limit` entities.
 The user's text never reaches FTS5 as syntax: the word query is built of letters, digits and
 spaces only, the trigram one is a quoted string with its quotes doubled.
+
+A search is bounded: a needle longer than NEEDLE_LIMIT characters is refused (NeedleTooLong; a
+150,000-character needle took 6 to 12 s and 1.4 to 2.1 GB in FTS5's phrase of its trigrams), and
+SQLite's work stops at the caller's deadline (QueryTimeout), checked every _STEPS instructions.
+A file is opened only when SQLite's quick_check finds it sound (search_index.readable); one damaged
+later answers IndexDamaged (503), never a traceback.
 """
 
 from __future__ import annotations
@@ -28,6 +34,7 @@ import heapq
 import json
 import sqlite3
 import threading
+import time
 import uuid
 from array import array
 from contextlib import contextmanager
@@ -36,11 +43,18 @@ from itertools import accumulate
 from pathlib import Path
 from typing import Callable, Iterator
 
+from kg.errors import IndexDamaged, InputError, QueryTimeout
 from kg.model.iris import fold, is_word_char
 from kg.publish import search_index
 from kg.publish.search_index import Rows, Select, index_path
 
 RANKS = ("exact", "prefix", "word", "substring")
+NEEDLE_LIMIT = 1000  # characters of a needle: a label or a part of one
+_STEPS = 10_000  # SQLite instructions between two looks at the deadline (about a millisecond)
+
+
+class NeedleTooLong(InputError):
+    """A search text longer than NEEDLE_LIMIT characters."""
 
 _ROWS = "SELECT l.entity, l.mentions, l.folded, l.kind_order, l.label, l.kind FROM labels l"
 _PREFIX = f"{_ROWS} WHERE l.folded >= ? ORDER BY l.folded, l.entity, l.kind_order, l.label"  # the index's order
@@ -136,13 +150,21 @@ class SearchIndex:
         with self._connection() as db:
             return db.execute("SELECT count(*) FROM labels").fetchone()[0]
 
-    def search(self, text: str, limit: int) -> list[Hit]:
-        """Best hits first, one per entity (see the module's docstring)."""
+    def search(self, text: str, limit: int, deadline: float | None = None) -> list[Hit]:
+        """Best hits first, one per entity (see the module's docstring); NeedleTooLong past
+        NEEDLE_LIMIT characters, QueryTimeout when the work reaches `deadline` (time.monotonic)."""
+        if len(text) > NEEDLE_LIMIT:
+            raise NeedleTooLong(f"the search text is {len(text):,} characters long; at most {NEEDLE_LIMIT:,} "
+                                "(expected a label or a part of one)")
         needle = " ".join(fold(text).split())
         if not needle or "\x00" in needle or not _encodable(needle):
             return []  # no label holds NUL or a lone surrogate
-        with self._connection() as db:
-            return _hits(db, _ranked(db, needle, limit, self._haystack_of), limit)
+        try:
+            with self._connection() as db, _until(db, deadline):
+                return _hits(db, _ranked(db, needle, limit, self._haystack_of), limit)
+        except sqlite3.DatabaseError as exc:  # an index file damaged after it was checked at opening
+            raise IndexDamaged(f"the search index is damaged ({exc}); it is checked again when the server "
+                               "starts, and made again from the store") from None
 
     def names_of(self, entities: list[str]) -> dict[str, list[tuple[str, str]]]:
         """Every (label, kind) of each of these entities (by IRI), in the index's order (kind, label):
@@ -159,6 +181,25 @@ class SearchIndex:
             if self._haystack is None:
                 self._haystack = _Haystack(db)
             return self._haystack
+
+
+@contextmanager
+def _until(db: sqlite3.Connection, deadline: float | None) -> Iterator[None]:
+    """SQLite's work on `db` interrupted at `deadline`, raised as QueryTimeout."""
+    if deadline is None:
+        yield
+        return
+    if time.monotonic() >= deadline:
+        raise QueryTimeout
+    db.set_progress_handler(lambda: time.monotonic() >= deadline, _STEPS)
+    try:
+        yield
+    except sqlite3.OperationalError as exc:
+        if "interrupted" in str(exc) and time.monotonic() >= deadline:
+            raise QueryTimeout from None
+        raise
+    finally:
+        db.set_progress_handler(None, 0)
 
 
 class _Haystack:

@@ -105,18 +105,21 @@ def open_read_only(path: Path) -> sqlite3.Connection:
 
 
 def readable(path: Path) -> bool:
-    """Whether `path` is a whole index file of this format (not another database, not cut short)."""
+    """Whether `path` is a whole, sound index file of this format (not another database, not cut
+    short, no damaged page: SQLite's quick_check, which reads every page once)."""
     try:
         size = Path(path).stat().st_size
         db = open_read_only(path)
         try:
             found = [db.execute(f"PRAGMA {name}").fetchone()[0]
                      for name in ("application_id", "user_version", "page_count", "page_size")]
+            sound = found[:2] == [APPLICATION_ID, FORMAT] and found[2] * found[3] == size \
+                and db.execute("PRAGMA quick_check").fetchone()[0] == "ok"
         finally:
             db.close()
     except (OSError, sqlite3.Error):
         return False
-    return found[:2] == [APPLICATION_ID, FORMAT] and found[2] * found[3] == size
+    return sound
 
 
 def write(db: sqlite3.Connection, labels: Rows, summaries: Rows) -> None:

@@ -59,7 +59,7 @@ from contextlib import nullcontext
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, ContextManager
 
-from kg.errors import StoreError
+from kg.errors import BeingMade, StoreError
 from kg.formats import rdf_syntaxes
 from kg.model import iris
 from kg.store import served
@@ -173,13 +173,14 @@ def corpus_config_dir(build: Path) -> Path:
     return build / CORPUS_CONFIG_DIR
 
 
-def made_once(path: Path, make: Callable[[Path], object]) -> Path:
+def made_once(path: Path, make: Callable[[Path], object], deadline: float | None = None) -> Path:
     """`path`, made by `make(partial)` on the first call and renamed into place when complete, then
-    kept: one maker at a time across threads and processes (an flock per open file)."""
+    kept: one maker at a time across threads and processes (an flock per open file). A caller with a
+    `deadline` (time.monotonic) waits for another maker until then, and gets BeingMade after."""
     if path.is_file():
         return path
     with open(path.with_name(f".{path.name}.lock"), "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
+        _lock(lock, path, deadline)
         if path.is_file():
             return path
         for stale in path.parent.glob(f".{path.name}.*.part"):  # left by a maker killed while holding the lock
@@ -193,7 +194,26 @@ def made_once(path: Path, make: Callable[[Path], object]) -> Path:
     return path
 
 
-def cached_file(build: Path, name: str, make: Callable[[Path], object]) -> Path:
+_LOCK_POLL = 0.05  # seconds between two tries of a lock held by another maker
+
+
+def _lock(handle: Any, path: Path, deadline: float | None) -> None:
+    """An exclusive flock on `handle`, waited for until `deadline` (for good when None)."""
+    if deadline is None:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        return
+    while True:
+        try:
+            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            return
+        except BlockingIOError:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise BeingMade(f"{path.name} is being made by another request or process") from None
+            time.sleep(min(_LOCK_POLL, left))
+
+
+def cached_file(build: Path, name: str, make: Callable[[Path], object], deadline: float | None = None) -> Path:
     """data/cache/<build>/<name>, made once by `make(partial)` (see made_once). Making one removes
     the cache directories of builds that no longer exist."""
     cache = (Path(build).parent.parent / CACHE_DIR).absolute()  # callers may send it as a file
@@ -203,7 +223,7 @@ def cached_file(build: Path, name: str, make: Callable[[Path], object]) -> Path:
             if other.name != Path(build).name and not (Path(build).parent / other.name).is_dir():
                 shutil.rmtree(other, ignore_errors=True)
         cached.parent.mkdir(parents=True, exist_ok=True)
-    return made_once(cached, make)
+    return made_once(cached, make, deadline)
 
 
 def new_build_dir(data_dir: Path) -> Path:
