@@ -54,6 +54,7 @@ def _shared(d: Document, trigger: str, type_: str, p: float) -> None:
 # -- event sentences -------------------------------------------------------------------
 
 def defection(d: Document) -> None:
+    former = False
     if _maybe(d, 0.3):
         role = _role(d, MILITARY_ROLES, article=False, title=True)
         d.put(" ")
@@ -64,7 +65,10 @@ def defection(d: Document) -> None:
     else:
         person = d.entity("Person")
         d.put(", ")
-        role = _role(d, MILITARY_ROLES)
+        former = _maybe(d, 0.2)  # 'a former sergeant': the membership held no longer
+        if former:
+            d.put("a former ")
+        role = _role(d, MILITARY_ROLES, article=not former)
         d.put(" in ")
         unit = d.entity("MilitaryUnit")
         d.put(", ")
@@ -73,7 +77,9 @@ def defection(d: Document) -> None:
     destination = d.entity("Country", "City")
     time = _date(d, 0.6)
     d.end_sentence()
-    d.event("Membership", role, [("Member", person.id), ("Organization", unit.id)])
+    membership = d.event("Membership", role, [("Member", person.id), ("Organization", unit.id)])
+    if former:
+        d.attribute("TemporalQualifier", membership, "Former")
     d.event("Defection", trigger, [("Agent", person.id), ("Origin", unit.id),
                                    ("Destination", destination.id), ("Time", time)])
 
@@ -121,6 +127,14 @@ def confrontation(d: Document) -> None:
     d.event("Confrontation", trigger, [("Participant", unit.id), ("Participant", party.id),
                                        ("Place", site.id), ("Time", time)])
     d.relation("LocatedIn", site.id, city.id)
+    if _maybe(d, 0.15):  # what a place holds is its capacity, no count of people
+        d.separate(paragraph=False)
+        d.put("it has room for ")
+        capacity = d.span("Figure", str(d.rng.choice((40, 120, 300, 1500))))
+        d.put(" people")
+        d.end_sentence()
+        d.attribute("Unit", capacity, "Person")
+        d.relation("CapacityOf", capacity, site.id)
     _shared(d, trigger, "Confrontation", 0.25)
 
 

@@ -30,7 +30,8 @@ into an exit code or the JSON error shape. Every class carries both:
     └── ApiError                   exit 1  HTTP as given  an HTTP answer decided by the endpoint itself
 
 Subclasses elsewhere stay in the tree: kg.store.sparql_lexer.TooDeep and kg.store.sparql_lexer.TooManyTokens (LexErrors),
-api.backend.embedded.NoGraph, kg.store.remote.RemoteTimeout and kg.testing.servers.ServerDown (StoreErrors).
+api.backend.embedded.NoGraph, kg.store.remote.RemoteTimeout and kg.testing.servers.ServerDown (StoreErrors),
+kg.publish.search.NeedleTooLong (an InputError).
 """
 
 from __future__ import annotations

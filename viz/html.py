@@ -197,12 +197,16 @@ def view_data(graph: nx.MultiDiGraph, *, size_by: str = "mentions", place: bool 
 
 
 def events_carry_the_story(graph: nx.MultiDiGraph, story: nx.Graph) -> bool:
-    """Whether the page opens with its events drawn: when they are as many as the entities (what
-    most of a corpus annotates: events with their arguments), or when they are all that links
-    the entities."""
+    """Whether the page opens with its events drawn: when they outnumber the entities two to one
+    (what most of a corpus annotates: events with their arguments), or when they are all that links
+    the entities. A news corpus with about as many events as entities (the shipped one: 158 and 156)
+    opens on its actors and their stated relations."""
     events = sum(1 for _, family in graph.nodes(data="family") if family == "Event")
     stated = any(is_actor(graph, s) and is_actor(graph, o) and s != o for s, o in graph.edges())
-    return events > 0 and (events >= story.number_of_nodes() or not stated)
+    return events > 0 and (events >= EVENTS_PER_ACTOR_TO_OPEN_ON * story.number_of_nodes() or not stated)
+
+
+EVENTS_PER_ACTOR_TO_OPEN_ON = 2
 
 
 def _opening(graph: nx.MultiDiGraph, story: nx.Graph, linked: list[str], sizes: dict) -> list[str] | None:

@@ -19,7 +19,8 @@ from kg.viz.story import is_actor, uncertainty
 
 OTHER_FIGURES = "other figures"
 REPORTED_BY = ONTOLOGY + "reportedBy"
-COUNTS = ONTOLOGY + "counts"  # what a figure counts is not its source
+# what a figure counts, or the place whose capacity it is, is no source of it
+NOT_SOURCES = {ONTOLOGY + "counts", ONTOLOGY + "capacityOf"}
 CONTEXT_WORDS = 8
 MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August", "September",
           "October", "November", "December")
@@ -93,7 +94,7 @@ def figure_row(graph: nx.MultiDiGraph, figure: str) -> dict:
     for _, target, key in graph.out_edges(figure, keys=True):
         if graph.nodes[target]["family"] == "Date":
             dates.append(graph.nodes[target].get("props", {}).get("dateValue") or graph.nodes[target]["label"])
-        elif key == REPORTED_BY or (key != COUNTS and is_actor(graph, target)):
+        elif key == REPORTED_BY or (key not in NOT_SOURCES and is_actor(graph, target)):
             sources.append(target)
     sentence = data["mention_sentences"][0] if data["mention_sentences"] else None
     text = graph.graph.get("sentences", {}).get(sentence, {})

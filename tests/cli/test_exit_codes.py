@@ -27,6 +27,7 @@ def _corpus(tmp_path: Path) -> Path:
 
 def test_the_drawing_in_the_docstring_names_every_class_of_the_tree():
     import kg.api.backend.embedded  # noqa: F401  (its NoGraph is in the tree)
+    import kg.publish.search  # noqa: F401
     import kg.store.remote  # noqa: F401
     import kg.store.sparql_lexer  # noqa: F401
 
