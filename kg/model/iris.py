@@ -233,6 +233,19 @@ def iri_segment(text: str) -> str:
     return "".join(c if kept_in_path(c) else quote(c.encode("utf-8", "surrogateescape"), safe="") for c in text)
 
 
+_NOT_IN_IRI = re.compile(r'[\x00-\x20<>"{}|\\^`\x7f-\x9f\ud800-\udfff\ufffe\uffff]|%(?![0-9A-Fa-f]{2})')
+
+
+def iri_escaped(text: str) -> str:
+    """`text` (a name of a corpus's schema, a fragment, a knowledge base's identifier) as part of an
+    IRI: as written, but for what an IRI cannot hold (controls, white space, <>"{}|\\^`, and a '%'
+    that starts no escape), percent-encoded as UTF-8. brat shows an undeclared name or a reference
+    whatever it holds; the graph must hold it too, not fail to parse."""
+    if not _NOT_IN_IRI.search(text):
+        return text
+    return _NOT_IN_IRI.sub(lambda m: quote(m.group().encode("utf-8", "surrogatepass"), safe=""), text)
+
+
 def is_path_of_ids(path: str) -> bool:
     """Whether `path` is '/'-separated non-empty segments as iri_segment writes them: characters an
     IRI path keeps as they are (kept_in_path) and %XX escapes."""
@@ -290,7 +303,7 @@ def local_iri(slug: str, kind: str, ann_id: str) -> str:
 
 def fragment_iri(slug: str, fragment: str) -> str:
     """IRI of a mention, statement or sentence inside a document: doc/<slug>#T1."""
-    return f"{current().document}{slug}#{fragment}"
+    return f"{current().document}{slug}#{iri_escaped(fragment)}"
 
 
 def span_iri(slug: str, begin: int, end: int) -> str:

@@ -72,7 +72,7 @@ class KnowledgeBases:
         if db in self.patterns or db in NOT_KNOWLEDGE_BASES + (WIKIDATA_NAME,):
             return self.patterns.get(db)
         if not self.converted:  # a database no tools.conf declares: its items under kg's base
-            return f"{iris.BASE}reference/{db}/%s"
+            return f"{iris.BASE}reference/{iris.iri_escaped(db)}/%s"
         from kg.formats.inception.cas_to_brat import reference_iri  # cassis is loaded for INCEpTION only
 
         return reference_iri(db, "%s")
@@ -91,7 +91,7 @@ class KnowledgeBases:
         identifier = _unprefixed(whole, (db,))
         if not identifier:
             raise BadItem(f"bad {db} identifier {reference!r} (expected an identifier of {db}, as in {pattern})")
-        return Item(db, identifier, pattern.replace("%s", identifier))
+        return Item(db, identifier, pattern.replace("%s", iris.iri_escaped(identifier)))
 
     def _of_iri(self, db: str, iri: str) -> Item:
         """The item an IRI names: a Wikidata item, a declared database's (by its pattern), else itself."""

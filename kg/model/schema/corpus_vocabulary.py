@@ -135,7 +135,7 @@ class Vocabulary:
         """The class of an annotation type: kgo's domain class of that name, or a minted one."""
         if type_ not in self.alignment.terms and type_ in DOMAIN_CLASSES:
             return ONTOLOGY + type_
-        return iris.VOCABULARY + type_
+        return iris.VOCABULARY + iris.iri_escaped(type_)
 
     def property_iri(self, name: str) -> str:
         """The property of a relation type, role or attribute: the kgo property it names
@@ -146,7 +146,7 @@ class Vocabulary:
         if name not in self.alignment.terms and _alignable(local):
             return ONTOLOGY + local
         types = self.config.entities.keys() | self.config.events.keys()
-        return iris.VOCABULARY + (local if name in types else name)
+        return iris.VOCABULARY + iris.iri_escaped(local if name in types else name)
 
     def aligned(self, type_: str) -> str | None:
         """The kgo class an entity or event type is aligned with: kg.toml's entry, the domain class
