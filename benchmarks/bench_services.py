@@ -32,6 +32,7 @@ if str(ROOT) not in sys.path:
 
 import requests  # noqa: E402
 
+from benchmarks.bench_load import percentile  # noqa: E402
 from benchmarks.generate import write_corpus  # noqa: E402
 from kg.model.entities.aliases import normalize  # noqa: E402
 from kg.publish.search_index import index_path  # noqa: E402
@@ -99,11 +100,6 @@ def timed_ms(work: Callable[[], None]) -> float:
     return (time.perf_counter() - began) * 1000
 
 
-def p(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(round(q * (len(ordered) - 1))))]
-
-
 def run(data: Path, samples: int, seed: int) -> str:
     names, prefixes = sample_names(data, samples, seed)
     server = Server(data, "--workers", "2", "--query-timeout", "30")
@@ -145,8 +141,9 @@ def run(data: Path, samples: int, seed: int) -> str:
 
 
 def _row(label: str, times: list[float], target: float) -> str:
-    verdict = "met" if p(times, 0.99) < target else "**missed**"
-    return (f"| {label} | {len(times)} | {statistics.median(times):.1f} ms | {p(times, 0.99):.1f} ms | "
+    p99 = percentile(times, 99)
+    verdict = "met" if p99 < target else "**missed**"
+    return (f"| {label} | {len(times)} | {statistics.median(times):.1f} ms | {p99:.1f} ms | "
             f"{max(times):.1f} ms | < {target:.0f} ms: {verdict} |")
 
 
