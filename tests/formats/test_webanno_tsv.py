@@ -167,7 +167,8 @@ def test_senticoref_chains_across_layers_are_one_entity_each_with_located_warnin
 
 def test_a_senticoref_chain_is_its_name_and_takes_the_sentiments_on_its_words(tmp_path: Path) -> None:
     """The governor's chain says "Rohatinski" three times and "Dodal je" ("he added") once: it is
-    person/rohatinski. A Sentiment on the very words of a chain link ("Rohatinski", "EU") is that
+    person/rohatinski, and "Dodal je", capitalised only as a sentence's start, is a mention form of it,
+    no name. A Sentiment on the very words of a chain link ("Rohatinski", "EU") is that
     mention on another layer: a mention of the chain's entity, no entity of its own and no other
     reading of the thing (no warning); one on words no entity of the chain covers ("pritiskal") is."""
     corpus = tmp_path / "corpus"
@@ -184,6 +185,12 @@ def test_a_senticoref_chain_is_its_name_and_takes_the_sentiments_on_its_words(tm
     denoted = {tuple(line.split(",")) for line in rows.stdout.splitlines()[1:]}
     rohatinski = {e for form, _, e in denoted if form in ("Dodal je", "Rohatinski", "Dejal je")}
     assert rohatinski == {"person:rohatinski"}
+    names = run_kg("query", "--data", str(tmp_path / "data"), "--format", "csv", """
+        SELECT ?l ?kind WHERE { GRAPH kgg:entities { person:rohatinski ?p ?l
+          VALUES (?p ?kind) { (skos:altLabel "name") (kgo:mentionForm "form") } } }""")
+    kinds = {tuple(line.split(",")) for line in names.stdout.splitlines()[1:]}
+    assert ("Dodal je", "form") in kinds and ("Dodal je", "name") not in kinds  # a sentence's opening words
+    assert ("Rohatinski", "name") in kinds
     assert ("Rohatinski", "Sentiment", "person:rohatinski") in denoted
     assert {e for form, type_, e in denoted if type_ == "Sentiment" and form in ("EU", "NLB", "BIS")} == \
         {"organization:eu", "organization:nlb",
