@@ -151,7 +151,8 @@ def _text_order(row: dict[str, str]) -> tuple:
 
 @bp.get("/api/search")
 def search() -> Response:
-    """Entities whose label (any of them) contains `q`, ignoring accents and case."""
+    """Entities whose label (any of them) contains `q`, ignoring accents and case; a thing local to one
+    document (a description, a caseless script's single mention) is marked `local`, with its document."""
     text = request.args.get("q", "")
     if not text.strip():
         raise ApiError(400, "missing or empty 'q' parameter")
@@ -163,6 +164,8 @@ def search() -> Response:
         item = _entity_item(hit.entity, summary.label if summary else hit.label,
                             " ".join(summary.types) if summary else "", summary.mentions if summary else None)
         item.update(matched=hit.label, matchedAs=hit.kind, rank=hit.rank)
+        if hit.document is not None:  # a thing local to one document (a description): no shared entity
+            item.update(local=True, document={"id": ids.item_id(hit.document), "href": ids.href(hit.document)})
         items.append(item)
     return jsonify({"query": text, "items": items})
 

@@ -69,7 +69,8 @@ _OF_ENTITIES = (f"{_ROWS} WHERE l.entity IN (SELECT value FROM json_each(:entiti
 _MANY = 2000  # prefix rows past which walking the entities by mentions is cheaper than reading them all
 _NAMES = ("SELECT e.iri, l.label, l.kind FROM entities e JOIN labels l ON l.entity = e.id "
           "WHERE e.iri IN (SELECT value FROM json_each(?)) ORDER BY e.iri, l.kind_order, l.label")
-_SHOWN = "SELECT id, iri, summary, label, types, mentions FROM entities WHERE id IN (SELECT value FROM json_each(?))"
+_SHOWN = ("SELECT id, iri, summary, label, types, mentions, document FROM entities "
+          "WHERE id IN (SELECT value FROM json_each(?))")
 
 
 @dataclass(frozen=True)
@@ -90,6 +91,7 @@ class Hit:
     kind: str  # pref, alt, hidden or label
     rank: str
     summary: Summary | None  # None: the entity has no preferred label and type
+    document: str | None = None  # the document's IRI, when the entity is local to it (no shared thing)
 
 
 # per entity: its best row's (rank, folded, kind order, label), the entity's mentions, the label, its kind
@@ -308,7 +310,7 @@ def _hits(db: sqlite3.Connection, best: dict[int, _Held], limit: int) -> list[Hi
     chosen = [item for item in best.items() if order(item) <= last]
     shown = {row[0]: row[1:] for row in db.execute(_SHOWN, (json.dumps([entity for entity, _ in chosen]),))}
     chosen.sort(key=lambda item: (*order(item), shown[item[0]][0]))
-    return [Hit(shown[entity][0], label, kind, RANKS[key[0]], _summary(shown[entity]))
+    return [Hit(shown[entity][0], label, kind, RANKS[key[0]], _summary(shown[entity][:5]), shown[entity][5])
             for entity, (key, _, label, kind) in chosen[:limit]]
 
 

@@ -6,7 +6,11 @@ finished store, so that the endpoint only opens a file: no request waits for an 
 built. An incremental build copies the previous build's file and deletes and inserts the rows of
 the entities whose records it rewrote. kg.publish.search answers searches from it.
 
-The file: `entities` (IRI, what a hit shows) and `labels` (label, kind, folded) in plain tables,
+Things local to one document (kg.model.entities.resolve: descriptions, a caseless script's single
+mentions) are indexed as well, each with its document's IRI: a hit on one is a local result tied to
+that document, and a patch replaces the local things of the documents a build changed or removed.
+
+The file: `entities` (IRI, what a hit shows, the document of a local thing) and `labels` (label, kind, folded) in plain tables,
 a B-tree on the folded label (whole labels and prefixes), and two FTS5 tables over the labels:
 `words` (unicode61 over the folded label with every character that is not a letter, digit or mark
 (kg.model.iris.word_chars) turned into a space, and only spaces separating, so that its tokens start
@@ -29,7 +33,7 @@ from kg.model.iris import fold, prologue, word_chars
 from kg.store import build_dirs
 from kg.store.protocol import Select
 
-FORMAT = 3  # PRAGMA user_version (1 and 2 were search-index.json, read by kg before FTS5)
+FORMAT = 4  # PRAGMA user_version (1 and 2 were search-index.json, read by kg before FTS5; 3 had no local things)
 APPLICATION_ID = 0x6B677331  # "kgs1": PRAGMA application_id, what tells this file from another database
 
 Rows = list[dict[str, str]]
@@ -51,6 +55,33 @@ SELECT ?e (SAMPLE(?l) AS ?label) (MAX(?n) AS ?mentions) (GROUP_CONCAT(DISTINCT S
 GROUP BY ?e
 """
 
+# Things local to one document (descriptions, a caseless script's single mentions: not shared
+# across documents, kg.model.entities.resolve) are searchable too, each tied to its document; quotes
+# and figures, local too, are statements' content, not things to look up.
+LOCALS = """
+SELECT DISTINCT ?e ?label ?kind ?doc WHERE {
+  GRAPH ?g {
+    ?e kgo:mention [] ; prov:wasDerivedFrom ?doc .
+    { ?e skos:prefLabel ?label BIND("pref" AS ?kind) } UNION { ?e skos:altLabel ?label BIND("alt" AS ?kind) }
+    UNION { ?e rdfs:label ?label BIND("label" AS ?kind) }
+    FILTER NOT EXISTS { ?e a ?content VALUES ?content { kgo:Quote kgo:Figure } }
+  }
+  FILTER (?g != kgg:entities)
+}
+"""
+
+LOCAL_SUMMARIES = """
+SELECT ?e ?doc (SAMPLE(?l) AS ?label) (COUNT(DISTINCT ?m) AS ?mentions)
+       (GROUP_CONCAT(DISTINCT STR(?t); separator=" ") AS ?types) WHERE {
+  GRAPH ?g {
+    ?e kgo:mention ?m ; prov:wasDerivedFrom ?doc ; a ?t ; skos:prefLabel|rdfs:label ?l .
+    FILTER NOT EXISTS { ?e a ?content VALUES ?content { kgo:Quote kgo:Figure } }
+  }
+  FILTER (?g != kgg:entities)
+}
+GROUP BY ?e ?doc
+"""
+
 KINDS = {"pref": 0, "alt": 1, "hidden": 2, "label": 3}  # of labels folding alike, a hit shows the first
 
 SCHEMA = f"""
@@ -58,7 +89,8 @@ PRAGMA application_id = {APPLICATION_ID};
 PRAGMA user_version = {FORMAT};
 CREATE TABLE entities (id INTEGER PRIMARY KEY, iri TEXT NOT NULL UNIQUE,
                        summary INTEGER NOT NULL,  -- 0: no preferred label and type (the hit shows its label)
-                       label TEXT NOT NULL, types TEXT NOT NULL, mentions INTEGER NOT NULL);
+                       label TEXT NOT NULL, types TEXT NOT NULL, mentions INTEGER NOT NULL,
+                       document TEXT);  -- the document's IRI, of a thing local to it; NULL: shared
 CREATE TABLE labels (row INTEGER PRIMARY KEY, entity INTEGER NOT NULL, label TEXT NOT NULL, kind TEXT NOT NULL,
                      kind_order INTEGER NOT NULL, folded TEXT NOT NULL,
                      mentions INTEGER NOT NULL);  -- the entity's, so that ranking needs no join
@@ -66,6 +98,7 @@ CREATE TABLE labels (row INTEGER PRIMARY KEY, entity INTEGER NOT NULL, label TEX
 CREATE INDEX labels_folded ON labels (folded, entity, kind_order, label, kind, mentions);
 CREATE INDEX labels_entity ON labels (entity, folded);
 CREATE INDEX entities_mentions ON entities (mentions);
+CREATE INDEX entities_document ON entities (document) WHERE document IS NOT NULL;
 CREATE VIRTUAL TABLE words USING fts5 (text, content = '', prefix = '1 2 3',
                                        tokenize = "unicode61 remove_diacritics 0 categories 'L* N* M* P* S* C*'");
 CREATE VIRTUAL TABLE grams USING fts5 (text, content = '', tokenize = 'trigram');
@@ -82,9 +115,16 @@ def index_path(build_dir: Path) -> Path:
     return Path(build_dir) / build_dirs.SEARCH_INDEX_FILE
 
 
-def label_rows(select: Select, entities: frozenset[str] | None = None) -> tuple[Rows, Rows]:
-    """The answers of LABELS and SUMMARIES (of `entities` only, when given) from any SELECT function."""
-    return select(_only(LABELS, entities)), select(_only(SUMMARIES, entities))
+def label_rows(select: Select, entities: frozenset[str] | None = None,
+               documents: frozenset[str] | None = None) -> tuple[Rows, Rows]:
+    """The answers of LABELS and SUMMARIES (of `entities` only, when given), with those of LOCALS and
+    LOCAL_SUMMARIES (of the things local to `documents` only, document IRIs, when given), from any
+    SELECT function."""
+    labels, summaries = select(_only(LABELS, entities)), select(_only(SUMMARIES, entities))
+    if documents is None or documents:
+        labels += select(_of_documents(LOCALS, documents))
+        summaries += select(_of_documents(LOCAL_SUMMARIES, documents))
+    return labels, summaries
 
 
 def _only(query: str, entities: frozenset[str] | None) -> str:
@@ -95,6 +135,14 @@ def _only(query: str, entities: frozenset[str] | None) -> str:
         return prologue() + query
     values = " ".join(f"<{iri}>" for iri in sorted(entities))
     return prologue() + query.replace("GRAPH kgg:entities {", f"VALUES ?e {{ {values} }}\n  GRAPH kgg:entities {{", 1)
+
+
+def _of_documents(query: str, documents: frozenset[str] | None) -> str:
+    """`query` (LOCALS or LOCAL_SUMMARIES) with the prologue, restricted to the things of `documents`."""
+    if documents is None:
+        return prologue() + query
+    values = " ".join(f"<{iri}>" for iri in sorted(documents))
+    return prologue() + query.replace("GRAPH ?g {", f"VALUES ?doc {{ {values} }}\n  GRAPH ?g {{", 1)
 
 
 def open_read_only(path: Path) -> sqlite3.Connection:
@@ -131,11 +179,15 @@ def write(db: sqlite3.Connection, labels: Rows, summaries: Rows) -> None:
     db.execute("INSERT INTO grams (grams) VALUES ('optimize')")
 
 
-def patch(db: sqlite3.Connection, touched: frozenset[str], labels: Rows, summaries: Rows) -> None:
-    """The rows of the entities `touched` replaced by `labels` and `summaries` (theirs, read again)."""
+def patch(db: sqlite3.Connection, touched: frozenset[str], labels: Rows, summaries: Rows,
+          documents: frozenset[str] = frozenset()) -> None:
+    """The rows of the entities `touched`, and of the things local to `documents` (document IRIs:
+    changed, added or removed), replaced by `labels` and `summaries` (theirs, read again)."""
     with _transaction(db):
         db.execute("CREATE TEMP TABLE touched (iri TEXT PRIMARY KEY)")
         db.executemany("INSERT INTO touched VALUES (?)", [(iri,) for iri in touched])
+        db.executemany("INSERT OR IGNORE INTO touched SELECT iri FROM entities WHERE document = ?",
+                       [(document,) for document in documents])
         gone = db.execute("SELECT l.row, l.folded FROM labels l JOIN entities e ON e.id = l.entity "
                           "WHERE e.iri IN (SELECT iri FROM touched)").fetchall()
         db.executemany("INSERT INTO words (words, rowid, text) VALUES ('delete', ?, ?)",
@@ -163,7 +215,7 @@ def _insert(db: sqlite3.Connection, labels: Rows, summaries: Rows) -> None:
     """Entities (in IRI order) and their labels (in entry order: entity, kind, label), both FTS5 tables too."""
     summary_of = {r["e"]: r for r in summaries}
     iris = sorted({r["e"] for r in labels} | set(summary_of))
-    db.executemany("INSERT INTO entities (iri, summary, label, types, mentions) VALUES (?, ?, ?, ?, ?)",
+    db.executemany("INSERT INTO entities (iri, summary, label, types, mentions, document) VALUES (?, ?, ?, ?, ?, ?)",
                    [_entity(iri, summary_of.get(iri)) for iri in iris])
     number = dict(db.execute("SELECT iri, id FROM entities WHERE iri IN (SELECT value FROM json_each(?))",
                              (json.dumps(iris),)))
@@ -179,11 +231,11 @@ def _insert(db: sqlite3.Connection, labels: Rows, summaries: Rows) -> None:
     db.executemany("INSERT INTO grams (rowid, text) VALUES (?, ?)", [(r[0], r[5]) for r in numbered])
 
 
-def _entity(iri: str, summary: dict[str, str] | None) -> tuple[str, int, str, str, int]:
+def _entity(iri: str, summary: dict[str, str] | None) -> tuple[str, int, str, str, int, str | None]:
     if summary is None:
-        return iri, 0, "", "", 0
+        return iri, 0, "", "", 0, None
     types = " ".join(sorted(summary.get("types", "").split()))
-    return iri, 1, summary.get("label", ""), types, int(summary.get("mentions") or 0)
+    return iri, 1, summary.get("label", ""), types, int(summary.get("mentions") or 0), summary.get("doc") or None
 
 
 def _filled(path: Path, fill: Callable[[sqlite3.Connection], None]) -> None:
@@ -204,25 +256,30 @@ def make_index(path: Path, labels: Rows, summaries: Rows) -> Path:
 
 
 def write_build_index(build_dir: Path, previous_dir: Path | None = None,
-                      touched: frozenset[str] | None = None) -> None:
+                      touched: frozenset[str] | None = None, documents: frozenset[str] = frozenset()) -> None:
     """`kg build`'s step: the index of the build's finished store, into the build directory. An
-    incremental build (`previous_dir`, and the entities whose records it rewrote) patches a copy of
-    the previous build's file: an edit costs what it changes, not a read of every label."""
+    incremental build (`previous_dir`, the entities whose records it rewrote and the IRIs of the
+    documents it added, changed or removed) patches a copy of the previous build's file: an edit
+    costs what it changes, not a read of every label."""
     previous = index_path(previous_dir) if previous_dir is not None and touched is not None else None
     if previous is not None and not readable(previous):  # none (an earlier kg's build), or damaged
         previous = None
     with build_dirs.build_store(build_dir) as store:
-        labels, summaries = label_rows(store.select, touched if previous is not None else None)
+        if previous is None:
+            labels, summaries = label_rows(store.select)
+        else:
+            labels, summaries = label_rows(store.select, touched, documents)
     if previous is None:
         make_index(index_path(build_dir), labels, summaries)
     else:
-        make_patched(previous, index_path(build_dir), touched, labels, summaries)
+        make_patched(previous, index_path(build_dir), touched, labels, summaries, documents)
 
 
-def make_patched(previous: Path, path: Path, touched: frozenset[str], labels: Rows, summaries: Rows) -> Path:
-    """The `previous` index file with the rows of `touched` replaced, at `path` (made once; the
-    previous file, which a server may be reading, is copied, never changed)."""
+def make_patched(previous: Path, path: Path, touched: frozenset[str], labels: Rows, summaries: Rows,
+                 documents: frozenset[str] = frozenset()) -> Path:
+    """The `previous` index file with the rows of `touched` and of `documents`' local things replaced,
+    at `path` (made once; the previous file, which a server may be reading, is copied, never changed)."""
     def patched(partial: Path) -> None:
         shutil.copyfile(previous, partial)
-        _filled(partial, lambda db: patch(db, touched, labels, summaries))
+        _filled(partial, lambda db: patch(db, touched, labels, summaries, documents))
     return build_dirs.made_once(path, patched)
