@@ -389,8 +389,11 @@ def _time_bounds(ctx: _Context, event: Event) -> dict[tuple[str, str], str | Non
 
 def _stance(ctx: _Context, event: Event, node: str) -> None:
     """An asserted stance gives the relation of its position from each agent to each target
-    (kgo:opposes ...), each with its statement; a claimed or past one gives none."""
+    (kgo:opposes ...), each with its statement; a claimed or past one gives none, nor one held by a
+    share of its agents ("some" of them): the relation would say all hold it."""
     if not ctx.vocab.is_a(event.type, "Stance") or event.id in ctx.claimants or event.id in ctx.past_states:
+        return
+    if any(ctx.vocab.means(role, "share") for role, _ in event.args):
         return
     positions = [a.value for a in ctx.doc.annotations.attributes
                  if a.target == event.id and ctx.vocab.means(a.name, "position") and a.value]
