@@ -161,7 +161,6 @@ def test_minor_typing(shipped_data: Path) -> None:
     assert ("fill streets",) in protests
 
 
-@pytest.mark.xfail(strict=True, reason="the audit's missing facts are not annotated yet")
 def test_what_the_audit_found_missing(shipped_data: Path) -> None:
     # NPR: "the socialist revolution ushered in by the late Hugo Chávez in 1999"
     assert ask(shipped_data, f"""ASK {{ ?e a kgo:Event ; kgo:date "1999"^^xsd:gYear ;

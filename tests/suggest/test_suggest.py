@@ -292,10 +292,10 @@ def test_precision_and_recall_on_the_four_shipped_articles(tmp_path: Path) -> No
     total = sum((o.score for o in outcomes), Score(0, 0, 0, 0))
     figures = (total.suggested, total.human, round(total.precision(), 3), round(total.recall(), 3),
                round(total.precision(False), 3), round(total.recall(False), 3))
-    assert figures == (418, 555, 0.94, 0.708, 0.94, 0.708)
+    assert figures == (418, 557, 0.94, 0.706, 0.94, 0.706)
     events = sum((o.events for o in outcomes), Score(0, 0, 0, 0))
     assert (events.suggested, events.human, round(events.precision(), 3), round(events.recall(), 3)) == (
-        150, 202, 0.5, 0.371)
+        151, 204, 0.497, 0.368)
     readme = (ROOT / "docs" / "usage.md").read_text(encoding="utf-8")
     assert _row("shipped (4 articles)", outcomes) in readme
 
