@@ -57,6 +57,11 @@ while corpus/ was re-annotated for the third (issue 30), so the counts moved wit
   headline "Venezuelan Military Defectors Want to Join Guaido's Uprising", the defectors' stance
   supporting the canonical uprising (a group, Stance 8 -> 9, agent +1, target 8 -> 9, supports
   9 -> 10). Mentions 758 -> 762, statements 899 -> 906, events 160 -> 162, quads 21,222 -> 21,360.
+- names spanned alike in every article: NPR's "Venezuela's National Guard" and "Venezuelan National
+  Guard" are the body's mentions "National Guard", as in France 24 and VICE (the alias table no
+  longer lists the two longer forms, which no article annotated any more), and France 24's Country
+  span over "Venezuela", part of the word "Venezuelan", covers the word and is linked to
+  KG:place/venezuela as the other adjectives are. Quads 21,360 -> 21,356 (the mention forms gone).
 """
 
 from __future__ import annotations
@@ -69,7 +74,7 @@ import pytest
 from kg.pipeline.builder import build
 from tests.helpers import CORPUS_2019, run_kg
 
-PINNED = {'counts': {'quads': 21360,
+PINNED = {'counts': {'quads': 21356,
             'graphs': 6,
             'documents': 4,
             'entities': 118,

@@ -8,8 +8,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
-
 from kg.model.iris import PREFIXES
 from tests.corpora.test_fidelity import ask
 from tests.helpers import run_kg
