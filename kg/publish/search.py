@@ -24,7 +24,8 @@ A search is bounded: a needle longer than NEEDLE_LIMIT characters is refused (Ne
 150,000-character needle took 6 to 12 s and 1.4 to 2.1 GB in FTS5's phrase of its trigrams), and
 SQLite's work stops at the caller's deadline (QueryTimeout), checked every _STEPS instructions.
 A file is opened only when SQLite's quick_check finds it sound (search_index.readable); one damaged
-later answers IndexDamaged (503), never a traceback.
+later answers IndexDamaged (503), never a traceback, and is marked `damaged`, so that the server reads
+or makes it again (api/backend/search_indexes.py) without a restart.
 """
 
 from __future__ import annotations
@@ -106,6 +107,7 @@ class SearchIndex:
         self._lock = threading.Lock()
         self._haystack: _Haystack | None = None  # read on the first search that needs it
         self._haystack_lock = threading.Lock()
+        self.damaged = False  # a read found the file damaged after it was checked at opening
 
     @classmethod
     def open(cls, path: Path) -> SearchIndex:
@@ -141,6 +143,12 @@ class SearchIndex:
         db = db or self._connect()
         try:
             yield db
+        except sqlite3.DatabaseError as exc:
+            if isinstance(exc, sqlite3.OperationalError) and "interrupted" in str(exc):
+                raise  # the caller's deadline (_until), not damage
+            self.damaged = True
+            raise IndexDamaged(f"the search index was found damaged ({exc}); it is being made again from the "
+                               "store: try again shortly") from None
         finally:
             with self._lock:
                 self._idle.append(db)
@@ -159,12 +167,8 @@ class SearchIndex:
         needle = " ".join(fold(text).split())
         if not needle or "\x00" in needle or not _encodable(needle):
             return []  # no label holds NUL or a lone surrogate
-        try:
-            with self._connection() as db, _until(db, deadline):
-                return _hits(db, _ranked(db, needle, limit, self._haystack_of), limit)
-        except sqlite3.DatabaseError as exc:  # an index file damaged after it was checked at opening
-            raise IndexDamaged(f"the search index is damaged ({exc}); it is checked again when the server "
-                               "starts, and made again from the store") from None
+        with self._connection() as db, _until(db, deadline):
+            return _hits(db, _ranked(db, needle, limit, self._haystack_of), limit)
 
     def names_of(self, entities: list[str]) -> dict[str, list[tuple[str, str]]]:
         """Every (label, kind) of each of these entities (by IRI), in the index's order (kind, label):

@@ -9,7 +9,7 @@ Checked against the .ann files of the copy (line counts, redone below):
 - 205 E lines, 32 of them Membership (n-ary memberships, every one naming its organization:
   32 organization, 32 post, 32 postIn); the other 173 carry 371 arguments.
 - 210 R lines.
-- 118 entity records: 23 people, 30 organizations, 16 places, 13 dates, 15 roles, 18 posts,
+- 117 entity records: 23 people, 29 organizations, 16 places, 13 dates, 15 roles, 18 posts,
   3 canonical events.
 
 The copy was last brought up to corpus/ in the fourth fidelity round (issue 42); it had stayed at
@@ -34,6 +34,13 @@ while corpus/ was re-annotated for the third (issue 30), so the counts moved wit
 - 20,857 quads, 896 statements, 158 events, 48 figures; 21,156 with the knowledge-base terms main
   added meanwhile (a description on each entity record, labels of the classes and properties of
   other vocabularies, every property typed rdf:Property and labelled).
+- 21,150 quads, 116 entity records: words capitalised only at a sentence's start, with a word in
+  lower case, are a name only where the text writes them so inside a sentence too (issue 37's
+  "Dodal je"): NPR's "Colombian police", twice opening a sentence, is a description local to its
+  article, no longer the entity record organization/colombian-police (Organization 30 -> 29,
+  GovernmentBody 8 -> 7), and 9 mentions lose
+  kgo:isName (those two, two "Venezuelan national guard members", "Human rights groups", "UN
+  refugee agency", "More than one hundred" and two quotes).
 - one date phrase, one mention: a date that bounds an event's period is the event's StartTime or
   EndTime argument, so the same Date span can be another event's Time; HRW's two second spans
   over "February 23rd" (the end of the defections, the start of the arrivals) are gone (mentions
@@ -62,6 +69,8 @@ while corpus/ was re-annotated for the third (issue 30), so the counts moved wit
   longer lists the two longer forms, which no article annotated any more), and France 24's Country
   span over "Venezuela", part of the word "Venezuelan", covers the word and is linked to
   KG:place/venezuela as the other adjectives are. Quads 21,360 -> 21,356 (the mention forms gone).
+- with issue 37's rule for sentence-opening words merged from main (organization/colombian-police
+  a local description, 9 mentions no longer names): 21,350 quads, 117 entity records.
 """
 
 from __future__ import annotations
@@ -74,23 +83,23 @@ import pytest
 from kg.pipeline.builder import build
 from tests.helpers import CORPUS_2019, run_kg
 
-PINNED = {'counts': {'quads': 21356,
+PINNED = {'counts': {'quads': 21350,
             'graphs': 6,
             'documents': 4,
-            'entities': 118,
+            'entities': 117,
             'mentions': 762,
             'statements': 906,
             'events': 162,
             'figures': 49,
             'quotes': 47},
- 'entityTypes': {'Organization': 30,
+ 'entityTypes': {'Organization': 29,
                  'Person': 23,
                  'Post': 18,
                  'Place': 16,
                  'Role': 15,
                  'Date': 13,
-                 'GovernmentBody': 8,
                  'MediaOrganization': 8,
+                 'GovernmentBody': 7,
                  'City': 6,
                  'Country': 5,
                  'NGO': 5,
