@@ -67,8 +67,13 @@ _WALK = ("SELECT e.id, e.mentions FROM entities e WHERE EXISTS (SELECT 1 FROM la
 _OF_ENTITIES = (f"{_ROWS} WHERE l.entity IN (SELECT value FROM json_each(:entities)) "
                 "AND substr(l.folded, 1, :length) = :needle ORDER BY l.entity, l.folded, l.kind_order, l.label")
 _MANY = 2000  # prefix rows past which walking the entities by mentions is cheaper than reading them all
-_NAMES = ("SELECT e.iri, l.label, l.kind FROM entities e JOIN labels l ON l.entity = e.id "
-          "WHERE e.iri IN (SELECT value FROM json_each(?)) ORDER BY e.iri, l.kind_order, l.label")
+# Jena's full-text form (api/sparql/full_text.py): the names holding every word (a whole word, or a word's start),
+# best first: the whole name, then a name starting with the words, then the rest; more mentions first
+_WORD_ROWS = ("SELECT e.iri, l.label, l.kind, CASE WHEN l.folded = :phrase THEN 0 "
+              "WHEN substr(l.folded, 1, length(:phrase)) = :phrase THEN 1 ELSE 2 END AS rank "
+              "FROM words w JOIN labels l ON l.row = w.rowid JOIN entities e ON e.id = l.entity "
+              "WHERE words MATCH :match AND l.kind IN (SELECT value FROM json_each(:kinds)) "
+              "ORDER BY rank, l.mentions DESC, l.folded, e.iri, l.kind_order, l.label LIMIT :limit")
 _SHOWN = "SELECT id, iri, summary, label, types, mentions FROM entities WHERE id IN (SELECT value FROM json_each(?))"
 
 
@@ -159,22 +164,33 @@ class SearchIndex:
         needle = " ".join(fold(text).split())
         if not needle or "\x00" in needle or not _encodable(needle):
             return []  # no label holds NUL or a lone surrogate
+        with self._reading(deadline) as db:
+            return _hits(db, _ranked(db, needle, limit, self._haystack_of), limit)
+
+    def names_with_words(self, whole: tuple[str, ...], starts: tuple[str, ...], kinds: tuple[str, ...], limit: int,
+                         deadline: float | None = None) -> list[tuple[str, str, str]]:
+        """(entity IRI, name, kind) of the names of `kinds` holding every word of `whole` and a word starting
+        with each of `starts` (folded, as word_text splits a name), best first: the name that is the words,
+        then names starting with them, then the others; more mentions first. One FTS5 query (its prefix
+        index), ranked and cut inside SQLite: what answers Jena's full-text form."""
+        terms = [f'"{word}"' for word in whole] + [f'"{word}" *' for word in starts]
+        if not terms or not all(_encodable(word) and '"' not in word for word in (*whole, *starts)):
+            return []
+        with self._reading(deadline) as db:
+            rows = db.execute(_WORD_ROWS, {"phrase": " ".join((*whole, *starts)), "match": " AND ".join(terms),
+                                           "kinds": json.dumps(kinds), "limit": limit}).fetchall()
+        return [(iri, label, kind) for iri, label, kind, _ in rows]
+
+    @contextmanager
+    def _reading(self, deadline: float | None) -> Iterator[sqlite3.Connection]:
+        """A connection whose work stops at `deadline` (QueryTimeout); a file damaged after it was checked at
+        opening is IndexDamaged."""
         try:
             with self._connection() as db, _until(db, deadline):
-                return _hits(db, _ranked(db, needle, limit, self._haystack_of), limit)
-        except sqlite3.DatabaseError as exc:  # an index file damaged after it was checked at opening
+                yield db
+        except sqlite3.DatabaseError as exc:
             raise IndexDamaged(f"the search index is damaged ({exc}); it is checked again when the server "
                                "starts, and made again from the store") from None
-
-    def names_of(self, entities: list[str]) -> dict[str, list[tuple[str, str]]]:
-        """Every (label, kind) of each of these entities (by IRI), in the index's order (kind, label):
-        what a full-text search shows beside the best label of a hit."""
-        found: dict[str, list[tuple[str, str]]] = {}
-        with self._connection() as db:
-            rows = db.execute(_NAMES, (json.dumps(entities),)).fetchall()
-        for iri, label, kind in rows:
-            found.setdefault(iri, []).append((label, kind))
-        return found
 
     def _haystack_of(self, db: sqlite3.Connection) -> _Haystack:
         with self._haystack_lock:
