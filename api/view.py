@@ -27,9 +27,10 @@ import re
 import shutil
 import threading
 import time
+from functools import partial
 from pathlib import Path
 
-from flask import Blueprint, Response, current_app, g, request, send_file
+from flask import Blueprint, Response, current_app, request, send_file
 
 from kg.api.app_state import app_state
 from kg.api.request_life import pinned_backend
@@ -140,7 +141,7 @@ def _view_index(backend, build: Path | None = None):
 def _read_index(backend, build: Path | None):
     index = open_index(build) if build is not None else None
     if index is None:
-        index = store_index(_Selector(backend, deadline=time.monotonic() + GRAPH_READ_SECONDS))
+        index = store_index(partial(backend.select, deadline=time.monotonic() + GRAPH_READ_SECONDS))
     return index
 
 
@@ -176,14 +177,3 @@ def _rendered_page(backend) -> str:
     if html is None:
         html = rendered.put("page", version, view_page(_view_index(backend), max_nodes=current_app.config.get("VIEW_NODES"))[0])
     return html
-
-
-class _Selector:
-    """The one store method the view reads with, over the endpoint's backend and deadline."""
-
-    def __init__(self, backend, deadline: float | None = None) -> None:
-        self.backend = backend
-        self.deadline = deadline or getattr(g, "deadline", None) or time.monotonic() + 30.0
-
-    def select(self, sparql: str) -> list[dict[str, str]]:
-        return self.backend.select(sparql, self.deadline)

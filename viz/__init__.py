@@ -21,7 +21,7 @@ def write_view(build_dir: Path, store: GraphStore) -> Path:
     directory, from the view index the build kept (from `store` when it kept none)."""
     path = Path(build_dir) / VIEW_FILE
     index = open_index(build_dir)
-    write_html(store_index(store) if index is None else index, path)
+    write_html(store_index(store.select) if index is None else index, path)
     return path
 
 
@@ -47,7 +47,7 @@ def build_index(build_dir: Path) -> ViewIndex:
     store = build_store(build_dir)
     try:
         with under_build_base(build_dir):
-            return store_index(store)
+            return store_index(store.select)
     finally:
         store.close()
 
@@ -59,7 +59,7 @@ def view_page(index: ViewIndex | GraphStore, *, focus: str | None = None, depth:
     overview; with `focus`, that node and its neighbours `depth` edges away (`names`, a search
     index, resolves it by name)."""
     if not isinstance(index, ViewIndex):
-        index = store_index(index)
+        index = store_index(index.select)
     size = int(setting("view_nodes")) if max_nodes is None else max_nodes
     if focus is not None:
         focus = resolve(index, focus, names)

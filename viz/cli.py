@@ -50,7 +50,7 @@ def viz(data_dir: Path, store_url: str | None, output: Path | None, focus: str |
         try:
             from kg.viz.view_index import store_index
 
-            index = store_index(store)
+            index = store_index(store.select)
             nodes = write_html(index, output, names=SearchIndex.compute(store.select) if focus else None, **options)
         finally:
             store.close()

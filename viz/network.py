@@ -36,7 +36,7 @@ from kg.model.iris import FIXED_PREFIXES, ONTOLOGY, RDF_TYPE, prologue
 # the families are kg's (the build sorts nodes by them); viz/legend.py and the tests import them from here
 from kg.publish.view_data import CORPUS_FAMILY, FAMILIES, ViewSchema, view_schema
 from kg.publish.view_index import ViewRows
-from kg.store.protocol import GraphStore
+from kg.store.protocol import GraphStore, Select
 from kg.viz.story import is_actor
 
 SKIP_EDGE_PREDICATES = {RDF_TYPE, FIXED_PREFIXES["owl"] + "sameAs", FIXED_PREFIXES["prov"] + "wasDerivedFrom"}
@@ -65,7 +65,7 @@ def load_graph(store: GraphStore) -> nx.MultiDiGraph:
     """Read the whole view graph from the store: for a store whose build kept no view data (a
     remote store, a build made before the file)."""
     schema = view_schema(store.select)
-    return graph_of(schema, store_rows(store, schema))
+    return graph_of(schema, store_rows(store.select, schema))
 
 
 def graph_of(schema: ViewSchema, rows: ViewRows, whole_ranks: dict[str, list[str]] | None = None) -> nx.MultiDiGraph:
@@ -80,33 +80,44 @@ def graph_of(schema: ViewSchema, rows: ViewRows, whole_ranks: dict[str, list[str
     return graph
 
 
-def store_rows(store: GraphStore, schema: ViewSchema) -> ViewRows:
-    """The view's rows, asked of the whole store."""
-    nodes = store.select(prologue() + f"SELECT DISTINCT ?x ?top ?cls WHERE {{ {_node_pattern('?x', schema.classes)} "
+def store_rows(select: Select, schema: ViewSchema) -> ViewRows:
+    """The view's rows, asked of the whole store through its `select` (a store's, or a server's bound to
+    its request deadline)."""
+    nodes = select(prologue() + f"SELECT DISTINCT ?x ?top ?cls WHERE {{ {_node_pattern('?x', schema.classes)} "
                                       "FILTER(isIRI(?x)) }")
-    triples = store.select(prologue() + f"""
-        SELECT DISTINCT ?x ?p ?v (isLiteral(?v) AS ?lit) WHERE {{ {_node_pattern('?x', schema.classes)}
-          ?x ?p ?v . FILTER(!isBlank(?v)) }}""")
-    statements = store.select(prologue() + """
+    triples = select(prologue() + f"""
+        SELECT DISTINCT ?x ?p ?v (isLiteral(?v) AS ?lit) (isLiteral(?v) && datatype(?v) = xsd:boolean AS ?bool)
+        WHERE {{ {_node_pattern('?x', schema.classes)} ?x ?p ?v . FILTER(!isBlank(?v)) }}""")
+    statements = select(prologue() + """
         SELECT DISTINCT ?s ?p ?o ?sent WHERE {
           ?st rdf:subject ?s ; rdf:predicate ?p ; rdf:object ?o ; kgo:evidence ?sent }""")
-    mentions = store.select(prologue() + """
+    mentions = select(prologue() + """
         SELECT DISTINCT ?x ?sent WHERE { ?m kgo:denotes ?x ; kgo:sentence ?sent }""")
-    sentences = store.select(prologue() + """
+    sentences = select(prologue() + """
         SELECT ?sent ?text ?doc WHERE { ?sent a kgo:Sentence ; nif:anchorOf ?text ; nif:referenceContext ?doc }""")
-    docs = store.select(prologue() + """
+    docs = select(prologue() + """
         SELECT ?doc ?title ?date ?pub ?publisher WHERE { ?doc a kgo:NewsArticle .
           OPTIONAL { ?doc dcterms:title ?title }
           OPTIONAL { ?doc dcterms:date ?date }
           OPTIONAL { ?doc kgo:publisher ?pub . OPTIONAL { ?pub skos:prefLabel ?publisher } } }""")
     return ViewRows(
         [(r["x"], r["top"], r["cls"]) for r in nodes],
-        [(r["x"], r["p"], r["v"], r.get("lit") in ("true", "1", True)) for r in triples],
+        [(r["x"], r["p"], _boolean(r["v"]) if _true(r.get("bool")) else r["v"], _true(r.get("lit"))) for r in triples],
         [(r["s"], r["p"], r["o"], r["sent"]) for r in statements],
         [(r["x"], r["sent"]) for r in mentions],
         {r["sent"]: {"text": r["text"], "doc": r["doc"]} for r in sentences},
         _documents((r["doc"], r.get("title", ""), r.get("date", ""), r.get("publisher", "")) for r in docs),
         publishers={r["doc"]: r["pub"] for r in sorted(docs, key=lambda r: (r["doc"], r.get("pub", ""))) if r.get("pub")})
+
+
+def _true(value: str | None) -> bool:
+    """A boolean as a store answers it: Virtuoso says 1 and 0 where SPARQL says true and false."""
+    return value in ("true", "1")
+
+
+def _boolean(value: str) -> str:
+    """An xsd:boolean in its canonical lexical form (the view compares it with "true")."""
+    return "true" if _true(value) else "false"
 
 
 def ranks(graph: nx.MultiDiGraph) -> dict[str, list[str]]:

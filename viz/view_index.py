@@ -21,7 +21,7 @@ from kg.model.view_parts import ViewPart
 from kg.publish.view_data import ACTORS, FAMILIES, ViewParts, ViewSchema, view_schema
 from kg.publish.view_index import ViewIndex, ViewRows, open_index, write_index
 from kg.publish.view_index.read import SENTENCES_SHOWN_OTHERS, Scored
-from kg.store.protocol import GraphStore
+from kg.store.protocol import Select
 from kg.viz.network import graph_of, store_rows
 
 NEIGHBOURS_MAX = 200  # nodes a neighbourhood, a selection or a focus holds at most
@@ -153,11 +153,11 @@ def _short_key(iri: str) -> str:
     return iri[len(iris.RESOURCE):] if iri.startswith(iris.RESOURCE) else iri
 
 
-def store_index(store: GraphStore, directory: Path | None = None) -> ViewIndex:
-    """A view index of a store whose build kept none (a remote store): its rows read with SPARQL and
-    written as an index in `directory` (default: a temporary directory, removed with the index)."""
-    schema = view_schema(store.select)
-    rows = store_rows(store, schema)
+def store_index(select: Select, directory: Path | None = None) -> ViewIndex:
+    """A view index of a store whose build kept none (a remote store): its rows read with SPARQL through
+    the store's `select` and written as an index in `directory` (default: a temporary directory, removed with the index)."""
+    schema = view_schema(select)
+    rows = store_rows(select, schema)
     if directory is None:
         holder = tempfile.TemporaryDirectory(prefix="kg-view-")
         directory = Path(holder.name)

@@ -81,10 +81,7 @@ def test_brat_export_needs_a_build_directory(pushed, tmp_path: Path) -> None:
     assert got.exit_code == 2 and "build directory" in got.output
 
 
-def test_viz_of_the_store(pushed, tmp_path: Path, request) -> None:
-    if "virtuoso" in request.node.callspec.id:
-        request.applymarker(pytest.mark.xfail(strict=True, reason="Virtuoso answers xsd:boolean as 1 and 0; the "
-                                              "view takes 'true' for a speculated or negated event"))
+def test_viz_of_the_store(pushed, tmp_path: Path) -> None:
     ours, theirs = tmp_path / "remote.html", tmp_path / "embedded.html"
     got = remote(pushed, tmp_path, "viz", "-o", str(ours))
     assert got.exit_code == 0, got.output

@@ -61,7 +61,7 @@ def test_cited_sentences_and_documents(sample_graph):
 
 @pytest.fixture
 def sample_index(sample_store):
-    return store_index(sample_store)
+    return store_index(sample_store.select)
 
 
 @pytest.mark.parametrize("ident", ["https://kg.example.org/id/place/cucuta", "place/cucuta",

@@ -188,7 +188,7 @@ def test_the_index_of_a_store_answers_as_the_kept_one(tmp_path: Path) -> None:
     store = build_dirs.build_store(current)
     try:
         with build_dirs.under_build_base(current):
-            asked = store_index(store)
+            asked = store_index(store.select)
     finally:
         store.close()
     assert asked.ranks() == kept.ranks() and asked.dates() == kept.dates() and len(asked) == len(kept)
