@@ -158,9 +158,7 @@ class SearchIndex:
     def search(self, text: str, limit: int, deadline: float | None = None) -> list[Hit]:
         """Best hits first, one per entity (see the module's docstring); NeedleTooLong past
         NEEDLE_LIMIT characters, QueryTimeout when the work reaches `deadline` (time.monotonic)."""
-        if len(text) > NEEDLE_LIMIT:
-            raise NeedleTooLong(f"the search text is {len(text):,} characters long; at most {NEEDLE_LIMIT:,} "
-                                "(expected a label or a part of one)")
+        _bounded(text)
         needle = " ".join(fold(text).split())
         if not needle or "\x00" in needle or not _encodable(needle):
             return []  # no label holds NUL or a lone surrogate
@@ -173,11 +171,13 @@ class SearchIndex:
         with each of `starts` (folded, as word_text splits a name), best first: the name that is the words,
         then names starting with them, then the others; more mentions first. One FTS5 query (its prefix
         index), ranked and cut inside SQLite: what answers Jena's full-text form."""
+        phrase = " ".join((*whole, *starts))
+        _bounded(phrase)
         terms = [f'"{word}"' for word in whole] + [f'"{word}" *' for word in starts]
         if not terms or not all(_encodable(word) and '"' not in word for word in (*whole, *starts)):
             return []
         with self._reading(deadline) as db:
-            rows = db.execute(_WORD_ROWS, {"phrase": " ".join((*whole, *starts)), "match": " AND ".join(terms),
+            rows = db.execute(_WORD_ROWS, {"phrase": phrase, "match": " AND ".join(terms),
                                            "kinds": json.dumps(kinds), "limit": limit}).fetchall()
         return [(iri, label, kind) for iri, label, kind, _ in rows]
 
@@ -345,6 +345,13 @@ def _word_query(needle: str) -> str:
     first letter after them starts a word wherever the needle starts one."""
     runs = search_index.word_text(needle).split()
     return '"' + " ".join(runs) + '" *' if runs else ""
+
+
+def _bounded(text: str) -> None:
+    """NeedleTooLong past NEEDLE_LIMIT characters: what one search may be asked."""
+    if len(text) > NEEDLE_LIMIT:
+        raise NeedleTooLong(f"the search text is {len(text):,} characters long; at most {NEEDLE_LIMIT:,} "
+                            "(expected a label or a part of one)")
 
 
 def _encodable(text: str) -> bool:

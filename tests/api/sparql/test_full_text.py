@@ -122,3 +122,9 @@ def test_the_answer_keeps_only_the_rows_the_group_can_use(shipped_data):
     without = full_text.rewrite('SELECT * WHERE { ( ?subj ?sc ?m ) text:query ( ?p "venez*" 2000 ) }'
                                 .replace("SELECT", q.FUSEKI_PREFIX + "SELECT"), lambda: index, lambda: [])
     assert len(re.findall(r"\(<", without)) > len(cells)  # names holding a word "venez…" further on, and prefLabels
+
+
+def test_a_needle_past_the_search_bound_is_a_400(client):
+    needle = " ".join(["guaido"] * 300)
+    response = client.post("/sparql", data={"query": PREFIX + f'SELECT * WHERE {{ ?s text:query "{needle}" }}'})
+    assert "at most 1,000" in body(response, 400)["error"]["detail"]
