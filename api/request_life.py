@@ -33,6 +33,7 @@ from flask import Flask, Response, current_app, g, request
 
 from kg.api.admission import EXEMPT, SHORT_REQUEST
 from kg.api.app_state import app_state
+from kg.api.backend.workers import CLIENT
 from kg.errors import KgError
 from kg.model import iris
 from kg.store import build_dirs
@@ -90,6 +91,7 @@ def _begin() -> None:
         app_state().admission.enter()  # PoolBusy (503) when full
         g.kg_admitted = True
     g.deadline = time.monotonic() + float(current_app.config["QUERY_TIMEOUT"])
+    g.kg_client_token = CLIENT.set(request.remote_addr)  # whose share of the long-query slots a query takes
     g.kg_base_token = iris.use_base(_served_base())
 
 
@@ -128,6 +130,9 @@ def _end(_exc: BaseException | None = None) -> None:
         _release_build()
     finally:
         iris.reset_base(g.pop("kg_base_token", None))
+        client = g.pop("kg_client_token", None)
+        if client is not None:
+            CLIENT.reset(client)
         if g.pop("kg_admitted", False):
             app_state().admission.leave()
 

@@ -4,7 +4,7 @@ bulk loader, side by side in one run (`python benchmarks/run.py --cluster local:
     python benchmarks/bench_cluster.py --docs 10000 --workers 2 [--work data/bench-cluster]
                                        [--results benchmarks/RESULTS-cluster.md] [--no-stores]
 
-On one generated corpus (benchmarks/generate.py), one after the other: `kg build --workers 1`
+On one generated corpus (benchmarks/corpus/generate.py), one after the other: `kg build --workers 1`
 (the process pool's path with one process: the documents read in the build's own process), then
 `kg build --cluster local:1` ... `local:N` (N worker processes of a local Dask cluster), each in a
 fresh data directory, timed from outside as a user waits for it. Then, from the last build's
@@ -32,8 +32,8 @@ REPO = HERE.parent
 if __package__ in (None, ""):
     sys.path.insert(0, str(REPO))
 
-from benchmarks import machine, measure
-from benchmarks.generate import write_corpus
+from benchmarks.corpus.generate import write_corpus
+from benchmarks.measuring import machine, measure
 from kg.store import build_dirs
 
 TIMEOUT = 7200.0

@@ -13,7 +13,7 @@ same build's N-Quads export. rdflib is a `Dataset(default_union=True)` parsed
 from that export, queried in its own process and serializing SPARQL JSON
 like the servers do. Every query goes to both servers alternately (one
 warm-up each) over keep-alive HTTP; the three engines must agree on the
-number of rows. The synthetic graph is a corpus from benchmarks/generate.py
+number of rows. The synthetic graph is a corpus from benchmarks/corpus/generate.py
 built with kg.pipeline.builder; work files live under data/bench/endpoint/.
 
 Targets: our /sparql within 1.5x of oxigraph serve (median of the per-query
@@ -46,7 +46,7 @@ from kg.testing.servers import Process, Server, free_port
 
 REPO = Path(__file__).resolve().parent.parent
 WORK = REPO / "data" / "bench" / "endpoint"
-QUADS_PER_DOC = 775  # what benchmarks/generate.py documents build to, on average
+QUADS_PER_DOC = 775  # what benchmarks/corpus/generate.py documents build to, on average
 TARGET_OXIGRAPH = 1.5
 TARGET_RDFLIB = 10.0
 PREFIXES = """PREFIX kgo: <https://kg.example.org/ontology#>
@@ -435,7 +435,7 @@ def shipped_build(work: Path) -> Path:
 
 def synthetic_build(work: Path, triples: int) -> Path:
     """A build of a generated corpus of about `triples` quads (reused when it exists)."""
-    from benchmarks.generate import write_corpus
+    from benchmarks.corpus.generate import write_corpus
     from kg.pipeline.builder import build
     from kg.store import build_dirs
 

@@ -35,7 +35,7 @@ if str(ROOT) not in sys.path:
 import requests  # noqa: E402
 
 from benchmarks.bench_load import percentile  # noqa: E402
-from benchmarks.generate import write_corpus  # noqa: E402
+from benchmarks.corpus.generate import write_corpus  # noqa: E402
 from kg.model.entities.aliases import normalize  # noqa: E402
 from kg.publish.search_index import index_path  # noqa: E402
 from kg.store import build_dirs  # noqa: E402

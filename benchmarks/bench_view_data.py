@@ -14,8 +14,8 @@ On a build nobody drew the view of yet (`measure_view`, which benchmarks/run.py 
   `runs` page loads each: the first drawn frame (navigation start to vis-network's first
   `afterDrawing`), search to node on canvas (a name the page lacks looked up, the server's hit
   fetched, selected and drawn) and expand (an entity with neighbours outside the page selected,
-  until they are fetched and drawn);
-- then one article edited (benchmarks/mutate.py), `kg build`, and `/graph` and the neighbours on new
+  until they are fetched and drawn; none when the page holds the whole graph);
+- then one article edited (benchmarks/corpus/mutate.py), `kg build`, and `/graph` and the neighbours on new
   servers again.
 Markdown on stdout; progress on stderr.
 """
@@ -37,8 +37,8 @@ import requests
 if __package__ in (None, ""):
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from benchmarks import mutate
-from benchmarks.generate import Generator
+from benchmarks.corpus import mutate
+from benchmarks.corpus.generate import Generator
 from kg.store import build_dirs
 from kg.testing.servers import Server
 
@@ -152,6 +152,7 @@ SEARCH = """async ([text, iri]) => {
 EXPAND = """async (n) => {
   const held = kgView.data.nodes.filter(x => !x.layer && x.outside && network.body.data.nodes.get(x.id));
   const node = held[n % held.length];
+  if (!node && kgView.data.meta.total <= kgView.data.meta.nodes) return null;  // the page holds the whole graph
   if (!node) throw new Error('no entity on the canvas has neighbours outside the page');
   const before = kgView.data.nodes.length;
   const started = performance.now();
@@ -182,7 +183,8 @@ def in_chromium(url: str, stranger: dict, runs: int, chromium: str) -> dict[str,
                 page.close()
         finally:
             browser.close()
-    return {key: statistics.median(values) for key, values in found.items()}
+    return {key: statistics.median(kept) if (kept := [v for v in values if v is not None]) else None
+            for key, values in found.items()}
 
 
 def log(what: str, measured):
@@ -225,7 +227,7 @@ def _cell(value, unit: str) -> str:
 def fresh_build(docs: int, work: Path) -> tuple[Path, Path]:
     """A corpus of `docs` generated articles (seed 1) and a fresh full build of it under `work`."""
     corpus, data = work / f"corpus-{docs}", work / f"view-data-{docs}"
-    subprocess.run([sys.executable, str(HERE / "generate.py"), "--docs", str(docs), "--seed", "1", "--out", str(corpus),
+    subprocess.run([sys.executable, str(HERE / "corpus" / "generate.py"), "--docs", str(docs), "--seed", "1", "--out", str(corpus),
                     "--force"], check=True, timeout=TIMEOUT, stdout=subprocess.DEVNULL)
     shutil.rmtree(data, ignore_errors=True)
     log(f"{docs:,} articles", "building")

@@ -37,10 +37,11 @@ import requests
 if __package__ in (None, ""):
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from benchmarks import machine, measure, mutate, report
-from benchmarks.check import check_corpus
-from benchmarks.generate import Generator
-from benchmarks.results import SizeResult, Step
+from benchmarks.corpus import mutate
+from benchmarks.corpus.check import check_corpus
+from benchmarks.corpus.generate import Generator
+from benchmarks.measuring import machine, measure, report
+from benchmarks.measuring.results import SizeResult, Step
 from kg.model.iris import graph_iri
 from kg.store import build_dirs
 from kg.testing.servers import Server
@@ -92,7 +93,7 @@ class Runner:
         result = SizeResult(docs)
         corpus, data, scratch = (self.work / f"{kind}-{docs}" for kind in ("corpus", "data", "scratch"))
         self.log(f"{docs:,} documents: generating {corpus}")
-        generated = self.measure([self.python, HERE / "generate.py", "--docs", docs, "--seed", self.args.seed,
+        generated = self.measure([self.python, HERE / "corpus" / "generate.py", "--docs", docs, "--seed", self.args.seed,
                                   "--out", corpus, "--force"]).check()
         result.generate_seconds = generated.seconds
         problems, result.shape = check_corpus(corpus)
@@ -218,7 +219,7 @@ class Runner:
         return Step(note=f"the server did not see the change within {QUERYABLE_TIMEOUT:g} s")
 
     def floor(self, operation: str, *paths: Path) -> Step:
-        run = self.measure([self.python, HERE / "floors.py", operation, *paths])
+        run = self.measure([self.python, HERE / "measuring" / "floors.py", operation, *paths])
         if run.returncode != 0:
             return Step(peak=run.peak_bytes, note=_failure(run))
         detail = json.loads(run.stdout.strip().splitlines()[-1])

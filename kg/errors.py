@@ -25,6 +25,7 @@ into an exit code or the JSON error shape. Every class carries both:
     ├── WorkerCrashed              exit 1  HTTP 500  a query worker died: the engine crashed (its last words kept)
     │   └── WorkerOutOfMemory              HTTP 503  a query worker passed its memory cap (Retry-After)
     ├── StoreError                 exit 1  HTTP 503  the store cannot be opened, read or written
+    │   └── DiskFull               exit 5  HTTP 507  no space left on the device (or the quota) for a file kg writes
     ├── ClusterError               exit 1  HTTP 503  the Dask cluster a build reads on cannot be reached or was lost
     ├── BuildLockedError           exit 4  HTTP 409  another build holds the lock
     └── ApiError                   exit 1  HTTP as given  an HTTP answer decided by the endpoint itself
@@ -258,6 +259,15 @@ class StoreError(KgError):
     """The store cannot be opened, read or written."""
 
     http_status = 503
+
+
+class DiskFull(StoreError):
+    """No space left on the device (or the quota) for a file being written: a build is abandoned
+    and the current build stays; a request answers 507 (kg.store.disk_space)."""
+
+    exit_code = 5
+    http_status = 507
+    retry_after = 30
 
 
 class ClusterError(KgError):

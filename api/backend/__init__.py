@@ -8,6 +8,7 @@ query worker processes with a real time limit, or a remote SPARQL 1.1 server.
     worker_process.py  the workers' side: the template process that opens the graph once, and the workers forked from it
     execute.py         one query against a store, with the row cap
     handoff.py         idle workers (or reading slots) handed to waiting threads, first come, first served
+                       (a client running its share of long queries behind the others)
     background.py      work a request starts and later requests wait for, one thread per key
     search_indexes.py  the search index of each served version, read or computed in the background
 

@@ -8,6 +8,9 @@ deadline while the others passed: 503 "all query workers stayed busy" in a
 load run whose p99 was 0.6 s. Here a worker given back goes straight to the
 thread that has waited longest; only when none waits does it join the idle
 ones, the most recently used first (its pages are warm).
+
+A waiter may come `behind`: it is handed an item only when no other waits (a client that runs its
+share of long queries, api/backend/workers.py), and such waiters take at most half the places.
 """
 
 from __future__ import annotations
@@ -42,30 +45,35 @@ class Handoff(Generic[T]):
         self._lock = threading.Lock()
         self._idle: list[T] = []
         self._waiters: deque[_Waiter[T]] = deque()
+        self._behind: deque[_Waiter[T]] = deque()  # served only when no waiter above is left
 
-    def take(self, deadline: float) -> T | None:
+    def take(self, deadline: float, behind: bool = False) -> T | None:
         """An idle item at once, else the first one given back once every thread that came before
-        has had one; None at `deadline` (a time.monotonic() value). Raises Full when no item is idle
-        and `max_waiting` threads wait already."""
+        (and, `behind`, every thread not behind) has had one; None at `deadline` (a time.monotonic()
+        value). Raises Full when no item is idle and `max_waiting` threads wait already (or half of
+        them behind, for one that comes behind)."""
         with self._lock:
             if self._idle:  # none waits: a given item goes to a waiter first
                 return self._idle.pop()
-            if len(self._waiters) >= self.max_waiting:
-                raise Full(len(self._waiters))
+            waiting = len(self._waiters) + len(self._behind)
+            if waiting >= self.max_waiting or (behind and len(self._behind) >= max(1, self.max_waiting // 2)):
+                raise Full(waiting)
             waiter: _Waiter[T] = _Waiter()
-            self._waiters.append(waiter)
+            line = self._behind if behind else self._waiters
+            line.append(waiter)
         waiter.handed.wait(max(0.0, deadline - time.monotonic()))
         with self._lock:
             if not waiter.handed.is_set():
-                self._waiters.remove(waiter)
+                line.remove(waiter)
                 return None
         return waiter.item
 
     def give(self, item: T) -> None:
-        """Hand `item` to the thread waiting longest, or keep it idle when none waits."""
+        """Hand `item` to the thread waiting longest (those behind last), or keep it idle when none waits."""
         with self._lock:
-            if self._waiters:
-                waiter = self._waiters.popleft()
+            line = self._waiters or self._behind
+            if line:
+                waiter = line.popleft()
                 waiter.item = item
                 waiter.handed.set()
             else:
@@ -85,4 +93,4 @@ class Handoff(Generic[T]):
     def waiting(self) -> int:
         """How many threads wait for an item now."""
         with self._lock:
-            return len(self._waiters)
+            return len(self._waiters) + len(self._behind)

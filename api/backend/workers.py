@@ -28,6 +28,12 @@ for short jobs while up to `size` long ones run; past that, long jobs keep
 their workers (at nice 19) as before. With enough request threads
 (api/cli.py), /health never waits behind queries.
 
+Fairness. One client (by address: CLIENT, set for each request) runs at most
+`client_share` long jobs at once (size - 1, at least 1), so that it never takes
+every long-job slot: a further job of it that runs long is stopped there (503,
+Retry-After). While it runs its share, its new jobs wait behind every other
+client's (handoff.py), in at most half the queue.
+
     server process                 template (python -c ..., single-threaded)
       WorkerPool  --- control socket: "fork" + socket fd --->  fork()
         _Worker   <------------- job socket ----------------  worker
@@ -49,6 +55,7 @@ import subprocess
 import sys
 import threading
 import time
+from contextvars import ContextVar
 from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import Any
@@ -65,6 +72,7 @@ _BOOT = "import sys; from kg.api.backend.worker_process import main; main(sys.ar
 _FORK_TIMEOUT = limit("fork_timeout")
 DEMOTE_AFTER = limit("demote_after")
 DEMOTED_NICENESS = 19
+CLIENT: ContextVar[str | None] = ContextVar("kg_client", default=None)  # the address a request came from
 
 
 _OUT_OF_MEMORY_WORDS = ("memory allocation of", "MemoryError", "Cannot allocate memory")
@@ -246,6 +254,8 @@ class WorkerPool:
         self.size = max(1, size)
         self.queue_size = max(0, queue_size)
         self._long = 0  # jobs running past demote_after (each holds a long-job slot)
+        self.client_share = max(1, self.size - 1)  # long jobs one client may run at once
+        self._long_of: dict[str, int] = {}  # long jobs running, by client
         self.source = source
         self.start_timeout = start_timeout
         self.demote_after = demote_after
@@ -271,14 +281,16 @@ class WorkerPool:
         budget = deadline - time.monotonic()
         if budget <= 0:  # no time left to run it: sent anyway, a quick job could still beat the first poll
             raise execute.QueryTimeout
-        worker = self._borrow(deadline)
+        client = CLIENT.get()
+        worker = self._borrow(deadline, behind=self._runs_its_share(client))
         deadline = max(deadline, time.monotonic() + budget)
-        demoted = surged = False
+        demoted = surged = counted = False
         try:
             worker.conn.send(job)
             if not worker.conn.poll(max(0.0, min(deadline - time.monotonic(), self.demote_after * job.queries))):
                 demoted = True
                 worker.demote()
+                counted = self._count_long(client)  # PoolBusy: the client runs its share of long jobs
                 surged = self._hold_long_slot()
                 if surged:
                     self._start_one()  # its successor: `size` workers stay free for short jobs
@@ -291,11 +303,13 @@ class WorkerPool:
             self._end(worker, demoted, surged, failed=True)
             worker = None
             raise crash_of("the query worker died", last_words) from exc
-        except execute.QueryTimeout:
+        except (execute.QueryTimeout, PoolBusy):
             self._end(worker, demoted, surged, failed=True)
             worker = None
             raise
         finally:
+            if counted:
+                self._uncount_long(client)
             if worker is not None:
                 self._end(worker, demoted, surged, failed=False)
         if status == "ok":
@@ -350,10 +364,10 @@ class WorkerPool:
 
     # -- plumbing -----------------------------------------------------------
 
-    def _borrow(self, deadline: float) -> _Worker:
+    def _borrow(self, deadline: float, behind: bool = False) -> _Worker:
         while True:
             try:
-                worker = self._idle.take(deadline)
+                worker = self._idle.take(deadline, behind)
             except Full as full:
                 raise PoolBusy(f"{full.waiting} requests are already waiting for the {self.size} query workers") from None
             if worker is None:
@@ -361,6 +375,27 @@ class WorkerPool:
             if worker.is_alive():
                 return worker
             self._replace(worker)
+
+    def _runs_its_share(self, client: str | None) -> bool:
+        with self._lock:
+            return bool(client) and self._long_of.get(client, 0) >= self.client_share
+
+    def _count_long(self, client: str | None) -> bool:
+        """Count a job turned long against its client's share: False when it has no client,
+        PoolBusy when the client already runs its share (the job is then stopped)."""
+        if not client:
+            return False
+        with self._lock:
+            running = self._long_of.get(client, 0)
+            if running < self.client_share:
+                self._long_of[client] = running + 1
+                return True
+        raise PoolBusy(f"this client already runs {running} long queries, as many as one client may at once "
+                       f"({self.client_share} of {self.size}); this one was stopped")
+
+    def _uncount_long(self, client: str | None) -> None:
+        with self._lock:
+            _decrement(self._long_of, client)
 
     def _hold_long_slot(self) -> bool:
         with self._lock:
@@ -470,3 +505,9 @@ class WorkerPool:
             closed = self._closed
         if not closed:
             self._start_one()
+
+
+def _decrement(counts: dict[str, int], key: str) -> None:
+    left = counts.pop(key, 1) - 1
+    if left > 0:
+        counts[key] = left

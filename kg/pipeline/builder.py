@@ -41,6 +41,7 @@ from kg.pipeline.survey.unchanged import Unchanged, keep_stamp, kept_stamp, take
 from kg.pipeline.survey.watched import ask_watcher
 from kg.pipeline.survey.work import survey
 from kg.store import build_dirs
+from kg.store.disk_space import disk_full_error, is_disk_full
 
 if TYPE_CHECKING:
     from kg.pipeline.fill import Options
@@ -137,43 +138,59 @@ def _build(corpus_dir: Path, data_dir: Path, store_url: str | None, progress: bo
            workers: int | None, store_settings: Mapping[str, Any] | None, eager: bool, strict: bool,
            cluster: str | None) -> BuildReport:
     started = time.perf_counter()
-    data_dir.mkdir(parents=True, exist_ok=True)
     phases = Phases()
-    with _lock(data_dir):
-        before = kept_stamp(data_dir)
-        told = None if full else ask_watcher(data_dir, corpus_dir, before.corpus_stamp if before else None)
-        stamp = None if full else take_stamp(corpus_dir, told)  # before the scan: what changes after it is seen next time
-        kept = unchanged_since(before, stamp)
-        if kept is not None and not (strict and kept.warnings):
-            report = _unchanged(data_dir, kept.documents, make_pusher(store_url, store_settings))
-            report.ignored = kept.ignored_paths(corpus_dir)
-            report.warnings = _kept_warnings(data_dir, corpus_dir, kept)
+    with _disk_full_located(data_dir, phases):
+        data_dir.mkdir(parents=True, exist_ok=True)
+        with _lock(data_dir):
+            before = kept_stamp(data_dir)
+            told = None if full else ask_watcher(data_dir, corpus_dir, before.corpus_stamp if before else None)
+            stamp = None if full else take_stamp(corpus_dir, told)  # before the scan: what changes after it is seen next time
+            kept = unchanged_since(before, stamp)
+            if kept is not None and not (strict and kept.warnings):
+                report = _unchanged(data_dir, kept.documents, make_pusher(store_url, store_settings))
+                report.ignored = kept.ignored_paths(corpus_dir)
+                report.warnings = _kept_warnings(data_dir, corpus_dir, kept)
+                report.seconds = time.perf_counter() - started
+                return report
+            with phases.phase("plan"):
+                found = survey(corpus_dir, data_dir, full, told, before)
+                plan = found.plan
+            pusher = make_pusher(store_url, store_settings)
+            if plan is None:
+                report = _unchanged(data_dir, found.documents, pusher)
+                report.warnings = _allowed(stored_warnings(found.previous or {}, corpus_dir), strict)
+            else:
+                inputs = found.inputs
+                with phases.phase("inputs"):  # configurations, alias table: parsed only when there is work
+                    if plan.previous_dir:
+                        inputs.reuse_parsed(plan.previous_dir, plan.todo)
+                    check_metadata_keys(plan.todo, inputs.aliases.entries)
+                before_publish = push_step(pusher, plan) if pusher else None
+                from kg.pipeline.fill import Options
+
+                report = _run(plan, inputs, data_dir, Options(progress, validate, workers, strict, cluster), phases, eager,
+                              before_publish)
+                report.documents = found.documents
+            keep_stamp(data_dir, stamp, found.documents, found.ignored, corpus_dir, len(report.warnings), found.configs,
+                       found.plain)
+            report.ignored = found.ignored
             report.seconds = time.perf_counter() - started
             return report
-        with phases.phase("plan"):
-            found = survey(corpus_dir, data_dir, full, told, before)
-            plan = found.plan
-        pusher = make_pusher(store_url, store_settings)
-        if plan is None:
-            report = _unchanged(data_dir, found.documents, pusher)
-            report.warnings = _allowed(stored_warnings(found.previous or {}, corpus_dir), strict)
-        else:
-            inputs = found.inputs
-            with phases.phase("inputs"):  # configurations, alias table: parsed only when there is work
-                if plan.previous_dir:
-                    inputs.reuse_parsed(plan.previous_dir, plan.todo)
-                check_metadata_keys(plan.todo, inputs.aliases.entries)
-            before_publish = push_step(pusher, plan) if pusher else None
-            from kg.pipeline.fill import Options
 
-            report = _run(plan, inputs, data_dir, Options(progress, validate, workers, strict, cluster), phases, eager,
-                          before_publish)
-            report.documents = found.documents
-        keep_stamp(data_dir, stamp, found.documents, found.ignored, corpus_dir, len(report.warnings), found.configs,
-                   found.plain)
-        report.ignored = found.ignored
-        report.seconds = time.perf_counter() - started
-        return report
+
+@contextmanager
+def _disk_full_located(data_dir: Path, phases: Phases) -> Iterator[None]:
+    """A full disk ends the build with DiskFull naming the file, the step and the build still
+    current (the new build's directory is already removed), not with a traceback."""
+    try:
+        yield
+    except Exception as exc:
+        if not is_disk_full(exc):
+            raise
+        step = f'the build\'s "{phases.failed}" step' if phases.failed else "the new build's first files"
+        current = build_dirs.current_build(data_dir)
+        kept = f"the build was abandoned; {current} is still the current build" if current else "nothing was built"
+        raise disk_full_error(exc, data_dir, step, kept=kept) from exc
 
 
 def _kept_warnings(data_dir: Path, corpus_dir: Path, kept: Unchanged) -> list[InputError]:

@@ -16,9 +16,10 @@ document's part as its reader finds it, each record's as the build writes it.
 
 from __future__ import annotations
 
-from contextlib import ExitStack
+from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Iterator
 
 from kg.errors import InputError
 from kg.model import iris
@@ -106,31 +107,43 @@ def _a_document(plan: Plan) -> Path | None:
 def _load_all(plan: Plan, inputs: Inputs, build_dir: Path, options: Options, phases: Phases,
               reader: ChunkReader | None):
     store = EmbeddedStore(build_dirs.store_path(build_dir))
-    load = LoadFile(build_dir, store)  # the store is bulk-loaded while the documents are read
-    try:
-        with phases.phase("read"):
-            ontology = ontology_nquads(inputs.vocabulary)
-            load.append(iris.ONTOLOGY_GRAPH, ontology)
-            view = start_parts(ontology)
-            read = read_all(plan.todo, inputs, options.progress, options.validate, options.workers,
-                            lambda slug, text: load.append(graph_iri(slug), text), frozenset(view.schema.classes),
-                            reader)
-        with phases.phase("records"):  # written while the loader still works, and loaded with the rest
-            count, records = records_nquads(read.evidence, inputs.vocabulary, inputs.aliases)
-            load.append(iris.ENTITIES_GRAPH, records)
-            save_evidence(build_dir / build_dirs.EVIDENCE_FILE, kept_form(read.evidence))
-        with phases.phase("view data"):
-            view.documents, view.records = read.view_parts, record_parts(records, view.schema.classes)
-            write_index(build_dir, view)
-    except BaseException:
-        load.abandon()  # the build directory, store and all, is removed by the caller
-        raise
-    load.close()
-    with phases.phase("load"):  # what the loader still had to do once reading ended
-        load.finish_loading()
-    with phases.phase("nq export"):
-        load.finish_as_export()
+    with _closed_on_failure(store):
+        load = LoadFile(build_dir, store)  # the store is bulk-loaded while the documents are read
+        try:
+            with phases.phase("read"):
+                ontology = ontology_nquads(inputs.vocabulary)
+                load.append(iris.ONTOLOGY_GRAPH, ontology)
+                view = start_parts(ontology)
+                read = read_all(plan.todo, inputs, options.progress, options.validate, options.workers,
+                                lambda slug, text: load.append(graph_iri(slug), text),
+                                frozenset(view.schema.classes), reader)
+            with phases.phase("records"):  # written while the loader still works, and loaded with the rest
+                count, records = records_nquads(read.evidence, inputs.vocabulary, inputs.aliases)
+                load.append(iris.ENTITIES_GRAPH, records)
+                save_evidence(build_dir / build_dirs.EVIDENCE_FILE, kept_form(read.evidence))
+            with phases.phase("view data"):
+                view.documents, view.records = read.view_parts, record_parts(records, view.schema.classes)
+                write_index(build_dir, view)
+        except BaseException:
+            load.abandon()  # the build directory, store and all, is removed by the caller
+            raise
+        load.close()
+        with phases.phase("load"):  # what the loader still had to do once reading ended
+            load.finish_loading()
+        with phases.phase("nq export"):
+            load.finish_as_export()
     return store, read.checked, None, Filled(load.quads, count, warnings=read.by_document)
+
+
+@contextmanager
+def _closed_on_failure(store: EmbeddedStore) -> Iterator[EmbeddedStore]:
+    """Close `store` when the block fails: the traceback a caller keeps must not keep RocksDB's
+    lock on its directory (the next build of this process may get the same directory name)."""
+    try:
+        yield store
+    except BaseException:
+        store.close()
+        raise
 
 
 def _patch_previous(plan: Plan, inputs: Inputs, build_dir: Path, options: Options, phases: Phases,
@@ -141,32 +154,33 @@ def _patch_previous(plan: Plan, inputs: Inputs, build_dir: Path, options: Option
     with phases.phase("read"):
         read = read_all(plan.todo, inputs, options.progress, options.validate, options.workers,
                         graphs.__setitem__, frozenset(head[0].classes) if head else frozenset(), reader)
-    with phases.phase("checkpoint"):
-        EmbeddedStore(build_dirs.store_path(plan.previous_dir), read_only=True).backup(build_dirs.store_path(build_dir))
+    with phases.phase("checkpoint"), build_dirs.build_store(plan.previous_dir) as previous_store:
+        previous_store.backup(build_dirs.store_path(build_dir))
     store = EmbeddedStore(build_dirs.store_path(build_dir))
-    with phases.phase("replace"):
-        touched, delta, replaced = _replace_documents(store, plan, graphs)
-        ontology_delta = _replace_ontology(store, inputs.vocabulary)
-        if ontology_delta is not None:
-            plan.ontology_remade, delta, head = True, delta + ontology_delta, None
-    with phases.phase("records"):
-        kept = _patched_evidence(store, plan, replaced, read.evidence)
-        evidence = counts_of(kept, touched)
-        refresh_firsts(store, evidence)  # the entities whose first mention was in an article replaced
-        kept.update(kept_form(evidence))
-        records_touched = [resource_iri(k) for k in sorted(touched)]
-        delta -= _lines(store.dump_graph(iris.ENTITIES_GRAPH, subjects=records_touched))
-        count, records = replace_records(store, evidence, inputs.vocabulary, inputs.aliases, touched)
-        delta += _lines(records)
-        save_evidence(build_dir / build_dirs.EVIDENCE_FILE, kept)
-    with phases.phase("view data"):  # read from every graph of the store when the previous build kept none
-        if head is None or not patch_index(build_dir, plan.previous_dir, read.view_parts, plan.changed + plan.removed,
-                                           records, touched):
-            write_index(build_dir, _view_of_store(store))
-    previous = read_manifest(plan.previous_dir).get("quads")
-    with phases.phase("count"):  # counting a large store takes seconds: the previous count and the change
-        quads = previous + delta if isinstance(previous, int) else len(store)
-    return store, read.checked, touched, Filled(quads, count, frozenset(records_touched), read.by_document)
+    with _closed_on_failure(store):
+        with phases.phase("replace"):
+            touched, delta, replaced = _replace_documents(store, plan, graphs)
+            ontology_delta = _replace_ontology(store, inputs.vocabulary)
+            if ontology_delta is not None:
+                plan.ontology_remade, delta, head = True, delta + ontology_delta, None
+        with phases.phase("records"):
+            kept = _patched_evidence(store, plan, replaced, read.evidence)
+            evidence = counts_of(kept, touched)
+            refresh_firsts(store, evidence)  # the entities whose first mention was in an article replaced
+            kept.update(kept_form(evidence))
+            records_touched = [resource_iri(k) for k in sorted(touched)]
+            delta -= _lines(store.dump_graph(iris.ENTITIES_GRAPH, subjects=records_touched))
+            count, records = replace_records(store, evidence, inputs.vocabulary, inputs.aliases, touched)
+            delta += _lines(records)
+            save_evidence(build_dir / build_dirs.EVIDENCE_FILE, kept)
+        with phases.phase("view data"):  # read from every graph of the store when the previous build kept none
+            if head is None or not patch_index(build_dir, plan.previous_dir, read.view_parts, plan.changed + plan.removed,
+                                               records, touched):
+                write_index(build_dir, _view_of_store(store))
+        previous = read_manifest(plan.previous_dir).get("quads")
+        with phases.phase("count"):  # counting a large store takes seconds: the previous count and the change
+            quads = previous + delta if isinstance(previous, int) else len(store)
+        return store, read.checked, touched, Filled(quads, count, frozenset(records_touched), read.by_document)
 
 
 def _view_of_store(store: EmbeddedStore) -> ViewParts:

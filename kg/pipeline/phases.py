@@ -17,12 +17,16 @@ class Phases:
 
     def __init__(self) -> None:
         self.seconds: dict[str, float] = {}
+        self.failed: str | None = None  # the innermost phase an exception left
 
     @contextmanager
     def phase(self, name: str) -> Iterator[None]:
         started = time.perf_counter()
         try:
             yield
+        except BaseException:
+            self.failed = self.failed or name
+            raise
         finally:
             self.seconds[name] = self.seconds.get(name, 0.0) + time.perf_counter() - started
 

@@ -59,10 +59,11 @@ from contextlib import nullcontext
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, ContextManager
 
-from kg.errors import BeingMade, StoreError
+from kg.errors import BeingMade, DiskFull, StoreError
 from kg.formats import rdf_syntaxes
 from kg.model import iris
 from kg.store import served
+from kg.store.disk_space import is_disk_full
 
 if TYPE_CHECKING:
     from kg.store.embedded import EmbeddedStore
@@ -189,6 +190,10 @@ def made_once(path: Path, make: Callable[[Path], object], deadline: float | None
         try:
             make(partial)
             os.replace(partial, path)
+        except Exception as exc:
+            if is_disk_full(exc):  # the client is not told where the server keeps its files
+                raise DiskFull(f"no space left on the server's disk to make {path.name}") from exc
+            raise
         finally:
             partial.unlink(missing_ok=True)
     return path

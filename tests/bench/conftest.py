@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from benchmarks.generate import write_corpus
+from benchmarks.corpus.generate import write_corpus
 
 REPO = Path(__file__).resolve().parents[2]
 KG = Path(sys.executable).parent / "kg"

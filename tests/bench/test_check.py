@@ -11,8 +11,8 @@ from typing import Callable
 
 import pytest
 
-from benchmarks.check import check_corpus
-from benchmarks.generate import write_corpus
+from benchmarks.corpus.check import check_corpus
+from benchmarks.corpus.generate import write_corpus
 from tests.helpers import CORPUS
 
 

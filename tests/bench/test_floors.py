@@ -12,7 +12,7 @@ from kg.store import build_dirs
 
 from .conftest import REPO, run_cli
 
-FLOORS = REPO / "benchmarks" / "floors.py"
+FLOORS = REPO / "benchmarks" / "measuring" / "floors.py"
 PYTHON = REPO / ".venv" / "bin" / "python"
 
 

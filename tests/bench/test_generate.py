@@ -10,14 +10,14 @@ import tomllib
 from collections import Counter
 from pathlib import Path
 
-from benchmarks.check import check_corpus
-from benchmarks.generate import write_corpus
+from benchmarks.corpus.check import check_corpus
+from benchmarks.corpus.generate import write_corpus
 from kg.formats.brat.conf import load_config
 from tests.helpers import CORPUS
 
 from .conftest import REPO, run_cli
 
-GENERATE = REPO / "benchmarks" / "generate.py"
+GENERATE = REPO / "benchmarks" / "corpus" / "generate.py"
 PYTHON = REPO / ".venv" / "bin" / "python"
 
 

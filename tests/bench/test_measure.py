@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 
-from benchmarks import measure
+from benchmarks.measuring import measure
 
 MIB = 2**20
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from benchmarks import mutate
-from benchmarks.check import check_corpus
-from benchmarks.generate import write_corpus
+from benchmarks.corpus import mutate
+from benchmarks.corpus.check import check_corpus
+from benchmarks.corpus.generate import write_corpus
 
 
 def test_edit_appends_annotated_text_and_keeps_everything_before(tmp_path: Path) -> None:

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from benchmarks import report
-from benchmarks.results import GIB, SizeResult, Step, exponent, loop_verdicts, verdicts
+from benchmarks.measuring import report
+from benchmarks.measuring.results import GIB, SizeResult, Step, exponent, loop_verdicts, verdicts
 
 
 def _size(docs: int, build: float, floor: float, export: float, dump: float, peak: int, noop: float) -> SizeResult:
@@ -123,7 +123,7 @@ def test_a_size_above_the_full_steps_says_what_it_skipped_and_its_disk_per_artic
 
 
 def test_the_watched_loop_is_judged_and_tabled_with_the_watchers_build_time() -> None:
-    from benchmarks.results import scale_verdicts
+    from benchmarks.measuring.results import scale_verdicts
 
     result = _size(10_000, 100, 50, 30, 20, GIB, 0.3)
     result.steps["noop_watched"] = Step(0.25, 2**20)

@@ -21,11 +21,11 @@ from tests.helpers import ROOT
 
 @pytest.fixture(scope="session")
 def generated(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
-    """A generated corpus (benchmarks/generate.py) and a data directory with one finished build of it.
+    """A generated corpus (benchmarks/corpus/generate.py) and a data directory with one finished build of it.
     Tests copy both before changing anything."""
     root = tmp_path_factory.mktemp("generated")
     corpus, data = root / "corpus", root / "data"
-    subprocess.run([sys.executable, str(ROOT / "benchmarks" / "generate.py"), "--docs", str(GENERATED_DOCS),
+    subprocess.run([sys.executable, str(ROOT / "benchmarks" / "corpus" / "generate.py"), "--docs", str(GENERATED_DOCS),
                     "--seed", "11", "--out", str(corpus)], check=True, capture_output=True, timeout=120)
     build(corpus, data, validate=False)
     return corpus, data

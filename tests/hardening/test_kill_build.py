@@ -1,6 +1,6 @@
 """Point 2 (builder): a build SIGKILLed during parse, store write or export loses nothing.
 
-A generated corpus (benchmarks/generate.py) is built once; each test copies
+A generated corpus (benchmarks/corpus/generate.py) is built once; each test copies
 that data directory, starts a real `kg build` process over it, watches the
 new build directory until the wanted phase has begun, and SIGKILLs the
 process (only it: its reader workers must notice on their own). The

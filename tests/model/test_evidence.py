@@ -51,7 +51,7 @@ def _assert_kept_evidence_is_the_stores(data: Path, what: str) -> None:
 
 def _generated(root: Path, docs: int = 30) -> Path:
     corpus = root / "generated"
-    subprocess.run([sys.executable, str(ROOT / "benchmarks" / "generate.py"), "--docs", str(docs), "--seed", "7",
+    subprocess.run([sys.executable, str(ROOT / "benchmarks" / "corpus" / "generate.py"), "--docs", str(docs), "--seed", "7",
                     "--out", str(corpus)], check=True, capture_output=True, timeout=120)
     return corpus
 

@@ -24,8 +24,8 @@ from typing import Iterator
 import pytest
 import requests
 
-from benchmarks import mutate
-from benchmarks.generate import Generator, write_corpus
+from benchmarks.corpus import mutate
+from benchmarks.corpus.generate import Generator, write_corpus
 from kg.pipeline.builder import BuildMode, build
 from kg.publish.export import write_exports
 from kg.publish.search_index import index_path

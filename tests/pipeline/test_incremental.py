@@ -3,7 +3,7 @@
 Every incremental path (edit, add, remove, several at once, a build killed
 mid-way and run again) is compared with a full build of the same corpus:
 the store and every export, on the shipped corpus and on a generated one
-(benchmarks/generate.py). Exports of an incremental build are written
+(benchmarks/corpus/generate.py). Exports of an incremental build are written
 lazily and copy the unchanged sections of the previous build's exports:
 they must be isomorphic to the exports an eager full build writes, and a
 lazily written export of a build equals, byte for byte, an eager one.
@@ -24,8 +24,8 @@ import pytest
 import rdflib
 from rdflib.compare import graph_diff, isomorphic, to_isomorphic
 
-from benchmarks import mutate
-from benchmarks.generate import Generator
+from benchmarks.corpus import mutate
+from benchmarks.corpus.generate import Generator
 from kg.model.iris import PREFIXES
 from kg.pipeline.builder import build
 from kg.publish.export import FORMATS, ensure_export, write_exports
@@ -130,7 +130,7 @@ def test_incremental_build_equals_full_build(corpus_copy: Path, tmp_path: Path, 
 
 def test_incremental_builds_of_a_generated_corpus_equal_a_full_build(tmp_path: Path) -> None:
     corpus, data = tmp_path / "corpus", tmp_path / "data"
-    subprocess.run([sys.executable, str(ROOT / "benchmarks" / "generate.py"), "--docs", str(GENERATED),
+    subprocess.run([sys.executable, str(ROOT / "benchmarks" / "corpus" / "generate.py"), "--docs", str(GENERATED),
                     "--seed", "5", "--out", str(corpus)], check=True, capture_output=True, timeout=120)
     first = build(corpus, data)
     assert first.quads == len(store_quads(data))

@@ -31,7 +31,7 @@ Entry = tuple[str, str, str, str]  # entity, kind, label, folded
 def generated_data(tmp_path_factory: pytest.TempPathFactory) -> Path:
     root = tmp_path_factory.mktemp("search-generated")
     corpus = root / "corpus"
-    subprocess.run([sys.executable, str(ROOT / "benchmarks" / "generate.py"), "--docs", "30", "--seed", "5",
+    subprocess.run([sys.executable, str(ROOT / "benchmarks" / "corpus" / "generate.py"), "--docs", "30", "--seed", "5",
                     "--out", str(corpus)], check=True, capture_output=True, timeout=120)
     build(corpus, root / "data", validate=False)
     return root / "data"

@@ -13,13 +13,13 @@ from tests.hardening.procs import wait_until
 FAR = 30.0  # seconds a waiter may wait in these tests
 
 
-def _waiter(handoff: Handoff[str], got: list[str]) -> threading.Thread:
+def _waiter(handoff: Handoff[str], got: list[str], behind: bool = False) -> threading.Thread:
     """A thread waiting for an item; what it took goes to `got` (appended, or at its own index)."""
     slot = len(got)
     got.append("nothing")
 
     def wait() -> None:
-        got[slot] = handoff.take(time.monotonic() + FAR) or "nothing"
+        got[slot] = handoff.take(time.monotonic() + FAR, behind) or "nothing"
 
     thread = threading.Thread(target=wait)
     thread.start()
@@ -71,3 +71,22 @@ def test_a_waiter_past_its_deadline_leaves_the_line():
     assert handoff.waiting() == 0
     handoff.give("kept")
     assert handoff.take(time.monotonic()) == "kept"
+
+
+def test_a_waiter_behind_is_served_after_every_other_and_takes_at_most_half_the_places():
+    """A client running its share of long queries waits behind the others (api/backend/workers.py)."""
+    handoff: Handoff[str] = Handoff(max_waiting=4)
+    got: list[str] = []
+    early = _waiter(handoff, got, behind=True)
+    assert wait_until(lambda: handoff.waiting() == 1, FAR)
+    second_behind = _waiter(handoff, got, behind=True)
+    assert wait_until(lambda: handoff.waiting() == 2, FAR)
+    with pytest.raises(Full):
+        handoff.take(time.monotonic() + FAR, behind=True)  # half of the 4 places are taken by waiters behind
+    late = _waiter(handoff, got)
+    assert wait_until(lambda: handoff.waiting() == 3, FAR)
+    for item in ("a", "b", "c"):
+        handoff.give(item)
+    for thread in (early, second_behind, late):
+        thread.join(FAR)
+    assert got == ["b", "c", "a"]  # the one not behind first, though it came last

@@ -193,9 +193,9 @@ def test_an_example_answers_as_its_plain_form(rows, example_id):
 
 @pytest.fixture(scope="module")
 def generated_store(tmp_path_factory):
-    """A build of a small generated corpus (benchmarks/generate.py), its store opened read-only."""
+    """A build of a small generated corpus (benchmarks/corpus/generate.py), its store opened read-only."""
     root = tmp_path_factory.mktemp("examples-generated")
-    subprocess.run([sys.executable, str(ROOT / "benchmarks" / "generate.py"), "--docs", "60", "--seed", "11",
+    subprocess.run([sys.executable, str(ROOT / "benchmarks" / "corpus" / "generate.py"), "--docs", "60", "--seed", "11",
                     "--out", str(root / "corpus")], check=True, capture_output=True, timeout=120)
     build(root / "corpus", root / "data", validate=False)
     store = EmbeddedStore(build_dirs.store_path(build_dirs.current_build(root / "data")), read_only=True)

@@ -9,7 +9,7 @@ import time
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[2]
 
 
 def describe() -> dict[str, str]:

@@ -1,6 +1,6 @@
 """Check a brat corpus directory and describe its shape.
 
-    python benchmarks/check.py DIR        # list problems (exit 1 if any) and print the shape
+    python benchmarks/corpus/check.py DIR        # list problems (exit 1 if any) and print the shape
 
 The problems are those `kg check` finds (kg.pipeline.check: the build's own reader, so
 the benchmarks accept exactly what a build accepts); the shape is counted here.
@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 if __package__ in (None, ""):
-    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+    sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from kg.errors import InputError
 from kg.formats.brat.conf import AnnotationConfig, load_config

@@ -9,9 +9,9 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
-from benchmarks import templates
-from benchmarks.document import Document
-from benchmarks.generate import DOC_SUFFIXES, Generator
+from benchmarks.corpus import templates
+from benchmarks.corpus.document import Document
+from benchmarks.corpus.generate import DOC_SUFFIXES, Generator
 
 
 def edit_document(corpus: Path, slug: str, generator: Generator, salt: int = 0) -> None:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
-from benchmarks.check import Shape
+from benchmarks.corpus.check import Shape
 
 GIB = 2**30
 TARGET_BUILD_RATIO = 2.0       # kg build within 2x bare Oxigraph bulk_load

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Callable
 
-from benchmarks.document import Document
+from benchmarks.corpus.document import Document
 
 MILITARY_ROLES = ("sergeant", "lieutenant", "captain", "colonel", "general", "major", "corporal", "commander")
 CIVIL_ROLES = ("spokesperson", "director", "adviser", "member", "minister", "ambassador")

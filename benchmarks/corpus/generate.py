@@ -1,6 +1,6 @@
 """Write a synthetic brat corpus of N news-like documents, deterministic for a seed.
 
-    python benchmarks/generate.py --docs 1000 --seed 1 --out data/bench/corpus-1000
+    python benchmarks/corpus/generate.py --docs 1000 --seed 1 --out data/bench/corpus-1000
 
 The directory gets annotation.conf (copied from corpus/), an aliases.toml
 for the synthetic entities, and <slug>.txt / .ann / .json per document.
@@ -21,14 +21,14 @@ from pathlib import Path
 from typing import Iterator
 
 if __package__ in (None, ""):
-    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+    sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from benchmarks import templates
-from benchmarks.document import MONTHS, Document
-from benchmarks.pool import Pool, write_aliases
+from benchmarks.corpus import templates
+from benchmarks.corpus.document import MONTHS, Document
+from benchmarks.corpus.pool import Pool, write_aliases
 from kg.model.iris import slugify
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[2]
 ANNOTATION_CONF = REPO / "corpus" / "annotation.conf"
 DOC_SUFFIXES = (".txt", ".ann", ".json")
 MAX_SENTENCES = 30

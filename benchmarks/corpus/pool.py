@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Iterable, TextIO
 
-from benchmarks import names
+from benchmarks.corpus import names
 from kg.model.iris import slugify
 
 ZIPF_EXPONENT = 1.0
@@ -247,7 +247,7 @@ class Pool:
             yield from events
 
     def write_aliases(self, out: TextIO) -> None:
-        out.write("# Alias table of a synthetic benchmark corpus (benchmarks/generate.py).\n\n")
+        out.write("# Alias table of a synthetic benchmark corpus (benchmarks/corpus/generate.py).\n\n")
         for entity in self.listed():
             out.write(entity.toml())
             out.write("\n")

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from benchmarks.results import (
+from benchmarks.measuring.results import (
     EXPORT_FORMATS,
     SizeResult,
     Step,
@@ -251,7 +251,7 @@ def render(machine: dict[str, str], results: list[SizeResult], companions: list[
         "## Where the time goes (phases of `kg build`, from its manifest)\n\n" + phase_table(results),
         "## Build time against cores (pinned with taskset)\n\n" + cores_table(results),
         "## Growth: k in cost ~ N^k between sizes (1.00 is linear)\n\n" + growth_table(results),
-        "## Corpus (benchmarks/generate.py)\n\n" + corpus_table(results),
+        "## Corpus (benchmarks/corpus/generate.py)\n\n" + corpus_table(results),
     ]
     notes = [f"- {r.docs:,} documents, {name}: {text}" for r in results for name, step in r.steps.items()
              for text in (step.note if not step.projected else "", step.detail.get("warning", "")) if text]

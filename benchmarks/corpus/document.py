@@ -13,8 +13,8 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field
 
-from benchmarks import names
-from benchmarks.pool import ORGANIZATION_TYPES, PLACE_TYPES, SHARES, Entity, Pool
+from benchmarks.corpus import names
+from benchmarks.corpus.pool import ORGANIZATION_TYPES, PLACE_TYPES, SHARES, Entity, Pool
 
 MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August",
           "September", "October", "November", "December")
