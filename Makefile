@@ -1,6 +1,6 @@
 # make run   : set up, build the graph from corpus/, serve it on http://127.0.0.1:5000
 # make test  : set up (Python and Debian packages), run the test suite
-# make check : lint, then the quick tier: every test but those of server processes, the browser and the benchmarks
+# make check : lint, then the quick tier: every test but those of server processes, the browser, the benchmarks and the heavy ones
 # make bench : set up, run the benchmarks, write benchmarks/RESULTS.md
 VENV ?= .venv
 PY := $(VENV)/bin/python
@@ -35,7 +35,7 @@ lint: setup
 test: setup system-deps lint
 	$(PY) -m pytest -n 2 -m "not slow"
 
-QUICK ?= not slow and not servers and not browser and not bench
+QUICK ?= not slow and not servers and not browser and not bench and not heavy
 check: setup lint
 	$(PY) -m pytest -n 2 -q -m "$(QUICK)"
 

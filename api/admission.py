@@ -24,13 +24,18 @@ Two bounds, both in the server process (the query workers have their own queue, 
 A request thread that waits for its client to read the answers queued on its connection (after the
 request left the app) is counted as one more in the app while it waits (`hold`), and cut when there is
 no room (api/waitress_server.py).
+
+Answers spooled to disk for clients that do not read them (waitress moves what is queued on a
+connection past 1 MB to a temporary file) are bounded all together: past SPOOLED_ANSWERS MiB
+(`spooled`, told by the server) a request is refused at once (503, Retry-After), and a thread
+writing more waits for its client as for a slow reader.
 """
 
 from __future__ import annotations
 
 import threading
 from contextlib import contextmanager
-from typing import Any, Iterator, Mapping
+from typing import Any, Callable, Iterator, Mapping
 
 from kg.api.backend.handoff import Full, Handoff
 from kg.errors import PoolBusy
@@ -55,8 +60,11 @@ class Admission:
     """At most `limit` requests in the app, `slots` of them reading a query at once and `queue`
     waiting for their turn."""
 
-    def __init__(self, limit: int, slots: int = READING_SLOTS, queue: int = READING_QUEUE) -> None:
+    def __init__(self, limit: int, slots: int = READING_SLOTS, queue: int = READING_QUEUE,
+                 spool_limit: int = 0) -> None:
         self.limit = max(1, limit)
+        self.spool_limit = spool_limit  # bytes of answers spooled to disk, all connections (0: no bound)
+        self.spooled: Callable[[], int] = lambda: 0  # how many there are now (the WSGI server tells)
         self._inside = 0
         self._lock = threading.Lock()
         self._slots: Handoff[int] = Handoff(queue)
@@ -66,10 +74,18 @@ class Admission:
     @classmethod
     def of(cls, config: Mapping[str, Any]) -> Admission:
         """The admission of an app with these settings."""
-        return cls(request_threads(config) - RESERVED_THREADS)
+        return cls(request_threads(config) - RESERVED_THREADS,
+                   spool_limit=int(config.get("SPOOLED_ANSWERS") or 0) * 2**20)
+
+    def over_spool_limit(self) -> bool:
+        """Whether the answers spooled to disk for clients pass the bound."""
+        return bool(self.spool_limit) and self.spooled() > self.spool_limit
 
     def enter(self) -> None:
         """Admit one more request, or raise PoolBusy (503) at once."""
+        if self.over_spool_limit():
+            raise PoolBusy(f"the server holds {self.spool_limit // 2**20:,} MiB of answers its clients have not read "
+                           "yet, as many as it keeps (--spooled-answers); try again shortly")
         with self._lock:
             if self._inside >= self.limit:
                 raise PoolBusy(f"the server is answering as many requests as it may ({self.limit}); try again shortly")

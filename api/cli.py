@@ -40,6 +40,7 @@ def _option(name: str, **kwargs: Any) -> Callable:
 @_option("max_batch", type=click.IntRange(1, 10000))
 @_option("connections", type=click.IntRange(10, 100000))
 @_option("idle_timeout", type=click.IntRange(1, 3600))
+@_option("spooled_answers", type=click.IntRange(1))
 @_option("memory_quads", type=click.IntRange(0))
 @_option("license")
 @click.option("--watch", is_flag=True,

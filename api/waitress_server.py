@@ -4,6 +4,7 @@ app's one error shape (api/errors.py), and the open-file limit its connections n
 from __future__ import annotations
 
 import json
+import os
 import socket
 import sys
 import time
@@ -29,6 +30,7 @@ def serve_app(config: dict[str, Any]) -> None:
     app = create_app(config)
     server = waitress.create_server(app, ident="kg", **waitress_options(config))
     server.channel_class = json_error_channel(app_state(app).admission)
+    app_state(app).admission.spooled = lambda: spooled_bytes(server)
     click.echo(f"Serving kg on http://{server.effective_host}:{server.effective_port}/ (SPARQL at /sparql)")
     sys.stdout.flush()
     try:
@@ -65,6 +67,25 @@ def _raise_open_files(wanted: int) -> None:
     target = wanted if hard == resource.RLIM_INFINITY else min(wanted, hard)
     if soft != resource.RLIM_INFINITY and soft < target:
         resource.setrlimit(resource.RLIMIT_NOFILE, (target, hard))
+
+
+def spooled_bytes(server: Any) -> int:
+    """Bytes of answers waitress holds in temporary files for the connections of `server`."""
+    return sum(_spooled(channel) for channel in list(server.active_channels.values()))
+
+
+def _spooled(channel: Any) -> int:
+    """The size of the temporary files of one connection: what is on disk, sent or not (waitress
+    reads a file on from where it stopped and drops it only once all of it is sent)."""
+    total = 0
+    for buffer in list(channel.outbufs):
+        file = getattr(getattr(buffer, "buf", None), "file", None)
+        if getattr(buffer, "overflowed", False) and hasattr(file, "fileno"):
+            try:
+                total += os.fstat(file.fileno()).st_size
+            except (OSError, ValueError):  # closed by the main loop meanwhile
+                pass
+    return total
 
 
 MAX_HEADER_FIELDS = limit("header_fields")
@@ -113,7 +134,7 @@ def json_error_channel(admission: Admission):
         parser_class = BoundedHeaderParser
 
         def _flush_outbufs_below_high_watermark(self) -> None:
-            if self.total_outbufs_len <= self.adj.outbuf_high_watermark:
+            if not self._too_much_queued():
                 return
             if not admission.hold():
                 self._cut()
@@ -126,13 +147,21 @@ def json_error_channel(admission: Admission):
         def _wait_for_reader(self, deadline: float) -> None:
             with self.outbuf_lock:
                 self._flush_exception(self._flush_some, do_close=False)
-                while self.connected and self.total_outbufs_len > self.adj.outbuf_high_watermark:
+                while self.connected and self._too_much_queued():
                     left = deadline - time.monotonic()
                     if left <= 0:
                         self._cut()
                         return
                     self.server.pull_trigger()
                     self.outbuf_lock.wait(min(left, 1.0))
+
+        def _too_much_queued(self) -> bool:
+            """More queued than one connection may hold, or some spooled while the server's spooled
+            answers pass their bound (the channel's own count first: it is cheap)."""
+            if self.total_outbufs_len > self.adj.outbuf_high_watermark:
+                return True
+            return self.total_outbufs_len > self.adj.outbuf_overflow and _spooled(self) > 0 \
+                and admission.over_spool_limit()
 
         def _cut(self) -> None:
             """Close the connection: its thread stops writing (ClientDisconnected), and the main

@@ -93,6 +93,9 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("queue", 32, "requests that may wait for a query worker; beyond, 503 with Retry-After at once", SERVE),
     Setting("connections", 1000, "open client connections at most (waitress stops accepting beyond)", SERVE),
     Setting("idle_timeout", 10, "seconds a connection may stay idle or half-sent before it is closed", SERVE),
+    Setting("spooled_answers", 1024, "MiB of answers spooled to disk for clients that have not read them yet, all "
+            "connections together; past it a request is answered 503 with Retry-After at once, and a thread "
+            "writing more waits for its client as for a slow reader (cut after slow_reader seconds)", SERVE),
     Setting("workers", 3, "query worker processes (forked from one process that opens the store)", SERVE),
     Setting("memory_quads", 1_500_000, "a build with at most this many quads is loaded into memory once and "
             "shared by the workers (several times faster joins, ~380 bytes a quad); 0: always on disk", SERVE),

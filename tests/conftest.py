@@ -6,10 +6,14 @@ what a test needs, so that a new test falls in its tier without a mark of its ow
   cluster): every test of tests/remote and tests/hardening, and elsewhere those using a fixture of
   SERVER_FIXTURES;
 - `browser`: it drives headless Chromium (the `browser` fixture);
-- `bench`: the benchmarks' own tests (tests/bench)."""
+- `bench`: the benchmarks' own tests (tests/bench);
+- `heavy`: a test of over about 5 s on a quiet machine (`--durations`), listed in HEAVY with what
+  makes it so: builds of the large public corpora, the incremental builds of a generated corpus, the
+  fifth-article rerun. `make test` runs them; the quick tier (`make check`) leaves them out."""
 
 from __future__ import annotations
 
+import fnmatch
 import os
 import shutil
 from pathlib import Path
@@ -71,8 +75,52 @@ SERVER_FIXTURES = frozenset({"server", "kg_endpoint", "watched", "store_server",
                              "hostile_server", "cluster", "own_cluster"})
 
 
+HEAVY = {  # node-id pattern -> what makes it heavy
+    "tests/corpora/test_fifth_article.py::test_the_corpus_dependent_tests_hold_with_a_fifth_article[[]*":
+        "reruns the corpus-dependent tests on the shipped corpus and a fifth article",
+    "tests/corpora/test_public_corpora.py::*[[]caesar]": "checks and builds caesar, the largest public corpus",
+    "tests/corpora/test_public_corpora.py::*[[]sentivent]": "builds sentivent, a public news corpus",
+    "tests/corpora/test_public_corpora.py::*[[]brat-commodity-news]": "builds a public news corpus",
+    "tests/corpora/test_public_corpora.py::*[[]litbank]": "builds litbank (novels)",
+    "tests/corpora/test_public_corpora.py::*[[]because]": "builds a public corpus",
+    "tests/formats/test_brat_compat.py::test_round_trip_through_brat_gives_the_same_graph[[]*":
+        "builds a brat corpus, exports it back to brat and builds that",
+    "tests/formats/test_webanno_tsv.py::test_a_real_export_as_xmi_and_as_tsv3_*": "builds a real export twice",
+    "tests/formats/test_inception_warnings.py::test_a_layer_not_read_is_one_line_with_its_count":
+        "checks the shared INCEpTION exports",
+    "tests/formats/test_inception_warnings.py::test_like_groups_with_like_across_documents_in_check_and_build":
+        "checks and builds the shared INCEpTION exports",
+    "tests/formats/test_semantic_layers.py::test_the_semargs_and_role_fillers_of_an_archival_corpus_reach_the_graph":
+        "builds an archival corpus",
+    "tests/model/test_vocabulary_declared.py::test_the_shared_corpora_validate[[]globalise*]":
+        "builds and validates the globalise exports",
+    "tests/model/test_base_iri.py::test_every_iri_in_the_store_is_under_the_base*": "builds under two bases",
+    "tests/model/test_base_iri.py::test_exports_and_view_name_nothing_under_the_default_base*": "builds under two bases",
+    "tests/model/test_base_iri.py::test_changing_the_base_rebuilds_everything": "builds three times",
+    "tests/model/test_evidence.py::test_a_previous_build_without_evidence_is_asked_in_sparql": "builds twice",
+    "tests/model/test_evidence.py::test_a_full_build_keeps_the_evidence_the_store_holds[[]generated]":
+        "builds a generated corpus",
+    "tests/model/test_default_alignment.py::test_the_kg_toml_suggested_aligns_and_builds": "builds the shared corpora",
+    "tests/model/test_default_alignment.py::test_inception_named_entities_are_aligned": "builds an INCEpTION export",
+    "tests/pipeline/test_incremental.py::test_incremental_build_equals_full_build[[]*": "a full and an incremental build",
+    "tests/pipeline/test_incremental.py::test_a_build_killed_mid_way_then_run_again_equals_a_full_build":
+        "builds three times",
+    "tests/pipeline/test_incremental.py::test_exports_after_builds_that_exported_nothing_copy_from_the_last_written_kg_nq":
+        "builds and exports several times",
+    "tests/pipeline/test_incremental.py::test_incremental_builds_of_a_generated_corpus_equal_a_full_build":
+        "builds a generated corpus after each of several edits",
+    "tests/bad_input/test_file_names.py::test_shared_corpora_with_such_names_check[[]*": "checks the shared corpora",
+    "tests/publish/test_xmi_export.py::test_shipped_corpus_through_xmi_is_stable": "exports to XMI and builds it",
+    "tests/viz/test_kept_view.py::test_edits_in_a_row_carry_the_delta_and_a_grown_delta_is_compacted":
+        "builds after each of several edits",
+    "tests/viz/test_kept_view.py::test_the_kept_view_of_a_shared_corpus_is_the_stores[[]*": "builds a shared corpus",
+    "tests/viz/test_kept_view.py::test_an_incremental_build_patches_the_view_index[[]*": "builds twice",
+}
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """Put each test in its tiers (the module docstring says which)."""
+    _mark_heavy(config, items)
     for item in items:
         folder = Path(str(item.path)).resolve().relative_to(TESTS).parts[0]
         fixtures = set(getattr(item, "fixturenames", ()))
@@ -82,3 +130,17 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             item.add_marker(pytest.mark.browser)
         if folder == "bench":
             item.add_marker(pytest.mark.bench)
+
+
+def _mark_heavy(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Mark the tests HEAVY names; when the whole suite is collected, a pattern that names no test
+    (a test renamed or gone) is an error, so that the table cannot go stale unseen."""
+    unmatched = set(HEAVY)
+    for item in items:
+        for pattern in HEAVY:
+            if fnmatch.fnmatchcase(item.nodeid, pattern):
+                item.add_marker(pytest.mark.heavy)
+                unmatched.discard(pattern)
+    whole = not config.option.keyword and [Path(a).resolve() for a in config.args] in ([], [TESTS])
+    if whole and unmatched:
+        raise pytest.UsageError("tests/conftest.py HEAVY names no collected test: " + ", ".join(sorted(unmatched)))

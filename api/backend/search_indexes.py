@@ -52,6 +52,9 @@ class SearchIndexes:
         `deadline` only while a background thread reads or computes it."""
         version, remote = backend.version(), backend.kind == "remote"
         ready = self._ready_for(version)
+        if ready is not None and ready[1].damaged:  # found damaged by a search: read or made again
+            self._forget(version, ready[1])
+            ready = None
         if ready is not None:
             made, index = ready
             if remote and time.monotonic() - made >= backend.max_age:
@@ -109,6 +112,12 @@ class SearchIndexes:
             if ready is not None:
                 self._ready.move_to_end(version)
             return ready
+
+    def _forget(self, version: str, index: SearchIndex) -> None:
+        with self._lock:
+            if self._ready.get(version, (0.0, None))[1] is index:
+                del self._ready[version]
+        log.warning("search index of %s found damaged while serving; read or made again", version)
 
     def _keep(self, version: str, index: SearchIndex) -> None:
         with self._lock:

@@ -516,7 +516,8 @@ def read_document(files: DocumentFiles, config: AnnotationConfig) -> Document:
 
 def converted_config(files: DocumentFiles) -> AnnotationConfig:
     """The annotation configuration the layers of a converted document (INCEpTION, WebAnno) declare."""
-    return parse_config(_converted(files).conf, files.source)
+    converted = _converted(files)
+    return replace(parse_config(converted.conf, files.source), labels=dict(converted.labels))
 
 
 def _converted(files: DocumentFiles) -> BratDocument:

@@ -155,9 +155,12 @@ class BratDocument:
 
     `warnings` lists what was not carried over (layers and features kg does not
     read, spans with no text): (one sentence, how many times it was found, the line of the
-    element it is about in the source file, or None); the reader gives them the document's path."""
+    element it is about in the source file, or None); the reader gives them the document's path.
+    `labels`: the display names its project gives the names of its annotation.conf (INCEpTION's
+    uiName of a layer or feature), which the corpus vocabulary takes as their rdfs:label."""
 
     text: str
     ann: str
     conf: str
     warnings: tuple[tuple[str, int, int | None], ...] = ()
+    labels: tuple[tuple[str, str], ...] = ()  # (name, display name) of the types, relations and attributes it declares

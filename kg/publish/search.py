@@ -24,7 +24,8 @@ A search is bounded: a needle longer than NEEDLE_LIMIT characters is refused (Ne
 150,000-character needle took 6 to 12 s and 1.4 to 2.1 GB in FTS5's phrase of its trigrams), and
 SQLite's work stops at the caller's deadline (QueryTimeout), checked every _STEPS instructions.
 A file is opened only when SQLite's quick_check finds it sound (search_index.readable); one damaged
-later answers IndexDamaged (503), never a traceback.
+later answers IndexDamaged (503), never a traceback, and is marked `damaged`, so that the server reads
+or makes it again (api/backend/search_indexes.py) without a restart.
 """
 
 from __future__ import annotations
@@ -111,6 +112,7 @@ class SearchIndex:
         self._lock = threading.Lock()
         self._haystack: _Haystack | None = None  # read on the first search that needs it
         self._haystack_lock = threading.Lock()
+        self.damaged = False  # a read found the file damaged after it was checked at opening
 
     @classmethod
     def open(cls, path: Path) -> SearchIndex:
@@ -146,6 +148,12 @@ class SearchIndex:
         db = db or self._connect()
         try:
             yield db
+        except sqlite3.DatabaseError as exc:
+            if isinstance(exc, sqlite3.OperationalError) and "interrupted" in str(exc):
+                raise  # the caller's deadline (_until), not damage
+            self.damaged = True
+            raise IndexDamaged(f"the search index was found damaged ({exc}); it is being made again from the "
+                               "store: try again shortly") from None
         finally:
             with self._lock:
                 self._idle.append(db)
@@ -183,14 +191,10 @@ class SearchIndex:
 
     @contextmanager
     def _reading(self, deadline: float | None) -> Iterator[sqlite3.Connection]:
-        """A connection whose work stops at `deadline` (QueryTimeout); a file damaged after it was checked at
-        opening is IndexDamaged."""
-        try:
-            with self._connection() as db, _until(db, deadline):
-                yield db
-        except sqlite3.DatabaseError as exc:
-            raise IndexDamaged(f"the search index is damaged ({exc}); it is checked again when the server "
-                               "starts, and made again from the store") from None
+        """A connection whose work stops at `deadline` (QueryTimeout); a damaged file is IndexDamaged
+        (_connection)."""
+        with self._connection() as db, _until(db, deadline):
+            yield db
 
     def _haystack_of(self, db: sqlite3.Connection) -> _Haystack:
         with self._haystack_lock:

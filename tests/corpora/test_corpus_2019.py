@@ -9,7 +9,7 @@ Checked against the .ann files of the copy (line counts, redone below):
 - 201 E lines, 32 of them Membership (n-ary memberships, every one naming its organization:
   32 organization, 32 post, 32 postIn); the other 169 carry 363 arguments.
 - 209 R lines.
-- 117 entity records: 23 people, 30 organizations, 15 places, 13 dates, 15 roles, 18 posts,
+- 116 entity records: 23 people, 29 organizations, 15 places, 13 dates, 15 roles, 18 posts,
   3 canonical events.
 
 The copy was last brought up to corpus/ in the fourth fidelity round (issue 42); it had stayed at
@@ -34,6 +34,13 @@ while corpus/ was re-annotated for the third (issue 30), so the counts moved wit
 - 20,857 quads, 896 statements, 158 events, 48 figures; 21,156 with the knowledge-base terms main
   added meanwhile (a description on each entity record, labels of the classes and properties of
   other vocabularies, every property typed rdf:Property and labelled).
+- 21,150 quads, 116 entity records: words capitalised only at a sentence's start, with a word in
+  lower case, are a name only where the text writes them so inside a sentence too (issue 37's
+  "Dodal je"): NPR's "Colombian police", twice opening a sentence, is a description local to its
+  article, no longer the entity record organization/colombian-police (Organization 30 -> 29,
+  GovernmentBody 8 -> 7), and 9 mentions lose
+  kgo:isName (those two, two "Venezuelan national guard members", "Human rights groups", "UN
+  refugee agency", "More than one hundred" and two quotes).
 """
 
 from __future__ import annotations
@@ -46,22 +53,22 @@ import pytest
 from kg.pipeline.builder import build
 from tests.helpers import CORPUS_2019, run_kg
 
-PINNED = {'counts': {'quads': 21156,
+PINNED = {'counts': {'quads': 21150,
             'graphs': 6,
             'documents': 4,
-            'entities': 117,
+            'entities': 116,
             'mentions': 756,
             'statements': 896,
             'events': 158,
             'figures': 48,
             'quotes': 47},
- 'entityTypes': {'Organization': 30,
+ 'entityTypes': {'Organization': 29,
                  'Person': 23,
                  'Post': 18,
                  'Place': 15,
                  'Role': 15,
                  'Date': 13,
-                 'GovernmentBody': 8,
+                 'GovernmentBody': 7,
                  'MediaOrganization': 8,
                  'City': 6,
                  'Country': 5,

@@ -13,6 +13,7 @@ from cassis import load_dkpro_core_typesystem, load_typesystem, merge_typesystem
 
 from kg.errors import CorpusError
 from kg.formats.registry import BY_SUFFIX
+from kg.model.iris import DEFAULT_BASE
 from kg.store import build_dirs
 from tests.helpers import assert_same_quads, build_corpus, run_kg, shared_corpus, store_quads
 
@@ -115,10 +116,15 @@ REAL_PAIRS = {
                              _GLOBALISE.format("kruidnagel")),
 }
 IS_STRING = NIF + "isString"
+RDFS_LABEL = "http://www.w3.org/2000/01/rdf-schema#label"
 
 
 def _document_text(quads: set) -> str:
     return next(str(q.object.value) for q in quads if q.predicate.value == IS_STRING)
+
+
+def _vocabulary_label(quad) -> bool:
+    return quad.predicate.value == RDFS_LABEL and quad.subject.value.startswith(DEFAULT_BASE + "vocab#")
 
 
 def _same_but_whitespace_between_sentences(from_xmi: str, from_tsv: str) -> bool:
@@ -132,7 +138,8 @@ def _same_but_whitespace_between_sentences(from_xmi: str, from_tsv: str) -> bool
 @pytest.mark.parametrize("pair", sorted(REAL_PAIRS))
 def test_a_real_export_as_xmi_and_as_tsv3_builds_into_the_same_graph_but_the_text_between_sentences(
         tmp_path: Path, pair: str) -> None:
-    """Every quad alike but the document's nif:isString, whose text differs only where TSV3 cannot say it."""
+    """Every quad alike but the document's nif:isString, whose text differs only where TSV3 cannot say it,
+    and the labels of the corpus vocabulary, which the XMI's layer definitions give (their uiName)."""
     folder, tsv_name, xmi_folder = REAL_PAIRS[pair]
     published = shared_corpus("webanno-tsv3-xmi-pairs", folder)
     xmi, tsv = tmp_path / "xmi", tmp_path / "tsv"
@@ -148,8 +155,12 @@ def test_a_real_export_as_xmi_and_as_tsv3_builds_into_the_same_graph_but_the_tex
         assert _rows(tmp_path / "tsv-data", f"SELECT (COUNT(*) AS ?n) WHERE {{ ?s <{KGO}objectMention> ?o }}")[0][0].value != "0"
     from_xmi, from_tsv = store_quads(tmp_path / "xmi-data"), store_quads(tmp_path / "tsv-data")
     assert _same_but_whitespace_between_sentences(_document_text(from_xmi), _document_text(from_tsv))
-    assert_same_quads({q for q in from_tsv if q.predicate.value != IS_STRING},
-                      {q for q in from_xmi if q.predicate.value != IS_STRING})
+    assert_same_quads({q for q in from_tsv if q.predicate.value != IS_STRING and not _vocabulary_label(q)},
+                      {q for q in from_xmi if q.predicate.value != IS_STRING and not _vocabulary_label(q)})
+    # TSV3 carries no layer definitions: its terms are labelled by their names, the XMI's by the project's
+    # display names where it gives them (globalise's SemPredGLOB is "Event")
+    assert all(q.object.value == q.subject.value.rsplit("#", 1)[1] for q in from_tsv if _vocabulary_label(q))
+    assert {q.subject for q in from_tsv if _vocabulary_label(q)} == {q.subject for q in from_xmi if _vocabulary_label(q)}
 
 
 def test_senticoref_chains_across_layers_are_one_entity_each_with_located_warnings(tmp_path: Path) -> None:
@@ -167,7 +178,8 @@ def test_senticoref_chains_across_layers_are_one_entity_each_with_located_warnin
 
 def test_a_senticoref_chain_is_its_name_and_takes_the_sentiments_on_its_words(tmp_path: Path) -> None:
     """The governor's chain says "Rohatinski" three times and "Dodal je" ("he added") once: it is
-    person/rohatinski. A Sentiment on the very words of a chain link ("Rohatinski", "EU") is that
+    person/rohatinski, and "Dodal je", capitalised only as a sentence's start, is a mention form of it,
+    no name. A Sentiment on the very words of a chain link ("Rohatinski", "EU") is that
     mention on another layer: a mention of the chain's entity, no entity of its own and no other
     reading of the thing (no warning); one on words no entity of the chain covers ("pritiskal") is."""
     corpus = tmp_path / "corpus"
@@ -184,6 +196,12 @@ def test_a_senticoref_chain_is_its_name_and_takes_the_sentiments_on_its_words(tm
     denoted = {tuple(line.split(",")) for line in rows.stdout.splitlines()[1:]}
     rohatinski = {e for form, _, e in denoted if form in ("Dodal je", "Rohatinski", "Dejal je")}
     assert rohatinski == {"person:rohatinski"}
+    names = run_kg("query", "--data", str(tmp_path / "data"), "--format", "csv", """
+        SELECT ?l ?kind WHERE { GRAPH kgg:entities { person:rohatinski ?p ?l
+          VALUES (?p ?kind) { (skos:altLabel "name") (kgo:mentionForm "form") } } }""")
+    kinds = {tuple(line.split(",")) for line in names.stdout.splitlines()[1:]}
+    assert ("Dodal je", "form") in kinds and ("Dodal je", "name") not in kinds  # a sentence's opening words
+    assert ("Rohatinski", "name") in kinds
     assert ("Rohatinski", "Sentiment", "person:rohatinski") in denoted
     assert {e for form, type_, e in denoted if type_ == "Sentiment" and form in ("EU", "NLB", "BIS")} == \
         {"organization:eu", "organization:nlb",

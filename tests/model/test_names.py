@@ -65,6 +65,14 @@ def test_a_capital_at_a_sentence_start_is_decided_by_the_document() -> None:
     assert _named(alone, "Guaidó") == ["Guaidó"]  # never written in lower case: a name
 
 
+def test_words_capitalised_only_at_a_sentence_start_are_no_name_unless_written_so_inside_one() -> None:
+    """A span whose only capital opens a sentence and that has a word in lower case ("Dodal je", "he
+    added") is no name; the same shape written with its capital inside a sentence elsewhere in the
+    text ("Evropska unija") is one."""
+    text = "Dodal je, da bo banka rasla. Evropska unija je rekla. Kasneje je Evropska unija odšla. Vesel sem."
+    assert _named(text, "Dodal je", "Evropska unija", "Vesel sem") == ["Evropska unija"]
+
+
 def test_a_line_in_capitals_or_title_case_says_nothing_of_names() -> None:
     text = "Venezuelan Troops Flee Across The Border\nThe troops crossed the border at night. Troops fled."
     assert _named(text, "Venezuelan Troops", "Border", "Troops fled") == ["Venezuelan Troops"]

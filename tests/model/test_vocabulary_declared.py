@@ -197,6 +197,25 @@ def test_a_shacl_tool_reasoning_with_rdfs_accepts_the_build(corpus: Path, tmp_pa
     assert conforms, text[:3000]
 
 
+def test_inception_display_names_label_the_terms_they_name(tmp_path: Path) -> None:
+    """MiMoText's project calls its layer NamedEntity "Named entity" (LayerDefinition uiName): the
+    class its value-less annotations make, kgv:NamedEntity, is labelled so in the build, and
+    INCEpTION's knowledge-base listing of kgo:Entity's subclasses shows that label; a layer whose
+    display name is its name (Property) keeps it."""
+    published = shared_corpus("inception-xmi", "mimotext")
+    corpus = tmp_path / "mimotext"
+    corpus.mkdir()
+    shutil.copy(published / "TypeSystem.xml", corpus / "TypeSystem.xml")
+    shutil.copy(next(published.glob("gotzfried*.xmi")), corpus / "gotzfried.xmi")
+    _build(corpus, tmp_path / "data")
+    declared = _declarations(_quads(tmp_path / "data"))
+    vocab = iris.DEFAULT_BASE + "vocab#"
+    assert declared[vocab + "NamedEntity"][RDFS + "label"] == {"Named entity"}
+    assert declared[vocab + "Property"][RDFS + "label"] == {"Property"}
+    store = ox.Store.read_only(str(build_dirs.store_path(build_dirs.current_build(tmp_path / "data"))))
+    listed = {row["subj"].value: row["l"].value for row in store.query(
+        inception_queries.children(iris.ONTOLOGY + "Entity"), use_default_graph_as_union=True) if row["l"]}
+    assert listed[vocab + "NamedEntity"] == "Named entity"
 
 PAIRS = Path(__file__).resolve().parents[1] / "data" / "webanno-tsv3-pairs"
 

@@ -155,6 +155,7 @@ class AnnotationConfig:
     warnings: tuple[InputWarning, ...] = ()  # what brat only warns about: read past, reported with the build
     undeclared: frozenset[str] = frozenset()  # types named in argument lists, declared nowhere (read as the document's own)
     comments: dict[tuple[str, str], str] = field(default_factory=dict)  # (section, name) -> the comment above it
+    labels: dict[str, str] = field(default_factory=dict)  # name -> its display name (INCEpTION's uiName)
 
     @property
     def parents(self) -> dict[str, str | None]:

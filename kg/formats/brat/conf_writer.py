@@ -132,9 +132,10 @@ def union_configs(configs: list[AnnotationConfig]) -> AnnotationConfig:
     entities, events = dict(first.entities), dict(first.events)
     relations, relation_nodes = dict(first.relations), dict(first.relation_nodes)
     attributes, overlaps = dict(first.attributes), list(first.overlaps)
-    comments = dict(first.comments)
+    comments, labels = dict(first.comments), dict(first.labels)
     for config in rest:
         comments.update({key: text for key, text in config.comments.items() if key not in comments})
+        labels.update({name: shown for name, shown in config.labels.items() if name not in labels})
         _join(entities, config.entities, _join_nodes)
         _join(events, config.events, _join_nodes)
         _join(relation_nodes, config.relation_nodes, _join_nodes)
@@ -146,7 +147,7 @@ def union_configs(configs: list[AnnotationConfig]) -> AnnotationConfig:
         if declared and name in relation_nodes:
             relation_nodes[name] = replace(relation_nodes[name], roles=(declared[0].arg1, declared[0].arg2))
     return AnnotationConfig(entities, events, relations, attributes, tuple(overlaps), relation_nodes, first.path,
-                            comments=comments)
+                            comments=comments, labels=labels)
 
 
 def _join(table: dict, other: dict, join) -> None:

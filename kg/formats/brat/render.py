@@ -50,14 +50,19 @@ class Standoff:
     normalizations: list[tuple[int, str, str]] = field(default_factory=list)
     notes: list[tuple[object, str]] = field(default_factory=list)  # fs id (or R id), text
     roles: dict[tuple[str, str], set] = field(default_factory=lambda: defaultdict(set))  # (event, role) -> types
+    labels: dict[str, str] = field(default_factory=dict)  # a type's, relation's or attribute's display name
+
+
+def clean_name(name: str) -> str:
+    """`name` as a brat type, role or attribute name: letters, digits, _ and -, starting with a letter."""
+    ascii_ = unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode()
+    clean = re.sub(r"[^A-Za-z0-9_-]+", "_", ascii_).strip("_") or "X"
+    return clean if clean[0].isalpha() else "X" + clean
 
 
 def brat_name(name: str, brat: Standoff, what: str) -> str:
-    """`name` as a brat type, role or attribute name (letters, digits, _ and -), reported when changed."""
-    ascii_ = unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode()
-    clean = re.sub(r"[^A-Za-z0-9_-]+", "_", ascii_).strip("_") or "X"
-    if not clean[0].isalpha():
-        clean = "X" + clean
+    """`name` as a brat type, role or attribute name (clean_name), reported when changed."""
+    clean = clean_name(name)
     if clean != name:
         brat.warnings.append(f"{what} {name!r} written as {clean!r} (expected a name of ASCII letters, digits, _ "
                              f"and -, starting with a letter: brat reads no other)")

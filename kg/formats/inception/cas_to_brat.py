@@ -18,7 +18,7 @@ from urllib.parse import urlsplit
 from cassis import Cas
 from cassis.typesystem import FeatureStructure, Type
 
-from kg.formats.brat.render import Bound, Standoff, ann_lines, brat_name, conf_text, settle_attributes
+from kg.formats.brat.render import Bound, Standoff, ann_lines, brat_name, clean_name, conf_text, settle_attributes
 from kg.model import iris
 from kg.model.entities.chain_types import chain_type
 from kg.model.iris import WIKIDATA
@@ -63,10 +63,10 @@ def other_references() -> str:
     return iris.BASE + "reference/"
 
 
-def cas_to_brat(cas: Cas) -> tuple[str, str, list[tuple[str, int, int | None]]]:
-    """The .ann text, the annotation.conf text and the warnings for one CAS: (what, how many times
+def cas_to_brat(cas: Cas) -> tuple[str, str, list[tuple[str, int, int | None]], dict[str, str]]:
+    """The .ann text, the annotation.conf text, the warnings for one CAS: (what, how many times
     it was found (a layer not read: its annotations), the xmi:id of the feature structure it is about
-    or None)."""
+    or None), and the display names of the conf's names (_display_names)."""
     brat = Standoff(cas.sofa_string or "", cas.typesystem)
     kinds = _classify(cas, brat)
     for fs in kinds["span"]:
@@ -86,8 +86,9 @@ def cas_to_brat(cas: Cas) -> tuple[str, str, list[tuple[str, int, int | None]]]:
     settle_attributes(brat)
     ann = "".join(line + "\n" for line in ann_lines(brat))
     conf = conf_text(brat)
-    return ann, conf, [(what, count, None) for what, count in Counter(brat.warnings).items()] + \
+    warnings = [(what, count, None) for what, count in Counter(brat.warnings).items()] + \
         [(what, 1, xmi_id) for what, xmi_id in brat.located]
+    return ann, conf, warnings, brat.labels
 
 
 def short_name(type_name: str) -> str:
@@ -125,6 +126,7 @@ def _classify(cas: Cas, brat: Standoff) -> dict[str, list[FeatureStructure]]:
         else:
             unknown[name] += 1
     _check_definitions(brat, definitions)
+    brat.labels = _display_names(definitions)
     for name, count in sorted(unknown.items()):
         brat.warnings += [f"layer {name} not read (expected a NamedEntity, SemPred, SemArg or custom span, "
                           f"relation or chain layer: kg reads those, not {_what_layer(name)})"] * count
@@ -151,6 +153,21 @@ def _check_definitions(brat: Standoff, definitions: list[FeatureStructure]) -> N
             brat.located.append((f"feature {name} of layer {layers[layer.xmiID]} is defined by the project but not "
                                  f"in the type system (expected the TypeSystem.xml exported with this document)",
                                  fs.xmiID))
+
+
+def _display_names(definitions: list[FeatureStructure]) -> dict[str, str]:
+    """The project's display names (uiName) of the names its layers and features take in brat: a
+    layer's short name (the type of its annotations without a label, a relation layer's relation
+    type, a chain layer's links) and a feature's name (an attribute); the first where two share one."""
+    names: dict[str, str] = {}
+    for fs in sorted(definitions, key=lambda fs: fs.type.name != LAYER_DEFINITION):  # layers first
+        name, shown = fs.get("name"), fs.get("uiName")
+        if not name or not shown:
+            continue
+        brat = clean_name(short_name(name) if fs.type.name == LAYER_DEFINITION else name)
+        if shown.strip() and shown != brat:
+            names.setdefault(brat, " ".join(shown.split()))
+    return names
 
 
 def _layer_type(brat: Standoff, layer: str) -> Type | None:

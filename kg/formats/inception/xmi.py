@@ -133,10 +133,10 @@ def convert(xmi: bytes, type_system: bytes, where: str, ts_where: str) -> BratDo
 def brat_document(cas: Cas, where: str, xmi: bytes | None = None) -> BratDocument:
     """A loaded CAS (of an XMI, or made from another format) as brat; `where` names it in warnings,
     and the XMI it was loaded from, when there is one, gives the line of what a warning is about."""
-    ann, conf, reported = cas_to_brat(cas)
+    ann, conf, reported, labels = cas_to_brat(cas)
     lines = _lines(xmi) if xmi and any(xmi_id is not None for _, _, xmi_id in reported) else {}
     located = tuple((what, count, lines.get(str(xmi_id))) for what, count, xmi_id in reported)
-    return BratDocument(cas.sofa_string or "", ann, conf, located)
+    return BratDocument(cas.sofa_string or "", ann, conf, located, tuple(sorted(labels.items())))
 
 
 def _lines(xmi: bytes) -> dict[str, int]:

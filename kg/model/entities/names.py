@@ -8,8 +8,9 @@ carry meaning: not the first word of a sentence (after the text's start, a line 
 `?`, `:` or `;`, opening quotes and brackets aside), not a word all in capitals ("NASA", "THE
 CHAIRMAN"), not in a line set in capitals or title case. A capital that says nothing decides
 nothing: another mention of the same words in the document decides, else the document's text
-does (a word also written in lower case there, as "Her father", "Home", "CHAIRMAN", is a common
-word). In a script without case (Han, kana, Devanagari, Thai), a mention is a name when the
+does: words of which one is in lower case ("Dodal je", "he added", opening a sentence) are a name
+only where the text writes them so inside a sentence too, and a word also written in lower case
+there ("Her father", "Home", "CHAIRMAN") is a common word. In a script without case (Han, kana, Devanagari, Thai), a mention is a name when the
 document annotates the same words at least twice and they are not a pronoun or determiner. A date
 is named by a form with its numbers ("23 February 2019", not "Saturday" or "last month").
 Everything else ("that", "we", "his mother", "the streets", "no-one", "Mr") is no name:
@@ -63,7 +64,7 @@ def name_mentions(text: str, bounds: Iterable[TextBound], dates: Iterable[str] =
     for bound in bounds:
         verdict = judged[bound.id]
         if verdict is Verdict.UNDECIDED:
-            verdict = _decided(bound, by_words[fold(bound.text)], lower_words)
+            verdict = _decided(text, bound, by_words[fold(bound.text)], lower_words)
         elif verdict is Verdict.CASELESS:
             verdict = Verdict.NAME if repeated[fold(bound.text)] > 1 else Verdict.NOT_A_NAME
         if verdict is Verdict.NAME:
@@ -107,15 +108,31 @@ def _date_verdict(words: str) -> Verdict:
     return Verdict.NAME if any(c.isdigit() for c in words) else Verdict.NOT_A_NAME
 
 
-def _decided(bound: TextBound, others: set[Verdict], lower_words: set[str]) -> Verdict:
-    """An undecided mention: named like the other mentions of its words in the document, else a
-    name when one of its capitalised words is never written in lower case in the document."""
+def _decided(text: str, bound: TextBound, others: set[Verdict], lower_words: set[str]) -> Verdict:
+    """An undecided mention: named like the other mentions of its words in the document; else no
+    name when a word of it (a pronoun too: "je") is in lower case and its words are capitalised only where a capital says
+    nothing ("Dodal je", "he added", opening a sentence), unless the text writes them so elsewhere
+    ("Evropska unija" inside a sentence); else a name when one of its capitalised words is never
+    written in lower case in the document."""
     if Verdict.NAME in others:
         return Verdict.NAME
     if Verdict.NOT_A_NAME in others:
         return Verdict.NOT_A_NAME
-    capitalised = [w for w in _WORD.findall(bound.text) if not is_function_word(w) and any(c.isupper() for c in w)]
+    words = _WORD.findall(bound.text)
+    if any(w.islower() for w in words):
+        return Verdict.NAME if _capitalised_elsewhere(text, bound) else Verdict.NOT_A_NAME
+    capitalised = [w for w in words if not is_function_word(w) and any(c.isupper() for c in w)]
     return Verdict.NAME if any(w.lower() not in lower_words for w in capitalised) else Verdict.NOT_A_NAME
+
+
+def _capitalised_elsewhere(text: str, bound: TextBound) -> bool:
+    """Whether the text writes the mention's words, as capitalised, where a capital means something."""
+    at = text.find(bound.text)
+    while at >= 0:
+        if at != bound.begin and not _sentence_initial(text, at) and not _capitals_say_nothing(text, at):
+            return True
+        at = text.find(bound.text, at + 1)
+    return False
 
 
 def _all_capitals(word: str) -> bool:

@@ -190,7 +190,7 @@ class Vocabulary:
 
     def minted(self) -> list[tuple[str, str, str]]:
         """(subject, predicate, object N-Triples term) of every minted class and property: its type,
-        label (the configuration's name), comment (the configuration's comment above its
+        label (the project's display name of it, INCEpTION's uiName, else the configuration's name), comment (the configuration's comment above its
         declaration, else what it is) and place under its parent, its kgo class or property where
         aligned, and kgo:Event or kgo:Entity at the top; an event role has kgo:Event as its domain
         (what the JSON API lists as an event's participants)."""
@@ -215,7 +215,8 @@ class Vocabulary:
     def _declaration(self, own: str, kind: str, name: str, section: str, supers: list[str]) -> list[tuple[str, str, str]]:
         comment = self.config.comments.get((section, name)) or f"The {SECTION_NOUNS[section]} {name} of the corpus."
         sub = RDFS + ("subClassOf" if kind == OWL + "Class" else "subPropertyOf")
-        return [(own, RDF + "type", iri(kind)), (own, RDFS + "label", literal(name)),
+        label = self.config.labels.get(name, name)  # the project's display name, where it gives one
+        return [(own, RDF + "type", iri(kind)), (own, RDFS + "label", literal(label)),
                 (own, RDFS + "comment", literal(comment)), *((own, sub, iri(s)) for s in supers)]
 
     def _superclasses(self, name: str, node: TypeNode) -> list[str]:
