@@ -65,6 +65,14 @@ def _labels(thing: str, label: str, found: str, path: str = _LABEL, optional: bo
             f"      {f'OPTIONAL {{ {lookup} }}' if optional else lookup} }} }}")
 
 
+# What an event is to the article: a fact it asserts, a claim it reports (kgo:asserted false), a plan
+# or hypothesis (kgo:speculated), or something that did not happen (kgo:negated).
+_STATUS = """OPTIONAL { ?e kgo:asserted ?asserted } OPTIONAL { ?e kgo:speculated ?speculated }
+  OPTIONAL { ?e kgo:negated ?negated }
+  BIND(IF(COALESCE(?negated, false), "did not happen", IF(!COALESCE(?asserted, true), "claimed",
+       IF(COALESCE(?speculated, false), "planned or hypothetical", "asserted"))) AS ?status)"""
+
+
 EXAMPLES: tuple[Example, ...] = (
     Example(
         "offices", "Who holds which office, where",
@@ -151,33 +159,39 @@ ORDER BY ?sourceLabel DESC(?value)
     ),
     Example(
         "timeline", "Events in date order",
-        "What happened when, where, and who took part? The precision of each date, and whether the "
-        "text states it or it was worked out from the article's date.",
+        "What happened when, where, and who took part? A period shows its start and end (\"since 2014\": "
+        "a start alone); the precision of each date, whether the text states it or it was worked out "
+        "from the article's date, and whether the event is asserted or only claimed, and by whom.",
         f"""
-SELECT ?date ?precision ?basis ?type ?event ?places ?participants WHERE {{
+SELECT ?date ?end ?precision ?basis ?type ?event ?status ?claimedBy ?places ?participants WHERE {{
   {_WHY}
   {{ SELECT DISTINCT ?e ?t ?date WHERE {{
-      {{ SELECT ?e ?date WHERE {{ ?e kgo:date ?date }} }}
+      {{ SELECT ?e ?date WHERE {{ ?e kgo:date|kgo:startDate ?date }} }}
       ?e a kgo:Event ; a ?t . FILTER(?t != kgo:Event && STRSTARTS(STR(?t), STR(kgo:))) }} }}
+  OPTIONAL {{ SELECT ?e ?end WHERE {{ ?e kgo:endDate ?end }} }}
   OPTIONAL {{ SELECT ?e ?precision WHERE {{ ?e kgo:datePrecision ?precision }} }}
   OPTIONAL {{ SELECT ?e ?basis WHERE {{ ?e kgo:dateBasis ?basis }} }}
   BIND(STRAFTER(STR(?t), STR(kgo:)) AS ?type)
   OPTIONAL {{ SELECT ?e ?event WHERE {{ ?e skos:prefLabel ?event }} }}
+  {_STATUS}
+  OPTIONAL {{ SELECT ?e (GROUP_CONCAT(DISTINCT ?byLabel; separator=", ") AS ?claimedBy)
+             WHERE {{ ?e kgo:claimedBy ?by . {_labels("by", "byLabel", "[] kgo:claimedBy ?by", optional=False)} }} GROUP BY ?e }}
   OPTIONAL {{ SELECT ?e (GROUP_CONCAT(DISTINCT ?placeLabel; separator=", ") AS ?places)
              WHERE {{ ?e kgo:place ?place . {_labels("place", "placeLabel", "[] kgo:place ?place", optional=False)} }} GROUP BY ?e }}
   OPTIONAL {{ SELECT ?e (GROUP_CONCAT(DISTINCT ?whoLabel; separator=", ") AS ?participants)
              WHERE {{ ?e kgo:agent|kgo:participant|kgo:patient ?who .
                      {_labels("who", "whoLabel", "[] kgo:agent|kgo:participant|kgo:patient ?who", optional=False)} }} GROUP BY ?e }}
 }}
-GROUP BY ?date ?precision ?basis ?type ?event ?e ?places ?participants
+GROUP BY ?date ?end ?precision ?basis ?type ?event ?status ?claimedBy ?e ?places ?participants
 ORDER BY ?date ?type
 """,
     ),
     Example(
         "defections", "Who defected, from where to where",
-        "Who defected or fled, from where to where, when, and which article tells?",
+        "Who defected or fled, from where to where, when (a period: its start and end), and which "
+        "article tells? Whether the article asserts it or only reports someone's claim, and whose.",
         f"""
-SELECT DISTINCT ?kind ?whoLabel ?originLabel ?destinationLabel ?date ?article WHERE {{
+SELECT DISTINCT ?kind ?whoLabel ?originLabel ?destinationLabel ?date ?end ?status ?claimedByLabel ?article WHERE {{
   ?e a ?k ; prov:wasDerivedFrom ?document .
   VALUES ?k {{ kgo:Defection kgo:Flight }}
   BIND(STRAFTER(STR(?k), STR(kgo:)) AS ?kind)
@@ -185,7 +199,10 @@ SELECT DISTINCT ?kind ?whoLabel ?originLabel ?destinationLabel ?date ?article WH
   OPTIONAL {{ ?who {_LABEL} ?whoLabel }}
   OPTIONAL {{ ?e kgo:origin ?o . ?o {_LABEL} ?originLabel }}
   OPTIONAL {{ ?e kgo:destination ?d . ?d {_LABEL} ?destinationLabel }}
-  OPTIONAL {{ ?e kgo:date ?date }}
+  OPTIONAL {{ ?e kgo:date|kgo:startDate ?date }}
+  OPTIONAL {{ ?e kgo:endDate ?end }}
+  {_STATUS}
+  OPTIONAL {{ ?e kgo:claimedBy ?by . ?by {_LABEL} ?claimedByLabel }}
   OPTIONAL {{ ?document dcterms:title ?article }}
 }}
 ORDER BY ?kind ?date ?whoLabel

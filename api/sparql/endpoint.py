@@ -77,8 +77,8 @@ def _not_a_query(call: protocol.Call, accept: str | None) -> Response:
 
 def _plan(call: protocol.Call, accept: str | None) -> tuple[execute.Request, str, str]:
     """The job for the query workers, the media type to answer with and the one the engine writes."""
+    info = _analyze(syntax.with_prefixes(call.query))  # the client's text: the full-text answer adds inline data only
     sent = syntax.with_prefixes(_full_text(call.query))
-    info = _analyze(sent)
     default, named = _dataset(call, info)
     served, engine = _negotiate(info.form, accept)
     job = execute.Request(
@@ -98,7 +98,7 @@ def _full_text(query: str) -> str:
     from kg.api.build_answers import cached
 
     return full_text.rewrite(query, lambda: app_state().search.get(pinned_backend(), g.deadline),
-                             lambda: cached("names of the schema", _schema_names))
+                             lambda: cached("names of the schema", _schema_names), g.deadline)
 
 
 def _schema_names(deadline: float) -> full_text.SchemaNames:

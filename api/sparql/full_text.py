@@ -6,12 +6,15 @@ whose full-text search is set to Apache Jena Fuseki (`text:query`).
 
 No engine kg serves knows Jena's property function, so before the engine runs, each such pattern
 is replaced by inline data (VALUES) computed from the search index of the served build
-(kg.publish.search): the classes and properties of the ontology whose names match, then the
-entities whose names match, best first, each with every one of its names
-that holds the query's words (a hit's other spellings too, so that the FILTER INCEpTION adds on
-the exact label still finds the accented or unaccented one), their score and the property each
-name is under (skos:prefLabel, skos:altLabel, skos:hiddenLabel, rdfs:label). Nothing is fetched,
-and the rest of the query runs as written.
+(kg.publish.search): the classes and properties of the ontology whose names match, then, as Jena
+answers (one hit a name), the names of entities that hold the query's words, best first (the name
+that is the words, so its accented and unaccented spellings both, for the FILTER INCEpTION adds on
+the exact label; then names starting with the words; then the others; more mentions first), each
+with its entity, its score and the property it is under (skos:prefLabel, skos:altLabel,
+skos:hiddenLabel, rdfs:label), up to the pattern's limit. One FTS5 query finds and ranks them (its
+prefix index for a word's start); nothing is fetched, and the rest of the query runs as written.
+The endpoint reads the client's text for what the query is (kg.store.sparql_lexer) before the
+rewrite: the inline data is not lexed again.
 
 Forms read: the subject a variable or a list of one to three variables (entity, score, matched
 literal); the object a string, or a list of an optional property (a variable, bound elsewhere, or
@@ -25,9 +28,11 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Callable
 
 from kg.api.errors import ApiError
+from kg.api.sparql.name_filters import NameTest, bound_values, name_tests
 from kg.model import iris
 from kg.model.iris import FIXED_PREFIXES, fold
 from kg.publish.search import SearchIndex
@@ -70,21 +75,24 @@ class Pattern:
     property: str | None  # a variable (?pMatch), an IRI, or None: every name
     needle: str  # the Lucene query string, unquoted
     limit: int
+    name_tests: tuple[NameTest, ...] = ()  # the FILTERs of its group on the matched name (api/sparql/name_filters.py)
+    bound: frozenset[str] | None = None  # the IRIs a VALUES of its group binds its property variable to
 
 
 SchemaNames = list[tuple[str, str, str]]  # (class or property IRI, name, property IRI of the name)
 
 
-def rewrite(query: str, index: Callable[[], SearchIndex], schema: Callable[[], SchemaNames]) -> str:
+def rewrite(query: str, index: Callable[[], SearchIndex], schema: Callable[[], SchemaNames],
+            deadline: float | None = None) -> str:
     """`query` with every text:query pattern replaced by its answer from the search index (entities)
-    and from the names of the ontology's classes and properties (`schema`)."""
+    and from the names of the ontology's classes and properties (`schema`); QueryTimeout past `deadline`."""
     tokens = lexer.tokens(query)
     patterns = _patterns(tokens, _text_prefixes(tokens))
     if not patterns:
         return query
     found, names = index(), schema()
     for pattern in reversed(patterns):
-        query = query[:pattern.start] + _values(pattern, found, names) + query[pattern.end:]
+        query = query[:pattern.start] + _values(pattern, found, names, deadline) + query[pattern.end:]
     return query
 
 
@@ -116,7 +124,9 @@ def _pattern(tokens: list[lexer.Token], at: int) -> Pattern:
     """The pattern whose predicate is tokens[at]."""
     subject_start, variables = _subject(tokens, at)
     end, prop, needle, limit = _object(tokens, at)
-    return Pattern(tokens[subject_start].start, end, variables, prop, needle, limit)
+    tests = name_tests(tokens, at, variables[2] if len(variables) == 3 else None)
+    bound = bound_values(tokens, at, prop) if prop is not None and prop.startswith(("?", "$")) else None
+    return Pattern(tokens[subject_start].start, end, variables, prop, needle, limit, tuple(tests), bound)
 
 
 def _subject(tokens: list[lexer.Token], at: int) -> tuple[int, tuple[str, ...]]:
@@ -179,8 +189,14 @@ class _Words:
 
     def fit(self, label: str) -> bool:
         """Whether a name holds every word (a beginning: at the start of one of its words)."""
-        words = word_text(fold(label)).split()
+        words = _words_of_name(label)
         return all(w in words for w in self.whole) and all(any(x.startswith(s) for x in words) for s in self.starts)
+
+
+@lru_cache(maxsize=8192)
+def _words_of_name(label: str) -> tuple[str, ...]:
+    """The folded words of a name of the schema (the same few hundred are read by every search)."""
+    return tuple(word_text(fold(label)).split())
 
 
 def words_of(needle: str) -> _Words:
@@ -198,23 +214,24 @@ def words_of(needle: str) -> _Words:
     return _Words(tuple(whole), tuple(starts))
 
 
-def answer(pattern: Pattern, index: SearchIndex, schema: SchemaNames) -> list[tuple[str, float, str, str]]:
-    """(thing, score, name, property IRI) rows: classes and properties whose names hold the words, then
-    the best entity hits, each with its names holding the words."""
+def answer(pattern: Pattern, index: SearchIndex, schema: SchemaNames,
+           deadline: float | None = None) -> list[tuple[str, float, str, str]]:
+    """(thing, score, name, property IRI) rows: classes and properties whose names hold the words, then the names
+    of entities holding them, best first (kg.publish.search: SearchIndex.names_with_words), each scored by its
+    place."""
     words = words_of(pattern.needle)
     if not words.phrase:
         return []
     wanted = _wanted_property(pattern.property)
+    wanted = pattern.bound if wanted is None else frozenset({wanted})
     rows = [(term, 1.0, label, prop) for term, label, prop in schema
-            if words.fit(label) and (wanted is None or prop == wanted)]
-    hits = index.search(words.phrase, pattern.limit)
-    names = index.names_of([hit.entity for hit in hits])
-    for position, hit in enumerate(hits):
-        score = round(1.0 - position / (len(hits) + 1), 4)
-        for label, kind in names.get(hit.entity, ()):
-            if kind in PROPERTIES and words.fit(label) and (wanted is None or PROPERTIES[kind] == wanted):
-                rows.append((hit.entity, score, label, PROPERTIES[kind]))
-    return rows[:pattern.limit]
+            if words.fit(label) and (wanted is None or prop in wanted)][:pattern.limit]
+    kinds = tuple(kind for kind, prop in PROPERTIES.items() if wanted is None or prop in wanted)
+    names = index.names_with_words(words.whole, words.starts, kinds, pattern.limit - len(rows), deadline) \
+        if kinds and len(rows) < pattern.limit else []
+    rows += [(entity, round(1.0 - position / (len(names) + 1), 4), label, PROPERTIES[kind])
+             for position, (entity, label, kind) in enumerate(names)]
+    return [row for row in rows if all(test(row[2]) for test in pattern.name_tests)]
 
 
 def _wanted_property(prop: str | None) -> str | None:
@@ -227,9 +244,9 @@ def _wanted_property(prop: str | None) -> str | None:
     return {"skos": SKOS, "rdfs": RDFS}.get(prefix, "") + rest
 
 
-def _values(pattern: Pattern, index: SearchIndex, schema: SchemaNames) -> str:
+def _values(pattern: Pattern, index: SearchIndex, schema: SchemaNames, deadline: float | None) -> str:
     """The inline data that stands for the pattern (on one line)."""
-    rows = answer(pattern, index, schema)
+    rows = answer(pattern, index, schema, deadline)
     columns = list(pattern.variables)
     with_property = pattern.property is not None and pattern.property.startswith(("?", "$"))
     if with_property:

@@ -53,6 +53,7 @@ class Document:
     _seen: dict[str, list[Entity]] = field(default_factory=dict)
     _said: set[str] = field(default_factory=set)
     _equiv: dict[str, list[str]] = field(default_factory=dict)
+    _bounds: dict[str, str] = field(default_factory=dict)  # Date id -> "Start" or "End" of a period
     mentions: int = 0
 
     @classmethod
@@ -115,13 +116,16 @@ class Document:
         return rid
 
     def event(self, type_: str, trigger: str, roles: list[tuple[str, str | None]]) -> str:
-        """An E line; roles whose argument is None are left out, repeated roles numbered."""
+        """An E line; roles whose argument is None are left out, repeated roles numbered. A Time
+        that bounds a period ("since 2016") is the event's StartTime or EndTime."""
         eid = self._next("E")
         used: dict[str, int] = {}
         args = []
         for role, arg in roles:
             if arg is None:
                 continue
+            if role == "Time" and arg in self._bounds:
+                role = f"{self._bounds[arg]}Time"
             used[role] = used.get(role, 0) + 1
             args.append(f"{role}{used[role] if used[role] > 1 else ''}:{arg}")
         self._other["E"].append(f"{eid}\t{type_}:{trigger} {' '.join(args)}")
@@ -247,11 +251,12 @@ class Document:
             tid = self.span("Date", f"{MONTHS[month - 1]} {year}")
             iso = f"{year}-{month:02d}"
         elif r < 0.9:
-            since = not bare and self.rng.random() < 0.3  # "since 2016": the start of a period
-            self.put("since " if since else in_)
+            period = self.rng.random() if not bare else 1.0
+            since, until = period < 0.2, 0.2 <= period < 0.3  # "since 2016", "until 2019": a period's bounds
+            self.put("since " if since else "until " if until else in_)
             iso = str(year - self.rng.randint(1, 5) if since else year)
             tid = self.span("Date", iso)
-            bound = "Start" if since else None
+            bound = "Start" if since else "End" if until else None
         else:
             if self.rng.random() < 0.5:
                 self.put(on)
@@ -264,7 +269,9 @@ class Document:
             self.normalize(tid, f"ISO8601:{iso}", iso)
         self.attribute("DateBasis", tid, basis)
         if bound:
-            self.attribute("PeriodBound", tid, bound)
+            self._bounds[tid] = bound
+            if self.rng.random() < 0.5:  # the older way to say it, which kg still reads
+                self.attribute("PeriodBound", tid, bound)
         return tid
 
     def _nearby_day(self) -> tuple[int, int, int]:

@@ -163,7 +163,7 @@ def _build(corpus_dir: Path, data_dir: Path, store_url: str | None, progress: bo
                 inputs = found.inputs
                 with phases.phase("inputs"):  # configurations, alias table: parsed only when there is work
                     if plan.previous_dir:
-                        inputs.reuse_parsed(plan.previous_dir)
+                        inputs.reuse_parsed(plan.previous_dir, plan.todo)
                     check_metadata_keys(plan.todo, inputs.aliases.entries)
                 before_publish = push_step(pusher, plan) if pusher else None
                 from kg.pipeline.fill import Options

@@ -33,6 +33,7 @@ QUOTE_LABEL_CHARS = 80
 MAX_EVIDENCE_SENTENCES = 3
 DATE_ATTRIBUTES = ("dateBasis", "periodBound")
 PERIOD_TIMES = {"Start": KGO.startTime, "End": KGO.endTime}
+BOUND_ROLES = {"startTime": "Start", "endTime": "End"}
 STANCE_RELATIONS = ("supports", "opposes", "recognizes")
 # Attributes whose meaning kg writes on the thing itself (a figure, an unnamed person), not on the mention.
 @dataclass
@@ -353,7 +354,7 @@ def _event(ctx: _Context, event: Event) -> None:
         add(node, TYPE, iri(class_iri))
     add(node, KGO.trigger, iri(ctx.mention(trigger.id)))
     iso = {n.target: n.ref for n in ann.normalizations if n.db == "ISO8601"}
-    times = {t for role, t in event.args if ctx.vocab.means(role, "time")}
+    times = _time_bounds(ctx, event)
     if not key:
         add(node, SKOS + "prefLabel", literal(_event_label(ctx, event, trigger, iso, times)))
         add(node, RDFS + "label", literal(_event_label(ctx, event, trigger, iso, times)))
@@ -364,20 +365,35 @@ def _event(ctx: _Context, event: Event) -> None:
     for role, target in event.args:
         seen[role] = seen.get(role, 0) + 1
         predicates = _predicates(ctx, role)
-        bound = ctx.date_attributes.get(target, {}).get("periodBound") if target in times else None
+        bound = times.get((role, target))
         if bound in PERIOD_TIMES:  # "since 2014": the start of a period, never its point time
             predicates = [PERIOD_TIMES[bound]]
         _statement(ctx, f"{event.id}-{role}-{seen[role]}", node, predicates, ctx.node(target), trigger, ctx.bound(target))
-        if target in times and target in iso:
-            _event_date(ctx, node, iso[target], ctx.date_attributes.get(target, {}))
+        if (role, target) in times and target in iso:
+            _event_date(ctx, node, iso[target], bound, ctx.date_attributes.get(target, {}))
     _stance(ctx, event, node)
     _claimed(ctx, event.id, node)
 
 
+def _time_bounds(ctx: _Context, event: Event) -> dict[tuple[str, str], str | None]:
+    """(role, date) of each time argument of an event -> the bound of a period it is ("Start",
+    "End") or None for a point. The role says it (StartTime, EndTime), so that one date phrase can
+    be one event's day and another's bound; a Time argument takes its date's PeriodBound."""
+    times: dict[tuple[str, str], str | None] = {}
+    for role, target in event.args:
+        bound = next((b for name, b in BOUND_ROLES.items() if ctx.vocab.means(role, name)), None)
+        if bound or ctx.vocab.means(role, "time"):
+            times[(role, target)] = bound or ctx.date_attributes.get(target, {}).get("periodBound")
+    return times
+
+
 def _stance(ctx: _Context, event: Event, node: str) -> None:
     """An asserted stance gives the relation of its position from each agent to each target
-    (kgo:opposes ...), each with its statement; a claimed or past one gives none."""
+    (kgo:opposes ...), each with its statement; a claimed or past one gives none, nor one held by a
+    share of its agents ("some" of them): the relation would say all hold it."""
     if not ctx.vocab.is_a(event.type, "Stance") or event.id in ctx.claimants or event.id in ctx.past_states:
+        return
+    if any(ctx.vocab.means(role, "share") for role, _ in event.args):
         return
     positions = [a.value for a in ctx.doc.annotations.attributes
                  if a.target == event.id and ctx.vocab.means(a.name, "position") and a.value]
@@ -392,11 +408,10 @@ def _stance(ctx: _Context, event: Event, node: str) -> None:
                        ctx.node(target), ctx.bound(agent), ctx.bound(target))
 
 
-def _event_date(ctx: _Context, node: str, value: str, attributes: dict[str, str]) -> None:
-    """An event's date from a normalized Time argument: kgo:date, or kgo:startDate / kgo:endDate
+def _event_date(ctx: _Context, node: str, value: str, bound: str | None, attributes: dict[str, str]) -> None:
+    """An event's date from a normalized time argument: kgo:date, or kgo:startDate / kgo:endDate
     when the date bounds a period; with its precision and, when annotated, its basis."""
     add = ctx.out.add
-    bound = attributes.get("periodBound")
     add(node, {"Start": KGO.startDate, "End": KGO.endDate}.get(bound, KGO.date), date_literal(value))
     add(node, KGO.datePrecision, literal(date_precision(value)))
     if "dateBasis" in attributes:
@@ -417,11 +432,12 @@ def _claimed(ctx: _Context, event_id: str, node: str) -> None:
                    ctx.bound(claimant))
 
 
-def _event_label(ctx: _Context, event: Event, trigger: TextBound, iso: dict[str, str], times: set[str]) -> str:
+def _event_label(ctx: _Context, event: Event, trigger: TextBound, iso: dict[str, str],
+                 times: dict[tuple[str, str], str | None]) -> str:
     """A readable label for a document-local event: its type, its words and its date when known,
     or its period ("2019-02-22 – 2019-02-23", "since 2014", "until 2019-03") when its dates bound one."""
-    dated = [t for _, t in event.args if t in times and t in iso]
-    bounds = {ctx.date_attributes.get(t, {}).get("periodBound"): iso[t] for t in dated}
+    dated = [(bound, target) for (_, target), bound in times.items() if target in iso]
+    bounds = {bound: iso[target] for bound, target in dated}
     type_label = "".join(" " + c.lower() if c.isupper() else c for c in event.type).strip().capitalize()
     return f"{type_label}: “{_short(trigger.text)}”{_period_text(bounds) if dated else ''}"
 

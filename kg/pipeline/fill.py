@@ -160,6 +160,9 @@ def _patch_previous(plan: Plan, inputs: Inputs, build_dir: Path, options: Option
     with _closed_on_failure(store):
         with phases.phase("replace"):
             touched, delta, replaced = _replace_documents(store, plan, graphs)
+            ontology_delta = _replace_ontology(store, inputs.vocabulary)
+            if ontology_delta is not None:
+                plan.ontology_remade, delta, head = True, delta + ontology_delta, None
         with phases.phase("records"):
             kept = _patched_evidence(store, plan, replaced, read.evidence)
             evidence = counts_of(kept, touched)
@@ -219,6 +222,18 @@ def _replace_documents(store: EmbeddedStore, plan: Plan, graphs: dict[str, str])
         delta += _lines(nquads)
         store.load_nquads(nquads.encode())
     return touched, delta, replaced
+
+
+def _replace_ontology(store: EmbeddedStore, vocab: Vocabulary) -> int | None:
+    """Write the ontology graph again when the corpus vocabulary changed since the previous build (a converted
+    document brought a layer or feature): how many quads it gained, None when it is unchanged."""
+    written = ontology_nquads(vocab)
+    old = store.dump_graph(iris.ONTOLOGY_GRAPH)
+    if set(written.splitlines()) == set(old.splitlines()):
+        return None
+    store.drop_graph(iris.ONTOLOGY_GRAPH)
+    store.load_nquads(written.encode())
+    return _lines(written) - _lines(old)
 
 
 def _lines(nquads: str) -> int:

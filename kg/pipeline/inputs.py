@@ -13,7 +13,7 @@ import pickle
 from dataclasses import replace
 from functools import cached_property
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Collection
 
 from kg import __version__
 from kg.errors import ConfigError, InputError, InputWarning
@@ -81,12 +81,17 @@ class Inputs:
             vocabularies[self._inferred_key] = Vocabulary(self._inferred_config(), self.alignment,
                                                           self._knowledge_bases(self.corpus_dir))
         for item in self.converted:
-            applies = find_config(item.txt.parent, self.corpus_dir)
-            own = converted_config(item)
-            config = union_configs([vocabularies[applies].config, own]) if applies in vocabularies else own
-            vocabularies[Path(item.source)] = Vocabulary(config, self.alignment,
-                                                         self._knowledge_bases(item.txt.parent, converted=True))
+            vocabularies[Path(item.source)] = self._converted_vocabulary(item, vocabularies)
         return vocabularies
+
+    def _converted_vocabulary(self, item: DocumentFiles, vocabularies: dict[Path, Vocabulary]) -> Vocabulary:
+        """A converted document's vocabulary: its own layers joined with the annotation.conf of its directory."""
+        from kg.model.schema.corpus_vocabulary import Vocabulary
+
+        applies = find_config(item.txt.parent, self.corpus_dir)
+        own = converted_config(item)
+        config = union_configs([vocabularies[applies].config, own]) if applies in vocabularies else own
+        return Vocabulary(config, self.alignment, self._knowledge_bases(item.txt.parent, converted=True))
 
     def _knowledge_bases(self, directory: Path, converted: bool = False) -> KnowledgeBases:
         """The knowledge bases declared by the tools.conf that applies to `directory` (and for an
@@ -131,9 +136,10 @@ class Inputs:
                 pass
         target.write_bytes(pickle.dumps((self._parsed_tag(), parsed), pickle.HIGHEST_PROTOCOL))
 
-    def reuse_parsed(self, build_dir: Path) -> None:
+    def reuse_parsed(self, build_dir: Path, remade: Collection[DocumentFiles] = ()) -> None:
         """Take the parsed inputs a previous build kept, when it read the same inputs; anything
-        else (no file, another fingerprint, an unreadable file) leaves them to be parsed."""
+        else (no file, another fingerprint, an unreadable file) leaves them to be parsed. `remade`: the
+        documents the build reads anew."""
         try:
             tag, parsed = pickle.loads((build_dir / build_dirs.PARSED_INPUTS_FILE).read_bytes())
         except Exception:  # noqa: BLE001 - a cache: whatever is wrong with it, parse instead
@@ -142,6 +148,33 @@ class Inputs:
             taken = {name: value for name, value in parsed.items() if name in PARSED}
             self.__dict__.update(taken)
             self.__dict__["_reused_from"] = (build_dir / build_dirs.PARSED_INPUTS_FILE, taken.keys())
+            self._refresh_converted(remade)
+
+    def _refresh_converted(self, remade: Collection[DocumentFiles]) -> None:
+        """The fingerprint covers no converted document (INCEpTION, WebAnno: its layers are its schema, and
+        editing one must not make a full build): the vocabularies of those added or changed are made again,
+        those of the removed dropped, and the corpus vocabulary (with the alias table read against it) made
+        again when their union changed, so that the ontology graph declares the layers and features they
+        bring."""
+        reused = self.__dict__.get("vocabularies")
+        if reused is None:
+            return
+        own_keys = {*self.config_files, self._inferred_key}
+        present = {Path(item.source) for item in self.converted}
+        stale = [key for key in reused if key not in own_keys and key not in present]
+        fresh = {Path(item.source): self._converted_vocabulary(item, reused) for item in remade if item.converted}
+        if not stale and not fresh and present <= reused.keys():
+            return
+        vocabularies = {key: value for key, value in reused.items() if key in own_keys}  # in a full build's order
+        for item in self.converted:
+            key = Path(item.source)
+            vocabularies[key] = fresh.get(key) or reused.get(key) or self._converted_vocabulary(item, reused)
+        self.__dict__["vocabularies"] = vocabularies
+        self.__dict__.pop("_reused_from", None)  # what is kept changed: written anew, not linked
+        merged = self.__dict__.get("vocabulary")
+        if merged is not None and union_configs([v.config for v in vocabularies.values()]) != merged.config:
+            self.__dict__.pop("vocabulary")
+            self.__dict__.pop("aliases", None)
 
     def _parsed_tag(self) -> tuple[str, str]:
         """What parsed inputs depend on: the inputs' content and where the corpus lies (the

@@ -43,12 +43,14 @@ class Plan:
     fingerprints: dict[str, dict]  # per document: stat, digest and the warnings found when it was read
     previous_dir: Path | None
     input_warnings: list[list] = field(default_factory=list)  # the configurations' (keep_warnings)
+    ontology_remade: bool = False  # an incremental build wrote the ontology graph again (its vocabulary changed)
 
     def remade_graphs(self) -> list[str] | None:
         """Graphs whose content may differ from the previous build (None: a full build, all of them)."""
         if self.mode == "full":
             return None
-        return sorted(graph_iri(s) for s in self.added + self.changed + self.removed) + [iris.ENTITIES_GRAPH]
+        remade = sorted(graph_iri(s) for s in self.added + self.changed + self.removed) + [iris.ENTITIES_GRAPH]
+        return remade + [iris.ONTOLOGY_GRAPH] if self.ontology_remade else remade
 
 
 def previous_manifest(data_dir: Path) -> dict | None:

@@ -68,8 +68,13 @@ _WALK = ("SELECT e.id, e.mentions FROM entities e WHERE EXISTS (SELECT 1 FROM la
 _OF_ENTITIES = (f"{_ROWS} WHERE l.entity IN (SELECT value FROM json_each(:entities)) "
                 "AND substr(l.folded, 1, :length) = :needle ORDER BY l.entity, l.folded, l.kind_order, l.label")
 _MANY = 2000  # prefix rows past which walking the entities by mentions is cheaper than reading them all
-_NAMES = ("SELECT e.iri, l.label, l.kind FROM entities e JOIN labels l ON l.entity = e.id "
-          "WHERE e.iri IN (SELECT value FROM json_each(?)) ORDER BY e.iri, l.kind_order, l.label")
+# Jena's full-text form (api/sparql/full_text.py): the names holding every word (a whole word, or a word's start),
+# best first: the whole name, then a name starting with the words, then the rest; more mentions first
+_WORD_ROWS = ("SELECT e.iri, l.label, l.kind, CASE WHEN l.folded = :phrase THEN 0 "
+              "WHEN substr(l.folded, 1, length(:phrase)) = :phrase THEN 1 ELSE 2 END AS rank "
+              "FROM words w JOIN labels l ON l.row = w.rowid JOIN entities e ON e.id = l.entity "
+              "WHERE words MATCH :match AND l.kind IN (SELECT value FROM json_each(:kinds)) "
+              "ORDER BY rank, l.mentions DESC, l.folded, e.iri, l.kind_order, l.label LIMIT :limit")
 _SHOWN = ("SELECT id, iri, summary, label, types, mentions, document FROM entities "
           "WHERE id IN (SELECT value FROM json_each(?))")
 
@@ -163,24 +168,35 @@ class SearchIndex:
     def search(self, text: str, limit: int, deadline: float | None = None) -> list[Hit]:
         """Best hits first, one per entity (see the module's docstring); NeedleTooLong past
         NEEDLE_LIMIT characters, QueryTimeout when the work reaches `deadline` (time.monotonic)."""
-        if len(text) > NEEDLE_LIMIT:
-            raise NeedleTooLong(f"the search text is {len(text):,} characters long; at most {NEEDLE_LIMIT:,} "
-                                "(expected a label or a part of one)")
+        _bounded(text)
         needle = " ".join(fold(text).split())
         if not needle or "\x00" in needle or not _encodable(needle):
             return []  # no label holds NUL or a lone surrogate
-        with self._connection() as db, _until(db, deadline):
+        with self._reading(deadline) as db:
             return _hits(db, _ranked(db, needle, limit, self._haystack_of), limit)
 
-    def names_of(self, entities: list[str]) -> dict[str, list[tuple[str, str]]]:
-        """Every (label, kind) of each of these entities (by IRI), in the index's order (kind, label):
-        what a full-text search shows beside the best label of a hit."""
-        found: dict[str, list[tuple[str, str]]] = {}
-        with self._connection() as db:
-            rows = db.execute(_NAMES, (json.dumps(entities),)).fetchall()
-        for iri, label, kind in rows:
-            found.setdefault(iri, []).append((label, kind))
-        return found
+    def names_with_words(self, whole: tuple[str, ...], starts: tuple[str, ...], kinds: tuple[str, ...], limit: int,
+                         deadline: float | None = None) -> list[tuple[str, str, str]]:
+        """(entity IRI, name, kind) of the names of `kinds` holding every word of `whole` and a word starting
+        with each of `starts` (folded, as word_text splits a name), best first: the name that is the words,
+        then names starting with them, then the others; more mentions first. One FTS5 query (its prefix
+        index), ranked and cut inside SQLite: what answers Jena's full-text form."""
+        phrase = " ".join((*whole, *starts))
+        _bounded(phrase)
+        terms = [f'"{word}"' for word in whole] + [f'"{word}" *' for word in starts]
+        if not terms or not all(_encodable(word) and '"' not in word for word in (*whole, *starts)):
+            return []
+        with self._reading(deadline) as db:
+            rows = db.execute(_WORD_ROWS, {"phrase": phrase, "match": " AND ".join(terms),
+                                           "kinds": json.dumps(kinds), "limit": limit}).fetchall()
+        return [(iri, label, kind) for iri, label, kind, _ in rows]
+
+    @contextmanager
+    def _reading(self, deadline: float | None) -> Iterator[sqlite3.Connection]:
+        """A connection whose work stops at `deadline` (QueryTimeout); a damaged file is IndexDamaged
+        (_connection)."""
+        with self._connection() as db, _until(db, deadline):
+            yield db
 
     def _haystack_of(self, db: sqlite3.Connection) -> _Haystack:
         with self._haystack_lock:
@@ -335,6 +351,13 @@ def _word_query(needle: str) -> str:
     first letter after them starts a word wherever the needle starts one."""
     runs = search_index.word_text(needle).split()
     return '"' + " ".join(runs) + '" *' if runs else ""
+
+
+def _bounded(text: str) -> None:
+    """NeedleTooLong past NEEDLE_LIMIT characters: what one search may be asked."""
+    if len(text) > NEEDLE_LIMIT:
+        raise NeedleTooLong(f"the search text is {len(text):,} characters long; at most {NEEDLE_LIMIT:,} "
+                            "(expected a label or a part of one)")
 
 
 def _encodable(text: str) -> bool:

@@ -14,10 +14,11 @@ import pytest
 import rdflib
 
 from kg.model import iris
+from kg.publish.export import ensure_export
 from kg.store import build_dirs
 from kg.store.terms import from_oxigraph
 from tests.api.services import inception_queries
-from tests.helpers import TINY, run_kg, shared_corpus
+from tests.helpers import TINY, assert_same_quads, run_kg, shared_corpus, store_quads
 
 PUBLIC = Path(__file__).resolve().parents[1] / "data" / "public"
 RDF_TYPE = "http://www.w3.org/1999/02/22-rdf-syntax-ns#type"
@@ -215,3 +216,44 @@ def test_inception_display_names_label_the_terms_they_name(tmp_path: Path) -> No
     listed = {row["subj"].value: row["l"].value for row in store.query(
         inception_queries.children(iris.ONTOLOGY + "Entity"), use_default_graph_as_union=True) if row["l"]}
     assert listed[vocab + "NamedEntity"] == "Named entity"
+
+PAIRS = Path(__file__).resolve().parents[1] / "data" / "webanno-tsv3-pairs"
+
+
+def test_an_incremental_build_declares_a_relation_name_a_changed_document_brings(clinical: Path,
+                                                                                  tmp_path: Path) -> None:
+    """brat: a document edited to use a relation and an attribute no build has seen (beyond annotation.conf)."""
+    data = tmp_path / "data"
+    _build(clinical, data)
+    with (clinical / "note.ann").open("a") as ann:
+        ann.write("R3\tTreats Arg1:T1 Arg2:T3\nA2\tSevere T2\n")
+    _assert_incremental_declares(clinical, data, {"Treats", "Severe"})
+
+
+def test_an_incremental_build_declares_the_layer_a_changed_inception_document_brings(tmp_path: Path) -> None:
+    """WebAnno TSV3 (INCEpTION): a document's layers are its schema. Edited to hold a relation layer the build
+    before it had not seen, the incremental build on that older build declares the new property in the ontology
+    graph (typed rdf:Property, labelled), as a full build of the same corpus does: quad for quad the same."""
+    corpus, data = tmp_path / "corpus", tmp_path / "data"
+    corpus.mkdir()
+    shutil.copy(PAIRS / "testSubTokenPrefix" / "reference.tsv", corpus / "doc.tsv")
+    _build(corpus, data)
+    shutil.copy(PAIRS / "testSubTokenRelation" / "reference.tsv", corpus / "doc.tsv")
+    _assert_incremental_declares(corpus, data, {"Relation"})
+    declared = _declarations(_quads(data))[iris.DEFAULT_BASE + "vocab#Relation"]
+    assert RDF_TYPE.replace("type", "Property") in declared[RDF_TYPE] and declared[RDFS + "label"] == {"Relation"}
+    incremental = store_quads(data)
+    _build(corpus, tmp_path / "full")
+    assert_same_quads(incremental, store_quads(tmp_path / "full"))
+    exported = ox.Dataset(ox.parse(path=str(ensure_export(build_dirs.current_build(data), "nq")),
+                                   format=ox.RdfFormat.N_QUADS))  # copied from the older build where unchanged
+    assert_same_quads(exported, incremental, "the export and the store")
+
+
+def _assert_incremental_declares(corpus: Path, data: Path, names: set[str]) -> None:
+    """An incremental build of `corpus` on `data`, after which INCEpTION's property listing finds `names`."""
+    result = run_kg("build", "--corpus", str(corpus), "--data", str(data))
+    assert result.exit_code == 0 and "incremental build" in result.output, result.output
+    vocab = iris.DEFAULT_BASE + "vocab#"
+    assert {vocab + name for name in names} <= {quad.predicate.value for quad in _quads(data)}
+    _assert_properties_listed(data)

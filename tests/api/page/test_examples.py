@@ -87,20 +87,27 @@ SELECT DISTINCT ?holderLabel ?role ?inLabel ?holder ?post WHERE {
 }
 ORDER BY ?inLabel ?role ?holderLabel""",
     "timeline": """
-SELECT ?date ?precision ?basis ?type ?event
+SELECT ?date ?end ?precision ?basis ?type ?event ?status ?claimedBy
        (GROUP_CONCAT(DISTINCT ?placeLabel; separator=", ") AS ?places)
        (GROUP_CONCAT(DISTINCT ?whoLabel; separator=", ") AS ?participants)
 WHERE {
-  ?e a kgo:Event ; a ?t ; kgo:date ?date .
+  ?e a kgo:Event ; a ?t ; kgo:date|kgo:startDate ?date .
   FILTER(?t != kgo:Event && STRSTARTS(STR(?t), STR(kgo:)))
+  OPTIONAL { ?e kgo:endDate ?end }
   OPTIONAL { ?e kgo:datePrecision ?precision }
   OPTIONAL { ?e kgo:dateBasis ?basis }
   BIND(STRAFTER(STR(?t), STR(kgo:)) AS ?type)
   OPTIONAL { ?e skos:prefLabel ?event }
+  OPTIONAL { ?e kgo:asserted ?asserted } OPTIONAL { ?e kgo:speculated ?speculated }
+  OPTIONAL { ?e kgo:negated ?negated }
+  BIND(IF(COALESCE(?negated, false), "did not happen", IF(!COALESCE(?asserted, true), "claimed",
+       IF(COALESCE(?speculated, false), "planned or hypothetical", "asserted"))) AS ?status)
+  OPTIONAL { SELECT ?e (GROUP_CONCAT(DISTINCT ?byLabel; separator=", ") AS ?claimedBy)
+             WHERE { ?e kgo:claimedBy ?by . ?by skos:prefLabel|rdfs:label|nif:anchorOf ?byLabel } GROUP BY ?e }
   OPTIONAL { ?e kgo:place ?place . ?place skos:prefLabel|rdfs:label|nif:anchorOf ?placeLabel }
   OPTIONAL { ?e kgo:agent|kgo:participant|kgo:patient ?who . ?who skos:prefLabel|rdfs:label|nif:anchorOf ?whoLabel }
 }
-GROUP BY ?date ?precision ?basis ?type ?event ?e
+GROUP BY ?date ?end ?precision ?basis ?type ?event ?status ?claimedBy ?e
 ORDER BY ?date ?type""",
     "claims": """
 SELECT ?claimantLabel ?sentence
@@ -163,7 +170,7 @@ ORDER BY ?date""",
 }
 
 
-_CONCATENATED = {"places": ", ", "participants": ", ", "about": ", ", "claims": " | ", "spellings": " | "}
+_CONCATENATED = {"places": ", ", "participants": ", ", "claimedBy": ", ", "about": ", ", "claims": " | ", "spellings": " | "}
 
 
 def _sorted_rows(found: list[dict[str, str]]) -> list[list[tuple[str, str]]]:
@@ -274,16 +281,41 @@ def test_timeline(rows):
     assert any(r["type"] == "Inauguration" and "Juan Guaidó" in r["participants"] for r in found)
     says(F24, "The first defections occured early on Saturday morning")
     assert any(r["date"] == "2019-02-23" and r.get("basis") == "ArticleDate" and r["precision"] == "day"
-               and r["type"] == "Defection" for r in found)
+               and r["type"] == "Defection" and r["status"] == "asserted" for r in found)
+    # periods: their start and end, a start alone for "since"
+    says(HRW, "the events of February 22nd and February 23rd was the widely broadcasted defection")
+    assert any(r["type"] == "Defection" and r["date"] == "2019-02-22" and r.get("end") == "2019-02-23" for r in found)
+    says(NPR, "Since 2014, scores of protesters have been reported killed and thousands arrested.")
+    assert {r["type"] for r in found if r["date"] == "2014" and "end" not in r} >= {"Attack", "Detention"}
+    # a claimed event says so, and whose claim it is
+    says(HRW, "Colombian authorities say that more than 1,400 members")
+    assert any(r["type"] == "Flight" and r["status"] == "claimed" and "Colombia" in r.get("claimedBy", "")
+               for r in found)
 
 
 def test_defections(rows):
     found = rows("defections")
+    # France 24: the defections of "more than one hundred" are what the migration services said
     says(F24, "More than one hundred Venezuelan soldiers have defected to Colombia")
+    says(F24, "Colombia's migration agency said in a press release Sunday")
     assert any(r["kind"] == "Defection" and same(r.get("whoLabel"), "More than one hundred")
-               and r.get("destinationLabel") == "Colombia" and r["article"] == meta(F24)["title"] for r in found)
+               and r.get("destinationLabel") == "Colombia" and r["article"] == meta(F24)["title"]
+               and r["status"] == "claimed" and r.get("claimedByLabel") == "Migración Colombia" for r in found)
+    says(F24, "The first defections occured early on Saturday morning")
+    assert any(r["kind"] == "Defection" and r["article"] == meta(F24)["title"] and r["status"] == "asserted"
+               for r in found)
     says(NPR, "Juan Carlos Mora fled to Colombia last month")
     assert any(r.get("whoLabel") == "Juan Carlos Mora" for r in found)
+    # HRW's defections of 22-23 February: dated by their period
+    says(HRW, "the events of February 22nd and February 23rd was the widely broadcasted defection")
+    assert any(r["kind"] == "Defection" and r["article"] == meta(HRW)["title"] and r.get("date") == "2019-02-22"
+               and r.get("end") == "2019-02-23" for r in found)
+    # the Colombian authorities' arrivals of "more than 1,400": their claim, not the article's fact
+    says(HRW, "Most arrived on, or since February 23rd")
+    claimed = [r for r in found if r["article"] == meta(HRW)["title"] and r["status"] == "claimed"]
+    assert any(same(r.get("whoLabel"), "more than 1,400") and "Colombia" in r.get("claimedByLabel", "")
+               for r in claimed)
+    assert {r["status"] for r in found} <= {"asserted", "claimed", "planned or hypothetical", "did not happen"}
 
 
 def test_connections(rows):

@@ -10,7 +10,8 @@ import pytest
 from tests.api.support import body
 
 PREFIX = "PREFIX text: <http://jena.apache.org/text#>\n"
-GUAIDO = "https://kg.example.org/id/person/juan-guaido"
+RECORDS = "https://kg.example.org/id/"
+GUAIDO = RECORDS + "person/juan-guaido"
 
 
 def rows(client, query: str) -> list[dict[str, str]]:
@@ -49,6 +50,18 @@ def test_the_limit_bounds_the_hits(client):
     assert 0 < len(found) <= 3
 
 
+def test_names_best_first_and_the_limit_counts_names(client):
+    """As Jena answers (one hit a name): the names that are the words first (both spellings of Guaidó), then the
+    names starting with them, then those holding them further on; each score below the one before."""
+    found = rows(client, 'SELECT ?s ?sc ?m WHERE { ( ?s ?sc ?m ) text:query ( ?p "guaido*" 2000 ) } ORDER BY DESC(?sc)')
+    folded = [r["m"].lower().replace("ó", "o") for r in found]
+    ranks = [0 if f == "guaido" else 1 if f.startswith("guaido") else 2 for f in folded]
+    assert ranks == sorted(ranks) and ranks[0] == 0 and 2 in ranks, folded
+    assert len({r["sc"] for r in found}) == len(found)
+    first = rows(client, 'SELECT ?s ?m WHERE { ( ?s ?sc ?m ) text:query ( ?p "guaido*" 2 ) }')
+    assert {r["m"] for r in first} == {"Guaidó", "Guaido"} and {r["s"] for r in first} == {GUAIDO}
+
+
 def test_names_with_quotes_stay_literals(client):
     found = rows(client, 'SELECT ?m WHERE { ( ?s ?sc ?m ) text:query ( ?p "\\"guaido\\"~" ) }')
     assert "Guaido" in {r["m"] for r in found}
@@ -63,3 +76,55 @@ def test_another_form_is_a_400_naming_the_forms_read(client, pattern):
 
 def test_without_the_namespace_nothing_is_rewritten(client):
     assert rows(client, 'PREFIX t: <http://example.org/t#> SELECT ?s WHERE { ?s t:query "guaido" }') == []
+
+
+@pytest.mark.parametrize("prefix", ["guai", "Vene", "mad", "colom", "nicolás m"])
+def test_the_full_text_answer_finds_what_the_regular_expression_finds(client, prefix):
+    """INCEpTION's starts-with search, with the full-text form (whose FILTER on the name the answer applies
+    before the engine, api/sparql/name_filters.py) and without it: the same names of the same entity records
+    (the things local to one document are not in the search index)."""
+    from tests.api.services import inception_queries as q
+
+    def found(fts: bool) -> set[tuple[str, str]]:
+        query = q.starting_with("instances", prefix, fts).removeprefix(PREFIX)
+        return {(r["subj"], r["m"]) for r in rows(client, query) if r["subj"].startswith(RECORDS)}
+
+    assert found(True) == found(False) and found(True)
+
+
+@pytest.mark.parametrize(("other", "kept"), [
+    ('OPTIONAL { FILTER ( REGEX( STR( ?m ), "^x", "i" ) ) }', "all"),
+    ('FILTER ( REGEX( STR( ?m ), "^x", "i" ) || true )', "all"),
+    ('FILTER ( REGEX( STR( ?m ), "^(x|g)", "i" ) )', "g"),
+    ('FILTER ( REGEX( STR( ?m ), "^x", "i" ) || REGEX( STR( ?m ), "^g", "i" ) )', "g")])
+def test_a_filter_elsewhere_or_of_another_form_is_left_to_the_engine(client, other, kept):
+    every = [r["m"] for r in rows(client, 'SELECT ?m WHERE { ( ?s ?sc ?m ) text:query ( ?p "guai*" ) }')]
+    expected = every if kept == "all" else [m for m in every if m.lower().startswith("g")]
+    query = f'SELECT ?m WHERE {{ ( ?s ?sc ?m ) text:query ( ?p "guai*" ) {other} }}'
+    assert sorted(r["m"] for r in rows(client, query)) == sorted(expected) and expected
+
+
+def test_the_answer_keeps_only_the_rows_the_group_can_use(shipped_data):
+    """Before the engine runs: INCEpTION's FILTER on the name and its VALUES of the matching properties (label,
+    alternative label) are applied to the answer's rows, so that the engine joins no row they would refuse."""
+    import re
+
+    from api.sparql import full_text
+    from kg.publish.search import read_index
+    from kg.store import build_dirs
+    from tests.api.services import inception_queries as q
+
+    index = read_index(build_dirs.current_build(shipped_data))
+    rewritten = full_text.rewrite(q.starting_with("instances", "Venez", True), lambda: index, lambda: [])
+    cells = re.findall(r'\((<[^>]+>) "[^"]+"\^\^<[^>]+> "([^"]*)" <([^>]+)>\)', rewritten)
+    assert cells and all(name.lower().startswith("venez") for _, name, _ in cells)
+    assert {prop for _, _, prop in cells} <= {q.LABEL[1:-1], q.ALT_LABEL[1:-1]}
+    without = full_text.rewrite('SELECT * WHERE { ( ?subj ?sc ?m ) text:query ( ?p "venez*" 2000 ) }'
+                                .replace("SELECT", q.FUSEKI_PREFIX + "SELECT"), lambda: index, lambda: [])
+    assert len(re.findall(r"\(<", without)) > len(cells)  # names holding a word "venez…" further on, and prefLabels
+
+
+def test_a_needle_past_the_search_bound_is_a_400(client):
+    needle = " ".join(["guaido"] * 300)
+    response = client.post("/sparql", data={"query": PREFIX + f'SELECT * WHERE {{ ?s text:query "{needle}" }}'})
+    assert "at most 1,000" in body(response, 400)["error"]["detail"]
