@@ -288,6 +288,8 @@ def _nodes(graph: nx.MultiDiGraph, order: list[str], story: nx.Graph, sizes: dic
             "sentenceCount": d.get("mentioned") or len(d["mention_sentences"]),
             "search": "\n".join(sorted({fold(s) for s in [d["label"], *d["alt"], *d["hidden"]]})),
         }
+        if d["family"] in ACTORS and not d.get("record", True):
+            details[iri]["local"] = True  # local to one document: the search ranks it after the shared entities
     return nodes, details
 
 

@@ -155,7 +155,7 @@ def _add_nodes(graph: nx.MultiDiGraph, rows: list[tuple[str, str, str]], supers:
         types, type_labels = types_of(classes[iri])
         return dict(iri=iri, family=next(f for f in FAMILIES if f in families[iri]), types=list(types),
                     type_labels=list(type_labels), label="", alt=[], hidden=[], wikidata=[], mentions=0, facts=[],
-                    mention_sentences=[], props={})
+                    mention_sentences=[], props={}, record=False)
 
     graph.add_nodes_from((iri, attributes(iri)) for iri in sorted(families))
 
@@ -189,6 +189,7 @@ def _add_node_literals(graph: nx.MultiDiGraph, rows: list[tuple[str, str, str, b
         data["alt"] = [a for a in seen.get("alt", []) if a != data["label"]]
         data["hidden"] = seen.get("hidden", [])
         data["mentions"] = max((int(float(v)) for v in seen.get("mentions", [])), default=0)
+        data["record"] = bool(seen.get("mentions"))  # every entity record counts its mentions; a local thing has none
         if seen.get("quote") and data["label"] != seen["quote"][0]:
             data["facts"].append(("quote", seen["quote"][0]))
 

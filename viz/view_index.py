@@ -134,10 +134,8 @@ def resolve(index: ViewIndex, ident: str, names=None) -> str:
         if candidate in index:
             return candidate
     named = []
-    if names is not None:
-        key = fold(ident).strip()
-        named = sorted({hit.entity for hit in names.search(ident, 50)
-                        if hit.rank == "exact" and fold(hit.label).strip() == key and hit.entity in index})
+    if names is not None:  # a shared entity of that name, else a thing local to a document
+        named = _named(index, names, ident, local=False) or _named(index, names, ident, local=True)
     if len(named) == 1:
         return named[0]
     if named:
@@ -146,6 +144,14 @@ def resolve(index: ViewIndex, ident: str, names=None) -> str:
         raise InputError(f"focus {ident!r} is ambiguous (expected one of: {shown}{more})")
     raise InputError(f"focus {ident!r} names no entity or event of the graph (expected a key such as "
                      "person/juan-guaido, an IRI, a label or an alias)")
+
+
+def _named(index: ViewIndex, names, ident: str, local: bool) -> list[str]:
+    """The nodes whose whole label or alias is `ident` (accents and case ignored): shared entities only,
+    unless `local`."""
+    key = fold(ident).strip()
+    return sorted({hit.entity for hit in names.search(ident, 50, local=local)
+                   if hit.rank == "exact" and fold(hit.label).strip() == key and hit.entity in index})
 
 
 def _short_key(iri: str) -> str:

@@ -109,7 +109,7 @@ def _named(index: SearchIndex, query: Query) -> dict[str, Candidate]:
     if not query.text.strip():
         return {}
     candidates = {}
-    for hit in index.search(query.text, max(SEARCHED, query.limit)):
+    for hit in index.search(query.text, max(SEARCHED, query.limit), local=False):  # shared things only
         candidates[hit.entity] = _from_hit(hit)
     return candidates
 

@@ -19,7 +19,7 @@ ITEM = {"id": "owl:sameAs", "name": "knowledge-base item (owl:sameAs)",
 
 def entities(prefix: str, limit: int, offset: int = 0) -> list[dict[str, Any]]:
     """Entities whose names match `prefix`, with their description and types."""
-    hits = protocol.search_index().search(prefix, min(offset + limit, MAX_OFFSET + protocol.MAX_LIMIT))[offset:]
+    hits = protocol.search_index().search(prefix, min(offset + limit, MAX_OFFSET + protocol.MAX_LIMIT), local=False)[offset:]
     found = descriptions([hit.entity for hit in hits])
     items = []
     for hit in hits:

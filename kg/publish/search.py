@@ -1,8 +1,11 @@
 """Searching a search index (kg.publish.search_index): one hit per entity, best first.
 
-Ranking: whole label, then label prefix, then word prefix (the needle's first occurrence starts a
-word: it follows a character that is not a letter, digit or mark), then anywhere; more mentions first;
-then the matched folded label; then the entity's IRI. An entity shows its best label (ties: the
+Ranking: shared entities before things local to one document (descriptions, a caseless script's
+single mentions: kg.model.entities.resolve), whatever their text; within each, whole label, then
+label prefix, then word prefix (the needle's first occurrence starts a word: it follows a character
+that is not a letter, digit or mark), then anywhere; more mentions first; then the matched folded
+label; then the entity's IRI. The shared are searched first, the local only when the shared give
+fewer hits than asked (and never for a caller that wants shared entities only). An entity shows its best label (ties: the
 first by kind, pref, alt, hidden, label, then by label). The network view's search
 (viz/static/view.js) ranks alike.
 
@@ -57,14 +60,18 @@ _STEPS = 10_000  # SQLite instructions between two looks at the deadline (about 
 class NeedleTooLong(InputError):
     """A search text longer than NEEDLE_LIMIT characters."""
 
+# each query reads the rows of one side (:local 0, the shared entities; 1, the things local to a document)
 _ROWS = "SELECT l.entity, l.mentions, l.folded, l.kind_order, l.label, l.kind FROM labels l"
-_PREFIX = f"{_ROWS} WHERE l.folded >= ? ORDER BY l.folded, l.entity, l.kind_order, l.label"  # the index's order
-_WORD = f"{_ROWS} JOIN words w ON w.rowid = l.row WHERE words MATCH ?"
-_GRAMS = f"{_ROWS} JOIN grams g ON g.rowid = l.row WHERE grams MATCH ?"
-_ROWS_IN = f"{_ROWS} WHERE l.row IN (SELECT value FROM json_each(?))"
-_EXACT = f"{_ROWS} WHERE l.folded = ? ORDER BY l.folded, l.entity, l.kind_order, l.label"
-_WALK = ("SELECT e.id, e.mentions FROM entities e WHERE EXISTS (SELECT 1 FROM labels l WHERE l.entity = e.id "
-         "AND substr(l.folded, 1, :length) = :needle) ORDER BY e.mentions DESC")
+_PREFIX = (f"{_ROWS} WHERE l.folded >= :needle AND l.folded < :past AND l.local = :local "
+           "ORDER BY l.folded, l.entity, l.kind_order, l.label")  # the index's order
+_WORD = f"{_ROWS} JOIN words w ON w.rowid = l.row WHERE words MATCH :match AND l.local = :local"
+_GRAMS = f"{_ROWS} JOIN grams g ON g.rowid = l.row WHERE grams MATCH :match AND l.local = :local"
+_ROWS_IN = f"{_ROWS} WHERE l.row IN (SELECT value FROM json_each(:rows)) AND l.local = :local"
+_EXACT = f"{_ROWS} WHERE l.folded = :needle AND l.local = :local ORDER BY l.folded, l.entity, l.kind_order, l.label"
+_WALK = ("SELECT e.id, e.mentions FROM entities e WHERE (e.document IS NOT NULL) = :local AND EXISTS "
+         "(SELECT 1 FROM labels l WHERE l.entity = e.id AND substr(l.folded, 1, :length) = :needle) "
+         "ORDER BY e.mentions DESC")
+_PAST = "\U0010ffff"  # sorts after every character: `needle + _PAST` bounds the labels starting with `needle`
 _OF_ENTITIES = (f"{_ROWS} WHERE l.entity IN (SELECT value FROM json_each(:entities)) "
                 "AND substr(l.folded, 1, :length) = :needle ORDER BY l.entity, l.folded, l.kind_order, l.label")
 _MANY = 2000  # prefix rows past which walking the entities by mentions is cheaper than reading them all
@@ -73,7 +80,7 @@ _MANY = 2000  # prefix rows past which walking the entities by mentions is cheap
 _WORD_ROWS = ("SELECT e.iri, l.label, l.kind, CASE WHEN l.folded = :phrase THEN 0 "
               "WHEN substr(l.folded, 1, length(:phrase)) = :phrase THEN 1 ELSE 2 END AS rank "
               "FROM words w JOIN labels l ON l.row = w.rowid JOIN entities e ON e.id = l.entity "
-              "WHERE words MATCH :match AND l.kind IN (SELECT value FROM json_each(:kinds)) "
+              "WHERE words MATCH :match AND l.local = 0 AND l.kind IN (SELECT value FROM json_each(:kinds)) "
               "ORDER BY rank, l.mentions DESC, l.folded, e.iri, l.kind_order, l.label LIMIT :limit")
 _SHOWN = ("SELECT id, iri, summary, label, types, mentions, document FROM entities "
           "WHERE id IN (SELECT value FROM json_each(?))")
@@ -165,20 +172,26 @@ class SearchIndex:
         with self._connection() as db:
             return db.execute("SELECT count(*) FROM labels").fetchone()[0]
 
-    def search(self, text: str, limit: int, deadline: float | None = None) -> list[Hit]:
-        """Best hits first, one per entity (see the module's docstring); NeedleTooLong past
-        NEEDLE_LIMIT characters, QueryTimeout when the work reaches `deadline` (time.monotonic)."""
+    def search(self, text: str, limit: int, deadline: float | None = None, local: bool = True) -> list[Hit]:
+        """Best hits first, one per entity (see the module's docstring): the shared entities, then (unless
+        `local` is false) the things local to one document; NeedleTooLong past NEEDLE_LIMIT characters,
+        QueryTimeout when the work reaches `deadline` (time.monotonic)."""
         _bounded(text)
         needle = " ".join(fold(text).split())
         if not needle or "\x00" in needle or not _encodable(needle):
             return []  # no label holds NUL or a lone surrogate
         with self._reading(deadline) as db:
-            return _hits(db, _ranked(db, needle, limit, self._haystack_of), limit)
+            hits = _hits(db, _ranked(db, needle, limit, self._haystack_of, 0), limit)
+            wanted = limit - len(hits)
+            if local and wanted > 0:
+                hits += _hits(db, _ranked(db, needle, wanted, self._haystack_of, 1), wanted)
+            return hits
 
     def names_with_words(self, whole: tuple[str, ...], starts: tuple[str, ...], kinds: tuple[str, ...], limit: int,
                          deadline: float | None = None) -> list[tuple[str, str, str]]:
-        """(entity IRI, name, kind) of the names of `kinds` holding every word of `whole` and a word starting
-        with each of `starts` (folded, as word_text splits a name), best first: the name that is the words,
+        """(entity IRI, name, kind) of the names of `kinds` of shared entities (never a thing local to one
+        document) holding every word of `whole` and a word starting with each of `starts` (folded, as
+        word_text splits a name), best first: the name that is the words,
         then names starting with them, then the others; more mentions first. One FTS5 query (its prefix
         index), ranked and cut inside SQLite: what answers Jena's full-text form."""
         phrase = " ".join((*whole, *starts))
@@ -248,46 +261,50 @@ class _Haystack:
 
 
 def _ranked(db: sqlite3.Connection, needle: str, limit: int,
-            haystack: Callable[[sqlite3.Connection], _Haystack]) -> dict[int, _Held]:
-    """The best label of every entity of the first tiers that give `limit` entities (or of all)."""
-    best = _prefixed(db, needle, limit)
+            haystack: Callable[[sqlite3.Connection], _Haystack], local: int) -> dict[int, _Held]:
+    """The best label of every entity of one side (`local`: 0 shared, 1 local to a document) of the
+    first tiers that give `limit` entities (or of all)."""
+    best = _prefixed(db, needle, limit, local)
     words = _word_query(needle)
     if len(best) < limit and words:
-        _keep(best, db.execute(_WORD, (words,)), needle, 2)
+        _keep(best, db.execute(_WORD, {"match": words, "local": local}), needle, 2)
     if len(best) < limit:
         best = {}
         if len(needle) >= 3:
-            _keep(best, db.execute(_GRAMS, ('"' + needle.replace('"', '""') + '"',)), needle, 3)
+            grams = {"match": '"' + needle.replace('"', '""') + '"', "local": local}
+            _keep(best, db.execute(_GRAMS, grams), needle, 3)
         else:
-            _keep(best, db.execute(_ROWS_IN, (json.dumps(haystack(db).rows_containing(needle)),)), needle, 3)
+            rows = {"rows": json.dumps(haystack(db).rows_containing(needle)), "local": local}
+            _keep(best, db.execute(_ROWS_IN, rows), needle, 3)
     return best
 
 
-def _prefixed(db: sqlite3.Connection, needle: str, limit: int) -> dict[int, _Held]:
+def _prefixed(db: sqlite3.Connection, needle: str, limit: int, local: int) -> dict[int, _Held]:
     """The entities with a label starting with `needle`, from the covering index in its order (folded,
     entity, kind, label): an entity's first row is its best, the first rows whole labels (rank 0).
     Past _MANY rows (a one-letter needle), only those that can be among the first `limit` (_walked)."""
     best: dict[int, _Held] = {}
-    for seen, (entity, mentions, folded, order, label, kind) in enumerate(db.execute(_PREFIX, (needle,))):
+    rows = db.execute(_PREFIX, {"needle": needle, "past": needle + _PAST, "local": local})
+    for seen, (entity, mentions, folded, order, label, kind) in enumerate(rows):
         if not folded.startswith(needle):
             return best
         if seen == _MANY:
-            return _walked(db, needle, limit)
+            return _walked(db, needle, limit, local)
         _first(best, entity, mentions, folded, order, label, kind, needle)
     return best
 
 
-def _walked(db: sqlite3.Connection, needle: str, limit: int) -> dict[int, _Held]:
+def _walked(db: sqlite3.Connection, needle: str, limit: int, local: int) -> dict[int, _Held]:
     """Every entity with a whole label `needle`, and of those with a label starting with it the first
     `limit` by mentions, with all that tie with the last: enough to rank the first `limit` (the walk
     by mentions stops after them; the entities without such a label are skipped inside SQLite)."""
     best: dict[int, _Held] = {}
-    for row in db.execute(_EXACT, (needle,)):
+    for row in db.execute(_EXACT, {"needle": needle, "local": local}):
         _first(best, *row, needle)
     chosen: list[int] = []
     floor = None
     if len(best) < limit:
-        for entity, mentions in db.execute(_WALK, {"length": len(needle), "needle": needle}):
+        for entity, mentions in db.execute(_WALK, {"length": len(needle), "needle": needle, "local": local}):
             if floor is not None and mentions < floor:
                 break
             if entity not in best:

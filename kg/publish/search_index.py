@@ -8,9 +8,11 @@ the entities whose records it rewrote. kg.publish.search answers searches from i
 
 Things local to one document (kg.model.entities.resolve: descriptions, a caseless script's single
 mentions) are indexed as well, each with its document's IRI: a hit on one is a local result tied to
-that document, and a patch replaces the local things of the documents a build changed or removed.
+that document, ranked after every shared hit (kg.publish.search), and a patch replaces the local
+things of the documents a build changed or removed.
 
-The file: `entities` (IRI, what a hit shows, the document of a local thing) and `labels` (label, kind, folded) in plain tables,
+The file: `entities` (IRI, what a hit shows, the document of a local thing) and `labels` (label,
+kind, folded, the entity's mentions and whether it is local, so that ranking needs no join) in plain tables,
 a B-tree on the folded label (whole labels and prefixes), and two FTS5 tables over the labels:
 `words` (unicode61 over the folded label with every character that is not a letter, digit or mark
 (kg.model.iris.word_chars) turned into a space, and only spaces separating, so that its tokens start
@@ -93,9 +95,10 @@ CREATE TABLE entities (id INTEGER PRIMARY KEY, iri TEXT NOT NULL UNIQUE,
                        document TEXT);  -- the document's IRI, of a thing local to it; NULL: shared
 CREATE TABLE labels (row INTEGER PRIMARY KEY, entity INTEGER NOT NULL, label TEXT NOT NULL, kind TEXT NOT NULL,
                      kind_order INTEGER NOT NULL, folded TEXT NOT NULL,
-                     mentions INTEGER NOT NULL);  -- the entity's, so that ranking needs no join
+                     mentions INTEGER NOT NULL,  -- the entity's, so that ranking needs no join
+                     local INTEGER NOT NULL);  -- 1: the entity's, local to one document (ranked after the shared)
 -- covering, in the order an entity's labels rank: a prefix search reads it alone, and stops where the prefix ends
-CREATE INDEX labels_folded ON labels (folded, entity, kind_order, label, kind, mentions);
+CREATE INDEX labels_folded ON labels (folded, entity, kind_order, label, kind, mentions, local);
 CREATE INDEX labels_entity ON labels (entity, folded);
 CREATE INDEX entities_mentions ON entities (mentions);
 CREATE INDEX entities_document ON entities (document) WHERE document IS NOT NULL;
@@ -214,28 +217,29 @@ def _transaction(db: sqlite3.Connection) -> Iterator[None]:
 def _insert(db: sqlite3.Connection, labels: Rows, summaries: Rows) -> None:
     """Entities (in IRI order) and their labels (in entry order: entity, kind, label), both FTS5 tables too."""
     summary_of = {r["e"]: r for r in summaries}
+    document_of = {r["e"]: r["doc"] for r in (*labels, *summaries) if r.get("doc")}
     iris = sorted({r["e"] for r in labels} | set(summary_of))
     db.executemany("INSERT INTO entities (iri, summary, label, types, mentions, document) VALUES (?, ?, ?, ?, ?, ?)",
-                   [_entity(iri, summary_of.get(iri)) for iri in iris])
+                   [(*_entity(iri, summary_of.get(iri)), document_of.get(iri)) for iri in iris])
     number = dict(db.execute("SELECT iri, id FROM entities WHERE iri IN (SELECT value FROM json_each(?))",
                              (json.dumps(iris),)))
     mentions = {r["e"]: int(r.get("mentions") or 0) for r in summaries}
-    rows = sorted((number[r["e"]], KINDS.get(r["kind"], len(KINDS)), r["label"], r["kind"], mentions.get(r["e"], 0))
-                  for r in labels)
+    rows = sorted((number[r["e"]], KINDS.get(r["kind"], len(KINDS)), r["label"], r["kind"], mentions.get(r["e"], 0),
+                   int(r["e"] in document_of)) for r in labels)
     first = db.execute("SELECT coalesce(max(row), 0) + 1 FROM labels").fetchone()[0]
-    numbered = [(first + i, entity, label, kind, order, fold(label), count)
-                for i, (entity, order, label, kind, count) in enumerate(rows)]
-    db.executemany("INSERT INTO labels (row, entity, label, kind, kind_order, folded, mentions) "
-                   "VALUES (?, ?, ?, ?, ?, ?, ?)", numbered)
+    numbered = [(first + i, entity, label, kind, order, fold(label), count, local)
+                for i, (entity, order, label, kind, count, local) in enumerate(rows)]
+    db.executemany("INSERT INTO labels (row, entity, label, kind, kind_order, folded, mentions, local) "
+                   "VALUES (?, ?, ?, ?, ?, ?, ?, ?)", numbered)
     db.executemany("INSERT INTO words (rowid, text) VALUES (?, ?)", [(r[0], word_text(r[5])) for r in numbered])
     db.executemany("INSERT INTO grams (rowid, text) VALUES (?, ?)", [(r[0], r[5]) for r in numbered])
 
 
-def _entity(iri: str, summary: dict[str, str] | None) -> tuple[str, int, str, str, int, str | None]:
+def _entity(iri: str, summary: dict[str, str] | None) -> tuple[str, int, str, str, int]:
     if summary is None:
-        return iri, 0, "", "", 0, None
+        return iri, 0, "", "", 0
     types = " ".join(sorted(summary.get("types", "").split()))
-    return iri, 1, summary.get("label", ""), types, int(summary.get("mentions") or 0), summary.get("doc") or None
+    return iri, 1, summary.get("label", ""), types, int(summary.get("mentions") or 0)
 
 
 def _filled(path: Path, fill: Callable[[sqlite3.Connection], None]) -> None:

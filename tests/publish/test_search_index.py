@@ -3,7 +3,8 @@
 candidates tier by tier (B-tree prefixes, FTS5 word prefixes, FTS5 trigrams or a scan): the hits
 must be exactly those of the definition, every label scanned in Python; no text reaches FTS5 as
 syntax; every build (full and incremental) writes the index of its own store, an incremental one by
-deleting and inserting the rows of the entities it rewrote in a copy of the previous file."""
+deleting and inserting the rows of the entities it rewrote in a copy of the previous file. Things local
+to one document rank after every shared entity, whatever their text."""
 
 from __future__ import annotations
 
@@ -53,9 +54,12 @@ def _in_word(char: str) -> bool:
     return char.isalnum() or unicodedata.category(char).startswith("M")
 
 
-def _by_definition(labels: Rows, summaries: Rows, text: str, limit: int) -> list[tuple[str, str, str]]:
-    """Every label scanned: whole label, prefix, word prefix (of the first occurrence), anywhere;
-    then more mentions, then the matched label, then the IRI; one hit per entity, its first best label."""
+def _by_definition(labels: Rows, summaries: Rows, text: str, limit: int,
+                   local: bool = True) -> list[tuple[str, str, str]]:
+    """Every label scanned: shared entities before things local to a document (rows with a `doc`; left
+    out when `local` is false), then whole label, prefix, word prefix (of the first occurrence),
+    anywhere; then more mentions, then the matched label, then the IRI; one hit per entity, its first
+    best label."""
     needle = " ".join(fold(text).split())
     best: dict[str, tuple[int, str, str]] = {}
     for entity, _, label, folded in _entries(labels):
@@ -66,12 +70,14 @@ def _by_definition(labels: Rows, summaries: Rows, text: str, limit: int) -> list
         if entity not in best or (rank, folded) < best[entity][:2]:
             best[entity] = (rank, folded, label)
     mentions = {r["e"]: int(r.get("mentions") or 0) for r in summaries}
-    ordered = sorted(best.items(), key=lambda kv: (kv[1][0], -mentions.get(kv[0], 0), kv[1][1], kv[0]))
+    locals_ = {r["e"] for r in (*labels, *summaries) if r.get("doc")}
+    ordered = sorted(((entity, found) for entity, found in best.items() if local or entity not in locals_),
+                     key=lambda kv: (kv[0] in locals_, kv[1][0], -mentions.get(kv[0], 0), kv[1][1], kv[0]))
     return [(iri, label, RANKS[rank]) for iri, (rank, _, label) in ordered[:limit]]
 
 
-def _found(index: SearchIndex, text: str, limit: int) -> list[tuple[str, str, str]]:
-    return [(hit.entity, hit.label, hit.rank) for hit in index.search(text, limit)]
+def _found(index: SearchIndex, text: str, limit: int, local: bool = True) -> list[tuple[str, str, str]]:
+    return [(hit.entity, hit.label, hit.rank) for hit in index.search(text, limit, local=local)]
 
 
 def _needles(labels: Rows, count: int, seed: int = 7) -> list[str]:
@@ -89,6 +95,7 @@ def _assert_as_defined(index: SearchIndex, labels: Rows, summaries: Rows, needle
     for text in needles:
         for limit in (1, 20, 100):
             assert _found(index, text, limit) == _by_definition(labels, summaries, text, limit), (text, limit)
+        assert _found(index, text, 20, local=False) == _by_definition(labels, summaries, text, 20, local=False), text
 
 
 @pytest.mark.parametrize("which", ["shipped", "generated"])
@@ -99,6 +106,7 @@ def test_search_ranks_as_the_definition(which, many, shipped_data, generated_dat
     monkeypatch.setattr(search, "_MANY", many)
     labels, summaries = _rows(shipped_data if which == "shipped" else generated_data)
     assert len(labels) > len(summaries) > 10
+    assert any(r.get("doc") for r in summaries)  # things local to a document are among them
     _assert_as_defined(SearchIndex.of_rows(labels, summaries), labels, summaries, _needles(labels, 150))
 
 
@@ -122,6 +130,9 @@ def test_other_scripts_rank_as_the_definition():
     labels += [_label(f"e{i}", text.upper(), "alt") for i, text in enumerate(SCRIPTS[:8])]
     summaries = [{"e": r["e"], "label": r["label"], "mentions": str(i % 4), "types": "http://example.org/T"}
                  for i, r in enumerate(labels[:len(SCRIPTS)])]
+    for row in (*labels, *summaries):  # a quarter of them local to a document
+        if int(row["e"].rsplit("/e", 1)[1]) % 4 == 1:
+            row["doc"] = "http://example.org/doc/d"
     index = SearchIndex.of_rows(labels, summaries)
     needles = {text[i:i + n] for text in SCRIPTS for i in range(len(text)) for n in range(1, 6)}
     _assert_as_defined(index, labels, summaries, sorted(needles))
@@ -129,6 +140,26 @@ def test_other_scripts_rank_as_the_definition():
     assert [(h.label, h.rank) for h in index.search("मोदी", 5)] == [("मोदी सरकार", "prefix"), ("नरेन्द्र मोदी", "word")]
     assert [(h.label, h.rank) for h in index.search("近", 5)] == [("习近平", "substring")]
     assert [(h.label, h.rank) for h in index.search("人民", 5)] == [("中华人民共和国", "substring")]
+
+
+def test_a_local_thing_ranks_after_every_shared_entity():
+    """A thing local to one document whose label is the needle itself ranks after a shared entity whose
+    label only has it as a word, whatever its mentions; a caller wanting shared entities only (the
+    reconciliation service, INCEpTION's full-text search) never gets it."""
+    first, second = "http://example.org/doc/a", "http://example.org/doc/b"
+    labels = [_label("place/police", "Colombian National Police"), {**_label("a/police", "police"), "doc": first},
+              {**_label("b/police", "the police"), "doc": second}]
+    summaries = [{**row, "mentions": str(mentions), "types": "http://example.org/T"}
+                 for row, mentions in zip(labels, (1, 9, 1))]
+    index = SearchIndex.of_rows(labels, summaries)
+    hits = index.search("Police", 10)
+    assert [(hit.label, hit.rank, hit.document) for hit in hits] == [
+        ("Colombian National Police", "word", None), ("police", "exact", first), ("the police", "word", second)]
+    assert [hit.label for hit in index.search("police", 1)] == ["Colombian National Police"]
+    assert [hit.label for hit in index.search("police", 10, local=False)] == ["Colombian National Police"]
+    assert [hit.label for hit in index.search("the police", 10, local=False)] == []
+    assert [name for _, name, _ in index.names_with_words(("police",), (), ("pref",), 10)] == \
+        ["Colombian National Police"]
 
 
 @pytest.mark.parametrize("text", ['"', '""', "AND", "OR", "NOT", "*", "a*", "NEAR(", "NEAR(x", "NEAR(x) ltd", "(", ")",

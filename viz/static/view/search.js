@@ -1,7 +1,8 @@
   /* ---- search ----------------------------------------------------------------- */
 
-  /* Ranked as /api/search ranks: entities before events, figures and quotes; then the best match of
-     any label (whole label, label prefix, word prefix, anywhere); then more mentions; then that label. */
+  /* Ranked as /api/search ranks: shared entities, then things local to one document (a description,
+     "the government": `local`), then events, figures and quotes; then the best match of any label
+     (whole label, label prefix, word prefix, anywhere); then more mentions; then that label. */
   var NOT_ENTITIES = { Event: 1, Figure: 1, Quote: 1 };
 
   function bestMatch(keys, q) {
@@ -24,7 +25,7 @@
     data.nodes.forEach(function (n) {
       var d = data.nodeDetails[n.id];
       var match = bestMatch(d.search, q);
-      if (match) hits.push({ id: n.id, kind: NOT_ENTITIES[d.family] ? 1 : 0, rank: match.rank, key: match.key,
+      if (match) hits.push({ id: n.id, kind: NOT_ENTITIES[d.family] ? 2 : d.local ? 1 : 0, rank: match.rank, key: match.key,
                              mentions: d.mentions || 0 });
     });
     hits.sort(function (a, b) {
