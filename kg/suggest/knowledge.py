@@ -12,6 +12,7 @@ from dataclasses import replace
 
 from kg.formats.brat.conf import AnnotationConfig
 from kg.formats.corpus import DocumentFiles
+from kg.model.schema.corpus_vocabulary import Vocabulary
 from kg.suggest.corpus import SuggestCorpus
 from kg.suggest.events import SeenEvent, TriggerModel, human_triggers, trigger_model, trigger_places
 from kg.suggest.ner import label_habits, label_types, load_recognizer, model_names
@@ -48,7 +49,8 @@ class Known:
                                  corpus_lexicon([n for n in self.names if n[3] != slug]))
         kept = practised(lexicon, leave_out(self.total, self.counts.get(slug, {})))
         model = trigger_model([t for t in self.triggers if t.document != slug], config,
-                              self.corpus.read(files).metadata.language)
+                              self.corpus.read(files).metadata.language,
+                              means=Vocabulary(config, self.corpus.vocab.alignment).means)
         others = leave_out(self.trigger_total, self.trigger_counts.get(slug, {}))
         model = replace(model, lexicon=practised(model.lexicon, others))
         found = []

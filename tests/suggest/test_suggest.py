@@ -14,11 +14,11 @@ from pathlib import Path
 import pytest
 
 from kg.formats.brat.ann import parse_ann
-from kg.formats.brat.conf import load_config, parse_config
+from kg.formats.brat.conf import AnnotationConfig, load_config, parse_config
 from kg.formats.corpus import read_text
 from kg.model.entities.aliases import AliasEntry, AliasTable
 from kg.suggest.choosing import match_quotes, suggest
-from kg.suggest.dates import match_dates
+from kg.suggest.dates import match_dates, period_bound
 from kg.suggest.events import SeenEvent, trigger_model
 from kg.suggest.figures import match_figures
 from kg.suggest.files import suggest_files
@@ -142,6 +142,33 @@ def test_event_triggers_match_by_stem_and_take_their_arguments_from_the_same_sen
         "E1\tDefection:T2 Agent:T1", "E2\tDefection:T4 Agent:T3", "E3\tMembership:T5 Member:T6 Organization:T7"]
     assert "#2\tAnnotatorNotes E1\ttrigger of 2 Defection events in a, b (matched 'defects')" in lines
     parse_ann(Path("new.ann"), "".join(f"{line}\n" for line in lines), text, CONFIG)
+
+
+def test_a_date_after_since_or_until_is_the_start_or_the_end_of_its_events_period() -> None:
+    seen = [SeenEvent("fled", "Flight", "a", (("Agent", "Person", -1), ("Time", "Date", 1))),
+            SeenEvent("arrested", "Detention", "a", (("Patient", "Person", -1),))]
+    text = ("Guaidó fled from 2016 until March 2019. Maduro fled on 4 May 2018. "
+            "Since 2014, Maduro was arrested.")
+    lexicon = alias_lexicon(_table(GUAIDO, MADURO), CONFIG)
+
+    def events(config: AnnotationConfig, language: str) -> list:
+        model = trigger_model(seen, config, language)
+        found = suggest(text, lexicon, config, published="2019-03-01", date_type="Date", triggers=model)
+        return [(s.text, [(role, text[b:e]) for role, b, e, _ in s.args]) for s in found if s.kind == "event"]
+
+    assert events(CONFIG, "en") == [
+        ("fled", [("Agent", "Guaidó"), ("StartTime", "2016"), ("EndTime", "March 2019")]),  # a period: no Time
+        ("fled", [("Agent", "Maduro"), ("Time", "4 May 2018")]),
+        ("arrested", [("Patient", "Maduro"), ("StartTime", "2014")])]  # a start, whatever the habits
+    points = parse_config("[entities]\nPerson\nDate\n[events]\nFlight\tAgent*:Person, Time?:Date\n"
+                          "Detention\tPatient*:Person, Time?:Date\n")  # a schema with no StartTime, EndTime
+    assert events(points, "en") == [("fled", [("Agent", "Guaidó"), ("Time", "2016")]),
+                                    ("fled", [("Agent", "Maduro"), ("Time", "4 May 2018")]),
+                                    ("arrested", [("Patient", "Maduro")])]
+    assert events(CONFIG, "xx")[0] == ("fled", [("Agent", "Guaidó"), ("Time", "2016")])  # no period words known
+    assert [period_bound(t, t.index("2"), "es") for t in ("desde 2014", "hasta 2019", "en 2014")] == [
+        "start", "end", None]
+    assert period_bound("seit 2014", 5, "de-AT") == "start" and period_bound("since 2014", 6, None) is None
 
 
 def test_a_name_of_another_entity_nests_in_a_name_and_a_possessive_joins_a_name() -> None:
