@@ -4,7 +4,8 @@ Like INCEpTION's string-matching recommender, with stems: a word or phrase that 
 marked as the trigger of an event ("defected", "sought refuge") is suggested wherever a word of
 the same stem occurs again ("defect", "defection"), with that event type. A trigger annotated
 with several types takes the most frequent; one the annotators mostly left unmarked where it
-occurs ('said', marked as a Claim at one place in five) is not suggested (kg.suggest.practice).
+occurs ('said', marked as a Claim at one place in five) is not suggested, nor a word as written
+that they show and never mark ('talk' where 'talked' was an interview: kg.suggest.practice).
 
 Arguments come from the same habits: for each event type, the roles its annotated events fill
 and the entity types that filled them, and on which side of the trigger. A suggested event
@@ -66,10 +67,16 @@ class TriggerModel:
     habits: dict[str, Habits]
     language: str | None = None
     bound_roles: dict[str, str] = field(default_factory=dict)  # role -> "start" or "end" of a period
+    unmarked: frozenset[str] = frozenset()  # senses (kg.suggest.practice) not suggested
 
     def form(self, text: str) -> str:
         """The lexicon form of a trigger text: its folded words, stemmed."""
         return " ".join(self.stem(word) for word, _, _ in tokens(text))
+
+    def found(self, text: str) -> list[Suggestion]:
+        """The learned triggers in a text (overlapping ones included), but for the senses left unmarked."""
+        return [replace(s, kind="event") for s in match_names(text, self.lexicon, self.stem)
+                if sense(s.text) not in self.unmarked]
 
     def argued(self, chosen: list[Suggestion], text: str, config: AnnotationConfig) -> list[Suggestion]:
         """The chosen suggestions, each event with its arguments (an event that cannot fill a
@@ -211,9 +218,14 @@ def _distance(a: Suggestion, b: Suggestion) -> int:
     return max(b.begin - a.end, a.begin - b.end, 0)
 
 
+def sense(text: str) -> str:
+    """A trigger's sense: its folded words as written ('talked', where its form is the stem 'talk')."""
+    return " ".join(word for word, _, _ in tokens(text))
+
+
 def trigger_places(text: str, model: TriggerModel) -> set[tuple[int, int, str]]:
-    """Every place a learned trigger occurs, with its form (for kg.suggest.practice)."""
-    return {(s.begin, s.end, model.form(s.text)) for s in match_names(text, model.lexicon, model.stem)}
+    """Every place a learned trigger occurs, with its sense (for kg.suggest.practice)."""
+    return {(s.begin, s.end, sense(s.text)) for s in match_names(text, model.lexicon, model.stem)}
 
 
 def human_triggers(annotations: Annotations) -> set[tuple[int, int, str]]:

@@ -9,6 +9,7 @@ import importlib.util
 import random
 import shutil
 from collections import Counter
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -19,12 +20,12 @@ from kg.formats.corpus import read_text
 from kg.model.entities.aliases import AliasEntry, AliasTable
 from kg.suggest.choosing import match_quotes, suggest
 from kg.suggest.dates import match_dates, period_bound
-from kg.suggest.events import SeenEvent, trigger_model
+from kg.suggest.events import SeenEvent, trigger_model, trigger_places
 from kg.suggest.figures import match_figures
 from kg.suggest.files import suggest_files
 from kg.suggest.human import Score, ann_lines
 from kg.suggest.ner import LabelHabits, label_habits, label_types
-from kg.suggest.practice import document_counts, leave_out, name_places, practised, summed
+from kg.suggest.practice import by_form, document_counts, leave_out, name_places, practised, summed, unmarked
 from kg.suggest.spans import alias_lexicon, corpus_lexicon
 from tests.brat_reference import brat_report, brat_source
 from tests.helpers import CORPUS_2019, ROOT, run_kg, shared_corpus
@@ -142,6 +143,18 @@ def test_event_triggers_match_by_stem_and_take_their_arguments_from_the_same_sen
         "E1\tDefection:T2 Agent:T1", "E2\tDefection:T4 Agent:T3", "E3\tMembership:T5 Member:T6 Organization:T7"]
     assert "#2\tAnnotatorNotes E1\ttrigger of 2 Defection events in a, b (matched 'defects')" in lines
     parse_ann(Path("new.ann"), "".join(f"{line}\n" for line in lines), text, CONFIG)
+
+
+def test_a_trigger_word_the_others_show_and_never_mark_is_not_suggested_in_that_sense() -> None:
+    model = trigger_model([SeenEvent("talked", "Interview", "a"), SeenEvent("leader", "Membership", "a")], CONFIG, "en")
+    other = "Mora talked to us. We talk and talk. The leader spoke; leaders met."  # another article, annotated
+    marked = {(5, 11), (other.index("leader"), other.index("leader") + 6)}
+    counts = document_counts(trigger_places(other, model), marked)
+    assert counts == {"talked": (1, 1), "talk": (2, 0), "leader": (1, 1), "leaders": (1, 0)}  # by the word as written
+    assert by_form(counts, model.form) == {"talk": (3, 1), "leader": (2, 1)}  # by stem, for the practice filter
+    model = replace(model, unmarked=unmarked(counts))
+    text = "Guaidó talked, they talk, he talks; leaders and the leader."
+    assert [s.text for s in model.found(text)] == ["talked", "talks", "leader"]  # 'talks' never shown: kept
 
 
 def test_a_date_after_since_or_until_is_the_start_or_the_end_of_its_events_period() -> None:
@@ -322,7 +335,7 @@ def test_precision_and_recall_on_the_four_shipped_articles(tmp_path: Path) -> No
     assert figures == (418, 557, 0.955, 0.716, 0.955, 0.716)
     events = sum((o.events for o in outcomes), Score(0, 0, 0, 0))
     assert (events.suggested, events.human, round(events.precision(), 3), round(events.recall(), 3)) == (
-        151, 204, 0.497, 0.368)
+        137, 204, 0.54, 0.363)
     readme = (ROOT / "docs" / "usage.md").read_text(encoding="utf-8")
     assert _row("shipped (4 articles)", outcomes) in readme
 
