@@ -14,27 +14,7 @@ from kg.publish.export import ensure_export
 from kg.publish.view_index import open_index, tables
 from kg.store import build_dirs, checksums
 from kg.viz import build_index
-from tests.helpers import CORPUS, assert_same_quads, edit_npr, run_kg, store_quads
-
-MARK = b"DAMAGED!"
-
-
-def damage(path: Path, at: float = 0.5) -> None:
-    """Overwrite a few bytes of `path` (at that share of its length) with MARK, in place."""
-    with open(path, "r+b") as file:
-        size = file.seek(0, 2)
-        file.seek(int(size * at))
-        file.write(MARK)
-
-
-def flip_a_letter_of(path: Path, needle: bytes) -> None:
-    """Change one letter of the first occurrence of `needle` in `path` (its last letter but one):
-    a row SQLite reads, or a string pickle reads, without complaint, with another value."""
-    data = bytearray(path.read_bytes())
-    at = data.index(needle) + len(needle) - 2
-    data[at] ^= 0x02
-    with open(path, "r+b") as file:  # in place: the same inode, as a disk's fault leaves it
-        file.write(bytes(data))
+from tests.helpers import CORPUS, assert_same_quads, damage, edit_npr, flip_a_letter_of, run_kg, store_quads
 
 
 def copy_of(shipped_data: Path, tmp_path: Path) -> tuple[Path, Path]:

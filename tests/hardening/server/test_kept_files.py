@@ -15,7 +15,7 @@ import requests
 from kg.publish.view_index import open_index, tables
 from kg.store import build_dirs, checksums
 from kg.testing.servers import Server
-from tests.store.test_kept_checksums import MARK, damage, flip_a_letter_of
+from tests.helpers import MARK, damage, flip_a_letter_of
 
 
 def copied(shipped_data: Path, tmp_path: Path, name: str) -> Path:
