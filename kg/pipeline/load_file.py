@@ -103,7 +103,6 @@ class _PipeLoader:
     def write(self, data: bytes) -> None:
         try:
             self._out.write(data)
-            self._digest.update(data)
         except BrokenPipeError:
             self.finish()  # the loader stopped: its own error says why
             raise
