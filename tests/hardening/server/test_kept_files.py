@@ -56,6 +56,15 @@ def test_a_damaged_export_and_page_are_made_again_never_sent(shipped_data: Path,
         server.stop()
 
 
+def shape(block: dict) -> tuple[list, list]:
+    """A neighbourhood's nodes (IRI, label) and edges (between IRIs, with their kind and text). Not its
+    sentences: under the cap on sentences shown, the view read from the store chooses others than the
+    kept index (kg.publish.view_index), as for a build that kept none."""
+    ids = [node["id"] for node in block["nodes"]]
+    return (sorted((node["id"], node["label"]) for node in block["nodes"]),
+            sorted((ids[edge["from"]], ids[edge["to"]], edge["kind"], edge.get("text", "")) for edge in block["edges"]))
+
+
 def test_a_damaged_view_segment_changes_no_neighbourhood(shipped_data: Path, tmp_path: Path) -> None:
     damaged = copied(shipped_data, tmp_path, "damaged")
     base = build_dirs.require_current_build(damaged) / build_dirs.VIEW_INDEX_DIR / tables.BASE_FILE
@@ -66,7 +75,7 @@ def test_a_damaged_view_segment_changes_no_neighbourhood(shipped_data: Path, tmp
     for name, data in (("sound", sound), ("damaged", damaged)):
         server = Server(data, "--workers", "1", "--threads", "4")
         try:
-            answers[name] = {node: get(server, "/graph/neighbours", node=node).json() for node in nodes}
+            answers[name] = {node: shape(get(server, "/graph/neighbours", node=node).json()) for node in nodes}
             assert "Traceback" not in server.stderr()
         finally:
             server.stop()
