@@ -73,7 +73,7 @@ _OF_ENTITIES = (f"{_ROWS} WHERE l.entity IN (SELECT value FROM json_each(:entiti
 _MANY = 2000  # prefix rows past which walking the entities by mentions is cheaper than reading them all
 # Jena's full-text form (api/sparql/full_text.py): the names holding every word (a whole word, or a word's start),
 # best first: the whole name, then a name starting with the words, then the rest; more mentions first
-_WORD_ROWS = ("SELECT e.iri, l.label, l.kind, CASE WHEN l.folded = :phrase THEN 0 "
+_WORD_ROWS = ("SELECT e.iri, l.label, l.kind, e.summary, CASE WHEN l.folded = :phrase THEN 0 "
               "WHEN substr(l.folded, 1, length(:phrase)) = :phrase THEN 1 ELSE 2 END AS rank "
               "FROM words w JOIN labels l ON l.row = w.rowid JOIN entities e ON e.id = l.entity "
               "WHERE words MATCH :match AND l.kind IN (SELECT value FROM json_each(:kinds)) "
@@ -177,8 +177,9 @@ class SearchIndex:
             return _hits(db, _ranked(db, needle, limit, self._haystack_of), limit)
 
     def names_with_words(self, whole: tuple[str, ...], starts: tuple[str, ...], kinds: tuple[str, ...], limit: int,
-                         deadline: float | None = None) -> list[tuple[str, str, str]]:
-        """(entity IRI, name, kind) of the names of `kinds` holding every word of `whole` and a word starting
+                         deadline: float | None = None) -> list[tuple[str, str, str, bool]]:
+        """(entity IRI, name, kind, whether the entity has a summary: a preferred label and a type in kgg:entities)
+        of the names of `kinds` holding every word of `whole` and a word starting
         with each of `starts` (folded, as word_text splits a name), best first: the name that is the words,
         then names starting with them, then the others; more mentions first. One FTS5 query (its prefix
         index), ranked and cut inside SQLite: what answers Jena's full-text form."""
@@ -190,7 +191,7 @@ class SearchIndex:
         with self._reading(deadline) as db:
             rows = db.execute(_WORD_ROWS, {"phrase": phrase, "match": " AND ".join(terms),
                                            "kinds": json.dumps(kinds), "limit": limit}).fetchall()
-        return [(iri, label, kind) for iri, label, kind, _ in rows]
+        return [(iri, label, kind, bool(summary)) for iri, label, kind, summary, _ in rows]
 
     @contextmanager
     def _reading(self, deadline: float | None) -> Iterator[sqlite3.Connection]:
