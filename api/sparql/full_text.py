@@ -14,7 +14,10 @@ with its entity, its score and the property it is under (skos:prefLabel, skos:al
 skos:hiddenLabel, rdfs:label), up to the pattern's limit. One FTS5 query finds and ranks them (its
 prefix index for a word's start); nothing is fetched, and the rest of the query runs as written.
 The endpoint reads the client's text for what the query is (kg.store.sparql_lexer) before the
-rewrite: the inline data is not lexed again.
+rewrite: the inline data is not lexed again. The FILTERs INCEpTION puts beside the pattern on its
+matched name (api/sparql/name_filters.py) and on its subject (FILTER [NOT] EXISTS, keeping a search to
+instances: api/sparql/known_restrictions.py) are applied to the rows before the engine joins them,
+and those decided for every row are taken out of the text.
 
 Forms read: the subject a variable or a list of one to three variables (entity, score, matched
 literal); the object a string, or a list of an optional property (a variable, bound elsewhere, or
