@@ -128,6 +128,8 @@ def decided(found: list[Restriction], subjects: Iterable[str], typed: set[str],
     """(the subjects some restriction refuses, the restrictions that hold for every other subject); `typed`: subjects
     known to have a type (entities the search index summarizes), which `decide` is not asked about for `?s rdf:type []`."""
     asked = sorted(set(subjects))
+    if not asked:
+        return set(), list(found)  # no row: every restriction holds for all of them
     refused: set[str] = set()
     settled = []
     for restriction in found:
