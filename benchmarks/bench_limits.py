@@ -94,6 +94,7 @@ def export_across_rebuilds(work: Path, articles: int, rebuilds: int) -> tuple[fl
     stop = threading.Event()
 
     def ask() -> None:
+        answered_at[:] = [time.monotonic()]
         with requests.Session() as session:
             while not stop.is_set():
                 began = time.monotonic()
