@@ -158,7 +158,7 @@ def test_a_local_thing_ranks_after_every_shared_entity():
     assert [hit.label for hit in index.search("police", 1)] == ["Colombian National Police"]
     assert [hit.label for hit in index.search("police", 10, local=False)] == ["Colombian National Police"]
     assert [hit.label for hit in index.search("the police", 10, local=False)] == []
-    assert [name for _, name, _ in index.names_with_words(("police",), (), ("pref",), 10)] == \
+    assert [row[1] for row in index.names_with_words(("police",), (), ("pref",), 10)] == \
         ["Colombian National Police"]
 
 
