@@ -27,14 +27,16 @@ import re
 import shutil
 import threading
 import time
+from contextlib import contextmanager
 from functools import partial
 from pathlib import Path
+from typing import Iterator
 
-from flask import Blueprint, Response, current_app, request, send_file
+from flask import Blueprint, Response, current_app, g, request, send_file
 
 from kg.api.app_state import app_state
 from kg.api.request_life import pinned_backend
-from kg.errors import ApiError
+from kg.errors import ApiError, BeingMade
 from kg.publish.view_index import open_index
 from kg.store import build_dirs
 from kg.viz import ensure_view, view_page
@@ -131,11 +133,24 @@ def _view_index(backend, build: Path | None = None):
     kept = app_state().view  # the page rendered from a remote store, the view index
     build = build or backend.served()
     version = f"{backend.kind}:{build.name if build is not None else backend.version()}"
-    with app_state().view_lock:  # a large graph takes long to read and much memory
+    with _view_lock():  # a large graph takes long to read and much memory
         index = kept.get("index", version, backend.max_age)
         if index is None:
             index = kept.put("index", version, _read_index(backend, build))
         return index
+
+
+@contextmanager
+def _view_lock() -> Iterator[None]:
+    """The app's view lock, waited for until the request's deadline (BeingMade after: 503 with
+    Retry-After), not for as long as another request reads a large graph."""
+    lock = app_state().view_lock
+    if not lock.acquire(timeout=max(0.0, g.deadline - time.monotonic())):
+        raise BeingMade("the view's index is being read by another request")
+    try:
+        yield
+    finally:
+        lock.release()
 
 
 def _read_index(backend, build: Path | None):
@@ -150,13 +165,13 @@ def _built_page(backend) -> Path | None:
     the view index the other routes keep)."""
     build = backend.served()
     size = current_app.config.get("VIEW_NODES")
-    return ensure_view(build, lambda: _view_index(backend, build), size) if build is not None else None
+    return ensure_view(build, lambda: _view_index(backend, build), size, g.deadline) if build is not None else None
 
 
 def _send_page(page: Path) -> Response:
     """The build's page, gzip-compressed when the client takes it; compressed once per build."""
     gzipped = request.accept_encodings["gzip"] > 0
-    sent = build_dirs.cached_file(page.parent, page.name + ".gz", lambda partial: _gzip(page, partial)) \
+    sent = build_dirs.cached_file(page.parent, page.name + ".gz", lambda partial: _gzip(page, partial), g.deadline) \
         if gzipped else page
     response = send_file(sent, mimetype="text/html", max_age=0, etag=True, conditional=True)
     if gzipped:

@@ -3,10 +3,12 @@
     python benchmarks/bench_input_bounds.py [--chars 1000000,4000000,9000000] [--work DIR]
 
 - XMI memory: peak RSS of reading one INCEpTION document whose text has N characters (a
-  sentence every ~150 words, a NamedEntity every 400 words; 9M is about the most an attribute
-  may hold before lxml's 10 MB limit, and the file stays under the 16 MiB rule), with kg's reader
-  (kg.formats.inception.offsets: memory per astral character) and with cassis's own loader (two
-  dicts of every offset), each in a fresh process (`resource.getrusage`, ru_maxrss).
+  sentence every ~150 words, a NamedEntity every 400 words; past about 9M characters the text
+  is more than the 10,000,000 bytes libxml2 reads in one attribute by default: cassis's loader
+  refuses it, kg reads it with lxml's huge_tree; past about 14M the file is over the 16 MiB rule
+  and refused before it is read), with kg's reader (kg.formats.inception.offsets: memory per
+  astral character) and with cassis's own loader (two dicts of every offset), each in a fresh
+  process (its VmHWM), with what came of it (read, or refused and why).
 - kg.toml: seconds to read an alignment of 2,000 and of 20,000 entries up to its error at the
   first entry (the key lines are found in one pass: the ratio stays near 10, not 100).
 - type depth: seconds to refuse a 20,000-deep TypeSystem.xml (checked before cassis reads it).
@@ -32,17 +34,24 @@ HEAD = ('<?xml version="1.0" encoding="UTF-8"?>\n<xmi:XMI xmlns:xmi="http://www.
         'xmlns:type0="http:///de/tudarmstadt/ukp/dkpro/core/api/ner/type.ecore" xmi:version="2.0">\n'
         '<cas:NULL xmi:id="0"/>\n')
 CHILD = """
-import io, resource, sys
+import io, sys
 from pathlib import Path
 path = Path(sys.argv[1])
-if sys.argv[2] == "cassis":
-    from cassis import load_cas_from_xmi, load_typesystem
-    load_cas_from_xmi(io.BytesIO(path.read_bytes()), typesystem=load_typesystem(io.BytesIO(
-        (path.parent / "TypeSystem.xml").read_bytes())))
-else:
-    from kg.formats.inception.xmi import xmi_to_brat
-    xmi_to_brat(path)
-print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024)
+outcome = "read"
+try:
+    if sys.argv[2] == "cassis":
+        from cassis import load_cas_from_xmi, load_typesystem
+        load_cas_from_xmi(io.BytesIO(path.read_bytes()), typesystem=load_typesystem(io.BytesIO(
+            (path.parent / "TypeSystem.xml").read_bytes())))
+    else:
+        from kg.formats.inception.xmi import xmi_to_brat
+        xmi_to_brat(path)
+except Exception as exc:
+    outcome = "refused: " + str(exc).splitlines()[0][-90:]
+print(outcome)
+# VmHWM, not getrusage's ru_maxrss: Linux carries the parent's resident size at the fork into a
+# child's ru_maxrss across exec (the parent holds the text it generated: 459 MiB at 20M characters)
+print(next(int(line.split()[1]) for line in open("/proc/self/status") if line.startswith("VmHWM:")) // 1024)
 """
 
 
@@ -68,11 +77,13 @@ def write_xmi(path: Path, chars: int) -> None:
                     "</xmi:XMI>\n", encoding="utf-8")
 
 
-def peak_mib(path: Path, reader: str) -> tuple[int, float]:
+def peak_mib(path: Path, reader: str) -> tuple[int, float, str]:
+    """Peak RSS (MiB) and seconds of reading `path` in a fresh process, and what came of it."""
     started = time.perf_counter()
     out = subprocess.run([sys.executable, "-c", CHILD, str(path), reader], capture_output=True, text=True,
                          check=True, cwd=ROOT)
-    return int(out.stdout.split()[-1]), time.perf_counter() - started
+    outcome, peak = out.stdout.strip().splitlines()[-2:]
+    return int(peak), time.perf_counter() - started, outcome
 
 
 def alignment_seconds(work: Path, entries: int) -> float:
@@ -118,9 +129,9 @@ def main() -> None:
         for chars in map(int, args.chars.split(",")):
             path = work / f"doc-{chars}.xmi"
             write_xmi(path, chars)
-            (kg_mib, kg_s), (cassis_mib, cassis_s) = peak_mib(path, "kg"), peak_mib(path, "cassis")
-            print(f"| {chars:,} | {path.stat().st_size:,} | {kg_mib} MiB, {kg_s:.1f} s | "
-                  f"{cassis_mib} MiB, {cassis_s:.1f} s |")
+            (kg_mib, kg_s, kg_did), (cassis_mib, cassis_s, cassis_did) = peak_mib(path, "kg"), peak_mib(path, "cassis")
+            print(f"| {chars:,} | {path.stat().st_size:,} | {kg_mib} MiB, {kg_s:.1f} s, {kg_did} | "
+                  f"{cassis_mib} MiB, {cassis_s:.1f} s, {cassis_did} |")
         small, large = alignment_seconds(work, 2_000), alignment_seconds(work, 20_000)
         print(f"\nkg.toml to its error: 2,000 entries {small:.2f} s, 20,000 entries {large:.2f} s "
               f"(ratio {large / small:.1f}; linear is 10)")

@@ -225,14 +225,16 @@ def _export_rdf(data_dir: Path, store_url: str | None, fmt: str, out: IO[bytes])
 
 def _export_corpus(build_dir: Path | None, output: Path, real: Path, fmt: OutputFormat) -> None:
     """The build's documents as a corpus in `fmt`, written into a new directory renamed to `real`."""
+    from kg.publish.kept_configs import checked_config_dir
     from kg.publish.targets import writing_directory
 
     if build_dir is None:
         raise click.ClickException("nothing built yet (run kg build first)")
     iris.use_base(build_dirs.base_iri(build_dir))
+    config_dir = checked_config_dir(build_dir)
     with build_dirs.build_store(build_dir) as store:
         with writing_directory(output, real) as directory:
-            count, warnings = fmt.write(build_dirs.corpus_config_dir(build_dir), store, directory)
+            count, warnings = fmt.write(config_dir, store, directory)
     for warning in warnings:
         click.echo(f"warning: {warning}", err=True)
     click.echo(f"wrote {count} documents to {output}", err=True)

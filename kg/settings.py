@@ -154,7 +154,7 @@ LIMITS: tuple[Limit, ...] = (
     Limit("demote_after", 0.5, "seconds a job runs at normal CPU priority before its worker yields to shorter "
           "jobs (nice 19)", "api/backend/workers.py"),
     Limit("fork_timeout", 60.0, "seconds the template process may take to fork one query worker",
-          "api/backend/workers.py"),
+          "api/backend/worker_handles.py"),
     Limit("answer_budget", 1800.0, "seconds an answer computed once per build (the stats, the VoID counts) may "
           "take, in the background", "api/build_answers.py"),
     Limit("answer_retry", 10, "seconds a client asking for an answer still being computed is told to wait "

@@ -124,6 +124,27 @@ def tree_digest(directory: Path) -> dict[str, str]:
             for p in sorted(directory.rglob("*")) if p.is_file()}
 
 
+MARK = b"DAMAGED!"  # what damage() writes into a kept file
+
+
+def damage(path: Path, at: float = 0.5) -> None:
+    """Overwrite a few bytes of `path` (at that share of its length) with MARK, in place."""
+    with open(path, "r+b") as file:
+        size = file.seek(0, 2)
+        file.seek(int(size * at))
+        file.write(MARK)
+
+
+def flip_a_letter_of(path: Path, needle: bytes) -> None:
+    """Change one letter of the first occurrence of `needle` in `path` (its last letter but one):
+    a row SQLite reads, or a string pickle reads, without complaint, with another value."""
+    data = bytearray(path.read_bytes())
+    at = data.index(needle) + len(needle) - 2
+    data[at] ^= 0x02
+    with open(path, "r+b") as file:  # in place: the same inode, as a disk's fault leaves it
+        file.write(bytes(data))
+
+
 def export_file(data_dir: Path, fmt: str) -> Path:
     """The current build's export in `fmt`, written now if no one asked for it before (kg.publish.export)."""
     from kg.publish.export import ensure_export

@@ -10,6 +10,7 @@ from typing import Callable
 
 from kg.publish.view_index import ViewIndex, open_index
 from kg.settings import setting
+from kg.store import checksums
 from kg.store.build_dirs import VIEW_FILE, build_store, made_once, under_build_base
 from kg.store.protocol import GraphStore
 from kg.viz.html import render
@@ -22,15 +23,18 @@ def write_view(build_dir: Path, store: GraphStore) -> Path:
     path = Path(build_dir) / VIEW_FILE
     index = open_index(build_dir)
     write_html(store_index(store.select) if index is None else index, path)
+    checksums.seal(path)  # kept like a page drawn on first request (build_dirs.made_once)
     return path
 
 
-def ensure_view(build_dir: Path, index: Callable[[], ViewIndex] | None = None, max_nodes: int | None = None) -> Path:
+def ensure_view(build_dir: Path, index: Callable[[], ViewIndex] | None = None, max_nodes: int | None = None,
+                deadline: float | None = None) -> Path:
     """The build's graph.html, drawn on the first call (one writer at a time) and kept: the view is
     not on a build's critical path. Drawn from `index()` when given (a server keeps the build's
     index for the neighbours route), else from the build's (`build_index`); `max_nodes` as
-    `view_page` takes it."""
-    return made_once(Path(build_dir) / VIEW_FILE, lambda partial: _draw(Path(build_dir), partial, index, max_nodes))
+    `view_page` takes it; `deadline` as made_once takes it."""
+    return made_once(Path(build_dir) / VIEW_FILE, lambda partial: _draw(Path(build_dir), partial, index, max_nodes),
+                     deadline)
 
 
 def _draw(build_dir: Path, path: Path, index: Callable[[], ViewIndex] | None, max_nodes: int | None) -> None:

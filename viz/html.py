@@ -157,15 +157,16 @@ def view_data(graph: nx.MultiDiGraph, *, size_by: str = "mentions", place: bool 
     story = actor_graph(graph, links)
     sizes = node_sizes(graph, size_by)
     labels = {n: _short(graph.nodes[n]["label"]) for n in story}
+    ranks = {n: label_rank(graph, story, sizes, n) for n in graph}
     linked = [n for n in story if story.degree(n)]
     initial = _opening(graph, story, linked, sizes)
-    positions = _positions(graph, story, initial, sizes, labels) if place else {}
+    positions = _positions(graph, story, initial, sizes, labels, ranks) if place else {}
     first = initial or linked or sorted(story, key=lambda n: (-sizes[n], n))  # no link at all: every actor
     first_set = set(first)
     order = first + [n for n in graph if n not in first_set]
     node_index = {n: i for i, n in enumerate(order)}
     relations, relation_index = _relations(graph, node_index, sentence_index)
-    nodes, details = _nodes(graph, order, story, sizes, positions, sentence_index)
+    nodes, details = _nodes(graph, order, story, sizes, ranks, positions, sentence_index)
     for i, (s, o, _) in enumerate(relation_index):
         details[s]["relations"].append(i)
         if o != s:
@@ -221,13 +222,13 @@ def _opening(graph: nx.MultiDiGraph, story: nx.Graph, linked: list[str], sizes: 
 
 
 def _positions(graph: nx.MultiDiGraph, story: nx.Graph, initial: list[str] | None, sizes: dict,
-               labels: dict) -> dict:
+               labels: dict, ranks: dict) -> dict:
     """The actors laid out in Python, then the layer nodes next to them; a large graph's page
     opens on its best-connected actors and only those are placed here: the page places the
     others around the node that brings them in, among what it draws at that moment."""
     if initial:
-        return story_layout(ordered_subgraph(story, initial), sizes, labels)
-    actors = story_layout(story, sizes, labels)
+        return story_layout(ordered_subgraph(story, initial), sizes, labels, ranks)
+    actors = story_layout(story, sizes, labels, ranks)
     return place_around(nx.Graph(graph.to_undirected(as_view=True)), actors, sizes)
 
 
@@ -255,7 +256,14 @@ def _relations(graph: nx.MultiDiGraph, node_index: dict, sentence_index: dict) -
     return relations, index
 
 
-def _nodes(graph: nx.MultiDiGraph, order: list[str], story: nx.Graph, sizes: dict, positions: dict,
+def label_rank(graph: nx.MultiDiGraph, story: nx.Graph, sizes: dict, iri: str) -> float:
+    """The order in which the page gives nodes their labels (the largest first, then the most
+    mentioned and linked); the layout makes room for the labels of the first in the same order."""
+    links = story.degree(iri) if iri in story else 0
+    return sizes[iri] * 1000 + graph.nodes[iri]["mentions"] + links
+
+
+def _nodes(graph: nx.MultiDiGraph, order: list[str], story: nx.Graph, sizes: dict, ranks: dict, positions: dict,
            sentence_index: dict) -> tuple[list, dict]:
     """Compact node records in `order` (the page adds colour, shape and tooltip from the legend,
     so a record carries what the tooltip says) and node details."""
@@ -266,7 +274,7 @@ def _nodes(graph: nx.MultiDiGraph, order: list[str], story: nx.Graph, sizes: dic
         links = story.degree(iri) if iri in story else 0
         short = _short(d["label"])
         node = {"id": iri, "label": short, "family": node_kind(graph, iri), "size": sizes[iri],
-                "rank": sizes[iri] * 1000 + d["mentions"] + links, "type": (d["type_labels"] or [""])[0],
+                "rank": ranks[iri], "type": (d["type_labels"] or [""])[0],
                 "mentions": d["mentions"], "links": links}
         if iri in positions:
             node["x"], node["y"] = positions[iri]

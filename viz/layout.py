@@ -101,24 +101,25 @@ DENSE_MAX = 150  # up to this many nodes, overlaps are looked for among all pair
 BIG_BOX = 45.0  # half-side beyond which a box is wider than any node (a node with its label)
 
 
-def story_layout(story: nx.Graph, sizes: dict[str, float],
-                 labels: dict[str, str] | None = None) -> dict[str, tuple[float, float]]:
+def story_layout(story: nx.Graph, sizes: dict[str, float], labels: dict[str, str] | None = None,
+                 ranks: dict[str, float] | None = None) -> dict[str, tuple[float, float]]:
     """Pixel positions of the actors: Louvain communities (networkx) each laid out on its own disc,
     discs placed by a spring layout of the community graph, stretched to a screen's shape, then
     nodes pushed apart so that no two shapes (half-side `sizes[n]`) overlap and the largest nodes
-    have room for their `labels` on a screen showing the whole drawing. Actors with no link go in
+    have room for their `labels` on a screen showing the whole drawing (the first by `ranks`, the
+    order in which the page labels nodes; by size when not given). Actors with no link go in
     rows under the drawing, the largest first."""
     linked = ordered_subgraph(story, [n for n in story if story.degree(n)])
     pos = _communities_layout(linked) if len(linked) else {}
     pos = remove_overlaps({n: (x * ASPECT, y) for n, (x, y) in pos.items()}, {n: sizes[n] for n in pos})
     for _ in range(3 if pos else 0):
-        pos = remove_overlaps(pos, _label_room(pos, sizes, labels or {}), rounds=60)
+        pos = remove_overlaps(pos, _label_room(pos, sizes, labels or {}, ranks or {}), rounds=60)
     pos = remove_overlaps(pos, {n: sizes[n] for n in pos})  # the label room may leave shapes touching
     _row_below(pos, sorted((n for n in story if n not in pos), key=lambda n: (-sizes[n], n)), sizes)
     return {n: (round(x, 1), round(y, 1)) for n, (x, y) in pos.items()}
 
 
-def _label_room(pos: dict, sizes: dict[str, float], labels: dict[str, str]) -> dict:
+def _label_room(pos: dict, sizes: dict[str, float], labels: dict[str, str], ranks: dict[str, float]) -> dict:
     """Half-sizes of the node boxes, widened for the labels of the larger nodes (the ones the page
     labels first) at the scale at which a SCREEN-sized window shows the whole drawing."""
     if not pos:
@@ -126,7 +127,7 @@ def _label_room(pos: dict, sizes: dict[str, float], labels: dict[str, str]) -> d
     xs, ys = [p[0] for p in pos.values()], [p[1] for p in pos.values()]
     scale = min(SCREEN[0] / max(max(xs) - min(xs), 1.0), SCREEN[1] / max(max(ys) - min(ys), 1.0))
     font = min(14.0 / scale, 112.0)
-    ranked = sorted(pos, key=lambda n: (-sizes[n], n))
+    ranked = sorted(pos, key=lambda n: (-ranks.get(n, sizes[n]), n))
     roomy = set(ranked[: max(1, min(int(len(ranked) * LABELLED_SHARE), LABELLED_MAX))])
     return {n: (max(sizes[n], 0.3 * font * len(labels.get(n, ""))), sizes[n] + font) if n in roomy
             else sizes[n] for n in pos}

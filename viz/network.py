@@ -86,7 +86,7 @@ def store_rows(select: Select, schema: ViewSchema) -> ViewRows:
     nodes = select(prologue() + f"SELECT DISTINCT ?x ?top ?cls WHERE {{ {_node_pattern('?x', schema.classes)} "
                                       "FILTER(isIRI(?x)) }")
     triples = select(prologue() + f"""
-        SELECT DISTINCT ?x ?p ?v (isLiteral(?v) AS ?lit) (isLiteral(?v) && datatype(?v) = xsd:boolean AS ?bool)
+        SELECT DISTINCT ?x ?p ?v (isLiteral(?v) AS ?lit)
         WHERE {{ {_node_pattern('?x', schema.classes)} ?x ?p ?v . FILTER(!isBlank(?v)) }}""")
     statements = select(prologue() + """
         SELECT DISTINCT ?s ?p ?o ?sent WHERE {
@@ -102,7 +102,7 @@ def store_rows(select: Select, schema: ViewSchema) -> ViewRows:
           OPTIONAL { ?doc kgo:publisher ?pub . OPTIONAL { ?pub skos:prefLabel ?publisher } } }""")
     return ViewRows(
         [(r["x"], r["top"], r["cls"]) for r in nodes],
-        [(r["x"], r["p"], _boolean(r["v"]) if _true(r.get("bool")) else r["v"], _true(r.get("lit"))) for r in triples],
+        [(r["x"], r["p"], r["v"], _true(r.get("lit"))) for r in triples],
         [(r["s"], r["p"], r["o"], r["sent"]) for r in statements],
         [(r["x"], r["sent"]) for r in mentions],
         {r["sent"]: {"text": r["text"], "doc": r["doc"]} for r in sentences},
@@ -111,13 +111,9 @@ def store_rows(select: Select, schema: ViewSchema) -> ViewRows:
 
 
 def _true(value: str | None) -> bool:
-    """A boolean as a store answers it: Virtuoso says 1 and 0 where SPARQL says true and false."""
+    """A computed boolean as a store answers it: Virtuoso types isLiteral(?v) as the integer 1 or 0
+    (kg.store.protocol.rows_of makes stored booleans canonical, but cannot tell this one)."""
     return value in ("true", "1")
-
-
-def _boolean(value: str) -> str:
-    """An xsd:boolean in its canonical lexical form (the view compares it with "true")."""
-    return "true" if _true(value) else "false"
 
 
 def ranks(graph: nx.MultiDiGraph) -> dict[str, list[str]]:

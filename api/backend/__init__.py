@@ -5,6 +5,7 @@ query worker processes with a real time limit, or a remote SPARQL 1.1 server.
     embedded.py        the current build's store through a pool of query workers; a request's pinned build
     remote.py          a remote SPARQL server, queried in the request thread
     workers.py         the pool of query worker processes with a real time limit (the server's side)
+    worker_handles.py  the template and a forked worker as the pool sees them (start, fork, kill, last words)
     worker_process.py  the workers' side: the template process that opens the graph once, and the workers forked from it
     execute.py         one query against a store, with the row cap
     handoff.py         idle workers (or reading slots) handed to waiting threads, first come, first served

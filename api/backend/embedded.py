@@ -26,7 +26,7 @@ from kg.api.backend.worker_process import Job, Source
 from kg.api.backend.workers import WorkerPool
 from kg.errors import PoolBusy, StoreError
 from kg.publish.export import ensure_export
-from kg.store import build_dirs
+from kg.store import build_dirs, checksums
 from kg.store.memo import Memo
 from kg.store.served import ServedMark, mark_served
 
@@ -260,7 +260,7 @@ class EmbeddedBackend:
         quads = build_dirs.read_manifest(build).get("quads")
         nquads = build_dirs.export_path(build, "nq")
         in_memory = (self.memory_quads > 0 and isinstance(quads, int) and quads <= self.memory_quads
-                     and nquads.is_file())
+                     and checksums.intact(nquads))  # a damaged kg.nq is never what a worker answers from
         return Source(str(build_dirs.store_path(build)), str(nquads) if in_memory else None, self.worker_memory)
 
 

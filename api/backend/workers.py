@@ -36,214 +36,34 @@ client's (handoff.py), in at most half the queue.
 
     server process                 template (python -c ..., single-threaded)
       WorkerPool  --- control socket: "fork" + socket fd --->  fork()
-        _Worker   <------------- job socket ----------------  worker
-        _Worker   <------------- job socket ----------------  worker
+        Worker    <------------- job socket ----------------  worker
+        Worker    <------------- job socket ----------------  worker
 
 The template is a plain subprocess, so it starts clean whatever the parent
 is (a threaded WSGI server, pytest, a script). It reaps its workers
 itself; the pool watches and kills them through pidfds, which cannot be
-confused with a later process that reuses the pid.
+confused with a later process that reuses the pid. Those two handles, the
+template and a worker as the server sees them, are in worker_handles.py.
 """
 
 from __future__ import annotations
 
-import os
-import select
-import signal
-import socket
-import subprocess
-import sys
 import threading
 import time
 from contextvars import ContextVar
-from multiprocessing.connection import Connection
-from pathlib import Path
 from typing import Any
 
-import kg
 from kg.api.backend import execute
 from kg.api.backend.handoff import Full, Handoff
-from kg.api.backend.worker_process import PID, Job, Source
-from kg.errors import PoolBusy, WorkerCrashed, WorkerOutOfMemory
+from kg.api.backend.worker_handles import DEMOTED_NICENESS, Template, Worker, crash_of
+from kg.api.backend.worker_process import Job, Source
+from kg.errors import PoolBusy
 from kg.settings import limit
 
-_PACKAGE_ROOT = str(Path(kg.__file__).resolve().parent.parent)  # where `kg` is importable from
-_BOOT = "import sys; from kg.api.backend.worker_process import main; main(sys.argv)"
-_FORK_TIMEOUT = limit("fork_timeout")
+__all__ = ["CLIENT", "DEMOTED_NICENESS", "DEMOTE_AFTER", "Job", "PoolBusy", "Source", "WorkerPool"]
+
 DEMOTE_AFTER = limit("demote_after")
-DEMOTED_NICENESS = 19
 CLIENT: ContextVar[str | None] = ContextVar("kg_client", default=None)  # the address a request came from
-
-
-_OUT_OF_MEMORY_WORDS = ("memory allocation of", "MemoryError", "Cannot allocate memory")
-_LAST_WORDS = 4096  # bytes of a dead worker's standard error kept for the message and the log
-
-
-def crash_of(message: str, last_words: str) -> WorkerCrashed:
-    """WorkerOutOfMemory when the worker's last words say an allocation failed, else WorkerCrashed."""
-    out_of_memory = any(word in last_words for word in _OUT_OF_MEMORY_WORDS)
-    return (WorkerOutOfMemory if out_of_memory else WorkerCrashed)(message, last_words)
-
-
-_life_lock = threading.Lock()
-_life_read_end: int | None = None
-
-
-def _server_life() -> int:
-    """The read end of a pipe whose write end only this process holds (non-inheritable): it closes
-    when this process dies however it dies, which the workers watch (worker_process._die_with_server)."""
-    global _life_read_end
-    with _life_lock:
-        if _life_read_end is None:
-            _life_read_end, _write_end = os.pipe()  # the write end stays open for the life of the process
-        return _life_read_end
-
-
-class _Template:
-    """The process workers are forked from: a fresh Python running main() below."""
-
-    def __init__(self, source: Source) -> None:
-        parent, child = socket.socketpair()
-        env = dict(os.environ, PYTHONPATH=os.pathsep.join(
-            p for p in (_PACKAGE_ROOT, os.environ.get("PYTHONPATH")) if p))
-        life = _server_life()
-        argv = [sys.executable, "-c", _BOOT, str(child.fileno()), source.store, source.nquads or "",
-                str(source.memory_mb), str(life)]
-        self.process = subprocess.Popen(argv, pass_fds=[child.fileno(), life], env=env, stdin=subprocess.DEVNULL,
-                                        close_fds=True)
-        child.close()
-        self.control = parent
-
-    def wait_ready(self, timeout: float) -> bool:
-        """Wait for the template's hello, sent once its graph is open."""
-        self.control.settimeout(timeout)
-        try:
-            return self.control.recv(1) == b"R"
-        except OSError:
-            return False
-
-    def is_alive(self) -> bool:
-        return self.process.poll() is None
-
-    def fork(self) -> _Worker:
-        """A new worker, forked from the template; raises OSError when the template cannot."""
-        parent, child = socket.socketpair()
-        stderr = os.memfd_create("kg-worker-stderr", os.MFD_CLOEXEC)
-        try:
-            self.control.settimeout(_FORK_TIMEOUT)
-            socket.send_fds(self.control, [b"F"], [child.fileno(), stderr])
-            pid = PID.unpack(_recv_exactly(self.control, PID.size))[0]
-        except BaseException:
-            parent.close()
-            os.close(stderr)
-            raise
-        finally:
-            child.close()
-        if pid <= 0:
-            parent.close()
-            os.close(stderr)
-            raise OSError("the worker template could not fork")
-        return _Worker(pid, Connection(parent.detach()), stderr)
-
-    def kill(self) -> None:
-        if self.is_alive():
-            self.process.kill()
-        try:
-            self.process.wait(5)
-        except subprocess.TimeoutExpired:
-            pass
-        self.control.close()
-
-
-def _recv_exactly(sock: socket.socket, size: int) -> bytes:
-    data = b""
-    while len(data) < size:
-        chunk = sock.recv(size - len(data))
-        if not chunk:
-            raise EOFError("the worker template closed its socket")
-        data += chunk
-    return data
-
-
-class _Worker:
-    """One worker forked from the template, talking over a socket pair; its standard error
-    goes to a memory file (`stderr`) that is copied to the server's when the worker ends."""
-
-    def __init__(self, pid: int, conn: Connection, stderr: int | None = None) -> None:
-        self.pid = pid
-        self.conn = conn
-        self.stderr = stderr
-        self._lock = threading.Lock()
-        try:
-            self._pidfd: int | None = os.pidfd_open(pid)
-        except ProcessLookupError:
-            self._pidfd = None  # already gone: never alive
-            conn.close()
-
-    def wait_ready(self, timeout: float) -> bool:
-        """Wait for the worker's hello, sent once its store is open."""
-        try:
-            return self.conn.poll(timeout) and self.conn.recv() == "ready"
-        except (EOFError, OSError):
-            return False
-
-    def is_alive(self) -> bool:
-        with self._lock:
-            pidfd = self._pidfd
-            # a pidfd is readable once the process exited
-            return pidfd is not None and not select.select([pidfd], [], [], 0)[0]
-
-    def is_gone(self, timeout: float) -> bool:
-        """Wait up to `timeout` seconds for the worker to exit."""
-        with self._lock:
-            pidfd = self._pidfd
-        return pidfd is None or bool(select.select([pidfd], [], [], timeout)[0])
-
-    def demote(self) -> None:
-        """Lower the worker to the least CPU priority (nice 19), so that shorter jobs on
-        other workers and the request threads come first."""
-        with self._lock:
-            if self._pidfd is None:
-                return
-            try:
-                os.setpriority(os.PRIO_PROCESS, self.pid, DEMOTED_NICENESS)
-            except OSError:
-                pass  # gone meanwhile: the caller sees it on the socket
-
-    def kill(self) -> None:
-        """SIGKILL the worker and wait (up to 5 s) until it is gone; safe to call from two threads."""
-        with self._lock:
-            pidfd, self._pidfd = self._pidfd, None
-        if pidfd is not None:
-            try:
-                signal.pidfd_send_signal(pidfd, signal.SIGKILL)
-            except ProcessLookupError:
-                pass
-            select.select([pidfd], [], [], 5.0)
-            os.close(pidfd)
-            self.conn.close()
-        self._close_stderr()
-
-    def last_words(self) -> str:
-        """The end of what the worker wrote on its standard error."""
-        with self._lock:
-            fd = self.stderr
-            if fd is None:
-                return ""
-            size = os.fstat(fd).st_size
-            return os.pread(fd, _LAST_WORDS, max(0, size - _LAST_WORDS)).decode("utf-8", "replace")
-
-    def _close_stderr(self) -> None:
-        """Copy what the worker wrote on its standard error to the server's, then let it go."""
-        words = self.last_words()
-        with self._lock:
-            fd, self.stderr = self.stderr, None
-        if fd is None:
-            return
-        os.close(fd)
-        if words:
-            sys.stderr.write(words if words.endswith("\n") else words + "\n")
-            sys.stderr.flush()
 
 
 class WorkerPool:
@@ -260,11 +80,11 @@ class WorkerPool:
         self.start_timeout = start_timeout
         self.demote_after = demote_after
         self.restarts = 0
-        self._idle: Handoff[_Worker] = Handoff(self.queue_size)  # first come, first served
+        self._idle: Handoff[Worker] = Handoff(self.queue_size)  # first come, first served
         self._lock = threading.Lock()
         self._template_lock = threading.Lock()  # one fork request (or template start) at a time
-        self._template: _Template | None = None
-        self._workers: set[_Worker] = set()
+        self._template: Template | None = None
+        self._workers: set[Worker] = set()
         self._starting = 0
         self._admitted = threading.Event()
         self._closed = False
@@ -364,7 +184,7 @@ class WorkerPool:
 
     # -- plumbing -----------------------------------------------------------
 
-    def _borrow(self, deadline: float, behind: bool = False) -> _Worker:
+    def _borrow(self, deadline: float, behind: bool = False) -> Worker:
         while True:
             try:
                 worker = self._idle.take(deadline, behind)
@@ -404,7 +224,7 @@ class WorkerPool:
             self._long += 1
             return True
 
-    def _end(self, worker: _Worker, demoted: bool, surged: bool, *, failed: bool) -> None:
+    def _end(self, worker: Worker, demoted: bool, surged: bool, *, failed: bool) -> None:
         """After a job: a worker whose successor was forked when it was demoted retires and
         frees its long slot; another demoted or a failed one is replaced (a failure counts
         as a restart); a healthy one goes back to the idle queue."""
@@ -419,7 +239,7 @@ class WorkerPool:
         else:
             self._give_back(worker)
 
-    def _give_back(self, worker: _Worker) -> None:
+    def _give_back(self, worker: Worker) -> None:
         with self._lock:
             closed = self._closed
         if closed:
@@ -427,7 +247,7 @@ class WorkerPool:
         else:
             self._idle.give(worker)
 
-    def _discard(self, worker: _Worker) -> None:
+    def _discard(self, worker: Worker) -> None:
         worker.kill()
         with self._lock:
             self._workers.discard(worker)
@@ -452,7 +272,7 @@ class WorkerPool:
         else:
             self._discard(worker)
 
-    def _fork(self) -> _Worker | None:
+    def _fork(self) -> Worker | None:
         """A worker forked from the template, (re)starting the template if it is not running;
         None when the pool is closed or the template cannot serve."""
         with self._template_lock:
@@ -473,7 +293,7 @@ class WorkerPool:
                 return None
             return worker
 
-    def _running_template(self) -> _Template | None:
+    def _running_template(self) -> Template | None:
         """The template, started and waited for when there is none running (call with the
         template lock); None when it cannot start or the pool closed meanwhile."""
         with self._lock:
@@ -484,7 +304,7 @@ class WorkerPool:
             return current
         if current is not None:
             current.kill()
-        template = _Template(self.source)
+        template = Template(self.source)
         ready = template.wait_ready(self.start_timeout)
         with self._lock:
             keep = ready and not self._closed
@@ -494,7 +314,7 @@ class WorkerPool:
             return None
         return template
 
-    def _replace(self, worker: _Worker, *, counted: bool = True) -> None:
+    def _replace(self, worker: Worker, *, counted: bool = True) -> None:
         """Kill `worker` now; its successor is forked in the background, so the
         request is answered at once. `counted`: a restart (time-out or crash),
         not the retirement of a demoted worker."""

@@ -28,6 +28,7 @@ from kg.api.json_api.queries import iri as sparql_iri
 from kg.api.json_api.store_reads import select_many
 from kg.api.linked_data import ids
 from kg.api.services import terms
+from kg.api.services.suggest import descriptions
 from kg.model import iris
 from kg.model.iris import WIKIDATA, fold, prologue
 from kg.publish.search import Hit, SearchIndex
@@ -91,7 +92,8 @@ class Candidate:
 
 
 def reconcile(index: SearchIndex, queries: list[Query]) -> list[list[Candidate]]:
-    """The candidates of each query, best first (one trip to a query worker for the whole batch)."""
+    """The candidates of each query, best first (for the whole batch, one trip to a query worker for the
+    values the queries give, when they give any, and one for the descriptions of the candidates kept)."""
     found = [_named(index, query) for query in queries]
     named = sorted({c.iri for candidates in found for c in candidates.values()})
     facts = _facts(named, queries)
@@ -99,7 +101,15 @@ def reconcile(index: SearchIndex, queries: list[Query]) -> list[list[Candidate]]
     for query, candidates in zip(queries, found):
         _add_linked(candidates, query, facts)
         results.append(_ranked(query, list(candidates.values()), facts))
+    _describe([c for kept in results for c in kept])
     return results
+
+
+def _describe(kept: list[Candidate]) -> None:
+    """The description of each candidate kept (read after ranking: a batch keeps a fifth of those it scores)."""
+    found = descriptions(sorted({c.iri for c in kept}))
+    for candidate in kept:
+        candidate.description = found.get(candidate.iri, "")
 
 
 # -- candidates ------------------------------------------------------------------------------------
@@ -163,22 +173,20 @@ class _Facts:
     values: dict[tuple[str, str], tuple[set[str], set[str]]]  # (entity, property) -> (folded names, ids)
     linked: dict[str, set[str]]  # item IRI -> entities linked to it
     summaries: dict[str, tuple[str, list[str], int]]  # entity -> (name, types, mentions), of linked ones
-    descriptions: dict[str, str]  # entity -> its description (rdfs:comment of its record)
 
 
 def _facts(named: list[str], queries: list[Query]) -> _Facts:
     """The values of the properties the queries give, for every candidate (those named, and those
     linked to the items the queries give), and the entities linked to those items: one trip to a
-    query worker."""
+    query worker, none when the queries give neither properties nor items nor ids."""
     properties = sorted({p.iri for q in queries for p in q.properties if not p.is_item})
     items = sorted({i for q in queries for p in q.properties if p.is_item for i in _item_iris(p)})
     given = sorted({e for q in queries for e in q.entities})
     sources = _sources(named + given, items)
     sparqls = [_values_query(sources, properties) if properties and sources else None,
-               _linked_query(items, given) if items or given else None,
-               _descriptions_query(sources) if sources else None]
+               _linked_query(items, given) if items or given else None]
     answers = iter(select_many([s for s in sparqls if s]))
-    value_rows, linked_rows, description_rows = (next(answers) if sparql else [] for sparql in sparqls)
+    value_rows, linked_rows = (next(answers) if sparql else [] for sparql in sparqls)
     values: dict[tuple[str, str], tuple[set[str], set[str]]] = {}
     for row in value_rows:
         names, found_ids = values.setdefault((row["e"], row["p"]), (set(), set()))
@@ -189,8 +197,7 @@ def _facts(named: list[str], queries: list[Query]) -> _Facts:
     for row in linked_rows:
         linked.setdefault(row["item"], set()).add(row["e"])
         summaries[row["e"]] = (row.get("label", ""), row.get("types", "").split(), int(row.get("mentions") or 0))
-    descriptions = {row["e"]: row["d"] for row in description_rows}
-    return _Facts(values, linked, summaries, descriptions)
+    return _Facts(values, linked, summaries)
 
 
 def _sources(named: list[str], items: list[str]) -> str:
@@ -210,11 +217,6 @@ SELECT DISTINCT ?e ?p ?o ?l WHERE {{
   ?e ?p ?o
   OPTIONAL {{ GRAPH kgg:entities {{ ?o skos:prefLabel|skos:altLabel ?l }} }}
 }}"""
-
-
-def _descriptions_query(sources: str) -> str:
-    return prologue() + f"""
-SELECT ?e (SAMPLE(?comment) AS ?d) WHERE {{ {sources} GRAPH kgg:entities {{ ?e rdfs:comment ?comment }} }} GROUP BY ?e"""
 
 
 def _linked_query(items: list[str], given: list[str]) -> str:
@@ -238,8 +240,6 @@ def _ranked(query: Query, candidates: list[Candidate], facts: _Facts) -> list[Ca
     kept = [c for c in candidates if _scored(query, c, facts)]
     kept.sort(key=lambda c: (-c.score, -c.mentions, c.id))
     kept = kept[:query.limit]
-    for candidate in kept:
-        candidate.description = facts.descriptions.get(candidate.iri, "")
     exact = [c for c in kept if c.exact_name and c.features.get("type", True)]  # of another type: no rival
     if len(exact) == 1 and not exact[0].contradicted:
         exact[0].features["unambiguous"] = True

@@ -18,6 +18,8 @@ index before the engine runs (api/sparql/full_text.py).
 
 from __future__ import annotations
 
+import threading
+
 import pyoxigraph as ox
 from flask import Blueprint, Response, current_app, g, request
 
@@ -27,6 +29,7 @@ from kg.api.errors import ApiError
 from kg.api.page import query_page
 from kg.api.request_life import pinned_backend, reading_query
 from kg.api.sparql import full_text, protocol, syntax
+from kg.api.sparql.known_restrictions import ANY, RDF_TYPE, Restriction
 from kg.api.sparql.service_description import service_description
 from kg.errors import QueryError
 from kg.formats import rdf_syntaxes
@@ -43,6 +46,8 @@ TRUNCATED = "X-KG-Truncated"
 ROW_LIMIT = "X-KG-Row-Limit"
 EXPLAIN_WAIT = limit("explain_wait")
 ANY_OFFER = {**negotiate.SOLUTION_OFFERS, **negotiate.GRAPH_OFFERS}
+FEW_SUBJECTS = 5_000  # subjects of a restriction's triple kept per build (rdfs:subClassOf: hundreds)
+MAX_ASKED = 500  # subjects a restriction is asked about in one query; more: the engine tests them
 
 
 @bp.route("/sparql", methods=["GET", "POST"])
@@ -78,8 +83,8 @@ def _not_a_query(call: protocol.Call, accept: str | None) -> Response:
 def _plan(call: protocol.Call, accept: str | None) -> tuple[execute.Request, str, str]:
     """The job for the query workers, the media type to answer with and the one the engine writes."""
     info = _analyze(syntax.with_prefixes(call.query))  # the client's text: the full-text answer adds inline data only
-    sent = syntax.with_prefixes(_full_text(call.query))
     default, named = _dataset(call, info)
+    sent = syntax.with_prefixes(_full_text(call.query, service_dataset=not (default or named)))
     served, engine = _negotiate(info.form, accept)
     job = execute.Request(
         sparql=sent, form=info.form, cap=int(current_app.config["MAX_ROWS"]), top_limit=info.top_limit,
@@ -90,15 +95,51 @@ def _plan(call: protocol.Call, accept: str | None) -> tuple[execute.Request, str
     return job, served, engine
 
 
-def _full_text(query: str) -> str:
-    """The query with Jena's text:query patterns answered from the search index (api/sparql/full_text.py)."""
+def _full_text(query: str, service_dataset: bool) -> str:
+    """The query with Jena's text:query patterns answered from the search index (api/sparql/full_text.py); on the
+    service's dataset (the union of the graphs), the restrictions on their subjects told from the store too."""
     if not full_text.mentions_jena(query):
         return query
     from kg.api.app_state import app_state
     from kg.api.build_answers import cached
 
     return full_text.rewrite(query, lambda: app_state().search.get(pinned_backend(), g.deadline),
-                             lambda: cached("names of the schema", _schema_names), g.deadline)
+                             lambda: cached("names of the schema", _schema_names), g.deadline,
+                             _holding if service_dataset else None)
+
+
+def _holding(restriction: Restriction, subjects: list[str]) -> set[str] | None:
+    """Those of `subjects` for which the restriction's triple holds in the union of the graphs: from all its
+    subjects, read once per build when they are few (`?s rdfs:subClassOf []`), else asked about these (at most
+    MAX_ASKED of them; more: None, and the engine tests them)."""
+    pattern = restriction.pattern()
+    known = None if restriction.triple[1:] == (RDF_TYPE, ANY) else _few_subjects(pattern)
+    if known is not None:
+        return {s for s in subjects if s in known}
+    if len(subjects) > MAX_ASKED:
+        return None
+    values = " ".join(f"<{s}>" for s in subjects)
+    rows = pinned_backend().select(f"SELECT DISTINCT ?s WHERE {{ VALUES ?s {{ {values} }} {pattern} }}", g.deadline)
+    return {row["s"] for row in rows}
+
+
+_FEW: dict[tuple[str, str], frozenset[str] | None] = {}  # (build version, pattern): its subjects, None: too many
+_FEW_LOCK = threading.Lock()
+
+
+def _few_subjects(pattern: str) -> frozenset[str] | None:
+    """The subjects of a triple pattern in the served build when there are at most FEW_SUBJECTS (read once a build)."""
+    key = (pinned_backend().version(), pattern)
+    with _FEW_LOCK:
+        if key in _FEW:
+            return _FEW[key]
+    rows = pinned_backend().select(f"SELECT DISTINCT ?s WHERE {{ {pattern} }} LIMIT {FEW_SUBJECTS + 1}", g.deadline)
+    found = frozenset(row["s"] for row in rows) if len(rows) <= FEW_SUBJECTS else None
+    with _FEW_LOCK:
+        if len(_FEW) >= 64:
+            _FEW.clear()
+        _FEW[key] = found
+    return found
 
 
 def _schema_names(deadline: float) -> full_text.SchemaNames:

@@ -14,7 +14,10 @@ with its entity, its score and the property it is under (skos:prefLabel, skos:al
 skos:hiddenLabel, rdfs:label), up to the pattern's limit. One FTS5 query finds and ranks them (its
 prefix index for a word's start); nothing is fetched, and the rest of the query runs as written.
 The endpoint reads the client's text for what the query is (kg.store.sparql_lexer) before the
-rewrite: the inline data is not lexed again.
+rewrite: the inline data is not lexed again. The FILTERs INCEpTION puts beside the pattern on its
+matched name (api/sparql/name_filters.py) and on its subject (FILTER [NOT] EXISTS, keeping a search to
+instances: api/sparql/known_restrictions.py) are applied to the rows before the engine joins them,
+and those decided for every row are taken out of the text.
 
 Forms read: the subject a variable or a list of one to three variables (entity, score, matched
 literal); the object a string, or a list of an optional property (a variable, bound elsewhere, or
@@ -32,6 +35,8 @@ from functools import lru_cache
 from typing import Callable
 
 from kg.api.errors import ApiError
+from kg.api.sparql import known_restrictions
+from kg.api.sparql.known_restrictions import Decide, Restriction
 from kg.api.sparql.name_filters import NameTest, bound_values, name_tests
 from kg.model import iris
 from kg.model.iris import FIXED_PREFIXES, fold
@@ -77,22 +82,34 @@ class Pattern:
     limit: int
     name_tests: tuple[NameTest, ...] = ()  # the FILTERs of its group on the matched name (api/sparql/name_filters.py)
     bound: frozenset[str] | None = None  # the IRIs a VALUES of its group binds its property variable to
+    restrictions: tuple[Restriction, ...] = ()  # FILTER [NOT] EXISTS on its subject (api/sparql/known_restrictions.py)
 
 
 SchemaNames = list[tuple[str, str, str]]  # (class or property IRI, name, property IRI of the name)
 
 
 def rewrite(query: str, index: Callable[[], SearchIndex], schema: Callable[[], SchemaNames],
-            deadline: float | None = None) -> str:
+            deadline: float | None = None, decide: Decide | None = None) -> str:
     """`query` with every text:query pattern replaced by its answer from the search index (entities)
-    and from the names of the ontology's classes and properties (`schema`); QueryTimeout past `deadline`."""
+    and from the names of the ontology's classes and properties (`schema`); QueryTimeout past `deadline`.
+    With `decide`, the restrictions on a pattern's subject it can tell are applied to its answer and taken
+    out of the text (api/sparql/known_restrictions.py)."""
     tokens = lexer.tokens(query)
     patterns = _patterns(tokens, _text_prefixes(tokens))
     if not patterns:
         return query
     found, names = index(), schema()
-    for pattern in reversed(patterns):
-        query = query[:pattern.start] + _values(pattern, found, names, deadline) + query[pattern.end:]
+    answers, settled = [], []
+    for pattern in patterns:
+        rows = answer(pattern, found, names, deadline)
+        if decide is not None and pattern.restrictions:
+            refused, holding = known_restrictions.decided(list(pattern.restrictions), [r[0] for r in rows],
+                                                          {r[0] for r in rows if r[4]}, decide)
+            rows, settled = [r for r in rows if r[0] not in refused], settled + holding
+        answers.append(rows)
+    query = known_restrictions.blanked(query, settled)  # spaces: the patterns' offsets stay
+    for pattern, rows in reversed(list(zip(patterns, answers))):
+        query = query[:pattern.start] + _values(pattern, rows) + query[pattern.end:]
     return query
 
 
@@ -126,7 +143,9 @@ def _pattern(tokens: list[lexer.Token], at: int) -> Pattern:
     end, prop, needle, limit = _object(tokens, at)
     tests = name_tests(tokens, at, variables[2] if len(variables) == 3 else None)
     bound = bound_values(tokens, at, prop) if prop is not None and prop.startswith(("?", "$")) else None
-    return Pattern(tokens[subject_start].start, end, variables, prop, needle, limit, tuple(tests), bound)
+    restrictions = known_restrictions.restrictions(tokens, at, variables[0])
+    return Pattern(tokens[subject_start].start, end, variables, prop, needle, limit, tuple(tests), bound,
+                   tuple(restrictions))
 
 
 def _subject(tokens: list[lexer.Token], at: int) -> tuple[int, tuple[str, ...]]:
@@ -214,23 +233,25 @@ def words_of(needle: str) -> _Words:
     return _Words(tuple(whole), tuple(starts))
 
 
-def answer(pattern: Pattern, index: SearchIndex, schema: SchemaNames,
-           deadline: float | None = None) -> list[tuple[str, float, str, str]]:
-    """(thing, score, name, property IRI) rows: classes and properties whose names hold the words, then the names
-    of entities holding them, best first (kg.publish.search: SearchIndex.names_with_words), each scored by its
-    place."""
+Row = tuple[str, float, str, str, bool]  # thing, score, name, property IRI of the name, whether it is a typed entity
+
+
+def answer(pattern: Pattern, index: SearchIndex, schema: SchemaNames, deadline: float | None = None) -> list[Row]:
+    """(thing, score, name, property IRI, typed) rows: classes and properties whose names hold the words, then the
+    names of entities holding them, best first (kg.publish.search: SearchIndex.names_with_words), each scored by its
+    place; `typed` when the search index summarizes the entity (it has a type in kgg:entities)."""
     words = words_of(pattern.needle)
     if not words.phrase:
         return []
     wanted = _wanted_property(pattern.property)
     wanted = pattern.bound if wanted is None else frozenset({wanted})
-    rows = [(term, 1.0, label, prop) for term, label, prop in schema
+    rows: list[Row] = [(term, 1.0, label, prop, False) for term, label, prop in schema
             if words.fit(label) and (wanted is None or prop in wanted)][:pattern.limit]
     kinds = tuple(kind for kind, prop in PROPERTIES.items() if wanted is None or prop in wanted)
     names = index.names_with_words(words.whole, words.starts, kinds, pattern.limit - len(rows), deadline) \
         if kinds and len(rows) < pattern.limit else []
-    rows += [(entity, round(1.0 - position / (len(names) + 1), 4), label, PROPERTIES[kind])
-             for position, (entity, label, kind) in enumerate(names)]
+    rows += [(entity, round(1.0 - position / (len(names) + 1), 4), label, PROPERTIES[kind], typed)
+             for position, (entity, label, kind, typed) in enumerate(names)]
     return [row for row in rows if all(test(row[2]) for test in pattern.name_tests)]
 
 
@@ -244,15 +265,14 @@ def _wanted_property(prop: str | None) -> str | None:
     return {"skos": SKOS, "rdfs": RDFS}.get(prefix, "") + rest
 
 
-def _values(pattern: Pattern, index: SearchIndex, schema: SchemaNames, deadline: float | None) -> str:
-    """The inline data that stands for the pattern (on one line)."""
-    rows = answer(pattern, index, schema, deadline)
+def _values(pattern: Pattern, rows: list[Row]) -> str:
+    """The inline data that stands for the pattern's answer (on one line)."""
     columns = list(pattern.variables)
     with_property = pattern.property is not None and pattern.property.startswith(("?", "$"))
     if with_property:
         columns.append(pattern.property)
     cells = []
-    for entity, score, label, prop in rows:
+    for entity, score, label, prop, _ in rows:
         row = [f"<{entity}>", f'"{score}"^^<{FIXED_PREFIXES["xsd"]}float>', _literal(label)][:len(pattern.variables)]
         if with_property:
             row.append(f"<{prop}>")

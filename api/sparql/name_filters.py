@@ -32,7 +32,7 @@ def name_tests(tokens: list[lexer.Token], at: int, literal: str | None) -> list[
     if literal is None:
         return []
     depth = tokens[at].depth
-    first, last = _group(tokens, at)
+    first, last = group(tokens, at)
     found = []
     for i in range(first, last + 1):
         if tokens[i].kind == "word" and tokens[i].text.upper() == "FILTER" and tokens[i].depth == depth:
@@ -47,7 +47,7 @@ def bound_values(tokens: list[lexer.Token], at: int, variable: str) -> frozenset
     it to (INCEpTION's `VALUES ( ?pMatch ) { (rdfs:label) (skos:altLabel) }`): a join the answer may make
     first, keeping the names under those properties only. None: no such VALUES (or another form)."""
     depth = tokens[at].depth
-    first, last = _group(tokens, at)
+    first, last = group(tokens, at)
     for i in range(first, last + 1):
         if tokens[i].kind == "word" and tokens[i].text.upper() == "VALUES" and tokens[i].depth == depth:
             found = _values_of(tokens[i + 1:last + 1], variable)
@@ -72,7 +72,7 @@ def _values_of(after: list[lexer.Token], variable: str) -> frozenset[str] | None
     return frozenset(t.text[1:-1] for t in cells)
 
 
-def _group(tokens: list[lexer.Token], at: int) -> tuple[int, int]:
+def group(tokens: list[lexer.Token], at: int) -> tuple[int, int]:
     """The first and last tokens of the group holding tokens[at] (its braces left out)."""
     depth = tokens[at].depth
     first = at

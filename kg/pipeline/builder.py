@@ -40,7 +40,7 @@ from kg.pipeline.push import make_pusher, push_step
 from kg.pipeline.survey.unchanged import Unchanged, keep_stamp, kept_stamp, take_stamp, unchanged_since
 from kg.pipeline.survey.watched import ask_watcher
 from kg.pipeline.survey.work import survey
-from kg.store import build_dirs
+from kg.store import build_dirs, checksums
 from kg.store.disk_space import disk_full_error, is_disk_full
 
 if TYPE_CHECKING:
@@ -267,6 +267,7 @@ def _run(plan: Plan, inputs: Inputs, data_dir: Path, options: Options, phases: P
             save_document_configs(inputs.corpus_dir, build_dirs.corpus_config_dir(build_dir),
                                   {item.slug: inputs.vocabulary_of(item).config
                                    for item in [*inputs.converted, *inputs.unconfigured]})
+            checksums.seal_tree(build_dirs.corpus_config_dir(build_dir))
         if eager:
             with phases.phase("outputs"):
                 write_exports(build_dir)

@@ -49,7 +49,7 @@ from kg.pipeline.shacl import validate_nquads
 from kg.pipeline.stored_records import gather_evidence, refresh_firsts, replace_records
 from kg.publish.view_data import ViewParts, record_parts, start_parts
 from kg.publish.view_index import load_head, patch_index, write_index
-from kg.store import build_dirs
+from kg.store import build_dirs, checksums
 from kg.store.build_dirs import read_manifest
 from kg.store.embedded import EmbeddedStore
 
@@ -120,7 +120,7 @@ def _load_all(plan: Plan, inputs: Inputs, build_dir: Path, options: Options, pha
             with phases.phase("records"):  # written while the loader still works, and loaded with the rest
                 count, records = records_nquads(read.evidence, inputs.vocabulary, inputs.aliases)
                 load.append(iris.ENTITIES_GRAPH, records)
-                save_evidence(build_dir / build_dirs.EVIDENCE_FILE, kept_form(read.evidence))
+                _keep_evidence(build_dir, kept_form(read.evidence))
             with phases.phase("view data"):
                 view.documents, view.records = read.view_parts, record_parts(records, view.schema.classes)
                 write_index(build_dir, view)
@@ -172,7 +172,7 @@ def _patch_previous(plan: Plan, inputs: Inputs, build_dir: Path, options: Option
             delta -= _lines(store.dump_graph(iris.ENTITIES_GRAPH, subjects=records_touched))
             count, records = replace_records(store, evidence, inputs.vocabulary, inputs.aliases, touched)
             delta += _lines(records)
-            save_evidence(build_dir / build_dirs.EVIDENCE_FILE, kept)
+            _keep_evidence(build_dir, kept)
         with phases.phase("view data"):  # read from every graph of the store when the previous build kept none
             if head is None or not patch_index(build_dir, plan.previous_dir, read.view_parts, plan.changed + plan.removed,
                                                records, touched):
@@ -195,10 +195,18 @@ def _view_of_store(store: EmbeddedStore) -> ViewParts:
     return view
 
 
+def _keep_evidence(build_dir: Path, kept: Kept) -> None:
+    """Keep the evidence for the next build, sealed (kg.store.checksums: a damaged file is not patched)."""
+    path = build_dir / build_dirs.EVIDENCE_FILE
+    save_evidence(path, kept)
+    checksums.seal(path)
+
+
 def _patched_evidence(store: EmbeddedStore, plan: Plan, replaced: Evidence, new: Evidence) -> Kept:
     """The evidence of the new store: the previous build's, less that of the graphs replaced, plus
     that of the new ones; asked of the whole store when the previous build kept none."""
-    kept = load_kept(plan.previous_dir / build_dirs.EVIDENCE_FILE)
+    path = plan.previous_dir / build_dirs.EVIDENCE_FILE
+    kept = load_kept(path) if checksums.intact(path) else None
     if kept is None:
         return kept_form(gather_evidence(store))
     patch_kept(kept, replaced, new)

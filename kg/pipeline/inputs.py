@@ -24,7 +24,7 @@ from kg.formats.brat.tools_conf import TOOLS_FILE, find_tools, url_patterns
 from kg.formats.corpus import ALIASES_FILE, MAPPING_FILE, DocumentFiles, converted_config
 from kg.model import iris
 from kg.model.resources import ONTOLOGY_TTL, SHAPES_TTL, read_rdf
-from kg.store import build_dirs
+from kg.store import build_dirs, checksums
 
 PARSED = ("alignment", "vocabularies", "vocabulary", "aliases")
 OWN_CODE = Path(__file__).parents[1]
@@ -131,17 +131,22 @@ class Inputs:
         if reused is not None and reused[1] == parsed.keys():
             try:
                 os.link(reused[0], target)
+                checksums.link_seal(reused[0], target)
                 return
             except OSError:  # another file system, or the file is gone: write it
                 pass
         target.write_bytes(pickle.dumps((self._parsed_tag(), parsed), pickle.HIGHEST_PROTOCOL))
+        checksums.seal(target)  # a damaged file is parsed again, never reused (kg.store.checksums)
 
     def reuse_parsed(self, build_dir: Path, remade: Collection[DocumentFiles] = ()) -> None:
         """Take the parsed inputs a previous build kept, when it read the same inputs; anything
         else (no file, another fingerprint, an unreadable file) leaves them to be parsed. `remade`: the
         documents the build reads anew."""
+        path = build_dir / build_dirs.PARSED_INPUTS_FILE
+        if not checksums.intact(path):
+            return
         try:
-            tag, parsed = pickle.loads((build_dir / build_dirs.PARSED_INPUTS_FILE).read_bytes())
+            tag, parsed = pickle.loads(path.read_bytes())
         except Exception:  # noqa: BLE001 - a cache: whatever is wrong with it, parse instead
             return
         if tag == self._parsed_tag() and isinstance(parsed, dict):

@@ -12,6 +12,7 @@ own (it releases the GIL), so loading overlaps reading instead of following it.
 
 from __future__ import annotations
 
+import hashlib
 import os
 import threading
 from pathlib import Path
@@ -22,7 +23,7 @@ from kg.model import iris
 from kg.model.resources import ONTOLOGY_TTL, read_rdf
 from kg.model.schema.corpus_vocabulary import Vocabulary
 from kg.publish.export import write_index
-from kg.store import build_dirs
+from kg.store import build_dirs, checksums
 from kg.store.embedded import EmbeddedStore
 
 APPEND_SLICE = 1 << 22  # characters encoded at a time
@@ -38,6 +39,7 @@ class LoadFile:
         self.index: dict[str, list[int]] = {}
         self.quads = 0  # every line is one quad, and no quad is written twice
         self._out = open(self.path, "wb")
+        self._digest = hashlib.sha256()  # its checksum once it is kg.nq (kg.store.checksums), summed as written
         self._loader = _PipeLoader(store, build_dir / build_dirs.LOAD_PIPE) if store is not None else None
 
     def append(self, graph: str, nquads: str) -> None:
@@ -47,6 +49,7 @@ class LoadFile:
         for at in range(0, len(nquads), APPEND_SLICE):
             data = nquads[at:at + APPEND_SLICE].encode()
             self._out.write(data)
+            self._digest.update(data)
             if self._loader:
                 self._loader.write(data)
         self.index[graph] = [start, self._out.tell()]
@@ -74,6 +77,7 @@ class LoadFile:
         exactly its quads, so there is no need to dump them again."""
         target = build_dirs.export_path(self.build_dir, "nq")
         write_index(target, self.index)
+        checksums.seal(self.path, self._digest.hexdigest(), kept_as=target)
         os.replace(self.path, target)
 
 

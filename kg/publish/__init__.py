@@ -6,6 +6,8 @@
                             whole, or patched from the previous build's
     search.py               searching that file (or the same tables in memory): ranked hits
     stats.py                the one definition of a graph's statistics
+    kept_configs.py         the configuration files a build kept, checked against their checksums before
+                            an export back to brat or XMI reads them
 
 May import kg.store, kg.model, kg.formats.rdf_syntaxes, and kg.pipeline's manifest and shapes.
 """

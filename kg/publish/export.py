@@ -36,7 +36,7 @@ from kg.errors import StoreError
 from kg.formats import rdf_syntaxes
 from kg.model import iris
 from kg.publish import jsonld
-from kg.store import build_dirs
+from kg.store import build_dirs, checksums
 from kg.store.build_dirs import read_manifest
 from kg.store.embedded import EmbeddedStore
 
@@ -150,8 +150,11 @@ def _sections_from_nquads(source: IO[bytes], index: Index, fmt: str, graphs: lis
 
 
 def write_index(export: Path, index: Index) -> None:
-    """Where each graph's section lies in `export` (written before the export is renamed into place)."""
-    build_dirs.sections_path(export).write_text(json.dumps(index, sort_keys=True))
+    """Where each graph's section lies in `export` (written and sealed before the export is renamed
+    into place)."""
+    sections = build_dirs.sections_path(export)
+    sections.write_text(json.dumps(index, sort_keys=True))
+    checksums.seal(sections)
 
 
 def _reusable(build_dir: Path, fmt: str) -> tuple[Path, Index, frozenset[str]] | None:
@@ -182,7 +185,9 @@ def keep_base_export(build_dir: Path, previous_dir: Path, remade: list[str]) -> 
     target = build_dir / build_dirs.BASE_EXPORT
     try:
         os.link(base, target)
+        checksums.copy_seal(base, target)
         shutil.copyfile(build_dirs.sections_path(base), build_dirs.sections_path(target))
+        checksums.copy_seal(build_dirs.sections_path(base), build_dirs.sections_path(target))
     except OSError:  # pruned meanwhile, or another file system: the export dumps the store instead
         target.unlink(missing_ok=True)
         return

@@ -14,9 +14,12 @@ what FTS5 matches more loosely (case folding, a word anywhere) never changes a r
   that can be among the first `limit` are read;
 - word: an FTS5 phrase of the needle's letter-and-digit runs, its last one a prefix, on `words`
   (only when the tier before gives fewer than `limit` entities);
-- substring: an FTS5 trigram phrase on `grams` for a needle of three characters or more, and for one
-  or two (trigrams cannot find them) str.find over every folded label joined, read once into memory
-  on the first such search (_Haystack); only when the tiers before give fewer than `limit` entities.
+- substring: for a needle of three runs of letters and digits or more, an FTS5 query on `words` for its
+  inner runs as words and its last as a word's start (every label holding the needle holds them; a
+  long needle's trigram phrase read most labels); else an FTS5 trigram phrase on `grams` for a needle of
+  three characters or more, and for one or two (trigrams cannot find them) str.find over every folded
+  label joined, read once into memory on the first such search (_Haystack); only when the tiers before
+  give fewer than `limit` entities.
 The user's text never reaches FTS5 as syntax: the word query is built of letters, digits and
 spaces only, the trigram one is a quoted string with its quotes doubled.
 
@@ -70,7 +73,7 @@ _OF_ENTITIES = (f"{_ROWS} WHERE l.entity IN (SELECT value FROM json_each(:entiti
 _MANY = 2000  # prefix rows past which walking the entities by mentions is cheaper than reading them all
 # Jena's full-text form (api/sparql/full_text.py): the names holding every word (a whole word, or a word's start),
 # best first: the whole name, then a name starting with the words, then the rest; more mentions first
-_WORD_ROWS = ("SELECT e.iri, l.label, l.kind, CASE WHEN l.folded = :phrase THEN 0 "
+_WORD_ROWS = ("SELECT e.iri, l.label, l.kind, e.summary, CASE WHEN l.folded = :phrase THEN 0 "
               "WHEN substr(l.folded, 1, length(:phrase)) = :phrase THEN 1 ELSE 2 END AS rank "
               "FROM words w JOIN labels l ON l.row = w.rowid JOIN entities e ON e.id = l.entity "
               "WHERE words MATCH :match AND l.kind IN (SELECT value FROM json_each(:kinds)) "
@@ -174,8 +177,9 @@ class SearchIndex:
             return _hits(db, _ranked(db, needle, limit, self._haystack_of), limit)
 
     def names_with_words(self, whole: tuple[str, ...], starts: tuple[str, ...], kinds: tuple[str, ...], limit: int,
-                         deadline: float | None = None) -> list[tuple[str, str, str]]:
-        """(entity IRI, name, kind) of the names of `kinds` holding every word of `whole` and a word starting
+                         deadline: float | None = None) -> list[tuple[str, str, str, bool]]:
+        """(entity IRI, name, kind, whether the entity has a summary: a preferred label and a type in kgg:entities)
+        of the names of `kinds` holding every word of `whole` and a word starting
         with each of `starts` (folded, as word_text splits a name), best first: the name that is the words,
         then names starting with them, then the others; more mentions first. One FTS5 query (its prefix
         index), ranked and cut inside SQLite: what answers Jena's full-text form."""
@@ -187,7 +191,7 @@ class SearchIndex:
         with self._reading(deadline) as db:
             rows = db.execute(_WORD_ROWS, {"phrase": phrase, "match": " AND ".join(terms),
                                            "kinds": json.dumps(kinds), "limit": limit}).fetchall()
-        return [(iri, label, kind) for iri, label, kind, _ in rows]
+        return [(iri, label, kind, bool(summary)) for iri, label, kind, summary, _ in rows]
 
     @contextmanager
     def _reading(self, deadline: float | None) -> Iterator[sqlite3.Connection]:
@@ -254,7 +258,10 @@ def _ranked(db: sqlite3.Connection, needle: str, limit: int,
         _keep(best, db.execute(_WORD, (words,)), needle, 2)
     if len(best) < limit:
         best = {}
-        if len(needle) >= 3:
+        inner = _inner_words_query(needle)
+        if inner:
+            _keep(best, db.execute(_WORD, (inner,)), needle, 3)
+        elif len(needle) >= 3:
             _keep(best, db.execute(_GRAMS, ('"' + needle.replace('"', '""') + '"',)), needle, 3)
         else:
             _keep(best, db.execute(_ROWS_IN, (json.dumps(haystack(db).rows_containing(needle)),)), needle, 3)
@@ -349,6 +356,18 @@ def _word_query(needle: str) -> str:
     first letter after them starts a word wherever the needle starts one."""
     runs = search_index.word_text(needle).split()
     return '"' + " ".join(runs) + '" *' if runs else ""
+
+
+def _inner_words_query(needle: str) -> str:
+    """For a needle of three runs of letters and digits or more, the FTS5 query on `words` that every label
+    containing it anywhere answers: its inner runs are whole words of such a label (characters that are not a
+    word's bound them inside the needle itself) and its last run starts one; its first run may end a longer
+    word, so it is left out. '' for fewer runs (the trigram phrase then). A superset, ranked by _keep; far
+    cheaper than the phrase of a long needle's trigrams, whose common ones ('ion', 'of ') list most labels."""
+    runs = search_index.word_text(needle).split()
+    if len(runs) < 3:
+        return ""
+    return " AND ".join([*(f'"{run}"' for run in runs[1:-1]), f'"{runs[-1]}" *'])
 
 
 def _bounded(text: str) -> None:

@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Callable, Iterator
 
 from kg.model.iris import fold, prologue, word_chars
-from kg.store import build_dirs
+from kg.store import build_dirs, checksums
 from kg.store.protocol import Select
 
 FORMAT = 3  # PRAGMA user_version (1 and 2 were search-index.json, read by kg before FTS5)
@@ -106,7 +106,10 @@ def open_read_only(path: Path) -> sqlite3.Connection:
 
 def readable(path: Path) -> bool:
     """Whether `path` is a whole, sound index file of this format (not another database, not cut
-    short, no damaged page: SQLite's quick_check, which reads every page once)."""
+    short, no damaged page: SQLite's quick_check, which reads every page once; and the bytes it was
+    sealed with, kg.store.checksums: a flipped bit in a row quick_check cannot see)."""
+    if not checksums.intact(path):
+        return False
     try:
         size = Path(path).stat().st_size
         db = open_read_only(path)

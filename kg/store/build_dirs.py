@@ -39,6 +39,11 @@ new build replaces the old.
                                         which `kg export --format brat|xmi` writes back
         served.lock                     kg.store.served.SERVED_FILE: locked (shared) by each server
                                         answering from the build
+        <file>.sha256, schema.sha256    kg.store.checksums.SUFFIX: the checksum of each kept file
+                                        (exports, section indexes, graph.html, view-index/'s files,
+                                        the search index, inputs.pickle, evidence.pickle; schema/'s
+                                        files listed in one), written before the file is renamed
+                                        into place; a file damaged on disk is made again, never used
       builds/.<id>.<pid>.removing/      a build renamed away by the cleanup that deletes it
       cache/<id>/                       CACHE_DIR: files derived from a build by the endpoint (graph.html.gz)
 
@@ -54,6 +59,7 @@ import fcntl
 import json
 import os
 import shutil
+import sys
 import time
 from contextlib import nullcontext
 from pathlib import Path
@@ -62,7 +68,7 @@ from typing import TYPE_CHECKING, Any, Callable, ContextManager
 from kg.errors import BeingMade, DiskFull, StoreError
 from kg.formats import rdf_syntaxes
 from kg.model import iris
-from kg.store import served
+from kg.store import checksums, served
 from kg.store.disk_space import is_disk_full
 
 if TYPE_CHECKING:
@@ -162,9 +168,14 @@ def sections_path(export: Path) -> Path:
 
 
 def read_sections(export: Path) -> dict[str, list[int]] | None:
-    """The byte range [start, end) of each graph's section in `export`, or None without a readable index."""
+    """The byte range [start, end) of each graph's section in `export`, or None without a readable
+    index, or when the export or its index is damaged (kg.store.checksums): whoever reads sections
+    of an export by this index gets them whole or reads the store instead."""
+    index = sections_path(export)
+    if not (checksums.intact(export) and checksums.intact(index)):
+        return None
     try:
-        return json.loads(sections_path(export).read_text())
+        return json.loads(index.read_text())
     except (OSError, ValueError):
         return None
 
@@ -176,19 +187,24 @@ def corpus_config_dir(build: Path) -> Path:
 
 def made_once(path: Path, make: Callable[[Path], object], deadline: float | None = None) -> Path:
     """`path`, made by `make(partial)` on the first call and renamed into place when complete, then
-    kept: one maker at a time across threads and processes (an flock per open file). A caller with a
-    `deadline` (time.monotonic) waits for another maker until then, and gets BeingMade after."""
-    if path.is_file():
+    kept: one maker at a time across threads and processes (an flock per open file). The file is
+    sealed (kg.store.checksums) before it is renamed into place; one found damaged is removed and
+    made again. A caller with a `deadline` (time.monotonic) waits for another maker until then, and
+    gets BeingMade after."""
+    if path.is_file() and checksums.intact(path):
         return path
     with open(path.with_name(f".{path.name}.lock"), "w") as lock:
         _lock(lock, path, deadline)
         if path.is_file():
-            return path
+            if checksums.intact(path):
+                return path
+            _drop_damaged(path)
         for stale in path.parent.glob(f".{path.name}.*.part"):  # left by a maker killed while holding the lock
             stale.unlink(missing_ok=True)
         partial = path.with_name(f".{path.name}.{os.getpid()}.part")
         try:
             make(partial)
+            checksums.seal(partial, kept_as=path)
             os.replace(partial, path)
         except Exception as exc:
             if is_disk_full(exc):  # the client is not told where the server keeps its files
@@ -197,6 +213,15 @@ def made_once(path: Path, make: Callable[[Path], object], deadline: float | None
         finally:
             partial.unlink(missing_ok=True)
     return path
+
+
+def _drop_damaged(path: Path) -> None:
+    """Remove a kept file whose bytes no longer give its checksum, saying so on stderr (a reader
+    holding it open keeps its bytes; the caller makes it again)."""
+    print(f"warning: {path}: damaged on disk (its bytes no longer give the checksum kept in "
+          f"{checksums.sidecar(path).name}); made again", file=sys.stderr)
+    path.unlink(missing_ok=True)
+    checksums.unseal(path)
 
 
 _LOCK_POLL = 0.05  # seconds between two tries of a lock held by another maker

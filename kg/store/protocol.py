@@ -83,8 +83,24 @@ class GraphStore(Protocol):
 
 
 def rows_of(sparql_json: bytes) -> list[dict[str, str]]:
-    """Parse SPARQL JSON results into {variable: value} rows (small results only)."""
+    """Parse SPARQL JSON results into {variable: lexical value} rows (small results only).
+
+    An xsd:boolean comes back in its canonical form, "true" or "false": Virtuoso answers a stored
+    boolean as "1" or "0", which XML Schema allows but every comparison with "true" misses. (It also
+    types a computed boolean, isLiteral(?v) or ?a = ?b, as the integer 1 or 0, which no reader of the
+    rows can tell from an integer; a caller that selects one compares with both spellings.)"""
     data = json.loads(sparql_json)
     if "boolean" in data:
         return [{"boolean": str(data["boolean"]).lower()}]
-    return [{k: v["value"] for k, v in b.items()} for b in data["results"]["bindings"]]
+    return [{k: _lexical(v) for k, v in b.items()} for b in data["results"]["bindings"]]
+
+
+_XSD_BOOLEAN = "http://www.w3.org/2001/XMLSchema#boolean"
+_CANONICAL_BOOLEAN = {"1": "true", "0": "false"}
+
+
+def _lexical(term: dict[str, str]) -> str:
+    value = term["value"]
+    if term.get("datatype") == _XSD_BOOLEAN:
+        return _CANONICAL_BOOLEAN.get(value, value)
+    return value

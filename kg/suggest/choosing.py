@@ -10,7 +10,6 @@ Maduro government').
 from __future__ import annotations
 
 import re
-from dataclasses import replace
 
 from kg.formats.brat.conf import AnnotationConfig
 from kg.suggest.dates import match_dates
@@ -44,8 +43,7 @@ def suggest(text: str, lexicon: Lexicon, config: AnnotationConfig, *, published:
     chosen += _nested(found, chosen, config)
     chosen += [s for s in _choose(others or []) if not any(s.begin < c.end and c.begin < s.end for c in chosen)]
     if triggers:
-        events = [replace(s, kind="event") for s in match_names(text, triggers.lexicon, triggers.stem)]
-        chosen = triggers.argued(chosen + _choose(events), text, config)
+        chosen = triggers.argued(chosen + _choose(triggers.found(text)), text, config)
     if quote_type and config.usable(quote_type):
         entities = [s for s in chosen if s.kind != "event"]
         chosen += [q for q in match_quotes(text, quote_type) if _may_hold(q, entities, config)]

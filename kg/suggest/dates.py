@@ -3,7 +3,8 @@
 Written dates ('April 30, 2019', '30 April', 'February 2019', '2014') take their value from
 the text; a date missing its year, a weekday, 'today' or 'last month' from the article's
 date. Expressions that name a span of time or a date relative to another event ('the past
-month', 'two days later') are suggested without a value, for the annotator to settle.
+month', 'two days later') are suggested without a value, for the annotator to settle. The
+word before a date may make it the start or the end of a period ('since 2014', 'until March').
 """
 
 from __future__ import annotations
@@ -138,3 +139,25 @@ def _iso(year: int, month: int, day: int | None) -> str:
 
 def _show(published) -> str:
     return "-".join(f"{p:02d}" for p in published if p is not None)
+
+
+# The word before a date that makes it the start or the end of a period ("since 2014", "until
+# March"), per ISO 639-1 language; a language not listed has no period words.
+_PERIOD_WORDS = {
+    "en": {"since": "start", "from": "start", "until": "end", "till": "end", "to": "end"},
+    "es": {"desde": "start", "hasta": "end"},
+    "pt": {"desde": "start", "ate": "end"},
+    "fr": {"depuis": "start"},
+    "it": {"dal": "start", "dalla": "start"},
+    "de": {"seit": "start", "ab": "start", "bis": "end"},
+    "nl": {"sinds": "start", "vanaf": "start", "tot": "end"},
+}
+_WORD_BEFORE = re.compile(r"(\w+)[\s,]*$")
+
+
+def period_bound(text: str, begin: int, language: str | None) -> str | None:
+    """'start' when the date at `begin` follows a word that opens a period ('since', 'from'),
+    'end' when one that closes it ('until', 'to'), else None (a point in time, or unsaid)."""
+    words = _PERIOD_WORDS.get((language or "").split("-")[0].lower(), {})
+    before = _WORD_BEFORE.search(text, max(0, begin - 40), begin)
+    return words.get(fold(before.group(1))) if before and words else None

@@ -4,7 +4,8 @@ Like INCEpTION's string-matching recommender, with stems: a word or phrase that 
 marked as the trigger of an event ("defected", "sought refuge") is suggested wherever a word of
 the same stem occurs again ("defect", "defection"), with that event type. A trigger annotated
 with several types takes the most frequent; one the annotators mostly left unmarked where it
-occurs ('said', marked as a Claim at one place in five) is not suggested (kg.suggest.practice).
+occurs ('said', marked as a Claim at one place in five) is not suggested, nor a word as written
+that they show and never mark ('talk' where 'talked' was an interview: kg.suggest.practice).
 
 Arguments come from the same habits: for each event type, the roles its annotated events fill
 and the entity types that filled them, and on which side of the trigger. A suggested event
@@ -12,7 +13,9 @@ takes, for a role that is required or that at least a third of the type's events
 suggested name, date or figure of the same sentence whose type filled that role before (and
 that annotation.conf allows there), one on the other side of the trigger than the role's usual
 side counting as three times as far. An event whose required role finds no such name is not
-suggested: brat would refuse it.
+suggested: brat would refuse it. A date that bounds a period ('since 2014', 'until March':
+kg.suggest.dates.period_bound) fills the role that means kgo:startTime or kgo:endTime where the
+event's type declares one (StartTime, EndTime), whatever the habits, and is then not its Time.
 """
 
 from __future__ import annotations
@@ -24,6 +27,8 @@ from dataclasses import dataclass, field, replace
 
 from kg.formats.brat.conf import AnnotationConfig
 from kg.formats.records import Annotations
+from kg.model.schema.corpus_vocabulary import property_name
+from kg.suggest.dates import period_bound
 from kg.suggest.human import Score
 from kg.suggest.spans import Candidate, Lexicon, match_names, tokens
 from kg.suggest.stems import stemmer
@@ -60,21 +65,32 @@ class TriggerModel:
     lexicon: Lexicon
     stem: Callable[[str], str]
     habits: dict[str, Habits]
+    language: str | None = None
+    bound_roles: dict[str, str] = field(default_factory=dict)  # role -> "start" or "end" of a period
+    unmarked: frozenset[str] = frozenset()  # senses (kg.suggest.practice) not suggested
 
     def form(self, text: str) -> str:
         """The lexicon form of a trigger text: its folded words, stemmed."""
         return " ".join(self.stem(word) for word, _, _ in tokens(text))
 
+    def found(self, text: str) -> list[Suggestion]:
+        """The learned triggers in a text (overlapping ones included), but for the senses left unmarked."""
+        return [replace(s, kind="event") for s in match_names(text, self.lexicon, self.stem)
+                if sense(s.text) not in self.unmarked]
+
     def argued(self, chosen: list[Suggestion], text: str, config: AnnotationConfig) -> list[Suggestion]:
         """The chosen suggestions, each event with its arguments (an event that cannot fill a
         required role is dropped)."""
         names = [s for s in chosen if s.kind in ("name", "date", "figure")]
+        periods = {(n.begin, n.end): bound for n in names
+                   if n.kind == "date" and (bound := period_bound(text, n.begin, self.language))}
         kept = []
         for s in chosen:
             if s.kind != "event":
                 kept.append(s)
                 continue
-            args = _arguments(s, _same_sentence(s, names, text), self.habits.get(s.type, Habits()), config)
+            args = _arguments(s, _same_sentence(s, names, text), self.habits.get(s.type, Habits()), config,
+                              (periods, self.bound_roles))
             if args is not None:
                 kept.append(replace(s, args=args))
         return kept
@@ -94,10 +110,12 @@ def seen_events(annotations: Annotations, config: AnnotationConfig, document: st
 
 
 def trigger_model(seen: list[SeenEvent], config: AnnotationConfig, language: str | None = "en",
-                  minimum: int = 1) -> TriggerModel:
-    """The triggers (stemmed in `language`) seen at least `minimum` times with a usable event type."""
+                  minimum: int = 1, means: Callable[[str, str], bool] | None = None) -> TriggerModel:
+    """The triggers (stemmed in `language`) seen at least `minimum` times with a usable event type.
+    `means(role, property)` says which kgo property a role stands for (the corpus vocabulary's
+    alignment; by default its own name, StartTime: startTime)."""
     stem = stemmer(language)
-    model = TriggerModel({}, stem, _habits(seen))
+    model = TriggerModel({}, stem, _habits(seen), language, _bound_roles(config, means or _named))
     counts: dict[str, Counter] = defaultdict(Counter)
     where: dict[tuple[str, str], set[str]] = defaultdict(set)
     for event in seen:
@@ -111,6 +129,21 @@ def trigger_model(seen: list[SeenEvent], config: AnnotationConfig, language: str
             places = ", ".join(sorted(where[(form, type_)]))
             model.lexicon[form] = [Candidate(type_, None, f"trigger of {count} {type_} events in {places}")]
     return model
+
+
+def _named(role: str, kgo_property: str) -> bool:
+    return property_name(role) == kgo_property
+
+
+def _bound_roles(config: AnnotationConfig, means: Callable[[str, str], bool]) -> dict[str, str]:
+    """The event roles that hold the start or the end of a period (kgo:startTime, kgo:endTime)."""
+    roles = {role.name for event in config.events.values() for role in event.roles}
+    found = {}
+    for role in sorted(roles):
+        bound = next((b for b, term in (("start", "startTime"), ("end", "endTime")) if means(role, term)), None)
+        if bound:
+            found[role] = bound
+    return found
 
 
 def _habits(seen: list[SeenEvent]) -> dict[str, Habits]:
@@ -130,19 +163,26 @@ def _same_sentence(event: Suggestion, names: list[Suggestion], text: str) -> lis
     return [n for n in names if begin <= n.begin and n.end <= end]
 
 
-def _arguments(event: Suggestion, names: list[Suggestion], habits: Habits, config: AnnotationConfig
+def _arguments(event: Suggestion, names: list[Suggestion], habits: Habits, config: AnnotationConfig,
+               periods: tuple[dict[tuple[int, int], str], dict[str, str]]
                ) -> tuple[tuple[str, int, int, None], ...] | None:
-    """(role, begin, end, None) of the names chosen for the event's roles, or None when a required role has none."""
+    """(role, begin, end, None) of the names chosen for the event's roles, or None when a required
+    role has none. `periods`: the bound ("start", "end") of each date span that bounds a period,
+    and the roles that hold one."""
     declared = {role.name: role for role in config.events[event.type].roles}
-    args: list[tuple[str, int, int, None]] = []
-    used: set[tuple[int, int]] = set()
+    bounds, bound_roles = periods
+    args = _period_arguments(event, names, declared, config, periods)
+    used = {(begin, end) for _, begin, end, _ in args}
+    held = {bound_roles[name] for name in declared if name in bound_roles}  # a date bounding these is no Time
     for name, role in declared.items():
+        if name in bound_roles:
+            continue
         seen = habits.roles.get(name, Counter())
         filled = sum(seen.values())
         if role.optional and filled * 3 < habits.events:
             continue
-        fits = [n for n in names
-                if (n.begin, n.end) not in used and seen[n.type] and config.matches(n.type, role.types)]
+        fits = [n for n in names if (n.begin, n.end) not in used and bounds.get((n.begin, n.end)) not in held
+                and seen[n.type] and config.matches(n.type, role.types)]
         if not fits:
             if role.optional:
                 continue
@@ -151,7 +191,23 @@ def _arguments(event: Suggestion, names: list[Suggestion], habits: Habits, confi
         nearest = min(fits, key=lambda n: (_distance(event, n) * (1 if _side(event, n) == side else 3), n.begin))
         used.add((nearest.begin, nearest.end))
         args.append((name, nearest.begin, nearest.end, None))
-    return tuple(args)
+    order = list(declared)
+    return tuple(sorted(args, key=lambda arg: order.index(arg[0])))
+
+
+def _period_arguments(event: Suggestion, names: list[Suggestion], declared: dict, config: AnnotationConfig,
+                      periods: tuple[dict[tuple[int, int], str], dict[str, str]]) -> list[tuple[str, int, int, None]]:
+    """The nearest date of the sentence that starts (or ends) a period, for each role of the
+    event's type that holds a start (or an end)."""
+    bounds, bound_roles = periods
+    args: list[tuple[str, int, int, None]] = []
+    for name, role in declared.items():
+        fits = [n for n in names if name in bound_roles and bounds.get((n.begin, n.end)) == bound_roles[name]
+                and config.matches(n.type, role.types)]
+        if fits:
+            nearest = min(fits, key=lambda n: (_distance(event, n), n.begin))
+            args.append((name, nearest.begin, nearest.end, None))
+    return args
 
 
 def _side(event: Suggestion, arg: Suggestion) -> int:
@@ -162,9 +218,14 @@ def _distance(a: Suggestion, b: Suggestion) -> int:
     return max(b.begin - a.end, a.begin - b.end, 0)
 
 
+def sense(text: str) -> str:
+    """A trigger's sense: its folded words as written ('talked', where its form is the stem 'talk')."""
+    return " ".join(word for word, _, _ in tokens(text))
+
+
 def trigger_places(text: str, model: TriggerModel) -> set[tuple[int, int, str]]:
-    """Every place a learned trigger occurs, with its form (for kg.suggest.practice)."""
-    return {(s.begin, s.end, model.form(s.text)) for s in match_names(text, model.lexicon, model.stem)}
+    """Every place a learned trigger occurs, with its sense (for kg.suggest.practice)."""
+    return {(s.begin, s.end, sense(s.text)) for s in match_names(text, model.lexicon, model.stem)}
 
 
 def human_triggers(annotations: Annotations) -> set[tuple[int, int, str]]:

@@ -12,10 +12,11 @@ from dataclasses import replace
 
 from kg.formats.brat.conf import AnnotationConfig
 from kg.formats.corpus import DocumentFiles
+from kg.model.schema.corpus_vocabulary import Vocabulary
 from kg.suggest.corpus import SuggestCorpus
 from kg.suggest.events import SeenEvent, TriggerModel, human_triggers, trigger_model, trigger_places
 from kg.suggest.ner import label_habits, label_types, load_recognizer, model_names
-from kg.suggest.practice import Counts, document_counts, leave_out, name_places, practised, summed
+from kg.suggest.practice import Counts, by_form, document_counts, leave_out, name_places, practised, summed, unmarked
 from kg.suggest.spans import Lexicon, alias_lexicon, corpus_lexicon, merge_lexicons
 from kg.suggest.suggestion import Suggestion
 
@@ -48,9 +49,10 @@ class Known:
                                  corpus_lexicon([n for n in self.names if n[3] != slug]))
         kept = practised(lexicon, leave_out(self.total, self.counts.get(slug, {})))
         model = trigger_model([t for t in self.triggers if t.document != slug], config,
-                              self.corpus.read(files).metadata.language)
-        others = leave_out(self.trigger_total, self.trigger_counts.get(slug, {}))
-        model = replace(model, lexicon=practised(model.lexicon, others))
+                              self.corpus.read(files).metadata.language,
+                              means=Vocabulary(config, self.corpus.vocab.alignment).means)
+        others = leave_out(self.trigger_total, self.trigger_counts.get(slug, {}))  # by sense
+        model = replace(model, lexicon=practised(model.lexicon, by_form(others, model.form)), unmarked=unmarked(others))
         found = []
         if self.recognize and self.ner:
             types = label_types([h for other, h in self.labels.items() if other != slug])
@@ -74,7 +76,7 @@ def name_counts(corpus: SuggestCorpus, names: Names) -> dict[str, Counts]:
 
 def trigger_counts(corpus: SuggestCorpus, triggers: list[SeenEvent]) -> dict[str, Counts]:
     """Per annotated document, where each learned trigger occurs and how often a human marked it
-    as an event's trigger (kg.suggest.practice), with every trigger the corpus knows."""
+    as an event's trigger, by sense (kg.suggest.practice), with every trigger the corpus knows."""
     found = {}
     models: dict[tuple[int, str], TriggerModel] = {}  # one per configuration and language
     for files in _annotated(corpus):

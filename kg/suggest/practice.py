@@ -9,12 +9,17 @@ other documents and marked there at under `share` (a half) of the rate at which 
 known names is not suggested: the rate is the corpus's own, so a corpus that marks only the
 mentions its events need (three in five) keeps the names it marks as often as any. A name they
 never show (only in the alias table, or only in this article) keeps its benefit of the doubt.
-Event triggers are filtered the same way (kg.suggest.events).
+Event triggers are filtered the same way (kg.suggest.events), counted by sense: a trigger is
+learned by its stem, but the word as written may be another sense ('talk' where 'talked' was an
+interview, 'leaders' where 'leader' was a post, 'saying' where 'say' was a claim), so each place
+counts under its folded words; a stem is judged on all its senses, and a word the other
+documents show and never mark as a trigger is not suggested (`unmarked`).
 """
 
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable
 
 from kg.formats.brat.conf import AnnotationConfig
 from kg.suggest.choosing import suggest
@@ -64,3 +69,17 @@ def practised(lexicon: Lexicon, others: Counts, minimum: int = 2, share: float =
     usual = sum(marked for _, marked in others.values()) / seen if seen else 0.0
     return {form: candidates for form, candidates in lexicon.items()
             if others.get(form, (0, 0))[0] < minimum or others[form][1] >= share * usual * others[form][0]}
+
+
+def by_form(senses: Counts, form_of: Callable[[str], str]) -> Counts:
+    """Counts by sense (a trigger's folded words) added up by lexicon form (their stems)."""
+    total: Counter = Counter()
+    for sense, (found, marked) in senses.items():
+        total[form_of(sense), 0] += found
+        total[form_of(sense), 1] += marked
+    return {form: (total[form, 0], total[form, 1]) for form, _ in total}
+
+
+def unmarked(senses: Counts) -> frozenset[str]:
+    """The senses the documents show and never mark."""
+    return frozenset(sense for sense, (found, marked) in senses.items() if found and not marked)

@@ -5,6 +5,7 @@ remote store are in kg.testing.sparql_servers."""
 
 from __future__ import annotations
 
+import ctypes
 import os
 import re
 import shutil
@@ -15,6 +16,7 @@ import sys
 import tempfile
 import threading
 import time
+from functools import partial
 from pathlib import Path
 
 import requests
@@ -69,11 +71,31 @@ class ServerDown(StoreError):
     """A server started here (kg serve, a SPARQL server) did not come up."""
 
 
+_PR_SET_PDEATHSIG = 1  # prctl(2)
+
+
+def _die_with(parent: int) -> None:
+    """Run in the child between fork and exec: ask Linux for SIGTERM when `parent` dies, and
+    stop at once when it died already (before the request was made)."""
+    libc = ctypes.CDLL(None, use_errno=True)
+    libc.prctl(_PR_SET_PDEATHSIG, signal.SIGTERM, 0, 0, 0)
+    if os.getppid() != parent:
+        os._exit(1)
+
+
 class Process:
-    """A child process in its own session (process group), stopped with its children."""
+    """A child process in its own session (process group), stopped with its children.
+
+    It is also sent SIGTERM when the process that started it dies, however it dies (a test run
+    killed by a time-out, ^C twice): a server in a session of its own otherwise outlives it.
+    Linux ties that signal to the thread that forked, so it is asked for only from the main
+    thread; a process started from another thread is stopped by stop() alone."""
 
     def __init__(self, argv: list, **kwargs) -> None:
-        self.process = subprocess.Popen(argv, start_new_session=True, **kwargs)
+        on_main_thread = threading.current_thread() is threading.main_thread()
+        self.process = subprocess.Popen(argv, start_new_session=True,
+                                        preexec_fn=partial(_die_with, os.getpid()) if on_main_thread else None,
+                                        **kwargs)
 
     def stop(self, grace: float = 20.0) -> None:
         """SIGTERM the process group, SIGKILL it when it lingers past `grace` seconds; what is left

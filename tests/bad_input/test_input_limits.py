@@ -199,3 +199,58 @@ def test_the_offset_map_answers_as_cassis_does() -> None:
                 assert (unit in ours.unmapped) == (unit not in cassis._external_to_python), (text, unit)
             for point in range(-2, len(text) + 3):
                 assert ours.python_to_external(point) == cassis.python_to_external(point), (text, point)
+
+
+def _long_text_xmi(characters: int) -> bytes:
+    """bogota.xmi with its text followed by `characters` more (words and line breaks): its annotations
+    keep their offsets."""
+    xmi = (DATA / "bogota.xmi").read_bytes()
+    end = xmi.index(b'"/>', xmi.index(b"sofaString="))
+    tail = (" more words" * (characters // 11 + 1))[:characters]
+    tail = "&#10;".join(tail[i:i + 990] for i in range(0, len(tail), 990))
+    return xmi[:end] + tail.encode() + xmi[end:]
+
+
+def test_an_xmi_text_over_ten_megabytes_is_read(loose: Path) -> None:
+    """libxml2 reads at most 10,000,000 bytes in one attribute unless told otherwise: a text past
+    it ended in "AttValue length too long"; such a text is read (the file stays under limits.TEXT)."""
+    from kg.formats.inception.xmi import xmi_to_brat
+
+    small = xmi_to_brat(loose / "bogota.xmi")
+    (loose / "bogota.xmi").write_bytes(_long_text_xmi(12_000_000))
+    large = xmi_to_brat(loose / "bogota.xmi")
+    assert len(large.text) > 12_000_000 and large.text.startswith(small.text)
+    assert large.ann == small.ann
+
+
+def test_an_xmi_with_a_document_type_declaration_is_refused(loose: Path, tmp_path: Path) -> None:
+    """Read with lxml's huge-text option, an XMI must define no entities: INCEpTION writes no DTD."""
+    xmi = loose / "bogota.xmi"
+    data = xmi.read_bytes()
+    root = data.index(b"<xmi:XMI")
+    xmi.write_bytes(data[:root] + b'<!DOCTYPE xmi:XMI [<!ENTITY a "aaaaaaaaaa">]>\n' + data[root:])
+    result = _build(loose, tmp_path)
+    assert result.exit_code == 2, result.output
+    assert f"{xmi}:1: document type declaration" in result.stderr
+
+
+def test_a_type_system_is_parsed_once_for_the_documents_that_share_it(corpus: Path, tmp_path: Path) -> None:
+    """A folder of loose .xmi and an archive of several, each sharing one TypeSystem.xml, read in a
+    real build: one parse each (it was one a document)."""
+    from kg.formats.inception.xmi import type_systems_read
+
+    unique = f"<!-- {tmp_path.name} -->\n".encode()  # bytes no other test parsed in this process
+    type_system = (DATA / "TypeSystem.xml").read_bytes() + unique
+    (corpus / "loose").mkdir()
+    (corpus / "loose" / "TypeSystem.xml").write_bytes(type_system)
+    for n in range(6):
+        shutil.copy(DATA / ("bogota.xmi" if n % 2 else "lisbon.xmi"), corpus / "loose" / f"doc{n}.xmi")
+    with zipfile.ZipFile(corpus / "export.zip", "w") as archive:
+        archive.writestr("TypeSystem.xml", type_system + b"<!-- the archive's -->\n")
+        for n in range(4):
+            archive.writestr(f"a{n}.xmi", (DATA / "bogota.xmi").read_bytes())
+    before = type_systems_read()
+    from kg.pipeline.builder import build
+
+    build(corpus, tmp_path / "data", validate=False, workers=1)
+    assert type_systems_read() - before == 2

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from kg.atomic import PART_SUFFIX
-from kg.store import build_dirs
+from kg.store import build_dirs, checksums
 from tests.helpers import TINY, export_file, run_kg, tree_digest
 
 
@@ -148,6 +148,7 @@ def test_a_failed_directory_export_leaves_no_half_directory(place: Path) -> None
     half-way, and neither the target nor its temporary sibling is left."""
     conf = build_dirs.corpus_config_dir(build_dirs.current_build(place / "data")) / "annotation.conf"
     conf.write_text("declared before any section\n", encoding="utf-8")
+    checksums.seal_tree(conf.parent)  # kept so by the build: not a damaged file, which would be made again
     (place / "empty").mkdir()
     for target in ("backup", "empty"):
         result = run_kg("export", "--format", "brat", "-o", target)

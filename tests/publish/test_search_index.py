@@ -159,6 +159,30 @@ def test_the_file_holds_the_same_index(generated_data):
             assert h.summary is None
 
 
+def test_a_long_needle_anywhere_is_found_by_its_inner_words(generated_data, monkeypatch):
+    """A needle of three words or more cut from inside labels (starting and ending inside a word) is found
+    anywhere through the word index (its inner words whole, its last a word's start), never the trigrams,
+    and the hits are the definition's: the label whose word the needle's first run ends is among them."""
+    labels, summaries = _rows(generated_data)
+    index = read_index(build_dirs.current_build(generated_data))
+    long_labels = [r["label"] for r in labels if len(word_text(fold(r["label"])).split()) >= 4]
+    assert len(long_labels) > 20
+    needles = []
+    for label in random.Random(3).sample(long_labels, 20):
+        words = label.split()
+        needles.append(" ".join([words[0][1:], *words[1:-1], words[-1][:2]]))  # "irector, Federal Party of Gu"
+    needles += ["rector, Federal Party of", "Nothing Inside Here Anywhere"]
+    for text in needles:
+        for limit in (1, 100):
+            assert _found(index, text, limit) == _by_definition(labels, summaries, text, limit), (text, limit)
+    monkeypatch.setattr(search, "_GRAMS", "SELECT * FROM no_such_table")  # a trigram phrase would now raise
+    cut = next(n for n in needles if _by_definition(labels, summaries, n, 100))
+    found = _found(index, cut, 100)
+    assert found == _by_definition(labels, summaries, cut, 100) and found[0][2] in ("word", "substring")
+    assert search._inner_words_query("irector, federal party of gu") == '"federal" AND "party" AND "of" AND "gu" *'
+    assert search._inner_words_query("federal party") == ""
+
+
 def test_a_one_letter_search_ranks_few_labels(generated_data, monkeypatch):
     """A common letter is in nearly every label: the search ranks those that start with it (or a
     word), not every label."""

@@ -1,16 +1,21 @@
 """A SPARQL server whose start fails leaves nothing running: a Virtuoso that misses its deadline
 (it once took 92 s on a loaded machine, past the 60 s it was given, and the failed fixture left
 its `virtuoso-t` running) or whose set-up fails once it answers is stopped, with its whole
-process group, before the error reaches the test."""
+process group, before the error reaches the test. And a server outlives no test run, however the
+run ends."""
 
 from __future__ import annotations
 
 import os
+import signal
+import subprocess
+import sys
+import time
 from pathlib import Path
 
 import pytest
 
-from kg.testing.servers import ServerDown
+from kg.testing.servers import ROOT, ServerDown
 from kg.testing.sparql_servers import ENGINES, VirtuosoServer, virtuoso_binary
 
 
@@ -81,3 +86,42 @@ def test_every_engine_past_its_deadline_is_stopped(name: str, tmp_path: Path) ->
     with pytest.raises(ServerDown):
         late(tmp_path)
     assert _running_in(tmp_path) == []
+
+
+_STARTER = """
+import sys, time
+from kg.testing.servers import Process
+child = Process([sys.executable, "-c", "import time; time.sleep(120)"])
+print(child.process.pid, flush=True)
+time.sleep(120)
+"""
+
+
+def test_a_server_dies_with_the_test_run_that_started_it() -> None:
+    """A test run killed by a time-out (SIGKILL: no fixture tear-down runs) leaves no server behind:
+    the child, in a session of its own so that stop() can signal its whole group, is sent SIGTERM by
+    Linux when its parent dies."""
+    starter = subprocess.Popen([sys.executable, "-c", _STARTER], stdout=subprocess.PIPE, text=True,
+                               env=dict(os.environ, PYTHONPATH=str(ROOT)))
+    child = int(starter.stdout.readline())
+    try:
+        assert _alive(child)
+        starter.kill()
+        starter.wait(10)
+        deadline = time.monotonic() + 30
+        while _alive(child) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert not _alive(child), "the child outlived the process that started it"
+    finally:
+        starter.kill()
+        starter.wait()
+        if _alive(child):
+            os.kill(child, signal.SIGKILL)
+
+
+def _alive(pid: int) -> bool:
+    """Whether `pid` runs (a zombie, dead but not yet reaped by init, counts as gone)."""
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False

@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from kg.pipeline.builder import build
-from kg.store import build_dirs, served
+from kg.store import build_dirs, checksums, served
 from tests.helpers import TINY
 
 BUILD_NAMES = {build_dirs.STORE_DIR, build_dirs.MANIFEST_FILE, *build_dirs.EXPORT_FILES.values(),
@@ -18,7 +18,10 @@ DATA_NAMES = {build_dirs.CURRENT, build_dirs.LOCK_FILE, build_dirs.STAMP_FILE, b
 
 
 def _named(name: str, names: set[str]) -> bool:
-    """`name` is one of `names`, or the lock made_once keeps beside one (.<name>.lock)."""
+    """`name` is one of `names`, the lock made_once keeps beside one (.<name>.lock), or the checksum
+    kept beside one (<name>.sha256, kg.store.checksums)."""
+    if name.endswith(checksums.SUFFIX):
+        return _named(name[:-len(checksums.SUFFIX)], names)
     return name in names or (name.startswith(".") and name.endswith(".lock") and name[1:-5] in names)
 
 

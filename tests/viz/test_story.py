@@ -53,8 +53,6 @@ def corpus(shipped_data: Path) -> dict:
             "memberships": memberships, "kinds": kinds}
 
 
-@pytest.mark.xfail(strict=True, reason="since the fourth fidelity round and the sharing rule, Guaidó's label is not "
-                   "drawn at the first frame (a node's box lies under it) and 56 of 125 nodes are labelled")
 def test_at_most_5_percent_of_drawn_nodes_overlap_at_the_first_frame(page, corpus):
     page.open(corpus["page"])
     measured = page.page.evaluate(OVERLAP)

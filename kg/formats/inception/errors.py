@@ -35,7 +35,7 @@ def elements(data: bytes) -> Iterator[tuple[etree._Element, int, int]]:
     past (the whole tree of a 16 MiB XMI took 280 MiB)."""
     depth = -1
     try:
-        for event, element in etree.iterparse(io.BytesIO(data), events=("start", "end"),
+        for event, element in etree.iterparse(io.BytesIO(data), events=("start", "end"), huge_tree=True,
                                               resolve_entities=False, no_network=True):
             if event == "end":
                 if depth == 1:
@@ -65,6 +65,21 @@ def check_root(data: bytes, where: str, tag: str, expected: str) -> None:
         shown = found.rpartition("}")[2] if found.rpartition("}")[2] != local else found
         raise CorpusError(f"root element <{shown}> (expected <{local}> in namespace {namespace}: {expected})",
                           where, root[1])
+
+
+def check_no_dtd(data: bytes, where: str) -> None:
+    """A document type declaration is refused before cassis reads the XMI: cassis reads it with
+    lxml's huge_tree (a text past libxml2's 10,000,000 bytes in one attribute), which must not meet
+    entities defined to expand (INCEpTION writes no DTD; the file is at most limits.TEXT)."""
+    try:
+        for _, element in etree.iterparse(io.BytesIO(data), events=("start",), resolve_entities=False,
+                                          no_network=True, load_dtd=False):
+            if element.getroottree().docinfo.doctype:
+                raise CorpusError("document type declaration (<!DOCTYPE ...>) (expected UIMA CAS XMI without "
+                                  "one, as INCEpTION exports it)", where, 1)
+            return
+    except etree.XMLSyntaxError:
+        return  # cassis's own error, located by cas_error, says what is wrong
 
 
 def check_type_depth(data: bytes, where: str) -> None:

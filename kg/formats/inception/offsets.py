@@ -97,7 +97,10 @@ def new_cas(typesystem: TypeSystem, text: str) -> Cas:
 
 
 def load_cas(source, typesystem: TypeSystem) -> tuple[Cas, list[Utf16Offsets]]:
-    """The CAS of an XMI file object, and the offset map of each of its texts."""
+    """The CAS of an XMI file object, and the offset map of each of its texts. `trusted` is cassis's
+    name for lxml's huge_tree: a text of more than 10,000,000 bytes is one attribute longer than
+    libxml2 reads without it ("AttValue length too long"). The caller bounds the file (limits.TEXT)
+    and refuses a DTD (kg.formats.inception.errors.check_no_dtd) before."""
     reader = _Deserializer()
-    cas = reader.deserialize(source, typesystem=typesystem, lenient=False, trusted=False)
+    cas = reader.deserialize(source, typesystem=typesystem, lenient=False, trusted=True)
     return cas, reader.offsets

@@ -9,10 +9,12 @@ read raises CorpusError `path:line: what is wrong (expected ...)` (kg.formats.in
 
 from __future__ import annotations
 
+import hashlib
 import io
 import warnings
 import zipfile
 import zlib
+from collections import OrderedDict
 from functools import lru_cache
 from pathlib import Path, PurePosixPath
 
@@ -26,6 +28,7 @@ from kg.formats.inception.errors import (
     XMI_ID,
     XMI_ROOT,
     cas_error,
+    check_no_dtd,
     check_offsets,
     check_root,
     check_type_depth,
@@ -36,7 +39,8 @@ from kg.formats.inception.offsets import Utf16Offsets, load_cas
 from kg.formats.records import BratDocument
 from kg.formats.registry import TYPE_SYSTEM
 
-__all__ = ["TYPE_SYSTEM", "BratDocument", "convert", "read_member", "read_xmi", "xmi_to_brat", "zip_to_brat"]
+__all__ = ["TYPE_SYSTEM", "BratDocument", "convert", "read_member", "read_xmi", "type_systems_read", "xmi_to_brat",
+           "zip_to_brat"]
 
 
 def read_xmi(path: Path, member: str | None = None) -> BratDocument:
@@ -119,12 +123,9 @@ def _check_archive_size(size: int, path: Path) -> None:
 
 def convert(xmi: bytes, type_system: bytes, where: str, ts_where: str) -> BratDocument:
     """Convert XMI bytes with their type system's bytes; `where` names them in errors and warnings."""
-    if len(type_system) > limits.TYPE_SYSTEM.bytes:  # a loose one was refused before it was read
-        raise limits.too_large(len(type_system), limits.TYPE_SYSTEM, ts_where, CorpusError)
-    check_root(type_system, ts_where, TS_ROOT, "a UIMA type system description")
-    check_type_depth(type_system, ts_where)
-    typesystem = _load_type_system(type_system, ts_where)
+    typesystem = _type_system(type_system, ts_where)
     check_root(xmi, where, XMI_ROOT, "a UIMA CAS XMI document")
+    check_no_dtd(xmi, where)
     cas, offsets = _load_cas(xmi, typesystem, where)
     check_offsets(cas, xmi, where, offsets)
     return brat_document(cas, where, xmi)
@@ -150,10 +151,43 @@ def _is_type_system(name: str) -> bool:
 
 
 def _type_system_beside(path: Path) -> Path | None:
+    if (path.parent / TYPE_SYSTEM).is_file():  # the usual name: no listing of a large folder per document
+        return path.parent / TYPE_SYSTEM
     try:
         return next((p for p in sorted(path.parent.iterdir()) if _is_type_system(p.name) and p.is_file()), None)
     except OSError:
         return None
+
+
+_TYPE_SYSTEMS: OrderedDict[bytes, TypeSystem] = OrderedDict()  # by the SHA-256 of their bytes, the newest last
+_KEPT_TYPE_SYSTEMS = 8
+_type_systems_read = 0
+
+
+def type_systems_read() -> int:
+    """How many type systems this process has parsed: a folder of documents sharing one
+    TypeSystem.xml parses it once (cassis takes about 0.1 s for INCEpTION's), not once a document."""
+    return _type_systems_read
+
+
+def _type_system(data: bytes, where: str) -> TypeSystem:
+    """The type system of these bytes, checked and parsed on first use in this process, then kept
+    (cassis never changes a type system it reads a CAS with)."""
+    global _type_systems_read
+    key = hashlib.sha256(data).digest()
+    kept = _TYPE_SYSTEMS.get(key)
+    if kept is not None:
+        _TYPE_SYSTEMS.move_to_end(key)
+        return kept
+    if len(data) > limits.TYPE_SYSTEM.bytes:  # a loose one was refused before it was read
+        raise limits.too_large(len(data), limits.TYPE_SYSTEM, where, CorpusError)
+    check_root(data, where, TS_ROOT, "a UIMA type system description")
+    check_type_depth(data, where)
+    typesystem = _TYPE_SYSTEMS[key] = _load_type_system(data, where)
+    _type_systems_read += 1
+    while len(_TYPE_SYSTEMS) > _KEPT_TYPE_SYSTEMS:
+        _TYPE_SYSTEMS.popitem(last=False)
+    return typesystem
 
 
 def _load_type_system(data: bytes, where: str) -> TypeSystem:

@@ -17,7 +17,10 @@ base (then the two are written again as one base). No request reads every row.
     segments.py   writing a base, a delta, a compacted base
     read.py       ViewIndex: what a page, a neighbourhood or a filter shows, and the summaries
 
-May import kg.model, kg.store.build_dirs and kg.publish.view_data.
+Every file is sealed (kg.store.checksums): a damaged one is not read, and the view reads the store
+instead, as for a build that kept no index.
+
+May import kg.model, kg.store.build_dirs, kg.store.checksums and kg.publish.view_data.
 """
 
 from __future__ import annotations
@@ -33,7 +36,7 @@ from kg.publish.view_data import ViewParts, ViewSchema, record_parts
 from kg.publish.view_index import segments, tables
 from kg.publish.view_index.read import SENTENCES_SHOWN, Scored, ViewIndex, ViewRows
 from kg.settings import setting
-from kg.store import build_dirs
+from kg.store import build_dirs, checksums
 
 __all__ = ["SENTENCES_SHOWN", "Scored", "ViewIndex", "ViewRows", "load_head", "open_index", "patch_index",
            "write_index"]
@@ -58,13 +61,14 @@ def patch_index(build_dir: Path, previous_dir: Path, documents: dict[str, bytes]
     a new delta, the base hard-linked. False (nothing written) when that build kept none."""
     head = load_head(previous_dir)
     before = _directory(previous_dir)
-    if head is None or not (before / tables.BASE_FILE).is_file():
+    if head is None or not _intact(before):
         return False
     schema, _ = head
     directory = _directory(build_dir)
     directory.mkdir()
-    os.link(before / tables.HEAD_FILE, directory / tables.HEAD_FILE)
-    os.link(before / tables.BASE_FILE, directory / tables.BASE_FILE)
+    for name in (tables.HEAD_FILE, tables.BASE_FILE):
+        os.link(before / name, directory / name)
+        checksums.link_seal(before / name, directory / name)
     previous = before / tables.DELTA_FILE
     previous = previous if previous.is_file() else None
     records = record_parts(records_nquads, schema.classes)
@@ -84,7 +88,7 @@ def open_index(build_dir: Path) -> ViewIndex | None:
     it cannot be read."""
     head = load_head(build_dir)
     directory = _directory(build_dir)
-    if head is None:
+    if head is None or not _intact(directory):
         return None
     delta = directory / tables.DELTA_FILE
     try:
@@ -95,8 +99,11 @@ def open_index(build_dir: Path) -> ViewIndex | None:
 
 def load_head(build_dir: Path) -> tuple[ViewSchema, ViewPart] | None:
     """The schema and the ontology's part a build kept, or None when it kept none or they cannot be read."""
+    path = _directory(build_dir) / tables.HEAD_FILE
+    if not checksums.intact(path):
+        return None
     try:
-        tag, schema, ontology = pickle.loads((_directory(build_dir) / tables.HEAD_FILE).read_bytes())
+        tag, schema, ontology = pickle.loads(path.read_bytes())
     except Exception:  # noqa: BLE001 - a cache: whatever is wrong with it, the store is asked instead
         return None
     return (schema, ontology) if tag == _HEAD_FORMAT and isinstance(schema, ViewSchema) else None
@@ -108,6 +115,13 @@ def _named(parts: ViewParts) -> Iterable[tuple[str, ViewPart]]:
         yield f"d:{slug}", unpack(part)
     for key, part in parts.records.items():
         yield f"r:{key}", unpack(part)
+
+
+def _intact(directory: Path) -> bool:
+    """Whether a kept index's segments are there and still give their checksums (kg.store.checksums):
+    a damaged one is not read (the view reads the store instead) nor carried into the next build."""
+    delta = directory / tables.DELTA_FILE
+    return checksums.intact(directory / tables.BASE_FILE) and (not delta.exists() or checksums.intact(delta))
 
 
 def _outgrown(directory: Path) -> bool:
@@ -133,3 +147,4 @@ def _directory(build_dir: Path) -> Path:
 
 def _dump(path: Path, value: object) -> None:
     path.write_bytes(pickle.dumps(value, pickle.HIGHEST_PROTOCOL))
+    checksums.seal(path)

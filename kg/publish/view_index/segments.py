@@ -14,6 +14,7 @@ from kg.model.view_parts import ViewPart
 from kg.publish.view_data import ViewSchema
 from kg.publish.view_index import derive, state, tables
 from kg.publish.view_index.write import Numbers, SegmentWriter
+from kg.store import checksums
 
 Parts = Iterable[tuple[str, ViewPart]]
 
@@ -188,6 +189,7 @@ def compact(base: Path, delta: Path, overview_size: int) -> None:
         connection.executescript(tables.INDEXES)
         _derive_all(connection, state.define(connection, "v", "main", None), overview_size)
     delta.unlink()
+    checksums.unseal(delta)
 
 
 class _writing:
@@ -208,6 +210,7 @@ class _writing:
                 self.connection.execute("INSERT INTO meta VALUES ('complete', '1')")
             self.connection.close()
             if kind is None:
+                checksums.seal(self.partial, kept_as=self.path)
                 os.replace(self.partial, self.path)
         finally:
             self.partial.unlink(missing_ok=True)

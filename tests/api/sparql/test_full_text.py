@@ -128,3 +128,67 @@ def test_a_needle_past_the_search_bound_is_a_400(client):
     needle = " ".join(["guaido"] * 300)
     response = client.post("/sparql", data={"query": PREFIX + f'SELECT * WHERE {{ ?s text:query "{needle}" }}'})
     assert "at most 1,000" in body(response, 400)["error"]["detail"]
+
+
+def _sent(client, query: str) -> str:
+    """The text the endpoint gives the engine for `query` (on the service's dataset)."""
+    import time
+
+    from flask import g
+
+    from kg.api.sparql import endpoint
+
+    with client.application.test_request_context("/sparql"):
+        g.deadline = time.monotonic() + 30
+        return endpoint._full_text(query, service_dataset=True)
+
+
+def _answers(client, query: str) -> list[str]:
+    response = client.post("/sparql", data={"query": query}, headers={"Accept": "application/sparql-results+json"})
+    assert response.status_code == 200, response.get_data(as_text=True)
+    return sorted(json.dumps(b, sort_keys=True) for b in json.loads(response.data)["results"]["bindings"])
+
+
+@pytest.mark.parametrize("needle", ["Guai", "Juan Guaidó", "Venez", "person", "National Guard", "Colomb"])
+def test_the_restrictions_to_instances_are_told_before_the_engine_runs(client, monkeypatch, needle):
+    """INCEpTION's four FILTER [NOT] EXISTS on the matched item (api/sparql/known_restrictions.py) are decided from
+    the search index and the build's few subclass and class triples: taken out of the text the engine runs, and
+    every shape answers exactly what the engine answers testing them itself."""
+    from kg.api.sparql import endpoint
+    from tests.api.services import inception_queries as q
+
+    for shape in (q.exact_label, q.starting_with, q.containing):
+        for kind in ("instances", "classes"):
+            query = shape(kind, needle, True)
+            told = _answers(client, query)
+            if kind == "instances":
+                sent = _sent(client, query)
+                assert "EXISTS" not in sent and "VALUES (?subj ?sc ?m ?pMatch)" in sent, (shape.__name__, sent)
+            with monkeypatch.context() as patch:
+                patch.setattr(endpoint, "_holding", lambda restriction, subjects: None)
+                untold = _sent(client, query)
+                assert "FILTER NOT EXISTS" in untold or kind == "classes" or "?pMatch) {  }" in untold  # no row: none
+                assert _answers(client, query) == told, (shape.__name__, kind)
+            if shape is q.exact_label and kind == "instances" and needle == "Juan Guaidó":
+                assert GUAIDO in "".join(told)
+
+
+@pytest.mark.parametrize(("where", "told"), [
+    ("{pattern} . {restriction}", True),
+    ("VALUES ?p {{ <http://www.w3.org/2000/01/rdf-schema#label> }} {{ {pattern} }} {restriction}", True),
+    ("OPTIONAL {{ {pattern} }} {restriction}", False),
+    ("{{ {pattern} }} UNION {{ ?s ?p ?m }} {restriction}", False),
+    ("GRAPH ?g {{ {pattern} {restriction} }}", False),
+    ("{pattern} . {restriction_of_another}", False)])
+def test_a_restriction_is_told_only_where_the_subject_is_bound_by_the_answer(client, where, told):
+    """A FILTER NOT EXISTS refusing Guaidó (a person) drops his rows and leaves the text where the pattern's rows are
+    the group's; elsewhere (OPTIONAL, UNION, GRAPH, another variable) the engine decides."""
+    pattern = '( ?s ?sc ?m ) text:query ( ?p "guai*" 50 )'
+    person = "<http://www.w3.org/1999/02/22-rdf-syntax-ns#type> <https://kg.example.org/ontology#Person>"
+    group = where.format(pattern=pattern, restriction=f"FILTER NOT EXISTS {{ ?s {person} . }}",
+                         restriction_of_another=f"FILTER NOT EXISTS {{ ?x {person} . }}")
+    query = PREFIX + f"SELECT ?s ?m WHERE {{ {group} }}"
+    sent = _sent(client, query)
+    assert ("FILTER NOT EXISTS" not in sent) == told and (GUAIDO not in sent) == told, sent
+    if told:
+        assert GUAIDO not in "".join(_answers(client, query))
