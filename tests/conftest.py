@@ -4,7 +4,7 @@ what a test needs, so that a new test falls in its tier without a mark of its ow
 
 - `servers`: it starts server processes (`kg serve`, `oxigraph serve`, Virtuoso, a Dask
   cluster): every test of tests/remote and tests/hardening, and elsewhere those using a fixture of
-  SERVER_FIXTURES;
+  SERVER_FIXTURES (a test that starts one in its own body carries the mark itself);
 - `browser`: it drives headless Chromium (the `browser` fixture);
 - `bench`: the benchmarks' own tests (tests/bench);
 - `heavy`: a test of over about 5 s on a quiet machine (`--durations`), listed in HEAVY with what
@@ -72,7 +72,10 @@ def browser():
 TESTS = Path(__file__).resolve().parent
 SERVER_FOLDERS = ("remote", "hardening")
 SERVER_FIXTURES = frozenset({"server", "kg_endpoint", "watched", "store_server", "served", "limited", "roomy",
-                             "hostile_server", "cluster", "own_cluster"})
+                             "hostile_server", "cluster", "own_cluster",
+                             # kg serve of a corpus of its own, oxigraph serve, the knowledge base's server
+                             "commodity", "nerel", "sanskrit", "foreign", "hostile", "kb", "oxigraph",
+                             "oxigraph_endpoint"})
 
 
 HEAVY = {  # node-id pattern -> what makes it heavy

@@ -236,6 +236,7 @@ def test_roqet_sees_our_errors(server):
     assert done.returncode != 0 and "400" in done.stderr
 
 
+@pytest.mark.servers  # kg serve
 def test_serve_builds_first_when_there_is_no_graph(tmp_path, tiny_copy):
     from kg.testing.servers import Server
 

@@ -151,6 +151,7 @@ def _running(pid: int) -> bool:
         return False
 
 
+@pytest.mark.servers  # kg serve
 def test_a_broken_save_is_built_once_until_the_next_change(tiny_copy: Path, tmp_path: Path) -> None:
     """A real watcher (in this process, real `kg build` children) on a corpus whose save is broken:
     one build, none while nothing changes (before, one every look: 6 builds in 10 s), then one

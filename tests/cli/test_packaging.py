@@ -92,6 +92,7 @@ def test_wheel_carries_the_ontology_and_no_top_level_api_or_viz_clash(wheel: Pat
     assert not any(n.startswith(("corpus/", "tests/", "benchmarks/", "kg/rdf/kg/")) for n in names)
 
 
+@pytest.mark.servers  # kg serve
 def test_installed_wheel_builds_and_serves_outside_the_tree(installed: Path, tmp_path: Path) -> None:
     work = tmp_path / "project"
     shutil.copytree(TINY, work / "corpus")

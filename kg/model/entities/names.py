@@ -53,7 +53,8 @@ def name_mentions(text: str, bounds: Iterable[TextBound], dates: Iterable[str] =
     the ids of date mentions, named only by a form with digits."""
     bounds = list(bounds)
     dates = set(dates)
-    judged = {b.id: _date_verdict(b.text) if b.id in dates else type_verdict(b.type) or judge(text, b)
+    lines = _Lines(text)
+    judged = {b.id: _date_verdict(b.text) if b.id in dates else type_verdict(b.type) or judge(text, b, lines)
               for b in bounds}
     repeated = Counter(fold(b.text) for b in bounds)
     by_words: dict[str, set[Verdict]] = {}
@@ -64,7 +65,7 @@ def name_mentions(text: str, bounds: Iterable[TextBound], dates: Iterable[str] =
     for bound in bounds:
         verdict = judged[bound.id]
         if verdict is Verdict.UNDECIDED:
-            verdict = _decided(text, bound, by_words[fold(bound.text)], lower_words)
+            verdict = _decided(text, bound, by_words[fold(bound.text)], lower_words, lines)
         elif verdict is Verdict.CASELESS:
             verdict = Verdict.NAME if repeated[fold(bound.text)] > 1 else Verdict.NOT_A_NAME
         if verdict is Verdict.NAME:
@@ -72,8 +73,10 @@ def name_mentions(text: str, bounds: Iterable[TextBound], dates: Iterable[str] =
     return names
 
 
-def judge(text: str, bound: TextBound) -> Verdict:
-    """The verdict on one mention from its own words and their place in the text."""
+def judge(text: str, bound: TextBound, lines: _Lines | None = None) -> Verdict:
+    """The verdict on one mention from its own words and their place in the text (`lines`: the
+    text's lines already judged, when the caller judges many mentions of one text)."""
+    lines = lines or _Lines(text)
     words = [(m.group(), span.begin + m.start()) for span in bound.spans
              for m in _WORD.finditer(text[span.begin:span.end])]
     content = [(w, at) for w, at in words if not is_function_word(w)]
@@ -85,7 +88,7 @@ def judge(text: str, bound: TextBound) -> Verdict:
     capitalised = [(w, at) for w, at in content if any(c.isupper() for c in w)]
     if not capitalised:
         return Verdict.NOT_A_NAME
-    if _capitals_say_nothing(text, bound.begin):
+    if lines.capitals_say_nothing(bound.begin):
         return Verdict.UNDECIDED
     if any(not _sentence_initial(text, at) and not _all_capitals(w) for w, at in capitalised):
         return Verdict.NAME
@@ -108,7 +111,7 @@ def _date_verdict(words: str) -> Verdict:
     return Verdict.NAME if any(c.isdigit() for c in words) else Verdict.NOT_A_NAME
 
 
-def _decided(text: str, bound: TextBound, others: set[Verdict], lower_words: set[str]) -> Verdict:
+def _decided(text: str, bound: TextBound, others: set[Verdict], lower_words: set[str], lines: _Lines) -> Verdict:
     """An undecided mention: named like the other mentions of its words in the document; else no
     name when a word of it (a pronoun too: "je") is in lower case and its words are capitalised only where a capital says
     nothing ("Dodal je", "he added", opening a sentence), unless the text writes them so elsewhere
@@ -120,16 +123,16 @@ def _decided(text: str, bound: TextBound, others: set[Verdict], lower_words: set
         return Verdict.NOT_A_NAME
     words = _WORD.findall(bound.text)
     if any(w.islower() for w in words):
-        return Verdict.NAME if _capitalised_elsewhere(text, bound) else Verdict.NOT_A_NAME
+        return Verdict.NAME if _capitalised_elsewhere(text, bound, lines) else Verdict.NOT_A_NAME
     capitalised = [w for w in words if not is_function_word(w) and any(c.isupper() for c in w)]
     return Verdict.NAME if any(w.lower() not in lower_words for w in capitalised) else Verdict.NOT_A_NAME
 
 
-def _capitalised_elsewhere(text: str, bound: TextBound) -> bool:
+def _capitalised_elsewhere(text: str, bound: TextBound, lines: _Lines) -> bool:
     """Whether the text writes the mention's words, as capitalised, where a capital means something."""
     at = text.find(bound.text)
     while at >= 0:
-        if at != bound.begin and not _sentence_initial(text, at) and not _capitals_say_nothing(text, at):
+        if at != bound.begin and not _sentence_initial(text, at) and not lines.capitals_say_nothing(at):
             return True
         at = text.find(bound.text, at + 1)
     return False
@@ -161,12 +164,26 @@ def _abbreviation(before: str) -> bool:
     return len(word) == 1 or word in ABBREVIATIONS
 
 
-def _capitals_say_nothing(text: str, at: int) -> bool:
-    """Whether the line around `at` is set in capitals or in title case (a heading, a speaker's
-    name in capitals): there a capital says nothing of a name."""
-    start = text.rfind("\n", 0, at) + 1
-    end = text.find("\n", at)
-    line = text[start:len(text) if end < 0 else end]
+class _Lines:
+    """The lines of a text in which a capital says nothing, each judged once: a paragraph written
+    as one line holds hundreds of mentions, and judging its words again for each was quadratic."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self._judged: dict[int, bool] = {}
+
+    def capitals_say_nothing(self, at: int) -> bool:
+        """Whether the line around `at` is set in capitals or in title case (a heading, a speaker's
+        name in capitals): there a capital says nothing of a name."""
+        start = self.text.rfind("\n", 0, at) + 1
+        if start not in self._judged:
+            end = self.text.find("\n", at)
+            self._judged[start] = _capitals_say_nothing(self.text[start:len(self.text) if end < 0 else end])
+        return self._judged[start]
+
+
+def _capitals_say_nothing(line: str) -> bool:
+    """Whether a line is set in capitals or in title case."""
     words = [w for w in _WORD.findall(line) if _cased(w) and not is_function_word(w)]
     if not words:
         return False

@@ -8,6 +8,7 @@ import shutil
 import time
 from pathlib import Path
 
+import pytest
 import requests
 
 from kg.api.backend.embedded import EmbeddedBackend
@@ -42,6 +43,7 @@ def observe(base: str) -> list[tuple[str, str]]:
             ("documents", "new" if documents["total"] == 4 else "old"), ("search", "new" if found else "old")]
 
 
+@pytest.mark.servers  # kg serve
 def test_switch_is_atomic_for_the_whole_api(tmp_path, tiny_copy, corpus_copy):
     data = tmp_path / "data"
     build(tiny_copy, data)
