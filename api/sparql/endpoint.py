@@ -18,8 +18,6 @@ index before the engine runs (api/sparql/full_text.py).
 
 from __future__ import annotations
 
-import threading
-
 import pyoxigraph as ox
 from flask import Blueprint, Response, current_app, g, request
 
@@ -123,23 +121,18 @@ def _holding(restriction: Restriction, subjects: list[str]) -> set[str] | None:
     return {row["s"] for row in rows}
 
 
-_FEW: dict[tuple[str, str], frozenset[str] | None] = {}  # (build version, pattern): its subjects, None: too many
-_FEW_LOCK = threading.Lock()
-
-
 def _few_subjects(pattern: str) -> frozenset[str] | None:
-    """The subjects of a triple pattern in the served build when there are at most FEW_SUBJECTS (read once a build)."""
-    key = (pinned_backend().version(), pattern)
-    with _FEW_LOCK:
-        if key in _FEW:
-            return _FEW[key]
-    rows = pinned_backend().select(f"SELECT DISTINCT ?s WHERE {{ {pattern} }} LIMIT {FEW_SUBJECTS + 1}", g.deadline)
-    found = frozenset(row["s"] for row in rows) if len(rows) <= FEW_SUBJECTS else None
-    with _FEW_LOCK:
-        if len(_FEW) >= 64:
-            _FEW.clear()
-        _FEW[key] = found
-    return found
+    """The subjects of a triple pattern in the served build when there are at most FEW_SUBJECTS, read once a
+    build (api/build_answers.cached); None when there are more."""
+    from kg.api.build_answers import cached
+
+    # kept as a 1-tuple: `cached` takes None for an answer not computed yet, and None here means "too many"
+    return cached(f"subjects of {pattern}", lambda deadline: (_subjects_if_few(pattern, deadline),))[0]
+
+
+def _subjects_if_few(pattern: str, deadline: float) -> frozenset[str] | None:
+    rows = pinned_backend().select(f"SELECT DISTINCT ?s WHERE {{ {pattern} }} LIMIT {FEW_SUBJECTS + 1}", deadline)
+    return frozenset(row["s"] for row in rows) if len(rows) <= FEW_SUBJECTS else None
 
 
 def _schema_names(deadline: float) -> full_text.SchemaNames:
