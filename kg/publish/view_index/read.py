@@ -271,7 +271,9 @@ class ViewIndex:
             connection.execute("DELETE FROM more")
             connection.execute("INSERT OR IGNORE INTO more SELECT id FROM v_terms WHERE iri IN wanted")
             ends = "AND (s IN more OR o IN more)"
-        found = list(connection.execute(f"SELECT s, p, o, sources FROM v_edges WHERE s IN keep AND o IN keep {ends}"))
+        # by subject (`+o`: not by object's index): a node's out-edges are its roles and relations, a
+        # few, while its in-edges are every event naming it, thousands for the most mentioned
+        found = list(connection.execute(f"SELECT s, p, o, sources FROM v_edges WHERE s IN keep AND +o IN keep {ends}"))
         if strongest is not None:
             by_end: dict[int, list[tuple[int, tuple]]] = {}
             for s, p, o, sources in found:
