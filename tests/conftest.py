@@ -21,6 +21,7 @@ from pathlib import Path
 import pytest
 
 from kg.pipeline.builder import build
+from kg.testing import servers
 from tests.helpers import BROWSER_TIMEOUT_MS, CHROMIUM, CHROMIUM_ARGS, CORPUS, TINY, settle
 
 
@@ -125,7 +126,8 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     """Put each test in its tiers (the module docstring says which)."""
     _mark_heavy(config, items)
     for item in items:
-        folder = Path(str(item.path)).resolve().relative_to(TESTS).parts[0]
+        path = Path(str(item.path)).resolve()
+        folder = path.relative_to(TESTS).parts[0] if path.is_relative_to(TESTS) else ""
         fixtures = set(getattr(item, "fixturenames", ()))
         if folder in SERVER_FOLDERS or fixtures & SERVER_FIXTURES:
             item.add_marker(pytest.mark.servers)
@@ -133,6 +135,27 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             item.add_marker(pytest.mark.browser)
         if folder == "bench":
             item.add_marker(pytest.mark.bench)
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None):
+    """A test without the `servers` mark that starts a server process (kg.testing.servers.Process:
+    `kg serve`, a SPARQL server, a Dask cluster), in its body or in a fixture it sets up, fails
+    saying so: the quick tier leaves out the tests of servers by that mark, so that one not marked
+    would slip into it unseen. Name its fixture in SERVER_FIXTURES, or mark the test."""
+    if item.get_closest_marker("servers") is not None:
+        return (yield)
+    real = servers.Process.__init__
+
+    def unmarked(process: servers.Process, argv: list, **kwargs) -> None:
+        pytest.fail(f"{item.nodeid} starts a server process ({' '.join(map(str, argv[:3]))} ...) without "
+                    "the servers mark (tests/conftest.py SERVER_FIXTURES)", pytrace=False)
+
+    servers.Process.__init__ = unmarked
+    try:
+        return (yield)
+    finally:
+        servers.Process.__init__ = real
 
 
 def _mark_heavy(config: pytest.Config, items: list[pytest.Item]) -> None:
