@@ -122,8 +122,24 @@ HEAVY = {  # node-id pattern -> what makes it heavy
 }
 
 
+# The files of the quick tier that take longest (`--durations`, summed per file; only an order, so
+# a file renamed or gone costs time, not a failure). `make check` runs with `--dist loadfile`: a file
+# runs whole on one worker, its module fixtures built once, not once per worker; these start first,
+# so that the short files even out the end of the run on both workers.
+LONGEST_FIRST = ("tests/pipeline/test_watched_builds.py", "tests/pipeline/test_unchanged_stamp.py",
+                 "tests/publish/test_jsonld.py", "tests/publish/test_search_index.py",
+                 "tests/pipeline/test_incremental.py", "tests/formats/test_webanno_tsv.py",
+                 "tests/publish/test_exports.py", "tests/corpora/test_public_corpora.py",
+                 "tests/model/test_vocabulary_declared.py", "tests/model/test_evidence.py",
+                 "tests/corpora/test_brat_rules.py", "tests/suggest/test_suggest.py")
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Put each test in its tiers (the module docstring says which)."""
+    """Put each test in its tiers (the module docstring says which); with files run whole on one
+    worker (`--dist loadfile`), the longest files first (stable: a file's tests keep their order)."""
+    if getattr(config.option, "dist", "no") in ("loadfile", "loadscope"):
+        first = {name: rank for rank, name in enumerate(LONGEST_FIRST)}
+        items.sort(key=lambda item: first.get(item.nodeid.split("::", 1)[0], len(first)))
     _mark_heavy(config, items)
     for item in items:
         path = Path(str(item.path)).resolve()
