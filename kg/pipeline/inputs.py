@@ -181,10 +181,12 @@ class Inputs:
             self.__dict__.pop("vocabulary")
             self.__dict__.pop("aliases", None)
 
-    def _parsed_tag(self) -> tuple[str, str]:
-        """What parsed inputs depend on: the inputs' content and where the corpus lies (the
-        vocabularies are keyed by their files' paths; a corpus copied elsewhere has other keys)."""
-        return self.fingerprint, str(Path(self.corpus_dir).resolve())
+    def _parsed_tag(self) -> tuple[str, str, str]:
+        """What parsed inputs depend on: the inputs' content, where the corpus lies and how its path
+        is spelled (the vocabularies are keyed by their files' paths as given: a corpus copied
+        elsewhere, or named by a relative path where the last build had an absolute one, has other
+        keys)."""
+        return self.fingerprint, str(self.corpus_dir), str(Path(self.corpus_dir).resolve())
 
     def vocabulary_of(self, item: DocumentFiles) -> Vocabulary:
         return self.vocabularies[self.vocabulary_key(item)]

@@ -308,6 +308,22 @@ def test_a_corpus_and_data_moved_elsewhere_still_build_incrementally(tmp_path: P
     assert_same_quads(store_quads(moved_data), store_quads(full))
 
 
+def test_a_corpus_named_by_another_path_still_builds_incrementally(tmp_path: Path, tiny_copy: Path,
+                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    """The same corpus named by its absolute path, then by a relative one: the vocabularies kept
+    under the first spelling's keys are not taken (they were, and an edit's build failed with a
+    ValueError from union_configs, handed none)."""
+    data = tmp_path / "data"
+    build(tiny_copy, data)
+    ann = sorted(tiny_copy.glob("*.ann"))[0]
+    ann.write_text("\n".join(ann.read_text(encoding="utf-8").splitlines()[:3]) + "\n", encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    assert build(Path(tiny_copy.name), Path("data")).mode.value == "incremental"
+    full = tmp_path / "full"
+    build(tiny_copy, full)
+    assert_same_quads(store_quads(data), store_quads(full))
+
+
 def test_exports_after_builds_that_exported_nothing_copy_from_the_last_written_kg_nq(corpus_copy: Path,
                                                                                      tmp_path: Path) -> None:
     """Edit, add, remove, each built without an export asked for: the last build's kg.nq copies every
