@@ -26,7 +26,7 @@ from kg.api.backend import execute
 from kg.api.errors import ApiError
 from kg.api.page import query_page
 from kg.api.request_life import pinned_backend, reading_query
-from kg.api.sparql import full_text, protocol, syntax
+from kg.api.sparql import full_text, protocol, record_lookups, syntax
 from kg.api.sparql.known_restrictions import ANY, RDF_TYPE, Restriction
 from kg.api.sparql.service_description import service_description
 from kg.errors import QueryError
@@ -45,7 +45,10 @@ ROW_LIMIT = "X-KG-Row-Limit"
 EXPLAIN_WAIT = limit("explain_wait")
 ANY_OFFER = {**negotiate.SOLUTION_OFFERS, **negotiate.GRAPH_OFFERS}
 FEW_SUBJECTS = 5_000  # subjects of a restriction's triple kept per build (rdfs:subClassOf: hundreds)
-MAX_ASKED = 500  # subjects a restriction is asked about in one query; more: the engine tests them
+MAX_ASKED = 500  # subjects a restriction (or a lookup) is asked about in one query; more: the engine tests them
+MANY_NAMED = 200_000  # records named in another graph too, kept per build; more: the engine does the lookups
+RDFS, OWL = iris.FIXED_PREFIXES["rdfs"], iris.FIXED_PREFIXES["owl"]
+LABEL, COMMENT, DEPRECATED = RDFS + "label", RDFS + "comment", OWL + "deprecated"
 
 
 @bp.route("/sparql", methods=["GET", "POST"])
@@ -103,7 +106,48 @@ def _full_text(query: str, service_dataset: bool) -> str:
 
     return full_text.rewrite(query, lambda: app_state().search.get(pinned_backend(), g.deadline),
                              lambda: cached("names of the schema", _schema_names), g.deadline,
-                             _holding if service_dataset else None)
+                             _holding if service_dataset else None, _known_values if service_dataset else None)
+
+
+def _known_values(predicates: frozenset[str], subjects: list[str]) -> dict[str, dict[str, list[str]]] | None:
+    """The values of `predicates` (rdfs:label, rdfs:comment, owl:deprecated) of each of `subjects` in the union of
+    the graphs, as SPARQL terms, when all are known without the engine evaluating a lookup a row
+    (api/sparql/record_lookups.py): the subjects are records the search index summarizes, whose names and
+    descriptions it holds, those of the few also named in another graph asked of the store in one query; none is a
+    subject of owl:deprecated (those few are read once a build). None otherwise."""
+    from kg.api.app_state import app_state
+    from kg.api.build_answers import cached
+
+    if not predicates <= {LABEL, COMMENT, DEPRECATED}:
+        return None
+    elsewhere = cached("records named in other graphs", lambda deadline: (_named_elsewhere(deadline),))[0]
+    deprecated = _few_subjects(f"?s <{DEPRECATED}> [] .") if DEPRECATED in predicates else frozenset()
+    if elsewhere is None or deprecated is None or not deprecated.isdisjoint(subjects):
+        return None
+    records = app_state().search.get(pinned_backend(), g.deadline).records(subjects, g.deadline)
+    asked = sorted(set(subjects) & elsewhere)
+    if len(records) < len(set(subjects)) or len(asked) > MAX_ASKED:
+        return None
+    values = {subject: {LABEL: [full_text.literal(v) for v in records[subject][0]],
+                        COMMENT: [full_text.literal(v) for v in records[subject][1]], DEPRECATED: []}
+              for subject in subjects}
+    for subject in asked:
+        values[subject].update({LABEL: [], COMMENT: []})
+    for row in pinned_backend().select(record_lookups.values_of(asked), g.deadline) if asked else []:
+        values[row["s"]][row["p"]].append(full_text.literal(row["o"]))
+    return values
+
+
+def _named_elsewhere(deadline: float) -> frozenset[str] | None:
+    """The records named or described in another graph than kgg:entities; None when a record's name or description
+    is not a plain string, or the store's own default graph (which the union holds too) names something."""
+    backend = pinned_backend()
+    if backend.select(record_lookups.NOT_PLAIN, deadline):
+        return None
+    if len({backend.select(query, deadline)[0]["n"] for query in record_lookups.NAME_COUNTS}) > 1:
+        return None
+    rows = backend.select(record_lookups.NAMED_ELSEWHERE + f" LIMIT {MANY_NAMED + 1}", deadline)
+    return frozenset(row["s"] for row in rows) if len(rows) <= MANY_NAMED else None
 
 
 def _holding(restriction: Restriction, subjects: list[str]) -> set[str] | None:
