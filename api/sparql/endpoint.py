@@ -45,8 +45,9 @@ ROW_LIMIT = "X-KG-Row-Limit"
 EXPLAIN_WAIT = limit("explain_wait")
 ANY_OFFER = {**negotiate.SOLUTION_OFFERS, **negotiate.GRAPH_OFFERS}
 FEW_SUBJECTS = 5_000  # subjects of a restriction's triple kept per build (rdfs:subClassOf: hundreds)
-MAX_ASKED = 500  # subjects a restriction (or a lookup) is asked about in one query; more: the engine tests them
-MANY_NAMED = 200_000  # records named in another graph too, kept per build; more: the engine does the lookups
+MAX_ASKED = 500  # subjects a restriction is asked about in one query; more: the engine tests them
+OTHER_NAMES = "names of records in other graphs"  # the build's answer _other_values computes
+MANY_OTHER = 1_000_000  # names of records in other graphs read once a build; more: the engine does the lookups
 RDFS, OWL = iris.FIXED_PREFIXES["rdfs"], iris.FIXED_PREFIXES["owl"]
 LABEL, COMMENT, DEPRECATED = RDFS + "label", RDFS + "comment", OWL + "deprecated"
 
@@ -110,44 +111,60 @@ def _full_text(query: str, service_dataset: bool) -> str:
 
 
 def _known_values(predicates: frozenset[str], subjects: list[str]) -> dict[str, dict[str, list[str]]] | None:
-    """The values of `predicates` (rdfs:label, rdfs:comment, owl:deprecated) of each of `subjects` in the union of
-    the graphs, as SPARQL terms, when all are known without the engine evaluating a lookup a row
+    """The set of values of `predicates` (rdfs:label, rdfs:comment, owl:deprecated) of each of `subjects` in the
+    union of the graphs, as SPARQL terms, when all are known without the engine evaluating a lookup a row
     (api/sparql/record_lookups.py): the subjects are records the search index summarizes, whose names and
-    descriptions it holds, those of the few also named in another graph asked of the store in one query; none is a
-    subject of owl:deprecated (those few are read once a build). None otherwise."""
+    descriptions in kgg:entities it holds (records named under kg.model.iris.RESOURCE), with those other graphs add (read once a build, in the background: None
+    until then); none is a subject of owl:deprecated (those few read once a build). None otherwise."""
     from kg.api.app_state import app_state
-    from kg.api.build_answers import cached
+    from kg.api.build_answers import cached_if_ready
 
-    if not predicates <= {LABEL, COMMENT, DEPRECATED}:
+    if not predicates <= {LABEL, COMMENT, DEPRECATED} or not all(s.startswith(iris.RESOURCE) for s in subjects):
         return None
-    elsewhere = cached("records named in other graphs", lambda deadline: (_named_elsewhere(deadline),))[0]
+    other = cached_if_ready(OTHER_NAMES, lambda deadline: (_other_values(deadline),))
     deprecated = _few_subjects(f"?s <{DEPRECATED}> [] .") if DEPRECATED in predicates else frozenset()
-    if elsewhere is None or deprecated is None or not deprecated.isdisjoint(subjects):
+    if other is None or other[0] is None or deprecated is None or not deprecated.isdisjoint(subjects):
         return None
     records = app_state().search.get(pinned_backend(), g.deadline).records(subjects, g.deadline)
-    asked = sorted(set(subjects) & elsewhere)
-    if len(records) < len(set(subjects)) or len(asked) > MAX_ASKED:
+    if len(records) < len(set(subjects)):
         return None
-    values = {subject: {LABEL: [full_text.literal(v) for v in records[subject][0]],
-                        COMMENT: [full_text.literal(v) for v in records[subject][1]], DEPRECATED: []}
-              for subject in subjects}
-    for subject in asked:
-        values[subject].update({LABEL: [], COMMENT: []})
-    for row in pinned_backend().select(record_lookups.values_of(asked), g.deadline) if asked else []:
-        values[row["s"]][row["p"]].append(full_text.literal(row["o"]))
-    return values
+    added = other[0]
+    return {subject: {LABEL: _terms(records[subject][0], added.get((subject, LABEL), [])),
+                      COMMENT: _terms(records[subject][1], added.get((subject, COMMENT), [])), DEPRECATED: []}
+            for subject in subjects}
 
 
-def _named_elsewhere(deadline: float) -> frozenset[str] | None:
-    """The records named or described in another graph than kgg:entities; None when a record's name or description
-    is not a plain string, or the store's own default graph (which the union holds too) names something."""
+def _terms(*values: list[str]) -> list[str]:
+    """The plain strings of these lists, once each, as SPARQL literals."""
+    return [full_text.literal(value) for value in sorted({v for listed in values for v in listed})]
+
+
+def _other_values(deadline: float) -> dict[tuple[str, str], list[str]] | None:
+    """The names and descriptions of the records the search index summarizes that other graphs than kgg:entities
+    add to theirs, by (record, property) (records are named under kg.model.iris.RESOURCE: only those names are
+    read); None when a value is not a plain string, when the store's own default graph names something, or past
+    MANY_OTHER such names in the other graphs."""
+    from kg.api.app_state import app_state
+
     backend = pinned_backend()
     if backend.select(record_lookups.NOT_PLAIN, deadline):
         return None
     if len({backend.select(query, deadline)[0]["n"] for query in record_lookups.NAME_COUNTS}) > 1:
         return None
-    rows = backend.select(record_lookups.NAMED_ELSEWHERE + f" LIMIT {MANY_NAMED + 1}", deadline)
-    return frozenset(row["s"] for row in rows) if len(rows) <= MANY_NAMED else None
+    rows = backend.select(record_lookups.OTHER_VALUES + f" LIMIT {MANY_OTHER + 1}", deadline)
+    if len(rows) > MANY_OTHER:
+        return None
+    held = app_state().search.get(backend, deadline).records(sorted({row["s"] for row in rows}), deadline)
+    added: dict[tuple[str, str], list[str]] = {}
+    for row in rows:
+        record = held.get(row["s"])
+        if record is None:
+            continue  # not a record the index summarizes: a lookup of it is left to the engine
+        if row.get("datatype") != record_lookups.XSD_STRING:
+            return None
+        if row["o"] not in record[0 if row["p"] == LABEL else 1]:
+            added.setdefault((row["s"], row["p"]), []).append(row["o"])
+    return added
 
 
 def _holding(restriction: Restriction, subjects: list[str]) -> set[str] | None:

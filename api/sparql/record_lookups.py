@@ -8,14 +8,14 @@ INCEpTION fetches each candidate's label, description and deprecation after a se
 
 The engine evaluates them one row at a time on the store: at 2,000 candidates, most of a search's time. When the
 endpoint knows every value of those predicates for every subject of the answer (`Known`: the search index holds each
-record's rdfs:label and rdfs:comment in kgg:entities; the records also named in another graph, such as a post
-every document that holds it names, are read once a build, and their values asked of the store; the few subjects
-of owl:deprecated are read once a build), the values become columns of the answer's inline data, one row per
+record's rdfs:label and rdfs:comment in kgg:entities; what other graphs add to them, such as the words in which a
+document names a post, is read once a build in the background; the few subjects of owl:deprecated too), the values become columns of the answer's inline data, one row per
 combination and UNDEF for none, as the OPTIONAL's left join would give, and the OPTIONAL is blanked out.
 
 Only this form is read: `OPTIONAL { ?subject <IRI> ?variable }`, its triple alone in one or two pairs of braces, with
 the pattern's subject variable, a predicate written as an IRI, and a variable the query names nowhere else inside its
-WHERE clause (its projection, GROUP BY and ORDER BY may name it). It must follow the pattern in a group that joins
+WHERE clause (its projection and ORDER BY may name it), in a SELECT DISTINCT of variables without grouping, whose
+answer is a set: the values of a lookup are then the set of those of every graph. It must follow the pattern in a group that joins
 the pattern's own: every group from the pattern's up to the WHERE clause's opens after `{`, `}` or `.` and is not one
 side of a UNION (so not inside OPTIONAL, MINUS, GRAPH, EXISTS, SERVICE or a subquery), so that every row it joins
 has the subject bound from the inline data. Anything else stays, and the engine decides.
@@ -33,26 +33,23 @@ from kg.model.iris import FIXED_PREFIXES
 from kg.store import sparql_lexer as lexer
 
 UNDEF = "UNDEF"
-_RDFS, _SKOS, _XSD = FIXED_PREFIXES["rdfs"], FIXED_PREFIXES["skos"], FIXED_PREFIXES["xsd"]
+_RDFS, _XSD = FIXED_PREFIXES["rdfs"], FIXED_PREFIXES["xsd"]
 _NAMES = f"VALUES ?p {{ <{_RDFS}label> <{_RDFS}comment> }}"
-_RECORD = f"GRAPH <{iris.ENTITIES_GRAPH}> {{ ?s <{_SKOS}prefLabel> [] }}"
-# a record (a subject of skos:prefLabel in kgg:entities) named or described by something else than a plain string:
-# any answer, and its values cannot be written back as the engine has them
+XSD_STRING = _XSD + "string"
+# a name or description in kgg:entities that is not a plain string: any answer, and the search index's values (plain
+# strings) are not the engine's
 NOT_PLAIN = f"""SELECT ?s WHERE {{
-  {_NAMES} GRAPH ?g {{ ?s ?p ?o }} FILTER (!isLiteral(?o) || datatype(?o) != <{_XSD}string>) {_RECORD}
+  {_NAMES} GRAPH <{iris.ENTITIES_GRAPH}> {{ ?s ?p ?o }} FILTER (!isLiteral(?o) || datatype(?o) != <{XSD_STRING}>)
 }} LIMIT 1"""
-# the records also named or described in another graph than kgg:entities (whose names the search index holds)
-NAMED_ELSEWHERE = f"""SELECT DISTINCT ?s WHERE {{
-  {_NAMES} GRAPH ?g {{ ?s ?p ?o }} FILTER (?g != <{iris.ENTITIES_GRAPH}>) {_RECORD}
+# the names and descriptions of things under the records' namespace (kg.model.iris.RESOURCE) in the other graphs than
+# kgg:entities, with their datatype: what they add to a record's is told from the search index (a test a row in the
+# engine took 20 s at 10,000 articles; reading the 5,414 rows, 6 s, most of it the scan of 120,000 names)
+OTHER_VALUES = f"""SELECT DISTINCT ?s ?p ?o (DATATYPE(?o) AS ?datatype) WHERE {{
+  {_NAMES} GRAPH ?g {{ ?s ?p ?o }}
+  FILTER (?g != <{iris.ENTITIES_GRAPH}> && STRSTARTS(STR(?s), "{iris.RESOURCE}"))
 }}"""
-
-
-def values_of(subjects: list[str]) -> str:
-    """Every rdfs:label and rdfs:comment of these subjects in the union of the graphs, once a graph (as the
-    lookups' OPTIONAL joins them)."""
-    return f"SELECT ?s ?p ?o WHERE {{ VALUES ?s {{ {' '.join(f'<{s}>' for s in subjects)} }} {_NAMES} ?s ?p ?o }}"
-
-
+# the statements of rdfs:label and rdfs:comment in the union of the graphs, and in the named graphs: equal when the
+# store's own default graph (which the union holds too) holds none
 NAME_COUNTS = (f"SELECT (COUNT(*) AS ?n) WHERE {{ {_NAMES} ?s ?p ?o }}",
                f"SELECT (COUNT(*) AS ?n) WHERE {{ {_NAMES} GRAPH ?g {{ ?s ?p ?o }} }}")
 
@@ -72,9 +69,10 @@ Known = Callable[[frozenset[str], list[str]], "dict[str, dict[str, list[str]]] |
 
 
 def lookups(tokens: list[lexer.Token], at: int, subject: str) -> list[Lookup]:
-    """The lookups of `subject` that follow the pattern whose predicate is tokens[at], in a group joining it."""
+    """The lookups of `subject` that follow the pattern whose predicate is tokens[at], in a group joining it, in a
+    SELECT DISTINCT of variables."""
     chain = _joined_chain(tokens, at)
-    if chain is None:
+    if chain is None or not _distinct_variables(tokens):
         return []
     found = []
     for first, last in chain:
@@ -85,6 +83,22 @@ def lookups(tokens: list[lexer.Token], at: int, subject: str) -> list[Lookup]:
                 if read is not None and _named_once(tokens, read):
                     found.append(read)
     return found
+
+
+def _distinct_variables(tokens: list[lexer.Token]) -> bool:
+    """Whether the query is a SELECT DISTINCT of variables (or *) without grouping: its answer is the set of the
+    rows of its WHERE clause, however many times a row comes (so the values of a lookup are a set too)."""
+    words = [(i, t.text.upper()) for i, t in enumerate(tokens) if t.depth == 0 and t.kind == "word"]
+    select = next((i for i, word in words if word == "SELECT"), None)
+    if select is None or select + 1 >= len(tokens) or tokens[select + 1].text.upper() != "DISTINCT":
+        return False
+    projection = []
+    for token in tokens[select + 2:]:
+        if token.text == "{" or (token.kind == "word" and token.text.upper() == "WHERE"):
+            break
+        projection.append(token)
+    return all(t.kind == "var" or t.text == "*" for t in projection) and \
+        not any(word in ("GROUP", "HAVING") for _, word in words)
 
 
 def _joined_chain(tokens: list[lexer.Token], at: int) -> list[tuple[int, int]] | None:

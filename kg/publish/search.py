@@ -226,6 +226,12 @@ class SearchIndex:
         with self._connection() as db, _until(db, deadline):
             yield db
 
+    def read_haystack(self) -> None:
+        """Read now what a search for one or two characters reads on its first use (a second at 10,000 articles):
+        a server does it in the background after opening the index, so that no request waits for it."""
+        with self._connection() as db:
+            self._haystack_of(db)
+
     def _haystack_of(self, db: sqlite3.Connection) -> _Haystack:
         with self._haystack_lock:
             if self._haystack is None:
