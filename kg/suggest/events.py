@@ -6,6 +6,11 @@ the same stem occurs again ("defect", "defection"), with that event type. A trig
 with several types takes the most frequent; one the annotators mostly left unmarked where it
 occurs ('said', marked as a Claim at one place in five) is not suggested, nor a word as written
 that they show and never mark ('talk' where 'talked' was an interview: kg.suggest.practice).
+The schema's own event type names are triggers too, where the annotators taught nothing of that
+stem: 'announced' for Announcement, 'appointed' for Appointment, 'Civil-unrest' as 'civil unrest'.
+In English, a plural noun naming people ('protesters', 'deserters', 'asylum seekers') is not
+suggested: it names those who take part, and annotators mark it as the trigger only where no
+other word states the event.
 
 Arguments come from the same habits: for each event type, the roles its annotated events fill
 and the entity types that filled them, and on which side of the trigger. A suggested event
@@ -34,6 +39,7 @@ from kg.suggest.spans import Candidate, Lexicon, match_names, tokens
 from kg.suggest.stems import stemmer
 from kg.suggest.suggestion import Suggestion
 
+_PEOPLE = {"en": re.compile(r"(?:er|or|ist)s$", re.IGNORECASE)}  # a plural noun naming who does something
 _SENTENCE_END = re.compile(r"(?<=[.!?…])[\"”’)\]]*\s+|\n+")
 
 
@@ -75,8 +81,9 @@ class TriggerModel:
 
     def found(self, text: str) -> list[Suggestion]:
         """The learned triggers in a text (overlapping ones included), but for the senses left unmarked."""
+        people = _PEOPLE.get((self.language or "").split("-")[0].lower())
         return [replace(s, kind="event") for s in match_names(text, self.lexicon, self.stem)
-                if sense(s.text) not in self.unmarked]
+                if sense(s.text) not in self.unmarked and not (people and people.search(s.text))]
 
     def argued(self, chosen: list[Suggestion], text: str, config: AnnotationConfig) -> list[Suggestion]:
         """The chosen suggestions, each event with its arguments (an event that cannot fill a
@@ -128,7 +135,16 @@ def trigger_model(seen: list[SeenEvent], config: AnnotationConfig, language: str
         if count >= minimum:
             places = ", ".join(sorted(where[(form, type_)]))
             model.lexicon[form] = [Candidate(type_, None, f"trigger of {count} {type_} events in {places}")]
+    for type_ in sorted(config.events):
+        form = model.form(_words_of(type_))
+        if form and config.usable(type_) and form not in model.lexicon:
+            model.lexicon[form] = [Candidate(type_, None, f"the name of the event type {type_}")]
     return model
+
+
+def _words_of(type_name: str) -> str:
+    """An event type's name as words: 'AidDelivery' 'Aid Delivery', 'Civil-unrest' 'Civil unrest'."""
+    return " ".join(re.findall(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|\d+", type_name))
 
 
 def _named(role: str, kgo_property: str) -> bool:

@@ -31,6 +31,7 @@ class Known:
         self.names: Names = corpus.names() if corpus_names else []
         self.counts = name_counts(corpus, self.names)
         self.total = summed(list(self.counts.values()))
+        self.events = events
         self.triggers = corpus.triggers() if events else []
         self.trigger_counts = trigger_counts(corpus, self.triggers)
         self.trigger_total = summed(list(self.trigger_counts.values()))
@@ -52,7 +53,8 @@ class Known:
                               self.corpus.read(files).metadata.language,
                               means=Vocabulary(config, self.corpus.vocab.alignment).means)
         others = leave_out(self.trigger_total, self.trigger_counts.get(slug, {}))  # by sense
-        model = replace(model, lexicon=practised(model.lexicon, by_form(others, model.form)), unmarked=unmarked(others))
+        triggers_kept = practised(model.lexicon, by_form(others, model.form)) if self.events else {}
+        model = replace(model, lexicon=triggers_kept, unmarked=unmarked(others))
         found = []
         if self.recognize and self.ner:
             types = label_types([h for other, h in self.labels.items() if other != slug])
