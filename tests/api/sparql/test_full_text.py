@@ -167,7 +167,7 @@ def test_the_restrictions_to_instances_are_told_before_the_engine_runs(client, m
             with monkeypatch.context() as patch:
                 patch.setattr(endpoint, "_holding", lambda restriction, subjects: None)
                 untold = _sent(client, query)
-                assert "FILTER NOT EXISTS" in untold or kind == "classes" or "?pMatch) {  }" in untold  # no row: none
+                assert "FILTER NOT EXISTS" in untold or kind == "classes" or ") {  }" in untold  # no row: none
                 assert _answers(client, query) == told, (shape.__name__, kind)
             if shape is q.exact_label and kind == "instances" and needle == "Juan Guaidó":
                 assert GUAIDO in "".join(told)
