@@ -37,7 +37,7 @@ test: setup system-deps lint
 
 QUICK ?= not slow and not servers and not browser and not bench and not heavy
 check: setup lint
-	$(PY) -m pytest -n 2 -q -m "$(QUICK)"
+	$(PY) -m pytest -n 2 --dist loadfile --no-loadscope-reorder -q -m "$(QUICK)"
 
 SIZES ?= 100,1000,10000,100000
 bench: setup system-deps

@@ -21,6 +21,7 @@ from pathlib import Path
 import pytest
 
 from kg.pipeline.builder import build
+from kg.testing import servers
 from tests.helpers import BROWSER_TIMEOUT_MS, CHROMIUM, CHROMIUM_ARGS, CORPUS, TINY, settle
 
 
@@ -121,11 +122,28 @@ HEAVY = {  # node-id pattern -> what makes it heavy
 }
 
 
+# The files of the quick tier that take longest (`--durations`, summed per file; only an order, so
+# a file renamed or gone costs time, not a failure). `make check` runs with `--dist loadfile`: a file
+# runs whole on one worker, its module fixtures built once, not once per worker; these start first,
+# so that the short files even out the end of the run on both workers.
+LONGEST_FIRST = ("tests/pipeline/test_watched_builds.py", "tests/pipeline/test_unchanged_stamp.py",
+                 "tests/publish/test_jsonld.py", "tests/publish/test_search_index.py",
+                 "tests/pipeline/test_incremental.py", "tests/formats/test_webanno_tsv.py",
+                 "tests/publish/test_exports.py", "tests/corpora/test_public_corpora.py",
+                 "tests/model/test_vocabulary_declared.py", "tests/model/test_evidence.py",
+                 "tests/corpora/test_brat_rules.py", "tests/suggest/test_suggest.py")
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Put each test in its tiers (the module docstring says which)."""
+    """Put each test in its tiers (the module docstring says which); with files run whole on one
+    worker (`--dist loadfile`), the longest files first (stable: a file's tests keep their order)."""
+    if getattr(config.option, "dist", "no") in ("loadfile", "loadscope"):
+        first = {name: rank for rank, name in enumerate(LONGEST_FIRST)}
+        items.sort(key=lambda item: first.get(item.nodeid.split("::", 1)[0], len(first)))
     _mark_heavy(config, items)
     for item in items:
-        folder = Path(str(item.path)).resolve().relative_to(TESTS).parts[0]
+        path = Path(str(item.path)).resolve()
+        folder = path.relative_to(TESTS).parts[0] if path.is_relative_to(TESTS) else ""
         fixtures = set(getattr(item, "fixturenames", ()))
         if folder in SERVER_FOLDERS or fixtures & SERVER_FIXTURES:
             item.add_marker(pytest.mark.servers)
@@ -133,6 +151,27 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             item.add_marker(pytest.mark.browser)
         if folder == "bench":
             item.add_marker(pytest.mark.bench)
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None):
+    """A test without the `servers` mark that starts a server process (kg.testing.servers.Process:
+    `kg serve`, a SPARQL server, a Dask cluster), in its body or in a fixture it sets up, fails
+    saying so: the quick tier leaves out the tests of servers by that mark, so that one not marked
+    would slip into it unseen. Name its fixture in SERVER_FIXTURES, or mark the test."""
+    if item.get_closest_marker("servers") is not None:
+        return (yield)
+    real = servers.Process.__init__
+
+    def unmarked(process: servers.Process, argv: list, **kwargs) -> None:
+        pytest.fail(f"{item.nodeid} starts a server process ({' '.join(map(str, argv[:3]))} ...) without "
+                    "the servers mark (tests/conftest.py SERVER_FIXTURES)", pytrace=False)
+
+    servers.Process.__init__ = unmarked
+    try:
+        return (yield)
+    finally:
+        servers.Process.__init__ = real
 
 
 def _mark_heavy(config: pytest.Config, items: list[pytest.Item]) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import importlib.util
 import os
 import shutil
 import time
@@ -236,3 +237,13 @@ def settle(corpus: Path) -> None:
     from kg.formats.file_systems import clock_tick_ns
 
     time.sleep(2 * clock_tick_ns(corpus) / 1e9 + 0.01)
+
+
+def spacys_stop_words(language: str) -> set[str]:
+    """spaCy's stop words for a language, read from their module alone: importing spacy.lang.<lang>
+    imports spaCy whole (thinc and the machinery of its models: seconds, in every test process)."""
+    path = Path(importlib.util.find_spec("spacy").origin).parent / "lang" / language / "stop_words.py"
+    spec = importlib.util.spec_from_file_location(f"spacy_stop_words_{language}", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module.STOP_WORDS

@@ -216,7 +216,6 @@ def remove_overlaps(pos: dict, radii: dict, *, fixed: set | frozenset = frozense
     Each overlapping pair is pushed apart along the axis where they overlap least; pairs are
     found with a k-d tree in the maximum norm."""
     import numpy as np
-    from scipy.spatial import cKDTree
 
     nodes = list(pos)
     if len(nodes) < 2:
@@ -232,6 +231,8 @@ def remove_overlaps(pos: dict, radii: dict, *, fixed: set | frozenset = frozense
         if every is not None:  # few nodes: every pair, no tree
             pairs = every
         else:
+            from scipy.spatial import cKDTree  # seconds of import, for the graphs that need it
+
             tree = cKDTree(xy)
             pairs = tree.query_pairs(small_reach, p=np.inf, output_type="ndarray")
             if len(big):  # the few wide boxes (nodes with room for a label) look further

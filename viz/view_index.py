@@ -63,15 +63,18 @@ def neighbourhood_graph(index: ViewIndex, node: str, limit: int = NEIGHBOURS_MAX
     """`node`, its neighbours and its events' other actors: the `limit` best (score, then IRI)."""
     if node not in index:
         raise InputError(f"no node {node!r} in the view graph (expected the IRI of an entity or event)")
-    near = index.neighbours(node)
-    scores = index.scores(near)
-    events = {n for n in near if scores[n].family == "Event"}
-    roles = index.roles(events)
-    actors = ({n for n in near if scores[n].family in ACTORS} | {a for found in roles.values() for a in found}) - {node}
-    chosen = _best(index, actors, (limit - 1) * 3 // 5)
-    linking = [e for e in _best(index, events, len(events)) if roles.get(e, set()) & set(chosen)]
+    near, roles, named = index.around(node)
+    scores = {n: score for n, (_, score) in near.items()} | named
+
+    def best(nodes: set[str], limit: int) -> list[str]:
+        return sorted(nodes, key=lambda n: (-scores[n], n))[:max(0, limit)]
+
+    events = {n for n, (family, _) in near.items() if family == "Event"}
+    actors = ({n for n, (family, _) in near.items() if family in ACTORS} | set(named)) - {node}
+    chosen = best(actors, (limit - 1) * 3 // 5)
+    linking = [e for e in best(events, len(events)) if roles.get(e, set()) & set(chosen)]
     chosen += linking[:limit - 1 - len(chosen)]
-    chosen += _best(index, near - set(chosen) - {node}, limit - 1 - len(chosen))
+    chosen += best(set(near) - set(chosen) - {node}, limit - 1 - len(chosen))
     # the node's edges and its events' roles (what links it to the entities it shares events
     # with): the edges among its neighbours come with their own neighbourhoods
     events_kept = {n for n in chosen if n in events}

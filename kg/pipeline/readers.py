@@ -28,7 +28,7 @@ from kg.model.entities.identity import identity_warnings
 from kg.model.view_parts import pack, view_part
 from kg.pipeline.document_graph import canonical_keys, document_nquads
 from kg.pipeline.inputs import Inputs
-from kg.pipeline.shacl import validate_nquads
+from kg.pipeline.shacl import validate_documents, validate_nquads
 
 PARALLEL_THRESHOLD = 200
 # pySHACL needs about 0.2 s per document graph: past this many documents a build
@@ -204,7 +204,7 @@ def _read_run(jobs: list[tuple[DocumentFiles, Path, bool]]) -> list[tuple[str, s
     for key, indexes in to_check.items():
         declared = vocabularies[key].declared()
         try:
-            validate_nquads("".join(results[i][1] for i in indexes).encode(), declared)
+            validate_documents([results[i][1].encode() for i in indexes], declared)
         except KgError:
             for i in indexes:
                 results[i] = _checked(results[i], jobs[i][0], declared)

@@ -79,14 +79,32 @@ def validate_nquads(nquads: bytes, extra: frozenset[str] = frozenset()) -> None:
         union.add((from_oxigraph(quad.subject), from_oxigraph(quad.predicate), from_oxigraph(quad.object)))
     check_shapes(union)
     check_declared(union, extra)
+    _remember(key)
+
+
+def validate_documents(documents: list[bytes], extra: frozenset[str] = frozenset()) -> None:
+    """Validate the union of the N-Quads of some documents, leaving out those found to conform
+    before in this process (alone or with others): a build after an edit validates the edited
+    document, not the corpus, as an incremental build does. Raises as validate_nquads does."""
+    keys = [_digest(nquads, extra) for nquads in documents]
+    unseen = [nquads for nquads, key in zip(documents, keys) if key not in _CONFORMING]
+    if unseen:
+        validate_nquads(b"".join(unseen), extra)
+    for key in keys:
+        _remember(key)
+
+
+def _remember(key: bytes) -> None:
     _CONFORMING[key] = None
+    _CONFORMING.move_to_end(key)
     while len(_CONFORMING) > REMEMBERED_CONFORMING:
         _CONFORMING.popitem(last=False)
 
 
 # Conformance is a function of the N-Quads, the declared terms and shapes.ttl (read once per process):
-# the digests of what conformed, so that a rebuild in one process (`kg serve --watch`, a test session)
-# validates again only the graphs that changed. Only conforming graphs are kept: a failure is re-checked.
+# the digests of what conformed (unions and the documents in them), so that a rebuild in one process
+# (`kg serve --watch`, a test session) validates again only the graphs that changed. Only conforming
+# graphs are kept: a failure is re-checked.
 REMEMBERED_CONFORMING = 10_000
 _CONFORMING: OrderedDict[bytes, None] = OrderedDict()
 

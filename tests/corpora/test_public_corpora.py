@@ -28,7 +28,6 @@ denoting the same entity as the mentions it is joined to.
 
 from __future__ import annotations
 
-import importlib
 import re
 import xml.etree.ElementTree as ET
 import zipfile
@@ -43,7 +42,7 @@ from kg.model import iris
 from kg.model.document_ids import document_id
 from scripts.corpus_table import ENTITIES, LINKS, warning_counts
 from tests.corpora.support import CORPORA
-from tests.helpers import run_kg, tree_digest
+from tests.helpers import run_kg, spacys_stop_words, tree_digest
 
 # How a warning's reason names its kind, first match first; a reason matching none is its own kind ("other: ...").
 KINDS = {
@@ -60,8 +59,7 @@ KINDS = {
 }
 MARKED = "marked by brat's verifier"  # compared with brat's own verifier in test_brat_rules.py
 IDENTITY = {"alias", "coref", "coreference", "sameas", "same_as", "synonym", "abbreviation", "acronym", "equiv"}
-STOP_WORDS = frozenset().union(*(importlib.import_module(f"spacy.lang.{lang}.stop_words").STOP_WORDS
-                                 for lang in ("en", "ru", "uk", "zh", "ja")))
+STOP_WORDS = frozenset().union(*(spacys_stop_words(lang) for lang in ("en", "ru", "uk", "zh", "ja")))
 HONORIFICS = {"mr", "mrs", "ms", "miss", "sir", "madam", "lady", "lord", "dr"}
 NO_ITEM = {"NULL", "NIL", "-", ""}  # what annotators write for "no item" in a normalization
 CONFIGURATION_FILES = {"annotation.conf", "visual.conf", "tools.conf", "kb_shortcuts.conf", "TypeSystem.xml",

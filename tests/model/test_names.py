@@ -6,7 +6,6 @@ the words of a text; the shipped graph for the forms issue 40 saw offered as nam
 
 from __future__ import annotations
 
-import importlib
 from pathlib import Path
 
 import pytest
@@ -15,6 +14,7 @@ import kg
 from kg.formats.records import Span, TextBound
 from kg.model.entities.function_words import INDEFINITE, PRONOUNS_AND_DETERMINERS, is_function_word, is_indefinite
 from kg.model.entities.names import name_mentions
+from tests.helpers import spacys_stop_words
 
 
 def _mentions(text: str, *words: str) -> list[TextBound]:
@@ -35,7 +35,7 @@ def _named(text: str, *words: str, dates: tuple[str, ...] = ()) -> list[str]:
 
 @pytest.mark.parametrize("language", sorted(PRONOUNS_AND_DETERMINERS))
 def test_every_function_word_is_one_of_spacys_stop_words_for_its_language(language: str) -> None:
-    stop_words = importlib.import_module(f"spacy.lang.{language}.stop_words").STOP_WORDS
+    stop_words = spacys_stop_words(language)
     listed = PRONOUNS_AND_DETERMINERS[language].split() + INDEFINITE.get(language, "").split()
     assert [w for w in listed if w not in stop_words] == []
 

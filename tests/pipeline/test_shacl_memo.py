@@ -49,3 +49,21 @@ def test_what_is_remembered_is_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
     for n in range(10, 16):
         shacl.validate_nquads(_conforming(n))
     assert len(shacl._CONFORMING) == 3
+
+
+def test_of_several_documents_only_those_not_seen_conforming_are_validated(monkeypatch: pytest.MonkeyPatch) -> None:
+    shacl.validate_documents([_conforming(20), _conforming(21)])
+    calls: list[int] = []
+    real = shacl.check_shapes
+    monkeypatch.setattr(shacl, "check_shapes", lambda graph: calls.append(len(graph)) or real(graph))
+    shacl.validate_documents([_conforming(21), _conforming(22), _conforming(20)])
+    assert calls == [1], "the documents that conformed before were validated again"
+    shacl.validate_documents([_conforming(22)])
+    assert calls == [1]
+
+
+def test_a_breaking_document_fails_beside_documents_seen_conforming() -> None:
+    shacl.validate_documents([_conforming(30)])
+    for _ in range(2):
+        with pytest.raises(ValidationError, match="does not conform"):
+            shacl.validate_documents([_conforming(30), _breaking()])

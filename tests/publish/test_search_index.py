@@ -54,26 +54,31 @@ def _in_word(char: str) -> bool:
     return char.isalnum() or unicodedata.category(char).startswith("M")
 
 
-def _by_definition(labels: Rows, summaries: Rows, text: str, limit: int,
-                   local: bool = True) -> list[tuple[str, str, str]]:
+class Definition:
     """Every label scanned: shared entities before things local to a document (rows with a `doc`; left
     out when `local` is false), then whole label, prefix, word prefix (of the first occurrence),
     anywhere; then more mentions, then the matched label, then the IRI; one hit per entity, its first
-    best label."""
-    needle = " ".join(fold(text).split())
-    best: dict[str, tuple[int, str, str]] = {}
-    for entity, _, label, folded in _entries(labels):
-        position = folded.find(needle) if needle else -1
-        if position < 0:
-            continue
-        rank = 0 if folded == needle else 1 if position == 0 else 2 if not _in_word(folded[position - 1]) else 3
-        if entity not in best or (rank, folded) < best[entity][:2]:
-            best[entity] = (rank, folded, label)
-    mentions = {r["e"]: int(r.get("mentions") or 0) for r in summaries}
-    locals_ = {r["e"] for r in (*labels, *summaries) if r.get("doc")}
-    ordered = sorted(((entity, found) for entity, found in best.items() if local or entity not in locals_),
-                     key=lambda kv: (kv[0] in locals_, kv[1][0], -mentions.get(kv[0], 0), kv[1][1], kv[0]))
-    return [(iri, label, RANKS[rank]) for iri, (rank, _, label) in ordered[:limit]]
+    best label. The labels are put in entry order once, not once a search."""
+
+    def __init__(self, labels: Rows, summaries: Rows) -> None:
+        self.entries = _entries(labels)
+        self.mentions = {r["e"]: int(r.get("mentions") or 0) for r in summaries}
+        self.locals = {r["e"] for r in (*labels, *summaries) if r.get("doc")}
+
+    def hits(self, text: str, limit: int, local: bool = True) -> list[tuple[str, str, str]]:
+        needle = " ".join(fold(text).split())
+        best: dict[str, tuple[int, str, str]] = {}
+        for entity, _, label, folded in self.entries:
+            position = folded.find(needle) if needle else -1
+            if position < 0:
+                continue
+            rank = 0 if folded == needle else 1 if position == 0 else 2 if not _in_word(folded[position - 1]) else 3
+            if entity not in best or (rank, folded) < best[entity][:2]:
+                best[entity] = (rank, folded, label)
+        ordered = sorted(((entity, found) for entity, found in best.items() if local or entity not in self.locals),
+                         key=lambda kv: (kv[0] in self.locals, kv[1][0], -self.mentions.get(kv[0], 0), kv[1][1],
+                                         kv[0]))
+        return [(iri, label, RANKS[rank]) for iri, (rank, _, label) in ordered[:limit]]
 
 
 def _found(index: SearchIndex, text: str, limit: int, local: bool = True) -> list[tuple[str, str, str]]:
@@ -92,10 +97,11 @@ def _needles(labels: Rows, count: int, seed: int = 7) -> list[str]:
 
 
 def _assert_as_defined(index: SearchIndex, labels: Rows, summaries: Rows, needles: list[str]) -> None:
+    definition = Definition(labels, summaries)
     for text in needles:
         for limit in (1, 20, 100):
-            assert _found(index, text, limit) == _by_definition(labels, summaries, text, limit), (text, limit)
-        assert _found(index, text, 20, local=False) == _by_definition(labels, summaries, text, 20, local=False), text
+            assert _found(index, text, limit) == definition.hits(text, limit), (text, limit)
+        assert _found(index, text, 20, local=False) == definition.hits(text, 20, local=False), text
 
 
 @pytest.mark.parametrize("which", ["shipped", "generated"])
@@ -170,7 +176,7 @@ def test_fts5_syntax_in_a_search_is_text(text):
     labels = [_label(f"e{i}", t) for i, t in enumerate(SCRIPTS)]
     index = SearchIndex.of_rows(labels, [])
     for limit in (1, 20):
-        assert _found(index, text, limit) == _by_definition(labels, [], text, limit)
+        assert _found(index, text, limit) == Definition(labels, []).hits(text, limit)
 
 
 def test_the_file_holds_the_same_index(generated_data):
@@ -203,13 +209,14 @@ def test_a_long_needle_anywhere_is_found_by_its_inner_words(generated_data, monk
         words = label.split()
         needles.append(" ".join([words[0][1:], *words[1:-1], words[-1][:2]]))  # "irector, Federal Party of Gu"
     needles += ["rector, Federal Party of", "Nothing Inside Here Anywhere"]
+    definition = Definition(labels, summaries)
     for text in needles:
         for limit in (1, 100):
-            assert _found(index, text, limit) == _by_definition(labels, summaries, text, limit), (text, limit)
+            assert _found(index, text, limit) == definition.hits(text, limit), (text, limit)
     monkeypatch.setattr(search, "_GRAMS", "SELECT * FROM no_such_table")  # a trigram phrase would now raise
-    cut = next(n for n in needles if _by_definition(labels, summaries, n, 100))
+    cut = next(n for n in needles if definition.hits(n, 100))
     found = _found(index, cut, 100)
-    assert found == _by_definition(labels, summaries, cut, 100) and found[0][2] in ("word", "substring")
+    assert found == definition.hits(cut, 100) and found[0][2] in ("word", "substring")
     assert search._inner_words_query("irector, federal party of gu") == '"federal" AND "party" AND "of" AND "gu" *'
     assert search._inner_words_query("federal party") == ""
 

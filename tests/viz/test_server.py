@@ -262,3 +262,24 @@ def everything(data: Path) -> list[str]:
             "SELECT DISTINCT ?x WHERE { GRAPH <https://kg.example.org/graph/entities> { ?x a ?c } }"))
     finally:
         store.close()
+
+
+def test_a_new_server_opens_the_view_index_before_its_first_visitor(shipped_data: Path):
+    """The kept index is opened (and its checksum verified: a whole read of the file) by the app as
+    it starts, not by the first `/graph/neighbours`; a request meanwhile waits for it."""
+    import time
+
+    app = create_app({"DATA": str(shipped_data), "WORKERS": 1, "QUERY_TIMEOUT": 20})
+    try:
+        state = app_state(app)
+        version = f"{state.backend.kind}:{build_dirs.require_current_build(shipped_data).name}"
+        deadline = time.monotonic() + 60
+        while state.view.get("index", version) is None and time.monotonic() < deadline:
+            time.sleep(0.05)
+        index = state.view.get("index", version)
+        assert index is not None and len(index) > 100
+        node = index.overview()[0]
+        answer = app.test_client().get("/graph/neighbours", query_string={"node": node})
+        assert answer.status_code == 200 and state.view.get("index", version) is index
+    finally:
+        app_state(app).close()

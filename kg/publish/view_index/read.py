@@ -153,6 +153,32 @@ class ViewIndex:
                              UNION SELECT s FROM v_edges WHERE o = (SELECT id FROM x))
             SELECT iri FROM v_terms WHERE id IN near AND id != (SELECT id FROM x)""", (node,))}
 
+    def around(self, node: str) -> tuple[dict[str, tuple[str, int]], dict[str, set[str]], dict[str, int]]:
+        """What a neighbourhood of `node` is chosen from, read by number in two queries (a node
+        linked to thousands costs those rows, not a lookup of each by IRI): {node one edge away,
+        either way: (family, score)}, {event among them: the actors it names} and {actor so
+        named: score}."""
+        connection, _ = self._connection()
+        found = connection.execute("SELECT id FROM v_terms WHERE iri = ?", (node,)).fetchone()
+        connection.execute("DELETE FROM more")
+        if found is None:
+            return {}, {}, {}
+        connection.execute("INSERT OR IGNORE INTO more SELECT o FROM v_edges WHERE s = ?1 "
+                           "UNION SELECT s FROM v_edges WHERE o = ?1", (found[0],))
+        connection.execute("DELETE FROM more WHERE node = ?", (found[0],))
+        near = {iri: (family, score) for iri, family, score in connection.execute(
+            "SELECT t.iri, n.family, n.score FROM more m JOIN v_nodes n ON n.node = m.node JOIN v_terms t ON t.id = m.node")}
+        listed = ", ".join(f"'{f}'" for f in ACTORS)
+        roles: dict[str, set[str]] = {}
+        named: dict[str, int] = {}
+        for event, actor, score in connection.execute(f"""
+                SELECT e.iri, a.iri, n.score FROM more m JOIN v_nodes ev ON ev.node = m.node AND ev.family = 'Event'
+                JOIN v_edges l ON l.s = m.node JOIN v_nodes n ON n.node = l.o
+                JOIN v_terms e ON e.id = l.s JOIN v_terms a ON a.id = l.o WHERE n.family IN ({listed})"""):
+            roles.setdefault(event, set()).add(actor)
+            named[actor] = score
+        return near, roles, named
+
     def participants(self, events: Iterable[str], families: Iterable[str] = ACTORS) -> set[str]:
         """The nodes of `families` (default: the actors) the events name in any role (their out-edges)."""
         return {node for named in self.roles(events, families).values() for node in named}
@@ -245,7 +271,9 @@ class ViewIndex:
             connection.execute("DELETE FROM more")
             connection.execute("INSERT OR IGNORE INTO more SELECT id FROM v_terms WHERE iri IN wanted")
             ends = "AND (s IN more OR o IN more)"
-        found = list(connection.execute(f"SELECT s, p, o, sources FROM v_edges WHERE s IN keep AND o IN keep {ends}"))
+        # by subject (`+o`: not by object's index): a node's out-edges are its roles and relations, a
+        # few, while its in-edges are every event naming it, thousands for the most mentioned
+        found = list(connection.execute(f"SELECT s, p, o, sources FROM v_edges WHERE s IN keep AND +o IN keep {ends}"))
         if strongest is not None:
             by_end: dict[int, list[tuple[int, tuple]]] = {}
             for s, p, o, sources in found:

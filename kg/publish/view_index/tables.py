@@ -94,6 +94,9 @@ def open_read(path: Path) -> sqlite3.Connection:
     locks, no journal), usable from any thread (one at a time)."""
     connection = sqlite3.connect(f"{path.absolute().as_uri()}?mode=ro&immutable=1", uri=True,
                                  isolation_level=None, check_same_thread=False)
+    # the reader's TEMP tables (the nodes a request asks for) in memory: on disk, each row inserted
+    # outside a transaction was a journalled write (12,000 rows 0.4-1 s, against 0.02 s)
+    connection.execute("PRAGMA temp_store = MEMORY")
     check(connection, path)
     return connection
 
