@@ -14,7 +14,8 @@ On a build nobody drew the view of yet (`measure_view`, which benchmarks/run.py 
   `runs` page loads each: the first drawn frame (navigation start to vis-network's first
   `afterDrawing`), search to node on canvas (a name the page lacks looked up, the server's hit
   fetched, selected and drawn) and expand (an entity with neighbours outside the page selected,
-  until they are fetched and drawn; none when the page holds the whole graph);
+  until they are fetched and drawn; none when the page holds the whole graph), each with the
+  time the page waited for the server's answers (Resource Timing), the rest being its own work;
 - then one article edited (benchmarks/corpus/mutate.py), `kg build`, and `/graph` and the neighbours on new
   servers again.
 Markdown on stdout; progress on stderr.
@@ -152,7 +153,16 @@ SEARCH = """async ([text, iri]) => {
   const hits = await kgView.lookup(text);
   const found = await kgView.bring(hits.includes(iri) ? iri : hits[0]);
   if (!found || !network.body.data.nodes.get(iri)) throw new Error('the search did not put ' + iri + ' on the canvas');
-  return (performance.now() - started) / 1000;
+  return [(performance.now() - started) / 1000, fetched(started)];
+}"""
+# the seconds the page waited for the server's answers since `started` (Resource Timing: request to
+# last byte, overlapping fetches counted once); the rest of a figure is the page's own work
+FETCHED = """function fetched(started) {
+  const spans = performance.getEntriesByType('resource').filter(e => e.startTime >= started && e.initiatorType === 'fetch')
+    .map(e => [e.startTime, e.responseEnd]).sort((a, b) => a[0] - b[0]);
+  let total = 0, end = started;
+  for (const [from, to] of spans) { total += Math.max(0, to - Math.max(from, end)); end = Math.max(end, to); }
+  return total / 1000;
 }"""
 EXPAND = """async (n) => {
   const held = kgView.data.nodes.filter(x => !x.layer && x.outside && network.body.data.nodes.get(x.id));
@@ -165,7 +175,7 @@ EXPAND = """async (n) => {
   await kgView.idle();
   await kgView.drawn();
   if (kgView.data.nodes.length <= before) throw new Error('expanding ' + node.id + ' fetched nothing');
-  return (performance.now() - started) / 1000;
+  return [(performance.now() - started) / 1000, fetched(started)];
 }"""
 
 
@@ -173,7 +183,8 @@ def in_chromium(url: str, stranger: dict, runs: int, chromium: str) -> dict[str,
     """Medians over `runs` loads of the served page: first frame, search to node, expand."""
     from playwright.sync_api import sync_playwright
 
-    found: dict[str, list[float]] = {"first_frame": [], "search": [], "expand": []}
+    found: dict[str, list[float]] = {"first_frame": [], "search": [], "search_fetch": [], "expand": [],
+                                     "expand_fetch": []}
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=chromium, headless=True)
         try:
@@ -183,8 +194,11 @@ def in_chromium(url: str, stranger: dict, runs: int, chromium: str) -> dict[str,
                 page.wait_for_function("window.kgView && kgView.timings.firstDraw", timeout=TIMEOUT * 1000)
                 page.evaluate("kgView.ready")
                 found["first_frame"].append(page.evaluate("kgView.timings.firstDraw") / 1000)
-                found["search"].append(page.evaluate(SEARCH, [stranger["label"], stranger["iri"]]))
-                found["expand"].append(page.evaluate(EXPAND, run))
+                page.evaluate(f"window.fetched = {FETCHED}")
+                for key, script, arg in (("search", SEARCH, [stranger["label"], stranger["iri"]]), ("expand", EXPAND, run)):
+                    total, waited = page.evaluate(script, arg) or (None, None)
+                    found[key].append(total)
+                    found[f"{key}_fetch"].append(waited)
                 page.close()
         finally:
             browser.close()
@@ -205,7 +219,9 @@ ROWS = (
     ("`kg viz` (the offline page)", "viz", "s"),
     ("Chromium: first frame", "first_frame", "s"),
     ("Chromium: search to node on canvas", "search", "s"),
+    ("  of which waiting for the server (`/api/search`, `/graph/neighbours`)", "search_fetch", "s"),
     ("Chromium: expand a node", "expand", "s"),
+    ("  of which waiting for the server (`/graph/neighbours`)", "expand_fetch", "s"),
     ("server memory after the view's requests (resident set)", "memory_mib", "MiB"),
     ("  of which the view's requests added", "memory_added_mib", "MiB"),
     ("the edit's `kg build`", "edit_build", "s"),

@@ -136,7 +136,7 @@ def encode_more(more: dict) -> tuple[str, str]:
     text = safe_json(more)
     if len(text) <= COMPRESS_OVER:
         return "json", text
-    return "gzip", base64.b64encode(gzip.compress(text.encode("utf-8"), compresslevel=6, mtime=0)).decode("ascii")
+    return "gzip", base64.b64encode(gzip.compress(text.encode("utf-8"), compresslevel=1, mtime=0)).decode("ascii")
 
 
 def view_data(graph: nx.MultiDiGraph, *, size_by: str = "mentions", place: bool = True) -> dict:
