@@ -34,9 +34,7 @@ def cached(name: str, compute: Callable[[float], Any]) -> Any:
     if hit is not None:
         return hit
     key = (name, version)
-    app = current_app._get_current_object()
-    kept.jobs.start(key, lambda: _compute(app, kept, key, compute), name=f"kg {name}").join(
-        max(0.0, g.deadline - time.monotonic()))
+    _started(name, version, compute).join(max(0.0, g.deadline - time.monotonic()))
     hit = kept.memo.get(name, version, backend.max_age)
     if hit is not None:
         return hit
@@ -45,6 +43,25 @@ def cached(name: str, compute: Callable[[float], Any]) -> Any:
         raise failure
     raise ApiError(503, f"the {name} of this graph are being computed, which takes long on a large graph; "
                         f"try again in {RETRY_AFTER} s", {"Retry-After": str(RETRY_AFTER)})
+
+
+def cached_if_ready(name: str, compute: Callable[[float], Any]) -> Any | None:
+    """What `cached` answers when it is computed already; else None at once, its computation started in the
+    background (for an answer that only makes a request faster: the request goes the slower way meanwhile, and
+    after a failed computation, which is not started again for this version)."""
+    backend, kept = pinned_backend(), app_state().answers
+    version = backend.version()
+    hit = kept.memo.get(name, version, backend.max_age)
+    if hit is None and (name, version) not in kept.failed:
+        _started(name, version, compute)
+    return hit
+
+
+def _started(name: str, version: str, compute: Callable[[float], Any]) -> Any:
+    """The thread computing `name` for `version` (started now unless running)."""
+    kept, key = app_state().answers, (name, version)
+    app = current_app._get_current_object()
+    return kept.jobs.start(key, lambda: _compute(app, kept, key, compute), name=f"kg {name}")
 
 
 def _compute(app: Any, kept: KeptAnswers, key: tuple[str, str], compute: Callable[[float], Any]) -> None:

@@ -103,6 +103,7 @@ class SearchIndexes:
                 self._keep(version, index)
                 log.info("search index of %s: %d labels in %.2f s", version, index.count(),
                          time.monotonic() - began)
+                index.read_haystack()  # after it is kept: the searches that need no haystack need not wait
         except Exception:  # the next search tries again
             log.warning("search index of %s not made", version, exc_info=True)
 

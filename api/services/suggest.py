@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from flask import g
+
 from kg.api.json_api.queries import iri as sparql_iri
 from kg.api.json_api.store_reads import select
 from kg.api.linked_data import ids
@@ -34,13 +36,19 @@ def entities(prefix: str, limit: int, offset: int = 0) -> list[dict[str, Any]]:
 
 
 def descriptions(entities: list[str]) -> dict[str, str]:
-    """The description of each entity record that has one (rdfs:comment in kgg:entities)."""
+    """The description of each entity record that has one (rdfs:comment in kgg:entities): from the search index,
+    which holds those of the records it summarizes; the store is asked about the others only."""
     if not entities:
         return {}
+    held = protocol.search_index().records(entities, g.deadline)
+    found = {entity: described[0] for entity, (_, described) in held.items() if described}
+    rest = [entity for entity in entities if entity not in held]
+    if not rest:
+        return found
     rows = select(prologue() + f"""
 SELECT ?e (SAMPLE(?comment) AS ?d) WHERE {{
-  VALUES ?e {{ {" ".join(map(sparql_iri, entities))} }} GRAPH kgg:entities {{ ?e rdfs:comment ?comment }} }} GROUP BY ?e""")
-    return {row["e"]: row["d"] for row in rows}
+  VALUES ?e {{ {" ".join(map(sparql_iri, rest))} }} GRAPH kgg:entities {{ ?e rdfs:comment ?comment }} }} GROUP BY ?e""")
+    return found | {row["e"]: row["d"] for row in rows}
 
 
 def types(prefix: str, limit: int, offset: int = 0) -> list[dict[str, Any]]:

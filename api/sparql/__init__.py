@@ -7,6 +7,7 @@
     full_text.py            Jena's text:query (INCEpTION's full-text search) answered from the search index
     name_filters.py         the FILTERs on a text:query's matched name applied to its answer
     known_restrictions.py   the FILTER [NOT] EXISTS on a text:query's subject decided before the engine runs
+    record_lookups.py       the OPTIONAL lookups of a text:query's subject (label, description) bound in its answer
 
 The lexer that sees what a query is before any engine runs it is kg.store.sparql_lexer; the query
 runs in the backend (kg.api.backend: workers, execute) under the request's deadline.

@@ -26,7 +26,7 @@ from kg.api.backend import execute
 from kg.api.errors import ApiError
 from kg.api.page import query_page
 from kg.api.request_life import pinned_backend, reading_query
-from kg.api.sparql import full_text, protocol, syntax
+from kg.api.sparql import full_text, protocol, record_lookups, syntax
 from kg.api.sparql.known_restrictions import ANY, RDF_TYPE, Restriction
 from kg.api.sparql.service_description import service_description
 from kg.errors import QueryError
@@ -46,6 +46,10 @@ EXPLAIN_WAIT = limit("explain_wait")
 ANY_OFFER = {**negotiate.SOLUTION_OFFERS, **negotiate.GRAPH_OFFERS}
 FEW_SUBJECTS = 5_000  # subjects of a restriction's triple kept per build (rdfs:subClassOf: hundreds)
 MAX_ASKED = 500  # subjects a restriction is asked about in one query; more: the engine tests them
+OTHER_NAMES = "names of records in other graphs"  # the build's answer _other_values computes
+MANY_OTHER = 1_000_000  # names of records in other graphs read once a build; more: the engine does the lookups
+RDFS, OWL = iris.FIXED_PREFIXES["rdfs"], iris.FIXED_PREFIXES["owl"]
+LABEL, COMMENT, DEPRECATED = RDFS + "label", RDFS + "comment", OWL + "deprecated"
 
 
 @bp.route("/sparql", methods=["GET", "POST"])
@@ -103,7 +107,64 @@ def _full_text(query: str, service_dataset: bool) -> str:
 
     return full_text.rewrite(query, lambda: app_state().search.get(pinned_backend(), g.deadline),
                              lambda: cached("names of the schema", _schema_names), g.deadline,
-                             _holding if service_dataset else None)
+                             _holding if service_dataset else None, _known_values if service_dataset else None)
+
+
+def _known_values(predicates: frozenset[str], subjects: list[str]) -> dict[str, dict[str, list[str]]] | None:
+    """The set of values of `predicates` (rdfs:label, rdfs:comment, owl:deprecated) of each of `subjects` in the
+    union of the graphs, as SPARQL terms, when all are known without the engine evaluating a lookup a row
+    (api/sparql/record_lookups.py): the subjects are records the search index summarizes, whose names and
+    descriptions in kgg:entities it holds (records named under kg.model.iris.RESOURCE), with those other graphs add (read once a build, in the background: None
+    until then); none is a subject of owl:deprecated (those few read once a build). None otherwise."""
+    from kg.api.app_state import app_state
+    from kg.api.build_answers import cached_if_ready
+
+    if not predicates <= {LABEL, COMMENT, DEPRECATED} or not all(s.startswith(iris.RESOURCE) for s in subjects):
+        return None
+    other = cached_if_ready(OTHER_NAMES, lambda deadline: (_other_values(deadline),))
+    deprecated = _few_subjects(f"?s <{DEPRECATED}> [] .") if DEPRECATED in predicates else frozenset()
+    if other is None or other[0] is None or deprecated is None or not deprecated.isdisjoint(subjects):
+        return None
+    records = app_state().search.get(pinned_backend(), g.deadline).records(subjects, g.deadline)
+    if len(records) < len(set(subjects)):
+        return None
+    added = other[0]
+    return {subject: {LABEL: _terms(records[subject][0], added.get((subject, LABEL), [])),
+                      COMMENT: _terms(records[subject][1], added.get((subject, COMMENT), [])), DEPRECATED: []}
+            for subject in subjects}
+
+
+def _terms(*values: list[str]) -> list[str]:
+    """The plain strings of these lists, once each, as SPARQL literals."""
+    return [full_text.literal(value) for value in sorted({v for listed in values for v in listed})]
+
+
+def _other_values(deadline: float) -> dict[tuple[str, str], list[str]] | None:
+    """The names and descriptions of the records the search index summarizes that other graphs than kgg:entities
+    add to theirs, by (record, property) (records are named under kg.model.iris.RESOURCE: only those names are
+    read); None when a value is not a plain string, when the store's own default graph names something, or past
+    MANY_OTHER such names in the other graphs."""
+    from kg.api.app_state import app_state
+
+    backend = pinned_backend()
+    if backend.select(record_lookups.NOT_PLAIN, deadline):
+        return None
+    if len({backend.select(query, deadline)[0]["n"] for query in record_lookups.NAME_COUNTS}) > 1:
+        return None
+    rows = backend.select(record_lookups.OTHER_VALUES + f" LIMIT {MANY_OTHER + 1}", deadline)
+    if len(rows) > MANY_OTHER:
+        return None
+    held = app_state().search.get(backend, deadline).records(sorted({row["s"] for row in rows}), deadline)
+    added: dict[tuple[str, str], list[str]] = {}
+    for row in rows:
+        record = held.get(row["s"])
+        if record is None:
+            continue  # not a record the index summarizes: a lookup of it is left to the engine
+        if row.get("datatype") != record_lookups.XSD_STRING:
+            return None
+        if row["o"] not in record[0 if row["p"] == LABEL else 1]:
+            added.setdefault((row["s"], row["p"]), []).append(row["o"])
+    return added
 
 
 def _holding(restriction: Restriction, subjects: list[str]) -> set[str] | None:

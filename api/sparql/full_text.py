@@ -17,7 +17,9 @@ The endpoint reads the client's text for what the query is (kg.store.sparql_lexe
 rewrite: the inline data is not lexed again. The FILTERs INCEpTION puts beside the pattern on its
 matched name (api/sparql/name_filters.py) and on its subject (FILTER [NOT] EXISTS, keeping a search to
 instances: api/sparql/known_restrictions.py) are applied to the rows before the engine joins them,
-and those decided for every row are taken out of the text.
+and those decided for every row are taken out of the text. The OPTIONAL lookups INCEpTION puts after the
+pattern (label, description, deprecation: api/sparql/record_lookups.py) become columns of the inline data when
+the endpoint knows their values for every row, and are taken out of the text too.
 
 Forms read: the subject a variable or a list of one to three variables (entity, score, matched
 literal); the object a string, or a list of an optional property (a variable, bound elsewhere, or
@@ -35,9 +37,10 @@ from functools import lru_cache
 from typing import Callable
 
 from kg.api.errors import ApiError
-from kg.api.sparql import known_restrictions
+from kg.api.sparql import known_restrictions, record_lookups
 from kg.api.sparql.known_restrictions import Decide, Restriction
 from kg.api.sparql.name_filters import NameTest, bound_values, name_tests
+from kg.api.sparql.record_lookups import Known, Lookup
 from kg.model import iris
 from kg.model.iris import FIXED_PREFIXES, fold
 from kg.publish.search import SearchIndex
@@ -83,17 +86,19 @@ class Pattern:
     name_tests: tuple[NameTest, ...] = ()  # the FILTERs of its group on the matched name (api/sparql/name_filters.py)
     bound: frozenset[str] | None = None  # the IRIs a VALUES of its group binds its property variable to
     restrictions: tuple[Restriction, ...] = ()  # FILTER [NOT] EXISTS on its subject (api/sparql/known_restrictions.py)
+    lookups: tuple[Lookup, ...] = ()  # OPTIONAL lookups of its subject (api/sparql/record_lookups.py)
 
 
 SchemaNames = list[tuple[str, str, str]]  # (class or property IRI, name, property IRI of the name)
 
 
 def rewrite(query: str, index: Callable[[], SearchIndex], schema: Callable[[], SchemaNames],
-            deadline: float | None = None, decide: Decide | None = None) -> str:
+            deadline: float | None = None, decide: Decide | None = None, known: Known | None = None) -> str:
     """`query` with every text:query pattern replaced by its answer from the search index (entities)
     and from the names of the ontology's classes and properties (`schema`); QueryTimeout past `deadline`.
     With `decide`, the restrictions on a pattern's subject it can tell are applied to its answer and taken
-    out of the text (api/sparql/known_restrictions.py)."""
+    out of the text (api/sparql/known_restrictions.py); with `known`, the lookups of the one pattern's subjects
+    whose values it knows are bound in its answer and taken out of the text (api/sparql/record_lookups.py)."""
     tokens = lexer.tokens(query)
     patterns = _patterns(tokens, _text_prefixes(tokens))
     if not patterns:
@@ -107,9 +112,12 @@ def rewrite(query: str, index: Callable[[], SearchIndex], schema: Callable[[], S
                                                           {r[0] for r in rows if r[4]}, decide)
             rows, settled = [r for r in rows if r[0] not in refused], settled + holding
         answers.append(rows)
-    query = known_restrictions.blanked(query, settled)  # spaces: the patterns' offsets stay
+    bound: tuple[list[Lookup], dict[str, list[list[str]]]] = ([], {})
+    if known is not None and len(patterns) == 1:
+        bound = record_lookups.bound(list(patterns[0].lookups), [r[0] for r in answers[0]], known)
+    query = known_restrictions.blanked(query, [*settled, *bound[0]])  # spaces: the patterns' offsets stay
     for pattern, rows in reversed(list(zip(patterns, answers))):
-        query = query[:pattern.start] + _values(pattern, rows) + query[pattern.end:]
+        query = query[:pattern.start] + _values(pattern, rows, *bound) + query[pattern.end:]
     return query
 
 
@@ -144,8 +152,9 @@ def _pattern(tokens: list[lexer.Token], at: int) -> Pattern:
     tests = name_tests(tokens, at, variables[2] if len(variables) == 3 else None)
     bound = bound_values(tokens, at, prop) if prop is not None and prop.startswith(("?", "$")) else None
     restrictions = known_restrictions.restrictions(tokens, at, variables[0])
+    lookups = record_lookups.lookups(tokens, at, variables[0])
     return Pattern(tokens[subject_start].start, end, variables, prop, needle, limit, tuple(tests), bound,
-                   tuple(restrictions))
+                   tuple(restrictions), tuple(lookups))
 
 
 def _subject(tokens: list[lexer.Token], at: int) -> tuple[int, tuple[str, ...]]:
@@ -265,21 +274,25 @@ def _wanted_property(prop: str | None) -> str | None:
     return {"skos": SKOS, "rdfs": RDFS}.get(prefix, "") + rest
 
 
-def _values(pattern: Pattern, rows: list[Row]) -> str:
-    """The inline data that stands for the pattern's answer (on one line)."""
+def _values(pattern: Pattern, rows: list[Row], lookups: list[Lookup] | None = None,
+            looked_up: dict[str, list[list[str]]] | None = None) -> str:
+    """The inline data that stands for the pattern's answer (on one line), with a column for each lookup bound
+    (`looked_up`: each subject's combinations of their values, record_lookups.bound)."""
     columns = list(pattern.variables)
     with_property = pattern.property is not None and pattern.property.startswith(("?", "$"))
     if with_property:
         columns.append(pattern.property)
+    columns += [lookup.variable for lookup in lookups or []]
     cells = []
     for entity, score, label, prop, _ in rows:
-        row = [f"<{entity}>", f'"{score}"^^<{FIXED_PREFIXES["xsd"]}float>', _literal(label)][:len(pattern.variables)]
+        row = [f"<{entity}>", f'"{score}"^^<{FIXED_PREFIXES["xsd"]}float>', literal(label)][:len(pattern.variables)]
         if with_property:
             row.append(f"<{prop}>")
-        cells.append("(" + " ".join(row) + ")")
+        for values in (looked_up or {}).get(entity, [[]]):
+            cells.append("(" + " ".join(row + values) + ")")
     return f"VALUES ({' '.join(columns)}) {{ {' '.join(cells)} }}"
 
 
-def _literal(text: str) -> str:
+def literal(text: str) -> str:
     escaped = text.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n").replace("\r", "\\r")
     return f'"{escaped}"'

@@ -20,7 +20,7 @@ where the outer FILTER would see rows without the variable bound). Any other FIL
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Callable, Iterable
+from typing import Callable, Iterable, Protocol
 
 from kg.api.sparql.name_filters import group
 from kg.model.iris import FIXED_PREFIXES
@@ -146,8 +146,18 @@ def decided(found: list[Restriction], subjects: Iterable[str], typed: set[str],
     return refused, settled
 
 
-def blanked(query: str, settled: Iterable[Restriction]) -> str:
-    """`query` with these restrictions replaced by spaces (line breaks kept)."""
+class Span(Protocol):
+    """A piece of the query's text (a restriction, a lookup: api/sparql/record_lookups.py)."""
+
+    @property
+    def start(self) -> int: ...
+
+    @property
+    def end(self) -> int: ...
+
+
+def blanked(query: str, settled: Iterable[Span]) -> str:
+    """`query` with these pieces (restrictions decided, lookups bound) replaced by spaces (line breaks kept)."""
     for restriction in sorted(set(settled), key=lambda r: -r.start):
         span = query[restriction.start:restriction.end]
         query = query[:restriction.start] + "".join(c if c in "\r\n" else " " for c in span) + query[restriction.end:]

@@ -85,6 +85,10 @@ _WORD_ROWS = ("SELECT e.iri, l.label, l.kind, e.summary, CASE WHEN l.folded = :p
               "FROM words w JOIN labels l ON l.row = w.rowid JOIN entities e ON e.id = l.entity "
               "WHERE words MATCH :match AND l.local = 0 AND l.kind IN (SELECT value FROM json_each(:kinds)) "
               "ORDER BY rank, l.mentions DESC, l.folded, e.iri, l.kind_order, l.label LIMIT :limit")
+# the rdfs:label values and the descriptions of shared records (those of a thing local to one document are not read)
+_RECORDS = ("SELECT e.iri, e.descriptions, json_group_array(l.label) FILTER (WHERE l.kind = 'label') FROM entities e "
+            "LEFT JOIN labels l ON l.entity = e.id WHERE e.iri IN (SELECT value FROM json_each(:iris)) "
+            "AND e.document IS NULL AND e.descriptions IS NOT NULL GROUP BY e.id")
 _SHOWN = ("SELECT id, iri, summary, label, types, mentions, document FROM entities "
           "WHERE id IN (SELECT value FROM json_each(?))")
 
@@ -208,12 +212,25 @@ class SearchIndex:
                                            "kinds": json.dumps(kinds), "limit": limit}).fetchall()
         return [(iri, label, kind, bool(summary)) for iri, label, kind, summary, _ in rows]
 
+    def records(self, iris: list[str], deadline: float | None = None) -> dict[str, tuple[list[str], list[str]]]:
+        """(rdfs:label values, rdfs:comment values) of the records in kgg:entities of those of `iris` that are
+        summarized shared entities (the others are left out: not known here)."""
+        with self._reading(deadline) as db:
+            rows = db.execute(_RECORDS, {"iris": json.dumps(iris)}).fetchall()
+        return {iri: (sorted(set(json.loads(labels))), json.loads(descriptions)) for iri, descriptions, labels in rows}
+
     @contextmanager
     def _reading(self, deadline: float | None) -> Iterator[sqlite3.Connection]:
         """A connection whose work stops at `deadline` (QueryTimeout); a damaged file is IndexDamaged
         (_connection)."""
         with self._connection() as db, _until(db, deadline):
             yield db
+
+    def read_haystack(self) -> None:
+        """Read now what a search for one or two characters reads on its first use (a second at 10,000 articles):
+        a server does it in the background after opening the index, so that no request waits for it."""
+        with self._connection() as db:
+            self._haystack_of(db)
 
     def _haystack_of(self, db: sqlite3.Connection) -> _Haystack:
         with self._haystack_lock:

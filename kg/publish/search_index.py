@@ -11,7 +11,8 @@ mentions) are indexed as well, each with its document's IRI: a hit on one is a l
 that document, ranked after every shared hit (kg.publish.search), and a patch replaces the local
 things of the documents a build changed or removed.
 
-The file: `entities` (IRI, what a hit shows, the document of a local thing) and `labels` (label,
+The file: `entities` (IRI, what a hit shows, the document of a local thing, the descriptions of a
+record: its rdfs:comment values in kgg:entities, as a JSON list) and `labels` (label,
 kind, folded, the entity's mentions and whether it is local, so that ranking needs no join) in plain tables,
 a B-tree on the folded label (whole labels and prefixes), and two FTS5 tables over the labels:
 `words` (unicode61 over the folded label with every character that is not a letter, digit or mark
@@ -35,7 +36,8 @@ from kg.model.iris import fold, prologue, word_chars
 from kg.store import build_dirs, checksums
 from kg.store.protocol import Select
 
-FORMAT = 4  # PRAGMA user_version (1 and 2 were search-index.json, read by kg before FTS5; 3 had no local things)
+FORMAT = 5  # PRAGMA user_version (1 and 2 were search-index.json, read by kg before FTS5; 3 had no local things;
+# 4 no descriptions)
 APPLICATION_ID = 0x6B677331  # "kgs1": PRAGMA application_id, what tells this file from another database
 
 Rows = list[dict[str, str]]
@@ -55,6 +57,14 @@ SELECT ?e (SAMPLE(?l) AS ?label) (MAX(?n) AS ?mentions) (GROUP_CONCAT(DISTINCT S
   OPTIONAL { GRAPH kgg:entities { ?e kgo:mentionCount ?n } }
 }
 GROUP BY ?e
+"""
+
+# The descriptions (rdfs:comment) of the records: what a knowledge-base lookup shows beside a name
+# (api/sparql/full_text.py answers INCEpTION's lookup of them from here)
+DESCRIPTIONS = """
+SELECT DISTINCT ?e ?description WHERE {
+  GRAPH kgg:entities { ?e rdfs:comment ?description }
+}
 """
 
 # Things local to one document (descriptions, a caseless script's single mentions: not shared
@@ -92,7 +102,8 @@ PRAGMA user_version = {FORMAT};
 CREATE TABLE entities (id INTEGER PRIMARY KEY, iri TEXT NOT NULL UNIQUE,
                        summary INTEGER NOT NULL,  -- 0: no preferred label and type (the hit shows its label)
                        label TEXT NOT NULL, types TEXT NOT NULL, mentions INTEGER NOT NULL,
-                       document TEXT);  -- the document's IRI, of a thing local to it; NULL: shared
+                       document TEXT,  -- the document's IRI, of a thing local to it; NULL: shared
+                       descriptions TEXT);  -- JSON list of a summarized record's rdfs:comment values; NULL: not read
 CREATE TABLE labels (row INTEGER PRIMARY KEY, entity INTEGER NOT NULL, label TEXT NOT NULL, kind TEXT NOT NULL,
                      kind_order INTEGER NOT NULL, folded TEXT NOT NULL,
                      mentions INTEGER NOT NULL,  -- the entity's, so that ranking needs no join
@@ -120,10 +131,15 @@ def index_path(build_dir: Path) -> Path:
 
 def label_rows(select: Select, entities: frozenset[str] | None = None,
                documents: frozenset[str] | None = None) -> tuple[Rows, Rows]:
-    """The answers of LABELS and SUMMARIES (of `entities` only, when given), with those of LOCALS and
-    LOCAL_SUMMARIES (of the things local to `documents` only, document IRIs, when given), from any
+    """The answers of LABELS and SUMMARIES (of `entities` only, when given; each summary with its record's
+    DESCRIPTIONS as a JSON list), with those of LOCALS and LOCAL_SUMMARIES (of the things local to `documents` only, document IRIs, when given), from any
     SELECT function."""
     labels, summaries = select(_only(LABELS, entities)), select(_only(SUMMARIES, entities))
+    described: dict[str, list[str]] = {}
+    for row in select(_only(DESCRIPTIONS, entities)):
+        described.setdefault(row["e"], []).append(row["description"])
+    for row in summaries:
+        row["descriptions"] = json.dumps(sorted(described.get(row["e"], [])), ensure_ascii=False)
     if documents is None or documents:
         labels += select(_of_documents(LOCALS, documents))
         summaries += select(_of_documents(LOCAL_SUMMARIES, documents))
@@ -222,8 +238,10 @@ def _insert(db: sqlite3.Connection, labels: Rows, summaries: Rows) -> None:
     summary_of = {r["e"]: r for r in summaries}
     document_of = {r["e"]: r["doc"] for r in (*labels, *summaries) if r.get("doc")}
     iris = sorted({r["e"] for r in labels} | set(summary_of))
-    db.executemany("INSERT INTO entities (iri, summary, label, types, mentions, document) VALUES (?, ?, ?, ?, ?, ?)",
-                   [(*_entity(iri, summary_of.get(iri)), document_of.get(iri)) for iri in iris])
+    db.executemany("INSERT INTO entities (iri, summary, label, types, mentions, document, descriptions) "
+                   "VALUES (?, ?, ?, ?, ?, ?, ?)",
+                   [(*_entity(iri, summary_of.get(iri)), document_of.get(iri),
+                     (summary_of.get(iri) or {}).get("descriptions")) for iri in iris])
     number = dict(db.execute("SELECT iri, id FROM entities WHERE iri IN (SELECT value FROM json_each(?))",
                              (json.dumps(iris),)))
     mentions = {r["e"]: int(r.get("mentions") or 0) for r in summaries}

@@ -130,10 +130,20 @@ def test_roots_and_children_have_labels(kb, profile_roots):
     assert all(r.get("l") for r in kids)
 
 
-def test_instances_of_a_class(kb):
+def test_instances_of_a_class(kb, request):
+    """The instances INCEpTION lists under a class: each with its label, each record (a person the corpus names) with
+    its description too; the others are persons a document describes without naming ("one defector"), local to it.
+    On the shipped corpus the class's every instance, Guaidó among them; at 10,000 articles more persons than
+    INCEpTION asks for, so the list is full (its LIMIT, in the engine's order: which persons it holds is not Guaidó's
+    to claim)."""
     rows = ask(kb, q.instances_of(ONTOLOGY + "Person"))
-    assert described(rows, GUAIDO)["l"] == "Juan Guaidó"
-    assert len(subjects(rows)) <= q.MAX_RESULTS * 2
+    people = subjects(rows)
+    assert people and all(s.startswith((RESOURCE, "https://kg.example.org/doc/")) for s in people)
+    assert all(r.get("l") for r in rows) and all(r.get("dc") for r in rows if r["subj"].startswith(RESOURCE))
+    if request.node.callspec.params["kb"] == "shipped":
+        assert described(rows, GUAIDO)["l"] == "Juan Guaidó" and len(people) < q.MAX_RESULTS
+    else:
+        assert len(rows) == q.MAX_RESULTS * 2
 
 
 def test_an_items_statements(kb):

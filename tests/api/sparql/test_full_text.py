@@ -163,11 +163,11 @@ def test_the_restrictions_to_instances_are_told_before_the_engine_runs(client, m
             told = _answers(client, query)
             if kind == "instances":
                 sent = _sent(client, query)
-                assert "EXISTS" not in sent and "VALUES (?subj ?sc ?m ?pMatch)" in sent, (shape.__name__, sent)
+                assert "EXISTS" not in sent and "VALUES (?subj ?sc ?m ?pMatch" in sent, (shape.__name__, sent)
             with monkeypatch.context() as patch:
                 patch.setattr(endpoint, "_holding", lambda restriction, subjects: None)
                 untold = _sent(client, query)
-                assert "FILTER NOT EXISTS" in untold or kind == "classes" or "?pMatch) {  }" in untold  # no row: none
+                assert "FILTER NOT EXISTS" in untold or kind == "classes" or ") {  }" in untold  # no row: none
                 assert _answers(client, query) == told, (shape.__name__, kind)
             if shape is q.exact_label and kind == "instances" and needle == "Juan Guaidó":
                 assert GUAIDO in "".join(told)
@@ -192,3 +192,80 @@ def test_a_restriction_is_told_only_where_the_subject_is_bound_by_the_answer(cli
     assert ("FILTER NOT EXISTS" not in sent) == told and (GUAIDO not in sent) == told, sent
     if told:
         assert GUAIDO not in "".join(_answers(client, query))
+
+
+LOOKUPS = ("OPTIONAL { { ?s <http://www.w3.org/2000/01/rdf-schema#label> ?l . } } "
+           "OPTIONAL { { ?s <http://www.w3.org/2000/01/rdf-schema#comment> ?dc . } } "
+           "OPTIONAL { { ?s <http://www.w3.org/2002/07/owl#deprecated> ?dp . } }")
+
+
+@pytest.mark.parametrize("needle", ["Guai", "Juan Guaidó", "sergeant", "National Guard"])
+def test_the_lookups_of_label_and_description_are_bound_before_the_engine_runs(client, monkeypatch, needle):
+    """INCEpTION's OPTIONAL lookups of each candidate's label, description and deprecation (api/sparql/
+    record_lookups.py) become columns of the answer's inline data, from the search index (and, for a record a document
+    names too, such as a post, from the store in one query): taken out of the text the engine runs, and every shape
+    answers exactly what the engine answers doing the lookups itself, row for row (a post's label in kgg:entities
+    and the words a document names it in, for "sergeant")."""
+    from kg.api.sparql import endpoint
+    from tests.api.services import inception_queries as q
+
+    shapes = [shape(kind, needle, True) for shape in (q.exact_label, q.starting_with, q.containing)
+              for kind in ("instances", "classes")]
+    bag = PREFIX + (f'SELECT DISTINCT ?s ?l ?dc ?dp WHERE {{ ( ?s ?sc ?m ) text:query ( ?p "{needle.lower()}*" 2000 ) '
+                    f'{LOOKUPS} }}')
+    _lookups_known(client)
+    for query in [*shapes, bag]:
+        bound = _answers(client, query)
+        sent = _sent(client, query)
+        if query is shapes[0] or query is bag:  # instances: every row a record
+            assert "OPTIONAL" not in sent, sent
+        with monkeypatch.context() as patch:
+            patch.setattr(endpoint, "_known_values", lambda predicates, subjects: None)
+            untold = _sent(client, query)
+            assert "OPTIONAL" in untold or ") {  }" in untold  # no row: no lookup joins one
+            assert _answers(client, query) == bound, query
+    if needle == "sergeant":
+        assert any("Bolivarian National Guard" in row for row in _answers(client, bag))
+
+
+def _lookups_known(client) -> None:
+    """Wait for what the build's records' names are in other graphs (computed in the background on first use, the
+    lookups left to the engine meanwhile)."""
+    import time
+
+    from flask import g
+
+    from kg.api.build_answers import cached
+    from kg.api.sparql import endpoint
+
+    with client.application.test_request_context("/sparql"):
+        g.deadline = time.monotonic() + 60
+        assert cached(endpoint.OTHER_NAMES, lambda deadline: (endpoint._other_values(deadline),))[0] is not None
+
+
+@pytest.mark.parametrize(("where", "bound"), [
+    ("{pattern} . {lookup}", True),
+    ("{{ VALUES ?p {{ <http://www.w3.org/2000/01/rdf-schema#label> }} {{ {pattern} }} }} {lookup}", True),
+    ("{lookup} {pattern}", False),
+    ("OPTIONAL {{ {pattern} }} {lookup}", False),
+    ("{{ {pattern} }} UNION {{ ?s ?p ?m }} {lookup}", False),
+    ("GRAPH ?g {{ {pattern} }} {lookup}", False),
+    ("{{ SELECT ?s WHERE {{ {pattern} }} }} {lookup}", False),
+    ("{pattern} . ?s ?q ?l . {lookup}", False),
+    ("{pattern} . OPTIONAL {{ ?s <http://www.w3.org/2000/01/rdf-schema#label> ?l . FILTER (true) }}", False),
+    ("{pattern} . OPTIONAL {{ ?s <http://www.w3.org/2004/02/skos/core#prefLabel> ?l }}", False),
+    ("{pattern} . {lookup} NOT DISTINCT", False)])
+def test_a_lookup_is_bound_only_where_the_answer_binds_its_subject(client, where, bound):
+    """A lookup is bound only after the pattern, in a group that joins it, of the pattern's subject, with a
+    predicate the endpoint knows and a variable named nowhere else, in a SELECT DISTINCT; elsewhere the engine does
+    it."""
+    pattern = '( ?s ?sc ?m ) text:query ( ?p "guai*" 50 )'
+    lookup = "OPTIONAL { ?s <http://www.w3.org/2000/01/rdf-schema#label> ?l }"
+    group = where.format(pattern=pattern, lookup=lookup)
+    form = "SELECT" if group.endswith(" NOT DISTINCT") else "SELECT DISTINCT"
+    query = PREFIX + f"{form} * WHERE {{ {group.removesuffix(' NOT DISTINCT')} }}"
+    _lookups_known(client)
+    sent = _sent(client, query)
+    assert ("OPTIONAL" not in sent) == bound, sent
+    if bound:
+        assert '"Juan Guaidó"' in sent
