@@ -95,6 +95,8 @@ def rank_counts(connection: sqlite3.Connection, state: State, nodes: str, todo: 
     nodes}, dates {date: events}, figures {'kind<TAB>role': figures, '': figures in no event},
     relations {predicate: edges} and between {predicate: edges between two actors}."""
     terms = state.table("terms")
+    if todo:
+        nodes = _near(connection, nodes, todo)
 
     def only(alias: str) -> str:
         return f"AND {alias}.node IN {todo}" if todo else ""
@@ -125,6 +127,17 @@ def rank_counts(connection: sqlite3.Connection, state: State, nodes: str, todo: 
         "dates": counter(f"SELECT date, COUNT(*) FROM {nodes} n WHERE date IS NOT NULL {only('n')} GROUP BY date"),
         "figures": figures, "relations": relations, "between": between,
     }
+
+
+def _near(connection: sqlite3.Connection, nodes: str, todo: str) -> str:
+    """TEMP.near: the rows of `nodes` for the nodes of `todo` and the ends of TEMP.edge, all that the
+    counts of `todo` read, with an index: a state's nodes are a view over the segments, which SQLite
+    scanned again for every edge joined to it (245 s for a one-article edit at 10,000 articles)."""
+    connection.execute("DROP TABLE IF EXISTS temp.near")
+    connection.execute(f"""CREATE TEMP TABLE near AS SELECT * FROM {nodes} WHERE node IN (
+        SELECT node FROM {todo} UNION SELECT s FROM temp.edge UNION SELECT o FROM temp.edge)""")
+    connection.execute("CREATE INDEX temp.near_node ON near(node)")
+    return "temp.near"
 
 
 def write_ranks(connection: sqlite3.Connection, counts: dict[str, Counter]) -> None:
