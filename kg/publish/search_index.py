@@ -32,6 +32,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Callable, Iterator
 
+from kg.model import iris
 from kg.model.iris import fold, prologue, word_chars
 from kg.store import build_dirs, checksums
 from kg.store.protocol import Select
@@ -141,8 +142,8 @@ def label_rows(select: Select, entities: frozenset[str] | None = None,
     for row in summaries:
         row["descriptions"] = json.dumps(sorted(described.get(row["e"], [])), ensure_ascii=False)
     if documents is None or documents:
-        labels += select(_of_documents(LOCALS, documents))
-        summaries += select(_of_documents(LOCAL_SUMMARIES, documents))
+        labels += _of_documents(select, LOCALS, documents)
+        summaries += _of_documents(select, LOCAL_SUMMARIES, documents)
     return labels, summaries
 
 
@@ -156,12 +157,24 @@ def _only(query: str, entities: frozenset[str] | None) -> str:
     return prologue() + query.replace("GRAPH kgg:entities {", f"VALUES ?e {{ {values} }}\n  GRAPH kgg:entities {{", 1)
 
 
-def _of_documents(query: str, documents: frozenset[str] | None) -> str:
-    """`query` (LOCALS or LOCAL_SUMMARIES) with the prologue, restricted to the things of `documents`."""
+def _of_documents(select: Select, query: str, documents: frozenset[str] | None) -> Rows:
+    """The answers of `query` (LOCALS or LOCAL_SUMMARIES) for the things of `documents` (None: every
+    document), asked one document at a time of the graph that holds its statements: with the document
+    bound by VALUES the engine read every graph (10 s an edit at 10,000 articles)."""
     if documents is None:
-        return prologue() + query
-    values = " ".join(f"<{iri}>" for iri in sorted(documents))
-    return prologue() + query.replace("GRAPH ?g {", f"VALUES ?doc {{ {values} }}\n  GRAPH ?g {{", 1)
+        return select(prologue() + query)
+    rows: Rows = []
+    for document in sorted(documents):
+        graph = _graph_of(document)
+        rows += select(prologue() + query.replace(
+            "GRAPH ?g {", f"VALUES (?doc ?g) {{ (<{document}> <{graph}>) }}\n  GRAPH <{graph}> {{", 1))
+    return rows
+
+
+def _graph_of(document: str) -> str:
+    """The graph of a document's statements, where its local things live."""
+    ids = iris.current()
+    return iris.graph_iri(document[len(ids.document):]) if document.startswith(ids.document) else document
 
 
 def open_read_only(path: Path) -> sqlite3.Connection:
