@@ -115,10 +115,11 @@ def document_evidence(nquads: str) -> Evidence:
         posts.setdefault(post, set()).add(membership)
     references = Counter(obj for predicate in _REFERENCES for _, obj in _triples(nquads, predicate))
     post_nodes = {subject for subject, _ in _triples(nquads, f"{_RDF_TYPE} {_POST_CLASS}")}
-    evidence = _summed(objects(_DENOTES), objects(_ANCHOR), objects(_TYPE_OF_MENTION), objects(_LABEL), posts,
-                       post_nodes, references, set(objects(_IS_NAME)))
+    denotes = objects(_DENOTES)
+    evidence = _summed(denotes, objects(_ANCHOR), objects(_TYPE_OF_MENTION), objects(_LABEL), posts,
+                       post_nodes, references, {subject for subject, _ in _triples(nquads, _IS_NAME)})
     _add_items(evidence, _triples(nquads, _SAME_AS))
-    _add_firsts(evidence, nquads, objects(_DENOTES))
+    _add_firsts(evidence, nquads, denotes)
     return evidence
 
 

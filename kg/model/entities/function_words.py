@@ -17,6 +17,8 @@ not be known: a word of one language's list is rarely a name alone in another.
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from kg.model.iris import fold
 
 PRONOUNS_AND_DETERMINERS: dict[str, str] = {
@@ -109,6 +111,7 @@ def _acronym(word: str) -> bool:
     return len(word) > 1 and word.isupper()
 
 
+@lru_cache(maxsize=1 << 16)  # a corpus's words repeat: folding each one again cost a build seconds
 def is_function_word(word: str) -> bool:
     """Whether a word (any case) is a pronoun, determiner or honorific of one of the languages above.
     An all-capital word of two letters or more is an acronym, never one of them ("US", "IT")."""

@@ -23,6 +23,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from enum import Enum
+from functools import cached_property, lru_cache
 from typing import Iterable
 
 from kg.formats.records import TextBound
@@ -56,18 +57,18 @@ def name_mentions(text: str, bounds: Iterable[TextBound], dates: Iterable[str] =
     lines = _Lines(text)
     judged = {b.id: _date_verdict(b.text) if b.id in dates else type_verdict(b.type) or judge(text, b, lines)
               for b in bounds}
-    repeated = Counter(fold(b.text) for b in bounds)
+    folded = {b.id: fold(b.text) for b in bounds}
+    repeated = Counter(folded.values())
     by_words: dict[str, set[Verdict]] = {}
     for bound in bounds:
-        by_words.setdefault(fold(bound.text), set()).add(judged[bound.id])
-    lower_words = {w for w in _WORD.findall(text) if w.islower()}
+        by_words.setdefault(folded[bound.id], set()).add(judged[bound.id])
     names = set()
     for bound in bounds:
         verdict = judged[bound.id]
         if verdict is Verdict.UNDECIDED:
-            verdict = _decided(text, bound, by_words[fold(bound.text)], lower_words, lines)
+            verdict = _decided(text, bound, by_words[folded[bound.id]], lines)
         elif verdict is Verdict.CASELESS:
-            verdict = Verdict.NAME if repeated[fold(bound.text)] > 1 else Verdict.NOT_A_NAME
+            verdict = Verdict.NAME if repeated[folded[bound.id]] > 1 else Verdict.NOT_A_NAME
         if verdict is Verdict.NAME:
             names.add(bound.id)
     return names
@@ -111,7 +112,7 @@ def _date_verdict(words: str) -> Verdict:
     return Verdict.NAME if any(c.isdigit() for c in words) else Verdict.NOT_A_NAME
 
 
-def _decided(text: str, bound: TextBound, others: set[Verdict], lower_words: set[str], lines: _Lines) -> Verdict:
+def _decided(text: str, bound: TextBound, others: set[Verdict], lines: _Lines) -> Verdict:
     """An undecided mention: named like the other mentions of its words in the document; else no
     name when a word of it (a pronoun too: "je") is in lower case and its words are capitalised only where a capital says
     nothing ("Dodal je", "he added", opening a sentence), unless the text writes them so elsewhere
@@ -125,7 +126,7 @@ def _decided(text: str, bound: TextBound, others: set[Verdict], lower_words: set
     if any(w.islower() for w in words):
         return Verdict.NAME if _capitalised_elsewhere(text, bound, lines) else Verdict.NOT_A_NAME
     capitalised = [w for w in words if not is_function_word(w) and any(c.isupper() for c in w)]
-    return Verdict.NAME if any(w.lower() not in lower_words for w in capitalised) else Verdict.NOT_A_NAME
+    return Verdict.NAME if any(w.lower() not in lines.lower_words for w in capitalised) else Verdict.NOT_A_NAME
 
 
 def _capitalised_elsewhere(text: str, bound: TextBound, lines: _Lines) -> bool:
@@ -181,7 +182,13 @@ class _Lines:
             self._judged[start] = _capitals_say_nothing(self.text[start:len(self.text) if end < 0 else end])
         return self._judged[start]
 
+    @cached_property
+    def lower_words(self) -> set[str]:
+        """The words the text writes in lower case (read only when a mention is left undecided)."""
+        return {w for w in _WORD.findall(self.text) if w.islower()}
 
+
+@lru_cache(maxsize=1024)  # a document's lines are judged for its entity mentions and again for its triggers
 def _capitals_say_nothing(line: str) -> bool:
     """Whether a line is set in capitals or in title case."""
     words = [w for w in _WORD.findall(line) if _cased(w) and not is_function_word(w)]
