@@ -9,10 +9,14 @@ file is renamed into place, and a reader uses the file only while its bytes stil
 A file found damaged is made again from the store by whoever makes it
 (kg.store.build_dirs.made_once), or not used (a view index: the view reads the store instead).
 
-A file is hashed once per process, and again whenever its status changes (size, times, inode: any
-write or rename through the file system changes its ctime), so a server checks a file on its
-first use, not on every request (a fault under a running server that changes no status, a bad
-sector, is found by the next process that reads the file). A file kept without a checksum (by a
+The sidecar also notes the file's status when its sum was taken (`# status <device> <inode> <size>
+<mtime>`, a comment to sha256sum): a file with that status still is taken as intact without being
+read, since any write through the file system moves its mtime and a rewrite by rename changes its
+inode. So a build that starts from a 10,000-article build does not read gigabytes to trust what it
+links (its kg.nq, 2.4 GB, took 2.6 s to hash). A file whose status differs is hashed, once per process
+and again whenever its status changes (size, times, inode), so a server checks a file on its
+first use, not on every request. A fault below the file system that changes no status (a bad
+sector) is found only by the next write that moves it. A file kept without a checksum (by a
 build made before kg kept them) is used as before. A directory of small files (the kept
 configurations) is sealed as one list, `<directory>.sha256`.
 """
@@ -55,17 +59,19 @@ def seal(path: Path, digest: str | None = None, *, kept_as: Path | None = None) 
     wrote) for the file's place `kept_as` (default: `path`; a writer seals its temporary file
     before renaming it into place, so that a file in place always has its sum)."""
     place = Path(kept_as or path)
-    _write_atomically(sidecar(place), f"{digest or digest_of(path)}  {place.name}\n")
+    status = _status_line(os.stat(path))  # before hashing: a write meanwhile leaves a status that differs
+    _write_atomically(sidecar(place), f"{digest or digest_of(path)}  {place.name}\n{status}")
 
 
 def copy_seal(source: Path, target: Path) -> None:
     """Give `target`, a copy or hard link of `source`, the checksum `source` has (none: none)."""
     try:
-        kept = sidecar(source).read_text(encoding="ascii").split()[0]
+        lines = sidecar(source).read_text(encoding="ascii").splitlines(keepends=True)
+        kept = lines[0].split()[0]
     except (OSError, ValueError, IndexError):
         sidecar(target).unlink(missing_ok=True)
         return
-    _write_atomically(sidecar(target), f"{kept}  {Path(target).name}\n")
+    _write_atomically(sidecar(target), f"{kept}  {Path(target).name}\n" + "".join(lines[1:2]))  # a link: its status
 
 
 def link_seal(source: Path, target: Path) -> None:
@@ -95,11 +101,14 @@ def intact(path: Path) -> bool:
         if _intact_at.get(str(path)) == key:
             return True
     try:
-        kept = sidecar(path).read_text(encoding="ascii").split()[0]
+        lines = sidecar(path).read_text(encoding="ascii").splitlines(keepends=True)
+        kept = lines[0].split()[0]
     except FileNotFoundError:
         return True
     except (OSError, ValueError, IndexError):
         return False
+    if lines[1:2] == [_status_line(status)]:
+        return True
     try:
         sound = digest_of(path) == kept
     except OSError:
@@ -107,7 +116,20 @@ def intact(path: Path) -> bool:
     if sound and time.time_ns() - status.st_ctime_ns > _SETTLED_NS:
         with _memo_lock:
             _intact_at[str(path)] = key
+        _note_status(path, lines[0], status)  # for the next process (sealed before sidecars noted it, or copied)
     return sound
+
+
+def _note_status(path: Path, sum_line: str, status: os.stat_result) -> None:
+    try:
+        _write_atomically(sidecar(path), sum_line + _status_line(status))
+    except OSError:  # a read-only build directory: the file is hashed again by the next process
+        pass
+
+
+def _status_line(status: os.stat_result) -> str:
+    """What a sidecar notes of the status its file had when its sum was taken."""
+    return f"# status {status.st_dev} {status.st_ino} {status.st_size} {status.st_mtime_ns}\n"
 
 
 def seal_tree(directory: Path) -> None:

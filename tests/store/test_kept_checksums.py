@@ -6,7 +6,9 @@ is made again from the corpus or refused by name."""
 
 from __future__ import annotations
 
+import os
 import shutil
+import time
 from pathlib import Path
 
 from kg.pipeline.builder import build
@@ -109,3 +111,27 @@ def test_a_damaged_kept_configuration_the_corpus_no_longer_holds_is_refused_by_n
     assert f"{kept}: damaged since the build" in result.stderr, result.stderr
     assert "Traceback" not in result.stderr
     assert not (tmp_path / "out").exists()
+
+
+def test_a_sealed_file_with_the_status_it_was_sealed_with_is_not_read_again(tmp_path: Path) -> None:
+    """The sidecar notes the file's status when its sum was taken: a later process trusts a file with
+    that status without hashing it (any write through the file system moves its mtime), and hashes
+    one whose status moved (a copy, a write in place), which finds the damage."""
+    kept = tmp_path / "kept.nq"
+    kept.write_bytes(b"<a> <b> <c> <g> .\n" * 1000)
+    os.utime(kept, (time.time() - 10,) * 2)  # written before now: a write now moves its mtime however coarse the clock
+    checksums.seal(kept)
+    status = kept.stat()
+    damage(kept)  # in place, then the status put back: what a fault below the file system would leave
+    os.utime(kept, ns=(status.st_atime_ns, status.st_mtime_ns))
+    assert checksums.intact(kept)  # not read: its status is the one sealed
+    copy = tmp_path / "copy.nq"
+    shutil.copy2(kept, copy)  # the same bytes and mtime, another inode: hashed, and found damaged
+    checksums.copy_seal(kept, copy)
+    assert not checksums.intact(copy)
+    link = tmp_path / "link.nq"
+    os.link(kept, link)  # a hard link is the same file: it keeps the status, and is trusted as the original
+    checksums.copy_seal(kept, link)
+    assert checksums.intact(link)
+    damage(kept, 0.1)  # a write in place moves the mtime: hashed, and found damaged
+    assert not checksums.intact(kept)
