@@ -12,8 +12,8 @@ A file found damaged is made again from the store by whoever makes it
 The sidecar also notes the file's status when its sum was taken (`# status <device> <inode> <size>
 <mtime>`, a comment to sha256sum): a file with that status still is taken as intact without being
 read, since any write through the file system moves its mtime and a rewrite by rename changes its
-inode. So a build that starts from a 10,000-article build does not read gigabytes to trust what it
-links (its kg.nq, 2.4 GB, took 2.6 s to hash). A file whose status differs is hashed, once per process
+inode. So a build that starts from a large build does not read gigabytes to trust what it links (its
+kg.nq). A file whose status differs is hashed, once per process
 and again whenever its status changes (size, times, inode), so a server checks a file on its
 first use, not on every request. A fault below the file system that changes no status (a bad
 sector) is found only by the next write that moves it. A file kept without a checksum (by a
