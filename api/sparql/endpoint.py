@@ -26,9 +26,8 @@ from kg.api.backend import execute
 from kg.api.errors import ApiError
 from kg.api.page import query_page
 from kg.api.request_life import pinned_backend, reading_query
-from kg.api.sparql import full_text, label_candidates, label_filters, protocol, record_lookups, syntax
+from kg.api.sparql import full_text, label_filters, protocol, record_lookups, syntax
 from kg.api.sparql.known_restrictions import ANY, RDF_TYPE, Restriction
-from kg.api.sparql.name_filters import NameTest
 from kg.api.sparql.service_description import service_description
 from kg.errors import QueryError
 from kg.formats import rdf_syntaxes
@@ -101,35 +100,15 @@ def _plan(call: protocol.Call, accept: str | None) -> tuple[execute.Request, str
 def _full_text(query: str, service_dataset: bool) -> str:
     """The query with Jena's text:query patterns answered from the search index (api/sparql/full_text.py); on the
     service's dataset (the union of the graphs), the restrictions on their subjects told from the store too. Without
-    them, a FILTER on a label is put in a group with the triple that binds it (api/sparql/label_filters.py), on the
-    service's dataset given as the statements whose name may start as it asks, their subjects' restrictions told."""
+    them, a FILTER on a label is put in a group with the triple that binds it (api/sparql/label_filters.py)."""
     if not full_text.mentions_jena(query):
-        return label_filters.placed(query, *((_label_candidates, _holding) if service_dataset else ()))
+        return label_filters.placed(query)
     from kg.api.app_state import app_state
     from kg.api.build_answers import cached
 
     return full_text.rewrite(query, lambda: app_state().search.get(pinned_backend(), g.deadline),
                              lambda: cached("names of the schema", _schema_names), g.deadline,
                              _holding if service_dataset else None, _known_values if service_dataset else None)
-
-
-def _label_candidates(properties: frozenset[str], starts: list[str],
-                      tests: list[NameTest]) -> list[label_candidates.Statement] | None:
-    """The statements of `properties` whose name starts with one of `starts` and that `tests` may hold for, from the
-    tables of names read once a build in the background (api/sparql/label_candidates.py); None until then."""
-    from kg.api.build_answers import cached_if_ready
-
-    def names(prop: str) -> label_candidates.Names | None:
-        kept = cached_if_ready(f"names under {prop}", lambda deadline: (_names_table(prop, deadline),))
-        return None if kept is None else kept[0]
-
-    return label_candidates.candidates(names, properties, starts, tests)
-
-
-def _names_table(prop: str, deadline: float) -> label_candidates.Names | None:
-    backend = pinned_backend()
-    blank_named = bool(backend.select(label_candidates.blank_named_query(prop), deadline))
-    return label_candidates.table(prop, backend.select(label_candidates.names_query(prop), deadline), blank_named)
 
 
 def _known_values(predicates: frozenset[str], subjects: list[str]) -> dict[str, dict[str, list[str]]] | None:

@@ -29,17 +29,6 @@ _PLAIN = re.compile(r"\^?(?:[^\\.*+?()\[\]{}|^$]|\.|\\s\+)*(?:\.\*)?\$?")  # the
 def name_tests(tokens: list[lexer.Token], at: int, literal: str | None) -> list[NameTest]:
     """The tests of the FILTERs in the group of the pattern whose predicate is tokens[at] that read only its
     `literal` variable (None: the pattern binds no literal, and nothing is tested)."""
-    return [test for test, _ in _filters(tokens, at, literal)]
-
-
-def anchored_starts(tokens: list[lexer.Token], at: int, literal: str | None) -> list[str]:
-    """The plain text each name must start with (case aside) for a FILTER of the group of tokens[at] to hold:
-    that of each REGEX anchored at its start (`^guai.*`: "guai"; `^juan\\s+gua.*`: "juan"), as written."""
-    return [start for _, starts in _filters(tokens, at, literal) for start in starts if start]
-
-
-def _filters(tokens: list[lexer.Token], at: int, literal: str | None) -> list[tuple[NameTest, list[str]]]:
-    """The test of each FILTER read in the group, with the anchored starts of its REGEX calls."""
     if literal is None:
         return []
     depth = tokens[at].depth
@@ -47,9 +36,9 @@ def _filters(tokens: list[lexer.Token], at: int, literal: str | None) -> list[tu
     found = []
     for i in range(first, last + 1):
         if tokens[i].kind == "word" and tokens[i].text.upper() == "FILTER" and tokens[i].depth == depth:
-            read = _filter_test(tokens, i + 1, last, literal)
-            if read is not None:
-                found.append(read)
+            test = _filter_test(tokens, i + 1, last, literal)
+            if test is not None:
+                found.append(test)
     return found
 
 
@@ -95,16 +84,14 @@ def group(tokens: list[lexer.Token], at: int) -> tuple[int, int]:
     return first, last
 
 
-def _filter_test(tokens: list[lexer.Token], start: int, last: int,
-                 literal: str) -> tuple[NameTest, list[str]] | None:
+def _filter_test(tokens: list[lexer.Token], start: int, last: int, literal: str) -> NameTest | None:
     """The test of the FILTER whose expression starts at tokens[start], when it is a conjunction of REGEX
-    calls over `literal`, with the plain start of each REGEX anchored at the start; None otherwise."""
+    calls over `literal`; None otherwise."""
     end = _closing(tokens, start, last)
     if end is None:
         return None
     expression = [t for t in tokens[start:end + 1] if not (t.kind == "other" and t.text in ("(", ")"))]
     calls: list[NameTest] = []
-    starts: list[str] = []
     i = 0
     while i < len(expression):
         if expression[i].text == "&" and i + 1 < len(expression) and expression[i + 1].text == "&" and calls:
@@ -113,10 +100,9 @@ def _filter_test(tokens: list[lexer.Token], start: int, last: int,
         read = _regex_call(expression, i, literal)
         if read is None:
             return None
-        test, i, pattern = read
+        test, i = read
         calls.append(test)
-        starts.append(_anchored_start(pattern))
-    return ((lambda name: all(test(name) for test in calls)), starts) if calls else None
+    return (lambda name: all(test(name) for test in calls)) if calls else None
 
 
 def _closing(tokens: list[lexer.Token], start: int, last: int) -> int | None:
@@ -131,9 +117,9 @@ def _closing(tokens: list[lexer.Token], start: int, last: int) -> int | None:
     return None
 
 
-def _regex_call(expression: list[lexer.Token], i: int, literal: str) -> tuple[NameTest, int, str] | None:
-    """REGEX [STR] literal , "pattern" [, "flags"] (parentheses taken out) at expression[i]: its test, the
-    index after it and its pattern."""
+def _regex_call(expression: list[lexer.Token], i: int, literal: str) -> tuple[NameTest, int] | None:
+    """REGEX [STR] literal , "pattern" [, "flags"] (parentheses taken out) at expression[i]: its test and
+    the index after it."""
     texts = [t.text for t in expression[i:i + 7]]
     if not texts or texts[0].upper() != "REGEX":
         return None
@@ -146,14 +132,7 @@ def _regex_call(expression: list[lexer.Token], i: int, literal: str) -> tuple[Na
         flags, after = _unquoted(expression[after + 1].text), after + 2
     if flags not in ("", "i") or not _PLAIN.fullmatch(pattern):
         return None
-    return _test(pattern, flags == "i"), after, pattern
-
-
-def _anchored_start(pattern: str) -> str:
-    """The plain text a read pattern (_PLAIN) anchored at its start begins with; "" when not anchored."""
-    if not pattern.startswith("^"):
-        return ""
-    return re.match(r"[^\\.*+?()\[\]{}|^$]*", pattern[1:]).group()
+    return _test(pattern, flags == "i"), after
 
 
 def _unquoted(literal: str) -> str:

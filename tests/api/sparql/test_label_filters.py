@@ -42,7 +42,7 @@ def test_every_no_full_text_shape_answers_the_same_rows_moved_or_not(client, que
             moved = _answers(client, query)
             assert (query in _engines(queries_run)) == (shape is not q.starting_with)
             with monkeypatch.context() as patch:
-                patch.setattr(endpoint.label_filters, "placed", lambda text, *told: text)
+                patch.setattr(endpoint.label_filters, "placed", lambda text: text)
                 assert _answers(client, query) == moved, query
                 assert query in _engines(queries_run)
 
@@ -58,7 +58,7 @@ def test_a_group_moved_in_an_optional_answers_the_same(client, monkeypatch):
     moved = _answers(client, query)
     assert any('"^j' not in row and "Juan" in row for row in moved)
     with monkeypatch.context() as patch:
-        patch.setattr(endpoint.label_filters, "placed", lambda text, *told: text)
+        patch.setattr(endpoint.label_filters, "placed", lambda text: text)
         assert _answers(client, query) == moved
 
 
@@ -115,41 +115,3 @@ def test_a_text_too_long_or_not_lexed_is_left_as_written():
     assert placed(long) == long
     broken = f'SELECT * WHERE {{ {VALUES} {LABEL_TRIPLE} {REGEX} "unclosed'
     assert placed(broken) == broken
-
-
-def _names_read(client) -> None:
-    """Wait for the tables of names the starts-with search's candidates come from (read in the background on first
-    use, the engine reading the names meanwhile)."""
-    import time
-
-    from flask import g
-
-    from kg.api.build_answers import cached
-    from kg.api.sparql import endpoint
-
-    with client.application.test_request_context("/sparql"):
-        g.deadline = time.monotonic() + 60
-        for prop in (q.LABEL[1:-1], q.ALT_LABEL[1:-1]):
-            assert cached(f"names under {prop}", lambda deadline, p=prop: (endpoint._names_table(p, deadline),))[0]
-
-
-@pytest.mark.parametrize("needle", ["Guai", "person", "Juan Gua", "V", "the (armed) forces", "ß", "zzz"])
-def test_the_starts_with_search_joins_its_candidates_only_and_answers_the_same(client, queries_run, monkeypatch,
-                                                                                  needle):
-    """Once the build's names are read, the moved group gives the triple as the statements whose name may start with
-    the text (a VALUES), and answers row for row what the engine answers reading every name."""
-    from kg.api.sparql import endpoint
-
-    _names_read(client)
-    for kind in ("instances", "classes"):
-        query = q.starting_with(kind, needle)
-        bound = _answers(client, query)
-        sent = _engines(queries_run)
-        assert "{ VALUES ( ?subj ?pMatch ?m ) { " in sent
-        assert "NOT EXISTS" not in sent  # an instance's restrictions told before the engine runs
-        with monkeypatch.context() as patch:
-            patch.setattr(endpoint, "_label_candidates", lambda properties, starts, tests: None)
-            assert _answers(client, query) == bound, query
-            assert "VALUES ( ?subj" not in _engines(queries_run)
-        if needle == "Guai" and kind == "instances":
-            assert "https://kg.example.org/id/person/juan-guaido" in "".join(bound)
