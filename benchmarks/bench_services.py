@@ -10,8 +10,8 @@ service's batches of 10 queries (0.2, as OpenRefine sends them). Markdown on std
 Names are sampled from the build's search index (preferred names and aliases of entity records, and the first
 four letters of a word of one for the prefix searches); every request goes over keep-alive HTTP, one at a time,
 after one warm-up of each shape, `--settle` seconds (30) after the first search with and without the full-text form:
-what the endpoint reads once a build in the background, to bind INCEpTION's lookups (api/sparql/record_lookups.py)
-and to give its starts-with search without full text its candidates (api/sparql/label_candidates.py), is read by then.
+what the endpoint reads once a build in the background, to bind INCEpTION's lookups (api/sparql/record_lookups.py),
+is read by then.
 A request answered with an error (a 503 past the server's 30 s limit) is timed and counted in the table's `failed`
 column, not fatal. Targets: p99 of each search shape under 200 ms, p99 of a batch of 10 reconciliation queries under
 300 ms.
@@ -119,7 +119,7 @@ def attempt_ms(work: Callable[[], None]) -> tuple[float, int | None]:
 def run(data: Path, samples: int, seed: int, without_fts: int | None = 50, settle: float = 30.0) -> str:
     """The table; `without_fts` names of each search shape without the full-text form (None: all, 0: none);
     `settle` seconds waited after the first searches, for what the endpoint reads once a build in the background
-    (api/sparql/record_lookups.py, api/sparql/label_candidates.py: until then the engine does that work)."""
+    (api/sparql/record_lookups.py: until then the engine does that work)."""
     names, prefixes = sample_names(data, samples, seed)
     server = Server(data, "--workers", "2", "--query-timeout", "30")
     session = requests.Session()
