@@ -31,7 +31,7 @@ from kg.api.sparql.known_restrictions import ANY, RDF_TYPE, Restriction
 from kg.api.sparql.service_description import service_description
 from kg.errors import QueryError
 from kg.formats import rdf_syntaxes
-from kg.model import iris
+from kg.model import iris, nquads
 from kg.settings import limit
 from kg.store import sparql_lexer as lexer
 
@@ -137,7 +137,7 @@ def _known_values(predicates: frozenset[str], subjects: list[str]) -> dict[str, 
 
 def _terms(*values: list[str]) -> list[str]:
     """The plain strings of these lists, once each, as SPARQL literals."""
-    return [full_text.literal(value) for value in sorted({v for listed in values for v in listed})]
+    return [nquads.literal(value) for value in sorted({v for listed in values for v in listed})]
 
 
 def _other_values(deadline: float) -> dict[tuple[str, str], list[str]] | None:

@@ -43,6 +43,7 @@ from kg.api.sparql.name_filters import NameTest, bound_values, name_tests
 from kg.api.sparql.record_lookups import Known, Lookup
 from kg.model import iris
 from kg.model.iris import FIXED_PREFIXES, fold
+from kg.model.nquads import literal
 from kg.publish.search import SearchIndex
 from kg.publish.search_index import word_text
 from kg.store import sparql_lexer as lexer
@@ -292,7 +293,3 @@ def _values(pattern: Pattern, rows: list[Row], lookups: list[Lookup] | None = No
             cells.append("(" + " ".join(row + values) + ")")
     return f"VALUES ({' '.join(columns)}) {{ {' '.join(cells)} }}"
 
-
-def literal(text: str) -> str:
-    escaped = text.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n").replace("\r", "\\r")
-    return f'"{escaped}"'
