@@ -119,6 +119,69 @@ HEAVY = {  # node-id pattern -> what makes it heavy
         "builds after each of several edits",
     "tests/viz/test_kept_view.py::test_the_kept_view_of_a_shared_corpus_is_the_stores[[]*": "builds a shared corpus",
     "tests/viz/test_kept_view.py::test_an_incremental_build_patches_the_view_index[[]*": "builds twice",
+    "tests/viz/test_view_index.py::test_the_index_of_a_store_answers_as_the_kept_one": "builds a public news corpus",
+    "tests/formats/test_webanno_tsv.py::test_real_tsv3_exports_build[[]globalise]":
+        "builds the globalise exports (pySHACL over their long documents)",
+    "tests/formats/test_webanno_tsv.py::test_every_one_line_damage_of_an_export_is_a_located_error_or_a_document"
+    "[[]testStackedComplexSlotFeatureWithoutValues]": "reads an export once per line damaged",
+    "tests/corpora/test_brat_rules.py::test_kg_marks_what_brat_marks_and_builds_it[[]brat-commodity-news]":
+        "checks and builds a public news corpus",
+    "tests/corpora/test_public_corpora.py::*[[]ner4archives]": "checks and builds ner4archives (archival finding aids)",
+    "tests/corpora/test_public_corpora.py::*[[]mimotext]": "builds mimotext",
+    "tests/corpora/test_fidelity_audit.py::test_a_canonical_key_without_an_event_type_merges_nothing":
+        "builds the shipped corpus under an edited alias table (every document validated again)",
+    "tests/model/test_vocabulary_declared.py::test_the_shared_corpora_validate[[]senticoref]":
+        "builds and validates senticoref",
+    "tests/model/test_vocabulary_declared.py::test_the_shared_corpora_validate[[]ner4archives-tsv]":
+        "builds and validates the ner4archives export",
+    "tests/model/test_evidence.py::test_a_full_build_keeps_the_evidence_the_store_holds[[]brat-*]":
+        "builds a brat example collection twice",
+    "tests/model/test_default_alignment.py::test_conll_names_are_people_organizations_and_places":
+        "builds a CoNLL corpus",
+    "tests/publish/test_jsonld.py::*[[]ours-own-base]":
+        "builds the shipped corpus under another base (every document validated again)",
+    "tests/pipeline/test_unchanged_stamp.py::test_another_base_iri_is_a_full_build": "builds under two bases",
+    "tests/pipeline/test_unchanged_stamp.py::test_a_change_made_after_the_scan_is_seen_by_the_next_build":
+        "builds three times",
+    "tests/pipeline/test_watched_builds.py::test_an_edit_in_place_that_keeps_size_and_time_is_built":
+        "a watched build, an edit and a full build",
+    "tests/pipeline/test_watched_builds.py::test_a_named_change_is_built_without_a_scan[[]edit]":
+        "a watched build, an edit and a full build",
+    "tests/pipeline/test_incremental.py::test_a_first_mention_removed_is_found_again": "builds after each of two edits",
+    "tests/pipeline/test_incremental.py::test_parallel_build_equals_single_process": "builds in two ways",
+    "tests/pipeline/test_report.py::test_check_and_build_print_the_same_warnings_and_strict_makes_them_errors":
+        "checks and builds a corpus of warnings, then strictly",
+    "tests/store/test_kept_checksums.py::test_an_incremental_build_does_not_carry_damaged_kept_files":
+        "builds after each of several damages",
+    "tests/api/backend/test_switch.py::test_a_request_keeps_its_build_through_a_switch":
+        "builds two corpora under a held request",
+    "tests/api/json_api/test_local_search.py::test_descriptions_are_local_results_and_an_incremental_build_keeps_them_right":
+        "builds, edits and builds again",
+    "tests/api/linked_data/test_linked_pages.py::test_every_link_of_an_entity_page_resolves":
+        "follows every link of an entity page",
+    "tests/api/page/test_corpus_examples.py::test_without_a_build_kg_own_examples_are_offered_and_the_corpus_is_asked_again":
+        "builds a corpus under a running app",
+    "tests/api/services/test_slow_tier.py::test_the_slow_tier_skips_without_a_big_build": "runs pytest in a subprocess",
+    "tests/cli/test_query_command.py::test_every_name_printed_pastes_back_into_a_query": "builds two public corpora",
+    "tests/formats/test_conf_warnings.py::test_the_commodity_news_corpus_builds_unedited": "builds a public news corpus",
+    "tests/corpora/test_brat_rules.py::test_kg_marks_what_brat_marks_and_builds_it[[]because]": "builds a public corpus",
+    "tests/pipeline/test_build.py::test_kg_validate_accepts_the_shipped_build":
+        "validates the whole shipped build with pySHACL",
+    "tests/pipeline/test_watched_builds.py::test_a_named_change_is_built_without_a_scan[[]add]":
+        "a watched build, an addition and a full build",
+    "tests/pipeline/test_watched_builds.py::test_a_named_change_is_built_without_a_scan[[]remove]":
+        "a watched build, a removal and a full build",
+    "tests/pipeline/test_watched_builds.py::test_what_the_watcher_cannot_vouch_for_is_scanned[[]configuration]":
+        "a watched build, a new alias and a full build of every document",
+    "tests/pipeline/test_watched_builds.py::test_what_the_watcher_cannot_vouch_for_is_scanned[[]new-folder]":
+        "a watched build, a new folder and a full build",
+    "tests/pipeline/test_incremental.py::test_a_build_records_its_phases": "a full and an incremental build",
+    "tests/model/test_evidence.py::test_incremental_builds_patch_the_evidence_as_the_store_changes":
+        "builds after each of several edits",
+    "tests/publish/test_search_index.py::test_an_incremental_build_patches_the_index_to_the_whole_one":
+        "a full and an incremental build",
+    "tests/viz/test_layout.py::test_the_same_graph_gets_the_same_positions_in_every_process[[]shipped*":
+        "lays out the shipped corpus in fresh processes",
 }
 
 
@@ -126,18 +189,36 @@ HEAVY = {  # node-id pattern -> what makes it heavy
 # a file renamed or gone costs time, not a failure). `make check` runs with `--dist loadfile`: a file
 # runs whole on one worker, its module fixtures built once, not once per worker; these start first,
 # so that the short files even out the end of the run on both workers.
-LONGEST_FIRST = ("tests/pipeline/test_watched_builds.py", "tests/pipeline/test_unchanged_stamp.py",
-                 "tests/publish/test_jsonld.py", "tests/publish/test_search_index.py",
-                 "tests/pipeline/test_incremental.py", "tests/formats/test_webanno_tsv.py",
-                 "tests/publish/test_exports.py", "tests/corpora/test_public_corpora.py",
-                 "tests/model/test_vocabulary_declared.py", "tests/model/test_evidence.py",
-                 "tests/corpora/test_brat_rules.py", "tests/suggest/test_suggest.py")
+LONGEST_FIRST = ("tests/publish/test_exports.py", "tests/pipeline/test_unchanged_stamp.py",
+                 "tests/corpora/test_public_corpora.py", "tests/publish/test_jsonld.py",
+                 "tests/formats/test_webanno_tsv.py", "tests/publish/test_search_index.py",
+                 "tests/model/test_vocabulary_declared.py", "tests/suggest/test_suggest.py",
+                 "tests/api/backend/test_workers.py", "tests/pipeline/test_incremental.py",
+                 "tests/viz/test_kept_view.py", "tests/store/test_sparql_lexer.py", "tests/model/test_base_iri.py",
+                 "tests/pipeline/test_watched_builds.py", "tests/viz/test_foreign.py",
+                 "tests/corpora/test_brat_rules.py", "tests/model/test_knowledge_bases.py",
+                 "tests/api/json_api/test_cached_answers.py", "tests/corpora/test_fidelity.py")
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_configure_node(node) -> None:
+    """Tell each xdist worker how the run distributes its tests: xdist sets a worker's own `--dist`
+    to `no`, and the workers' collections (sorted below) are the order the run hands out files."""
+    node.workerinput["kg_dist"] = getattr(node.config.option, "dist", "no")
+
+
+def _distribution(config: pytest.Config) -> str:
+    """The run's `--dist` (`no` without xdist), as seen by the controller and by each worker."""
+    workerinput = getattr(config, "workerinput", None)
+    if workerinput is not None:
+        return workerinput.get("kg_dist", "no")
+    return getattr(config.option, "dist", "no")
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """Put each test in its tiers (the module docstring says which); with files run whole on one
     worker (`--dist loadfile`), the longest files first (stable: a file's tests keep their order)."""
-    if getattr(config.option, "dist", "no") in ("loadfile", "loadscope"):
+    if _distribution(config) in ("loadfile", "loadscope"):
         first = {name: rank for rank, name in enumerate(LONGEST_FIRST)}
         items.sort(key=lambda item: first.get(item.nodeid.split("::", 1)[0], len(first)))
     _mark_heavy(config, items)
