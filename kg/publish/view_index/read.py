@@ -76,8 +76,11 @@ class ViewIndex:
             if self.delta is not None:
                 tables.attach(connection, self.delta, "d")
             whole = state.define(connection, "v", "main", "d" if self.delta else None)
+            # numbers without a type, as the row tables' columns have none: `x IN keep` on an untyped
+            # column then probes its index for each number, where an INTEGER column's affinity made
+            # SQLite scan the whole index (a neighbourhood's literals: 0.16 s, now 0.05 s)
             for table in ("keep", "more"):
-                connection.execute(f"CREATE TEMP TABLE {table}(node INTEGER PRIMARY KEY)")
+                connection.execute(f"CREATE TEMP TABLE {table}(node PRIMARY KEY) WITHOUT ROWID")
             connection.execute("CREATE TEMP TABLE wanted(iri TEXT PRIMARY KEY) WITHOUT ROWID")
             found = self._local.connection = (connection, whole)
         return found
@@ -294,11 +297,12 @@ class ViewIndex:
         connection, whole = self._connection()
         connection.execute("DELETE FROM wanted")
         connection.executemany("INSERT OR IGNORE INTO wanted VALUES (?)", ((c,) for c in candidates))
+        connection.execute("DELETE FROM more")
+        connection.execute("INSERT OR IGNORE INTO more SELECT id FROM v_terms WHERE iri IN wanted")
         rows = sorted(connection.execute(f"""
             SELECT DISTINCT t.iri, d.title, d.date, COALESCE((SELECT MIN(l.v) FROM v_literals l WHERE l.node = d.publisher
                                                               AND l.p = {whole.term(PREF_LABEL)}), '')
-            FROM v_docs d JOIN v_terms t ON t.id = d.doc
-            WHERE d.doc IN (SELECT id FROM v_terms WHERE iri IN wanted)"""))
+            FROM v_docs d JOIN v_terms t ON t.id = d.doc WHERE d.doc IN more"""))
         docs: dict[str, dict[str, str]] = {}
         for doc, title, date, publisher in rows:
             docs.setdefault(doc, {"title": title, "date": date, "publisher": lexical(publisher) if publisher else ""})

@@ -136,7 +136,8 @@ def _iris_of(part: ViewPart) -> Iterable[str]:
 def _touched(connection: sqlite3.Connection, has_previous: bool) -> None:
     """TEMP.touched: the IRIs the changed sources name, before (in the base and the previous
     delta) and after (in this delta)."""
-    connection.execute("CREATE TEMP TABLE touched(node INTEGER PRIMARY KEY)")
+    # untyped, as the row tables' columns are: `node IN touched` then probes their indexes (see read.py)
+    connection.execute("CREATE TEMP TABLE touched(node PRIMARY KEY) WITHOUT ROWID")
     for schema in ["b", "main"] + (["p"] if has_previous else []):
         connection.execute(f"""INSERT OR IGNORE INTO touched SELECT node FROM {schema}.source_nodes
             WHERE source IN (SELECT id FROM {schema}.sources WHERE name IN changed)""")
