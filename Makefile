@@ -36,8 +36,11 @@ test: setup system-deps lint
 	$(PY) -m pytest -n 2 -m "not slow"
 
 QUICK ?= not slow and not servers and not browser and not bench and not heavy
+# PYTHONDONTWRITEBYTECODE emptied: pytest keeps the test modules it rewrites (and Python the modules
+# it compiles) only where bytecode may be written; without them every worker and every `kg` or
+# pytest subprocess compiles them again (collection 21.6 s against 10.8 s, measured at load 8)
 check: setup lint
-	$(PY) -m pytest -n 2 --dist loadfile --no-loadscope-reorder -q -m "$(QUICK)"
+	PYTHONDONTWRITEBYTECODE= $(PY) -m pytest -n 2 --dist loadfile --no-loadscope-reorder -q -m "$(QUICK)"
 
 SIZES ?= 100,1000,10000,100000
 bench: setup system-deps

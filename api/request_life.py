@@ -77,12 +77,16 @@ def reading_query(at_least: float = 0.0) -> AbstractContextManager:
 @contextmanager
 def detached(app: Flask, seconds: float) -> Iterator[None]:
     """An app context of its own for work that may outlive the request that started it: its own
-    deadline, `seconds` from now, and a build pinned for it alone, given back when it ends."""
+    deadline, `seconds` from now, and a build pinned for it alone, given back when it ends. The work is
+    no client's: its long queries take no share of the client whose request started it (else that
+    client's next long query, while a build-wide answer is read for everyone, is stopped with a 503)."""
     with app.app_context():
         g.deadline = time.monotonic() + seconds
+        client = CLIENT.set(None)
         try:
             yield
         finally:
+            CLIENT.reset(client)
             _release_build()
 
 

@@ -4,6 +4,7 @@
     protocol.py             reading a SPARQL 1.1 Protocol request: query, dataset, Accept
     syntax.py               predefined prefixes, and syntax errors a reader can act on
     service_description.py  the Service Description sent on GET /sparql without a query
+    label_filters.py        a FILTER on a label put in a group with its triple (label search without full text)
     full_text.py            Jena's text:query (INCEpTION's full-text search) answered from the search index
     name_filters.py         the FILTERs on a text:query's matched name applied to its answer
     known_restrictions.py   the FILTER [NOT] EXISTS on a text:query's subject decided before the engine runs

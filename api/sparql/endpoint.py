@@ -26,7 +26,7 @@ from kg.api.backend import execute
 from kg.api.errors import ApiError
 from kg.api.page import query_page
 from kg.api.request_life import pinned_backend, reading_query
-from kg.api.sparql import full_text, protocol, record_lookups, syntax
+from kg.api.sparql import full_text, label_filters, protocol, record_lookups, syntax
 from kg.api.sparql.known_restrictions import ANY, RDF_TYPE, Restriction
 from kg.api.sparql.service_description import service_description
 from kg.errors import QueryError
@@ -99,9 +99,10 @@ def _plan(call: protocol.Call, accept: str | None) -> tuple[execute.Request, str
 
 def _full_text(query: str, service_dataset: bool) -> str:
     """The query with Jena's text:query patterns answered from the search index (api/sparql/full_text.py); on the
-    service's dataset (the union of the graphs), the restrictions on their subjects told from the store too."""
+    service's dataset (the union of the graphs), the restrictions on their subjects told from the store too. Without
+    them, a FILTER on a label is put in a group with the triple that binds it (api/sparql/label_filters.py)."""
     if not full_text.mentions_jena(query):
-        return query
+        return label_filters.placed(query)
     from kg.api.app_state import app_state
     from kg.api.build_answers import cached
 

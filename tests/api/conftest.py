@@ -42,6 +42,12 @@ def sparql_sent(monkeypatch) -> list[str]:
     return _recorded_jobs(monkeypatch, lambda job: job.args.get("sparql", ""))
 
 
+@pytest.fixture
+def queries_run(monkeypatch) -> list[str]:
+    """The SPARQL of every query run for /sparql (its job's request) sent to query workers from now on, in order."""
+    return _recorded_jobs(monkeypatch, lambda job: job.args["request"].sparql if "request" in job.args else "")
+
+
 def _recorded_jobs(monkeypatch, what) -> list[str]:
     """`what(job)` of each job sent to a query worker from now on (the pool still runs it)."""
     sent: list[str] = []

@@ -48,3 +48,25 @@ def publish_sample(data_dir: Path, *, with_view: bool, source: Path = SAMPLE) ->
     (build / build_dirs.MANIFEST_FILE).write_text("{}", encoding="utf-8")
     build_dirs.publish(data_dir, build)
     return build
+
+
+def row_table_scans(index) -> set[tuple[str, str]]:
+    """(query, plan step) of every step that scans a row table (or its whole index) in the queries the
+    view index `index` runs for a part of the graph of its overview and the best node's neighbourhood:
+    a page must cost what it shows, not what the corpus holds."""
+    from kg.publish.view_index.tables import ROW_TABLES
+    from kg.viz.view_index import neighbourhood_graph, part_graph
+
+    connection, _ = index._connection()
+    asked: list[str] = []
+    connection.set_trace_callback(asked.append)
+    try:
+        part_graph(index, index.overview(40))
+        neighbourhood_graph(index, index.best("", (), 1)[0])
+    finally:
+        connection.set_trace_callback(None)
+    queries = [sql for sql in asked if sql.lstrip().upper().startswith(("SELECT", "WITH"))]
+    assert queries
+    return {(" ".join(sql.split()[:8]), detail) for sql in queries
+            for *_, detail in connection.execute("EXPLAIN QUERY PLAN " + sql)
+            if detail.startswith("SCAN") and detail.split()[1].rsplit(".", 1)[-1] in ROW_TABLES}

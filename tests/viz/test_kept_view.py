@@ -26,6 +26,7 @@ from kg.viz.html import render
 from kg.viz.network import graph_of, load_graph
 from kg.viz.panels import figure_topics
 from tests.helpers import ROOT, add_article, edit_npr, remove_npr, shared_corpus
+from tests.viz.support import row_table_scans
 
 
 def index_of(data: Path) -> ViewIndex:
@@ -142,6 +143,7 @@ def test_an_edit_links_the_base_and_writes_a_delta_of_what_it_changed(corpus: Pa
         delta.close()
     assert "d:npr-venezuelan-armed-forces-fled" in sources and sources <= replaced
     assert not any(name.startswith("d:") and "npr" not in name for name in sources)  # the other articles stay in the base
+    assert not row_table_scans(index_of(data))  # each arm of the base and the delta is probed by node
 
 
 def test_edits_in_a_row_carry_the_delta_and_a_grown_delta_is_compacted(corpus: Path, tmp_path: Path, monkeypatch):

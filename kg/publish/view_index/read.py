@@ -111,8 +111,9 @@ class ViewIndex:
         if size != self.overview_size:
             return self.best("", (), size)
         kept = f"{'d' if self.delta else 'main'}.overview"
-        return [row[0] for row in connection.execute(
-            f"SELECT t.iri FROM {kept} o JOIN v_terms t ON t.id = o.node ORDER BY o.rank")]
+        ranked = [row[0] for row in connection.execute(f"SELECT node FROM {kept} ORDER BY rank")]
+        iris = derive.names(connection, whole, ranked)  # by number: a join with the terms' union read it whole
+        return [iris[node] for node in ranked]
 
     def all_nodes(self) -> list[str]:
         connection, _ = self._connection()
@@ -226,12 +227,13 @@ class ViewIndex:
         node or edge, as many as it keeps: a node mentioned a hundred thousand times costs `cap` rows."""
         cap = 2**62 if cap is None else cap
         connection, whole = self._keep(nodes)
-        found = list(connection.execute("""
-            SELECT DISTINCT t.node, c.family, t.cls FROM v_types t JOIN main.classes c USING (cls)
-            WHERE t.node IN keep"""))
+        found = list(connection.execute(f"""
+            SELECT DISTINCT t.node, c.family, t.cls FROM ({whole.rows("types", "node, cls", "node IN keep")}) t
+            JOIN main.classes c USING (cls)"""))
         same_as = connection.execute(f"SELECT {whole.term(SAME_AS)}").fetchone()[0]
         literals, links = [], []
-        for node, p, v in connection.execute("SELECT DISTINCT node, p, v FROM v_literals WHERE node IN keep"):
+        for node, p, v in connection.execute(
+                f"SELECT DISTINCT node, p, v FROM ({whole.rows('literals', 'node, p, v', 'node IN keep')})"):
             (links if p == same_as else literals).append((node, p, v))
         edges = self._edges(connection, edges_of, strongest)
         totals = dict(connection.execute("SELECT node, sentences FROM v_nodes WHERE node IN keep"))
@@ -287,10 +289,12 @@ class ViewIndex:
         return [(s, p, o) for s, p, o, _ in found]
 
     def _sentences(self, connection: sqlite3.Connection, cited: set[int]) -> dict[int, tuple[str, int]]:
+        _, whole = self._connection()
         connection.execute("DELETE FROM more")
         connection.executemany("INSERT OR IGNORE INTO more VALUES (?)", ((s,) for s in cited))
         return {sentence: (text, doc) for sentence, text, doc in connection.execute(
-            "SELECT DISTINCT sentence, text, doc FROM v_sentences WHERE sentence IN more ORDER BY sentence, text, doc")}
+            f"SELECT DISTINCT sentence, text, doc FROM ({whole.rows('sentences', 'sentence, text, doc', 'sentence IN more')})"
+            " ORDER BY sentence, text, doc")}
 
     def _documents(self, candidates: set[str]) -> dict[str, dict[str, str]]:
         """{document: title, date, publisher's label} of the candidates that are documents."""
@@ -299,10 +303,14 @@ class ViewIndex:
         connection.executemany("INSERT OR IGNORE INTO wanted VALUES (?)", ((c,) for c in candidates))
         connection.execute("DELETE FROM more")
         connection.execute("INSERT OR IGNORE INTO more SELECT id FROM v_terms WHERE iri IN wanted")
-        rows = sorted(connection.execute(f"""
-            SELECT DISTINCT t.iri, d.title, d.date, COALESCE((SELECT MIN(l.v) FROM v_literals l WHERE l.node = d.publisher
-                                                              AND l.p = {whole.term(PREF_LABEL)}), '')
-            FROM v_docs d JOIN v_terms t ON t.id = d.doc WHERE d.doc IN more"""))
+        found = set(connection.execute(
+            f"SELECT doc, title, date, publisher FROM ({whole.rows('docs', 'doc, title, date, publisher', 'doc IN more')})"))
+        connection.execute("DELETE FROM more")
+        connection.executemany("INSERT OR IGNORE INTO more VALUES (?)", {(row[3],) for row in found if row[3]})
+        named = dict(connection.execute(f"""SELECT node, MIN(v) FROM ({whole.rows(
+            'literals', 'node, v', f'node IN more AND p = {whole.term(PREF_LABEL)}')}) GROUP BY node"""))
+        iris = derive.names(connection, whole, {row[0] for row in found})
+        rows = sorted({(iris[doc], title, date, named.get(publisher) or "") for doc, title, date, publisher in found})
         docs: dict[str, dict[str, str]] = {}
         for doc, title, date, publisher in rows:
             docs.setdefault(doc, {"title": title, "date": date, "publisher": lexical(publisher) if publisher else ""})

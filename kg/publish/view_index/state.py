@@ -26,6 +26,15 @@ class State:
     def table(self, table: str) -> str:
         return f"{self.name}_{table}"
 
+    def rows(self, table: str, columns: str, where: str) -> str:
+        """SQL for the `columns` of the rows of the row table `table` where `where` holds (a condition
+        on its unqualified columns), put inside each arm: SQLite pushes no condition holding a subquery
+        (`node IN keep`) down through the union of a view, and scanned both segments whole."""
+        arms = [f"SELECT {columns} FROM {self.base}.{table} WHERE ({where}) AND source NOT IN {self.name}_gone"]
+        if self.delta is not None:
+            arms.append(f"SELECT {columns} FROM {self.delta}.{table} WHERE {where}")
+        return " UNION ALL ".join(arms)
+
     def term(self, iri: str) -> str:
         """SQL for the number of `iri` (a constant of kg's: no quote in it)."""
         return f"(SELECT id FROM {self.name}_terms WHERE iri = '{iri}')"

@@ -69,3 +69,22 @@ def test_a_failed_computation_is_told_once_then_tried_again(app) -> None:
 def test_the_stats_route_answers_from_the_background_computation(client) -> None:
     stats = client.get("/api/stats")
     assert stats.status_code == 200 and stats.get_json()["counts"]["documents"] == 4
+
+
+def test_a_background_computation_takes_no_share_of_the_client_that_started_it(app) -> None:
+    """Its long queries count against no client's share of the long-query slots (api/backend/workers.py): else a
+    client whose request started a build-wide answer has its next long query stopped with a 503 while it runs."""
+    from kg.api.backend.workers import CLIENT
+
+    seen: dict[str, str | None] = {}
+
+    def compute(deadline: float) -> int:
+        seen["computing"] = CLIENT.get()
+        return 1
+
+    with app.test_request_context("/api/stats", environ_base={"REMOTE_ADDR": "203.0.113.9"}):
+        app.preprocess_request()
+        g.deadline = time.monotonic() + 10
+        seen["request"] = CLIENT.get()
+        assert cached(f"client test {time.monotonic()}", compute) == 1
+    assert seen == {"request": "203.0.113.9", "computing": None}
