@@ -39,6 +39,27 @@
   /* Draw what `wanted` says; nodes with no place yet are placed around `anchor` (the node whose
    * click or focus brings them in) or the drawn nodes they link to. */
   function apply(anchor) {
+    var started = performance.now();
+    batched(function () { applyWanted(anchor); });
+    performance.measure("kg:apply", { start: started });
+  }
+
+  /* With physics off, vis-network draws the whole canvas again, there and then, after each change
+   * to its data sets (its `_dataChanged` starts no simulation: it redraws): a batch of changes is
+   * drawn once, at the next animation frame. */
+  function batched(change) {
+    if (!network) return change();
+    var emitter = network.body.emitter;
+    emitter.emit("_blockRedraw");
+    try {
+      return change();
+    } finally {
+      emitter.emit("_allowRedraw");
+      emitter.emit("_requestRedraw");
+    }
+  }
+
+  function applyWanted(anchor) {
     var want = wanted();
     var removeNodes = nodes.getIds().filter(function (id) { return !want.nodes.has(id); });
     var addNodes = [];
@@ -165,7 +186,7 @@
     if (Math.abs(size - fontSize) < 0.05) return;
     fontSize = size;
     labelled.clear();
-    placeLabels();
+    batched(placeLabels);
   }
 
   /* ---- drawing ------------------------------------------------------------ */
@@ -193,20 +214,19 @@
   var onClick = later(function (params) {
     if (params.nodes.length) {
       var id = params.nodes[0];
+      fetchNeighbours(id);  /* first: the server answers while the page draws what it holds */
       if (expanded !== null && isActor(id)) expand(id);
       showNode(id);
-      fetchNeighbours(id);
     } else if (params.edges.length) showEdge(params.edges[0]);
     else closePanel();
   });
 
-  /* Add an entity's linked entities to a large graph's drawing, laid out around it. */
+  /* Add an entity's linked entities to what a large graph draws; the next `apply(id)` (showNode's)
+   * lays them out around it. */
   function expand(id) {
-    var before = expanded.size;
     expanded.add(id);
     adjacency.get(id).forEach(function (eid) {
       var e = edgeById.get(eid);
       if (e.kind === "link") expanded.add(otherEnd(e, id));
     });
-    if (expanded.size !== before) apply(id);
   }
