@@ -231,13 +231,15 @@ class ViewIndex:
     # -- the rows of nodes ---------------------------------------------------------------------
 
     def rows(self, nodes: Iterable[str], cap: int | None = SENTENCES_SHOWN, *, centre: str | None = None,
-             edges_of: Iterable[str] | None = None, strongest: int | None = None) -> ViewRows:
+             edges_of: Iterable[str] | None = None, strongest: int | None = None,
+             mentions_of: Iterable[str] | None = None) -> ViewRows:
         """The rows of the view graph of `nodes` and the edges among them: their types, literals and
         edges, the sentences of their mentions and of their edges (the first `cap` found of each;
         None: all; SENTENCES_SHOWN for the mentions of `centre`), the texts of those sentences and
         the documents they and the nodes belong to. With `edges_of`, only the edges with an end
         among those nodes; with `strongest`, only those among the `strongest` of one of their ends
-        (the most sources stating them, then the first by number). Each query reads the rows of one
+        (the most sources stating them, then the first by number); with `mentions_of`, the mention
+        sentences of those nodes only (the others' counted). Each query reads the rows of one
         node or edge, as many as it keeps: a node mentioned a hundred thousand times costs `cap` rows."""
         cap = 2**62 if cap is None else cap
         connection, whole = self._keep(nodes)
@@ -253,9 +255,12 @@ class ViewIndex:
         totals = dict(connection.execute("SELECT node, sentences FROM v_nodes WHERE node IN keep"))
         centre_id = connection.execute("SELECT id FROM v_terms WHERE iri = ?", (centre or "",)).fetchone()
         centre_id = centre_id[0] if centre_id else None
+        read = None if mentions_of is None else set(self._numbers(set(mentions_of)).values())
         mentions = []
         for node in list(totals):
             limit = max(cap, SENTENCES_SHOWN) if node == centre_id else cap
+            if read is not None and node not in read:
+                limit = 0
             mentions += [(node, sentence) for sentence in _mention_sentences(connection, node, limit)]
             if totals[node] <= limit:
                 del totals[node]
