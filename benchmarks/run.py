@@ -28,6 +28,7 @@ import json
 import os
 import re
 import shutil
+import signal
 import sys
 import time
 from pathlib import Path
@@ -579,6 +580,12 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     return args
 
 
+def _stopped(signum: int, _frame) -> None:
+    """SIGTERM or SIGHUP: end as Ctrl-C does, through every `finally` (the command being measured and
+    the servers started are stopped), keeping the sizes saved for --resume."""
+    raise SystemExit(128 + signum)
+
+
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
     if args.cluster:
@@ -628,4 +635,6 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
+    for stop in (signal.SIGTERM, signal.SIGHUP):
+        signal.signal(stop, _stopped)
     sys.exit(main())

@@ -70,8 +70,9 @@ def test_quick_run_prints_and_writes_every_table(tmp_path: Path) -> None:
 
 def test_a_killed_run_resumes_with_the_sizes_it_had_not_measured(tmp_path: Path) -> None:
     """Sizes 20 and 40 (both above --full-steps-up-to: their bulk-load floors wait for the end of the
-    run), the run and every process it started killed once 20 is saved; `--resume` measures 40
-    alone and the floor 20 was waiting for, and writes RESULTS.md as one run of two parts."""
+    run), the run stopped by SIGTERM once 20 is saved (every process it started goes with it);
+    `--resume` measures 40 alone and the floor 20 was waiting for, and writes RESULTS.md as one run
+    of two parts."""
     work, results = tmp_path / "work", tmp_path / "RESULTS.md"
     argv = [PYTHON, REPO / "benchmarks" / "run.py", "--sizes", "20,40", "--work", work, "--results", results,
             "--no-companions", "--full-steps-up-to", "10"]
@@ -82,6 +83,13 @@ def test_a_killed_run_resumes_with_the_sizes_it_had_not_measured(tmp_path: Path)
         deadline = time.monotonic() + 900
         while "20" not in _saved_sizes(state) and first.poll() is None and time.monotonic() < deadline:
             time.sleep(0.2)
+        while len(process_tree(first.pid)) < 2 and first.poll() is None and time.monotonic() < deadline:
+            time.sleep(0.05)  # until it measures a command of size 40
+        started = process_tree(first.pid)[1:]
+        first.send_signal(signal.SIGTERM)
+        assert first.wait(120) == 128 + signal.SIGTERM
+        time.sleep(1)
+        assert started and not [pid for pid in started if _alive(pid)], started
     finally:
         _kill_tree(first.pid)
         first.wait()
@@ -114,7 +122,8 @@ def test_a_killed_run_resumes_with_the_sizes_it_had_not_measured(tmp_path: Path)
     state.write_text(json.dumps(saved))
     refused = run_cli(*argv, "--resume", timeout=120)
     assert refused.returncode == 2
-    assert "was measured on commit 000000000000, and this checkout is at" in refused.stderr
+    assert re.search(r"was measured on commit 000000000000( with uncommitted changes)?, and this checkout is at",
+                     refused.stderr), refused.stderr
     assert "a resumed run must measure the same code" in refused.stderr
     assert results.read_text(encoding="utf-8") == text and len(json.loads(state.read_text())["parts"]) == 2
 
@@ -124,6 +133,13 @@ def _saved_sizes(state: Path) -> dict:
         return json.loads(state.read_text())["sizes"]
     except (OSError, ValueError, KeyError):
         return {}
+
+
+def _alive(pid: int) -> bool:
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
+    except (OSError, IndexError):
+        return False
 
 
 def _kill_tree(pid: int) -> None:
