@@ -266,7 +266,7 @@ class ViewIndex:
                 del totals[node]
         statements = [(s, p, o, sentence) for s, p, o in edges for sentence in _stating(connection, (s, p, o), cap)]
         cited = {row[3] for row in statements} | {row[1] for row in mentions}
-        texts = self._sentences(connection, cited)
+        texts = _sentences(connection, whole, cited)
         named = {x for row in found for x in (row[0], row[2])} | {x for row in literals for x in row[:2]}
         named |= {x for rows in (edges, statements, mentions) for row in rows for x in row} | {same_as}
         iris = derive.names(connection, whole, named | {x for row in links for x in row[:2]} | {doc for _, doc in texts.values()})
@@ -300,7 +300,7 @@ class ViewIndex:
                 mentioned[node] = total[0]
         stated = [_stating(connection, tuple(number[t] for t in relation), relation_cap)
                   if all(t in number for t in relation) else [] for relation in relations]
-        texts = self._sentences(connection, {s for found in [*mentions.values(), *stated] for s in found})
+        texts = _sentences(connection, whole, {s for found in [*mentions.values(), *stated] for s in found})
         iris = derive.names(connection, whole, set(texts) | {doc for _, doc in texts.values()})
         sentences = {iris[s]: {"text": text, "doc": iris[doc]} for s, (text, doc) in sorted(
             texts.items(), key=lambda item: iris[item[0]])}
@@ -339,14 +339,6 @@ class ViewIndex:
             kept = {edge for ranked in by_end.values() for _, edge in sorted(ranked)[:strongest]}
             return sorted(kept)
         return [(s, p, o) for s, p, o, _ in found]
-
-    def _sentences(self, connection: sqlite3.Connection, cited: set[int]) -> dict[int, tuple[str, int]]:
-        _, whole = self._connection()
-        connection.execute("DELETE FROM more")
-        connection.executemany("INSERT OR IGNORE INTO more VALUES (?)", ((s,) for s in cited))
-        return {sentence: (text, doc) for sentence, text, doc in connection.execute(
-            f"SELECT DISTINCT sentence, text, doc FROM ({whole.rows('sentences', 'sentence, text, doc', 'sentence IN more')})"
-            " ORDER BY sentence, text, doc")}
 
     def _documents(self, candidates: set[str]) -> dict[str, dict[str, str]]:
         """{document: title, date, publisher's label} of the candidates that are documents."""
@@ -389,3 +381,13 @@ def _stating(connection: sqlite3.Connection, edge: tuple[int, ...], limit: int) 
     s, p, o = edge
     return [row[0] for row in connection.execute(
         "SELECT DISTINCT sentence FROM v_statements WHERE s = ? AND o = ? AND p = ? LIMIT ?", (s, o, p, limit))]
+
+
+def _sentences(connection: sqlite3.Connection, whole: state.State, cited: set[int]) -> dict[int, tuple[str, int]]:
+    """{sentence: (its text, its document)} of the cited sentence numbers, read through `whole`
+    (the base and any delta) by lookup."""
+    connection.execute("DELETE FROM more")
+    connection.executemany("INSERT OR IGNORE INTO more VALUES (?)", ((s,) for s in cited))
+    return {sentence: (text, doc) for sentence, text, doc in connection.execute(
+        f"SELECT DISTINCT sentence, text, doc FROM ({whole.rows('sentences', 'sentence, text, doc', 'sentence IN more')})"
+        " ORDER BY sentence, text, doc")}
