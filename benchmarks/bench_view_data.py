@@ -40,15 +40,15 @@ if __package__ in (None, ""):
 
 from benchmarks.corpus import mutate
 from benchmarks.corpus.generate import Generator
+from benchmarks.measuring.results import VIEW_TARGETS
 from kg.store import build_dirs
 from kg.testing.servers import Server
 
 TIMEOUT = 3600.0
 CHROMIUM = "/usr/bin/chromium"
 RUNS = 3
-# issue 39's targets, at 10,000 and 100,000 articles (the memory at 100,000)
-TARGETS = {"graph": 2.0, "edit_graph": 2.0, "neighbours": 0.5, "viz": 5.0, "first_frame": 1.0, "search": 0.3,
-           "expand": 0.3, "memory_mib": 500.0}
+# issue 39's targets, at 10,000 and 100,000 articles (the memory at 100,000), which run.py judges
+TARGETS = VIEW_TARGETS
 HERE = Path(__file__).resolve().parent
 
 

@@ -28,6 +28,7 @@ import json
 import os
 import re
 import shutil
+import signal
 import sys
 import time
 from pathlib import Path
@@ -42,6 +43,7 @@ from benchmarks.corpus.check import check_corpus
 from benchmarks.corpus.generate import Generator
 from benchmarks.measuring import machine, measure, report
 from benchmarks.measuring.results import SizeResult, Step
+from benchmarks.measuring.saved import CannotResume, SavedRun
 from kg.model.iris import graph_iri
 from kg.store import build_dirs
 from kg.testing.servers import Server
@@ -57,7 +59,8 @@ QUERYABLE_TIMEOUT = 300.0  # seconds a running server may take to answer from a 
 COMPANIONS = (("Network view: first request, from the kept view data", "bench_view_data.py"),
               ("Endpoint query latencies", "bench_endpoint.py"), ("Endpoint under load", "bench_load.py"),
               ("Network view", "bench_view.py"))
-NEEDS_CORPUS = {"bench_view_data.py"}  # edits an article of the corpus and builds again
+VIEW_DATA = "bench_view_data.py"  # its figures (--json) are judged against issue 39's view targets
+NEEDS_CORPUS = {VIEW_DATA}  # edits an article of the corpus and builds again
 EXPORT_FORMATS = ("nq", "ttl", "trig", "jsonld")  # N-Quads first: the others are made from it
 INCREMENTAL = "_incremental"  # the suffix of the steps measured on the build the rebuilds left
 BUILD_COPY = "build"  # the kept copy of a full build's directory (its exports' sources, its store)
@@ -166,7 +169,7 @@ class Runner:
     def size_companions(self, result: SizeResult, data: Path, corpus: Path) -> None:
         """The view, endpoint and load benchmarks on this size's graph (the rebuilds' last build)."""
         if not self.args.no_companions:
-            result.companions = self.companions(data, result.docs, corpus)
+            result.companions, result.view = self.companions(data, result.docs, corpus)
 
     def bulk_load(self, result: SizeResult, scratch: Path) -> None:
         """The floor: Oxigraph's bulk_load of the N-Quads the first build exported (kept in scratch)."""
@@ -174,9 +177,10 @@ class Runner:
         result.steps["bulk_load"] = self.floor("bulk-load", scratch / "kept" / "kg.nq", scratch / "store")
         shutil.rmtree(scratch / "store", ignore_errors=True)
 
-    def deferred_floors(self, keep: bool) -> None:
+    def deferred_floors(self, keep: bool, done=None) -> None:
         """The floors of the sizes above full_steps_up_to, last: each size's data directory is
-        removed first (unless --keep), so that its floor's store has the disk the build had."""
+        removed first (unless --keep), so that its floor's store has the disk the build had;
+        `done(result)` is called as each ends."""
         for result in self.deferred:
             scratch = self.work / f"scratch-{result.docs}"
             if not keep:
@@ -184,6 +188,13 @@ class Runner:
                 shutil.rmtree(self.work / f"data-{result.docs}", ignore_errors=True)
             self.bulk_load(result, scratch)
             shutil.rmtree(scratch, ignore_errors=True)
+            if done:
+                done(result)
+
+    def kept_for_floor(self, docs: int) -> bool:
+        """Whether a size's N-Quads wait for its deferred floor in the work directory (a resumed run
+        runs the floor of a size whose part ended before it)."""
+        return (self.work / f"scratch-{docs}" / "kept" / "kg.nq").is_file()
 
     def kg_build(self, corpus: Path, data: Path, cores: int | None = None) -> Step:
         """`kg build` in its own process (pinned to the first `cores` cores when given); the
@@ -324,9 +335,12 @@ class Runner:
 
     # -- companions -----------------------------------------------------------------------
 
-    def companions(self, data: Path, docs: int, corpus: Path) -> list[tuple[str, str]]:
-        """Markdown from the endpoint and view benchmarks, run on one size's build."""
+    def companions(self, data: Path, docs: int, corpus: Path) -> tuple[list[tuple[str, str]], dict]:
+        """Markdown from the endpoint and view benchmarks, run on one size's build, and the figures
+        of the view's (bench_view_data.py), which the view's targets are judged on."""
         out = []
+        view_figures = self.work / f"view-{docs}.json"
+        view_figures.unlink(missing_ok=True)
         for title, script in COMPANIONS:
             path = HERE / script
             if not path.exists():
@@ -342,12 +356,25 @@ class Runner:
                 ensure_export(current, "nq")
             needs = ["--corpus", corpus] if script in NEEDS_CORPUS else []
             options = _companion_options(script, docs, self.args.full_steps_up_to)
+            if script == VIEW_DATA:
+                options += ["--json", view_figures]
             run = self.measure([self.python, path, "--data", data, *needs, *options])
             body = run.stdout.strip()
             if run.returncode != 0:      # keep what it measured; say how it ended
                 body += f"\n\n`{script}` ended with {_failure(run)}"
             out.append((title, body))
-        return out
+        return out, _read_view_figures(view_figures)
+
+
+def _read_view_figures(path: Path) -> dict:
+    """bench_view_data.py's figures of one build (none when it ended before writing them)."""
+    try:
+        measured = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    finally:
+        path.unlink(missing_ok=True)
+    return measured[0] if isinstance(measured, list) and measured and isinstance(measured[0], dict) else {}
 
 
 def _changes(corpus: Path, generator: Generator, slugs: list[str], new_index: int, salt: int):
@@ -381,11 +408,11 @@ def _settled_watcher(server: Server) -> bool:
 
 
 def _write_readme(args: argparse.Namespace, described: dict, results: list[SizeResult], command: str,
-                  unfinished: bool = False) -> None:
+                  unfinished: bool = False, parts: int = 1) -> None:
     """Rewrite the README's benchmark table from the figures RESULTS.md was just written from."""
     if args.readme:
         readme = args.readme.read_text(encoding="utf-8")
-        block = report.readme_table(described, results, command, unfinished)
+        block = report.readme_table(described, results, command, unfinished, parts)
         args.readme.write_text(report.replace_readme_table(readme, block), encoding="utf-8")
 
 
@@ -492,6 +519,26 @@ def _failure(run: measure.Measured) -> str:
     return f"exit {run.returncode}: {lines[-1] if lines else 'no message'}".replace("|", "/")
 
 
+def resumed_sizes(saved: SavedRun, runner: Runner, sizes: tuple[int, ...]) -> list[SizeResult]:
+    """The sizes an earlier part of the run measured (none for a new run). A size whose part
+    ended before its deferred floor ran gets the floor now if its N-Quads are still kept, else
+    is measured again."""
+    results = []
+    for result in saved.results(sizes):
+        if saved.floor_pending(result.docs):
+            if not runner.kept_for_floor(result.docs):
+                continue
+            runner.deferred.append(result)
+        runner.log(f"{result.docs:,} documents: measured by part {saved.sizes[result.docs]['part']} of this run"
+                   + (" (its bulk-load floor runs last)" if saved.floor_pending(result.docs) else ""))
+        results.append(result)
+    return results
+
+
+def _docs(result: SizeResult) -> int:
+    return result.docs
+
+
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="N = 20, 100 (a smoke test)")
@@ -513,6 +560,10 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
                         help="keep the data directory of every size (default: only the largest, unless it is "
                              "above --full-steps-up-to: its floor needs the disk)")
     parser.add_argument("--silent", action="store_true", help="no progress lines on stderr")
+    parser.add_argument("--resume", action="store_true",
+                        help="continue the run saved in --work (killed or stopped after some sizes): measure only "
+                             "the sizes it has no figures of, then write RESULTS.md as one run would; refused "
+                             "when the saved run was measured on other code, seed or --full-steps-up-to")
     parser.add_argument("--cluster", default=None, metavar="local:N",
                         help="instead of the size runs: the build with one process against a local Dask cluster "
                              "of 1..N workers, and the bulk loaders, at the largest size (bench_cluster.py, "
@@ -529,6 +580,12 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     return args
 
 
+def _stopped(signum: int, _frame) -> None:
+    """SIGTERM or SIGHUP: end as Ctrl-C does, through every `finally` (the command being measured and
+    the servers started are stopped), keeping the sizes saved for --resume."""
+    raise SystemExit(128 + signum)
+
+
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
     if args.cluster:
@@ -538,32 +595,46 @@ def main(argv: list[str] | None = None) -> int:
         return bench_cluster.main(["--docs", str(args.sizes[-1]), "--workers", workers, "--seed", str(args.seed)])
     args.work.mkdir(parents=True, exist_ok=True)
     runner = Runner(args)
-    described = machine.describe()
-    results: list[SizeResult] = []
     command = ("python benchmarks/run.py " + " ".join(argv if argv is not None else sys.argv[1:])).strip()
+    try:
+        saved = SavedRun.start(args.work, machine.code_identity(tuple(p for p in (args.results, args.readme) if p)),
+                               {"seed": args.seed, "full_steps_up_to": args.full_steps_up_to}, command,
+                               machine.describe(), resume=args.resume)
+    except CannotResume as exc:
+        print(f"benchmarks/run.py --resume: {exc}", file=sys.stderr)
+        return 2
+    described, command = saved.parts[0]["machine"], saved.parts[0]["command"]  # a resumed run reads as one
+    results = resumed_sizes(saved, runner, args.sizes)
     args.results.parent.mkdir(parents=True, exist_ok=True)
 
     def partial(current: SizeResult) -> None:  # a killed run leaves every figure it measured
-        done = results if any(r is current for r in results) else results + [current]
-        args.results.write_text(report.render(described, done, [("Unfinished", "This run is still going.")], command),
-                                encoding="utf-8")
-        _write_readme(args, described, done, command, unfinished=True)
+        done = results if any(r is current for r in results) else sorted(results + [current], key=_docs)
+        args.results.write_text(report.render(described, done, [("Unfinished", "This run is still going.")], command,
+                                              saved.header()), encoding="utf-8")
+        _write_readme(args, described, done, command, unfinished=True, parts=len(saved.parts))
 
     runner.progress = partial
     for docs in args.sizes:
-        results.append(runner.size(docs, results))
+        if any(r.docs == docs for r in results):
+            continue
+        result = runner.size(docs, [r for r in results if r.docs < docs])
+        results = sorted(results + [result], key=_docs)
+        saved.size_done(result, floor_pending=any(r is result for r in runner.deferred))
         if docs != args.sizes[-1] and not args.keep:
             shutil.rmtree(args.work / f"data-{docs}", ignore_errors=True)   # gigabytes at 1,000 and up
-    runner.deferred_floors(keep=args.keep)
-    markdown = report.render(described, results, [], command)
+    runner.deferred_floors(keep=args.keep, done=saved.size_done)
+    saved.finish()
+    markdown = report.render(described, results, [], command, saved.header())
     print(markdown)
     args.results.write_text(markdown, encoding="utf-8")
     runner.log(f"wrote {args.results}")
-    _write_readme(args, described, results, command)
+    _write_readme(args, described, results, command, parts=len(saved.parts))
     runner.log(f"wrote the benchmark table of {args.readme}" if args.readme else "no README table written")
     failed = any(s.note and not (s.projected or s.skipped) for r in results for s in r.steps.values()) or any(r.problems for r in results)
     return 1 if failed else 0
 
 
 if __name__ == "__main__":
+    for stop in (signal.SIGTERM, signal.SIGHUP):
+        signal.signal(stop, _stopped)
     sys.exit(main())

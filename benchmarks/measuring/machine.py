@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import os
 import platform
 import subprocess
@@ -70,6 +71,27 @@ def _commit() -> str:
     except (OSError, subprocess.TimeoutExpired):
         return "unknown"
     return f"{head}{' (with uncommitted changes)' if dirty else ''}" if head else "unknown"
+
+
+def code_identity(written: tuple[Path, ...] = ()) -> dict[str, str]:
+    """The code a run measures: the commit checked out, and a digest of the uncommitted changes to
+    its tracked files but those the run itself writes (`written`: RESULTS.md, the README), empty
+    when there are none, so that two runs on the same code compare equal."""
+    excluded = [f":(exclude){Path(path).resolve()}" for path in written if _inside(Path(path).resolve(), REPO)]
+    try:
+        commit = _git("rev-parse", "HEAD").decode().strip() or "unknown"
+        changes = _git("diff", "HEAD", "--binary", "--", ".", *excluded)
+    except (OSError, subprocess.SubprocessError):
+        return {"commit": "unknown", "changes": ""}
+    return {"commit": commit, "changes": hashlib.sha256(changes).hexdigest() if changes else ""}
+
+
+def _inside(path: Path, directory: Path) -> bool:
+    return path == directory or directory in path.parents
+
+
+def _git(*argv: str) -> bytes:
+    return subprocess.run(["git", *argv], cwd=REPO, capture_output=True, timeout=60, check=True).stdout
 
 
 def usable_cores() -> int:

@@ -59,6 +59,9 @@ def run(argv: Sequence[str], *, timeout: float, cwd: Path | None = None, env: di
         timer.start()
         try:
             _, status, usage = os.wait4(proc.pid, 0)
+        except BaseException:  # the run itself is stopped (Ctrl-C, SIGTERM): so is everything it started
+            stop_tree(proc.pid)
+            raise
         finally:
             timer.cancel()
             sampler.stop()
@@ -75,6 +78,26 @@ def run(argv: Sequence[str], *, timeout: float, cwd: Path | None = None, env: di
 def _read(handle) -> str:
     handle.seek(0)
     return handle.read().decode("utf-8", errors="replace")
+
+
+def stop_tree(pid: int) -> None:
+    """SIGKILL a process, every process it started (servers and browsers in sessions of their own
+    included) and its process group, then reap it: a stopped run leaves nothing running that would
+    write into the work directory a resumed run starts from."""
+    try:
+        os.kill(pid, signal.SIGSTOP)  # it starts no more processes while its tree is read
+    except ProcessLookupError:
+        return
+    for member in process_tree(pid):
+        try:
+            os.kill(member, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+    _kill_group(pid, threading.Event())
+    try:
+        os.waitpid(pid, 0)
+    except ChildProcessError:
+        pass
 
 
 def _kill_group(pid: int, killed: threading.Event) -> None:

@@ -13,6 +13,7 @@ from benchmarks.measuring.results import (
     ratio,
     scale_verdicts,
     verdicts,
+    view_verdicts,
 )
 
 MARK = {True: "met", False: "**missed**", None: "not measured"}
@@ -187,7 +188,8 @@ README_START = "<!-- benchmark table: written by benchmarks/run.py from the run 
 README_END = "<!-- end of benchmark table -->"
 
 
-def readme_table(machine: dict[str, str], results: list[SizeResult], command: str, unfinished: bool = False) -> str:
+def readme_table(machine: dict[str, str], results: list[SizeResult], command: str, unfinished: bool = False,
+                 parts: int = 1) -> str:
     """The README's summary of a run: the same figures as RESULTS.md, never typed by hand (`unfinished`:
     written after each size, so that a run stopped half-way leaves both files from the same figures)."""
     rows = []
@@ -201,6 +203,8 @@ def readme_table(machine: dict[str, str], results: list[SizeResult], command: st
                   "no-op", "peak memory", "disk per article", "speed-up 1 → 2 cores"], rows)
     where = f"{machine.get('cores', '?')} cores, load average {machine.get('load average', '?').split(' ')[0]} at the start"
     state = " (the run was still going when this was written: sizes not listed were not measured)" if unfinished else ""
+    if parts > 1:
+        state += f" in {parts} parts (resumed with `--resume` on the same code; RESULTS.md says when each ran)"
     return (f"{README_START}\n{body}\n\nMeasured by `{command}` on {machine.get('date', '?')} ({where}){state}; the targets "
             f"and every other figure: [benchmarks/RESULTS.md](benchmarks/RESULTS.md).\n{README_END}")
 
@@ -224,11 +228,12 @@ def verdict_line(verdict: Verdict) -> str:
 
 
 def render(machine: dict[str, str], results: list[SizeResult], companions: list[tuple[str, str]],
-           command: str) -> str:
-    """The whole report."""
+           command: str, resumed: str = "") -> str:
+    """The whole report (`resumed`: how the parts of a resumed run were made (saved.SavedRun.header))."""
     parts = [
         "# Benchmark results",
         f"Written by `{command}` on {machine['date']}. How to read it: docs/benchmarks.md.",
+        *([resumed] if resumed else []),
         "## Machine\n\n" + "\n".join(f"- {k}: {v}" for k, v in machine.items()),
         "## Targets (issue 5), at the largest size\n\n"
         + "\n".join(verdict_line(v) for v in verdicts(results)),
@@ -236,6 +241,9 @@ def render(machine: dict[str, str], results: list[SizeResult], companions: list[
         + "\n".join(verdict_line(v) for v in loop_verdicts(results)),
         "## Targets of the loop at scale (issue 39)\n\n"
         + "\n".join(verdict_line(v) for v in scale_verdicts(results)),
+        "## Targets of the network view (issue 39)\n\n"
+        "From `benchmarks/bench_view_data.py`, run at every size (its tables are below).\n\n"
+        + "\n".join(verdict_line(v) for v in view_verdicts(results)),
         "## Build, beside bulk-loading and parsing the same N-Quads\n\n" + build_table(results),
         "## Turtle export\n\n" + export_table(results),
         "## Rebuilds (incremental build)\n\n" + incremental_table(results),

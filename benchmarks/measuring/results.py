@@ -23,6 +23,20 @@ PEAK_TARGETS = {10_000: 2 * GIB, 100_000: 3 * GIB}
 TARGET_INCREMENTAL_EXPORTS = 1.2
 EXPORT_FORMATS = ("nq", "ttl", "trig", "jsonld")
 TARGET_CORE_SPEEDUP = 1.6      # at 10,000: a build on 2 cores at least this much faster than on 1
+# issue 39: the network view (benchmarks/bench_view_data.py's figures: seconds, and MiB for memory),
+# each with what it is and the sizes its target is set at
+VIEW_TARGETS = {"graph": 2.0, "edit_graph": 2.0, "neighbours": 0.5, "viz": 5.0, "first_frame": 1.0, "search": 0.3,
+                "expand": 0.3, "memory_mib": 500.0}
+VIEW_TARGETED = {
+    "graph": ("`/graph`, first request of a fresh build", (10_000, 100_000)),
+    "edit_graph": ("`/graph` after a one-article edit, first request", (10_000, 100_000)),
+    "neighbours": ("neighbours of the most mentioned person, first request of a new server", (10_000, 100_000)),
+    "viz": ("`kg viz`", (10_000, 100_000)),
+    "first_frame": ("Chromium: first frame", (10_000, 100_000)),
+    "search": ("Chromium: search to node on canvas", (10_000, 100_000)),
+    "expand": ("Chromium: expand a node", (10_000, 100_000)),
+    "memory_mib": ("the server's memory for the view (resident set)", (100_000,)),
+}
 
 
 @dataclass
@@ -53,6 +67,7 @@ class SizeResult:
     quads: int | None = None
     steps: dict[str, Step] = field(default_factory=dict)
     companions: list[tuple[str, str]] = field(default_factory=list)  # (title, Markdown) of the companion scripts
+    view: dict = field(default_factory=dict)  # the figures of benchmarks/bench_view_data.py (its --json)
 
     def step(self, name: str) -> Step:
         return self.steps.get(name, Step(note="not run"))
@@ -169,10 +184,30 @@ def scale_verdicts(results: list[SizeResult]) -> list[Verdict]:
         out.append(_at_most(f"edit one of {docs:,} documents until `kg serve --watch` answers from it under "
                             f"{edit_seconds:g} s", r.seconds("edit_watched") if r else None, edit_seconds, " s"))
     for r in results:
-        out.append(_at_most(f"the four exports after an incremental build of {r.docs:,} documents within "
-                            f"{TARGET_INCREMENTAL_EXPORTS:g}x those after a full build",
-                            ratio(export_seconds(r, "_incremental"), export_seconds(r)), TARGET_INCREMENTAL_EXPORTS,
-                            "x"))
+        target = (f"the four exports after an incremental build of {r.docs:,} documents within "
+                  f"{TARGET_INCREMENTAL_EXPORTS:g}x those after a full build")
+        skipped = [r.step(f"export_{fmt}{kind}") for kind in ("", "_incremental") for fmt in EXPORT_FORMATS
+                   if r.step(f"export_{fmt}{kind}").skipped]
+        if skipped:
+            out.append(Verdict(target, None, skipped[0].note))
+            continue
+        out.append(_at_most(target, ratio(export_seconds(r, "_incremental"), export_seconds(r)),
+                            TARGET_INCREMENTAL_EXPORTS, "x"))
+    return out
+
+
+def view_verdicts(results: list[SizeResult]) -> list[Verdict]:
+    """Issue 39's targets of the network view at each size they name (bench_view_data.py's figures,
+    run by run.py at every size); a size not run, or a figure its run did not give, is not measured."""
+    by_docs = {r.docs: r for r in results}
+    out = []
+    for docs in sorted({docs for _, sizes in VIEW_TARGETED.values() for docs in sizes}):
+        figures = by_docs[docs].view if docs in by_docs else {}
+        for key, (what, sizes) in VIEW_TARGETED.items():
+            if docs not in sizes:
+                continue
+            limit, unit = VIEW_TARGETS[key], " MiB" if key.endswith("_mib") else " s"
+            out.append(_at_most(f"{what} at {docs:,} documents within {limit:g}{unit}", figures.get(key), limit, unit))
     return out
 
 

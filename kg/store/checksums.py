@@ -13,10 +13,14 @@ The sidecar also notes the file's status when its sum was taken (`# status <devi
 <mtime>`, a comment to sha256sum): a file with that status still is taken as intact without being
 read, since any write through the file system moves its mtime and a rewrite by rename changes its
 inode. So a build that starts from a large build does not read gigabytes to trust what it links (its
-kg.nq). A file whose status differs is hashed, once per process
-and again whenever its status changes (size, times, inode), so a server checks a file on its
-first use, not on every request. A fault below the file system that changes no status (a bad
-sector) is found only by the next write that moves it. A file kept without a checksum (by a
+kg.nq). A file whose status differs from its sidecar's (a copy, a write in place, a sidecar
+written before statuses were noted) is hashed by the first process that reads it; when the bytes
+are sound and the file has not changed for 2 s, that process notes the new status in the sidecar,
+so the one hash is paid once, not by every later process (a read-only build directory cannot be
+noted: there each process pays it once). Within a process a file is hashed again only when its
+status changes (size, times, inode), so a server checks a file on its first use, not on every
+request. A fault below the file system that changes no status (a bad sector) is found only by
+the next write that moves it. A file kept without a checksum (by a
 build made before kg kept them) is used as before. A directory of small files (the kept
 configurations) is sealed as one list, `<directory>.sha256`.
 """

@@ -3,10 +3,20 @@ the sizes above --full-steps-up-to (100,000 in a real run): no export floors, th
 
 from __future__ import annotations
 
+import json
+import os
 import re
+import signal
+import subprocess
+import time
 from pathlib import Path
 
 import pytest
+
+from benchmarks.measuring import report
+from benchmarks.measuring.results import Step
+from benchmarks.measuring.saved import STATE_FILE
+from kg.testing.servers import process_tree
 
 from .conftest import REPO, run_cli
 
@@ -56,3 +66,90 @@ def test_quick_run_prints_and_writes_every_table(tmp_path: Path) -> None:
     assert "`bench_endpoint.py` ended with" not in text and "`bench_view_data.py` ended with" not in text, text
     # the floor of the size above --full-steps-up-to ran after its data directory was removed
     assert not (tmp_path / "work" / "data-100").exists() and not (tmp_path / "work" / "scratch-100").exists()
+
+
+def test_a_killed_run_resumes_with_the_sizes_it_had_not_measured(tmp_path: Path) -> None:
+    """Sizes 20 and 40 (both above --full-steps-up-to: their bulk-load floors wait for the end of the
+    run), the run stopped by SIGTERM once 20 is saved (every process it started goes with it);
+    `--resume` measures 40 alone and the floor 20 was waiting for, and writes RESULTS.md as one run
+    of two parts."""
+    work, results = tmp_path / "work", tmp_path / "RESULTS.md"
+    argv = [PYTHON, REPO / "benchmarks" / "run.py", "--sizes", "20,40", "--work", work, "--results", results,
+            "--no-companions", "--full-steps-up-to", "10"]
+    first = subprocess.Popen([str(a) for a in argv], cwd=REPO, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                             start_new_session=True)
+    state = work / STATE_FILE
+    try:
+        deadline = time.monotonic() + 900
+        while "20" not in _saved_sizes(state) and first.poll() is None and time.monotonic() < deadline:
+            time.sleep(0.2)
+        while len(process_tree(first.pid)) < 2 and first.poll() is None and time.monotonic() < deadline:
+            time.sleep(0.05)  # until it measures a command of size 40
+        started = process_tree(first.pid)[1:]
+        first.send_signal(signal.SIGTERM)
+        assert first.wait(120) == 128 + signal.SIGTERM
+        time.sleep(1)
+        assert started and not [pid for pid in started if _alive(pid)], started
+    finally:
+        _kill_tree(first.pid)
+        first.wait()
+    saved = json.loads(state.read_text())
+    assert list(saved["sizes"]) == ["20"] and saved["sizes"]["20"]["floor_pending"], saved["sizes"].keys()
+    build_20 = report.cell(Step(**saved["sizes"]["20"]["result"]["steps"]["build"]))
+    assert re.search(rf"^\| 20 \| [\d,]+ \| {re.escape(build_20)} \|", results.read_text(), re.M)
+    assert "This run is still going." in results.read_text()
+
+    done = run_cli(*argv, "--resume", timeout=900)
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert "20 documents: measured by part 1 of this run (its bulk-load floor runs last)" in done.stderr
+    assert "20 documents: generating" not in done.stderr and "40 documents: generating" in done.stderr
+    text = results.read_text(encoding="utf-8")
+    assert done.stdout.strip() == text.strip()
+    assert text.startswith("# Benchmark results\n\nWritten by `python benchmarks/run.py --sizes 20,40 ")
+    assert "\n\nResumed: this run was made in 2 parts on the same code" in text
+    assert re.search(r"^- part 1: .* sizes measured: 20; ", text, re.M)
+    assert re.search(r"^- part 2: `python benchmarks/run.py .* --resume`, from .* sizes measured: 40, the bulk-load floor "
+                     r"of 20; ", text, re.M)
+    rows = re.findall(r"^\| (20|40) \| [\d,]+ \| ([^|]+) \|[^|]+\|[^|]+\|[^|]+\| ([^|]+) \|", text, re.M)
+    assert rows[0][:2] == ("20", build_20) and rows[1][0] == "40", rows
+    assert all(re.fullmatch(r"[\d.]+ s", floor.strip()) for _, _, floor in rows[:2]), rows  # both floors ran
+    assert "This run is still going." not in text
+    assert not json.loads(state.read_text())["sizes"]["20"]["floor_pending"]
+
+    # the saved run as if measured on another commit: refused, nothing measured or written
+    saved = json.loads(state.read_text())
+    saved["code"]["commit"] = "0" * 40
+    state.write_text(json.dumps(saved))
+    refused = run_cli(*argv, "--resume", timeout=120)
+    assert refused.returncode == 2
+    assert re.search(r"was measured on commit 000000000000( with uncommitted changes)?, and this checkout is at",
+                     refused.stderr), refused.stderr
+    assert "a resumed run must measure the same code" in refused.stderr
+    assert results.read_text(encoding="utf-8") == text and len(json.loads(state.read_text())["parts"]) == 2
+
+
+def _saved_sizes(state: Path) -> dict:
+    try:
+        return json.loads(state.read_text())["sizes"]
+    except (OSError, ValueError, KeyError):
+        return {}
+
+
+def _alive(pid: int) -> bool:
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
+    except (OSError, IndexError):
+        return False
+
+
+def _kill_tree(pid: int) -> None:
+    """SIGKILL a process and every process it started (stopped first, so that it starts no more)."""
+    try:
+        os.kill(pid, signal.SIGSTOP)
+    except ProcessLookupError:
+        return
+    for member in process_tree(pid):
+        try:
+            os.kill(member, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
