@@ -599,7 +599,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         saved = SavedRun.start(args.work, machine.code_identity(tuple(p for p in (args.results, args.readme) if p)),
                                {"seed": args.seed, "full_steps_up_to": args.full_steps_up_to}, command,
-                               machine.describe(), resume=args.resume)
+                               machine.describe(args.work), resume=args.resume)
     except CannotResume as exc:
         print(f"benchmarks/run.py --resume: {exc}", file=sys.stderr)
         return 2

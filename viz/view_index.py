@@ -43,12 +43,13 @@ def page_graph(index: ViewIndex, size: int | None = None) -> nx.MultiDiGraph:
 
 
 def part_graph(index: ViewIndex, nodes: list[str], centre: str | None = None, edges_of: set[str] | None = None,
-               strongest: int | None = None) -> nx.MultiDiGraph:
+               strongest: int | None = None, mentions_of: set[str] | None = None) -> nx.MultiDiGraph:
     """The graph of `nodes` (and the edges among them; with `edges_of`, only those with an end
     among these; with `strongest`, only those among the strongest of an end) out of the index's
-    whole graph, with the first SENTENCES_SHOWN_OTHERS sentences of each node's mentions and each
-    edge's evidence (SENTENCES_SHOWN of `centre`'s mentions)."""
-    rows: ViewRows = index.rows(nodes, SENTENCES_SHOWN_OTHERS, centre=centre, edges_of=edges_of, strongest=strongest)
+    whole graph, with the first SENTENCES_SHOWN_OTHERS sentences of each node's mentions (of those
+    of `mentions_of` only, when given) and each edge's evidence (SENTENCES_SHOWN of `centre`'s mentions)."""
+    rows: ViewRows = index.rows(nodes, SENTENCES_SHOWN_OTHERS, centre=centre, edges_of=edges_of, strongest=strongest,
+                                mentions_of=mentions_of)
     graph = graph_of(index.schema, rows, whole_ranks=index.ranks())
     graph.graph["total_nodes"] = index.total
     scores = index.scores(graph)
@@ -78,7 +79,9 @@ def neighbourhood_graph(index: ViewIndex, node: str, limit: int = NEIGHBOURS_MAX
     # the node's edges and its events' roles (what links it to the entities it shares events
     # with): the edges among its neighbours come with their own neighbourhoods
     events_kept = {n for n in chosen if n in events}
-    return part_graph(index, [node] + chosen, centre=node, edges_of={node} | events_kept)
+    figures = {n for n in chosen if near.get(n, ("", 0))[0] == "Figure"}
+    return part_graph(index, [node] + chosen, centre=node, edges_of={node} | events_kept,
+                      mentions_of={node} | figures)
 
 
 def selection_graph(index: ViewIndex, *, kind: str = "", family: str = "", date: str = "", doc: str = "",
@@ -97,9 +100,12 @@ def selection_graph(index: ViewIndex, *, kind: str = "", family: str = "", date:
         chosen = index.best("family = ?", (family,), half)
     else:
         raise InputError("a selection needs a kind, a family, a date or a document")
-    events = [n for n, s in index.scores(chosen).items() if s.family == "Event"]
+    scores = index.scores(chosen)
+    events = [n for n, s in scores.items() if s.family == "Event"]
     named = index.participants(events, ALL_FAMILIES) - set(chosen)
-    return part_graph(index, chosen + _best(index, named, limit - len(chosen)))
+    more = _best(index, named, limit - len(chosen))
+    figures = {n for n, s in (scores | index.scores(more)).items() if s.family == "Figure"}
+    return part_graph(index, chosen + more, mentions_of=figures)
 
 
 def focus_graph(index: ViewIndex, node: str, depth: int, limit: int = NEIGHBOURS_MAX) -> nx.MultiDiGraph:

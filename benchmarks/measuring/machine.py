@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import os
 import platform
+import shutil
 import subprocess
 import time
 from importlib.metadata import PackageNotFoundError, version
@@ -13,8 +14,9 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[2]
 
 
-def describe() -> dict[str, str]:
-    """Cores, memory, CPU, OS, versions, commit, date and load: the context of the figures."""
+def describe(work: Path | None = None) -> dict[str, str]:
+    """Cores, memory, CPU, OS, versions, commit, date and load: the context of the figures; with
+    `work`, the disk free where the run writes (a 100,000-article size holds some 55 GB at once)."""
     return {
         "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
         "cores": f"{len(os.sched_getaffinity(0))} usable ({os.cpu_count()} online)",
@@ -27,7 +29,13 @@ def describe() -> dict[str, str]:
         "rdflib": _version("rdflib"),
         "kg": _version("brat-kg"),
         "commit": _commit(),
+        **({"disk": _disk(work)} if work is not None else {}),
     }
+
+
+def _disk(work: Path) -> str:
+    usage = shutil.disk_usage(work)
+    return f"{usage.free / 2**30:.1f} GiB free of {usage.total / 2**30:.1f} GiB where the run writes, at start"
 
 
 def _cpu_model() -> str:

@@ -107,6 +107,7 @@ def test_a_killed_run_resumes_with_the_sizes_it_had_not_measured(tmp_path: Path)
     assert done.stdout.strip() == text.strip()
     assert text.startswith("# Benchmark results\n\nWritten by `python benchmarks/run.py --sizes 20,40 ")
     assert "\n\nResumed: this run was made in 2 parts on the same code" in text
+    assert re.search(r"^- disk: [\d.]+ GiB free of [\d.]+ GiB where the run writes, at start$", text, re.M)
     assert re.search(r"^- part 1: .* sizes measured: 20; ", text, re.M)
     assert re.search(r"^- part 2: `python benchmarks/run.py .* --resume`, from .* sizes measured: 40, the bulk-load floor "
                      r"of 20; ", text, re.M)

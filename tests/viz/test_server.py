@@ -15,7 +15,7 @@ from werkzeug.serving import make_server
 
 from kg.api import create_app
 from kg.api.app_state import app_state
-from kg.model.iris import RESOURCE
+from kg.model.iris import RDF_TYPE, RESOURCE
 from kg.store import build_dirs
 from kg.store.embedded import EmbeddedStore
 from tests.viz.support import DATA_BLOCK, publish_sample
@@ -171,9 +171,106 @@ def test_the_neighbours_route_answers_the_page_data_of_a_node(capped_data: Path,
     assert node in ids and neighbours_in_store(capped_data, node) <= ids
     assert all("x" not in n for n in block["nodes"])  # the page places them
     assert {"edges", "relations", "nodeDetails", "sentences", "docs"} <= set(block)
+    # the sentences of the node asked about only (its panel); the others' are fetched on a click
+    about = [r for r in block["relations"] if node in (block["nodes"][r["from"]]["id"], block["nodes"][r["to"]]["id"])]
+    assert about and all(r["sentences"] is not None for r in about)
+    assert block["nodeDetails"][node]["sentences"] and len(block["relations"]) > len(about)
+    assert all(r["sentences"] is None for r in block["relations"] if r not in about)
+    assert all(d["sentences"] is None for iri, d in block["nodeDetails"].items() if iri != node)
     missing = requests.get(f"{base}/graph/neighbours", params={"node": "<script>"}, timeout=30)
     assert missing.status_code == 404 and missing.json()["error"]["status"] == 404
     assert "<script>" not in missing.text or missing.headers["Content-Type"] != "text/html"
+
+
+STATED_BY = """PREFIX kgo: <https://kg.example.org/ontology#>
+PREFIX rdf: <http://www.w3.org/1999/02/22-rdf-syntax-ns#>
+PREFIX nif: <http://persistence.uni-leipzig.org/nlp2rdf/ontologies/nif-core#>
+PREFIX dcterms: <http://purl.org/dc/terms/>
+SELECT DISTINCT ?text ?doc ?title WHERE { ?st rdf:subject <S> ; rdf:predicate <P> ; rdf:object <O> ; kgo:evidence ?sent .
+  ?sent nif:anchorOf ?text ; nif:referenceContext ?doc . ?doc dcterms:title ?title }"""
+MENTIONED_IN = """PREFIX kgo: <https://kg.example.org/ontology#>
+PREFIX nif: <http://persistence.uni-leipzig.org/nlp2rdf/ontologies/nif-core#>
+PREFIX dcterms: <http://purl.org/dc/terms/>
+SELECT DISTINCT ?text ?doc ?title WHERE { ?m kgo:denotes <X> ; kgo:sentence ?sent .
+  ?sent nif:anchorOf ?text ; nif:referenceContext ?doc . ?doc dcterms:title ?title }"""
+
+
+def in_store(data: Path, query: str) -> set[tuple[str, str, str]]:
+    """(sentence text, document IRI, document title) of `query`'s answers in the build's store."""
+    store = EmbeddedStore(build_dirs.store_path(build_dirs.current_build(data)), read_only=True)
+    try:
+        return {(r["text"], r["doc"], r["title"]) for r in store.select(query)}
+    finally:
+        store.close()
+
+
+def stated_by(data: Path, s: str, p: str, o: str) -> set[tuple[str, str, str]]:
+    return in_store(data, STATED_BY.replace("<S>", f"<{s}>").replace("<P>", f"<{p}>").replace("<O>", f"<{o}>"))
+
+
+def test_the_sources_route_answers_the_sentences_and_documents_behind_nodes_and_relations(capped_data: Path, serve):
+    base = serve(capped_data)
+    centre = RESOURCE + "person/juan-guaido"
+    block = requests.get(f"{base}/graph/neighbours", params={"node": centre}, timeout=120).json()
+    ids = [n["id"] for n in block["nodes"]]
+    lacking = [[ids[r["from"]], r["predicate"], ids[r["to"]]] for r in block["relations"] if r["sentences"] is None]
+    other = next(iri for iri, d in block["nodeDetails"].items() if d["sentences"] is None and d["mentions"])
+    asked = {"nodes": [other, RESOURCE + "person/nobody"], "relations": lacking + [[centre, RDF_TYPE, other]]}
+    response = requests.post(f"{base}/graph/sources", json=asked, timeout=60)
+    assert response.status_code == 200 and response.headers["Content-Type"] == "application/json"
+    answer = response.json()
+
+    def cited(numbers: list[int]) -> set[tuple[str, str, str]]:
+        docs = answer["docs"]
+        return {(answer["sentences"][k]["text"], docs[answer["sentences"][k]["doc"]]["iri"],
+                 docs[answer["sentences"][k]["doc"]]["title"]) for k in numbers}
+
+    assert len(answer["relations"]) == len(asked["relations"]) and answer["relations"][-1] == []
+    for (s, p, o), numbers in zip(lacking, answer["relations"]):
+        assert numbers and cited(numbers) <= stated_by(capped_data, s, p, o), (s, p, o)
+    assert set(answer["mentions"]) == {other}
+    assert cited(answer["mentions"][other]) <= in_store(capped_data, MENTIONED_IN.replace("<X>", f"<{other}>"))
+    for wrong in ({"nodes": "x"}, {"relations": [["a", "b"]]}, {"nodes": ["a"] * 51}, [1]):
+        refused = requests.post(f"{base}/graph/sources", json=wrong, timeout=30)
+        assert refused.status_code == 400 and "expected a JSON object" in refused.json()["error"]["detail"], wrong
+
+
+@pytest.mark.browser
+def test_a_fetched_nodes_panel_cites_the_sentence_and_document_of_every_fact_it_lists(capped_data: Path, serve,
+                                                                                    strict_page):
+    """A node a click brought in comes without its sentences; its panel fetches them and then
+    shows, for every relation it lists and for its mentions, the sentences the store says state
+    them and their article."""
+    base = serve(capped_data)
+    page = strict_page
+    page.open(f"{base}/graph")
+    centre = page.page.evaluate("kgView.data.nodes.filter(n => !n.layer && n.outside).sort((a, b) => b.outside - a.outside)[0].id")
+    page.page.evaluate("id => kgView.selectNode(id)", centre)
+    page.page.evaluate("kgView.idle()")
+    fetched = page.page.evaluate("""() => kgView.data.nodes.map(n => n.id).filter(id => kgView.data.nodeDetails[id].sentences === null
+        && kgView.data.nodeDetails[id].relations.some(i => kgView.data.relations[i].sentences === null))""")
+    assert fetched, "the neighbours came with every sentence"
+    node = fetched[0]
+    page.page.evaluate("id => kgView.selectNode(id)", node)
+    page.page.evaluate("kgView.idle()")
+    page.drawn()
+    assert any(url.endswith("/graph/sources") for url in page.requests)
+    assert page.page.locator("#panel-body").get_attribute("data-node") == node
+    assert page.page.locator("#panel-body .fetching").count() == 0
+    listed = page.page.evaluate("""id => kgView.data.nodeDetails[id].relations.map(i => kgView.data.relations[i]).map(r =>
+        [r.from, r.predicate, r.to, r.sentences.map(k => [kgView.data.sentences[k].text, kgView.data.docs[kgView.data.sentences[k].doc].iri,
+                                                          kgView.data.docs[kgView.data.sentences[k].doc].title])])""", node)
+    items = page.page.locator("#panel-body .relations li.relation")
+    assert items.count() == len(listed) > 0
+    for k, (s, p, o, said) in enumerate(listed):
+        shown, stated = {tuple(x) for x in said}, stated_by(capped_data, s, p, o)
+        assert shown <= stated and bool(shown) == bool(stated), (s, p, o)
+        quoted = items.nth(k).locator("blockquote").all_text_contents()
+        assert sorted(quoted) == sorted(text for text, _, _ in said)
+        assert all(title in cite for cite, (_, _, title) in zip(items.nth(k).locator("cite").all_text_contents(), said))
+    mentioned = page.page.evaluate("id => kgView.data.nodeDetails[id].sentences.map(k => kgView.data.sentences[k].text)", node)
+    assert mentioned and set(mentioned) <= {t for t, _, _ in in_store(capped_data, MENTIONED_IN.replace("<X>", f"<{node}>"))}
+    assert page.errors == [] and page.blocked == []
 
 
 @pytest.mark.browser

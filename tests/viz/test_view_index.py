@@ -44,10 +44,10 @@ def whole_of(index: ViewIndex) -> nx.MultiDiGraph:
 
 
 def assert_cut(made: nx.MultiDiGraph, whole: nx.MultiDiGraph, nodes: list[str] | set[str], centre: str | None = None,
-               edges_of: set[str] | None = None) -> None:
+               edges_of: set[str] | None = None, mentions_of: set[str] | None = None) -> None:
     """`made` is the subgraph of `whole` on `nodes` (with `edges_of`, only the edges with an end
     among those), its sentence lists cut to the shown: SENTENCES_SHOWN_OTHERS of each, the
-    mentions of `centre` SENTENCES_SHOWN."""
+    mentions of `centre` SENTENCES_SHOWN, none of the mentions of a node not in `mentions_of` (when given)."""
     expected = ordered_subgraph(whole, nodes)
     if edges_of is not None:
         expected.remove_edges_from([(s, o, k) for s, o, k in list(expected.edges(keys=True))
@@ -59,6 +59,7 @@ def assert_cut(made: nx.MultiDiGraph, whole: nx.MultiDiGraph, nodes: list[str] |
         got = dict(data)
         shown = got.pop("mention_sentences")
         cap = SENTENCES_SHOWN if node == centre else SENTENCES_SHOWN_OTHERS
+        cap = 0 if mentions_of is not None and node not in mentions_of else cap
         assert shown == sorted(shown) and set(shown) <= set(every) and len(shown) == min(cap, len(every)), node
         assert got.pop("mentioned", len(every)) == len(every)
         got.pop("outside")
@@ -115,7 +116,9 @@ def test_a_neighbourhood_is_the_node_and_its_best_neighbours(shipped) -> None:
             chosen += linking[:limit - 1 - len(chosen)]
             chosen += best(whole, index, near - set(chosen), limit - 1 - len(chosen))
             made = neighbourhood_graph(index, node, limit)
-            assert_cut(made, whole, [node] + chosen, centre=node, edges_of={node} | (set(chosen) & near_events))
+            figures = {n for n in chosen if family[n] == "Figure"}
+            assert_cut(made, whole, [node] + chosen, centre=node, edges_of={node} | (set(chosen) & near_events),
+                       mentions_of={node} | figures)  # the page's block cites the mentions of these only
     with pytest.raises(InputError):
         neighbourhood_graph(index, RESOURCE + "person/nobody")
 
@@ -136,13 +139,15 @@ def test_selections_are_the_best_of_a_kind_a_family_a_date_a_document(shipped) -
 
     day = next(d["props"]["date"] for d in data.values() if d["family"] == "Event" and d["props"].get("date"))
     dated = [n for n, d in data.items() if d["props"].get("date", "").startswith(day[:7]) and d["family"] == "Event"]
+    figures = {n for n, d in data.items() if d["family"] == "Figure"}  # a selection reads their mentions only
     made = selection_graph(index, date=day[:7], limit=40)
-    assert_cut(made, whole, chosen_with_named(best(whole, index, dated, 20), 40))
+    assert_cut(made, whole, chosen_with_named(best(whole, index, dated, 20), 40), mentions_of=figures)
     kind = next(d["types"][0] for d in data.values() if d["family"] == "Event")
     made = selection_graph(index, kind=kind, limit=10)
-    assert_cut(made, whole, chosen_with_named(best(whole, index, [n for n, d in data.items() if d["types"][0] == kind], 5), 10))
+    assert_cut(made, whole, chosen_with_named(best(whole, index, [n for n, d in data.items() if d["types"][0] == kind], 5), 10),
+               mentions_of=figures)
     made = selection_graph(index, family="Place", limit=8)
-    assert_cut(made, whole, best(whole, index, [n for n, d in data.items() if d["family"] == "Place"], 4))
+    assert_cut(made, whole, best(whole, index, [n for n, d in data.items() if d["family"] == "Place"], 4), mentions_of=figures)
     doc = sorted(whole.graph["docs"])[0]
     named = {n for n in whole if n.startswith(doc + "/")}
     named |= {n for n, d in data.items() for s in d["mention_sentences"] if s.startswith(doc + "#")}

@@ -44,6 +44,20 @@ class ViewRows:
     publishers: dict[str, str] = field(default_factory=dict)
 
 
+@dataclass
+class Sources:
+    """What a click on a node or an edge shows of its provenance: `mentions` {node: the first
+    sentences that mention it}, `mentioned` {node: how many do, when more than listed}, `stated`
+    [the first sentences that state each relation asked, in the order asked], `sentences`
+    {sentence: {"text", "doc"}} and `docs` {document: {"title", "date", "publisher"}} of them all."""
+
+    mentions: dict[str, list[str]]
+    mentioned: dict[str, int]
+    stated: list[list[str]]
+    sentences: dict[str, dict[str, str]]
+    docs: dict[str, dict[str, str]]
+
+
 @dataclass(frozen=True)
 class Scored:
     """A node's family, kind (its most specific class), mentions, degree and score, as the build
@@ -217,13 +231,15 @@ class ViewIndex:
     # -- the rows of nodes ---------------------------------------------------------------------
 
     def rows(self, nodes: Iterable[str], cap: int | None = SENTENCES_SHOWN, *, centre: str | None = None,
-             edges_of: Iterable[str] | None = None, strongest: int | None = None) -> ViewRows:
+             edges_of: Iterable[str] | None = None, strongest: int | None = None,
+             mentions_of: Iterable[str] | None = None) -> ViewRows:
         """The rows of the view graph of `nodes` and the edges among them: their types, literals and
         edges, the sentences of their mentions and of their edges (the first `cap` found of each;
         None: all; SENTENCES_SHOWN for the mentions of `centre`), the texts of those sentences and
         the documents they and the nodes belong to. With `edges_of`, only the edges with an end
         among those nodes; with `strongest`, only those among the `strongest` of one of their ends
-        (the most sources stating them, then the first by number). Each query reads the rows of one
+        (the most sources stating them, then the first by number); with `mentions_of`, the mention
+        sentences of those nodes only (the others' counted). Each query reads the rows of one
         node or edge, as many as it keeps: a node mentioned a hundred thousand times costs `cap` rows."""
         cap = 2**62 if cap is None else cap
         connection, whole = self._keep(nodes)
@@ -239,15 +255,16 @@ class ViewIndex:
         totals = dict(connection.execute("SELECT node, sentences FROM v_nodes WHERE node IN keep"))
         centre_id = connection.execute("SELECT id FROM v_terms WHERE iri = ?", (centre or "",)).fetchone()
         centre_id = centre_id[0] if centre_id else None
+        read = None if mentions_of is None else set(self._numbers(set(mentions_of)).values())
         mentions = []
         for node in list(totals):
             limit = max(cap, SENTENCES_SHOWN) if node == centre_id else cap
-            mentions += [(node, row[0]) for row in connection.execute(
-                "SELECT DISTINCT sentence FROM v_mentions WHERE node = ? LIMIT ?", (node, limit))]
+            if read is not None and node not in read:
+                limit = 0
+            mentions += [(node, sentence) for sentence in _mention_sentences(connection, node, limit)]
             if totals[node] <= limit:
                 del totals[node]
-        statements = [(s, p, o, row[0]) for s, p, o in edges for row in connection.execute(
-            "SELECT DISTINCT sentence FROM v_statements WHERE s = ? AND o = ? AND p = ? LIMIT ?", (s, o, p, cap))]
+        statements = [(s, p, o, sentence) for s, p, o in edges for sentence in _stating(connection, (s, p, o), cap)]
         cited = {row[3] for row in statements} | {row[1] for row in mentions}
         texts = self._sentences(connection, cited)
         named = {x for row in found for x in (row[0], row[2])} | {x for row in literals for x in row[:2]}
@@ -264,6 +281,41 @@ class ViewIndex:
             [(iris[s], iris[p], iris[o], iris[e]) for s, p, o, e in statements],
             [(iris[n], iris[e]) for n, e in mentions],
             sentences, self._documents(candidates), {iris[n]: total for n, total in totals.items()})
+
+    def sources(self, nodes: Iterable[str], relations: Iterable[tuple[str, str, str]],
+                node_cap: int = SENTENCES_SHOWN, relation_cap: int = SENTENCES_SHOWN_OTHERS) -> Sources:
+        """The provenance of `nodes` (the first `node_cap` sentences that mention each) and of
+        `relations` (subject, predicate, object IRIs: the first `relation_cap` sentences that
+        state each; none for a relation the graph lacks), with those sentences' texts and
+        documents: what the panel of a clicked node or edge cites. Costs what it is asked for."""
+        nodes, relations = list(nodes), list(relations)
+        connection, whole = self._connection()
+        number = self._numbers({*nodes, *(term for relation in relations for term in relation)})
+        mentions: dict[int, list[int]] = {}
+        mentioned: dict[int, int] = {}
+        for node in (number[n] for n in nodes if n in number):
+            mentions[node] = _mention_sentences(connection, node, node_cap)
+            total = connection.execute("SELECT sentences FROM v_nodes WHERE node = ?", (node,)).fetchone()
+            if total and total[0] > len(mentions[node]):
+                mentioned[node] = total[0]
+        stated = [_stating(connection, tuple(number[t] for t in relation), relation_cap)
+                  if all(t in number for t in relation) else [] for relation in relations]
+        texts = self._sentences(connection, {s for found in [*mentions.values(), *stated] for s in found})
+        iris = derive.names(connection, whole, set(texts) | {doc for _, doc in texts.values()})
+        sentences = {iris[s]: {"text": text, "doc": iris[doc]} for s, (text, doc) in sorted(
+            texts.items(), key=lambda item: iris[item[0]])}
+        name = {n: iri for iri, n in number.items()}
+        return Sources({name[n]: [iris[s] for s in found] for n, found in mentions.items()},
+                       {name[n]: total for n, total in mentioned.items()},
+                       [[iris[s] for s in found] for found in stated], sentences,
+                       self._documents({found["doc"] for found in sentences.values()}))
+
+    def _numbers(self, terms: set[str]) -> dict[str, int]:
+        """{IRI: number} of those of `terms` the index names."""
+        connection, _ = self._connection()
+        connection.execute("DELETE FROM wanted")
+        connection.executemany("INSERT OR IGNORE INTO wanted VALUES (?)", ((t,) for t in terms))
+        return dict(connection.execute("SELECT iri, id FROM v_terms WHERE iri IN wanted"))
 
     @staticmethod
     def _edges(connection: sqlite3.Connection, edges_of: Iterable[str] | None,
@@ -324,3 +376,16 @@ class ViewIndex:
         connection.execute("DELETE FROM keep")
         connection.execute("INSERT OR IGNORE INTO keep SELECT id FROM v_terms WHERE iri IN wanted")
         return connection, whole
+
+
+def _mention_sentences(connection: sqlite3.Connection, node: int, limit: int) -> list[int]:
+    """The first `limit` sentences that mention `node` (by number)."""
+    return [row[0] for row in connection.execute(
+        "SELECT DISTINCT sentence FROM v_mentions WHERE node = ? LIMIT ?", (node, limit))]
+
+
+def _stating(connection: sqlite3.Connection, edge: tuple[int, ...], limit: int) -> list[int]:
+    """The first `limit` sentences that state `edge` (subject, predicate, object, by number)."""
+    s, p, o = edge
+    return [row[0] for row in connection.execute(
+        "SELECT DISTINCT sentence FROM v_statements WHERE s = ? AND o = ? AND p = ? LIMIT ?", (s, o, p, limit))]

@@ -39,6 +39,27 @@
   /* Draw what `wanted` says; nodes with no place yet are placed around `anchor` (the node whose
    * click or focus brings them in) or the drawn nodes they link to. */
   function apply(anchor) {
+    var started = performance.now();
+    batched(function () { applyWanted(anchor); });
+    performance.measure("kg:apply", { start: started });
+  }
+
+  /* With physics off, vis-network draws the whole canvas again, there and then, after each change
+   * to its data sets (its `_dataChanged` starts no simulation: it redraws): a batch of changes is
+   * drawn once, at the next animation frame. */
+  function batched(change) {
+    if (!network) return change();
+    var emitter = network.body.emitter;
+    emitter.emit("_blockRedraw");
+    try {
+      return change();
+    } finally {
+      emitter.emit("_allowRedraw");
+      emitter.emit("_requestRedraw");
+    }
+  }
+
+  function applyWanted(anchor) {
     var want = wanted();
     var removeNodes = nodes.getIds().filter(function (id) { return !want.nodes.has(id); });
     var addNodes = [];
@@ -46,6 +67,7 @@
     var wantEdges = new Set(want.edges.map(function (e) { return e.id; }));
     var removeEdges = edges.getIds().filter(function (id) { return !wantEdges.has(id); });
     edges.remove(removeEdges);
+    removeEdges.forEach(function (id) { edgeLabelled.delete(id); });
     nodes.remove(removeNodes);
     removeNodes.forEach(function (id) { labelled.delete(id); forgetPlace(nodeById.get(id)); });
     var unplaced = addNodes.filter(function (id) { return nodeById.get(id).x === undefined; });
@@ -88,13 +110,30 @@
   }
 
   /* The box vis-network reports for a node and its label (drawn under the shape). */
-  function withLabel(n, text) {
+  function withLabel(n, text, bold) {
     var box = shapeBox(n);
     if (!text) return box;
-    var half = measure.measureText(text).width / 2 + 1;
+    var half = textWidth(text, (bold ? "bold " : "") + fontSize + "px " + FONT_FACE) / 2 + 1;
     return { left: Math.min(box.left, n.x - half), right: Math.max(box.right, n.x + half),
              top: box.top, bottom: box.bottom + fontSize + 1 };
   }
+
+  /* The width of `text` in `font`, measured once (labels are measured again at each change of the drawing). */
+  var widths = new Map();
+  function textWidth(text, font) {
+    var key = font + "\n" + text;
+    var width = widths.get(key);
+    if (width === undefined) {
+      if (widths.size > 50000) widths.clear();
+      measure.font = font;
+      width = measure.measureText(text).width;
+      widths.set(key, width);
+    }
+    return width;
+  }
+
+  /* A cell of a uniform grid as one number (a grid of label boxes, or of placed nodes' rooms). */
+  function cellKey(cx, cy) { return cx * 1048576 + cy; }
 
   function hit(a, b) { return a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom; }
 
@@ -102,14 +141,13 @@
    * meets no other drawn node's box (the selected node's label always is). A uniform grid
    * keeps it near-linear. */
   function placeLabels() {
-    measure.font = fontSize + "px " + FONT_FACE;
     var ids = nodes.getIds();
     var cell = 160;
     var grid = new Map();
     var boxes = new Map();
     function cells(box, fn) {
       for (var cx = Math.floor(box.left / cell); cx <= Math.floor(box.right / cell); cx++)
-        for (var cy = Math.floor(box.top / cell); cy <= Math.floor(box.bottom / cell); cy++) fn(cx + ":" + cy);
+        for (var cy = Math.floor(box.top / cell); cy <= Math.floor(box.bottom / cell); cy++) fn(cellKey(cx, cy));
     }
     function put(id, box) {
       boxes.set(id, box);
@@ -123,9 +161,7 @@
     order.forEach(function (id) {
       var n = nodeById.get(id);
       var text = n.label;
-      if (id === selected) measure.font = "bold " + fontSize + "px " + FONT_FACE;  /* vis draws it bold */
-      var box = withLabel(n, text);
-      if (id === selected) measure.font = fontSize + "px " + FONT_FACE;
+      var box = withLabel(n, text, id === selected);  /* vis draws the selected node's label bold */
       var free = true;
       if (id !== selected) cells(box, function (k) {
         if (!free || !grid.has(k)) return;
@@ -146,13 +182,20 @@
     return boost + n.rank;
   }
 
+  var edgeLabelled = new Map(); /* edge id -> label drawn (absent: none) */
+
   function edgeLabels() {
-    var few = edges.length <= EDGE_LABELS_MAX;
+    var ids = edges.getIds();
+    var few = ids.length <= EDGE_LABELS_MAX;
     var updates = [];
-    edges.forEach(function (e) {
+    ids.forEach(function (id) {
+      var e = edgeById.get(id);
       var show = few || (selected !== null && (e.from === selected || e.to === selected));
       var want = show ? e.text : "";
-      if ((e.label || "") !== want) updates.push({ id: e.id, label: want });
+      if ((edgeLabelled.get(id) || "") !== want) {
+        updates.push({ id: id, label: want });
+        edgeLabelled.set(id, want);
+      }
     });
     if (updates.length) edges.update(updates);
   }
@@ -165,7 +208,7 @@
     if (Math.abs(size - fontSize) < 0.05) return;
     fontSize = size;
     labelled.clear();
-    placeLabels();
+    batched(placeLabels);
   }
 
   /* ---- drawing ------------------------------------------------------------ */
@@ -193,20 +236,19 @@
   var onClick = later(function (params) {
     if (params.nodes.length) {
       var id = params.nodes[0];
+      fetchNeighbours(id);  /* first: the server answers while the page draws what it holds */
       if (expanded !== null && isActor(id)) expand(id);
       showNode(id);
-      fetchNeighbours(id);
     } else if (params.edges.length) showEdge(params.edges[0]);
     else closePanel();
   });
 
-  /* Add an entity's linked entities to a large graph's drawing, laid out around it. */
+  /* Add an entity's linked entities to what a large graph draws; the next `apply(id)` (showNode's)
+   * lays them out around it. */
   function expand(id) {
-    var before = expanded.size;
     expanded.add(id);
     adjacency.get(id).forEach(function (eid) {
       var e = edgeById.get(eid);
       if (e.kind === "link") expanded.add(otherEnd(e, id));
     });
-    if (expanded.size !== before) apply(id);
   }

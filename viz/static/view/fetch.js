@@ -18,14 +18,16 @@
     var n = nodeById.get(id);
     if (!shownFamilies.has(n.family)) { shownFamilies.add(n.family); syncLegend(); }
     if (focus && !focus.members.has(id)) clearFocus();
+    fetchNeighbours(id);  /* first: the server answers while the page draws what it holds */
     if (expanded !== null && !n.layer) expand(id);
     showNode(id);
-    network.selectNodes([id]);
-    network.focus(id, { scale: Math.max(network.getScale(), 1.0), animation: false });
+    batched(function () {
+      network.selectNodes([id]);
+      network.focus(id, { scale: Math.max(network.getScale(), 1.0), animation: false });
+    });
     changed();
     onZoom();  /* a zoom by script fires no zoom event: fit the labels to the new scale */
     setUrl();
-    fetchNeighbours(id);
   });
 
   function endpoint(path, params) {
@@ -41,11 +43,17 @@
     if (!SERVED || asked.has(url)) return Promise.resolve(false);
     asked.add(url);
     $("status").textContent = "Fetching " + what + "…";
+    var started = performance.now();
     var done = getJson(url).then(function (block) {
+      var received = performance.now();
       merge(block);
+      var merged = performance.now();
       if (then) then(block);
       $("status").textContent = "";
       counts(wanted());
+      performance.measure("kg:fetch", { start: started, end: received });
+      performance.measure("kg:merge", { start: received, end: merged });
+      performance.measure("kg:show", { start: merged });
       return true;
     }).catch(function (err) {
       asked.delete(url);
@@ -75,8 +83,7 @@
     if (!n || !n.outside) return Promise.resolve(false);
     return fetchBlock(endpoint("graph/neighbours", { node: id }), "the neighbours of " + label(id), function () {
       if (expanded !== null && isActor(id)) expand(id);
-      apply(id);
-      if (selected === id) showNode(id);
+      if (selected === id) showNode(id); else apply(id);
     });
   }
 
@@ -113,11 +120,12 @@
     var docBase = data.docs.length, sentenceBase = data.sentences.length, relationBase = data.relations.length;
     var layers = new Set(meta.layers);
     var shift = function (k) { return k + sentenceBase; };
+    var shiftAll = function (list) { return list === null ? null : list.map(shift); };  /* null: fetched on a click */
     block.docs.forEach(function (d) { data.docs.push(d); });
     block.sentences.forEach(function (s) { data.sentences.push({ text: s.text, doc: s.doc < 0 ? -1 : s.doc + docBase }); });
     block.relations.forEach(function (r, i) {
       var from = local[r.from], to = local[r.to];
-      data.relations.push({ from: from, to: to, predicate: r.predicate, label: r.label, sentences: r.sentences.map(shift) });
+      data.relations.push({ from: from, to: to, predicate: r.predicate, label: r.label, sentences: shiftAll(r.sentences) });
       if (known.has(from) && known.has(to)) return;  /* a relation the page already lists */
       [from, to].forEach(function (end) { if (known.has(end)) data.nodeDetails[end].relations.push(relationBase + i); });
     });
@@ -130,7 +138,7 @@
       data.nodes.push(n);
       var d = block.nodeDetails[n.id];
       d.relations = d.relations.map(function (k) { return k + relationBase; });
-      d.sentences = d.sentences.map(shift);
+      d.sentences = shiftAll(d.sentences);
       data.nodeDetails[n.id] = d;
     });
     block.edges.forEach(function (e) {
@@ -152,6 +160,69 @@
     });
     mergeTables(block, sentenceBase, docBase);
     meta.nodes = data.nodes.length;
+  }
+
+  /* ---- provenance on demand: the sentences behind what a panel lists -------------------------- */
+
+  /* A fetched block cites the sentences of the node it is about only; the others' are null until
+   * a panel lists them: `provide` fetches the mentions of `ids` and the statements of the
+   * relations numbered `relationNumbers` that the page lacks (POST /graph/sources, in batches),
+   * and settles true when it fetched any (the panel is drawn again then). */
+  var SOURCES_BATCH = 1000;  /* relations one request asks for at most (api/view.py SOURCES_RELATIONS) */
+
+  function provide(ids, relationNumbers) {
+    var nodes = ids.filter(function (id) { return data.nodeDetails[id] && data.nodeDetails[id].sentences === null; });
+    var keys = new Map();
+    relationNumbers.forEach(function (i) {
+      var r = data.relations[i];
+      if (r.sentences === null) keys.set(r.from + "\n" + r.predicate + "\n" + r.to, [r.from, r.predicate, r.to]);
+    });
+    var relations = Array.from(keys.values());
+    if (!SERVED || (!nodes.length && !relations.length)) return Promise.resolve(false);
+    var asks = [];
+    for (var at = 0; at === 0 || at < relations.length; at += SOURCES_BATCH) {
+      asks.push(postJson(endpoint("graph/sources", {}), { nodes: at ? [] : nodes, relations: relations.slice(at, at + SOURCES_BATCH) }));
+    }
+    var done = Promise.all(asks).then(function (answers) {
+      answers.forEach(function (answer, k) {
+        mergeSources(answer, k ? [] : nodes, relations.slice(k * SOURCES_BATCH, (k + 1) * SOURCES_BATCH));
+      });
+      return true;
+    }).catch(function (err) {
+      $("status").textContent = "Could not fetch the sentences: " + err.message;
+      return false;
+    });
+    return track(done);
+  }
+
+  function postJson(url, body) {
+    return fetch(url, { method: "POST", headers: { Accept: "application/json", "Content-Type": "application/json" },
+                        credentials: "same-origin", body: JSON.stringify(body) })
+      .then(function (response) {
+        if (!response.ok) throw new Error("the server answered " + response.status);
+        return response.json();
+      });
+  }
+
+  /* An answer of /graph/sources into the page's sentences, documents, details and relations. */
+  function mergeSources(answer, askedNodes, asked) {
+    var docBase = data.docs.length, sentenceBase = data.sentences.length;
+    var shift = function (k) { return k + sentenceBase; };
+    answer.docs.forEach(function (d) { data.docs.push(d); });
+    answer.sentences.forEach(function (s) { data.sentences.push({ text: s.text, doc: s.doc < 0 ? -1 : s.doc + docBase }); });
+    askedNodes.forEach(function (id) {
+      var d = data.nodeDetails[id];
+      if (d.sentences !== null) return;
+      d.sentences = (answer.mentions[id] || []).map(shift);
+      if (answer.mentioned[id]) d.sentenceCount = answer.mentioned[id];
+    });
+    var stated = new Map(asked.map(function (r, k) { return [r.join("\n"), answer.relations[k].map(shift)]; }));
+    data.relations.forEach(function (r) {
+      if (r.sentences === null) {
+        var found = stated.get(r.from + "\n" + r.predicate + "\n" + r.to);
+        if (found) r.sentences = found;
+      }
+    });
   }
 
   /* The block's dated events and figures into the page's timeline and figures tables (those the

@@ -11,7 +11,7 @@
   BoxGrid.prototype.keys = function (box, fn) {
     var c = this.cell;
     for (var cx = Math.floor(box.left / c); cx <= Math.floor(box.right / c); cx++)
-      for (var cy = Math.floor(box.top / c); cy <= Math.floor(box.bottom / c); cy++) fn(cx + ":" + cy);
+      for (var cy = Math.floor(box.top / c); cy <= Math.floor(box.bottom / c); cy++) fn(cellKey(cx, cy));
   };
   BoxGrid.prototype.put = function (id, box, x, y) {
     var cells = this.cells;
@@ -40,10 +40,7 @@
   function roomOf(n) {
     var s = n.size + GAP / 2;
     if (n.layer) return { left: s, right: s, top: s, bottom: s };
-    if (n.labelHalf === undefined) {
-      measure.font = FONT + "px " + FONT_FACE;
-      n.labelHalf = measure.measureText(n.label).width / 2 + GAP / 2;
-    }
+    if (n.labelHalf === undefined) n.labelHalf = textWidth(n.label, FONT + "px " + FONT_FACE) / 2 + GAP / 2;
     var half = Math.max(s, n.labelHalf);
     return { left: half, right: half, top: s, bottom: s + FONT + 2 };
   }

@@ -57,7 +57,9 @@
     return value === "" || isNaN(n) ? value : n.toLocaleString("en");
   }
 
+  /* The sentences (numbers) behind a fact, with their articles; null: being fetched (`provide`). */
   function sources(indices) {
+    if (indices === null) return el("div", "fetching the sentences…", "muted fetching");
     var list = el("ul", null, "sources");
     indices.forEach(function (i) {
       var sentence = data.sentences[i];
@@ -83,19 +85,22 @@
   function showArticle(iri) {
     var doc = data.docs.find(function (d) { return d.iri === iri; }) || { title: iri };
     var title = doc.title || iri;
-    return fetchSelection({ doc: iri }, "what “" + title + "” says").then(function () {
+    var fetched = [];
+    return fetchSelection({ doc: iri }, "what “" + title + "” says", function (ids) { fetched = ids; }).then(function () {
       var named = data.nodes.filter(function (n) {
-        return data.nodeDetails[n.id].sentences.some(function (k) { return data.docs[data.sentences[k].doc] &&
-                                                                          data.docs[data.sentences[k].doc].iri === iri; })
-          || n.id.indexOf(iri + "/") === 0;
+        return (data.nodeDetails[n.id].sentences || []).some(function (k) {
+          return data.docs[data.sentences[k].doc] && data.docs[data.sentences[k].doc].iri === iri;
+        }) || n.id.indexOf(iri + "/") === 0;
       }).map(function (n) { return n.id; });
+      fetched.forEach(function (id) { if (named.indexOf(id) < 0) named.push(id); });
       if (named.length) focusOn(named, "what “" + title + "” says");
     });
   }
 
+  /* The node's details in the panel, and the drawing with it selected (what it brings in laid out around it). */
   function showNode(id) {
     var d = data.nodeDetails[id];
-    if (!d) return;
+    if (!d) { apply(id); return; }
     selected = id;
     $("focus-btn").disabled = false;
     var body = openDetails();
@@ -114,21 +119,24 @@
     if (facts.length || d.wikidata.length) body.appendChild(factList(facts, d.wikidata));
     if (!nodeById.get(id).layer) body.appendChild(linkList(id));
     body.appendChild(relationList(id));
-    if (d.sentences.length) {
+    if (d.sentences === null || d.sentences.length) {
       var mentioned = el("details");
-      var total = d.sentenceCount || d.sentences.length;
+      var total = d.sentenceCount || (d.sentences || []).length;
       mentioned.appendChild(el("summary", "Mentioned in " + plural(total, "sentence")));
       mentioned.appendChild(sources(d.sentences));
-      if (total > d.sentences.length) mentioned.appendChild(el("div", "the first " + d.sentences.length + " shown", "muted"));
+      if (d.sentences && total > d.sentences.length) mentioned.appendChild(el("div", "the first " + d.sentences.length + " shown", "muted"));
       body.appendChild(mentioned);
     }
-    apply();
+    apply(id);
+    provide([id], d.relations).then(function (fetched) {
+      if (fetched && selected === id && $("panel-body").dataset.node === id) showNode(id);
+    });
   }
 
   /* A group is local to its article: say which, and that another article's group is other people. */
   function groupNote(d) {
     var articles = [];
-    d.sentences.forEach(function (i) {
+    (d.sentences || []).forEach(function (i) {
       var doc = data.docs[data.sentences[i].doc];
       if (doc && articles.indexOf(doc) < 0) articles.push(doc);
     });
@@ -184,7 +192,7 @@
     item.appendChild(nodeLink(other));
     var doubt = data.nodeDetails[other].uncertain;
     if (doubt) item.appendChild(el("span", " (" + doubt + ")", "uncertain-tag"));
-    item.appendChild(rel.sentences.length ? sources(rel.sentences) : el("div", "no source sentence", "muted"));
+    item.appendChild(rel.sentences === null || rel.sentences.length ? sources(rel.sentences) : el("div", "no source sentence", "muted"));
     return item;
   }
 
@@ -211,7 +219,7 @@
     body.appendChild(title);
     if (e.kind === "link") body.appendChild(el("div", e.text, "types"));
     var stated = e.relations.map(function (i) { return data.relations[i]; });
-    var count = stated.reduce(function (n, r) { return n + r.sentences.length; }, 0);
+    var count = stated.reduce(function (n, r) { return n + (r.sentences || []).length; }, 0);
     if (stated.length) {
       body.appendChild(el("h3", e.kind === "link" ? "Stated relations" : "Stated in " + plural(count, "sentence")));
       var list = el("ul");
@@ -232,16 +240,32 @@
         var d = data.nodeDetails[ev];
         var note = [d.types[0], d.date, d.uncertain].filter(Boolean).join(" · ");
         item.appendChild(el("span", " " + note, d.uncertain ? "uncertain-tag" : "muted"));
-        var said = new Set();
+        var said = new Set(), lacking = false;
         d.relations.forEach(function (i) {
           var r = data.relations[i];
-          if (r.from === ev && (r.to === e.from || r.to === e.to)) r.sentences.forEach(function (s) { said.add(s); });
+          if (r.from !== ev || (r.to !== e.from && r.to !== e.to)) return;
+          if (r.sentences === null) lacking = true; else r.sentences.forEach(function (s) { said.add(s); });
         });
-        item.appendChild(sources(Array.from(said).sort(function (a, b) { return a - b; })));
+        item.appendChild(sources(lacking ? null : Array.from(said).sort(function (a, b) { return a - b; })));
         events.appendChild(item);
       });
       body.appendChild(events);
     }
+    provide([], edgeRelations(e)).then(function (fetched) {
+      if (fetched && $("panel-body").dataset.edge === eid) showEdge(eid);
+    });
+  }
+
+  /* The relations an edge's panel cites: its own, and its shared events' roles of its two ends. */
+  function edgeRelations(e) {
+    var numbers = e.relations.slice();
+    (e.kind === "link" ? e.events : []).forEach(function (ev) {
+      data.nodeDetails[ev].relations.forEach(function (i) {
+        var r = data.relations[i];
+        if (r.from === ev && (r.to === e.from || r.to === e.to)) numbers.push(i);
+      });
+    });
+    return numbers;
   }
 
   /* ---- timeline and figures -------------------------------------------------- */

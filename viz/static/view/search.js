@@ -132,7 +132,6 @@
     focus = { id: id, depth: depth, roots: new Set([id]), members: neighbourhood([id], depth), day: null };
     $("depth").value = depth;
     $("unfocus-btn").hidden = false;
-    apply(id);
     showNode(id);
     fitDrawn();
     network.selectNodes([id]);
