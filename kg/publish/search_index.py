@@ -185,10 +185,13 @@ def open_read_only(path: Path) -> sqlite3.Connection:
     return sqlite3.connect(uri, uri=True, check_same_thread=False, isolation_level=None)
 
 
-def readable(path: Path) -> bool:
+def readable(path: Path, trust_seal: bool = False) -> bool:
     """Whether `path` is a whole, sound index file of this format (not another database, not cut
     short, no damaged page: SQLite's quick_check, which reads every page once; and the bytes it was
-    sealed with, kg.store.checksums: a flipped bit in a row quick_check cannot see)."""
+    sealed with, kg.store.checksums: a flipped bit in a row quick_check cannot see). With
+    `trust_seal`, a file kept with its checksum is not quick-checked: its sum, or the status noted
+    with it, vouches for its bytes (an incremental build reads its previous build's file so, where
+    quick_check read every page of it: 0.85 s at 10,000 articles, ten times that at 100,000)."""
     if not checksums.intact(path):
         return False
     try:
@@ -197,8 +200,9 @@ def readable(path: Path) -> bool:
         try:
             found = [db.execute(f"PRAGMA {name}").fetchone()[0]
                      for name in ("application_id", "user_version", "page_count", "page_size")]
-            sound = found[:2] == [APPLICATION_ID, FORMAT] and found[2] * found[3] == size \
-                and db.execute("PRAGMA quick_check").fetchone()[0] == "ok"
+            sound = found[:2] == [APPLICATION_ID, FORMAT] and found[2] * found[3] == size
+            if sound and not (trust_seal and checksums.sidecar(path).is_file()):
+                sound = db.execute("PRAGMA quick_check").fetchone()[0] == "ok"
         finally:
             db.close()
     except (OSError, sqlite3.Error):
@@ -304,7 +308,7 @@ def write_build_index(build_dir: Path, previous_dir: Path | None = None,
     local to its documents as it read them (`local_rows`, kg.publish.search_locals): the store is
     asked for the records' rows only."""
     previous = index_path(previous_dir) if previous_dir is not None and touched is not None else None
-    if previous is not None and not readable(previous):  # none (an earlier kg's build), or damaged
+    if previous is not None and not readable(previous, trust_seal=True):  # none (an earlier kg's build), or damaged
         previous = None
     with build_dirs.build_store(build_dir) as store:
         if previous is None and local_rows is not None:

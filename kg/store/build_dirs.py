@@ -44,13 +44,19 @@ new build replaces the old.
                                         the search index, inputs.pickle, evidence.pickle; schema/'s
                                         files listed in one), written before the file is renamed
                                         into place; a file damaged on disk is made again, never used
-      builds/.<id>.<pid>.removing/      a build renamed away by the cleanup that deletes it
+      .removing/<id>.<pid>/             REMOVING_DIR: builds the cleanup renamed away, deleted there by a
+                                        process of their own once the build that pruned them has ended
+      builds/.<id>.<pid>.removing/      a build renamed away by a cleanup that deletes it in its own process
       cache/<id>/                       CACHE_DIR: files derived from a build by the endpoint (graph.html.gz)
 
 A build writes a new builds/<id>/ beside the current one and only then moves
 `current`; a build that fails or is killed leaves `current` untouched. The cleanup
 after it (prune) passes over every build a running server answers from
 (kg.store.served): such a build goes at a later cleanup, once no server holds it.
+The cleanup only renames old builds away (out of builds/, in one rename each) and leaves
+deleting them to a process of its own: no one waits on it (at 10,000 articles deleting the
+previous build took seconds of an edit's build), and one killed midway leaves files under
+.removing/ alone, which the next cleanup deletes.
 """
 
 from __future__ import annotations
@@ -59,6 +65,7 @@ import fcntl
 import json
 import os
 import shutil
+import subprocess
 import sys
 import time
 from contextlib import nullcontext
@@ -81,6 +88,7 @@ WATCH_SOCKET = "watch.sock"
 WATCH_LOCK = "watch.lock"
 BUILDS_DIR = "builds"
 CACHE_DIR = "cache"
+REMOVING_DIR = ".removing"
 STORE_DIR = "store"
 MANIFEST_FILE = "manifest.json"
 EXPORT_FILES = {extension: f"kg.{extension}" for extension in rdf_syntaxes.EXPORT_EXTENSIONS}
@@ -283,9 +291,10 @@ def publish(data_dir: Path, build: Path) -> None:
     prune(data_dir)
 
 
-def prune(data_dir: Path, keep: int = KEEP_BUILDS) -> None:
+def prune(data_dir: Path, keep: int = KEEP_BUILDS, wait: bool = False) -> None:
     """Remove builds other than the current one and the newest `keep`-1 finished before it, unless a
     server answers from them (kg.store.served), and any unfinished build left by a killed process.
+    They are renamed away at once and deleted by a process of their own (`wait`: here and now).
 
     Builds are told apart by their resolved paths (a relative, absolute or linked `data_dir` names
     the same builds) and ordered by when they were finished (their manifest, written last and never
@@ -294,17 +303,39 @@ def prune(data_dir: Path, keep: int = KEEP_BUILDS) -> None:
     current = current_build(data_dir)
     if not builds.is_dir() or current is None:
         return
-    for left in [p for p in builds.iterdir() if served.is_removing(p)]:  # by a cleanup killed while deleting
-        shutil.rmtree(left, ignore_errors=True)
+    removing = builds.parent / REMOVING_DIR
+    doomed = [p for p in builds.iterdir() if served.is_removing(p)]  # by a cleanup killed while deleting
+    doomed += sorted(removing.iterdir()) if removing.is_dir() else []  # ... or a deleter killed midway
     others = {p: _finished_at(p) for p in builds.iterdir() if not p.name.startswith(".") and not _same_dir(p, current)}
     finished = sorted((p for p, at in others.items() if at is not None), key=lambda p: (others[p], p.name))
     stale = finished[: max(0, len(finished) - (keep - 1))]
     unfinished = [p for p, at in others.items() if at is None]
     for path in stale + [p for p in unfinished if _older_than(p, 3600) or not _owner_alive(p)]:
-        served.remove_unless_served(path)
+        removing.mkdir(exist_ok=True)
+        away = served.retire_unless_served(path, removing / f"{path.name}.{os.getpid()}")
+        if away is not None:
+            doomed.append(away)
+    delete_trees(doomed, wait)
     for link in Path(data_dir).glob(".current-*"):  # left by a build killed while swapping
         if link.is_symlink() and not _owner_alive(link):
             link.unlink(missing_ok=True)
+
+
+def delete_trees(paths: list[Path], wait: bool = False) -> None:
+    """Delete these directories, in a detached process of their own unless `wait` (or when none can
+    be started): the process that asks does not wait for it, nor does any process of its group."""
+    if not paths:
+        return
+    if not wait:
+        try:
+            subprocess.run(["sh", "-c", 'rm -rf -- "$@" &', "sh", *map(str, paths)], start_new_session=True,
+                           stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                           check=True, timeout=30)
+            return
+        except (OSError, subprocess.SubprocessError):
+            pass
+    for path in paths:
+        shutil.rmtree(path, ignore_errors=True)
 
 
 def _finished_at(build: Path) -> int | None:

@@ -54,19 +54,27 @@ def mark_served(build: Path) -> ServedMark | None:
 
 def remove_unless_served(build: Path) -> bool:
     """Delete the build directory unless a server marks it; True when it was removed."""
+    doomed = retire_unless_served(build, build.with_name(f".{build.name}.{os.getpid()}{REMOVING_SUFFIX}"))
+    if doomed is None:
+        return False
+    shutil.rmtree(doomed, ignore_errors=True)
+    return True
+
+
+def retire_unless_served(build: Path, away: Path) -> Path | None:
+    """Rename the build directory to `away` (to be deleted there) unless a server marks it: `away`,
+    or None when the build is served, gone already, or not ours to move."""
     fd = _open(build / SERVED_FILE)
-    doomed = build.with_name(f".{build.name}.{os.getpid()}{REMOVING_SUFFIX}")
     try:
         if fd is not None:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        os.rename(build, doomed)
+        os.rename(build, away)
     except OSError:  # BlockingIOError: served; otherwise gone already, or not ours to remove
-        return False
+        return None
     finally:
         if fd is not None:
             os.close(fd)
-    shutil.rmtree(doomed, ignore_errors=True)
-    return True
+    return away
 
 
 def is_removing(path: Path) -> bool:

@@ -351,3 +351,34 @@ def test_the_word_text_splits_where_the_ranking_does():
     asking each character)."""
     characters = "".join(chr(c) for c in range(sys.maxunicode + 1) if not 0xD800 <= c <= 0xDFFF)
     assert word_text(characters) == "".join(c if _in_word(c) else " " for c in characters)
+
+
+def test_a_sealed_index_is_trusted_by_its_seal_an_unsealed_one_is_quick_checked(tmp_path, generated_data, monkeypatch):
+    """An incremental build reads its previous build's index, sealed with its checksum, without
+    SQLite's quick_check (a read of every page: seconds at 100,000 articles); a file kept without a
+    checksum, and a file damaged since its seal, are checked as before."""
+    from kg.publish import search_index
+    from kg.store import checksums
+
+    asked: list[str] = []
+    opened = search_index.open_read_only
+
+    def traced(path):
+        db = opened(path)
+        db.set_trace_callback(asked.append)
+        return db
+
+    monkeypatch.setattr(search_index, "open_read_only", traced)
+    sealed = tmp_path / "sealed.sqlite"
+    sealed.write_bytes(index_path(build_dirs.current_build(generated_data)).read_bytes())
+    checksums.seal(sealed)
+    assert search_index.readable(sealed, trust_seal=True) and not any("quick_check" in sql for sql in asked)
+    assert search_index.readable(sealed) and any("quick_check" in sql for sql in asked)
+    asked.clear()
+    unsealed = tmp_path / "unsealed.sqlite"
+    unsealed.write_bytes(sealed.read_bytes())
+    assert search_index.readable(unsealed, trust_seal=True) and any("quick_check" in sql for sql in asked)
+    data = bytearray(sealed.read_bytes())
+    data[-100] ^= 1
+    sealed.write_bytes(bytes(data))
+    assert not search_index.readable(sealed, trust_seal=True)

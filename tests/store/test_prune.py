@@ -57,3 +57,37 @@ def test_prune_orders_builds_by_when_they_were_finished(tmp_path: Path, monkeypa
     monkeypatch.chdir(data.parent)
     build_dirs.prune(Path("data"), keep=1)
     assert sorted(p.name for p in (data / build_dirs.BUILDS_DIR).iterdir()) == [current.name]
+
+
+def _gone_soon(path: Path, seconds: float = 30.0) -> bool:
+    deadline = time.monotonic() + seconds
+    while path.exists() and time.monotonic() < deadline:
+        time.sleep(0.02)
+    return not path.exists()
+
+
+def test_prune_moves_old_builds_out_of_builds_at_once_and_deletes_them(tmp_path: Path) -> None:
+    """The cleanup renames a stale build away from builds/ before it returns (a listing of builds/ is
+    right at once) and leaves nothing of it once its deleting process has ended."""
+    data, (oldest, previous, current) = _data_dir(tmp_path)
+    (oldest / "store").mkdir()
+    for n in range(50):
+        (oldest / "store" / f"{n:06d}.sst").write_bytes(b"x" * 1000)
+    build_dirs.prune(data)
+    assert sorted(p.name for p in (data / build_dirs.BUILDS_DIR).iterdir()) == [previous.name, current.name]
+    assert _gone_soon(data / build_dirs.REMOVING_DIR / f"{oldest.name}.{os.getpid()}")
+    assert previous.is_dir() and current.is_dir()
+
+
+def test_a_deletion_killed_midway_is_finished_by_the_next_cleanup(tmp_path: Path) -> None:
+    """What a deleting process killed midway left under the data directory goes at the next cleanup;
+    the builds kept are untouched."""
+    data, (_, previous, current) = _data_dir(tmp_path)
+    build_dirs.prune(data, wait=True)
+    left = data / build_dirs.REMOVING_DIR / "20240100T000000-1-0.4242"
+    (left / "store").mkdir(parents=True)
+    (left / "store" / "000001.sst").write_bytes(b"x")
+    build_dirs.prune(data)
+    assert _gone_soon(left)
+    assert sorted(p.name for p in (data / build_dirs.BUILDS_DIR).iterdir()) == [previous.name, current.name]
+    assert (current / build_dirs.MANIFEST_FILE).is_file()

@@ -40,17 +40,17 @@ def derive_edges(connection: sqlite3.Connection, state: State, todo: str | None)
     every edge), each with the number of sources that state it."""
     connection.execute("DROP TABLE IF EXISTS temp.edge")
     connection.execute("CREATE TEMP TABLE edge(s INTEGER, p INTEGER, o INTEGER, sources INTEGER)")
-    links, types, skipped = state.table("links"), state.table("types"), state.terms(SKIPPED_EDGES)
+    types, skipped = state.table("types"), state.terms(SKIPPED_EDGES)
     if todo is None:
         connection.execute("CREATE TEMP TABLE isnode(node INTEGER PRIMARY KEY)")
         connection.execute(f"INSERT OR IGNORE INTO isnode SELECT node FROM {types}")
-        connection.execute(f"""INSERT INTO edge SELECT s, p, o, COUNT(DISTINCT source) FROM {links}
+        connection.execute(f"""INSERT INTO edge SELECT s, p, o, COUNT(DISTINCT source) FROM {state.table('links')}
             WHERE p NOT IN {skipped} AND s IN isnode AND o IN isnode GROUP BY s, p, o""")
         connection.execute("DROP TABLE isnode")
-    else:
-        connection.execute(f"""INSERT INTO edge SELECT s, p, o, COUNT(DISTINCT source) FROM (
-              SELECT s, p, o, source FROM {links} WHERE s IN {todo}
-              UNION ALL SELECT s, p, o, source FROM {links} WHERE o IN {todo} AND s NOT IN {todo})
+    else:  # the condition on `todo` inside each segment's arm: SQLite pushes none through a view's union
+        from_s = state.rows("links", "s, p, o, source", f"s IN {todo}")
+        to_o = state.rows("links", "s, p, o, source", f"o IN {todo} AND s NOT IN {todo}")
+        connection.execute(f"""INSERT INTO edge SELECT s, p, o, COUNT(DISTINCT source) FROM ({from_s} UNION ALL {to_o})
             WHERE p NOT IN {skipped} AND EXISTS (SELECT 1 FROM {types} t WHERE t.node = s)
               AND EXISTS (SELECT 1 FROM {types} t WHERE t.node = o) GROUP BY s, p, o""")
     connection.execute("CREATE INDEX temp.edge_s ON edge(s)")
@@ -60,12 +60,12 @@ def derive_edges(connection: sqlite3.Connection, state: State, todo: str | None)
 def derive_nodes(connection: sqlite3.Connection, state: State, todo: str | None) -> None:
     """Write the `nodes` rows of main for the nodes of `state` listed in the TEMP table `todo`
     (None: every node), from TEMP.edge as derive_edges left it for the same nodes."""
-    only = "" if todo is None else f"AND node IN {todo}"
+    only = "true" if todo is None else f"node IN {todo}"  # inside each arm (State.rows): SQLite pushes none down
     lexical = LEXICAL.format(v="v")
     connection.execute(f"""INSERT OR REPLACE INTO main.nodes(node, family, kind, mentions, sentences, degree, score, date)
         WITH typed AS (
           SELECT t.node, c.cls, c.family, c.priority, c.depth FROM
-            (SELECT DISTINCT node, cls FROM {state.table('types')} WHERE true {only}) t JOIN main.classes c USING (cls)),
+            (SELECT DISTINCT node, cls FROM ({state.rows('types', 'node, cls', only)})) t JOIN main.classes c USING (cls)),
         kinds AS (
           SELECT node, kind, family FROM (
             SELECT node, cls AS kind,
@@ -74,13 +74,13 @@ def derive_nodes(connection: sqlite3.Connection, state: State, todo: str | None)
             FROM typed JOIN {state.table('terms')} ON id = cls)
           WHERE r = 1),
         counted AS (
-          SELECT node, CAST(MAX(CAST({lexical} AS REAL)) AS INTEGER) AS n FROM {state.table('literals')}
-          WHERE p = {state.term(MENTION_COUNT)} {only} GROUP BY node),
+          SELECT node, CAST(MAX(CAST({lexical} AS REAL)) AS INTEGER) AS n
+          FROM ({state.rows('literals', 'node, v', f'p = {state.term(MENTION_COUNT)} AND {only}')}) GROUP BY node),
         said AS (
-          SELECT node, COUNT(DISTINCT sentence) AS n FROM {state.table('mentions')} WHERE true {only} GROUP BY node),
+          SELECT node, COUNT(DISTINCT sentence) AS n FROM ({state.rows('mentions', 'node, sentence', only)}) GROUP BY node),
         dated AS (
-          SELECT node, MIN({lexical}) AS v FROM {state.table('literals')}
-          WHERE p = {state.term(DATE)} {only} GROUP BY node),
+          SELECT node, MIN({lexical}) AS v FROM ({state.rows('literals', 'node, v', f'p = {state.term(DATE)} AND {only}')})
+          GROUP BY node),
         degrees AS (
           SELECT node, COUNT(*) AS degree FROM (SELECT s AS node FROM edge UNION ALL SELECT o FROM edge) GROUP BY node)
         SELECT k.node, k.family, k.kind, COALESCE(c.n, s.n, 0), COALESCE(s.n, 0), COALESCE(d.degree, 0),

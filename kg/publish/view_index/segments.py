@@ -163,10 +163,11 @@ def _add(ranks: dict[str, Counter], counts: dict[str, Counter]) -> None:
 def _node_count(connection: sqlite3.Connection) -> int:
     """The nodes of base and delta: the base's, less those the delta removes, plus those it adds."""
     base = int(tables.meta(connection, "b")["nodes"])
-    added = connection.execute("SELECT COUNT(*) FROM main.nodes WHERE family IS NOT NULL AND node NOT IN "
-                               "(SELECT node FROM b.nodes WHERE family IS NOT NULL)").fetchone()[0]
-    removed = connection.execute("SELECT COUNT(*) FROM main.nodes WHERE family IS NULL AND node IN "
-                                 "(SELECT node FROM b.nodes WHERE family IS NOT NULL)").fetchone()[0]
+    # each of the delta's nodes looked up in the base by its key (a NOT IN list of the base's nodes was built whole)
+    added = connection.execute("SELECT COUNT(*) FROM main.nodes d WHERE family IS NOT NULL AND NOT EXISTS "
+                               "(SELECT 1 FROM b.nodes n WHERE n.node = d.node AND n.family IS NOT NULL)").fetchone()[0]
+    removed = connection.execute("SELECT COUNT(*) FROM main.nodes d WHERE family IS NULL AND EXISTS "
+                                 "(SELECT 1 FROM b.nodes n WHERE n.node = d.node AND n.family IS NOT NULL)").fetchone()[0]
     return base + added - removed
 
 
