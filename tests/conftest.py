@@ -102,6 +102,9 @@ HEAVY = {  # node-id pattern -> what makes it heavy
     "tests/model/test_base_iri.py::test_exports_and_view_name_nothing_under_the_default_base*": "builds under two bases",
     "tests/model/test_base_iri.py::test_changing_the_base_rebuilds_everything": "builds three times",
     "tests/model/test_evidence.py::test_a_previous_build_without_evidence_is_asked_in_sparql": "builds twice",
+    "tests/publish/test_search_locals.py::test_corpora_rich_in_local_things[[]commodity-news]": "builds a public news corpus",
+    "tests/publish/test_search_locals.py::test_corpora_rich_in_local_things[[]zh-literature]": "builds a Chinese novel",
+    "tests/publish/test_search_locals.py::test_corpora_rich_in_local_things[[]keepha-ja]": "builds a Japanese corpus",
     "tests/model/test_evidence.py::test_a_full_build_keeps_the_evidence_the_store_holds[[]generated]":
         "builds a generated corpus",
     "tests/model/test_default_alignment.py::test_the_kg_toml_suggested_aligns_and_builds": "builds the shared corpora",

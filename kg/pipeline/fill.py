@@ -47,6 +47,7 @@ from kg.pipeline.plan import Plan
 from kg.pipeline.readers import ChunkReader, read_all
 from kg.pipeline.shacl import validate_nquads
 from kg.pipeline.stored_records import gather_evidence, refresh_firsts, replace_records
+from kg.publish.search_locals import LocalRows
 from kg.publish.view_data import ViewParts, record_parts, start_parts
 from kg.publish.view_index import load_head, patch_index, write_index
 from kg.store import build_dirs, checksums
@@ -64,6 +65,7 @@ class Filled:
     entities: int  # entity records written
     touched: frozenset[str] | None = None  # IRIs of the records an incremental build rewrote (None: all)
     warnings: dict[str, list[InputError]] = field(default_factory=dict)  # what each document read only warns about
+    local_rows: LocalRows | None = None  # a full build's: the search index's rows of things local to a document
 
 
 @dataclass
@@ -109,13 +111,18 @@ def _load_all(plan: Plan, inputs: Inputs, build_dir: Path, options: Options, pha
     store = EmbeddedStore(build_dirs.store_path(build_dir))
     with _closed_on_failure(store):
         load = LoadFile(build_dir, store)  # the store is bulk-loaded while the documents are read
+        local_rows = LocalRows()
+
+        def sink(slug: str, nquads: str) -> None:
+            load.append(graph_iri(slug), nquads)
+            local_rows.add(nquads)
+
         try:
             with phases.phase("read"):
                 ontology = ontology_nquads(inputs.vocabulary)
                 load.append(iris.ONTOLOGY_GRAPH, ontology)
                 view = start_parts(ontology)
-                read = read_all(plan.todo, inputs, options.progress, options.validate, options.workers,
-                                lambda slug, text: load.append(graph_iri(slug), text),
+                read = read_all(plan.todo, inputs, options.progress, options.validate, options.workers, sink,
                                 frozenset(view.schema.classes), reader)
             with phases.phase("records"):  # written while the loader still works, and loaded with the rest
                 count, records = records_nquads(read.evidence, inputs.vocabulary, inputs.aliases)
@@ -132,7 +139,7 @@ def _load_all(plan: Plan, inputs: Inputs, build_dir: Path, options: Options, pha
             load.finish_loading()
         with phases.phase("nq export"):
             load.finish_as_export()
-    return store, read.checked, None, Filled(load.quads, count, warnings=read.by_document)
+    return store, read.checked, None, Filled(load.quads, count, warnings=read.by_document, local_rows=local_rows)
 
 
 @contextmanager

@@ -34,6 +34,7 @@ from typing import Callable, Iterator
 
 from kg.model import iris
 from kg.model.iris import fold, prologue, word_chars
+from kg.publish.search_locals import LocalRows
 from kg.store import build_dirs, checksums
 from kg.store.protocol import Select
 
@@ -298,16 +299,22 @@ def make_index(path: Path, labels: Rows, summaries: Rows) -> Path:
 
 
 def write_build_index(build_dir: Path, previous_dir: Path | None = None,
-                      touched: frozenset[str] | None = None, documents: frozenset[str] = frozenset()) -> None:
+                      touched: frozenset[str] | None = None, documents: frozenset[str] = frozenset(),
+                      local_rows: LocalRows | None = None) -> None:
     """`kg build`'s step: the index of the build's finished store, into the build directory. An
     incremental build (`previous_dir`, the entities whose records it rewrote and the IRIs of the
     documents it added, changed or removed) patches a copy of the previous build's file: an edit
-    costs what it changes, not a read of every label."""
+    costs what it changes, not a read of every label. A full build gives the rows of the things
+    local to its documents as it read them (`local_rows`, kg.publish.search_locals): the store is
+    asked for the records' rows only."""
     previous = index_path(previous_dir) if previous_dir is not None and touched is not None else None
     if previous is not None and not readable(previous, trust_seal=True):  # none (an earlier kg's build), or damaged
         previous = None
     with build_dirs.build_store(build_dir) as store:
-        if previous is None:
+        if previous is None and local_rows is not None:
+            labels, summaries = label_rows(store.select, documents=frozenset())
+            labels, summaries = labels + local_rows.labels, summaries + local_rows.summaries
+        elif previous is None:
             labels, summaries = label_rows(store.select)
         else:
             labels, summaries = label_rows(store.select, touched, documents)

@@ -145,7 +145,9 @@ def _all_capitals(word: str) -> bool:
 
 
 def _cased(word: str) -> bool:
-    return any(c.lower() != c.upper() for c in word)
+    """Whether a word has a letter of a cased script: one that lower or upper case changes (a test of
+    the whole word in C, not of each character in Python)."""
+    return word.lower() != word or word.upper() != word
 
 
 def _sentence_initial(text: str, at: int) -> bool:
