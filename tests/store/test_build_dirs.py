@@ -4,6 +4,8 @@ module's docstring shows each name."""
 
 from __future__ import annotations
 
+import json
+import os
 from pathlib import Path
 
 from kg.pipeline.builder import build
@@ -37,3 +39,31 @@ def test_the_picture_shows_every_name() -> None:
     picture = build_dirs.__doc__
     names = BUILD_NAMES | DATA_NAMES | {build_dirs.CACHE_DIR, build_dirs.LOAD_FILE, build_dirs.LOAD_PIPE}
     assert sorted(name for name in names if name.strip("/").split(".sections")[0] not in picture) == []
+
+
+def _write_manifest(build: Path, manifest: dict) -> None:
+    staged = build / "manifest.staged"
+    staged.write_text(json.dumps(manifest), encoding="utf-8")
+    staged.replace(build / build_dirs.MANIFEST_FILE)
+
+
+def test_a_manifest_is_parsed_once_until_it_is_replaced(tmp_path: Path) -> None:
+    """Each view request asks for the build's base IRI, and the manifest lists every document: its
+    names are parsed once per manifest file, and read again once a build writes another."""
+    build = tmp_path / "builds" / "b1"
+    build.mkdir(parents=True)
+    _write_manifest(build, {"base_iri": "http://one.example/", "corpus": "/corpus/one"})
+    manifest = build / build_dirs.MANIFEST_FILE
+    assert build_dirs.base_iri(build) == "http://one.example/"
+    assert build_dirs.corpus_of(build) == Path("/corpus/one")
+
+    status = manifest.stat()  # the same bytes' length and times, other bytes: not read again
+    manifest.write_text(manifest.read_text(encoding="utf-8").replace("one", "two"), encoding="utf-8")
+    os.utime(manifest, ns=(status.st_atime_ns, status.st_mtime_ns))
+    assert build_dirs.base_iri(build) == "http://one.example/"
+
+    _write_manifest(build, {"base_iri": "http://three.example/", "corpus": "/corpus/three"})
+    assert build_dirs.base_iri(build) == "http://three.example/"
+    assert build_dirs.corpus_of(build) == Path("/corpus/three")
+    manifest.unlink()
+    assert build_dirs.base_iri(build) is None and build_dirs.corpus_of(build) is None
