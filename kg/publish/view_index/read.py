@@ -282,12 +282,13 @@ class ViewIndex:
             [(iris[n], iris[e]) for n, e in mentions],
             sentences, self._documents(candidates), {iris[n]: total for n, total in totals.items()})
 
-    def sources(self, nodes: Iterable[str], relations: Iterable[tuple[str, str, str]],
+    def sources(self, nodes: Iterable[str], relations: Iterable[tuple[str, str, str]], docs: Iterable[str] = (),
                 node_cap: int = SENTENCES_SHOWN, relation_cap: int = SENTENCES_SHOWN_OTHERS) -> Sources:
         """The provenance of `nodes` (the first `node_cap` sentences that mention each) and of
         `relations` (subject, predicate, object IRIs: the first `relation_cap` sentences that
         state each; none for a relation the graph lacks), with those sentences' texts and
-        documents: what the panel of a clicked node or edge cites. Costs what it is asked for."""
+        documents, and the documents `docs` (those the index holds): what the panel of a clicked
+        node or edge cites, and the timeline lists. Costs what it is asked for."""
         nodes, relations = list(nodes), list(relations)
         connection, whole = self._connection()
         number = self._numbers({*nodes, *(term for relation in relations for term in relation)})
@@ -308,7 +309,7 @@ class ViewIndex:
         return Sources({name[n]: [iris[s] for s in found] for n, found in mentions.items()},
                        {name[n]: total for n, total in mentioned.items()},
                        [[iris[s] for s in found] for found in stated], sentences,
-                       self._documents({found["doc"] for found in sentences.values()}))
+                       self._documents({found["doc"] for found in sentences.values()} | set(docs)))
 
     def _numbers(self, terms: set[str]) -> dict[str, int]:
         """{IRI: number} of those of `terms` the index names."""
