@@ -99,6 +99,8 @@ class ViewIndex:
             # a neighbourhood's candidates: one edge away (`adjacent`), or actors named by an event that is
             connection.execute("CREATE TEMP TABLE near(node PRIMARY KEY, family TEXT, score INTEGER, adjacent INTEGER) "
                                "WITHOUT ROWID")
+            # ... and the roles of the events among them: (event, its score, actor, its family and score)
+            connection.execute("CREATE TEMP TABLE roles(event, rank INTEGER, actor, family TEXT, score INTEGER)")
             found = self._local.connection = (connection, whole)
         return found
 
@@ -190,14 +192,16 @@ class ViewIndex:
             WHERE n.node IN (SELECT o FROM v_edges WHERE s = ?1 UNION SELECT s FROM v_edges WHERE o = ?1) AND n.node != ?1""",
                            (found[0],))
         listed = ", ".join(f"'{f}'" for f in ACTORS)
-        connection.execute(f"""INSERT OR IGNORE INTO near SELECT DISTINCT n.node, n.family, n.score, 0
+        connection.execute("DELETE FROM roles")
+        connection.execute(f"""INSERT INTO roles SELECT e.node, e.score, n.node, n.family, n.score
             FROM near e JOIN v_edges l ON l.s = e.node JOIN v_nodes n ON n.node = l.o
-            WHERE e.family = 'Event' AND n.family IN ({listed}) AND n.node != ?""", (found[0],))
+            WHERE e.family = 'Event' AND n.family IN ({listed})""")
+        connection.execute("INSERT OR IGNORE INTO near SELECT DISTINCT actor, family, score, 0 FROM roles WHERE actor != ?",
+                           (found[0],))
         chosen = _best_near(connection, whole, f"family IN ({listed})", (limit - 1) * 3 // 5)
         connection.execute("DELETE FROM keep")
         connection.executemany("INSERT INTO keep VALUES (?)", ((n,) for n in chosen))
-        linking = dict(connection.execute("""SELECT DISTINCT e.node, e.score FROM near e JOIN v_edges l ON l.s = e.node
-            WHERE e.adjacent AND e.family = 'Event' AND l.o IN keep"""))
+        linking = dict(connection.execute("SELECT DISTINCT event, rank FROM roles WHERE actor IN keep"))
         chosen += _best_of(connection, whole, linking, limit - 1 - len(chosen))
         connection.executemany("INSERT OR IGNORE INTO keep VALUES (?)", ((n,) for n in chosen))
         chosen += _best_near(connection, whole, "adjacent AND node NOT IN keep", limit - 1 - len(chosen))
