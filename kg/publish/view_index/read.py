@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import sqlite3
 import threading
+from collections import OrderedDict
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterable
@@ -23,6 +24,9 @@ SAME_AS = FIXED_PREFIXES["owl"] + "sameAs"
 PREF_LABEL = FIXED_PREFIXES["skos"] + "prefLabel"
 SENTENCES_SHOWN = 20  # mention sentences of the node a block is about (the count says the rest)
 SENTENCES_SHOWN_OTHERS = 3  # ... and of every other node and edge of a part of the graph
+# nodes whose literal rows a reader keeps once read, the last read: a place named in every article has
+# a row per article stating it (its owl:sameAs), thousands, for a few distinct, and is in most parts
+LITERALS_KEPT = 10_000
 
 
 @dataclass
@@ -76,6 +80,8 @@ class ViewIndex:
     def __init__(self, schema: ViewSchema, base: Path, delta: Path | None) -> None:
         self.schema, self.base, self.delta = schema, base, delta
         self._local = threading.local()
+        self._literals: OrderedDict[int, list[tuple[int, int, str]]] = OrderedDict()  # see LITERALS_KEPT
+        self._literals_lock = threading.Lock()
         connection, _ = self._connection()
         info = tables.meta(connection, "d" if delta else "main")
         self.total = int(info["nodes"])
@@ -263,8 +269,7 @@ class ViewIndex:
             JOIN main.classes c USING (cls)"""))
         same_as = connection.execute(f"SELECT {whole.term(SAME_AS)}").fetchone()[0]
         literals, links = [], []
-        for node, p, v in connection.execute(
-                f"SELECT DISTINCT node, p, v FROM ({whole.rows('literals', 'node, p, v', 'node IN keep')})"):
+        for node, p, v in self._literal_rows(connection, whole):
             (links if p == same_as else literals).append((node, p, v))
         edges = self._edges(connection, edges_of, strongest)
         totals = dict(connection.execute("SELECT node, sentences FROM v_nodes WHERE node IN keep"))
@@ -327,6 +332,27 @@ class ViewIndex:
                        {name[n]: total for n, total in mentioned.items()},
                        [[iris[s] for s in found] for found in stated], sentences,
                        self._documents({doc for _, doc in texts.values()}, set(docs)))
+
+    def _literal_rows(self, connection: sqlite3.Connection, whole: state.State) -> list[tuple[int, int, str]]:
+        """The distinct (node, predicate, N-Quads term) of the literals (and owl:sameAs) of the nodes
+        in TEMP.keep: those kept from an earlier read, and the others read (then kept, the
+        LITERALS_KEPT last read)."""
+        numbers = [row[0] for row in connection.execute("SELECT node FROM keep")]
+        with self._literals_lock:
+            found = {n: self._literals[n] for n in numbers if n in self._literals}
+            for n in found:
+                self._literals.move_to_end(n)
+        read: dict[int, list[tuple[int, int, str]]] = {n: [] for n in numbers if n not in found}
+        connection.execute("DELETE FROM more")
+        connection.executemany("INSERT INTO more VALUES (?)", ((n,) for n in read))
+        for node, p, v in connection.execute(
+                f"SELECT DISTINCT node, p, v FROM ({whole.rows('literals', 'node, p, v', 'node IN more')})"):
+            read[node].append((node, p, v))
+        with self._literals_lock:
+            self._literals.update(read)
+            while len(self._literals) > LITERALS_KEPT:
+                self._literals.popitem(last=False)
+        return [row for rows in (*found.values(), *read.values()) for row in rows]
 
     def _numbers(self, terms: set[str]) -> dict[str, int]:
         """{IRI: number} of those of `terms` the index names."""
