@@ -9,8 +9,9 @@ The page of a graph larger than the `view_nodes` setting holds its overview; ser
 asks for the rest as a visitor goes, each answer the page's JSON data for a few hundred nodes at
 most: `/graph/neighbours?node=<IRI>` (a clicked or searched node and its neighbours) and
 `/graph/nodes?kind=|family=|date=|doc=` (the best nodes of a type, of a date, of a document), each
-with the sentences of the node it is about only; `POST /graph/sources` sends the sentences and
-documents behind the nodes and relations a clicked node's or edge's panel lists. They
+with the sentences of the node it is about only and the documents its dated events list as
+references; `POST /graph/sources` sends the sentences and documents behind the nodes and relations
+a clicked node's or edge's panel lists, and the documents the timeline lists. They
 read the view index the served build kept (kg.publish.view_index), opened once per build: what a
 request reads is bounded by what it answers. A remote store's index is made from the store's
 answers once per store version (under GRAPH_READ_SECONDS, not the query time limit, since the
@@ -135,31 +136,36 @@ def nodes() -> Response:
 
 SOURCES_NODES = 50  # nodes one `/graph/sources` asks for at most (a panel lists one, or a link's two)
 SOURCES_RELATIONS = 1000  # ... and relations (the page asks in batches of as many)
+SOURCES_DOCS = 1000  # ... and documents (the page asks in batches of as many)
 
 
 @bp.post("/graph/sources")
 def sources() -> Response:
     """JSON: the sentences and documents behind `{"nodes": [IRI...], "relations": [[subject,
-    predicate, object]...]}` (a JSON body): the first of each node's mentions and of each
-    relation's statements, what the panel of a clicked node or edge cites (viz/neighbours.py
-    `sources_data`). A read, sent as POST because a panel may list hundreds of relations."""
-    nodes, relations = _sources_asked(request.get_json(silent=True))
+    predicate, object]...], "docs": [IRI...]}` (a JSON body, each key optional): the first of each
+    node's mentions and of each relation's statements, what the panel of a clicked node or edge
+    cites, and the documents asked, those a fetched block's timeline lists by reference
+    (viz/neighbours.py `sources_data`). A read, sent as POST because a panel may list hundreds of
+    relations."""
+    nodes, relations, docs = _sources_asked(request.get_json(silent=True))
     index = _view_index(app_state().backend)
-    return _json(sources_data(index.sources(nodes, relations)))
+    return _json(sources_data(index.sources(nodes, relations, docs)))
 
 
-def _sources_asked(asked) -> tuple[list[str], list[tuple[str, str, str]]]:
-    expected = ('(expected a JSON object {"nodes": [IRI...], "relations": [[subject, predicate, object]...]} '
-                f"with at most {SOURCES_NODES} nodes and {SOURCES_RELATIONS} relations)")
+def _sources_asked(asked) -> tuple[list[str], list[tuple[str, str, str]], list[str]]:
+    expected = ('(expected a JSON object {"nodes": [IRI...], "relations": [[subject, predicate, object]...], '
+                f'"docs": [IRI...]}} with at most {SOURCES_NODES} nodes, {SOURCES_RELATIONS} relations and '
+                f"{SOURCES_DOCS} documents)")
     if not isinstance(asked, dict):
         raise ApiError(400, f"the body is not a JSON object {expected}")
-    nodes, relations = asked.get("nodes", []), asked.get("relations", [])
-    if not (isinstance(nodes, list) and all(isinstance(n, str) for n in nodes) and len(nodes) <= SOURCES_NODES):
-        raise ApiError(400, f"nodes is not a list of IRIs {expected}")
+    nodes, relations, docs = asked.get("nodes", []), asked.get("relations", []), asked.get("docs", [])
+    for name, listed, most in (("nodes", nodes, SOURCES_NODES), ("docs", docs, SOURCES_DOCS)):
+        if not (isinstance(listed, list) and all(isinstance(n, str) for n in listed) and len(listed) <= most):
+            raise ApiError(400, f"{name} is not a list of IRIs {expected}")
     if not (isinstance(relations, list) and len(relations) <= SOURCES_RELATIONS and all(
             isinstance(r, list) and len(r) == 3 and all(isinstance(t, str) for t in r) for r in relations)):
         raise ApiError(400, f"relations is not a list of [subject, predicate, object] IRIs {expected}")
-    return nodes, [tuple(r) for r in relations]
+    return nodes, [tuple(r) for r in relations], docs
 
 
 def _block(graph, node: str) -> Response:

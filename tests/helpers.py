@@ -6,6 +6,8 @@ import hashlib
 import importlib.util
 import os
 import shutil
+import subprocess
+import sys
 import time
 from contextlib import contextmanager
 from pathlib import Path
@@ -52,6 +54,18 @@ TINY_STATS = {  # the membership of alpha.ann fills the post "Lt. of the Nationa
     "relations": {"memberOf": 2, "reportedBy": 2, "role": 2, "agent": 1, "asOf": 1, "destination": 1, "hasRole": 1,
                   "holds": 1, "member": 1, "organization": 1, "post": 1, "postIn": 1, "saidBy": 1, "time": 1},
 }
+
+
+def generated_build(root: Path, docs: int, seed: int) -> Path:
+    """The data directory of a build (unvalidated) of `docs` articles generated with `seed`
+    (benchmarks/corpus/generate.py) under `root`."""
+    from kg.pipeline.builder import build
+
+    corpus = root / "corpus"
+    subprocess.run([sys.executable, str(ROOT / "benchmarks" / "corpus" / "generate.py"), "--docs", str(docs), "--seed",
+                    str(seed), "--out", str(corpus)], check=True, capture_output=True, timeout=120)
+    build(corpus, root / "data", validate=False)
+    return root / "data"
 
 
 def run_kg(*args: str) -> Result:

@@ -18,7 +18,7 @@ from kg.errors import InputError
 from kg.model import iris, nquads
 from kg.model.iris import fold
 from kg.model.view_parts import ViewPart
-from kg.publish.view_data import ACTORS, FAMILIES, ViewParts, ViewSchema, view_schema
+from kg.publish.view_data import FAMILIES, ViewParts, ViewSchema, view_schema
 from kg.publish.view_index import ViewIndex, ViewRows, open_index, write_index
 from kg.publish.view_index.read import SENTENCES_SHOWN_OTHERS, Scored
 from kg.store.protocol import Select
@@ -64,22 +64,9 @@ def neighbourhood_graph(index: ViewIndex, node: str, limit: int = NEIGHBOURS_MAX
     """`node`, its neighbours and its events' other actors: the `limit` best (score, then IRI)."""
     if node not in index:
         raise InputError(f"no node {node!r} in the view graph (expected the IRI of an entity or event)")
-    near, roles, named = index.around(node)
-    scores = {n: score for n, (_, score) in near.items()} | named
-
-    def best(nodes: set[str], limit: int) -> list[str]:
-        return sorted(nodes, key=lambda n: (-scores[n], n))[:max(0, limit)]
-
-    events = {n for n, (family, _) in near.items() if family == "Event"}
-    actors = ({n for n, (family, _) in near.items() if family in ACTORS} | set(named)) - {node}
-    chosen = best(actors, (limit - 1) * 3 // 5)
-    linking = [e for e in best(events, len(events)) if roles.get(e, set()) & set(chosen)]
-    chosen += linking[:limit - 1 - len(chosen)]
-    chosen += best(set(near) - set(chosen) - {node}, limit - 1 - len(chosen))
     # the node's edges and its events' roles (what links it to the entities it shares events
     # with): the edges among its neighbours come with their own neighbourhoods
-    events_kept = {n for n in chosen if n in events}
-    figures = {n for n in chosen if near.get(n, ("", 0))[0] == "Figure"}
+    chosen, events_kept, figures = index.neighbourhood(node, limit)
     return part_graph(index, [node] + chosen, centre=node, edges_of={node} | events_kept,
                       mentions_of={node} | figures)
 

@@ -84,8 +84,19 @@ def stop_tree(pid: int) -> None:
     """SIGKILL a process, every process it started (servers and browsers in sessions of their own
     included) and its process group, then reap it: a stopped run leaves nothing running that would
     write into the work directory a resumed run starts from."""
+    kill_tree(pid)
+    _kill_group(pid, threading.Event())
     try:
-        os.kill(pid, signal.SIGSTOP)  # it starts no more processes while its tree is read
+        os.waitpid(pid, 0)
+    except ChildProcessError:
+        pass
+
+
+def kill_tree(pid: int) -> None:
+    """SIGKILL a process and every process it started, stopped first so that it starts no more
+    while its tree is read; the caller reaps it."""
+    try:
+        os.kill(pid, signal.SIGSTOP)
     except ProcessLookupError:
         return
     for member in process_tree(pid):
@@ -93,11 +104,6 @@ def stop_tree(pid: int) -> None:
             os.kill(member, signal.SIGKILL)
         except ProcessLookupError:
             pass
-    _kill_group(pid, threading.Event())
-    try:
-        os.waitpid(pid, 0)
-    except ChildProcessError:
-        pass
 
 
 def _kill_group(pid: int, killed: threading.Event) -> None:

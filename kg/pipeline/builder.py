@@ -257,7 +257,7 @@ def _run(plan: Plan, inputs: Inputs, data_dir: Path, options: Options, phases: P
         with phases.phase("search index"):  # the endpoint reads it, never builds it in a request
             write_build_index(build_dir, plan.previous_dir, filled.touched,
                               frozenset(iris.document_iri(slug) for slug in plan.added + plan.changed + plan.removed),
-                              filled.local_rows)
+                              filled.local_rows, filled.records)
         if plan.previous_dir:
             keep_base_export(build_dir, plan.previous_dir, plan.remade_graphs() or [])
         with phases.phase("schema"):

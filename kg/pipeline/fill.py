@@ -66,6 +66,7 @@ class Filled:
     touched: frozenset[str] | None = None  # IRIs of the records an incremental build rewrote (None: all)
     warnings: dict[str, list[InputError]] = field(default_factory=dict)  # what each document read only warns about
     local_rows: LocalRows | None = None  # a full build's: the search index's rows of things local to a document
+    records: str | None = None  # a full build's: the records' N-Quads it wrote (the search index reads their rows)
 
 
 @dataclass
@@ -139,7 +140,8 @@ def _load_all(plan: Plan, inputs: Inputs, build_dir: Path, options: Options, pha
             load.finish_loading()
         with phases.phase("nq export"):
             load.finish_as_export()
-    return store, read.checked, None, Filled(load.quads, count, warnings=read.by_document, local_rows=local_rows)
+    filled = Filled(load.quads, count, warnings=read.by_document, local_rows=local_rows, records=records)
+    return store, read.checked, None, filled
 
 
 @contextmanager

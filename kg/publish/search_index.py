@@ -1,10 +1,11 @@
 """The search index of a build: every label of every entity, folded (accents and case stripped,
 kg.model.iris.fold), with what a hit shows (preferred label, types, mentions), in one SQLite file.
 
-`kg build` writes it into the build directory (build_dirs.SEARCH_INDEX_FILE), read from the
-finished store, so that the endpoint only opens a file: no request waits for an index to be
-built. An incremental build copies the previous build's file and deletes and inserts the rows of
-the entities whose records it rewrote. kg.publish.search answers searches from it.
+`kg build` writes it into the build directory (build_dirs.SEARCH_INDEX_FILE), so that the endpoint
+only opens a file: no request waits for an index to be built. A full build reads its rows off the
+N-Quads it wrote (kg.publish.search_locals, kg.publish.search_records), as the store would answer
+the queries below. An incremental build copies the previous build's file and deletes and inserts the
+rows of the entities whose records it rewrote, asked of the store. kg.publish.search answers searches from it.
 
 Things local to one document (kg.model.entities.resolve: descriptions, a caseless script's single
 mentions) are indexed as well, each with its document's IRI: a hit on one is a local result tied to
@@ -35,6 +36,7 @@ from typing import Callable, Iterator
 from kg.model import iris
 from kg.model.iris import fold, prologue, word_chars
 from kg.publish.search_locals import LocalRows
+from kg.publish.search_records import record_rows
 from kg.store import build_dirs, checksums
 from kg.store.protocol import Select
 
@@ -300,21 +302,22 @@ def make_index(path: Path, labels: Rows, summaries: Rows) -> Path:
 
 def write_build_index(build_dir: Path, previous_dir: Path | None = None,
                       touched: frozenset[str] | None = None, documents: frozenset[str] = frozenset(),
-                      local_rows: LocalRows | None = None) -> None:
+                      local_rows: LocalRows | None = None, records: str | None = None) -> None:
     """`kg build`'s step: the index of the build's finished store, into the build directory. An
     incremental build (`previous_dir`, the entities whose records it rewrote and the IRIs of the
     documents it added, changed or removed) patches a copy of the previous build's file: an edit
     costs what it changes, not a read of every label. A full build gives the rows of the things
-    local to its documents as it read them (`local_rows`, kg.publish.search_locals): the store is
-    asked for the records' rows only."""
+    local to its documents as it read them (`local_rows`, kg.publish.search_locals) and the records'
+    N-Quads it wrote (`records`, kg.publish.search_records): the store is not asked."""
+    if local_rows is not None and records is not None:
+        labels, summaries = record_rows(records)
+        make_index(index_path(build_dir), labels + local_rows.labels, summaries + local_rows.summaries)
+        return
     previous = index_path(previous_dir) if previous_dir is not None and touched is not None else None
     if previous is not None and not readable(previous, trust_seal=True):  # none (an earlier kg's build), or damaged
         previous = None
     with build_dirs.build_store(build_dir) as store:
-        if previous is None and local_rows is not None:
-            labels, summaries = label_rows(store.select, documents=frozenset())
-            labels, summaries = labels + local_rows.labels, summaries + local_rows.summaries
-        elif previous is None:
+        if previous is None:
             labels, summaries = label_rows(store.select)
         else:
             labels, summaries = label_rows(store.select, touched, documents)

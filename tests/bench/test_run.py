@@ -4,7 +4,6 @@ the sizes above --full-steps-up-to (100,000 in a real run): no export floors, th
 from __future__ import annotations
 
 import json
-import os
 import re
 import signal
 import subprocess
@@ -13,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from benchmarks.measuring import report
+from benchmarks.measuring import measure, report
 from benchmarks.measuring.results import Step
 from benchmarks.measuring.saved import STATE_FILE
 from kg.testing.servers import process_tree
@@ -91,7 +90,7 @@ def test_a_killed_run_resumes_with_the_sizes_it_had_not_measured(tmp_path: Path)
         time.sleep(1)
         assert started and not [pid for pid in started if _alive(pid)], started
     finally:
-        _kill_tree(first.pid)
+        measure.kill_tree(first.pid)
         first.wait()
     saved = json.loads(state.read_text())
     assert list(saved["sizes"]) == ["20"] and saved["sizes"]["20"]["floor_pending"], saved["sizes"].keys()
@@ -141,16 +140,3 @@ def _alive(pid: int) -> bool:
         return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
     except (OSError, IndexError):
         return False
-
-
-def _kill_tree(pid: int) -> None:
-    """SIGKILL a process and every process it started (stopped first, so that it starts no more)."""
-    try:
-        os.kill(pid, signal.SIGSTOP)
-    except ProcessLookupError:
-        return
-    for member in process_tree(pid):
-        try:
-            os.kill(member, signal.SIGKILL)
-        except ProcessLookupError:
-            pass

@@ -18,7 +18,7 @@ import pytest
 
 from kg.model import iris
 from kg.model.entities.entity_records import records_nquads
-from kg.model.entities.evidence import Evidence, document_evidence, load_evidence
+from kg.model.entities.evidence import MAX_SENTENCE, Evidence, document_evidence, load_evidence
 from kg.pipeline.builder import build
 from kg.pipeline.stored_records import gather_evidence
 from kg.store import build_dirs
@@ -120,6 +120,37 @@ def test_document_evidence_reads_escaped_forms_as_the_store_does() -> None:
     assert _plain(document_evidence(dumped)) == _plain(from_store)
     assert records_nquads(document_evidence(nquads), *_vocabulary_and_aliases()) == \
         records_nquads(from_store, *_vocabulary_and_aliases())
+
+
+def test_document_evidence_finds_the_first_mentions_the_store_does() -> None:
+    """Each entity's first mention (date, article, offset, sentence) read off one document's lines equals
+    the store's answer: the earlier of two mentions of an entity, a mention without a sentence (no
+    first), an entity named only there, a long escaped sentence (cut), and a literal that quotes the
+    predicates a first is read from (not a line of them)."""
+    kgo, nif, xsd = iris.ONTOLOGY, iris.FIXED_PREFIXES["nif"], iris.FIXED_PREFIXES["xsd"]
+    dcterms = iris.FIXED_PREFIXES["dcterms"]
+    person, place = iris.resource_iri("person/a-b"), iris.resource_iri("place/c")
+    doc, graph = iris.document_iri("d"), iris.graph_iri("d")
+    long = r'"Ana \"B\" met \u00D1 in C.' + " and then" * 40 + '"'
+    lines = [(doc, dcterms + "date", f'"2019-03-01"^^<{xsd}date>')]
+    for mention, entity, begin, sentence in (("T1", person, 40, "S2"), ("T2", person, 3, "S1"), ("T3", place, 60, None)):
+        lines += [(f"{doc}#{mention}", kgo + "denotes", f"<{entity}>"), (f"{doc}#{mention}", nif + "anchorOf", '"Ana"'),
+                  (f"{doc}#{mention}", kgo + "annotationType", '"Person"'),
+                  (f"{doc}#{mention}", nif + "beginIndex", f'"{begin}"^^<{xsd}integer>'),
+                  (f"{doc}#{mention}", nif + "referenceContext", f"<{doc}>")]
+        if sentence:
+            lines.append((f"{doc}#{mention}", kgo + "sentence", f"<{doc}#{sentence}>"))
+    lines += [(f"{doc}#S1", nif + "anchorOf", long),
+              (f"{doc}#S2", nif + "anchorOf", rf'"x <{kgo}sentence> <{doc}#S2> . <{nif}beginIndex> \"1\""')]
+    nquads = "".join(f"<{s}> <{p}> {o} <{graph}> .\n" for s, p, o in sorted(lines))
+    store = EmbeddedStore()
+    store.load_nquads(nquads.encode())
+    from_store = {key: (c.first, c.stale) for key, c in gather_evidence(store).items()}
+    read = {key: (c.first, c.stale) for key, c in document_evidence(nquads).items()}
+    assert read == from_store
+    date, document, offset, sentence = read["person/a-b"][0]
+    assert (date, document, offset) == ("2019-03-01", doc, 3) and sentence.startswith('Ana "B" met Ñ in C.')
+    assert len(sentence) == MAX_SENTENCE and read["place/c"][0] is None
 
 
 def _vocabulary_and_aliases():

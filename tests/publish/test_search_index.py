@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import random
 import sqlite3
-import subprocess
 import sys
 import unicodedata
 from pathlib import Path
@@ -23,19 +22,14 @@ from kg.publish import search
 from kg.publish.search import RANKS, SearchIndex, read_index
 from kg.publish.search_index import KINDS, Rows, index_path, label_rows, make_index, word_text
 from kg.store import build_dirs
-from tests.helpers import ROOT, edit_npr, remove_npr
+from tests.helpers import edit_npr, generated_build, remove_npr
 
 Entry = tuple[str, str, str, str]  # entity, kind, label, folded
 
 
 @pytest.fixture(scope="module")
 def generated_data(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    root = tmp_path_factory.mktemp("search-generated")
-    corpus = root / "corpus"
-    subprocess.run([sys.executable, str(ROOT / "benchmarks" / "corpus" / "generate.py"), "--docs", "30", "--seed", "5",
-                    "--out", str(corpus)], check=True, capture_output=True, timeout=120)
-    build(corpus, root / "data", validate=False)
-    return root / "data"
+    return generated_build(tmp_path_factory.mktemp("search-generated"), 30, 5)
 
 
 def _rows(data: Path) -> tuple[Rows, Rows]:

@@ -18,6 +18,7 @@ from kg.api.app_state import app_state
 from kg.model.iris import RDF_TYPE, RESOURCE
 from kg.store import build_dirs
 from kg.store.embedded import EmbeddedStore
+from tests.helpers import generated_build
 from tests.viz.support import DATA_BLOCK, publish_sample
 
 
@@ -146,9 +147,26 @@ SELECT DISTINCT ?n WHERE {
 @pytest.fixture
 def capped_data(shipped_data: Path, tmp_path: Path, monkeypatch) -> Path:
     """A copy of the shipped corpus's build whose page holds only its overview of 60 nodes."""
+    return capped_copy(shipped_data, tmp_path, monkeypatch, 60)
+
+
+@pytest.fixture(scope="module")
+def generated_data(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A build of 30 generated articles: events stated by articles other than those that mention a node."""
+    return generated_build(tmp_path_factory.mktemp("view-generated"), 30, 5)
+
+
+@pytest.fixture
+def capped_generated(generated_data: Path, tmp_path: Path, monkeypatch) -> Path:
+    """A copy of the generated build whose page holds only its overview of 10 nodes."""
+    return capped_copy(generated_data, tmp_path, monkeypatch, 10)
+
+
+def capped_copy(source: Path, tmp_path: Path, monkeypatch, nodes: int) -> Path:
+    """A copy of the data directory `source` (without its page), served with a page of `nodes` nodes."""
     data = tmp_path / "data"
-    shutil.copytree(shipped_data, data, symlinks=True, ignore=shutil.ignore_patterns("*.lock", "graph.html*"))
-    monkeypatch.setenv("KG_VIEW_NODES", "60")
+    shutil.copytree(source, data, symlinks=True, ignore=shutil.ignore_patterns("*.lock", "graph.html*"))
+    monkeypatch.setenv("KG_VIEW_NODES", str(nodes))
     return data
 
 
@@ -233,6 +251,84 @@ def test_the_sources_route_answers_the_sentences_and_documents_behind_nodes_and_
     for wrong in ({"nodes": "x"}, {"relations": [["a", "b"]]}, {"nodes": ["a"] * 51}, [1]):
         refused = requests.post(f"{base}/graph/sources", json=wrong, timeout=30)
         assert refused.status_code == 400 and "expected a JSON object" in refused.json()["error"]["detail"], wrong
+
+
+DOCUMENTS = """PREFIX kgo: <https://kg.example.org/ontology#>
+PREFIX dcterms: <http://purl.org/dc/terms/>
+PREFIX skos: <http://www.w3.org/2004/02/skos/core#>
+SELECT ?doc ?title ?date ?publisher WHERE { VALUES ?doc { DOCS } ?doc a kgo:NewsArticle ; dcterms:title ?title .
+  OPTIONAL { ?doc dcterms:date ?date } OPTIONAL { ?doc kgo:publisher/skos:prefLabel ?publisher } }"""
+EVENT_DOCS = """PREFIX rdf: <http://www.w3.org/1999/02/22-rdf-syntax-ns#>
+PREFIX kgo: <https://kg.example.org/ontology#>
+PREFIX nif: <http://persistence.uni-leipzig.org/nlp2rdf/ontologies/nif-core#>
+PREFIX dcterms: <http://purl.org/dc/terms/>
+SELECT DISTINCT ?title WHERE { ?st rdf:subject <EVENT> ; kgo:evidence ?sent .
+  ?sent nif:referenceContext ?doc . ?doc dcterms:title ?title }"""
+
+
+def documents_in_store(data: Path, docs: list[str]) -> dict[str, dict[str, str]]:
+    """{document: {title, date, publisher}} of `docs` as the build's store gives them."""
+    store = EmbeddedStore(build_dirs.store_path(build_dirs.current_build(data)), read_only=True)
+    try:
+        rows = store.select(DOCUMENTS.replace("DOCS", " ".join(f"<{d}>" for d in docs)))
+    finally:
+        store.close()
+    return {r["doc"]: {"title": r["title"], "date": r.get("date", ""), "publisher": r.get("publisher", "")} for r in rows}
+
+
+def test_a_block_lists_its_events_documents_by_reference_and_the_sources_route_completes_them(
+        capped_generated: Path, serve):
+    """A fetched block (here the best events) sends whole the documents its sentences and figures
+    cite, and those its dated events alone list as references (their IRI); POST /graph/sources with
+    `docs` answers each with its title, date and publisher as the store holds them."""
+    base = serve(capped_generated)
+    block = requests.get(f"{base}/graph/nodes", params={"family": "Event"}, timeout=120).json()
+    listed = {k for day in block["timeline"] for event in day["events"] for k in event["docs"]}
+    cited = {s["doc"] for s in block["sentences"]} | {row["doc"] for g in block["figures"] for row in g["rows"]}
+    references = sorted(listed - cited)
+    assert references and all(block["docs"][k] == {"iri": block["docs"][k]["iri"]} for k in references)
+    assert all(block["docs"][k]["title"] for k in cited if k >= 0)
+    asked = [block["docs"][k]["iri"] for k in references]
+    answer = requests.post(f"{base}/graph/sources", json={"docs": asked + [RESOURCE + "nothing"]}, timeout=60).json()
+    stored = documents_in_store(capped_generated, asked)
+    assert {d["iri"]: {k: d[k] for k in ("title", "date", "publisher")} for d in answer["docs"]} == stored
+    assert set(stored) == set(asked) and answer["sentences"] == [] and answer["relations"] == []
+    refused = requests.post(f"{base}/graph/sources", json={"docs": ["a"] * 1001}, timeout=30)
+    assert refused.status_code == 400 and "docs is not a list of IRIs" in refused.json()["error"]["detail"]
+
+
+@pytest.mark.browser
+def test_a_fetched_events_timeline_entry_names_the_articles_that_state_it(capped_generated: Path, serve,
+                                                                         strict_page):
+    """The dated events a fetch brought in (the legend's "+" of events) list their articles by
+    reference; the timeline fetches them when it shows them, and each event names articles the
+    store says state it."""
+    base = serve(capped_generated)
+    page = strict_page
+    page.open(f"{base}/graph")
+    held = set(page.page.evaluate("kgView.data.timeline.flatMap(d => d.events.map(e => e.id))"))
+    page.page.evaluate("kgView.fetchSelection({family: 'Event'}, 'events')")
+    page.page.evaluate("kgView.idle()")
+    fetched = page.page.evaluate("""held => kgView.data.timeline.flatMap(d => d.events).filter(e => !held.includes(e.id)
+        && e.docs.some(k => kgView.data.docs[k].title === undefined)).map(e => e.id)""", sorted(held))
+    assert fetched, "the fetched events came with their articles whole"
+    page.page.evaluate("kgView.openTab('timeline')")
+    page.page.evaluate("kgView.idle()")
+    assert any(url.endswith("/graph/sources") for url in page.requests)
+    body = page.page.locator("#timeline-body")
+    assert body.locator(".fetching").count() == 0
+    for event in fetched:
+        titles = body.locator(f'li.tl-event[data-node="{event}"] .from').first.get_attribute("title").split("\n")
+        assert titles and set(titles) <= {t for (t,) in in_store_titles(capped_generated, event)}, event
+    assert page.errors == [] and page.blocked == []
+
+
+def in_store_titles(data: Path, event: str) -> set[tuple[str]]:
+    store = EmbeddedStore(build_dirs.store_path(build_dirs.current_build(data)), read_only=True)
+    try:
+        return {(r["title"],) for r in store.select(EVENT_DOCS.replace("<EVENT>", f"<{event}>"))}
+    finally:
+        store.close()
 
 
 @pytest.mark.browser

@@ -19,7 +19,7 @@ import re
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Iterable, Iterator
+from typing import Iterable
 
 from kg.model import iris
 from kg.model.iris import FIXED_PREFIXES
@@ -36,6 +36,8 @@ _REFERENCES = {f"<{KGO.publisher}>", f"<{KGO.author}>"}
 _SAME_AS = f"<{FIXED_PREFIXES['owl']}sameAs>"
 _BEGIN, _CONTEXT = f"<{FIXED_PREFIXES['nif']}beginIndex>", f"<{FIXED_PREFIXES['nif']}referenceContext>"
 _SENTENCE, _DATE = f"<{KGO.sentence}>", f"<{FIXED_PREFIXES['dcterms']}date>"
+_READ = (_DENOTES, _TYPE_OF_MENTION, _ANCHOR, _IS_NAME, _RDF_TYPE, _LABEL, _POST, *_REFERENCES, _SAME_AS, _BEGIN,
+         _CONTEXT, _SENTENCE, _DATE)  # the predicates whose lines are evidence
 UNDATED = "~"  # the date key of an undated article: after every date
 MAX_SENTENCE = 300  # characters of a first sentence kept
 _ESCAPE = re.compile(r"\\(?:u([0-9A-Fa-f]{4})|U([0-9A-Fa-f]{8})|(.))")
@@ -104,33 +106,32 @@ def _add_first(item: MentionCounts, first: First | None, sign: int) -> None:
 
 def document_evidence(nquads: str) -> Evidence:
     """The evidence one document graph gives, as kg.pipeline.stored_records' queries would find it in the store."""
+    lines = _statements(nquads)
+
     def objects(predicate: str) -> dict[str, set[str]]:
         found: dict[str, set[str]] = {}
-        for subject, obj in _triples(nquads, predicate):
+        for subject, obj in lines[predicate]:
             found.setdefault(subject, set()).add(obj)
         return found
 
     posts: dict[str, set[str]] = {}
-    for membership, post in _triples(nquads, _POST):
+    for membership, post in lines[_POST]:
         posts.setdefault(post, set()).add(membership)
-    references = Counter(obj for predicate in _REFERENCES for _, obj in _triples(nquads, predicate))
-    post_nodes = {subject for subject, _ in _triples(nquads, f"{_RDF_TYPE} {_POST_CLASS}")}
+    references = Counter(obj for predicate in _REFERENCES for _, obj in lines[predicate])
+    post_nodes = {subject for subject, obj in lines[_RDF_TYPE] if obj == _POST_CLASS}
     denotes = objects(_DENOTES)
     evidence = _summed(denotes, objects(_ANCHOR), objects(_TYPE_OF_MENTION), objects(_LABEL), posts,
-                       post_nodes, references, {subject for subject, _ in _triples(nquads, _IS_NAME)})
-    _add_items(evidence, _triples(nquads, _SAME_AS))
-    _add_firsts(evidence, nquads, denotes)
+                       post_nodes, references, {subject for subject, _ in lines[_IS_NAME]})
+    _add_items(evidence, lines[_SAME_AS])
+    _add_firsts(evidence, lines, denotes)
     return evidence
 
 
-def _add_firsts(evidence: Evidence, nquads: str, denotes: dict[str, set[str]]) -> None:
+def _add_firsts(evidence: Evidence, lines: dict[str, list[tuple[str, str]]], denotes: dict[str, set[str]]) -> None:
     """The first mention of each canonical entity in this document (its date and IRI, the offset, the sentence)."""
     prefix = "<" + iris.RESOURCE
-    begins = dict(_triples(nquads, _BEGIN))
-    contexts = dict(_triples(nquads, _CONTEXT))
-    sentences = dict(_triples(nquads, _SENTENCE))
-    anchors = dict(_triples(nquads, _ANCHOR))
-    dates = dict(_triples(nquads, _DATE))
+    begins, contexts, sentences = dict(lines[_BEGIN]), dict(lines[_CONTEXT]), dict(lines[_SENTENCE])
+    anchors, dates = dict(lines[_ANCHOR]), dict(lines[_DATE])
     for mention, entities in denotes.items():
         if mention not in sentences or mention not in begins or mention not in contexts:
             continue
@@ -150,20 +151,16 @@ def _add_items(evidence: Evidence, same_as: Iterable[tuple[str, str]]) -> None:
             evidence.setdefault(entity[len(prefix):-1], MentionCounts()).items[item[1:-1]] += 1
 
 
-def _triples(nquads: str, predicate: str) -> Iterator[tuple[str, str]]:
-    """(subject, object) of the lines of `predicate`, found with str.find rather than by splitting
-    every line (a document has about a thousand). A match inside a literal has a subject with spaces:
-    it is not a line of `predicate`."""
-    needle = f" {predicate} "
-    at = nquads.find(needle)
-    while at >= 0:
-        start = nquads.rfind("\n", 0, at) + 1
-        end = nquads.find("\n", at)
-        end = len(nquads) if end < 0 else end
-        subject = nquads[start:at]
-        if " " not in subject:
-            yield subject, nquads[at + len(needle):end].rsplit(" ", 2)[0]
-        at = nquads.find(needle, end)
+def _statements(nquads: str) -> dict[str, list[tuple[str, str]]]:
+    """(subject, object) of each line whose predicate the evidence reads, by predicate, in line order:
+    one pass over the lines. A line's predicate is its second term: the words of a literal that
+    quote a predicate are not a line of it."""
+    found: dict[str, list[tuple[str, str]]] = {predicate: [] for predicate in _READ}
+    for line in nquads.split("\n"):
+        terms = line.split(" ", 2)
+        if len(terms) == 3 and terms[1] in found:
+            found[terms[1]].append((terms[0], terms[2].rsplit(" ", 2)[0]))
+    return found
 
 
 def _summed(denotes, anchors, types, labels, posts, post_nodes, references, named) -> Evidence:

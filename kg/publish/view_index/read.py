@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import sqlite3
 import threading
+from collections import OrderedDict
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterable
@@ -23,6 +24,9 @@ SAME_AS = FIXED_PREFIXES["owl"] + "sameAs"
 PREF_LABEL = FIXED_PREFIXES["skos"] + "prefLabel"
 SENTENCES_SHOWN = 20  # mention sentences of the node a block is about (the count says the rest)
 SENTENCES_SHOWN_OTHERS = 3  # ... and of every other node and edge of a part of the graph
+# nodes whose literal rows a reader keeps once read, the last read: a place named in every article has
+# a row per article stating it (its owl:sameAs), thousands, for a few distinct, and is in most parts
+LITERALS_KEPT = 10_000
 
 
 @dataclass
@@ -76,6 +80,8 @@ class ViewIndex:
     def __init__(self, schema: ViewSchema, base: Path, delta: Path | None) -> None:
         self.schema, self.base, self.delta = schema, base, delta
         self._local = threading.local()
+        self._literals: OrderedDict[int, list[tuple[int, int, str]]] = OrderedDict()  # see LITERALS_KEPT
+        self._literals_lock = threading.Lock()
         connection, _ = self._connection()
         info = tables.meta(connection, "d" if delta else "main")
         self.total = int(info["nodes"])
@@ -96,6 +102,11 @@ class ViewIndex:
             for table in ("keep", "more"):
                 connection.execute(f"CREATE TEMP TABLE {table}(node PRIMARY KEY) WITHOUT ROWID")
             connection.execute("CREATE TEMP TABLE wanted(iri TEXT PRIMARY KEY) WITHOUT ROWID")
+            # a neighbourhood's candidates: one edge away (`adjacent`), or actors named by an event that is
+            connection.execute("CREATE TEMP TABLE near(node PRIMARY KEY, family TEXT, score INTEGER, adjacent INTEGER) "
+                               "WITHOUT ROWID")
+            # ... and the roles of the events among them: (event, its score, actor, its family and score)
+            connection.execute("CREATE TEMP TABLE roles(event, rank INTEGER, actor, family TEXT, score INTEGER)")
             found = self._local.connection = (connection, whole)
         return found
 
@@ -171,31 +182,41 @@ class ViewIndex:
                              UNION SELECT s FROM v_edges WHERE o = (SELECT id FROM x))
             SELECT iri FROM v_terms WHERE id IN near AND id != (SELECT id FROM x)""", (node,))}
 
-    def around(self, node: str) -> tuple[dict[str, tuple[str, int]], dict[str, set[str]], dict[str, int]]:
-        """What a neighbourhood of `node` is chosen from, read by number in two queries (a node
-        linked to thousands costs those rows, not a lookup of each by IRI): {node one edge away,
-        either way: (family, score)}, {event among them: the actors it names} and {actor so
-        named: score}."""
-        connection, _ = self._connection()
+    def neighbourhood(self, node: str, limit: int) -> tuple[list[str], set[str], set[str]]:
+        """The nodes a neighbourhood of `node` shows besides it, at most `limit`, with the events
+        and the figures among them: the best actors (score, then IRI) one edge away or named by an
+        event one edge away, three fifths of `limit`; then the best of those events that name a chosen
+        actor; then the best of the other nodes one edge away. Chosen in SQL by number (TEMP.near:
+        the candidates, their family and score), named once chosen: a node linked to thousands
+        costs their rows in SQLite, not in Python."""
+        connection, whole = self._connection()
         found = connection.execute("SELECT id FROM v_terms WHERE iri = ?", (node,)).fetchone()
-        connection.execute("DELETE FROM more")
         if found is None:
-            return {}, {}, {}
-        connection.execute("INSERT OR IGNORE INTO more SELECT o FROM v_edges WHERE s = ?1 "
-                           "UNION SELECT s FROM v_edges WHERE o = ?1", (found[0],))
-        connection.execute("DELETE FROM more WHERE node = ?", (found[0],))
-        near = {iri: (family, score) for iri, family, score in connection.execute(
-            "SELECT t.iri, n.family, n.score FROM more m JOIN v_nodes n ON n.node = m.node JOIN v_terms t ON t.id = m.node")}
+            return [], set(), set()
+        connection.execute("DELETE FROM near")
+        connection.execute("""INSERT INTO near SELECT n.node, n.family, n.score, 1 FROM v_nodes n
+            WHERE n.node IN (SELECT o FROM v_edges WHERE s = ?1 UNION SELECT s FROM v_edges WHERE o = ?1) AND n.node != ?1""",
+                           (found[0],))
         listed = ", ".join(f"'{f}'" for f in ACTORS)
-        roles: dict[str, set[str]] = {}
-        named: dict[str, int] = {}
-        for event, actor, score in connection.execute(f"""
-                SELECT e.iri, a.iri, n.score FROM more m JOIN v_nodes ev ON ev.node = m.node AND ev.family = 'Event'
-                JOIN v_edges l ON l.s = m.node JOIN v_nodes n ON n.node = l.o
-                JOIN v_terms e ON e.id = l.s JOIN v_terms a ON a.id = l.o WHERE n.family IN ({listed})"""):
-            roles.setdefault(event, set()).add(actor)
-            named[actor] = score
-        return near, roles, named
+        connection.execute("DELETE FROM roles")
+        connection.execute(f"""INSERT INTO roles SELECT e.node, e.score, n.node, n.family, n.score
+            FROM near e JOIN v_edges l ON l.s = e.node JOIN v_nodes n ON n.node = l.o
+            WHERE e.family = 'Event' AND n.family IN ({listed})""")
+        connection.execute("INSERT OR IGNORE INTO near SELECT DISTINCT actor, family, score, 0 FROM roles WHERE actor != ?",
+                           (found[0],))
+        chosen = _best_near(connection, whole, f"family IN ({listed})", (limit - 1) * 3 // 5)
+        connection.execute("DELETE FROM keep")
+        connection.executemany("INSERT INTO keep VALUES (?)", ((n,) for n in chosen))
+        linking = dict(connection.execute("SELECT DISTINCT event, rank FROM roles WHERE actor IN keep"))
+        chosen += _best_of(connection, whole, linking, limit - 1 - len(chosen))
+        connection.executemany("INSERT OR IGNORE INTO keep VALUES (?)", ((n,) for n in chosen))
+        chosen += _best_near(connection, whole, "adjacent AND node NOT IN keep", limit - 1 - len(chosen))
+        iris = derive.names(connection, whole, chosen)
+        connection.execute("DELETE FROM keep")
+        connection.executemany("INSERT INTO keep VALUES (?)", ((n,) for n in chosen))
+        families = dict(connection.execute("SELECT node, family FROM near WHERE adjacent AND node IN keep"))
+        return ([iris[n] for n in chosen], {iris[n] for n in chosen if families.get(n) == "Event"},
+                {iris[n] for n in chosen if families.get(n) == "Figure"})
 
     def participants(self, events: Iterable[str], families: Iterable[str] = ACTORS) -> set[str]:
         """The nodes of `families` (default: the actors) the events name in any role (their out-edges)."""
@@ -248,8 +269,7 @@ class ViewIndex:
             JOIN main.classes c USING (cls)"""))
         same_as = connection.execute(f"SELECT {whole.term(SAME_AS)}").fetchone()[0]
         literals, links = [], []
-        for node, p, v in connection.execute(
-                f"SELECT DISTINCT node, p, v FROM ({whole.rows('literals', 'node, p, v', 'node IN keep')})"):
+        for node, p, v in self._literal_rows(connection, whole):
             (links if p == same_as else literals).append((node, p, v))
         edges = self._edges(connection, edges_of, strongest)
         totals = dict(connection.execute("SELECT node, sentences FROM v_nodes WHERE node IN keep"))
@@ -261,7 +281,8 @@ class ViewIndex:
             limit = max(cap, SENTENCES_SHOWN) if node == centre_id else cap
             if read is not None and node not in read:
                 limit = 0
-            mentions += [(node, sentence) for sentence in _mention_sentences(connection, node, limit)]
+            if limit:
+                mentions += [(node, sentence) for sentence in _mention_sentences(connection, node, limit)]
             if totals[node] <= limit:
                 del totals[node]
         statements = [(s, p, o, sentence) for s, p, o in edges for sentence in _stating(connection, (s, p, o), cap)]
@@ -272,7 +293,7 @@ class ViewIndex:
         iris = derive.names(connection, whole, named | {x for row in links for x in row[:2]} | {doc for _, doc in texts.values()})
         sentences = {iris[s]: {"text": text, "doc": iris[doc]} for s, (text, doc) in sorted(
             texts.items(), key=lambda item: iris[item[0]])}
-        candidates = {found["doc"] for found in sentences.values()} | {iris[n].rsplit("/", 2)[0] for n, _, _ in found}
+        heads = {iris[n].rsplit("/", 2)[0] for n, _, _ in found}  # a document's own nodes are named after it
         return ViewRows(
             [(iris[n], family, iris[c]) for n, family, c in found],
             [(iris[n], iris[p], lexical(v), True) for n, p, v in literals]
@@ -280,14 +301,16 @@ class ViewIndex:
             + [(iris[s], iris[p], iris[o], False) for s, p, o in edges],
             [(iris[s], iris[p], iris[o], iris[e]) for s, p, o, e in statements],
             [(iris[n], iris[e]) for n, e in mentions],
-            sentences, self._documents(candidates), {iris[n]: total for n, total in totals.items()})
+            sentences, self._documents({doc for _, doc in texts.values()}, heads),
+            {iris[n]: total for n, total in totals.items()})
 
-    def sources(self, nodes: Iterable[str], relations: Iterable[tuple[str, str, str]],
+    def sources(self, nodes: Iterable[str], relations: Iterable[tuple[str, str, str]], docs: Iterable[str] = (),
                 node_cap: int = SENTENCES_SHOWN, relation_cap: int = SENTENCES_SHOWN_OTHERS) -> Sources:
         """The provenance of `nodes` (the first `node_cap` sentences that mention each) and of
         `relations` (subject, predicate, object IRIs: the first `relation_cap` sentences that
         state each; none for a relation the graph lacks), with those sentences' texts and
-        documents: what the panel of a clicked node or edge cites. Costs what it is asked for."""
+        documents, and the documents `docs` (those the index holds): what the panel of a clicked
+        node or edge cites, and the timeline lists. Costs what it is asked for."""
         nodes, relations = list(nodes), list(relations)
         connection, whole = self._connection()
         number = self._numbers({*nodes, *(term for relation in relations for term in relation)})
@@ -308,7 +331,28 @@ class ViewIndex:
         return Sources({name[n]: [iris[s] for s in found] for n, found in mentions.items()},
                        {name[n]: total for n, total in mentioned.items()},
                        [[iris[s] for s in found] for found in stated], sentences,
-                       self._documents({found["doc"] for found in sentences.values()}))
+                       self._documents({doc for _, doc in texts.values()}, set(docs)))
+
+    def _literal_rows(self, connection: sqlite3.Connection, whole: state.State) -> list[tuple[int, int, str]]:
+        """The distinct (node, predicate, N-Quads term) of the literals (and owl:sameAs) of the nodes
+        in TEMP.keep: those kept from an earlier read, and the others read (then kept, the
+        LITERALS_KEPT last read)."""
+        numbers = [row[0] for row in connection.execute("SELECT node FROM keep")]
+        with self._literals_lock:
+            found = {n: self._literals[n] for n in numbers if n in self._literals}
+            for n in found:
+                self._literals.move_to_end(n)
+        read: dict[int, list[tuple[int, int, str]]] = {n: [] for n in numbers if n not in found}
+        connection.execute("DELETE FROM more")
+        connection.executemany("INSERT INTO more VALUES (?)", ((n,) for n in read))
+        for node, p, v in connection.execute(
+                f"SELECT DISTINCT node, p, v FROM ({whole.rows('literals', 'node, p, v', 'node IN more')})"):
+            read[node].append((node, p, v))
+        with self._literals_lock:
+            self._literals.update(read)
+            while len(self._literals) > LITERALS_KEPT:
+                self._literals.popitem(last=False)
+        return [row for rows in (*found.values(), *read.values()) for row in rows]
 
     def _numbers(self, terms: set[str]) -> dict[str, int]:
         """{IRI: number} of those of `terms` the index names."""
@@ -321,16 +365,20 @@ class ViewIndex:
     def _edges(connection: sqlite3.Connection, edges_of: Iterable[str] | None,
                strongest: int | None) -> list[tuple[int, int, int]]:
         """The edges among TEMP.keep (see `rows`)."""
-        ends = ""
-        if edges_of is not None:
+        if edges_of is None:
+            # by subject (`+o`: not by object's index): a node's out-edges are its roles and relations, a
+            # few, while its in-edges are every event naming it, thousands for the most mentioned
+            found = list(connection.execute("SELECT s, p, o, sources FROM v_edges WHERE s IN keep AND +o IN keep"))
+        else:
             connection.execute("DELETE FROM wanted")
             connection.executemany("INSERT OR IGNORE INTO wanted VALUES (?)", ((n,) for n in edges_of))
             connection.execute("DELETE FROM more")
             connection.execute("INSERT OR IGNORE INTO more SELECT id FROM v_terms WHERE iri IN wanted")
-            ends = "AND (s IN more OR o IN more)"
-        # by subject (`+o`: not by object's index): a node's out-edges are its roles and relations, a
-        # few, while its in-edges are every event naming it, thousands for the most mentioned
-        found = list(connection.execute(f"SELECT s, p, o, sources FROM v_edges WHERE s IN keep AND +o IN keep {ends}"))
+            # the out-edges and the in-edges of those ends, not every out-edge of the kept nodes (a
+            # place or a date kept is the object of thousands)
+            found = list(connection.execute("SELECT s, p, o, sources FROM v_edges WHERE s IN more AND +o IN keep UNION ALL "
+                                            "SELECT s, p, o, sources FROM v_edges WHERE o IN more AND +s IN keep "
+                                            "AND +s NOT IN more"))
         if strongest is not None:
             by_end: dict[int, list[tuple[int, tuple]]] = {}
             for s, p, o, sources in found:
@@ -340,13 +388,14 @@ class ViewIndex:
             return sorted(kept)
         return [(s, p, o) for s, p, o, _ in found]
 
-    def _documents(self, candidates: set[str]) -> dict[str, dict[str, str]]:
-        """{document: title, date, publisher's label} of the candidates that are documents."""
+    def _documents(self, numbers: set[int], candidates: set[str]) -> dict[str, dict[str, str]]:
+        """{document: title, date, publisher's label} of the candidates (by number, and by IRI) that are documents."""
         connection, whole = self._connection()
         connection.execute("DELETE FROM wanted")
         connection.executemany("INSERT OR IGNORE INTO wanted VALUES (?)", ((c,) for c in candidates))
         connection.execute("DELETE FROM more")
         connection.execute("INSERT OR IGNORE INTO more SELECT id FROM v_terms WHERE iri IN wanted")
+        connection.executemany("INSERT OR IGNORE INTO more VALUES (?)", ((n,) for n in numbers))
         found = set(connection.execute(
             f"SELECT doc, title, date, publisher FROM ({whole.rows('docs', 'doc, title, date, publisher', 'doc IN more')})"))
         connection.execute("DELETE FROM more")
@@ -368,6 +417,30 @@ class ViewIndex:
         connection.execute("DELETE FROM keep")
         connection.execute("INSERT OR IGNORE INTO keep SELECT id FROM v_terms WHERE iri IN wanted")
         return connection, whole
+
+
+def _best_near(connection: sqlite3.Connection, whole: state.State, condition: str, limit: int) -> list[int]:
+    """The `limit` nodes of TEMP.near meeting `condition` with the best score, ties by IRI: only
+    those tied with the last kept or better are read."""
+    if limit <= 0:
+        return []
+    bound = connection.execute(f"SELECT score FROM near WHERE {condition} ORDER BY score DESC LIMIT 1 OFFSET ?",
+                               (limit - 1,)).fetchone()
+    at_least = f"AND score >= {int(bound[0])}" if bound else ""
+    return _best_of(connection, whole, dict(connection.execute(f"SELECT node, score FROM near WHERE {condition} {at_least}")),
+                    limit)
+
+
+def _best_of(connection: sqlite3.Connection, whole: state.State, scores: dict[int, int], limit: int) -> list[int]:
+    """The `limit` numbers of `scores` with the best score, ties by IRI: only those tied with the
+    last kept or better are named."""
+    if limit <= 0 or not scores:
+        return []
+    ranked = sorted(scores.values(), reverse=True)
+    bound = ranked[min(limit, len(ranked)) - 1]
+    tied = [n for n, score in scores.items() if score >= bound]
+    iris = derive.names(connection, whole, tied)
+    return sorted(tied, key=lambda n: (-scores[n], iris[n]))[:limit]
 
 
 def _mention_sentences(connection: sqlite3.Connection, node: int, limit: int) -> list[int]:

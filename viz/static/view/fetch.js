@@ -117,12 +117,12 @@
     merges++;
     var local = block.nodes.map(function (n) { return n.id; });
     var known = new Set(local.filter(function (id) { return nodeById.has(id); }));
-    var docBase = data.docs.length, sentenceBase = data.sentences.length, relationBase = data.relations.length;
+    var sentenceBase = data.sentences.length, relationBase = data.relations.length;
     var layers = new Set(meta.layers);
     var shift = function (k) { return k + sentenceBase; };
     var shiftAll = function (list) { return list === null ? null : list.map(shift); };  /* null: fetched on a click */
-    block.docs.forEach(function (d) { data.docs.push(d); });
-    block.sentences.forEach(function (s) { data.sentences.push({ text: s.text, doc: s.doc < 0 ? -1 : s.doc + docBase }); });
+    var docNumbers = block.docs.map(takeDoc);
+    block.sentences.forEach(function (s) { data.sentences.push({ text: s.text, doc: s.doc < 0 ? -1 : docNumbers[s.doc] }); });
     block.relations.forEach(function (r, i) {
       var from = local[r.from], to = local[r.to];
       data.relations.push({ from: from, to: to, predicate: r.predicate, label: r.label, sentences: shiftAll(r.sentences) });
@@ -158,8 +158,56 @@
       if (to !== from) adjacency.get(to).push(e.id);
       data.edges.push(e);
     });
-    mergeTables(block, sentenceBase, docBase);
+    mergeTables(block, sentenceBase, docNumbers);
     meta.nodes = data.nodes.length;
+  }
+
+  /* The page's documents by IRI: an answer's document the page holds already keeps its number (a
+   * reference, {iri} alone, is completed by a whole one). */
+  var docNumber = new Map();
+  var docsNumbered = null;  /* the data.docs array docNumber numbers (loadMore replaces it) */
+
+  function takeDoc(doc) {
+    if (docsNumbered !== data.docs) {
+      docNumber = new Map(data.docs.map(function (d, k) { return [d.iri, k]; }));
+      docsNumbered = data.docs;
+    }
+    var k = docNumber.get(doc.iri);
+    if (k === undefined) {
+      k = data.docs.length;
+      data.docs.push(doc);
+      docNumber.set(doc.iri, k);
+    } else if (doc.title !== undefined && data.docs[k].title === undefined) {
+      data.docs[k] = doc;
+    }
+    return k;
+  }
+
+  /* Documents a fetched block's timeline lists by reference (their IRI alone): fetched whole once
+   * the timeline shows them (POST /graph/sources); settles true when it fetched any. */
+  var docsAsked = new Set();
+
+  function provideDocs(numbers) {
+    var iris = numbers.map(function (k) { return data.docs[k]; })
+      .filter(function (d) { return d && d.title === undefined && !docsAsked.has(d.iri); })
+      .map(function (d) { return d.iri; });
+    iris = Array.from(new Set(iris));
+    if (!SERVED || !iris.length) return Promise.resolve(false);
+    iris.forEach(function (iri) { docsAsked.add(iri); });
+    var asks = [];
+    for (var at = 0; at < iris.length; at += SOURCES_BATCH) {
+      asks.push(postJson(endpoint("graph/sources", {}), { docs: iris.slice(at, at + SOURCES_BATCH) }));
+    }
+    var done = Promise.all(asks).then(function (answers) {
+      answers.forEach(function (answer) { answer.docs.forEach(takeDoc); });
+      iris.forEach(function (iri) { takeDoc({ iri: iri, title: iri }); });  /* one the server lacks: named by its IRI */
+      return true;
+    }).catch(function (err) {
+      iris.forEach(function (iri) { docsAsked.delete(iri); });
+      $("status").textContent = "Could not fetch the articles: " + err.message;
+      return false;
+    });
+    return track(done);
   }
 
   /* ---- provenance on demand: the sentences behind what a panel lists -------------------------- */
@@ -206,10 +254,10 @@
 
   /* An answer of /graph/sources into the page's sentences, documents, details and relations. */
   function mergeSources(answer, askedNodes, asked) {
-    var docBase = data.docs.length, sentenceBase = data.sentences.length;
+    var sentenceBase = data.sentences.length;
     var shift = function (k) { return k + sentenceBase; };
-    answer.docs.forEach(function (d) { data.docs.push(d); });
-    answer.sentences.forEach(function (s) { data.sentences.push({ text: s.text, doc: s.doc < 0 ? -1 : s.doc + docBase }); });
+    var docNumbers = answer.docs.map(takeDoc);
+    answer.sentences.forEach(function (s) { data.sentences.push({ text: s.text, doc: s.doc < 0 ? -1 : docNumbers[s.doc] }); });
     askedNodes.forEach(function (id) {
       var d = data.nodeDetails[id];
       if (d.sentences !== null) return;
@@ -227,7 +275,7 @@
 
   /* The block's dated events and figures into the page's timeline and figures tables (those the
    * page already lists are kept); the tables are drawn again when next shown. */
-  function mergeTables(block, sentenceBase, docBase) {
+  function mergeTables(block, sentenceBase, docNumbers) {
     var listed = new Set();
     data.timeline.forEach(function (day) { day.events.forEach(function (ev) { listed.add(ev.id); }); });
     (block.timeline || []).forEach(function (day) {
@@ -239,7 +287,7 @@
       day.events.forEach(function (ev) {
         if (listed.has(ev.id)) return;
         ev.sentences = ev.sentences.map(function (k) { return k + sentenceBase; });
-        ev.docs = ev.docs.map(function (k) { return k + docBase; });
+        ev.docs = ev.docs.map(function (k) { return docNumbers[k]; });
         mine.events.push(ev);
       });
     });
@@ -253,7 +301,7 @@
       var have = new Set(mine.rows.map(function (r) { return r.id; }));
       group.rows.forEach(function (row) {
         if (have.has(row.id)) return;
-        row.doc = row.doc < 0 ? -1 : row.doc + docBase;
+        row.doc = row.doc < 0 ? -1 : docNumbers[row.doc];
         row.sentence = row.sentence < 0 ? -1 : row.sentence + sentenceBase;
         mine.rows.push(row);
       });

@@ -297,6 +297,14 @@
       if (count > day.events.length) section.appendChild(moreNote(count - day.events.length, "event"));
       body.appendChild(section);
     });
+    var referenced = [];
+    data.timeline.forEach(function (day) { day.events.forEach(function (ev) { referenced.push.apply(referenced, ev.docs); }); });
+    provideDocs(referenced).then(function (fetched) {
+      if (fetched && !$("panel").hidden && !$("timeline-body").hidden) {
+        clear($("timeline-body"));
+        buildTimeline();
+      }
+    });
   }
 
   function timelineEvent(ev) {
@@ -309,8 +317,10 @@
     item.appendChild(el("span", " " + ev.type + (ev.uncertain ? " · " + ev.uncertain : ""), ev.uncertain ? "uncertain-tag" : "muted"));
     var who = ev.participants.filter(function (p) { return nodeById.has(p); }).map(label);
     if (who.length) item.appendChild(el("div", who.join(", "), "who"));
-    var from = el("div", "Sources: " + ev.docs.map(function (d) { return shortDoc(data.docs[d]); }).join("; "), "from");
-    from.title = ev.docs.map(function (d) { return data.docs[d].title; }).join("\n");
+    var docs = ev.docs.map(function (d) { return data.docs[d]; });
+    var whole = docs.every(function (d) { return d.title !== undefined; });
+    var from = el("div", "Sources: " + (whole ? docs.map(shortDoc).join("; ") : "fetching the articles…"), whole ? "from" : "from fetching");
+    from.title = whole ? docs.map(function (d) { return d.title; }).join("\n") : "";
     item.appendChild(from);
     return item;
   }
