@@ -27,6 +27,7 @@ SENTENCES_SHOWN_OTHERS = 3  # ... and of every other node and edge of a part of 
 # nodes whose literal rows a reader keeps once read, the last read: a place named in every article has
 # a row per article stating it (its owl:sameAs), thousands, for a few distinct, and is in most parts
 LITERALS_KEPT = 10_000
+TERMS_KEPT = 50_000  # IRIs of numbers a reader keeps once read, the last read (nodes, predicates, documents recur)
 
 
 @dataclass
@@ -81,7 +82,8 @@ class ViewIndex:
         self.schema, self.base, self.delta = schema, base, delta
         self._local = threading.local()
         self._literals: OrderedDict[int, list[tuple[int, int, str]]] = OrderedDict()  # see LITERALS_KEPT
-        self._literals_lock = threading.Lock()
+        self._kept_lock = threading.Lock()  # of what a reader keeps (_literals, _terms)
+        self._terms: OrderedDict[int, str] = OrderedDict()  # see TERMS_KEPT
         connection, _ = self._connection()
         info = tables.meta(connection, "d" if delta else "main")
         self.total = int(info["nodes"])
@@ -290,7 +292,7 @@ class ViewIndex:
         texts = _sentences(connection, whole, cited)
         named = {x for row in found for x in (row[0], row[2])} | {x for row in literals for x in row[:2]}
         named |= {x for rows in (edges, statements, mentions) for row in rows for x in row} | {same_as}
-        iris = derive.names(connection, whole, named | {x for row in links for x in row[:2]} | {doc for _, doc in texts.values()})
+        iris = self._names(connection, whole, named | {x for row in links for x in row[:2]} | {doc for _, doc in texts.values()})
         sentences = {iris[s]: {"text": text, "doc": iris[doc]} for s, (text, doc) in sorted(
             texts.items(), key=lambda item: iris[item[0]])}
         heads = {iris[n].rsplit("/", 2)[0] for n, _, _ in found}  # a document's own nodes are named after it
@@ -324,7 +326,7 @@ class ViewIndex:
         stated = [_stating(connection, tuple(number[t] for t in relation), relation_cap)
                   if all(t in number for t in relation) else [] for relation in relations]
         texts = _sentences(connection, whole, {s for found in [*mentions.values(), *stated] for s in found})
-        iris = derive.names(connection, whole, set(texts) | {doc for _, doc in texts.values()})
+        iris = self._names(connection, whole, set(texts) | {doc for _, doc in texts.values()})
         sentences = {iris[s]: {"text": text, "doc": iris[doc]} for s, (text, doc) in sorted(
             texts.items(), key=lambda item: iris[item[0]])}
         name = {n: iri for iri, n in number.items()}
@@ -333,12 +335,26 @@ class ViewIndex:
                        [[iris[s] for s in found] for found in stated], sentences,
                        self._documents({doc for _, doc in texts.values()}, set(docs)))
 
+    def _names(self, connection: sqlite3.Connection, whole: state.State, numbers: set[int]) -> dict[int, str]:
+        """{number: IRI} of `numbers` (derive.names), those kept from an earlier read not read again
+        (TERMS_KEPT)."""
+        with self._kept_lock:
+            found = {n: self._terms[n] for n in numbers if n in self._terms}
+            for n in found:
+                self._terms.move_to_end(n)
+        read = derive.names(connection, whole, [n for n in numbers if n not in found])
+        with self._kept_lock:
+            self._terms.update(read)
+            while len(self._terms) > TERMS_KEPT:
+                self._terms.popitem(last=False)
+        return found | read
+
     def _literal_rows(self, connection: sqlite3.Connection, whole: state.State) -> list[tuple[int, int, str]]:
         """The distinct (node, predicate, N-Quads term) of the literals (and owl:sameAs) of the nodes
         in TEMP.keep: those kept from an earlier read, and the others read (then kept, the
         LITERALS_KEPT last read)."""
         numbers = [row[0] for row in connection.execute("SELECT node FROM keep")]
-        with self._literals_lock:
+        with self._kept_lock:
             found = {n: self._literals[n] for n in numbers if n in self._literals}
             for n in found:
                 self._literals.move_to_end(n)
@@ -348,7 +364,7 @@ class ViewIndex:
         for node, p, v in connection.execute(
                 f"SELECT DISTINCT node, p, v FROM ({whole.rows('literals', 'node, p, v', 'node IN more')})"):
             read[node].append((node, p, v))
-        with self._literals_lock:
+        with self._kept_lock:
             self._literals.update(read)
             while len(self._literals) > LITERALS_KEPT:
                 self._literals.popitem(last=False)
@@ -402,7 +418,7 @@ class ViewIndex:
         connection.executemany("INSERT OR IGNORE INTO more VALUES (?)", {(row[3],) for row in found if row[3]})
         named = dict(connection.execute(f"""SELECT node, MIN(v) FROM ({whole.rows(
             'literals', 'node, v', f'node IN more AND p = {whole.term(PREF_LABEL)}')}) GROUP BY node"""))
-        iris = derive.names(connection, whole, {row[0] for row in found})
+        iris = self._names(connection, whole, {row[0] for row in found})
         rows = sorted({(iris[doc], title, date, named.get(publisher) or "") for doc, title, date, publisher in found})
         docs: dict[str, dict[str, str]] = {}
         for doc, title, date, publisher in rows:
