@@ -87,20 +87,23 @@ def resolve_document(doc: Document, vocab: Vocabulary, aliases: AliasTable) -> d
     chains, _ = identity_chains(doc, vocab)
     chain_types = {member: chain.type for chain in chains for member in chain.members}
     bounds = [b for b in ann.textbounds.values() if b.type in vocab.config.entities]
+    types = {b.type for b in bounds}
     context = _Context(doc.slug, vocab, aliases, {n.target: n.ref for n in ann.normalizations if n.db == "KG"},
                        {n.target: n.ref for n in ann.normalizations if n.db == "ISO8601"},
                        {a.target for a in ann.attributes if vocab.means(a.name, "unnamed")},
-                       knowledge_links(doc, vocab), set())
-    dates = [b.id for b in bounds if family_of(chain_types.get(b.id, b.type), vocab) == "date"]
+                       knowledge_links(doc, vocab), set(),
+                       {t: family_of(t, vocab) for t in types | set(chain_types.values())},
+                       {t: _sharing(t, vocab) for t in types})
+    dates = [b.id for b in bounds if context.families[chain_types.get(b.id, b.type)] == "date"]
     context.named.update(name_mentions(doc.text, bounds, dates))
-    own = {b.id: replace(_resolve_one(context, b, chain_types.get(b.id, b.type)), named=b.id in context.named)
-           for b in bounds}
+    own = {b.id: _resolve_one(context, b, chain_types.get(b.id, b.type)) for b in bounds}
     return _merge_chains(own, chains, {m for equiv in ann.equivs for m in equiv.members})
 
 
 @dataclass(frozen=True)
 class _Context:
-    """What resolving one mention of a document needs to know of the others."""
+    """What resolving one mention of a document needs to know of the others, and of the types
+    its mentions take (each type's family and sharing asked once, not once per mention)."""
 
     slug: str
     vocab: Vocabulary
@@ -110,6 +113,8 @@ class _Context:
     unnamed: set[str]
     items: Links
     named: set[str]
+    families: dict[str, str]
+    sharing: dict[str, str | None]
 
 
 def knowledge_links(doc: Document, vocab: Vocabulary) -> Links:
@@ -164,28 +169,39 @@ def _check_normalization_families(doc: Document, vocab: Vocabulary) -> None:
 
 
 def _resolve_one(ctx: _Context, bound: TextBound, type_: str) -> Resolution:
-    """One mention's own resolution, as a mention of `type_` (its chain's type)."""
-    family = family_of(type_, ctx.vocab)
-    sharing = _sharing(bound.type, ctx.vocab)
-    local = Resolution(local_iri(ctx.slug, family, bound.id), None, Rule.LOCAL, type=type_)
+    """One mention's own resolution, as a mention of `type_` (its chain's type), marked named when
+    its own words are a name."""
+    resolution = _resolution(ctx, bound, type_)
+    return replace(resolution, named=True) if bound.id in ctx.named else resolution
+
+
+def _resolution(ctx: _Context, bound: TextBound, type_: str) -> Resolution:
+    """The first rule of the module's docstring that resolves the mention."""
+    family = ctx.families[type_]
+    sharing = ctx.sharing[bound.type]
     if bound.id in ctx.kg_links:
         return _by_key(ctx.kg_links[bound.id], ctx.items.get(bound.id, []), ctx.aliases)
     if family == "date" and bound.id in ctx.iso:
         key = f"date/{ctx.iso[bound.id]}"
         return Resolution(resource_iri(key), key, Rule.ISO8601)
     if family in LOCAL_FAMILIES or family == "date" or sharing == LOCAL:
-        return local
+        return _local(ctx, bound, family, type_, Rule.LOCAL)
     if bound.id in ctx.items:
         return _by_item(family, bound, ctx.items[bound.id], ctx.aliases)
     if bound.id in ctx.unnamed:
-        return replace(local, rule=Rule.UNNAMED)
+        return _local(ctx, bound, family, type_, Rule.UNNAMED)
     key = ctx.aliases.lookup(family, bound.text)
     if key:
         return Resolution(resource_iri(key), key, Rule.ALIAS_TABLE)
     if sharing == SHARED or bound.id in ctx.named:
         key = f"{family}/{slugify(normalize(bound.text))}"
         return Resolution(resource_iri(key), key, Rule.NORMALIZED)
-    return replace(local, rule=Rule.NOT_A_NAME)
+    return _local(ctx, bound, family, type_, Rule.NOT_A_NAME)
+
+
+def _local(ctx: _Context, bound: TextBound, family: str, type_: str, rule: Rule) -> Resolution:
+    """A thing of the mention's document alone."""
+    return Resolution(local_iri(ctx.slug, family, bound.id), None, rule, type=type_)
 
 
 def _sharing(type_: str, vocab: Vocabulary) -> str | None:
