@@ -21,10 +21,12 @@ import pytest
 
 from benchmarks.corpus import mutate
 from benchmarks.corpus.generate import Generator
+from kg.model.view_parts import ViewPart
 from kg.pipeline.builder import build
 from kg.publish import view_index
+from kg.publish.view_data import ViewSchema
 from kg.publish.view_index import ViewIndex, open_index, segments, tables
-from kg.publish.view_index.derive import OVERVIEW_FAMILIES
+from kg.publish.view_index.derive import OVERVIEW_FAMILIES, read_ranks
 from kg.store import build_dirs
 from kg.viz.html import render
 from kg.viz.network import graph_of, load_graph
@@ -274,3 +276,32 @@ def base_scans(connection, queries: list[str]) -> set[tuple[str, str]]:
             if detail.startswith("SCAN b.") and detail.split()[1][2:] in growing:
                 found.add((" ".join(sql.split()[:8]), detail))
     return found
+
+
+def _segment_ranks(path: Path) -> dict:
+    connection = tables.open_read(path)
+    try:
+        return read_ranks(connection)
+    finally:
+        connection.close()
+
+
+def test_a_node_that_stops_being_an_actor_moves_the_relations_of_its_unchanged_edges(tmp_path: Path):
+    """An edit that gives a person the type of an event (its family is an event's then) changes the
+    count of relations between two actors of an edge another document states, untouched: a delta's
+    rankings are those of a base written from the same parts."""
+    x, y, rel = "https://kg.example.org/id/x", "https://kg.example.org/id/y", "https://kg.example.org/ontology#knows"
+    person, event = "https://kg.example.org/ontology#Person", "https://kg.example.org/ontology#Event"
+    schema = ViewSchema({}, {}, {person: "Person", event: "Event"})
+
+    def part(types, triples):
+        return ViewPart(types, triples, [], [], [], [])
+
+    before = [("d:a", part([(x, person)], [(x, rel, f"<{y}>")])), ("d:b", part([(y, person)], [(y, rel, f"<{x}>")]))]
+    after = [("d:a", part([(x, person), (x, event)], [(x, rel, f"<{y}>")])), before[1]]
+    segments.write_base(tmp_path / "base.sqlite", schema, before, 10)
+    segments.write_delta(tmp_path / "delta.sqlite", tmp_path / "base.sqlite", None, after[:1], {"d:a"}, 10)
+    segments.write_base(tmp_path / "whole.sqlite", schema, after, 10)
+    patched, whole = _segment_ranks(tmp_path / "delta.sqlite"), _segment_ranks(tmp_path / "whole.sqlite")
+    assert patched == whole
+    assert whole["between"][rel] == 0 and _segment_ranks(tmp_path / "base.sqlite")["between"][rel] == 2

@@ -89,14 +89,17 @@ def derive_nodes(connection: sqlite3.Connection, state: State, todo: str | None)
           LEFT JOIN degrees d ON d.node = k.node LEFT JOIN dated t ON t.node = k.node""")
 
 
-def rank_counts(connection: sqlite3.Connection, state: State, nodes: str, todo: str | None = None) -> dict[str, Counter]:
+def rank_counts(connection: sqlite3.Connection, state: State, nodes: str, todo: str | None = None,
+                relating: str = "temp.edge") -> dict[str, Counter]:
     """{ranking: Counter} of the nodes of the view or table `nodes` (those in the TEMP table `todo`;
     None: all) and of the edges in TEMP.edge, keyed by IRI: types {kind: nodes}, events {kind:
     nodes}, dates {date: events}, figures {'kind<TAB>role': figures, '': figures in no event},
-    relations {predicate: edges} and between {predicate: edges between two actors}."""
+    relations {predicate: edges} and between {predicate: edges between two actors}; the relations
+    of the edges in the table `relating` (an incremental build counts there only the edges that
+    changed: each edge counts alike before and after when it and its ends' families stay)."""
     terms = state.table("terms")
     if todo:
-        nodes = _near(connection, nodes, todo)
+        nodes = _near(connection, nodes, todo, relating)
 
     def only(alias: str) -> str:
         return f"AND {alias}.node IN {todo}" if todo else ""
@@ -104,12 +107,7 @@ def rank_counts(connection: sqlite3.Connection, state: State, nodes: str, todo: 
     def counter(sql: str) -> Counter:
         return Counter(dict(connection.execute(sql)))
 
-    relations, between = Counter(), Counter()
-    for p, n, actors in connection.execute(f"""
-            SELECT (SELECT iri FROM {terms} WHERE id = e.p), COUNT(*),
-                   SUM(a.family IN ({_ACTORS}) AND b.family IN ({_ACTORS})) FROM edge e
-            JOIN {nodes} a ON a.node = e.s JOIN {nodes} b ON b.node = e.o GROUP BY e.p"""):
-        relations[p], between[p] = n, actors or 0
+    relations, between = relation_counts(connection, state, nodes, relating)
     figures = counter(f"""SELECT (SELECT iri FROM {terms} WHERE id = e.kind) || '\t' ||
                                  (SELECT iri FROM {terms} WHERE id = ed.p), COUNT(DISTINCT f.node) FROM edge ed
         JOIN {nodes} e ON e.node = ed.s AND e.family = 'Event'
@@ -129,14 +127,29 @@ def rank_counts(connection: sqlite3.Connection, state: State, nodes: str, todo: 
     }
 
 
-def _near(connection: sqlite3.Connection, nodes: str, todo: str) -> str:
-    """TEMP.near: the rows of `nodes` for the nodes of `todo` and the ends of TEMP.edge, all that the
-    counts of `todo` read, with an index: a state's nodes are a view over the segments, which SQLite
-    scanned again for every edge joined to it (245 s for a one-article edit at 10,000 articles)."""
+def relation_counts(connection: sqlite3.Connection, state: State, nodes: str, edges: str) -> tuple[Counter, Counter]:
+    """(relations, between) of rank_counts for the edges of the table `edges`, whose ends `nodes` holds."""
+    relations, between = Counter(), Counter()
+    for p, n, actors in connection.execute(f"""
+            SELECT (SELECT iri FROM {state.table('terms')} WHERE id = e.p), COUNT(*),
+                   SUM(a.family IN ({_ACTORS}) AND b.family IN ({_ACTORS})) FROM {edges} e
+            JOIN {nodes} a ON a.node = e.s JOIN {nodes} b ON b.node = e.o GROUP BY e.p"""):
+        relations[p], between[p] = n, actors or 0
+    return relations, between
+
+
+def _near(connection: sqlite3.Connection, nodes: str, todo: str, relating: str) -> str:
+    """TEMP.near: the rows of `nodes` for the nodes of `todo`, the ends of the edges of `relating` and
+    the events of TEMP.edge that name a figure of `todo`, all that the counts of `todo` read, with an
+    index: a state's nodes are a view over the segments, which SQLite scanned again for every edge
+    joined to it (245 s for a one-article edit at 10,000 articles)."""
     connection.execute("DROP TABLE IF EXISTS temp.near")
     connection.execute(f"""CREATE TEMP TABLE near AS SELECT * FROM {nodes} WHERE node IN (
-        SELECT node FROM {todo} UNION SELECT s FROM temp.edge UNION SELECT o FROM temp.edge)""")
+        SELECT node FROM {todo} UNION SELECT s FROM {relating} UNION SELECT o FROM {relating})""")
     connection.execute("CREATE INDEX temp.near_node ON near(node)")
+    connection.execute(f"""INSERT INTO near SELECT * FROM {nodes} WHERE node IN (
+        SELECT ed.s FROM temp.edge ed JOIN near f ON f.node = ed.o AND f.family = 'Figure' WHERE f.node IN {todo}
+        EXCEPT SELECT node FROM near)""")
     return "temp.near"
 
 

@@ -12,17 +12,19 @@ its first come) has its edges derived from the links: every edge of it appears o
 from __future__ import annotations
 
 import sqlite3
+from collections import Counter
 
-from kg.publish.view_index.derive import SKIPPED_EDGES, derive_edges
+from kg.publish.view_data import ACTORS
+from kg.publish.view_index.derive import SKIPPED_EDGES, derive_edges, relation_counts
 from kg.publish.view_index.state import State
 
 
 def kept_edges(connection: sqlite3.Connection, state: State, todo: str, into: str = "edge") -> None:
     """TEMP.<into>: the edges `state` keeps (its view of edges, read by node: no link is read) with an
     end among the nodes of the TEMP table `todo`: what derive_edges derives for them."""
-    connection.execute(f"DROP TABLE IF EXISTS temp.{into}")
+    _create(connection, into)
     edges = state.table("edges")
-    connection.execute(f"""CREATE TEMP TABLE {into} AS
+    connection.execute(f"""INSERT INTO {into}
         SELECT s, p, o, sources FROM {edges} WHERE s IN {todo}
         UNION ALL SELECT s, p, o, sources FROM {edges} WHERE o IN {todo} AND s NOT IN {todo}""")
     _index(connection, into)
@@ -42,10 +44,10 @@ def patch_edges(connection: sqlite3.Connection, before: State, after: State, tod
     typed_before = f"EXISTS (SELECT 1 FROM {before.table('types')} x WHERE x.node = t.node)"
     connection.execute(f"INSERT INTO typed_now SELECT node FROM {todo} t WHERE {typed_after}")
     connection.execute(f"INSERT INTO flip SELECT node FROM {todo} t WHERE {typed_before} != (node IN typed_now)")
-    gone = before.rows("links", "s, p, o, source", f"source IN {dropped}")
+    gone = before.rows("links", "s, p, o, source", f"s IN {todo} AND source IN {dropped}")  # by node: no index by source
     new = f"SELECT s, p, o, source FROM {after.delta}.links WHERE source IN {added}"
-    connection.execute("DROP TABLE IF EXISTS temp.edge")
-    connection.execute(f"""CREATE TEMP TABLE edge AS SELECT s, p, o, SUM(n) AS sources FROM (
+    _create(connection, "edge")
+    connection.execute(f"""INSERT INTO edge SELECT s, p, o, SUM(n) AS sources FROM (
           SELECT s, p, o, sources AS n FROM temp.edge_before
           UNION ALL SELECT s, p, o, -COUNT(DISTINCT source) FROM ({gone}) WHERE p NOT IN {skipped} GROUP BY s, p, o
           UNION ALL SELECT s, p, o, COUNT(DISTINCT source) FROM ({new}) WHERE p NOT IN {skipped} GROUP BY s, p, o)
@@ -55,6 +57,43 @@ def patch_edges(connection: sqlite3.Connection, before: State, after: State, tod
         derive_edges(connection, after, "temp.flip", into="edge_flip")
         connection.execute("INSERT INTO temp.edge SELECT s, p, o, sources FROM temp.edge_flip")
     _index(connection, "edge")
+
+
+def moved_relations(connection: sqlite3.Connection, before: State, after: State, todo: str
+                    ) -> tuple[tuple[Counter, Counter], tuple[Counter, Counter]]:
+    """The relation counts (derive.relation_counts) before and after of the edges that moved: those of
+    TEMP.edge_before that TEMP.edge lacks, those of TEMP.edge that TEMP.edge_before lacks, and every
+    edge of a node of `todo` that became an actor or stopped being one (TEMP.families_before and
+    TEMP.near hold their families before and after). Every other edge counts alike before and after."""
+    actor = "family IN ({})".format(", ".join(f"'{family}'" for family in ACTORS))
+    connection.execute("DROP TABLE IF EXISTS temp.turned")
+    connection.execute("CREATE TEMP TABLE turned(node PRIMARY KEY) WITHOUT ROWID")
+    connection.execute(f"""INSERT INTO turned SELECT node FROM {todo} t
+        WHERE COALESCE((SELECT {actor} FROM temp.families_before f WHERE f.node = t.node), 0)
+           != COALESCE((SELECT {actor} FROM temp.near n WHERE n.node = t.node), 0)""")
+    for table in ("edge", "edge_before"):  # by its three columns: a popular node is the subject of thousands
+        connection.execute(f"CREATE INDEX IF NOT EXISTS temp.{table}_spo ON {table}(s, p, o)")
+    counts = []
+    for name, edges, other, state in (("moved_before", "temp.edge_before", "temp.edge", before),
+                                      ("moved_after", "temp.edge", "temp.edge_before", after)):
+        connection.execute(f"DROP TABLE IF EXISTS temp.{name}")
+        connection.execute(f"""CREATE TEMP TABLE {name} AS SELECT s, p, o FROM {edges} e
+            WHERE s IN turned OR o IN turned
+               OR NOT EXISTS (SELECT 1 FROM {other} x WHERE x.s = e.s AND x.p = e.p AND x.o = e.o)""")
+        ends = f"{name}_ends"
+        connection.execute(f"DROP TABLE IF EXISTS temp.{ends}")
+        connection.execute(f"""CREATE TEMP TABLE {ends} AS SELECT * FROM {state.table('nodes')}
+            WHERE node IN (SELECT s FROM {name} UNION SELECT o FROM {name})""")
+        connection.execute(f"CREATE INDEX temp.{ends}_node ON {ends}(node)")
+        counts.append(relation_counts(connection, state, f"temp.{ends}", f"temp.{name}"))
+    return counts[0], counts[1]
+
+
+def _create(connection: sqlite3.Connection, table: str) -> None:
+    """An empty TEMP table of edges, its columns typed as the index's (a column of no type compared
+    with an INTEGER one is converted, and its index is not used: every lookup scans the table)."""
+    connection.execute(f"DROP TABLE IF EXISTS temp.{table}")
+    connection.execute(f"CREATE TEMP TABLE {table}(s INTEGER, p INTEGER, o INTEGER, sources INTEGER)")
 
 
 def _index(connection: sqlite3.Connection, table: str) -> None:

@@ -66,7 +66,9 @@ def write_delta(path: Path, base: Path, previous: Path | None, parts: list[tuple
         new = state.define(connection, "v", "b", "main")
         _touched(connection, previous is not None)
         ranks = derive.read_ranks(connection, "p" if previous is not None else "b")
+        connection.execute("CREATE TEMP TABLE unrelated(s INTEGER, p INTEGER, o INTEGER)")  # relations: moved_relations
         _subtract(ranks, _touched_counts(connection, old))
+        connection.execute("CREATE TEMP TABLE families_before AS SELECT node, family FROM temp.near")
         connection.execute("CREATE TEMP TABLE edge_before AS SELECT * FROM temp.edge")
         _replaced_sources(connection, previous is not None)
         if previous is not None:
@@ -81,7 +83,10 @@ def write_delta(path: Path, base: Path, previous: Path | None, parts: list[tuple
         # a node touched that is no node any more: a row without family overrides the base's
         connection.execute(f"INSERT OR IGNORE INTO main.nodes(node) SELECT node FROM {old.table('nodes')} "
                            "WHERE node IN touched")
-        _add(ranks, derive.rank_counts(connection, new, new.table("nodes"), "touched"))
+        _add(ranks, derive.rank_counts(connection, new, new.table("nodes"), "touched", "temp.unrelated"))
+        moved_before, moved_after = edge_delta.moved_relations(connection, old, new, "touched")
+        _subtract(ranks, dict(zip(("relations", "between"), moved_before)))
+        _add(ranks, dict(zip(("relations", "between"), moved_after)))
         derive.write_ranks(connection, ranks)
         derive.write_overview(connection, [n for n, _ in derive.best(connection, new, "", (), overview_size)])
         connection.execute("INSERT INTO meta VALUES ('overview', ?)", (str(overview_size),))
@@ -156,10 +161,10 @@ def _replaced_sources(connection: sqlite3.Connection, has_previous: bool) -> Non
 
 
 def _touched_counts(connection: sqlite3.Connection, at: state.State) -> dict[str, Counter]:
-    """The rank counts of the touched nodes and of the edges touching them, in state `at` (leaves
-    TEMP.edge for them: the edges it keeps)."""
+    """The rank counts of the touched nodes, in state `at`, but the relations (edge_delta.moved_relations
+    counts those of the edges that moved); leaves TEMP.edge: the edges it keeps with an end among them."""
     edge_delta.kept_edges(connection, at, "touched")
-    return derive.rank_counts(connection, at, at.table("nodes"), "touched")
+    return derive.rank_counts(connection, at, at.table("nodes"), "touched", "temp.unrelated")
 
 
 def _subtract(ranks: dict[str, Counter], counts: dict[str, Counter]) -> None:
