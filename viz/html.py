@@ -147,6 +147,28 @@ def view_data(graph: nx.MultiDiGraph, *, size_by: str = "mentions", place: bool 
     `nodes` starts with the `meta.first` actors the page opens on (every linked actor, or the
     best-connected of a large graph; when none is linked, every actor, or the most mentioned); only nodes Python placed have `x`/`y` (a large graph's
     other nodes are placed by the page when it first draws them; with `place` false, none is)."""
+    drawn, made = graph_data(graph, size_by=size_by, place=place)
+    story, days, figures = made["story"], drawn["timeline"], drawn["figures"]
+    return {
+        "meta": {"nodes": len(drawn["nodes"]), "edges": len(drawn["edges"]), "physics": False, "actors": len(story),
+                 "linked": made["linked"], "links": len(made["links"]), "layers": list(LAYERS),
+                 "initial": made["initial"], "first": made["first"], "showEvents": events_carry_the_story(graph, story),
+                 "timelineEvents": sum(len(d["events"]) for d in days),
+                 "figureRows": sum(len(g["rows"]) for g in figures),
+                 "datedEvents": sum(count for _, count in graph.graph.get("summary", {}).get("dates", [])),
+                 "figures": sum(c for *_, c in graph.graph.get("summary", {}).get("figures", []))},
+        "legend": node_legend(graph),
+        "relationLegend": relation_legend(graph, made["links"]),
+        "eventLegend": event_legend(graph),
+        "options": _options(len(drawn["nodes"])),
+        **drawn,
+    }
+
+
+def graph_data(graph: nx.MultiDiGraph, *, size_by: str = "mentions", place: bool = True) -> tuple[dict, dict]:
+    """The part of `view_data` that draws the graph (nodes, edges, relations, nodeDetails,
+    timeline, figures, sentences, docs: what a block fetched by a served page carries too), and
+    what its meta and legends are made from (story, links, linked, initial, first)."""
     if size_by not in ("degree", "mentions"):
         raise InputError(f"size_by must be 'degree' or 'mentions', not {size_by!r}")
     docs = list(graph.graph.get("docs", {}))
@@ -173,18 +195,7 @@ def view_data(graph: nx.MultiDiGraph, *, size_by: str = "mentions", place: bool 
             details[o]["relations"].append(i)
     edges = _link_edges(graph, links, node_index, relation_index) + _layer_edges(graph, node_index, relation_index)
     days, figures = _timeline(graph, sentence_index, doc_index), _figures(graph, sentence_index, doc_index)
-    return {
-        "meta": {"nodes": len(nodes), "edges": len(edges), "physics": False, "actors": len(story),
-                 "linked": len(linked), "links": len(links), "layers": list(LAYERS),
-                 "initial": initial, "first": len(first), "showEvents": events_carry_the_story(graph, story),
-                 "timelineEvents": sum(len(d["events"]) for d in days),
-                 "figureRows": sum(len(g["rows"]) for g in figures),
-                 "datedEvents": sum(count for _, count in graph.graph.get("summary", {}).get("dates", [])),
-                 "figures": sum(c for *_, c in graph.graph.get("summary", {}).get("figures", []))},
-        "legend": node_legend(graph),
-        "relationLegend": relation_legend(graph, links),
-        "eventLegend": event_legend(graph),
-        "options": _options(len(nodes)),
+    drawn = {
         "nodes": nodes,
         "edges": edges,
         "relations": relations,
@@ -195,6 +206,7 @@ def view_data(graph: nx.MultiDiGraph, *, size_by: str = "mentions", place: bool 
                        "doc": doc_index.get(graph.graph["sentences"][s]["doc"], -1)} for s in sentences],
         "docs": [{"iri": d, **graph.graph["docs"][d]} for d in docs],
     }
+    return drawn, {"story": story, "links": links, "linked": len(linked), "initial": initial, "first": len(first)}
 
 
 def events_carry_the_story(graph: nx.MultiDiGraph, story: nx.Graph) -> bool:
@@ -327,8 +339,9 @@ def _link_edges(graph: nx.MultiDiGraph, links: dict, node_index: dict, relation_
 def _layer_edges(graph: nx.MultiDiGraph, node_index: dict, relation_index: dict) -> list[dict]:
     """One edge per pair of nodes one of which is an event, quote, figure or date."""
     pairs: dict[tuple[str, str], list] = {}
+    layered = {n for n, family in graph.nodes(data="family") if family in LAYERS}
     for s, o, key, d in graph.edges(keys=True, data=True):
-        if graph.nodes[s]["family"] in LAYERS or graph.nodes[o]["family"] in LAYERS:
+        if s in layered or o in layered:
             pairs.setdefault((s, o), []).append((key, d["label"]))
     return [{"id": f"r{i}", "from": node_index[s], "to": node_index[o], "kind": "layer", "arrow": True,
              "text": ", ".join(sorted({lab for _, lab in keyed})), "rel": relation_entry(graph, [k for k, _ in keyed]),

@@ -19,7 +19,7 @@ from __future__ import annotations
 import networkx as nx
 
 from kg.publish.view_index.read import Sources
-from kg.viz.html import view_data
+from kg.viz.html import graph_data
 
 SENT = ("nodes", "edges", "relations", "nodeDetails", "timeline", "figures")
 
@@ -29,7 +29,7 @@ def neighbourhood_data(part: nx.MultiDiGraph, node: str) -> dict:
     relations, details, its dated events and figures, and the sentences and documents they cite,
     numbered within this block, the documents of dated events alone as references {"iri"} (see the
     module docstring)."""
-    data = view_data(part, place=False)
+    data, _ = graph_data(part, place=False)
     block = {"node": node, **{key: data[key] for key in SENT}}
     numbers = {n["id"]: i for i, n in enumerate(data["nodes"])}
     cited = _Citations(data["sentences"], data["docs"])

@@ -59,11 +59,14 @@ def actor_links(graph: nx.MultiDiGraph) -> dict[tuple[str, str], Link]:
         pair = (x, y) if x < y else (y, x)
         return links.setdefault(pair, Link(*pair))
 
+    families = dict(graph.nodes(data="family"))
+    actors = {n for n, family in families.items() if family in ACTORS}
     for s, o, key in graph.edges(keys=True):
-        if s != o and is_actor(graph, s) and is_actor(graph, o):
+        if s != o and s in actors and o in actors:
             link(s, o).statements.append((s, o, key))
-    for event in sorted(n for n, f in graph.nodes(data="family") if f == "Event"):
-        for x, y in combinations(participants(graph, event), 2):
+    adjacency = graph.adj
+    for event in sorted(n for n, f in families.items() if f == "Event"):
+        for x, y in combinations(sorted({o for o in adjacency[event] if o in actors}), 2):  # its participants
             link(x, y).events.append(event)
     return links
 

@@ -10,21 +10,20 @@ sub-directories, each read with the nearest annotation.conf up the tree.
 from __future__ import annotations
 
 import datetime
-import errno
 import hashlib
 import json
 import os
 import re
-import stat
 import zipfile
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 from pathlib import Path
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING
 
 from kg.errors import CorpusError, InputError, InputErrors, InputWarning
 from kg.formats import limits, registry
 from kg.formats.brat.conf import CONFIG_FILE, MAPPING_FILE, AnnotationConfig, decode_utf8, find_config, parse_config
+from kg.formats.corpus_files import Found, files_listed, walk_files
 from kg.formats.positions import json_key_line, line_column
 from kg.formats.registry import TYPE_SYSTEM, InputFormat
 from kg.model.document_ids import document_id, is_utf8_name, shown_path
@@ -140,14 +139,17 @@ def not_read(paths: list[Path]) -> str:
             f"and the corpus's configuration files): {names}")
 
 
-def scan_corpus(corpus_dir: Path) -> Listing:
+def scan_corpus(corpus_dir: Path, listed: bytes | None = None) -> Listing:
     """Walk the corpus (a brat collection: documents in any sub-directory, each read with the
     nearest annotation.conf up the tree). Every file is a document's, a configuration, or
-    listed as ignored; files that are not regular readable files are errors."""
+    listed as ignored; files that are not regular readable files are errors. `listed`: what find
+    listed when it took the corpus's stamp (kg.formats.corpus_stamp), read instead of a second stat
+    of every file when it vouches for the whole tree."""
     corpus_dir = Path(corpus_dir)
     if not corpus_dir.is_dir():
         raise CorpusError("corpus directory not found (expected a directory of .txt/.ann files)", corpus_dir)
-    found = _walk(corpus_dir)
+    found = files_listed(corpus_dir, listed, _wanted) if listed is not None else None
+    found = walk_files(corpus_dir, _wanted) if found is None else found
     errors: list[InputError] = []
     mains = _main_files(found, errors)
     stems = set(mains)
@@ -169,7 +171,12 @@ def scan_corpus(corpus_dir: Path) -> Listing:
     return Listing(documents, ignored, configs)
 
 
-def _main_files(found: dict[str, _Found], errors: list[InputError]) -> dict[str, str]:
+def _wanted(name: str) -> bool:
+    """Whether a file of this name is read by kg (so must be a regular readable file)."""
+    return name.endswith(DOCUMENT_SUFFIXES) or name in CORPUS_FILES
+
+
+def _main_files(found: dict[str, Found], errors: list[InputError]) -> dict[str, str]:
     """The main file of each document that is not in an archive, by document id: the files whose
     format the registry knows. Two of one id (a.txt and a.xmi) are an error."""
     mains: dict[str, str] = {}
@@ -197,7 +204,7 @@ def _head(path: str) -> bytes:
         return b""
 
 
-def _documents(corpus_dir: Path, found: dict[str, _Found], mains: dict[str, str], taken: dict[str, str],
+def _documents(corpus_dir: Path, found: dict[str, Found], mains: dict[str, str], taken: dict[str, str],
                errors: list[InputError]) -> tuple[list[DocumentFiles], set[str]]:
     """The documents of the scan that are not in an archive, and the names of the files they use;
     `taken` gets the file of each document id."""
@@ -223,7 +230,7 @@ def _documents(corpus_dir: Path, found: dict[str, _Found], mains: dict[str, str]
     return documents, used
 
 
-def _stat_key(found: dict[str, _Found], names: tuple[str, ...]) -> tuple[int, ...]:
+def _stat_key(found: dict[str, Found], names: tuple[str, ...]) -> tuple[int, ...]:
     """DocumentFiles.stat_key from the scan's stats: size, modification and change time per file,
     -1 for a missing one."""
     key: list[int] = []
@@ -272,108 +279,16 @@ def _zip_documents(corpus_dir: Path, archives: list[Path], taken: dict[str, str]
     return documents
 
 
-class _Found(NamedTuple):  # a tuple: made 30,000 times for 10,000 articles
-    """A file the scan found: its path (the corpus directory joined with its name), its name, and
-    for a file kg reads, the size, modification and change time its stat gave (else -1)."""
-
-    path: str
-    name: str
-    size: int = -1
-    mtime_ns: int = -1
-    ctime_ns: int = -1
-
-
-def _walk(corpus_dir: Path) -> dict[str, _Found]:
-    """Every file under the corpus, by its path relative to the corpus ('/'-separated); links are
-    followed, never twice into one directory (so never round a loop); anything that should be a
-    regular readable file and is not (a pipe, a dangling link, a directory named x.ann) is an
-    error. One stat per file kg reads, none for the others; no Path objects (at 10,000 articles
-    a build with nothing to do is mostly this walk)."""
-    found: dict[str, _Found] = {}
-    errors: list[InputError] = []
-    visited: set[str] = set()
-    pending = [(str(corpus_dir), "")]
-    while pending:
-        directory, prefix = pending.pop()
-        real = os.path.realpath(directory)
-        if real in visited:
-            errors.append(CorpusError("directory reached twice through links (expected no link loops and one "
-                                      "path to each directory)", Path(directory)))
-            continue
-        visited.add(real)
-        below = []
-        try:
-            listing = os.scandir(directory)
-        except OSError as exc:
-            errors.append(CorpusError(f"cannot list this folder ({exc.strerror}; expected a folder the build may "
-                                      "read)", Path(directory)))
-            continue
-        with listing as entries:
-            for entry in entries:
-                wanted = entry.name.endswith(DOCUMENT_SUFFIXES) or entry.name in CORPUS_FILES
-                if _is_dir(entry):
-                    if wanted:
-                        errors.append(CorpusError("a directory where a file belongs (expected a regular file)",
-                                                  Path(entry.path)))
-                    else:
-                        below.append((entry.path, prefix + entry.name + "/"))
-                    continue
-                if not wanted:
-                    found[prefix + entry.name] = _Found(entry.path, entry.name)
-                    continue
-                item = _regular_file(entry)
-                if isinstance(item, str):
-                    errors.append(CorpusError(item, Path(entry.path)))
-                else:
-                    found[prefix + entry.name] = item
-        pending += sorted(below, reverse=True)  # in name order, so that a loop is told at the same link each time
-    if errors:
-        raise InputErrors(sorted(errors, key=lambda e: e.path or ""))
-    return found
-
-
-def _is_dir(entry: os.DirEntry) -> bool:
-    try:
-        return entry.is_dir()
-    except OSError:  # a link loop: told as a file that cannot be read (_regular_file)
-        return False
-
-
-def _regular_file(entry: os.DirEntry) -> _Found | str:
-    """The file with its size and modification time, or why it cannot be read as a file."""
-    try:
-        st = entry.stat()
-    except FileNotFoundError:
-        return "dangling link (expected a regular file, or a link to one)"
-    except OSError as exc:
-        if exc.errno == errno.ELOOP:
-            return "a link loop (expected a regular file, or a link to one)"
-        return f"cannot be read ({exc.strerror}; expected a readable regular file)"
-    if not stat.S_ISREG(st.st_mode):
-        return "not a regular file (expected a plain file, not a pipe, socket, device or directory)"
-    if not _readable(entry.path, st):
-        return "cannot be read: permission denied (expected a readable file)"
-    return _Found(entry.path, entry.name, st.st_size, st.st_mtime_ns, st.st_ctime_ns)
-
-
-def _readable(path: str, st: os.stat_result) -> bool:
-    """Whether this process may read the file: its own file with the owner's read bit needs no
-    question to the system (the common case); any other is asked with access()."""
-    if st.st_uid == os.geteuid() and st.st_mode & stat.S_IRUSR:
-        return True
-    return os.access(path, os.R_OK)
-
-
 def _slug_problem(path: str, slug: str, taken: dict[str, str]) -> str | None:
     """Why a document path (giving the id `slug`) cannot name a document, or None. `taken` holds
     every id of the corpus, with the file that took it once one has."""
     parts = slug.split("/")
-    if not is_utf8_name(path):
+    if not (path.isascii() or is_utf8_name(path)):  # an ASCII name has no byte that was not UTF-8
         return ("file or folder name that is not UTF-8 (expected UTF-8 names, as brat and INCEpTION list them: "
                 "rename it, e.g. with convmv)")
-    if any(not p for p in parts):
+    if "" in parts:
         return "empty folder name in the document's path (expected names between its slashes)"
-    if any(p.startswith(".") for p in path.split("/")):
+    if path.startswith(".") or "/." in path:
         return ("hidden file name (brat lists no file or folder whose name starts with '.'; expected a name "
                 "that does not)")
     if taken.get(slug):

@@ -144,7 +144,8 @@ def _build(corpus_dir: Path, data_dir: Path, store_url: str | None, progress: bo
         with _lock(data_dir):
             before = kept_stamp(data_dir)
             told = None if full else ask_watcher(data_dir, corpus_dir, before.corpus_stamp if before else None)
-            stamp = None if full else take_stamp(corpus_dir, told)  # before the scan: what changes after it is seen next time
+            taken = None if full else take_stamp(corpus_dir, told)  # before the scan: what changes after it is seen next time
+            stamp = taken.stamp if taken is not None else None
             kept = unchanged_since(before, stamp)
             if kept is not None and not (strict and kept.warnings):
                 report = _unchanged(data_dir, kept.documents, make_pusher(store_url, store_settings))
@@ -153,7 +154,7 @@ def _build(corpus_dir: Path, data_dir: Path, store_url: str | None, progress: bo
                 report.seconds = time.perf_counter() - started
                 return report
             with phases.phase("plan"):
-                found = survey(corpus_dir, data_dir, full, told, before)
+                found = survey(corpus_dir, data_dir, full, told, before, taken.listed if taken is not None else None)
                 plan = found.plan
             pusher = make_pusher(store_url, store_settings)
             if plan is None:

@@ -51,7 +51,6 @@ from kg.publish.search_locals import LocalRows
 from kg.publish.view_data import ViewParts, record_parts, start_parts
 from kg.publish.view_index import load_head, patch_index, write_index
 from kg.store import build_dirs, checksums
-from kg.store.build_dirs import read_manifest
 from kg.store.embedded import EmbeddedStore
 
 OWL_CLASS = FIXED_PREFIXES["owl"] + "Class"
@@ -186,9 +185,8 @@ def _patch_previous(plan: Plan, inputs: Inputs, build_dir: Path, options: Option
             if head is None or not patch_index(build_dir, plan.previous_dir, read.view_parts, plan.changed + plan.removed,
                                                records, touched):
                 write_index(build_dir, _view_of_store(store))
-        previous = read_manifest(plan.previous_dir).get("quads")
         with phases.phase("count"):  # counting a large store takes seconds: the previous count and the change
-            quads = previous + delta if isinstance(previous, int) else len(store)
+            quads = plan.previous_quads + delta if plan.previous_quads is not None else len(store)
         return store, read.checked, touched, Filled(quads, count, frozenset(records_touched), read.by_document)
 
 

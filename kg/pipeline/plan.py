@@ -23,8 +23,8 @@ from kg import __version__
 from kg.errors import InputError, InputWarning
 from kg.model import iris
 from kg.model.iris import graph_iri
+from kg.pipeline.manifest_lines import KeptManifest, manifest_text
 from kg.store import build_dirs
-from kg.store.build_dirs import read_manifest
 
 if TYPE_CHECKING:
     from kg.formats.corpus import DocumentFiles
@@ -44,6 +44,8 @@ class Plan:
     previous_dir: Path | None
     input_warnings: list[list] = field(default_factory=list)  # the configurations' (keep_warnings)
     ontology_remade: bool = False  # an incremental build wrote the ontology graph again (its vocabulary changed)
+    previous_quads: int | None = None  # the quads of the build at `previous_dir`, as its manifest counts them
+    kept: KeptManifest | None = None  # that build's manifest as read, whose unchanged lines the new one copies
 
     def remade_graphs(self) -> list[str] | None:
         """Graphs whose content may differ from the previous build (None: a full build, all of them)."""
@@ -54,12 +56,22 @@ class Plan:
 
 
 def previous_manifest(data_dir: Path) -> dict | None:
-    """The manifest of the current build, with its directory under '_dir'; None before the first build."""
+    """The manifest of the current build, with its directory under '_dir' and, under '_kept', its
+    documents and text (whose lines the next manifest copies); None before the first build or when
+    it has no readable manifest."""
     current = build_dirs.current_build(data_dir)
     if current is None:
         return None
-    manifest = read_manifest(current)
-    return manifest | {"_dir": str(current)} if manifest else None
+    try:
+        text = (current / build_dirs.MANIFEST_FILE).read_text(encoding="utf-8")
+        manifest = json.loads(text)
+    except (OSError, ValueError):
+        return None
+    if not isinstance(manifest, dict) or not manifest:
+        return None
+    documents = manifest.get("documents")
+    kept = KeptManifest(documents, text) if isinstance(documents, dict) else None
+    return manifest | {"_dir": str(current), "_kept": kept}
 
 
 def make_plan(files: list[DocumentFiles], previous: dict | None, fingerprint: str, full: bool,
@@ -110,7 +122,9 @@ def _incremental(files: list[DocumentFiles], old: dict, prints: dict, removed: l
         (changed if before else added).append(item.slug)
     if not todo and not removed:
         return None
-    return Plan("incremental", todo, added, changed, removed, prints, Path(previous["_dir"]))
+    quads = previous.get("quads")
+    return Plan("incremental", todo, added, changed, removed, prints, Path(previous["_dir"]),
+                previous_quads=quads if isinstance(quads, int) else None, kept=previous.get("_kept"))
 
 
 def _settled(stat: list[int], racy_after: int) -> list[int]:
@@ -173,15 +187,4 @@ def write_manifest(build_dir: Path, plan: Plan, fingerprint: str, quads: int, ph
         "remade_graphs": plan.remade_graphs(),
         "phases": list(phases.items()),  # [name, seconds] in the order they ran
     }
-    (build_dir / build_dirs.MANIFEST_FILE).write_text(manifest_text(manifest))
-
-
-def manifest_text(manifest: dict) -> str:
-    """The manifest as JSON, one document per line: readable, and at 100,000 documents written
-    in less than half the time an indented dump takes (Python's indenting encoder is not in C)."""
-    documents = manifest["documents"]
-    head = json.dumps({k: v for k, v in manifest.items() if k != "documents"}, indent=1, sort_keys=True)
-    lines = ",\n".join(f"  {json.dumps(slug)}: {json.dumps(documents[slug], sort_keys=True)}"
-                       for slug in sorted(documents))
-    fields = head[1:-1].strip("\n")  # the other keys, one per line, between the braces
-    return "{\n" + (fields + ",\n" if fields else "") + f' "documents": {{\n{lines}\n }}\n}}\n'
+    (build_dir / build_dirs.MANIFEST_FILE).write_text(manifest_text(manifest, plan.kept))

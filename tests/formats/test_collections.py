@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.helpers import TINY, run_kg, store_quads, tree_digest
+from tests.helpers import TINY, run_kg, settle, store_quads, tree_digest
 
 ACE = Path(__file__).parents[1] / "data" / "ace" / "annotation.conf"
 
@@ -76,6 +76,10 @@ def _loop(path: Path) -> None:
     (path.parent / "back").symlink_to(path.parent.parent, target_is_directory=True)
 
 
+def _twice(path: Path) -> None:
+    (path.parent.parent / "again").symlink_to(path.parent, target_is_directory=True)  # no loop: find lists both
+
+
 def _file_loop(path: Path) -> None:
     path.unlink()
     path.symlink_to(path.name)  # a link to itself: opening it fails with ELOOP
@@ -87,6 +91,7 @@ def _file_loop(path: Path) -> None:
     (_pipe, "not a regular file (expected a plain file, not a pipe"),
     (_directory, "a directory where a file belongs (expected a regular file)"),
     (_loop, "directory reached twice through links"),
+    (_twice, "directory reached twice through links"),
 ])
 def test_files_that_are_not_regular_are_located_errors(collection: Path, tmp_path: Path, damage, message) -> None:
     data = tmp_path / "data"
@@ -143,3 +148,27 @@ def test_a_sub_directory_reached_through_a_link_is_scanned_as_its_own_path(colle
     assert [d.slug for d in listing.documents] == ["2019/feb/alpha", "other/beta"]
     assert listing.documents[1].txt == collection / "other" / "beta.txt"
     assert listing.documents[1].config == collection / "annotation.conf"
+
+
+def test_the_scan_reads_the_stats_find_listed_for_the_stamp(collection: Path) -> None:
+    """A build stamps the corpus (one find, one stat per file) before it scans: the scan reads what
+    find listed instead of a second stat of every file, and finds what a walk finds (a name with a
+    space and a line break, a file no document reads, sub-directories, configurations)."""
+    from kg.formats.corpus import scan_corpus
+    from kg.formats.corpus_stamp import stamp_listing
+
+    (collection / "other" / "notes on\nbeta.md").write_text("not read\n")
+    settle(collection)
+    stamped = stamp_listing(collection)
+    assert stamped is not None
+    listed, walked = scan_corpus(collection, stamped.listed), scan_corpus(collection)
+    assert listed.documents == walked.documents and listed.ignored == walked.ignored == [
+        collection / "README", collection / "other" / "notes on\nbeta.md"]
+    assert [d.stat_key() for d in listed.documents] == [d.stat_key() for d in walked.documents]
+    assert [(d.txt_file, d.ann_file, d.meta_file) for d in listed.documents] == \
+        [(d.txt_file, d.ann_file, d.meta_file) for d in walked.documents]
+    assert listed.configs == walked.configs
+    beta = collection / "other" / "beta.ann"
+    beta.write_text(beta.read_text() + "#1\tAnnotatorNotes T1\tnoted\n")
+    assert scan_corpus(collection, stamped.listed).documents[1].stat_key() == listed.documents[1].stat_key()
+    assert scan_corpus(collection).documents[1].stat_key() != listed.documents[1].stat_key()

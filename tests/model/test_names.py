@@ -13,7 +13,7 @@ import pytest
 import kg
 from kg.formats.records import Span, TextBound
 from kg.model.entities.function_words import INDEFINITE, PRONOUNS_AND_DETERMINERS, is_function_word, is_indefinite
-from kg.model.entities.names import name_mentions
+from kg.model.entities.names import WordKind, name_mentions, word_kind
 from tests.helpers import spacys_stop_words
 
 
@@ -119,3 +119,26 @@ def test_a_type_named_for_its_mention_level_says_whether_its_mentions_are_names(
               TextBound("T3", "Thing-Nominal", (Span(12, 13),), "家", 3),
               TextBound("T4", "PROP_PER", (Span(7, 9),), "老曹", 4)]
     assert name_mentions(text, bounds) == {"T2", "T4"}
+
+
+def _fragments(text: str, tid: str, *words: str) -> TextBound:
+    """A mention of the fragments `words`, each at its first place in `text`, its text them joined by spaces."""
+    spans = tuple(Span(text.index(w), text.index(w) + len(w)) for w in words)
+    return TextBound(tid, "Thing", spans, " ".join(words), 1)
+
+
+def test_a_mention_in_fragments_is_judged_by_each_fragment_at_its_place() -> None:
+    """A capital inside a sentence in a later fragment makes a name; one that opens a sentence there says nothing."""
+    inside = "Yesterday the bank said that England agreed."
+    assert name_mentions(inside, [_fragments(inside, "T1", "bank", "England")]) == {"T1"}
+    opening = "Yesterday the bank fell. England agreed."
+    assert name_mentions(opening, [_fragments(opening, "T1", "bank", "England")]) == set()
+
+
+def test_a_word_is_judged_the_same_wherever_it_is_met() -> None:
+    """The facts kept of a word once per worker are those of the word itself."""
+    assert word_kind("NASA") == WordKind(False, True, True, True, True, True)
+    assert word_kind("Maduro") == WordKind(False, True, True, True, False, False)
+    assert word_kind("I") == WordKind(True, True, True, True, True, False)
+    assert word_kind("iPhone") == WordKind(False, True, True, False, False, False)
+    assert word_kind("张三") == WordKind(False, False, False, False, False, False)

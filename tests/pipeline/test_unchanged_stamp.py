@@ -24,9 +24,9 @@ def scans(monkeypatch: pytest.MonkeyPatch) -> list[Path]:
     seen: list[Path] = []
     real = work.scan_corpus
 
-    def counted(corpus_dir: Path):
+    def counted(corpus_dir: Path, listed: bytes | None = None):
         seen.append(corpus_dir)
-        return real(corpus_dir)
+        return real(corpus_dir, listed)
 
     monkeypatch.setattr(work, "scan_corpus", counted)
     return seen
@@ -114,8 +114,8 @@ def test_a_change_made_after_the_scan_is_seen_by_the_next_build(corpus_copy: Pat
     build(corpus_copy, data)
     counted = work.scan_corpus
 
-    def scan_then_edit(corpus_dir: Path):
-        listing = counted(corpus_dir)
+    def scan_then_edit(corpus_dir: Path, listed: bytes | None = None):
+        listing = counted(corpus_dir, listed)
         edit_npr(corpus_copy)
         return listing
 

@@ -27,18 +27,18 @@ from tests.helpers import NPR, add_article, assert_same_quads, edit_npr, remove_
 def counted(monkeypatch: pytest.MonkeyPatch) -> dict[str, int]:
     """How often builds scanned the corpus and stamped it with `find` (the real functions still run)."""
     calls = {"scan": 0, "find": 0}
-    real_scan, real_stamp = work.scan_corpus, unchanged.corpus_stamp
+    real_scan, real_stamp = work.scan_corpus, unchanged.stamp_listing
 
-    def scan(corpus_dir: Path):
+    def scan(corpus_dir: Path, listed: bytes | None = None):
         calls["scan"] += 1
-        return real_scan(corpus_dir)
+        return real_scan(corpus_dir, listed)
 
     def stamp(corpus_dir: Path):
         calls["find"] += 1
         return real_stamp(corpus_dir)
 
     monkeypatch.setattr(work, "scan_corpus", scan)
-    monkeypatch.setattr(unchanged, "corpus_stamp", stamp)
+    monkeypatch.setattr(unchanged, "stamp_listing", stamp)
     return calls
 
 

@@ -11,12 +11,16 @@ compaction, everything the index answers must equal a full build's.
 from __future__ import annotations
 
 import shutil
+import subprocess
+import sys
 from collections import Counter
 from pathlib import Path
 
 import networkx as nx
 import pytest
 
+from benchmarks.corpus import mutate
+from benchmarks.corpus.generate import Generator
 from kg.pipeline.builder import build
 from kg.publish import view_index
 from kg.publish.view_index import ViewIndex, open_index, segments, tables
@@ -125,6 +129,33 @@ def test_an_incremental_build_patches_the_view_index(corpus: Path, tmp_path: Pat
     patched, fresh = state_of(index_of(data)), state_of(index_of(full))
     assert patched == fresh
     assert before["edges"] != patched["edges"] or before["graph"]["docs"] != patched["graph"]["docs"]  # the change shows
+
+
+def test_removals_and_edits_in_a_row_patch_the_degrees_of_popular_nodes(tmp_path: Path):
+    """A generated corpus links a few places and people from most of its documents: removing
+    documents and editing others, build after build, lowers and raises their degrees by what changed
+    (the kept edges patched by the links of the sources replaced), as a full build counts them."""
+    corpus, data = tmp_path / "corpus", tmp_path / "data"
+    subprocess.run([sys.executable, str(ROOT / "benchmarks" / "corpus" / "generate.py"), "--docs", "30", "--seed", "3",
+                    "--out", str(corpus)], check=True, capture_output=True, timeout=120)
+    build(corpus, data)
+    generator, slugs = Generator(3, 30), sorted(p.stem for p in corpus.glob("*.txt"))
+    whole = whole_of(index_of(data))
+    popular = max(whole, key=whole.degree)
+    seen = [whole.degree(popular)]
+    linking = sorted({whole.graph["sentences"][s]["doc"].rpartition("/")[2]
+                      for _, _, evidence in whole.edges(popular, data="evidence") for s in evidence})
+    editing = [slug for slug in slugs if slug not in linking]
+    for step, slug in enumerate(linking[:3]):
+        mutate.remove_document(corpus, slug)
+        mutate.edit_document(corpus, editing[step], generator, salt=step)
+        assert build(corpus, data).mode == "incremental"
+        full = tmp_path / f"full-{step}"
+        build(corpus, full, full=True)
+        patched = state_of(index_of(data))
+        assert patched == state_of(index_of(full)), f"after step {step}"
+        seen.append(patched["scores"][popular].degree)
+    assert all(later < earlier for earlier, later in zip(seen, seen[1:])), seen  # each removal took links of it
 
 
 def test_an_edit_links_the_base_and_writes_a_delta_of_what_it_changed(corpus: Path, tmp_path: Path):

@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 import tomllib
 from dataclasses import dataclass, field
-from functools import cached_property
+from functools import cached_property, lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -27,6 +27,7 @@ _POSSESSIVE = re.compile(r"['’]s\b")
 EXTRA_TYPES = {"Role": "role"}
 
 
+@lru_cache(maxsize=1 << 16)  # asked of every mention: a corpus names its things again and again
 def normalize(text: str) -> str:
     """The form names are compared in: accents, case, possessive 's and punctuation dropped."""
     text = _POSSESSIVE.sub("", text.replace("’", "'"))

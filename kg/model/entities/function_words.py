@@ -101,6 +101,7 @@ FUNCTION_WORDS: frozenset[str] = frozenset(
 INDEFINITE_WORDS: frozenset[str] = frozenset(fold(word) for words in INDEFINITE.values() for word in words.split())
 
 
+@lru_cache(maxsize=1 << 16)  # asked of the first word of every mention
 def is_indefinite(word: str) -> bool:
     """Whether a word (any case, but not an acronym: "UN") introduces an indefinite noun phrase, or is
     a number."""

@@ -17,6 +17,7 @@ Every reader's output (brat, INCEpTION XMI, WebAnno TSV, all read as brat lines)
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Callable
 
 from kg.errors import InputWarning
 from kg.formats.records import Annotations, Document
@@ -40,8 +41,14 @@ class Chain:
 
 def states_identity(relation_type: str, vocab: Vocabulary) -> bool:
     """Whether a relation type joins its arguments into one entity."""
-    named = {name.casefold() for name in vocab.alignment.identity}
-    return relation_type.casefold() in IDENTITY_RELATIONS | named or relation_type in vocab.config.equiv_types()
+    return _identity_test(vocab)(relation_type)
+
+
+def _identity_test(vocab: Vocabulary) -> Callable[[str], bool]:
+    """states_identity for many relation types of one vocabulary: its names and equivalences read once."""
+    named = IDENTITY_RELATIONS | {name.casefold() for name in vocab.alignment.identity}
+    equivalences = set(vocab.config.equiv_types())
+    return lambda relation_type: relation_type.casefold() in named or relation_type in equivalences
 
 
 def identity_warnings(doc: Document, vocab: Vocabulary) -> list[InputWarning]:
@@ -93,7 +100,8 @@ def _links(ann: Annotations, vocab: Vocabulary, entities: set[str],
     """The groups of mention ids each equivalence or identity relation joins, with its line;
     members that are not entity mentions are left out, with a warning."""
     stated = [(list(equiv.members), equiv.line, equiv.type) for equiv in ann.equivs]
-    stated += [([rel.arg1, rel.arg2], rel.line, rel.type) for rel in ann.relations if states_identity(rel.type, vocab)]
+    identity = _identity_test(vocab)
+    stated += [([rel.arg1, rel.arg2], rel.line, rel.type) for rel in ann.relations if identity(rel.type)]
     links, warnings = [], []
     for members, line, type_ in stated:
         kept = [m for m in members if m in entities]

@@ -24,7 +24,7 @@ import re
 from collections import Counter
 from enum import Enum
 from functools import cached_property, lru_cache
-from typing import Iterable
+from typing import Iterable, NamedTuple
 
 from kg.formats.records import TextBound
 from kg.model.entities.function_words import is_function_word, is_indefinite
@@ -33,6 +33,7 @@ from kg.model.sentences import ABBREVIATIONS
 
 _WORD = re.compile(r"[^\W\d_]+")
 _FIRST_TOKEN = re.compile(r"[^\W_]+")
+_WORD_BEFORE = re.compile(r"([\w.]*)$")
 _TYPE_PARTS = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|[^\W\d_]+")  # PROP_PER, PersonName, Person-Nominal
 _NAME_LEVELS = {"name", "named", "nam", "prop", "proper", "propn"}
 _NOT_NAME_LEVELS = {"nominal", "nom", "pronoun", "pronominal", "pron", "pro", "implicit", "anaphor"}
@@ -54,10 +55,10 @@ def name_mentions(text: str, bounds: Iterable[TextBound], dates: Iterable[str] =
     the ids of date mentions, named only by a form with digits."""
     bounds = list(bounds)
     dates = set(dates)
-    lines = _Lines(text)
+    lines = _lines_of(text)
     judged = {b.id: _date_verdict(b.text) if b.id in dates else type_verdict(b.type) or judge(text, b, lines)
               for b in bounds}
-    folded = {b.id: fold(b.text) for b in bounds}
+    folded = {b.id: _folded(b.text) for b in bounds}
     repeated = Counter(folded.values())
     by_words: dict[str, set[Verdict]] = {}
     for bound in bounds:
@@ -77,25 +78,67 @@ def name_mentions(text: str, bounds: Iterable[TextBound], dates: Iterable[str] =
 def judge(text: str, bound: TextBound, lines: _Lines | None = None) -> Verdict:
     """The verdict on one mention from its own words and their place in the text (`lines`: the
     text's lines already judged, when the caller judges many mentions of one text)."""
-    lines = lines or _Lines(text)
-    words = [(m.group(), span.begin + m.start()) for span in bound.spans
-             for m in _WORD.finditer(text[span.begin:span.end])]
-    content = [(w, at) for w, at in words if not is_function_word(w)]
+    lines = lines or _lines_of(text)
+    spans = [(span.begin, _span_words(text[span.begin:span.end])) for span in bound.spans]
+    words = spans[0][1] if len(spans) == 1 else _joined([words for _, words in spans])
     first = _FIRST_TOKEN.search(bound.text)
-    if not content or (first and is_indefinite(first.group())):
+    if not words.content or (first and is_indefinite(first.group())):
         return Verdict.NOT_A_NAME
-    if not any(_cased(w) for w, _ in content):
+    if not words.cased:
         return Verdict.CASELESS
-    capitalised = [(w, at) for w, at in content if any(c.isupper() for c in w)]
-    if not capitalised:
+    if not words.capitalised:
         return Verdict.NOT_A_NAME
     if lines.capitals_say_nothing(bound.begin):
         return Verdict.UNDECIDED
-    if any(not _sentence_initial(text, at) and not _all_capitals(w) for w, at in capitalised):
+    if any(not _sentence_initial(text, begin + at) for begin, span_words in spans for at in span_words.capitals):
         return Verdict.NAME
     return Verdict.UNDECIDED
 
 
+class _SpanWords(NamedTuple):
+    """What judge asks of the words of a mention's span, other than pronouns, determiners and honorifics."""
+
+    content: bool  # there are such words
+    cased: bool  # one of them is of a cased script
+    capitalised: bool  # one of them has a capital
+    capitals: tuple[int, ...]  # where each of them with a capital that is no acronym starts, in the span
+
+
+@lru_cache(maxsize=1 << 16)  # a corpus writes its names again and again: each is read once per worker
+def _span_words(span_text: str) -> _SpanWords:
+    content = [(kind, m.start()) for m in _WORD.finditer(span_text) if not (kind := word_kind(m.group())).function]
+    return _SpanWords(bool(content), any(kind.cased for kind, _ in content),
+                      any(kind.capitalised for kind, _ in content),
+                      tuple(at for kind, at in content if kind.capitalised and not kind.acronym))
+
+
+def _joined(fragments: list[_SpanWords]) -> _SpanWords:
+    """What the fragments of one mention say together (where their capitals are is asked of each)."""
+    return _SpanWords(any(f.content for f in fragments), any(f.cased for f in fragments),
+                      any(f.capitalised for f in fragments), ())
+
+
+class WordKind(NamedTuple):
+    """What judging names asks of a word, asked once per word a worker meets (words repeat across a
+    corpus; asking again for each mention and line cost the read more than resolving did)."""
+
+    function: bool  # a pronoun, determiner or honorific (kg.model.entities.function_words)
+    cased: bool  # of a cased script: lower or upper case changes it
+    capitalised: bool  # one of its letters is a capital
+    initial: bool  # its first letter is a capital
+    upper: bool  # in capitals ("NASA", "I", "CHAIRMAN")
+    acronym: bool  # in capitals and longer than a letter: an acronym or a word set in capitals
+
+
+@lru_cache(maxsize=1 << 16)
+def word_kind(word: str) -> WordKind:
+    """The facts of one word (a match of _WORD) that say whether it can make a name."""
+    upper = word.isupper()
+    return WordKind(is_function_word(word), _cased(word), any(c.isupper() for c in word), word[0].isupper(), upper,
+                    upper and len(word) > 1)
+
+
+@lru_cache(maxsize=1024)  # asked of every mention; a corpus has a few types
 def type_verdict(type_: str) -> Verdict | None:
     """What a type's own name says of its mentions, where it names a mention level as ACE and its
     heirs do (NAM, NOM, PRO; `Person-Name`, `Thing-Nominal`, `Person-Pronoun`, `PROP_PER`, `NOM_PER`,
@@ -125,7 +168,7 @@ def _decided(text: str, bound: TextBound, others: set[Verdict], lines: _Lines) -
     words = _WORD.findall(bound.text)
     if any(w.islower() for w in words):
         return Verdict.NAME if _capitalised_elsewhere(text, bound, lines) else Verdict.NOT_A_NAME
-    capitalised = [w for w in words if not is_function_word(w) and any(c.isupper() for c in w)]
+    capitalised = [w for w in words if not (kind := word_kind(w)).function and kind.capitalised]
     return Verdict.NAME if any(w.lower() not in lines.lower_words for w in capitalised) else Verdict.NOT_A_NAME
 
 
@@ -137,11 +180,6 @@ def _capitalised_elsewhere(text: str, bound: TextBound, lines: _Lines) -> bool:
             return True
         at = text.find(bound.text, at + 1)
     return False
-
-
-def _all_capitals(word: str) -> bool:
-    """A word in capitals ("NASA", "CHAIRMAN"): an acronym or a word set in capitals, as the document tells."""
-    return len(word) > 1 and word.isupper()
 
 
 def _cased(word: str) -> bool:
@@ -163,7 +201,7 @@ def _sentence_initial(text: str, at: int) -> bool:
 
 def _abbreviation(before: str) -> bool:
     """Whether the word before a period is an initial or a known abbreviation (kg.model.sentences)."""
-    word = re.search(r"([\w.]*)$", before).group(1).lower()
+    word = _WORD_BEFORE.search(before).group(1).lower()
     return len(word) == 1 or word in ABBREVIATIONS
 
 
@@ -187,15 +225,25 @@ class _Lines:
     @cached_property
     def lower_words(self) -> set[str]:
         """The words the text writes in lower case (read only when a mention is left undecided)."""
-        return {w for w in _WORD.findall(self.text) if w.islower()}
+        return set(filter(str.islower, set(_WORD.findall(self.text))))
 
 
-@lru_cache(maxsize=1024)  # a document's lines are judged for its entity mentions and again for its triggers
+@lru_cache(maxsize=4)  # a document's text is judged for its entity mentions, then for its event triggers
+def _lines_of(text: str) -> _Lines:
+    """The judged lines of a text, shared by the calls that judge its mentions."""
+    return _Lines(text)
+
+
+@lru_cache(maxsize=1 << 16)  # a corpus names its things again and again
+def _folded(words: str) -> str:
+    return fold(words)
+
+
 def _capitals_say_nothing(line: str) -> bool:
     """Whether a line is set in capitals or in title case."""
-    words = [w for w in _WORD.findall(line) if _cased(w) and not is_function_word(w)]
+    words = [kind for kind in map(word_kind, _WORD.findall(line)) if kind.cased and not kind.function]
     if not words:
         return False
-    capitalised = sum(1 for w in words if w[0].isupper())
-    shouting = all(w.isupper() for w in words) and len(words) > 1
+    capitalised = sum(1 for kind in words if kind.initial)
+    shouting = all(kind.upper for kind in words) and len(words) > 1
     return shouting or (len(words) >= _TITLE_CASE_WORDS and capitalised / len(words) >= _TITLE_CASE_SHARE)

@@ -26,6 +26,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, replace
 from enum import StrEnum
+from functools import lru_cache
 
 from kg.errors import AnnotationError, InputErrors
 from kg.formats.records import Document, Normalization, TextBound
@@ -87,20 +88,23 @@ def resolve_document(doc: Document, vocab: Vocabulary, aliases: AliasTable) -> d
     chains, _ = identity_chains(doc, vocab)
     chain_types = {member: chain.type for chain in chains for member in chain.members}
     bounds = [b for b in ann.textbounds.values() if b.type in vocab.config.entities]
+    types = {b.type for b in bounds}
     context = _Context(doc.slug, vocab, aliases, {n.target: n.ref for n in ann.normalizations if n.db == "KG"},
                        {n.target: n.ref for n in ann.normalizations if n.db == "ISO8601"},
                        {a.target for a in ann.attributes if vocab.means(a.name, "unnamed")},
-                       knowledge_links(doc, vocab), set())
-    dates = [b.id for b in bounds if family_of(chain_types.get(b.id, b.type), vocab) == "date"]
+                       knowledge_links(doc, vocab), set(),
+                       {t: family_of(t, vocab) for t in types | set(chain_types.values())},
+                       {t: _sharing(t, vocab) for t in types})
+    dates = [b.id for b in bounds if context.families[chain_types.get(b.id, b.type)] == "date"]
     context.named.update(name_mentions(doc.text, bounds, dates))
-    own = {b.id: replace(_resolve_one(context, b, chain_types.get(b.id, b.type)), named=b.id in context.named)
-           for b in bounds}
+    own = {b.id: _resolve_one(context, b, chain_types.get(b.id, b.type)) for b in bounds}
     return _merge_chains(own, chains, {m for equiv in ann.equivs for m in equiv.members})
 
 
 @dataclass(frozen=True)
 class _Context:
-    """What resolving one mention of a document needs to know of the others."""
+    """What resolving one mention of a document needs to know of the others, and of the types
+    its mentions take (each type's family and sharing asked once, not once per mention)."""
 
     slug: str
     vocab: Vocabulary
@@ -110,6 +114,8 @@ class _Context:
     unnamed: set[str]
     items: Links
     named: set[str]
+    families: dict[str, str]
+    sharing: dict[str, str | None]
 
 
 def knowledge_links(doc: Document, vocab: Vocabulary) -> Links:
@@ -164,28 +170,44 @@ def _check_normalization_families(doc: Document, vocab: Vocabulary) -> None:
 
 
 def _resolve_one(ctx: _Context, bound: TextBound, type_: str) -> Resolution:
-    """One mention's own resolution, as a mention of `type_` (its chain's type)."""
-    family = family_of(type_, ctx.vocab)
-    sharing = _sharing(bound.type, ctx.vocab)
-    local = Resolution(local_iri(ctx.slug, family, bound.id), None, Rule.LOCAL, type=type_)
+    """One mention's own resolution, as a mention of `type_` (its chain's type): the first rule of
+    the module's docstring that applies, marked named when its own words are a name."""
+    family = ctx.families[type_]
+    sharing = ctx.sharing[bound.type]
+    named = bound.id in ctx.named
     if bound.id in ctx.kg_links:
-        return _by_key(ctx.kg_links[bound.id], ctx.items.get(bound.id, []), ctx.aliases)
+        return _marked(_by_key(ctx.kg_links[bound.id], ctx.items.get(bound.id, []), ctx.aliases), named)
     if family == "date" and bound.id in ctx.iso:
         key = f"date/{ctx.iso[bound.id]}"
-        return Resolution(resource_iri(key), key, Rule.ISO8601)
+        return Resolution(resource_iri(key), key, Rule.ISO8601, named=named)
     if family in LOCAL_FAMILIES or family == "date" or sharing == LOCAL:
-        return local
+        return _local(ctx, bound, family, type_, Rule.LOCAL, named)
     if bound.id in ctx.items:
-        return _by_item(family, bound, ctx.items[bound.id], ctx.aliases)
+        return _marked(_by_item(family, bound, ctx.items[bound.id], ctx.aliases), named)
     if bound.id in ctx.unnamed:
-        return replace(local, rule=Rule.UNNAMED)
+        return _local(ctx, bound, family, type_, Rule.UNNAMED, named)
     key = ctx.aliases.lookup(family, bound.text)
     if key:
-        return Resolution(resource_iri(key), key, Rule.ALIAS_TABLE)
-    if sharing == SHARED or bound.id in ctx.named:
-        key = f"{family}/{slugify(normalize(bound.text))}"
-        return Resolution(resource_iri(key), key, Rule.NORMALIZED)
-    return replace(local, rule=Rule.NOT_A_NAME)
+        return Resolution(resource_iri(key), key, Rule.ALIAS_TABLE, named=named)
+    if sharing == SHARED or named:
+        key = _normalized_key(family, bound.text)
+        return Resolution(resource_iri(key), key, Rule.NORMALIZED, named=named)
+    return _local(ctx, bound, family, type_, Rule.NOT_A_NAME, named)
+
+
+def _marked(resolution: Resolution, named: bool) -> Resolution:
+    return replace(resolution, named=True) if named else resolution
+
+
+def _local(ctx: _Context, bound: TextBound, family: str, type_: str, rule: Rule, named: bool) -> Resolution:
+    """A thing of the mention's document alone."""
+    return Resolution(local_iri(ctx.slug, family, bound.id), None, rule, type=type_, named=named)
+
+
+@lru_cache(maxsize=1 << 16)  # a corpus names its things again and again
+def _normalized_key(family: str, text: str) -> str:
+    """The key a mention's own words give it: `<family>/<slug>`."""
+    return f"{family}/{slugify(normalize(text))}"
 
 
 def _sharing(type_: str, vocab: Vocabulary) -> str | None:

@@ -22,7 +22,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from kg.atomic import replaced_file
-from kg.formats.corpus_stamp import corpus_stamp
+from kg.formats.corpus_stamp import stamp_listing
 from kg.pipeline.inputs import code_fingerprint
 from kg.pipeline.survey.watched import Told
 from kg.store import build_dirs
@@ -49,11 +49,23 @@ class Unchanged:
         return self.stamp.rpartition(":")[0]
 
 
-def take_stamp(corpus_dir: Path, told: Told | None = None) -> str | None:
+@dataclass(frozen=True)
+class Taken:
+    """A stamp taken before a build's survey: the corpus's joined with kg's code fingerprint, and what
+    find listed to take it (the scan reads it instead of a second stat of every file; None when the
+    watcher gave the stamp)."""
+
+    stamp: str
+    listed: bytes | None = None
+
+
+def take_stamp(corpus_dir: Path, told: Told | None = None) -> Taken | None:
     """The corpus's stamp (the watcher's when it answered) joined with kg's code fingerprint, or
     None when the corpus cannot be stamped."""
-    corpus = told.stamp if told is not None else corpus_stamp(corpus_dir)
-    return None if corpus is None else f"{corpus}:{code_fingerprint()}"
+    if told is not None:
+        return Taken(f"{told.stamp}:{code_fingerprint()}")
+    stamped = stamp_listing(corpus_dir)
+    return None if stamped is None else Taken(f"{stamped.stamp}:{code_fingerprint()}", stamped.listed)
 
 
 def kept_stamp(data_dir: Path) -> Unchanged | None:

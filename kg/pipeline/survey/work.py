@@ -37,16 +37,17 @@ class Survey:
 
 
 def survey(corpus_dir: Path, data_dir: Path, full: bool, told: Told | None = None,
-           kept: Unchanged | None = None) -> Survey:
+           kept: Unchanged | None = None, listed: bytes | None = None) -> Survey:
     """The work of a build of `corpus_dir` into `data_dir`: from the changes `told` names since the
-    stamp `kept` (kept for the current build) when it can, else by scanning."""
+    stamp `kept` (kept for the current build) when it can, else by scanning (reading `listed`, what
+    find listed for the stamp just taken, when there is one)."""
     racy_after = time.time_ns() - 2 * clock_tick_ns(corpus_dir)  # what changed since may change again unseen
     previous = previous_manifest(data_dir)  # read once: at 100,000 documents it is tens of megabytes
     if not full and told is not None and told.changed is not None and kept is not None and kept.plain and previous:
         found = _from_changes(corpus_dir, told.changed, kept, previous, racy_after)
         if found is not None:
             return found
-    listing = scan_corpus(corpus_dir)
+    listing = scan_corpus(corpus_dir, listed)
     inputs = Inputs(corpus_dir, listing.configs, listing.documents)
     plan = make_plan(listing.documents, previous, inputs.fingerprint, full, racy_after)
     plain = not inputs.converted and not inputs.unconfigured

@@ -35,26 +35,26 @@ def fill_classes(connection: sqlite3.Connection, schema: ViewSchema, numbers: Nu
                             for cls, family in schema.classes.items()])
 
 
-def derive_edges(connection: sqlite3.Connection, state: State, todo: str | None) -> None:
-    """TEMP.edge: the edges of `state` with an end among the nodes of the TEMP table `todo` (None:
+def derive_edges(connection: sqlite3.Connection, state: State, todo: str | None, into: str = "edge") -> None:
+    """TEMP.<into>: the edges of `state` with an end among the nodes of the TEMP table `todo` (None:
     every edge), each with the number of sources that state it."""
-    connection.execute("DROP TABLE IF EXISTS temp.edge")
-    connection.execute("CREATE TEMP TABLE edge(s INTEGER, p INTEGER, o INTEGER, sources INTEGER)")
+    connection.execute(f"DROP TABLE IF EXISTS temp.{into}")
+    connection.execute(f"CREATE TEMP TABLE {into}(s INTEGER, p INTEGER, o INTEGER, sources INTEGER)")
     types, skipped = state.table("types"), state.terms(SKIPPED_EDGES)
     if todo is None:
         connection.execute("CREATE TEMP TABLE isnode(node INTEGER PRIMARY KEY)")
         connection.execute(f"INSERT OR IGNORE INTO isnode SELECT node FROM {types}")
-        connection.execute(f"""INSERT INTO edge SELECT s, p, o, COUNT(DISTINCT source) FROM {state.table('links')}
+        connection.execute(f"""INSERT INTO {into} SELECT s, p, o, COUNT(DISTINCT source) FROM {state.table('links')}
             WHERE p NOT IN {skipped} AND s IN isnode AND o IN isnode GROUP BY s, p, o""")
         connection.execute("DROP TABLE isnode")
     else:  # the condition on `todo` inside each segment's arm: SQLite pushes none through a view's union
         from_s = state.rows("links", "s, p, o, source", f"s IN {todo}")
         to_o = state.rows("links", "s, p, o, source", f"o IN {todo} AND s NOT IN {todo}")
-        connection.execute(f"""INSERT INTO edge SELECT s, p, o, COUNT(DISTINCT source) FROM ({from_s} UNION ALL {to_o})
+        connection.execute(f"""INSERT INTO {into} SELECT s, p, o, COUNT(DISTINCT source) FROM ({from_s} UNION ALL {to_o})
             WHERE p NOT IN {skipped} AND EXISTS (SELECT 1 FROM {types} t WHERE t.node = s)
               AND EXISTS (SELECT 1 FROM {types} t WHERE t.node = o) GROUP BY s, p, o""")
-    connection.execute("CREATE INDEX temp.edge_s ON edge(s)")
-    connection.execute("CREATE INDEX temp.edge_o ON edge(o)")
+    connection.execute(f"CREATE INDEX temp.{into}_s ON {into}(s)")
+    connection.execute(f"CREATE INDEX temp.{into}_o ON {into}(o)")
 
 
 def derive_nodes(connection: sqlite3.Connection, state: State, todo: str | None) -> None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import sqlite3
 import threading
+from collections import OrderedDict
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterable
@@ -23,6 +24,10 @@ SAME_AS = FIXED_PREFIXES["owl"] + "sameAs"
 PREF_LABEL = FIXED_PREFIXES["skos"] + "prefLabel"
 SENTENCES_SHOWN = 20  # mention sentences of the node a block is about (the count says the rest)
 SENTENCES_SHOWN_OTHERS = 3  # ... and of every other node and edge of a part of the graph
+# nodes whose literal rows a reader keeps once read, the last read: a place named in every article has
+# a row per article stating it (its owl:sameAs), thousands, for a few distinct, and is in most parts
+LITERALS_KEPT = 10_000
+TERMS_KEPT = 50_000  # IRIs of numbers a reader keeps once read, the last read (nodes, predicates, documents recur)
 
 
 @dataclass
@@ -76,6 +81,9 @@ class ViewIndex:
     def __init__(self, schema: ViewSchema, base: Path, delta: Path | None) -> None:
         self.schema, self.base, self.delta = schema, base, delta
         self._local = threading.local()
+        self._literals: OrderedDict[int, list[tuple[int, int, str]]] = OrderedDict()  # see LITERALS_KEPT
+        self._kept_lock = threading.Lock()  # of what a reader keeps (_literals, _terms)
+        self._terms: OrderedDict[int, str] = OrderedDict()  # see TERMS_KEPT
         connection, _ = self._connection()
         info = tables.meta(connection, "d" if delta else "main")
         self.total = int(info["nodes"])
@@ -99,6 +107,8 @@ class ViewIndex:
             # a neighbourhood's candidates: one edge away (`adjacent`), or actors named by an event that is
             connection.execute("CREATE TEMP TABLE near(node PRIMARY KEY, family TEXT, score INTEGER, adjacent INTEGER) "
                                "WITHOUT ROWID")
+            # ... and the roles of the events among them: (event, its score, actor, its family and score)
+            connection.execute("CREATE TEMP TABLE roles(event, rank INTEGER, actor, family TEXT, score INTEGER)")
             found = self._local.connection = (connection, whole)
         return found
 
@@ -190,14 +200,16 @@ class ViewIndex:
             WHERE n.node IN (SELECT o FROM v_edges WHERE s = ?1 UNION SELECT s FROM v_edges WHERE o = ?1) AND n.node != ?1""",
                            (found[0],))
         listed = ", ".join(f"'{f}'" for f in ACTORS)
-        connection.execute(f"""INSERT OR IGNORE INTO near SELECT DISTINCT n.node, n.family, n.score, 0
+        connection.execute("DELETE FROM roles")
+        connection.execute(f"""INSERT INTO roles SELECT e.node, e.score, n.node, n.family, n.score
             FROM near e JOIN v_edges l ON l.s = e.node JOIN v_nodes n ON n.node = l.o
-            WHERE e.family = 'Event' AND n.family IN ({listed}) AND n.node != ?""", (found[0],))
+            WHERE e.family = 'Event' AND n.family IN ({listed})""")
+        connection.execute("INSERT OR IGNORE INTO near SELECT DISTINCT actor, family, score, 0 FROM roles WHERE actor != ?",
+                           (found[0],))
         chosen = _best_near(connection, whole, f"family IN ({listed})", (limit - 1) * 3 // 5)
         connection.execute("DELETE FROM keep")
         connection.executemany("INSERT INTO keep VALUES (?)", ((n,) for n in chosen))
-        linking = dict(connection.execute("""SELECT DISTINCT e.node, e.score FROM near e JOIN v_edges l ON l.s = e.node
-            WHERE e.adjacent AND e.family = 'Event' AND l.o IN keep"""))
+        linking = dict(connection.execute("SELECT DISTINCT event, rank FROM roles WHERE actor IN keep"))
         chosen += _best_of(connection, whole, linking, limit - 1 - len(chosen))
         connection.executemany("INSERT OR IGNORE INTO keep VALUES (?)", ((n,) for n in chosen))
         chosen += _best_near(connection, whole, "adjacent AND node NOT IN keep", limit - 1 - len(chosen))
@@ -259,8 +271,7 @@ class ViewIndex:
             JOIN main.classes c USING (cls)"""))
         same_as = connection.execute(f"SELECT {whole.term(SAME_AS)}").fetchone()[0]
         literals, links = [], []
-        for node, p, v in connection.execute(
-                f"SELECT DISTINCT node, p, v FROM ({whole.rows('literals', 'node, p, v', 'node IN keep')})"):
+        for node, p, v in self._literal_rows(connection, whole):
             (links if p == same_as else literals).append((node, p, v))
         edges = self._edges(connection, edges_of, strongest)
         totals = dict(connection.execute("SELECT node, sentences FROM v_nodes WHERE node IN keep"))
@@ -281,7 +292,7 @@ class ViewIndex:
         texts = _sentences(connection, whole, cited)
         named = {x for row in found for x in (row[0], row[2])} | {x for row in literals for x in row[:2]}
         named |= {x for rows in (edges, statements, mentions) for row in rows for x in row} | {same_as}
-        iris = derive.names(connection, whole, named | {x for row in links for x in row[:2]} | {doc for _, doc in texts.values()})
+        iris = self._names(connection, whole, named | {x for row in links for x in row[:2]} | {doc for _, doc in texts.values()})
         sentences = {iris[s]: {"text": text, "doc": iris[doc]} for s, (text, doc) in sorted(
             texts.items(), key=lambda item: iris[item[0]])}
         heads = {iris[n].rsplit("/", 2)[0] for n, _, _ in found}  # a document's own nodes are named after it
@@ -315,7 +326,7 @@ class ViewIndex:
         stated = [_stating(connection, tuple(number[t] for t in relation), relation_cap)
                   if all(t in number for t in relation) else [] for relation in relations]
         texts = _sentences(connection, whole, {s for found in [*mentions.values(), *stated] for s in found})
-        iris = derive.names(connection, whole, set(texts) | {doc for _, doc in texts.values()})
+        iris = self._names(connection, whole, set(texts) | {doc for _, doc in texts.values()})
         sentences = {iris[s]: {"text": text, "doc": iris[doc]} for s, (text, doc) in sorted(
             texts.items(), key=lambda item: iris[item[0]])}
         name = {n: iri for iri, n in number.items()}
@@ -323,6 +334,41 @@ class ViewIndex:
                        {name[n]: total for n, total in mentioned.items()},
                        [[iris[s] for s in found] for found in stated], sentences,
                        self._documents({doc for _, doc in texts.values()}, set(docs)))
+
+    def _names(self, connection: sqlite3.Connection, whole: state.State, numbers: set[int]) -> dict[int, str]:
+        """{number: IRI} of `numbers` (derive.names), those kept from an earlier read not read again
+        (TERMS_KEPT)."""
+        with self._kept_lock:
+            found = {n: self._terms[n] for n in numbers if n in self._terms}
+            for n in found:
+                self._terms.move_to_end(n)
+        read = derive.names(connection, whole, [n for n in numbers if n not in found])
+        with self._kept_lock:
+            self._terms.update(read)
+            while len(self._terms) > TERMS_KEPT:
+                self._terms.popitem(last=False)
+        return found | read
+
+    def _literal_rows(self, connection: sqlite3.Connection, whole: state.State) -> list[tuple[int, int, str]]:
+        """The distinct (node, predicate, N-Quads term) of the literals (and owl:sameAs) of the nodes
+        in TEMP.keep: those kept from an earlier read, and the others read (then kept, the
+        LITERALS_KEPT last read)."""
+        numbers = [row[0] for row in connection.execute("SELECT node FROM keep")]
+        with self._kept_lock:
+            found = {n: self._literals[n] for n in numbers if n in self._literals}
+            for n in found:
+                self._literals.move_to_end(n)
+        read: dict[int, list[tuple[int, int, str]]] = {n: [] for n in numbers if n not in found}
+        connection.execute("DELETE FROM more")
+        connection.executemany("INSERT INTO more VALUES (?)", ((n,) for n in read))
+        for node, p, v in connection.execute(
+                f"SELECT DISTINCT node, p, v FROM ({whole.rows('literals', 'node, p, v', 'node IN more')})"):
+            read[node].append((node, p, v))
+        with self._kept_lock:
+            self._literals.update(read)
+            while len(self._literals) > LITERALS_KEPT:
+                self._literals.popitem(last=False)
+        return [row for rows in (*found.values(), *read.values()) for row in rows]
 
     def _numbers(self, terms: set[str]) -> dict[str, int]:
         """{IRI: number} of those of `terms` the index names."""
@@ -372,7 +418,7 @@ class ViewIndex:
         connection.executemany("INSERT OR IGNORE INTO more VALUES (?)", {(row[3],) for row in found if row[3]})
         named = dict(connection.execute(f"""SELECT node, MIN(v) FROM ({whole.rows(
             'literals', 'node, v', f'node IN more AND p = {whole.term(PREF_LABEL)}')}) GROUP BY node"""))
-        iris = derive.names(connection, whole, {row[0] for row in found})
+        iris = self._names(connection, whole, {row[0] for row in found})
         rows = sorted({(iris[doc], title, date, named.get(publisher) or "") for doc, title, date, publisher in found})
         docs: dict[str, dict[str, str]] = {}
         for doc, title, date, publisher in rows:

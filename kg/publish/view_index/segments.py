@@ -12,7 +12,7 @@ from typing import Iterable
 
 from kg.model.view_parts import ViewPart
 from kg.publish.view_data import ViewSchema
-from kg.publish.view_index import derive, state, tables
+from kg.publish.view_index import derive, edge_delta, state, tables
 from kg.publish.view_index.write import Numbers, SegmentWriter
 from kg.store import checksums
 
@@ -67,12 +67,14 @@ def write_delta(path: Path, base: Path, previous: Path | None, parts: list[tuple
         _touched(connection, previous is not None)
         ranks = derive.read_ranks(connection, "p" if previous is not None else "b")
         _subtract(ranks, _touched_counts(connection, old))
+        connection.execute("CREATE TEMP TABLE edge_before AS SELECT * FROM temp.edge")
+        _replaced_sources(connection, previous is not None)
         if previous is not None:
             connection.execute("INSERT INTO main.nodes SELECT * FROM p.nodes WHERE node NOT IN touched")
             connection.execute("INSERT INTO main.edges SELECT * FROM p.edges WHERE s NOT IN touched AND o NOT IN touched")
             connection.execute("INSERT INTO main.masked SELECT node FROM p.masked")
         connection.execute("INSERT OR IGNORE INTO main.masked SELECT node FROM touched")
-        derive.derive_edges(connection, new, "touched")
+        edge_delta.patch_edges(connection, old, new, "touched", "temp.dropped", "temp.added")
         connection.execute("INSERT INTO main.edges SELECT s, p, o, sources FROM temp.edge")
         connection.executescript(tables.EDGE_INDEXES)
         derive.derive_nodes(connection, new, "touched")
@@ -143,10 +145,20 @@ def _touched(connection: sqlite3.Connection, has_previous: bool) -> None:
             WHERE source IN (SELECT id FROM {schema}.sources WHERE name IN changed)""")
 
 
+def _replaced_sources(connection: sqlite3.Connection, has_previous: bool) -> None:
+    """TEMP.dropped: the numbers of the changed sources in the base and the previous delta (what
+    this delta replaces); TEMP.added: those of the sources this delta writes."""
+    connection.execute("CREATE TEMP TABLE dropped(id INTEGER PRIMARY KEY)")
+    for schema in ["b"] + (["p"] if has_previous else []):
+        connection.execute(f"INSERT OR IGNORE INTO dropped SELECT id FROM {schema}.sources WHERE name IN changed")
+    connection.execute("CREATE TEMP TABLE added(id INTEGER PRIMARY KEY)")
+    connection.execute("INSERT INTO added SELECT id FROM main.sources WHERE name IN changed")
+
+
 def _touched_counts(connection: sqlite3.Connection, at: state.State) -> dict[str, Counter]:
     """The rank counts of the touched nodes and of the edges touching them, in state `at` (leaves
-    TEMP.edge for them)."""
-    derive.derive_edges(connection, at, "touched")
+    TEMP.edge for them: the edges it keeps)."""
+    edge_delta.kept_edges(connection, at, "touched")
     return derive.rank_counts(connection, at, at.table("nodes"), "touched")
 
 
