@@ -121,3 +121,15 @@ def test_a_corpus_names_its_identity_relations_in_kg_toml(tmp_path: Path) -> Non
         statements = graph.query("SELECT (COUNT(*) AS ?n) WHERE { ?st a kgo:Statement ; rdf:predicate ?p . "
                                  "?p rdfs:label ?l FILTER(?l IN ('Is_acron', 'Is_synon', 'Anaphora')) }")
     assert len(rows) == 0 and int(statements[0]["n"]) == len(joined)  # each stated, between one entity and itself
+
+
+def test_each_mention_is_marked_named_as_its_own_words_are_whichever_rule_resolves_it() -> None:
+    """A name linked by a KG key, a name resolved by its words, a name joined to a chain and words
+    that are no name each keep what their own words are, whatever resolved them."""
+    doc, vocab = _document("\n".join([_at("Ana Lee", "T1", "PER"), _at("She", "T2", "PER"), _at("UN", "T3", "ORG"),
+                                      _at("chief", "T4", "PER"), _at("the United Nations", "T5", "ORG"),
+                                      "R1\tCoref Arg1:T2 Arg2:T1", "N1\tReference T3 KG:organization/un-body\tUN"]))
+    resolved = resolve_document(doc, vocab, AliasTable({}, {}))
+    assert {tid: (r.rule.name, r.named) for tid, r in resolved.items()} == {
+        "T1": ("NORMALIZED", True), "T2": ("NORMALIZED", False), "T3": ("KG", True), "T4": ("NOT_A_NAME", False),
+        "T5": ("NORMALIZED", True)}

@@ -76,7 +76,7 @@ Evidence = dict[str, MentionCounts]  # canonical key -> what the documents say o
 def add_evidence(total: Evidence, more: Evidence, sign: int = 1) -> None:
     """Add `more` to `total` (subtract it when `sign` is -1); keys left with nothing are removed."""
     for key, counts in more.items():
-        item = total.setdefault(key, MentionCounts())
+        item = _entry(total, key)
         for form, n in counts.forms.items():
             item.forms[form] += sign * n
         for type_, n in counts.types.items():
@@ -91,6 +91,15 @@ def add_evidence(total: Evidence, more: Evidence, sign: int = 1) -> None:
             item.forms, item.types, item.items, item.names = +item.forms, +item.types, +item.items, +item.names
             if item.is_empty():
                 del total[key]
+
+
+def _entry(evidence: Evidence, key: str) -> MentionCounts:
+    """The counts of `key`, new and empty when it has none (made only then: a MentionCounts is five
+    Counters)."""
+    counts = evidence.get(key)
+    if counts is None:
+        counts = evidence[key] = MentionCounts()
+    return counts
 
 
 def _add_first(item: MentionCounts, first: First | None, sign: int) -> None:
@@ -133,14 +142,15 @@ def _add_firsts(evidence: Evidence, lines: dict[str, list[tuple[str, str]]], den
     begins, contexts, sentences = dict(lines[_BEGIN]), dict(lines[_CONTEXT]), dict(lines[_SENTENCE])
     anchors, dates = dict(lines[_ANCHOR]), dict(lines[_DATE])
     for mention, entities in denotes.items():
-        if mention not in sentences or mention not in begins or mention not in contexts:
+        canonical = [e for e in entities if e.startswith(prefix)]
+        if not canonical or mention not in sentences or mention not in begins or mention not in contexts:
             continue
         document = contexts[mention]
         date = literal_form(dates[document]) if document in dates else UNDATED
         sentence = literal_form(anchors.get(sentences[mention], '""'))[:MAX_SENTENCE]
         first = (date, document[1:-1], int(literal_form(begins[mention])), sentence)
-        for entity in (e for e in entities if e.startswith(prefix)):
-            _add_first(evidence.setdefault(entity[len(prefix):-1], MentionCounts()), first, 1)
+        for entity in canonical:
+            _add_first(_entry(evidence, entity[len(prefix):-1]), first, 1)
 
 
 def _add_items(evidence: Evidence, same_as: Iterable[tuple[str, str]]) -> None:
@@ -148,7 +158,7 @@ def _add_items(evidence: Evidence, same_as: Iterable[tuple[str, str]]) -> None:
     prefix = "<" + iris.RESOURCE
     for entity, item in same_as:
         if entity.startswith(prefix):
-            evidence.setdefault(entity[len(prefix):-1], MentionCounts()).items[item[1:-1]] += 1
+            _entry(evidence, entity[len(prefix):-1]).items[item[1:-1]] += 1
 
 
 def _statements(nquads: str) -> dict[str, list[tuple[str, str]]]:
@@ -168,7 +178,7 @@ def _summed(denotes, anchors, types, labels, posts, post_nodes, references, name
     evidence: Evidence = {}
 
     def item(node: str) -> MentionCounts:
-        return evidence.setdefault(node[len(prefix):-1], MentionCounts())
+        return _entry(evidence, node[len(prefix):-1])
 
     for mention, entities in denotes.items():
         for entity in (e for e in entities if e.startswith(prefix)):

@@ -26,6 +26,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, replace
 from enum import StrEnum
+from functools import lru_cache
 
 from kg.errors import AnnotationError, InputErrors
 from kg.formats.records import Document, Normalization, TextBound
@@ -169,39 +170,44 @@ def _check_normalization_families(doc: Document, vocab: Vocabulary) -> None:
 
 
 def _resolve_one(ctx: _Context, bound: TextBound, type_: str) -> Resolution:
-    """One mention's own resolution, as a mention of `type_` (its chain's type), marked named when
-    its own words are a name."""
-    resolution = _resolution(ctx, bound, type_)
-    return replace(resolution, named=True) if bound.id in ctx.named else resolution
-
-
-def _resolution(ctx: _Context, bound: TextBound, type_: str) -> Resolution:
-    """The first rule of the module's docstring that resolves the mention."""
+    """One mention's own resolution, as a mention of `type_` (its chain's type): the first rule of
+    the module's docstring that applies, marked named when its own words are a name."""
     family = ctx.families[type_]
     sharing = ctx.sharing[bound.type]
+    named = bound.id in ctx.named
     if bound.id in ctx.kg_links:
-        return _by_key(ctx.kg_links[bound.id], ctx.items.get(bound.id, []), ctx.aliases)
+        return _marked(_by_key(ctx.kg_links[bound.id], ctx.items.get(bound.id, []), ctx.aliases), named)
     if family == "date" and bound.id in ctx.iso:
         key = f"date/{ctx.iso[bound.id]}"
-        return Resolution(resource_iri(key), key, Rule.ISO8601)
+        return Resolution(resource_iri(key), key, Rule.ISO8601, named=named)
     if family in LOCAL_FAMILIES or family == "date" or sharing == LOCAL:
-        return _local(ctx, bound, family, type_, Rule.LOCAL)
+        return _local(ctx, bound, family, type_, Rule.LOCAL, named)
     if bound.id in ctx.items:
-        return _by_item(family, bound, ctx.items[bound.id], ctx.aliases)
+        return _marked(_by_item(family, bound, ctx.items[bound.id], ctx.aliases), named)
     if bound.id in ctx.unnamed:
-        return _local(ctx, bound, family, type_, Rule.UNNAMED)
+        return _local(ctx, bound, family, type_, Rule.UNNAMED, named)
     key = ctx.aliases.lookup(family, bound.text)
     if key:
-        return Resolution(resource_iri(key), key, Rule.ALIAS_TABLE)
-    if sharing == SHARED or bound.id in ctx.named:
-        key = f"{family}/{slugify(normalize(bound.text))}"
-        return Resolution(resource_iri(key), key, Rule.NORMALIZED)
-    return _local(ctx, bound, family, type_, Rule.NOT_A_NAME)
+        return Resolution(resource_iri(key), key, Rule.ALIAS_TABLE, named=named)
+    if sharing == SHARED or named:
+        key = _normalized_key(family, bound.text)
+        return Resolution(resource_iri(key), key, Rule.NORMALIZED, named=named)
+    return _local(ctx, bound, family, type_, Rule.NOT_A_NAME, named)
 
 
-def _local(ctx: _Context, bound: TextBound, family: str, type_: str, rule: Rule) -> Resolution:
+def _marked(resolution: Resolution, named: bool) -> Resolution:
+    return replace(resolution, named=True) if named else resolution
+
+
+def _local(ctx: _Context, bound: TextBound, family: str, type_: str, rule: Rule, named: bool) -> Resolution:
     """A thing of the mention's document alone."""
-    return Resolution(local_iri(ctx.slug, family, bound.id), None, rule, type=type_)
+    return Resolution(local_iri(ctx.slug, family, bound.id), None, rule, type=type_, named=named)
+
+
+@lru_cache(maxsize=1 << 16)  # a corpus names its things again and again
+def _normalized_key(family: str, text: str) -> str:
+    """The key a mention's own words give it: `<family>/<slug>`."""
+    return f"{family}/{slugify(normalize(text))}"
 
 
 def _sharing(type_: str, vocab: Vocabulary) -> str | None:
