@@ -14,6 +14,7 @@ base (then the two are written again as one base). No request reads every row.
     write.py      the rows of a part into a segment
     state.py      the index's rows as one set in SQL: the base less what the delta replaced, plus the delta
     derive.py     nodes, rankings and overview, in SQL
+    edge_delta.py an edit's edges: the kept ones patched by the links of the sources it replaced
     segments.py   writing a base, a delta, a compacted base
     read.py       ViewIndex: what a page, a neighbourhood or a filter shows, and the summaries
 
