@@ -12,7 +12,6 @@ lets lazily written exports copy every other section from that build.
 
 from __future__ import annotations
 
-import json
 import os
 import time
 from dataclasses import dataclass, field
@@ -62,12 +61,8 @@ def previous_manifest(data_dir: Path) -> dict | None:
     current = build_dirs.current_build(data_dir)
     if current is None:
         return None
-    try:
-        text = (current / build_dirs.MANIFEST_FILE).read_text(encoding="utf-8")
-        manifest = json.loads(text)
-    except (OSError, ValueError):
-        return None
-    if not isinstance(manifest, dict) or not manifest:
+    manifest, text = build_dirs.manifest_and_text(current)
+    if not manifest:
         return None
     documents = manifest.get("documents")
     kept = KeptManifest(documents, text) if isinstance(documents, dict) else None

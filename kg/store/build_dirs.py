@@ -130,11 +130,18 @@ def require_current_build(data_dir: Path) -> Path:
 
 def read_manifest(build: Path) -> dict[str, Any]:
     """A build's manifest; empty when it has none (an unfinished build) or one that does not parse."""
+    return manifest_and_text(build)[0]
+
+
+def manifest_and_text(build: Path) -> tuple[dict[str, Any], str]:
+    """read_manifest's answer with the text it parsed ('' when it is empty): an incremental build
+    copies the unchanged documents' lines of that text (kg.pipeline.manifest_lines)."""
     try:
-        manifest = json.loads((build / MANIFEST_FILE).read_text(encoding="utf-8"))
+        text = (build / MANIFEST_FILE).read_text(encoding="utf-8")
+        manifest = json.loads(text)
     except (OSError, ValueError):
-        return {}
-    return manifest if isinstance(manifest, dict) else {}
+        return {}, ""
+    return (manifest, text) if isinstance(manifest, dict) else ({}, "")
 
 
 def base_iri(build: Path | None) -> str | None:
