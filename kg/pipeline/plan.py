@@ -22,8 +22,8 @@ from kg import __version__
 from kg.errors import InputError, InputWarning
 from kg.model import iris
 from kg.model.iris import graph_iri
-from kg.pipeline.manifest_lines import KeptManifest, manifest_text
 from kg.store import build_dirs
+from kg.store.manifest_lines import KeptManifest, manifest_text
 
 if TYPE_CHECKING:
     from kg.formats.corpus import DocumentFiles

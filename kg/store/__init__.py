@@ -2,6 +2,7 @@
 
     protocol.py   GraphStore: what kg, api and viz ask of a store, embedded or remote
     build_dirs.py the data directory and its builds: every file named, and how a new build replaces the old
+    manifest_lines.py  a build manifest's text, one line per document: an edit copies the unchanged lines
     checksums.py  the checksum kept beside each file a build keeps: a file damaged on disk is made again, never used
     embedded.py   the embedded Oxigraph store
     remote/       the same interface over HTTP, its engines, and the push of a build

@@ -135,7 +135,7 @@ def read_manifest(build: Path) -> dict[str, Any]:
 
 def manifest_and_text(build: Path) -> tuple[dict[str, Any], str]:
     """read_manifest's answer with the text it parsed ('' when it is empty): an incremental build
-    copies the unchanged documents' lines of that text (kg.pipeline.manifest_lines)."""
+    copies the unchanged documents' lines of that text (kg.store.manifest_lines)."""
     try:
         text = (build / MANIFEST_FILE).read_text(encoding="utf-8")
         manifest = json.loads(text)

@@ -7,8 +7,8 @@ import json
 from pathlib import Path
 
 from kg.pipeline.builder import build
-from kg.pipeline.manifest_lines import KeptManifest, manifest_text
 from kg.store import build_dirs
+from kg.store.manifest_lines import KeptManifest, manifest_text
 from tests.helpers import add_article, edit_npr, remove_npr
 
 
