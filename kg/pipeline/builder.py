@@ -255,10 +255,10 @@ def _run(plan: Plan, inputs: Inputs, data_dir: Path, options: Options, phases: P
         report.quads, report.entities = filled.quads, filled.entities
         report.warnings = _allowed(keep_warnings(plan, filled.warnings, inputs.warnings, inputs.corpus_dir),
                                    options.strict)
-        with phases.phase("search index"):  # the endpoint reads it, never builds it in a request
-            write_build_index(build_dir, plan.previous_dir, filled.touched,
-                              frozenset(iris.document_iri(slug) for slug in plan.added + plan.changed + plan.removed),
-                              filled.local_rows, filled.records)
+        if plan.mode != "full":  # a full build wrote its search index while its store was loading
+            with phases.phase("search index"):  # the endpoint reads it, never builds it in a request
+                write_build_index(build_dir, plan.previous_dir, filled.touched,
+                                  frozenset(iris.document_iri(s) for s in plan.added + plan.changed + plan.removed))
         if plan.previous_dir:
             keep_base_export(build_dir, plan.previous_dir, plan.remade_graphs() or [])
         with phases.phase("schema"):

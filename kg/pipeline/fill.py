@@ -35,7 +35,7 @@ from kg.model.entities.evidence import (
     patch_kept,
     save_evidence,
 )
-from kg.model.iris import FIXED_PREFIXES, graph_iri, resource_iri
+from kg.model.iris import graph_iri, resource_iri
 from kg.model.schema.corpus_vocabulary import Vocabulary
 from kg.model.view_parts import pack, view_part
 from kg.pipeline.cluster import reading_on
@@ -45,15 +45,14 @@ from kg.pipeline.load_file import LoadFile, ontology_nquads
 from kg.pipeline.phases import Phases
 from kg.pipeline.plan import Plan
 from kg.pipeline.readers import ChunkReader, read_all
-from kg.pipeline.shacl import validate_nquads
+from kg.pipeline.record_shapes import DeclaredClasses, validate_stored_records, validate_written_records
 from kg.pipeline.stored_records import gather_evidence, refresh_firsts, replace_records
+from kg.publish.search_index import write_build_index
 from kg.publish.search_locals import LocalRows
 from kg.publish.view_data import ViewParts, record_parts, start_parts
 from kg.publish.view_index import load_head, patch_index, write_index
 from kg.store import build_dirs, checksums
 from kg.store.embedded import EmbeddedStore
-
-OWL_CLASS = FIXED_PREFIXES["owl"] + "Class"
 
 
 @dataclass
@@ -64,8 +63,6 @@ class Filled:
     entities: int  # entity records written
     touched: frozenset[str] | None = None  # IRIs of the records an incremental build rewrote (None: all)
     warnings: dict[str, list[InputError]] = field(default_factory=dict)  # what each document read only warns about
-    local_rows: LocalRows | None = None  # a full build's: the search index's rows of things local to a document
-    records: str | None = None  # a full build's: the records' N-Quads it wrote (the search index reads their rows)
 
 
 @dataclass
@@ -89,13 +86,10 @@ def fill_store(plan: Plan, inputs: Inputs, build_dir: Path, options: Options, ph
                 reader = stack.enter_context(reading_on(options.cluster, build_dir, _a_document(plan),
                                                         options.progress))
         if plan.mode == "full":
-            store, checked, touched, filled = _load_all(plan, inputs, build_dir, options, phases, reader)
+            store, filled = _load_all(plan, inputs, build_dir, options, phases, reader)
         else:
-            store, checked, touched, filled = _patch_previous(plan, inputs, build_dir, options, phases, reader)
+            store, filled = _patch_previous(plan, inputs, build_dir, options, phases, reader)
     with store:
-        if options.validate:
-            with phases.phase("validate"):  # records of what the checked documents name or named
-                _validate_records(store, checked if touched is None else checked | touched, inputs.vocabulary)
         with phases.phase("flush"):
             store.flush()
         return filled
@@ -111,26 +105,35 @@ def _load_all(plan: Plan, inputs: Inputs, build_dir: Path, options: Options, pha
     store = EmbeddedStore(build_dirs.store_path(build_dir))
     with _closed_on_failure(store):
         load = LoadFile(build_dir, store)  # the store is bulk-loaded while the documents are read
-        local_rows = LocalRows()
+        local_rows, declared = LocalRows(), DeclaredClasses()
 
         def sink(slug: str, nquads: str) -> None:
             load.append(graph_iri(slug), nquads)
             local_rows.add(nquads)
+            declared.add(nquads)
 
         try:
             with phases.phase("read"):
                 ontology = ontology_nquads(inputs.vocabulary)
                 load.append(iris.ONTOLOGY_GRAPH, ontology)
+                declared.add(ontology)
                 view = start_parts(ontology)
                 read = read_all(plan.todo, inputs, options.progress, options.validate, options.workers, sink,
                                 frozenset(view.schema.classes), reader)
             with phases.phase("records"):  # written while the loader still works, and loaded with the rest
                 count, records = records_nquads(read.evidence, inputs.vocabulary, inputs.aliases)
                 load.append(iris.ENTITIES_GRAPH, records)
+                declared.add(records)
                 _keep_evidence(build_dir, kept_form(read.evidence))
+            # what follows needs nothing of the store: it runs while the loader finishes
             with phases.phase("view data"):
                 view.documents, view.records = read.view_parts, record_parts(records, view.schema.classes)
                 write_index(build_dir, view)
+            if options.validate:
+                with phases.phase("validate"):  # the records of what the checked documents name
+                    validate_written_records(records, read.checked, inputs.vocabulary.declared() | declared.found)
+            with phases.phase("search index"):  # the endpoint reads it, never builds it in a request
+                write_build_index(build_dir, local_rows=local_rows, records=records)
         except BaseException:
             load.abandon()  # the build directory, store and all, is removed by the caller
             raise
@@ -139,8 +142,7 @@ def _load_all(plan: Plan, inputs: Inputs, build_dir: Path, options: Options, pha
             load.finish_loading()
         with phases.phase("nq export"):
             load.finish_as_export()
-    filled = Filled(load.quads, count, warnings=read.by_document, local_rows=local_rows, records=records)
-    return store, read.checked, None, filled
+    return store, Filled(load.quads, count, warnings=read.by_document)
 
 
 @contextmanager
@@ -187,7 +189,10 @@ def _patch_previous(plan: Plan, inputs: Inputs, build_dir: Path, options: Option
                 write_index(build_dir, _view_of_store(store))
         with phases.phase("count"):  # counting a large store takes seconds: the previous count and the change
             quads = plan.previous_quads + delta if plan.previous_quads is not None else len(store)
-        return store, read.checked, touched, Filled(quads, count, frozenset(records_touched), read.by_document)
+        if options.validate:
+            with phases.phase("validate"):  # the records of what the checked documents name or named
+                validate_stored_records(store, read.checked | touched, inputs.vocabulary.declared())
+        return store, Filled(quads, count, frozenset(records_touched), read.by_document)
 
 
 def _view_of_store(store: EmbeddedStore) -> ViewParts:
@@ -255,15 +260,3 @@ def _lines(nquads: str) -> int:
     """Quads in N-Quads text holding each quad once (literals escape their line breaks)."""
     return nquads.count("\n")
 
-
-def _validate_records(store: EmbeddedStore, touched: set[str] | None, vocab: Vocabulary) -> None:
-    subjects = None if touched is None else [resource_iri(k) for k in sorted(touched)]
-    records = store.dump_graph(iris.ENTITIES_GRAPH, subjects=subjects)
-    validate_nquads(records.encode(), vocab.declared() | _declared_by_documents(store))
-
-
-def _declared_by_documents(store: EmbeddedStore) -> frozenset[str]:
-    """The classes documents declare for the types they use beyond their annotation.conf."""
-    rows = store.select(f"""SELECT DISTINCT ?t WHERE {{ GRAPH ?g {{ ?t a <{OWL_CLASS}> }}
-                            FILTER(STRSTARTS(STR(?t), "{iris.VOCABULARY}")) }}""")
-    return frozenset(row["t"] for row in rows)

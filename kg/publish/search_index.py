@@ -303,12 +303,13 @@ def make_index(path: Path, labels: Rows, summaries: Rows) -> Path:
 def write_build_index(build_dir: Path, previous_dir: Path | None = None,
                       touched: frozenset[str] | None = None, documents: frozenset[str] = frozenset(),
                       local_rows: LocalRows | None = None, records: str | None = None) -> None:
-    """`kg build`'s step: the index of the build's finished store, into the build directory. An
+    """`kg build`'s step: the index of the build's store, into the build directory. An
     incremental build (`previous_dir`, the entities whose records it rewrote and the IRIs of the
     documents it added, changed or removed) patches a copy of the previous build's file: an edit
     costs what it changes, not a read of every label. A full build gives the rows of the things
     local to its documents as it read them (`local_rows`, kg.publish.search_locals) and the records'
-    N-Quads it wrote (`records`, kg.publish.search_records): the store is not asked."""
+    N-Quads it wrote (`records`, kg.publish.search_records): the store is not asked (its bulk load
+    is then still under way)."""
     if local_rows is not None and records is not None:
         labels, summaries = record_rows(records)
         make_index(index_path(build_dir), labels + local_rows.labels, summaries + local_rows.summaries)
