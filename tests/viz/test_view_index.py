@@ -36,7 +36,7 @@ from kg.viz.view_index import (
     store_index,
 )
 from tests.helpers import ROOT, shared_corpus
-from tests.viz.support import row_table_scans
+from tests.viz.support import plan_steps, row_table_scans
 
 
 def whole_of(index: ViewIndex) -> nx.MultiDiGraph:
@@ -127,6 +127,15 @@ def test_the_rows_of_a_page_are_read_by_index_never_by_a_scan_of_a_row_table(shi
     """Each query the reader runs for a part of the graph and a neighbourhood probes the row
     tables' indexes for the nodes it asks for (an index with a delta: tests/viz/test_kept_view.py)."""
     assert not row_table_scans(shipped[0])
+
+
+def test_a_neighbourhood_reads_literals_and_edges_from_their_indexes_alone(shipped) -> None:
+    """A node's literals (a place every article names has a row per article) and the edges of a
+    neighbourhood's candidates are read from their indexes, not row by row from their tables."""
+    steps = {detail for _, detail in plan_steps(shipped[0])}
+    for table in ("literals", "edges"):
+        used = {detail for detail in steps if f" INDEX {table}_" in detail}
+        assert used and all("COVERING INDEX" in detail for detail in used), (table, used)
 
 
 def test_selections_are_the_best_of_a_kind_a_family_a_date_a_document(shipped) -> None:
