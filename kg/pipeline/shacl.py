@@ -72,14 +72,29 @@ def validate_nquads(nquads: bytes, extra: frozenset[str] = frozenset()) -> None:
     if key in _CONFORMING:
         _CONFORMING.move_to_end(key)
         return
-    union = rdflib.Graph()
-    # Oxigraph parses: rdflib's N-Triples reader is quadratic in a line's length (an article's text
-    # is one literal: a 5 MB text took minutes)
-    for quad in ox.parse(nquads, format=ox.RdfFormat.N_QUADS):
-        union.add((from_oxigraph(quad.subject), from_oxigraph(quad.predicate), from_oxigraph(quad.object)))
+    union = _union_graph(nquads)
     check_shapes(union)
     check_declared(union, extra)
     _remember(key)
+
+
+def _union_graph(nquads: bytes) -> rdflib.Graph:
+    """The union of the graphs in some N-Quads, as one rdflib graph. Oxigraph parses: rdflib's
+    N-Triples reader is quadratic in a line's length (an article's text is one literal: a 5 MB text
+    took minutes). Each distinct term is converted once: a document names its article, its
+    sentences and the ontology's terms on many lines."""
+    union = rdflib.Graph()
+    terms: dict = {}
+
+    def term(oxigraph_term):
+        found = terms.get(oxigraph_term)
+        if found is None:
+            found = terms[oxigraph_term] = from_oxigraph(oxigraph_term)
+        return found
+
+    for quad in ox.parse(nquads, format=ox.RdfFormat.N_QUADS):
+        union.add((term(quad.subject), term(quad.predicate), term(quad.object)))
+    return union
 
 
 def validate_documents(documents: list[bytes], extra: frozenset[str] = frozenset()) -> None:

@@ -1,12 +1,9 @@
 """Pre-annotation (`kg suggest`): brat annotations a person would make, suggested from what the corpus knows.
 
-    spans.py        the lexicon of known names, and its names found in a text
+    matchers/       names of a lexicon, dates, figures and word stems found in a text
     choosing.py     which names, dates, figures, quotes and triggers found in a text are suggested
     human.py        suggestions beside the human annotations: not twice, as .ann lines, scored
-    dates.py        date expressions with their ISO 8601 value
-    figures.py      numbers and quantities with their value and qualifier
     events.py       event triggers and their arguments, learned from the corpus's other articles
-    stems.py        word stems for matching triggers (Snowball, in the article's language)
     practice.py     how often the other articles' annotators mark a known name or trigger where it occurs
     scoring.py      the --score rows for names: those the suggester knew, those named anywhere
     ner.py          names from an installed spaCy pipeline (--ner; optional, nothing downloaded)

@@ -12,10 +12,10 @@ from __future__ import annotations
 import re
 
 from kg.formats.brat.conf import AnnotationConfig
-from kg.suggest.dates import match_dates
 from kg.suggest.events import TriggerModel
-from kg.suggest.figures import match_figures
-from kg.suggest.spans import Lexicon, match_names
+from kg.suggest.matchers.dates import match_dates
+from kg.suggest.matchers.figures import match_figures
+from kg.suggest.matchers.spans import Lexicon, match_names
 from kg.suggest.suggestion import Suggestion
 
 _KIND_ORDER = {"date": 0, "figure": 1, "name": 2, "event": 3}  # who wins a tie between overlapping candidates

@@ -19,7 +19,7 @@ suggested name, date or figure of the same sentence whose type filled that role 
 that annotation.conf allows there), one on the other side of the trigger than the role's usual
 side counting as three times as far. An event whose required role finds no such name is not
 suggested: brat would refuse it. A date that bounds a period ('since 2014', 'until March':
-kg.suggest.dates.period_bound) fills the role that means kgo:startTime or kgo:endTime where the
+kg.suggest.matchers.dates.period_bound) fills the role that means kgo:startTime or kgo:endTime where the
 event's type declares one (StartTime, EndTime), whatever the habits, and is then not its Time.
 """
 
@@ -33,10 +33,10 @@ from dataclasses import dataclass, field, replace
 from kg.formats.brat.conf import AnnotationConfig
 from kg.formats.records import Annotations
 from kg.model.schema.corpus_vocabulary import property_name
-from kg.suggest.dates import period_bound
 from kg.suggest.human import Score
-from kg.suggest.spans import Candidate, Lexicon, match_names, tokens
-from kg.suggest.stems import stemmer
+from kg.suggest.matchers.dates import period_bound
+from kg.suggest.matchers.spans import Candidate, Lexicon, match_names, tokens
+from kg.suggest.matchers.stems import stemmer
 from kg.suggest.suggestion import Suggestion
 
 _PEOPLE = {"en": re.compile(r"(?:er|or|ist)s$", re.IGNORECASE)}  # a plural noun naming who does something
@@ -65,7 +65,7 @@ class Habits:
 
 @dataclass(frozen=True)
 class TriggerModel:
-    """What kg.suggest.spans.suggest needs to suggest events: the trigger lexicon (stemmed forms),
+    """What kg.suggest.matchers.spans.suggest needs to suggest events: the trigger lexicon (stemmed forms),
     the stemmer, and each type's argument habits."""
 
     lexicon: Lexicon

@@ -28,8 +28,8 @@ from kg.suggest.corpus import SuggestCorpus
 from kg.suggest.events import TriggerModel, score_arguments, score_events
 from kg.suggest.human import Score, ann_lines, highest_ids, score, without_human
 from kg.suggest.knowledge import Known
+from kg.suggest.matchers.spans import Lexicon
 from kg.suggest.scoring import named_forms, score_known
-from kg.suggest.spans import Lexicon
 from kg.suggest.suggestion import Suggestion
 
 

@@ -15,9 +15,9 @@ from kg.formats.corpus import DocumentFiles
 from kg.model.schema.corpus_vocabulary import Vocabulary
 from kg.suggest.corpus import SuggestCorpus
 from kg.suggest.events import SeenEvent, TriggerModel, human_triggers, trigger_model, trigger_places
+from kg.suggest.matchers.spans import Lexicon, alias_lexicon, corpus_lexicon, merge_lexicons
 from kg.suggest.ner import label_habits, label_types, load_recognizer, model_names
 from kg.suggest.practice import Counts, by_form, document_counts, leave_out, name_places, practised, summed, unmarked
-from kg.suggest.spans import Lexicon, alias_lexicon, corpus_lexicon, merge_lexicons
 from kg.suggest.suggestion import Suggestion
 
 Names = list[tuple[str, str, str | None, str]]  # (text, type, key or None, document)
@@ -43,7 +43,7 @@ class Known:
     def for_article(self, files: DocumentFiles, config: AnnotationConfig
                     ) -> tuple[Lexicon, tuple[Lexicon, TriggerModel, list[Suggestion]]]:
         """The names the article's lexicon knows (before the practice filter: what --score counts as
-        known), and what kg.suggest.spans.suggest takes: the names kept, the trigger model and the
+        known), and what kg.suggest.matchers.spans.suggest takes: the names kept, the trigger model and the
         model's names."""
         slug = files.slug
         lexicon = merge_lexicons(alias_lexicon(self.corpus.aliases, config),

@@ -23,7 +23,7 @@ from collections.abc import Callable
 
 from kg.formats.brat.conf import AnnotationConfig
 from kg.suggest.choosing import suggest
-from kg.suggest.spans import Lexicon, lexicon_form
+from kg.suggest.matchers.spans import Lexicon, lexicon_form
 
 Counts = dict[str, tuple[int, int]]  # lexicon form -> (places found, places a human marked)
 

@@ -15,14 +15,14 @@ from __future__ import annotations
 from kg.formats.brat.conf import AnnotationConfig
 from kg.formats.records import Annotations, TextBound
 from kg.suggest.human import Score
-from kg.suggest.spans import is_proper_name, lexicon_form
+from kg.suggest.matchers.spans import is_proper_name, lexicon_form
 from kg.suggest.suggestion import Suggestion
 
 
 def score_known(suggestions: list[Suggestion], human: Annotations, config: AnnotationConfig,
                 known: set[str]) -> Score:
     """Name suggestions against the human entity spans whose normalized text is in `known`
-    (lexicon forms, kg.suggest.spans.lexicon_form)."""
+    (lexicon forms, kg.suggest.matchers.spans.lexicon_form)."""
     bounds = [b for b in _entity_bounds(human, config) if lexicon_form(b.text) in known]
     typed = {(b.begin, b.end, b.type) for b in bounds}
     spans = {(b.begin, b.end) for b in bounds}

@@ -1,4 +1,4 @@
-"""One suggested annotation: the record the name, date and figure matchers return (kg.suggest.spans, dates, figures)."""
+"""One suggested annotation: the record the name, date and figure matchers return (kg.suggest.matchers.spans, dates, figures)."""
 
 from __future__ import annotations
 

@@ -19,14 +19,14 @@ from kg.formats.brat.conf import AnnotationConfig, load_config, parse_config
 from kg.formats.corpus import read_text
 from kg.model.entities.aliases import AliasEntry, AliasTable
 from kg.suggest.choosing import match_quotes, suggest
-from kg.suggest.dates import match_dates, period_bound
 from kg.suggest.events import SeenEvent, trigger_model, trigger_places
-from kg.suggest.figures import match_figures
 from kg.suggest.files import suggest_files
 from kg.suggest.human import Score, ann_lines
+from kg.suggest.matchers.dates import match_dates, period_bound
+from kg.suggest.matchers.figures import match_figures
+from kg.suggest.matchers.spans import alias_lexicon, corpus_lexicon
 from kg.suggest.ner import LabelHabits, label_habits, label_types
 from kg.suggest.practice import by_form, document_counts, leave_out, name_places, practised, summed, unmarked
-from kg.suggest.spans import alias_lexicon, corpus_lexicon
 from tests.brat_reference import brat_report, brat_source
 from tests.helpers import CORPUS_2019, ROOT, run_kg, shared_corpus
 

@@ -353,19 +353,64 @@ def test_a_fetched_nodes_panel_cites_the_sentence_and_document_of_every_fact_it_
     assert any(url.endswith("/graph/sources") for url in page.requests)
     assert page.page.locator("#panel-body").get_attribute("data-node") == node
     assert page.page.locator("#panel-body .fetching").count() == 0
+    show_every_item(page)
+    assert_relations_cite_the_store(page, capped_data, node)
+    mentioned = page.page.evaluate("id => kgView.data.nodeDetails[id].sentences.map(k => kgView.data.sentences[k].text)", node)
+    assert mentioned and set(mentioned) <= {t for t, _, _ in in_store(capped_data, MENTIONED_IN.replace("<X>", f"<{node}>"))}
+    assert page.errors == [] and page.blocked == []
+
+
+def show_every_item(page) -> int:
+    """Click each list's "show more" under the panel until every item is laid out; how many clicks."""
+    clicks = 0
+    while page.page.locator("#panel-body .list-more").count():
+        page.page.locator("#panel-body .list-more").first.click()
+        clicks += 1
+    return clicks
+
+
+def assert_relations_cite_the_store(page, data: Path, node: str) -> None:
+    """The panel of `node` lists every relation of its data, each with the sentences (text and
+    article) the page holds for it, which the store says state it."""
     listed = page.page.evaluate("""id => kgView.data.nodeDetails[id].relations.map(i => kgView.data.relations[i]).map(r =>
         [r.from, r.predicate, r.to, r.sentences.map(k => [kgView.data.sentences[k].text, kgView.data.docs[kgView.data.sentences[k].doc].iri,
                                                           kgView.data.docs[kgView.data.sentences[k].doc].title])])""", node)
     items = page.page.locator("#panel-body .relations li.relation")
     assert items.count() == len(listed) > 0
     for k, (s, p, o, said) in enumerate(listed):
-        shown, stated = {tuple(x) for x in said}, stated_by(capped_data, s, p, o)
+        shown, stated = {tuple(x) for x in said}, stated_by(data, s, p, o)
         assert shown <= stated and bool(shown) == bool(stated), (s, p, o)
         quoted = items.nth(k).locator("blockquote").all_text_contents()
         assert sorted(quoted) == sorted(text for text, _, _ in said)
         assert all(title in cite for cite, (_, _, title) in zip(items.nth(k).locator("cite").all_text_contents(), said))
-    mentioned = page.page.evaluate("id => kgView.data.nodeDetails[id].sentences.map(k => kgView.data.sentences[k].text)", node)
-    assert mentioned and set(mentioned) <= {t for t, _, _ in in_store(capped_data, MENTIONED_IN.replace("<X>", f"<{node}>"))}
+
+
+@pytest.mark.browser
+def test_a_long_panel_lays_out_its_first_relations_and_the_rest_on_scroll_or_click(capped_data: Path, serve,
+                                                                                 strict_page):
+    """The panel of a node with more relations than a screenful lays out the first of them; the
+    others come as the visitor scrolls to the list's end or clicks under it, until every relation
+    the node has is listed with the sentences the store says state it."""
+    base = serve(capped_data)
+    page = strict_page
+    page.open(f"{base}/graph")
+    node = RESOURCE + "person/juan-guaido"
+    page.page.evaluate("id => kgView.selectNode(id)", node)
+    page.page.evaluate("kgView.idle()")
+    page.drawn()
+    relations = page.page.evaluate("id => kgView.data.nodeDetails[id].relations.length", node)
+    items = page.page.locator("#panel-body .relations li.relation")
+    first = items.count()
+    assert 0 < first < relations, "the panel laid out every relation at once"
+    assert page.page.locator("#panel-body .relations .list-more").count() == 1
+    page.page.evaluate("() => { const p = document.getElementById('panel'); p.scrollTop = p.scrollHeight; }")
+    page.page.wait_for_function("n => document.querySelectorAll('#panel-body .relations li.relation').length > n", arg=first,
+                                timeout=15_000)
+    show_every_item(page)
+    assert page.page.locator("#panel-body .list-more").count() == 0
+    assert_relations_cite_the_store(page, capped_data, node)
+    page.page.evaluate("id => kgView.selectNode(id)", node)  # the same panel drawn again keeps what was shown
+    assert items.count() == relations
     assert page.errors == [] and page.blocked == []
 
 

@@ -42,8 +42,10 @@ ROW_TABLES = {
     "docs": ("doc", "title", "date", "publisher"),
     "source_nodes": ("node",),  # the IRIs a source's rows name (what an incremental build recomputes)
 }
+# a node's literals are read from their index alone (`literals`: every column a reader asks for, in it): a
+# place named in every article has a row per article stating the same few, thousands of rows
 ROW_INDEXES = (
-    ("types", "node"), ("literals", "node"), ("links", "s"), ("links", "o"), ("statements", "s, o"),
+    ("types", "node"), ("literals", "node, p, v, source"), ("links", "s"), ("links", "o"), ("statements", "s, o"),
     ("mentions", "node"), ("sentences", "sentence"), ("docs", "doc"), ("source_nodes", "source"),
 )
 NODE_COLUMNS = ("node", "family", "kind", "mentions", "sentences", "degree", "score", "date")
@@ -69,7 +71,8 @@ SCHEMA = "\n".join([
     "actors INTEGER NOT NULL, PRIMARY KEY (ranking, key)) WITHOUT ROWID;",
     "CREATE TABLE overview(rank INTEGER PRIMARY KEY, node INTEGER NOT NULL);",
 ])
-EDGE_INDEXES = "CREATE INDEX edges_s ON edges(s); CREATE INDEX edges_o ON edges(o);"
+# each end's edges with every column (a neighbourhood reads the other end of thousands of edges)
+EDGE_INDEXES = "CREATE INDEX edges_s ON edges(s, o, p, sources); CREATE INDEX edges_o ON edges(o, s, p, sources);"
 INDEXES = "\n".join(
     ["CREATE UNIQUE INDEX terms_iri ON terms(iri);"]
     + [f"CREATE INDEX {table}_{column.replace(', ', '_')} ON {table}({column});" for table, column in ROW_INDEXES]

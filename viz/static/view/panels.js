@@ -103,6 +103,7 @@
     if (!d) { apply(id); return; }
     selected = id;
     $("focus-btn").disabled = false;
+    if ($("panel-body").dataset.node !== id) listed.clear();  /* another node's panel opens on its first items */
     var body = openDetails();
     body.dataset.node = id;
     body.appendChild(el("h2", d.label));
@@ -167,9 +168,8 @@
     var wrap = el("section", null, "links");
     var ids = adjacency.get(id).filter(function (eid) { return edgeById.get(eid).kind === "link"; });
     wrap.appendChild(el("h3", "Linked to " + plural(ids.length, "entity", "entities")));
-    var list = el("ul");
-    ids.forEach(function (eid) {
-      var e = edgeById.get(eid);
+    lazyList(wrap, id + "\nlinks", ids.length, function (k) {
+      var eid = ids[k], e = edgeById.get(eid);
       var item = el("li", null, "link-item");
       item.dataset.edge = eid;
       item.appendChild(nodeLink(otherEnd(e, id)));
@@ -178,9 +178,8 @@
       why.addEventListener("click", function () { showEdge(eid); });
       item.appendChild(el("span", " · "));
       item.appendChild(why);
-      list.appendChild(item);
+      return item;
     });
-    wrap.appendChild(list);
     return wrap;
   }
 
@@ -200,10 +199,46 @@
     var wrap = el("section", null, "relations");
     var rels = data.nodeDetails[id].relations;
     wrap.appendChild(el("h3", "Relations (" + rels.length + ")"));
-    var list = el("ul");
-    rels.forEach(function (i) { list.appendChild(relationItem(data.relations[i], id)); });
-    wrap.appendChild(list);
+    lazyList(wrap, id + "\nrelations", rels.length, function (k) { return relationItem(data.relations[rels[k]], id); });
     return wrap;
+  }
+
+  /* A panel's long list laid out a screenful at a time (a node with hundreds of relations and their
+   * sentences took a tenth of a second to lay out whole): its first LIST_FIRST items, then
+   * LIST_MORE more each time the visitor scrolls to its end or clicks the button under it, so that
+   * every item, and every sentence it cites, stays reachable. A list drawn again (its sentences
+   * fetched) keeps as many items as the visitor had shown (`listed`, by `key`). */
+  var LIST_FIRST = 20;
+  var LIST_MORE = 50;
+  var listed = new Map();  /* list key -> items shown */
+
+  function lazyList(wrap, key, count, item) {
+    var list = wrap.appendChild(el("ul"));
+    var more = el("button", null, "link list-more");
+    more.type = "button";
+    var shown = 0;
+    var watcher = typeof IntersectionObserver === "function" ? new IntersectionObserver(function (seen) {
+      if (seen.some(function (s) { return s.isIntersecting; })) grow(LIST_MORE);
+    }, { root: $("panel") }) : null;
+    function grow(n) {
+      var end = Math.min(count, shown + n), items = document.createDocumentFragment();
+      for (; shown < end; shown++) items.appendChild(item(shown));
+      list.appendChild(items);
+      listed.set(key, shown);
+      if (shown < count) {
+        more.textContent = "show " + Math.min(LIST_MORE, count - shown) + " more (" + plural(count - shown, "not shown", "not shown") + ")";
+        return;
+      }
+      if (watcher) watcher.disconnect();
+      more.remove();
+    }
+    more.addEventListener("click", function () { grow(LIST_MORE); });
+    grow(Math.max(LIST_FIRST, listed.get(key) || 0));
+    if (shown < count) {
+      wrap.appendChild(more);
+      if (watcher) watcher.observe(more);
+    }
+    return list;
   }
 
   function showEdge(eid) {

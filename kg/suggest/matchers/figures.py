@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 
 from kg.model.iris import fold
-from kg.suggest.dates import SPACE
+from kg.suggest.matchers.dates import SPACE
 from kg.suggest.suggestion import Suggestion
 
 _UNITS = {w: i for i, w in enumerate("zero one two three four five six seven eight nine ten eleven twelve thirteen "

@@ -142,7 +142,7 @@ def tokens(text: str) -> list[tuple[str, int, int]]:
 
 def match_names(text: str, lexicon: Lexicon, stem: Callable[[str], str] | None = None) -> list[Suggestion]:
     """Every occurrence of a lexicon name on word boundaries (overlapping ones included); with
-    `stem`, the lexicon's forms are of stemmed words (kg.suggest.stems) and so are the text's."""
+    `stem`, the lexicon's forms are of stemmed words (kg.suggest.matchers.stems) and so are the text's."""
     words = tokens(text)
     if stem:
         words = [(stem(word), begin, end) for word, begin, end in words]
