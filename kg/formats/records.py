@@ -4,6 +4,7 @@ input is validated once, in kg.formats.brat.ann and kg.formats.corpus."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cached_property
 
 from kg.errors import InputWarning
 
@@ -32,12 +33,14 @@ class TextBound:
     text: str
     line: int
 
-    @property
+    # Computed once per mention (a graph asks for them for every fact the mention is in); kept in
+    # the instance's __dict__, outside the fields that compare, hash and print it.
+    @cached_property
     def begin(self) -> int:
         """Where the first of its fragments starts (brat lets fragments be written in any order)."""
         return min(s.begin for s in self.spans)
 
-    @property
+    @cached_property
     def end(self) -> int:
         return max(s.end for s in self.spans)
 

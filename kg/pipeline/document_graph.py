@@ -23,7 +23,7 @@ from kg.model.event_links import EventLink, event_links
 from kg.model.iris import FIXED_PREFIXES, document_iri, fragment_iri, graph_iri, local_iri, resource_iri, span_iri
 from kg.model.nquads import QuadWriter, boolean, date_literal, decimal, integer, iri, literal
 from kg.model.schema.corpus_vocabulary import Vocabulary, property_name
-from kg.model.schema.ontology import KGO, THING_ATTRIBUTES, date_precision
+from kg.model.schema.ontology import KGO_IRIS, THING_ATTRIBUTES, date_precision
 from kg.model.sentences import SentenceIndex
 
 RDF, RDFS, SKOS, NIF = FIXED_PREFIXES["rdf"], FIXED_PREFIXES["rdfs"], FIXED_PREFIXES["skos"], FIXED_PREFIXES["nif"]
@@ -32,7 +32,7 @@ TYPE = RDF + "type"
 QUOTE_LABEL_CHARS = 80
 MAX_EVIDENCE_SENTENCES = 3
 DATE_ATTRIBUTES = ("dateBasis", "periodBound")
-PERIOD_TIMES = {"Start": KGO.startTime, "End": KGO.endTime}
+PERIOD_TIMES = {"Start": KGO_IRIS.startTime, "End": KGO_IRIS.endTime}
 BOUND_ROLES = {"startTime": "Start", "endTime": "End"}
 STANCE_RELATIONS = ("supports", "opposes", "recognizes")
 # Attributes whose meaning kg writes on the thing itself (a figure, an unnamed person), not on the mention.
@@ -47,7 +47,8 @@ class _Context:
     doc_iri: str
     events: dict[str, str]  # event id -> the event's node
     links: dict[str, EventLink]  # event id -> its KG link, merged or not
-    sentences_written: set[str] = field(default_factory=set)  # a sentence backs many mentions and facts
+    sentences_written: dict[tuple[int, int], str] = field(default_factory=dict)  # span -> node: a sentence backs many mentions and facts
+    mention_iris: dict[str, str] = field(default_factory=dict)  # mention id -> node: named by every fact it is in
 
     @cached_property
     def named_triggers(self) -> set[str]:
@@ -121,7 +122,10 @@ class _Context:
         return found
 
     def mention(self, tid: str) -> str:
-        return fragment_iri(self.doc.slug, tid)
+        node = self.mention_iris.get(tid)
+        if node is None:
+            node = self.mention_iris[tid] = fragment_iri(self.doc.slug, tid)
+        return node
 
     def node(self, ann_id: str) -> str:
         """What an argument id stands for: an entity mention's resolution, or an event's node."""
@@ -197,27 +201,27 @@ def _own_terms(ctx: _Context, corpus_vocab: Vocabulary) -> None:
 
 def _article(ctx: _Context) -> None:
     meta, add, doc = ctx.doc.metadata, ctx.out.add, ctx.doc_iri
-    add(doc, TYPE, iri(KGO.NewsArticle))
+    add(doc, TYPE, iri(KGO_IRIS.NewsArticle))
     add(doc, DCTERMS + "title", literal(meta.title))
     add(doc, NIF + "isString", literal(ctx.doc.text))
-    add(doc, KGO.sourceFile, literal(f"{shown_path(ctx.doc.slug)}.txt"))
+    add(doc, KGO_IRIS.sourceFile, literal(f"{shown_path(ctx.doc.slug)}.txt"))
     if meta.publisher:
-        add(doc, KGO.publisher, iri(resource_iri(meta.publisher)))
+        add(doc, KGO_IRIS.publisher, iri(resource_iri(meta.publisher)))
     if meta.author:
-        add(doc, KGO.author, iri(resource_iri(meta.author)))
+        add(doc, KGO_IRIS.author, iri(resource_iri(meta.author)))
     if meta.date:
         add(doc, DCTERMS + "date", date_literal(meta.date))
     if meta.date_note:
-        add(doc, KGO.dateNote, literal(meta.date_note))
+        add(doc, KGO_IRIS.dateNote, literal(meta.date_note))
 
 
 def _sentence(ctx: _Context, begin: int, end: int) -> str:
-    node = span_iri(ctx.doc.slug, begin, end)
-    if node in ctx.sentences_written:
+    node = ctx.sentences_written.get((begin, end))
+    if node is not None:
         return node
-    ctx.sentences_written.add(node)
+    node = ctx.sentences_written[(begin, end)] = span_iri(ctx.doc.slug, begin, end)
     add = ctx.out.add
-    add(node, TYPE, iri(KGO.Sentence))
+    add(node, TYPE, iri(KGO_IRIS.Sentence))
     add(node, NIF + "beginIndex", integer(begin))
     add(node, NIF + "endIndex", integer(end))
     add(node, NIF + "anchorOf", literal(ctx.doc.text[begin:end]))
@@ -237,23 +241,23 @@ def _evidence(ctx: _Context, bounds: list[TextBound]) -> list[str]:
 
 def _mention(ctx: _Context, bound: TextBound) -> None:
     node, add = ctx.mention(bound.id), ctx.out.add
-    add(node, TYPE, iri(KGO.Mention))
+    add(node, TYPE, iri(KGO_IRIS.Mention))
     add(node, NIF + "beginIndex", integer(bound.begin))
     add(node, NIF + "endIndex", integer(bound.end))
     add(node, NIF + "anchorOf", literal(bound.text))
     add(node, NIF + "referenceContext", iri(ctx.doc_iri))
-    add(node, KGO.annotationType, literal(bound.type))
-    add(node, KGO.annotationId, literal(bound.id))
+    add(node, KGO_IRIS.annotationType, literal(bound.type))
+    add(node, KGO_IRIS.annotationId, literal(bound.id))
     if len(bound.spans) > 1:
-        add(node, KGO.offsets, literal(";".join(f"{s.begin} {s.end}" for s in bound.spans)))
+        add(node, KGO_IRIS.offsets, literal(";".join(f"{s.begin} {s.end}" for s in bound.spans)))
     sentence = ctx.sentences.at(bound.begin)
-    add(node, KGO.sentence, iri(_sentence(ctx, sentence.begin, sentence.end)))
+    add(node, KGO_IRIS.sentence, iri(_sentence(ctx, sentence.begin, sentence.end)))
     resolution = ctx.resolved.get(bound.id)
     if resolution is not None:
-        add(node, KGO.denotes, iri(resolution.iri))
-        add(node, KGO.resolvedBy, literal(resolution.explanation))
+        add(node, KGO_IRIS.denotes, iri(resolution.iri))
+        add(node, KGO_IRIS.resolvedBy, literal(resolution.explanation))
     if resolution.named if resolution is not None else bound.id in ctx.named_triggers:
-        add(node, KGO.isName, boolean(True))
+        add(node, KGO_IRIS.isName, boolean(True))
 
 
 def _local_things(ctx: _Context) -> None:
@@ -274,18 +278,18 @@ def _local_things(ctx: _Context) -> None:
         label = _short(bound.text)
         add(node, RDFS + "label", literal(label))
         add(node, SKOS + "prefLabel", literal(label))
-        add(node, KGO.mention, iri(ctx.mention(tid)))
+        add(node, KGO_IRIS.mention, iri(ctx.mention(tid)))
         add(node, PROV + "wasDerivedFrom", iri(ctx.doc_iri))
         if vocab.is_a(bound.type, "Quote"):
-            add(node, KGO.quoteText, literal(bound.text))
+            add(node, KGO_IRIS.quoteText, literal(bound.text))
         if vocab.is_a(bound.type, "Figure") and tid in numbers:
-            add(node, KGO.value, decimal(numbers[tid]))
+            add(node, KGO_IRIS.value, decimal(numbers[tid]))
         if tid in qualifiers:
-            add(node, KGO.qualifier, literal(qualifiers[tid]))
+            add(node, KGO_IRIS.qualifier, literal(qualifiers[tid]))
         if tid in units and units[tid] is not None:
-            add(node, KGO.unit, literal(units[tid]))
+            add(node, KGO_IRIS.unit, literal(units[tid]))
         if resolution.rule is Rule.UNNAMED:
-            add(node, KGO.unnamed, boolean(True))
+            add(node, KGO_IRIS.unnamed, boolean(True))
 
 
 
@@ -301,18 +305,18 @@ def _statement(ctx: _Context, fragment: str, subject: str, predicates: list[str]
     for predicate in predicates:
         add(subject, predicate, iri(obj))
     node = fragment_iri(ctx.doc.slug, fragment)
-    add(node, TYPE, iri(KGO.Statement))
+    add(node, TYPE, iri(KGO_IRIS.Statement))
     add(node, RDF + "subject", iri(subject))
     add(node, RDF + "predicate", iri(predicates[0]))
     add(node, RDF + "object", iri(obj))
     add(node, PROV + "wasDerivedFrom", iri(ctx.doc_iri))
     mentions = [m for m in (subject_mention, object_mention) if m is not None]
     for sentence in _evidence(ctx, mentions):
-        add(node, KGO.evidence, iri(sentence))
+        add(node, KGO_IRIS.evidence, iri(sentence))
     if subject_mention is not None:
-        add(node, KGO.subjectMention, iri(ctx.mention(subject_mention.id)))
+        add(node, KGO_IRIS.subjectMention, iri(ctx.mention(subject_mention.id)))
     if object_mention is not None:
-        add(node, KGO.objectMention, iri(ctx.mention(object_mention.id)))
+        add(node, KGO_IRIS.objectMention, iri(ctx.mention(object_mention.id)))
     return node
 
 
@@ -320,14 +324,14 @@ def _predicates(ctx: _Context, name: str) -> list[str]:
     """The property of a relation type or role, then the kgo property it is aligned with."""
     own = ctx.vocab.property_iri(name)
     aligned = ctx.vocab.alignment.terms.get(name)
-    return [own] + ([str(KGO[aligned])] if aligned and str(KGO[aligned]) != own else [])
+    return [own] + ([KGO_IRIS[aligned]] if aligned and KGO_IRIS[aligned] != own else [])
 
 
 def _relation(ctx: _Context, relation: Relation) -> None:
     node = _statement(ctx, relation.id, ctx.node(relation.arg1), _predicates(ctx, relation.type),
                       ctx.node(relation.arg2), ctx.bound(relation.arg1), ctx.bound(relation.arg2))
     if (relation.arg1_role, relation.arg2_role) != ("Arg1", "Arg2"):
-        ctx.out.add(node, KGO.argumentLabels, literal(f"{relation.arg1_role} {relation.arg2_role}"))
+        ctx.out.add(node, KGO_IRIS.argumentLabels, literal(f"{relation.arg1_role} {relation.arg2_role}"))
 
 
 def _event_node(doc: Document, vocab: Vocabulary, event: Event, links: dict[str, EventLink]) -> str:
@@ -348,11 +352,11 @@ def _event(ctx: _Context, event: Event) -> None:
     link = ctx.links.get(event.id)
     key = link.key if link and link.merged else None
     node = ctx.events[event.id]
-    add(ctx.mention(trigger.id), KGO.denotes, iri(node))
-    add(ctx.mention(trigger.id), KGO.resolvedBy, literal(link.explanation if link else "local"))
+    add(ctx.mention(trigger.id), KGO_IRIS.denotes, iri(node))
+    add(ctx.mention(trigger.id), KGO_IRIS.resolvedBy, literal(link.explanation if link else "local"))
     for class_iri in ctx.vocab.class_iris(event.type):
         add(node, TYPE, iri(class_iri))
-    add(node, KGO.trigger, iri(ctx.mention(trigger.id)))
+    add(node, KGO_IRIS.trigger, iri(ctx.mention(trigger.id)))
     iso = {n.target: n.ref for n in ann.normalizations if n.db == "ISO8601"}
     times = _time_bounds(ctx, event)
     if not key:
@@ -360,7 +364,7 @@ def _event(ctx: _Context, event: Event) -> None:
         add(node, RDFS + "label", literal(_event_label(ctx, event, trigger, iso, times)))
         add(node, PROV + "wasDerivedFrom", iri(ctx.doc_iri))
     if link and not link.merged:
-        _statement(ctx, f"{event.id}-linkedEvent", node, [KGO.linkedEvent], resource_iri(link.key), None, trigger)
+        _statement(ctx, f"{event.id}-linkedEvent", node, [KGO_IRIS.linkedEvent], resource_iri(link.key), None, trigger)
     seen: dict[str, int] = {}
     for role, target in event.args:
         seen[role] = seen.get(role, 0) + 1
@@ -404,7 +408,7 @@ def _stance(ctx: _Context, event: Event, node: str) -> None:
     targets = [t for r, t in event.args if ctx.vocab.means(r, "target")]
     for i, agent in enumerate(agents, start=1):
         for j, target in enumerate(targets, start=1):
-            _statement(ctx, f"{event.id}-{relation}-{i}-{j}", ctx.node(agent), [str(KGO[relation])],
+            _statement(ctx, f"{event.id}-{relation}-{i}-{j}", ctx.node(agent), [KGO_IRIS[relation]],
                        ctx.node(target), ctx.bound(agent), ctx.bound(target))
 
 
@@ -412,10 +416,10 @@ def _event_date(ctx: _Context, node: str, value: str, bound: str | None, attribu
     """An event's date from a normalized time argument: kgo:date, or kgo:startDate / kgo:endDate
     when the date bounds a period; with its precision and, when annotated, its basis."""
     add = ctx.out.add
-    add(node, {"Start": KGO.startDate, "End": KGO.endDate}.get(bound, KGO.date), date_literal(value))
-    add(node, KGO.datePrecision, literal(date_precision(value)))
+    add(node, {"Start": KGO_IRIS.startDate, "End": KGO_IRIS.endDate}.get(bound, KGO_IRIS.date), date_literal(value))
+    add(node, KGO_IRIS.datePrecision, literal(date_precision(value)))
     if "dateBasis" in attributes:
-        add(node, KGO.dateBasis, literal(attributes["dateBasis"]))
+        add(node, KGO_IRIS.dateBasis, literal(attributes["dateBasis"]))
 
 
 def _claimed(ctx: _Context, event_id: str, node: str) -> None:
@@ -423,12 +427,12 @@ def _claimed(ctx: _Context, event_id: str, node: str) -> None:
     (a fact with its statement: the event's trigger and the claimant's mention)."""
     if event_id not in ctx.claimants:
         return
-    ctx.out.add(node, KGO.asserted, boolean(False))
+    ctx.out.add(node, KGO_IRIS.asserted, boolean(False))
     trigger = ctx.bound(event_id)
     for claim in ctx.claimed_through_figures.get(event_id, []):
-        _statement(ctx, f"{claim}-Content-{event_id}", ctx.events[claim], [KGO.content], node, ctx.bound(claim), trigger)
+        _statement(ctx, f"{claim}-Content-{event_id}", ctx.events[claim], [KGO_IRIS.content], node, ctx.bound(claim), trigger)
     for i, claimant in enumerate(ctx.claimants[event_id], start=1):
-        _statement(ctx, f"{event_id}-claimedBy-{i}", node, [KGO.claimedBy], ctx.node(claimant), trigger,
+        _statement(ctx, f"{event_id}-claimedBy-{i}", node, [KGO_IRIS.claimedBy], ctx.node(claimant), trigger,
                    ctx.bound(claimant))
 
 
@@ -461,34 +465,34 @@ def _membership(ctx: _Context, event: Event) -> None:
     node = ctx.events[event.id]
     role_key, rule = resolve_role(trigger.text, ctx.aliases)
     role = resource_iri(role_key)
-    add(ctx.mention(trigger.id), KGO.denotes, iri(role))
-    add(ctx.mention(trigger.id), KGO.resolvedBy, literal(f"{rule}: {role_key}"))
+    add(ctx.mention(trigger.id), KGO_IRIS.denotes, iri(role))
+    add(ctx.mention(trigger.id), KGO_IRIS.resolvedBy, literal(f"{rule}: {role_key}"))
     for class_iri in vocab.class_iris(event.type):
-        if class_iri != str(KGO.Event):
+        if class_iri != KGO_IRIS.Event:
             add(node, TYPE, iri(class_iri))
-    add(node, KGO.trigger, iri(ctx.mention(trigger.id)))
+    add(node, KGO_IRIS.trigger, iri(ctx.mention(trigger.id)))
     add(node, PROV + "wasDerivedFrom", iri(ctx.doc_iri))
-    _statement(ctx, f"{event.id}-role", node, [KGO.role], role, None, trigger)
+    _statement(ctx, f"{event.id}-role", node, [KGO_IRIS.role], role, None, trigger)
     present = event.id not in ctx.claimants and event.id not in ctx.past_states
     members = [t for r, t in event.args if vocab.means(r, "member")]
     organizations = [t for r, t in event.args if vocab.means(r, "organization")]
     posts = [_post(ctx, event, role_key, org, j) for j, org in enumerate(organizations, start=1)] \
         or [_post(ctx, event, role_key, None, 1)]
     for j, post in enumerate(posts, start=1):
-        _statement(ctx, f"{event.id}-post-{j}", node, [KGO.post], post, None, trigger)
+        _statement(ctx, f"{event.id}-post-{j}", node, [KGO_IRIS.post], post, None, trigger)
     for i, member in enumerate(members, start=1):
-        _statement(ctx, f"{event.id}-Member-{i}", node, [KGO.member], ctx.node(member), trigger, ctx.bound(member))
+        _statement(ctx, f"{event.id}-Member-{i}", node, [KGO_IRIS.member], ctx.node(member), trigger, ctx.bound(member))
         if not present:
             continue
-        _statement(ctx, f"{event.id}-hasRole-{i}", ctx.node(member), [KGO.hasRole], role, ctx.bound(member), trigger)
+        _statement(ctx, f"{event.id}-hasRole-{i}", ctx.node(member), [KGO_IRIS.hasRole], role, ctx.bound(member), trigger)
         for j, post in enumerate(posts, start=1):
-            _statement(ctx, f"{event.id}-holds-{i}-{j}", ctx.node(member), [KGO.holds], post,
+            _statement(ctx, f"{event.id}-holds-{i}-{j}", ctx.node(member), [KGO_IRIS.holds], post,
                        ctx.bound(member), trigger)
         for j, org in enumerate(organizations, start=1):
-            _statement(ctx, f"{event.id}-memberOf-{i}-{j}", ctx.node(member), [KGO.memberOf],
+            _statement(ctx, f"{event.id}-memberOf-{i}-{j}", ctx.node(member), [KGO_IRIS.memberOf],
                        ctx.node(org), ctx.bound(member), ctx.bound(org))
     for j, org in enumerate(organizations, start=1):
-        _statement(ctx, f"{event.id}-Organization-{j}", node, [KGO.organization], ctx.node(org),
+        _statement(ctx, f"{event.id}-Organization-{j}", node, [KGO_IRIS.organization], ctx.node(org),
                    trigger, ctx.bound(org))
     others = [(r, t) for r, t in event.args if not vocab.means(r, "member") and not vocab.means(r, "organization")]
     for k, (role, target) in enumerate(others, start=1):  # a share of its members, a measure of its length
@@ -508,13 +512,13 @@ def _post(ctx: _Context, event: Event, role_key: str, org: str | None, number: i
         node = resource_iri(f"post/{role_slug}-of-{resolution.key.split('/', 1)[1]}")
     else:
         node = local_iri(ctx.doc.slug, "post", f"{event.id}-{org}" if org else event.id)
-    add(node, TYPE, iri(KGO.Post))
+    add(node, TYPE, iri(KGO_IRIS.Post))
     trigger = ctx.bound(event.trigger)
-    _statement(ctx, f"{event.id}-post-{number}-role", node, [KGO.role], resource_iri(role_key), None, trigger)
+    _statement(ctx, f"{event.id}-post-{number}-role", node, [KGO_IRIS.role], resource_iri(role_key), None, trigger)
     entry = ctx.aliases.entries.get(role_key)
     role_label = entry.label if entry else trigger.text
     if org:
-        _statement(ctx, f"{event.id}-post-{number}-postIn", node, [KGO.postIn], ctx.node(org), trigger,
+        _statement(ctx, f"{event.id}-post-{number}-postIn", node, [KGO_IRIS.postIn], ctx.node(org), trigger,
                    ctx.bound(org))
         org_entry = ctx.aliases.entries.get(resolution.key) if resolution and resolution.key else None
         add(node, RDFS + "label", literal(f"{role_label}, {org_entry.label if org_entry else ctx.bound(org).text}"))
@@ -552,9 +556,9 @@ def _normalizations_and_notes(ctx: _Context) -> None:
         elif item is not None and norm.target in ctx.events:
             add(ctx.events[norm.target], OWL + "sameAs", iri(item.iri))
         elif (item is not None or norm.db not in NORMALIZATION_DBS) and norm.target in ann.textbounds:
-            add(ctx.mention(norm.target), KGO.reference, literal(f"{norm.db}:{norm.ref}"))
+            add(ctx.mention(norm.target), KGO_IRIS.reference, literal(f"{norm.db}:{norm.ref}"))
         elif norm.db not in NORMALIZATION_DBS and norm.target in ctx.events:  # kept on its trigger, as notes are
-            add(ctx.mention(ctx.bound(norm.target).id), KGO.reference, literal(f"{norm.db}:{norm.ref}"))
+            add(ctx.mention(ctx.bound(norm.target).id), KGO_IRIS.reference, literal(f"{norm.db}:{norm.ref}"))
     for note in ann.notes:
         if note.target in ann.textbounds:
             add(ctx.mention(note.target), RDFS + "comment", literal(note.text))

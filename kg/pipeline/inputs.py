@@ -125,6 +125,8 @@ class Inputs:
         alias table of a large corpus takes seconds). When everything came from the previous build
         and nothing more was parsed, its file is linked, not written again (tens of megabytes at
         100,000 articles)."""
+        from kg.pipeline import kept_aliases
+
         target = build_dir / build_dirs.PARSED_INPUTS_FILE
         parsed = {name: self.__dict__[name] for name in PARSED if name in self.__dict__}
         reused = self.__dict__.get("_reused_from")
@@ -135,6 +137,8 @@ class Inputs:
                 return
             except OSError:  # another file system, or the file is gone: write it
                 pass
+        if "aliases" in parsed:  # entries as tuples: the next build makes only those it asks for
+            parsed["aliases"] = kept_aliases.kept_form(parsed["aliases"])
         target.write_bytes(pickle.dumps((self._parsed_tag(), parsed), pickle.HIGHEST_PROTOCOL))
         checksums.seal(target)  # a damaged file is parsed again, never reused (kg.store.checksums)
 
@@ -150,7 +154,11 @@ class Inputs:
         except Exception:  # noqa: BLE001 - a cache: whatever is wrong with it, parse instead
             return
         if tag == self._parsed_tag() and isinstance(parsed, dict):
+            from kg.pipeline import kept_aliases
+
             taken = {name: value for name, value in parsed.items() if name in PARSED}
+            if "aliases" in taken:
+                taken["aliases"] = kept_aliases.table_of(taken["aliases"])
             self.__dict__.update(taken)
             self.__dict__["_reused_from"] = (build_dir / build_dirs.PARSED_INPUTS_FILE, taken.keys())
             self._refresh_converted(remade)

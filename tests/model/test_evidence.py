@@ -9,6 +9,7 @@ ones, the evidence a build keeps must equal the store's answer.
 
 from __future__ import annotations
 
+import pickle
 import shutil
 import subprocess
 import sys
@@ -18,10 +19,11 @@ import pytest
 
 from kg.model import iris
 from kg.model.entities.entity_records import records_nquads
-from kg.model.entities.evidence import MAX_SENTENCE, Evidence, document_evidence, load_evidence
+from kg.model.entities.evidence import MAX_SENTENCE, Evidence, document_evidence, load_evidence, load_kept
+from kg.model.entities.kept_evidence import KeptEvidence
 from kg.pipeline.builder import build
 from kg.pipeline.stored_records import gather_evidence
-from kg.store import build_dirs
+from kg.store import build_dirs, checksums
 from kg.store.embedded import EmbeddedStore
 from tests.brat_reference import brat_source
 from tests.helpers import CORPUS, ROOT, add_article, assert_same_quads, edit_npr, remove_npr, store_quads
@@ -84,6 +86,45 @@ def test_a_previous_build_without_evidence_is_asked_in_sparql(corpus_copy: Path,
     _assert_kept_evidence_is_the_stores(data, "after a build without evidence")
     build(corpus_copy, tmp_path / "full", full=True)
     assert_same_quads(store_quads(data), store_quads(tmp_path / "full"), "incremental from SPARQL evidence")
+
+
+def test_an_edit_keeps_the_untouched_entities_evidence_as_it_read_it(corpus_copy: Path, tmp_path: Path) -> None:
+    """The kept evidence is read and written entity by entity: an incremental build writes again only
+    the entities its documents name, and keeps every other's bytes as the build before it wrote them."""
+    data = tmp_path / "data"
+    first = build(corpus_copy, data).build_dir
+    edit_npr(corpus_copy)
+    second = build(corpus_copy, data).build_dir
+    before, after = (_packed(build_dir / build_dirs.EVIDENCE_FILE) for build_dir in (first, second))
+    named = {key for key in before if before[key] != after.get(key)} | (after.keys() - before.keys())
+    assert named, "the edit changed no entity's evidence (nothing compared)"
+    assert len(named) < len(before) / 2, "the edit rewrote most entities"
+    assert {key: after[key] for key in before.keys() - named} == {key: before[key] for key in before.keys() - named}
+    _assert_kept_evidence_is_the_stores(data, "after an edit")
+
+
+def _packed(path: Path) -> dict[str, bytes]:
+    """Each entity's evidence as the file keeps it: its own pickle."""
+    kept = load_kept(path)
+    assert isinstance(kept, KeptEvidence), f"{path} keeps no evidence entity by entity"
+    return kept.packed()
+
+
+def test_evidence_kept_in_an_older_form_is_asked_of_the_store(corpus_copy: Path, tmp_path: Path) -> None:
+    """A build of an earlier kg kept the whole evidence as one pickled object: the next incremental
+    build does not take it for this form, asks the store, and gives what a full build gives."""
+    data = tmp_path / "data"
+    first = build(corpus_copy, data).build_dir
+    path = first / build_dirs.EVIDENCE_FILE
+    whole = {key: pickle.loads(value) for key, value in _packed(path).items()}
+    path.write_bytes(pickle.dumps(("kg-evidence-3", whole), pickle.HIGHEST_PROTOCOL))
+    checksums.seal(path)
+    assert load_kept(path) is None
+    edit_npr(corpus_copy)
+    assert build(corpus_copy, data).mode == "incremental"
+    _assert_kept_evidence_is_the_stores(data, "after a build with evidence of an older form")
+    build(corpus_copy, tmp_path / "full", full=True)
+    assert_same_quads(store_quads(data), store_quads(tmp_path / "full"), "incremental from an older form")
 
 
 def test_document_evidence_reads_escaped_forms_as_the_store_does() -> None:

@@ -12,7 +12,6 @@ that does not see the data directory stops the build at the start with exit 2, n
 
 from __future__ import annotations
 
-import pickle
 import shutil
 import sqlite3
 import subprocess
@@ -26,6 +25,7 @@ import requests
 
 from benchmarks.corpus import mutate
 from benchmarks.corpus.generate import Generator, write_corpus
+from kg.model.entities.evidence import load_evidence
 from kg.pipeline.builder import BuildMode, build
 from kg.publish.export import write_exports
 from kg.publish.search_index import index_path
@@ -90,7 +90,7 @@ def outputs(data: Path) -> dict[str, object]:
         build_dirs.export_path(current, "nq").read_bytes().splitlines(keepends=True)))}
     for fmt in ("ttl", "trig", "jsonld"):
         found[f"kg.{fmt}"] = build_dirs.export_path(current, fmt).read_bytes()
-    found["evidence"] = pickle.loads((current / build_dirs.EVIDENCE_FILE).read_bytes())
+    found["evidence"] = load_evidence(current / build_dirs.EVIDENCE_FILE)
     with sqlite3.connect(index_path(current)) as db:
         found["search index"] = {table: sorted(db.execute(f"SELECT * FROM {table}"))  # noqa: S608 - fixed names
                                  for table in ("entities", "labels")}

@@ -274,6 +274,37 @@ def test_parsed_inputs_are_reused_only_under_the_same_fingerprint(tmp_path: Path
     assert "aliases" not in broken.__dict__ and "person/new-person" in broken.aliases.entries
 
 
+def test_a_kept_alias_table_answers_as_the_parsed_one(tmp_path: Path) -> None:
+    """The alias table a build keeps is read back with its entries as tuples, each made an entry when
+    asked for: every entry, every lookup of a name and every Wikidata item answer as the table parsed
+    from aliases.toml does, here and in a reader's process (the table pickled to it)."""
+    import pickle
+
+    from kg.formats.corpus import scan_corpus
+    from kg.model.entities.aliases import normalize
+    from kg.model.entities.knowledge_bases import Item
+    from kg.pipeline.inputs import Inputs
+    from kg.pipeline.kept_aliases import Entries
+
+    corpus = tmp_path / "corpus"
+    shutil.copytree(ROOT / "corpus", corpus)
+    listing = scan_corpus(corpus)
+    parsed = Inputs(corpus, listing.configs, listing.documents)
+    expected = parsed.aliases
+    parsed.save_parsed(tmp_path)
+    kept = Inputs(corpus, listing.configs, listing.documents)
+    kept.reuse_parsed(tmp_path)
+    table = kept.__dict__["aliases"]
+    assert isinstance(table.entries, Entries), "the kept table's entries were all made when read"
+    items = [Item("Wikidata", e.wikidata, "") for e in expected.entries.values() if e.wikidata]
+    assert items, "the shipped alias table links no entry to Wikidata (nothing compared)"
+    for answer in (table, pickle.loads(pickle.dumps(table, pickle.HIGHEST_PROTOCOL))):
+        assert dict(answer.entries) == expected.entries and answer.index == expected.index
+        assert all(answer.lookup(family, name) == expected.lookup(family, name) for family, name in expected.index)
+        assert [answer.with_item(item) for item in items] == [expected.with_item(item) for item in items]
+    assert table.lookup("person", normalize("no such name anywhere")) is None
+
+
 def test_parsed_inputs_taken_whole_from_the_previous_build_are_linked_not_written_again(corpus_copy: Path,
                                                                                          tmp_path: Path) -> None:
     data = tmp_path / "data"

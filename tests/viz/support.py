@@ -55,6 +55,14 @@ def row_table_scans(index) -> set[tuple[str, str]]:
     view index `index` runs for a part of the graph of its overview and the best node's neighbourhood:
     a page must cost what it shows, not what the corpus holds."""
     from kg.publish.view_index.tables import ROW_TABLES
+
+    return {(query, detail) for query, detail in plan_steps(index)
+            if detail.startswith("SCAN") and detail.split()[1].rsplit(".", 1)[-1] in ROW_TABLES}
+
+
+def plan_steps(index) -> set[tuple[str, str]]:
+    """(query, plan step) of the queries the view index `index` runs for a part of the graph of its
+    overview and the best node's neighbourhood (each query named by its first eight words)."""
     from kg.viz.view_index import neighbourhood_graph, part_graph
 
     connection, _ = index._connection()
@@ -65,8 +73,7 @@ def row_table_scans(index) -> set[tuple[str, str]]:
         neighbourhood_graph(index, index.best("", (), 1)[0])
     finally:
         connection.set_trace_callback(None)
-    queries = [sql for sql in asked if sql.lstrip().upper().startswith(("SELECT", "WITH"))]
+    queries = [sql for sql in asked if sql.lstrip().upper().startswith(("SELECT", "WITH", "INSERT"))]
     assert queries
     return {(" ".join(sql.split()[:8]), detail) for sql in queries
-            for *_, detail in connection.execute("EXPLAIN QUERY PLAN " + sql)
-            if detail.startswith("SCAN") and detail.split()[1].rsplit(".", 1)[-1] in ROW_TABLES}
+            for *_, detail in connection.execute("EXPLAIN QUERY PLAN " + sql)}

@@ -12,6 +12,7 @@ its depth.
 from __future__ import annotations
 
 import shutil
+import sqlite3
 from pathlib import Path
 
 import networkx as nx
@@ -24,7 +25,9 @@ from kg.publish.search import read_index
 from kg.publish.view_data import ACTORS
 from kg.publish.view_index import SENTENCES_SHOWN, ViewIndex, open_index
 from kg.publish.view_index.read import SENTENCES_SHOWN_OTHERS
-from kg.store import build_dirs
+from kg.store import build_dirs, checksums
+from kg.viz.html import safe_json
+from kg.viz.neighbours import neighbourhood_data
 from kg.viz.network import graph_of, ordered_subgraph
 from kg.viz.view_index import (
     focus_graph,
@@ -36,7 +39,7 @@ from kg.viz.view_index import (
     store_index,
 )
 from tests.helpers import ROOT, shared_corpus
-from tests.viz.support import row_table_scans
+from tests.viz.support import plan_steps, row_table_scans
 
 
 def whole_of(index: ViewIndex) -> nx.MultiDiGraph:
@@ -127,6 +130,35 @@ def test_the_rows_of_a_page_are_read_by_index_never_by_a_scan_of_a_row_table(shi
     """Each query the reader runs for a part of the graph and a neighbourhood probes the row
     tables' indexes for the nodes it asks for (an index with a delta: tests/viz/test_kept_view.py)."""
     assert not row_table_scans(shipped[0])
+
+
+def test_a_neighbourhood_reads_literals_and_edges_from_their_indexes_alone(shipped) -> None:
+    """A node's literals (a place every article names has a row per article) and the edges of a
+    neighbourhood's candidates are read from their indexes, not row by row from their tables."""
+    steps = {detail for _, detail in plan_steps(shipped[0])}
+    for table in ("literals", "edges"):
+        used = {detail for detail in steps if f" INDEX {table}_" in detail}
+        assert used and all("COVERING INDEX" in detail for detail in used), (table, used)
+
+
+def test_a_build_made_before_the_covering_indexes_reads_the_same_view(shipped, tmp_path: Path) -> None:
+    """A segment with the former indexes (a node's literals and each end's edges by that column
+    alone) is read as it is: the same neighbourhoods, through the tables."""
+    index, whole, current = shipped
+    build_dir = tmp_path / current.name
+    shutil.copytree(current / "view-index", build_dir / "view-index")
+    base = build_dir / "view-index" / "base.sqlite"
+    with sqlite3.connect(base) as connection:
+        connection.executescript("DROP INDEX literals_node_p_v_source; DROP INDEX edges_s; DROP INDEX edges_o; "
+                                 "CREATE INDEX literals_node ON literals(node); CREATE INDEX edges_s ON edges(s); "
+                                 "CREATE INDEX edges_o ON edges(o);")
+    checksums.seal(base)
+    former = open_index(build_dir)
+    assert former is not None
+    assert "COVERING INDEX literals" not in " ".join(detail for _, detail in plan_steps(former))
+    for node in index.best("", (), 5):
+        assert safe_json(neighbourhood_data(neighbourhood_graph(former, node), node)) == \
+            safe_json(neighbourhood_data(neighbourhood_graph(index, node), node))
 
 
 def test_selections_are_the_best_of_a_kind_a_family_a_date_a_document(shipped) -> None:

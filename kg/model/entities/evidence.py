@@ -14,18 +14,16 @@ questions in SPARQL; the two must always agree (tests/model/test_evidence.py).
 
 from __future__ import annotations
 
-import pickle
 import re
 from collections import Counter
+from collections.abc import Iterable, MutableMapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Iterable
 
 from kg.model import iris
+from kg.model.entities import kept_evidence
 from kg.model.iris import FIXED_PREFIXES
 from kg.model.schema.ontology import KGO
-
-_FORMAT = "kg-evidence-3"
 
 _DENOTES, _TYPE_OF_MENTION = f"<{KGO.denotes}>", f"<{KGO.annotationType}>"
 _ANCHOR = f"<{FIXED_PREFIXES['nif']}anchorOf>"
@@ -213,7 +211,7 @@ def _unescape(match: re.Match) -> str:
     return chr(int(code, 16)) if code else _SIMPLE_ESCAPES.get(match.group(3), match.group(0))
 
 
-Kept = dict[str, tuple[dict, dict, int, dict, dict, First | None, bool]]  # the evidence as a build keeps it: plain
+Kept = MutableMapping[str, tuple[dict, dict, int, dict, dict, First | None, bool]]  # the evidence as a build keeps it: plain
 
 
 def kept_form(evidence: Evidence) -> Kept:
@@ -243,18 +241,18 @@ def patch_kept(kept: Kept, removed: Evidence, added: Evidence) -> None:
 
 
 def save_evidence(path: Path, plain: Kept) -> None:
-    """Keep the summed evidence of a build's documents (in its kept form) in the file `path`."""
-    path.write_bytes(pickle.dumps((_FORMAT, plain), pickle.HIGHEST_PROTOCOL))
+    """Keep the summed evidence of a build's documents (in its kept form) in the file `path`, entity
+    by entity (kg.model.entities.kept_evidence)."""
+    path.write_bytes(kept_evidence.dumps(plain))
 
 
 def load_kept(path: Path) -> Kept | None:
-    """The evidence a build kept in the file `path`, or None when it kept none (an older build) or
-    it cannot be read."""
+    """The evidence a build kept in the file `path` (each entity's read when asked for), or None
+    when it kept none (an older build) or it cannot be read."""
     try:
-        tag, plain = pickle.loads(path.read_bytes())
+        return kept_evidence.loads(path.read_bytes())
     except Exception:  # noqa: BLE001 - a cache: whatever is wrong with it, the store is asked instead
         return None
-    return plain if tag == _FORMAT and isinstance(plain, dict) else None
 
 
 def load_evidence(path: Path) -> Evidence | None:

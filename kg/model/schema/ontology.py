@@ -139,6 +139,29 @@ class KGO(DefinedNamespace):
     value: URIRef
 
 # Attribute meanings that describe the thing a mention names, not a statement about it.
+class _PlainTerms:
+    """The terms of a DefinedNamespace as plain strings, each looked up once: for code that writes
+    N-Quads text term by term (every lookup in a DefinedNamespace is checked and makes a new
+    URIRef). A name the namespace lacks fails as it does there."""
+
+    def __init__(self, namespace: type[DefinedNamespace]) -> None:
+        self._namespace = namespace
+        self._found: dict[str, str] = {}
+
+    def __getattr__(self, name: str) -> str:
+        value = str(self._namespace[name])
+        setattr(self, name, value)
+        return value
+
+    def __getitem__(self, name: str) -> str:
+        found = self._found.get(name)
+        if found is None:
+            found = self._found[name] = str(self._namespace[name])
+        return found
+
+
+KGO_IRIS = _PlainTerms(KGO)  # KGO's IRIs as str
+
 THING_ATTRIBUTES = ("qualifier", "unnamed", "unit")
 PRECISIONS = {4: "year", 7: "month", 10: "day"}
 

@@ -42,8 +42,10 @@ ROW_TABLES = {
     "docs": ("doc", "title", "date", "publisher"),
     "source_nodes": ("node",),  # the IRIs a source's rows name (what an incremental build recomputes)
 }
+# a node's literals are read from their index alone (`literals`: every column a reader asks for, in it): a
+# place named in every article has a row per article stating the same few, thousands of rows
 ROW_INDEXES = (
-    ("types", "node"), ("literals", "node"), ("links", "s"), ("links", "o"), ("statements", "s, o"),
+    ("types", "node"), ("literals", "node, p, v, source"), ("links", "s"), ("links", "o"), ("statements", "s, o"),
     ("mentions", "node"), ("sentences", "sentence"), ("docs", "doc"), ("source_nodes", "source"),
 )
 NODE_COLUMNS = ("node", "family", "kind", "mentions", "sentences", "degree", "score", "date")
@@ -69,7 +71,8 @@ SCHEMA = "\n".join([
     "actors INTEGER NOT NULL, PRIMARY KEY (ranking, key)) WITHOUT ROWID;",
     "CREATE TABLE overview(rank INTEGER PRIMARY KEY, node INTEGER NOT NULL);",
 ])
-EDGE_INDEXES = "CREATE INDEX edges_s ON edges(s); CREATE INDEX edges_o ON edges(o);"
+# each end's edges with every column (a neighbourhood reads the other end of thousands of edges)
+EDGE_INDEXES = "CREATE INDEX edges_s ON edges(s, o, p, sources); CREATE INDEX edges_o ON edges(o, s, p, sources);"
 INDEXES = "\n".join(
     ["CREATE UNIQUE INDEX terms_iri ON terms(iri);"]
     + [f"CREATE INDEX {table}_{column.replace(', ', '_')} ON {table}({column});" for table, column in ROW_INDEXES]
@@ -82,10 +85,17 @@ INDEXES = "\n".join(
 def create(path: Path) -> sqlite3.Connection:
     """A new, empty segment at `path`, set up for one writer that needs no crash safety (the file
     is renamed into place, or thrown away with its build, once complete)."""
+    connection = open_write(path)
+    connection.executescript(SCHEMA)
+    return connection
+
+
+def open_write(path: Path) -> sqlite3.Connection:
+    """A connection writing the segment file at `path` (a new one, or a copy that becomes a new
+    segment), set up as `create` sets up a new one."""
     connection = sqlite3.connect(path, isolation_level=None)
     connection.executescript("PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; PRAGMA cache_size = -262144; "
                              "PRAGMA temp_store = MEMORY; PRAGMA locking_mode = EXCLUSIVE;")
-    connection.executescript(SCHEMA)
     return connection
 
 
