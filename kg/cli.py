@@ -271,6 +271,16 @@ def suggest(articles: tuple[Path, ...], corpus_dir: Path, merge: bool, score: bo
 
 @main.command()
 @data_option
+def compact(data_dir: Path) -> None:
+    """Compact the current build's store into a new build, published unless a build ran meanwhile
+    (`kg build` starts this by itself after compact_after incremental builds in a row)."""
+    from kg.store.compaction import compact as compact_store
+
+    click.echo(compact_store(data_dir))
+
+
+@main.command()
+@data_option
 def validate(data_dir: Path) -> None:
     """Check the current graph against shapes.ttl and its vocabulary: kg's ontology and the classes
     and properties the build declared for the corpus's own types."""

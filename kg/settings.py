@@ -49,7 +49,7 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("corpus", "corpus", "directory of the annotated corpus (.txt, .ann, .json, annotation.conf, "
             "aliases.toml); kg serve builds it when nothing is built yet", ("build", "check", "suggest", "serve")),
     Setting("data", "data", "directory holding the builds (data/current -> builds/<id>): the store, the exports "
-            "and the network view", ("build", "export", "query", "validate", "stats", "serve", "viz")),
+            "and the network view", ("build", "export", "query", "validate", "stats", "serve", "viz", "compact")),
     Setting("base_iri", "https://kg.example.org/", "base IRI under which every IRI of the graph is minted "
             "(entities, documents, named graphs, the corpus vocabulary; the ontology's terms keep their own); "
             "an absolute http(s) IRI ending in '/'; changing it rebuilds everything", ("build",)),
@@ -77,6 +77,9 @@ SETTINGS: tuple[Setting, ...] = (
             option=False),
     Setting("store_token", "", "bearer token for the remote store (environment only; never logged)", REMOTE,
             option=False),
+    Setting("compact_after", 8, "incremental builds in a row after which `kg build` compacts the store in a "
+            "process of its own, so that edits do not pile up uncompacted until one waits minutes for RocksDB "
+            "(kg.store.compaction); 0: never", ("build",), option=False),
     Setting("view_nodes", 500, "nodes the network view opens on: a graph with more shows its most mentioned and "
             "most connected entities and events, and the rest on demand (search, expand, filters) when served by "
             "kg serve", ("build", "serve", "viz"), option=False),

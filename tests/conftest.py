@@ -24,6 +24,10 @@ from kg.pipeline.builder import build
 from kg.testing import servers
 from tests.helpers import BROWSER_TIMEOUT_MS, CHROMIUM, CHROMIUM_ARGS, CORPUS, TINY, settle
 
+# a build starts a compaction of its own after compact_after incremental builds in a row: off in
+# tests, whose data directories go when they end (tests/store/test_compaction.py turns it on)
+os.environ.setdefault("KG_COMPACT_AFTER", "0")
+
 
 @pytest.fixture(scope="session")
 def shipped_data(tmp_path_factory: pytest.TempPathFactory) -> Path:

@@ -40,7 +40,9 @@ from kg.pipeline.push import make_pusher, push_step
 from kg.pipeline.survey.unchanged import Unchanged, keep_stamp, kept_stamp, take_stamp, unchanged_since
 from kg.pipeline.survey.watched import ask_watcher
 from kg.pipeline.survey.work import survey
+from kg.settings import setting
 from kg.store import build_dirs, checksums
+from kg.store.compaction import start_compaction
 from kg.store.disk_space import disk_full_error, is_disk_full
 
 if TYPE_CHECKING:
@@ -288,6 +290,8 @@ def _run(plan: Plan, inputs: Inputs, data_dir: Path, options: Options, phases: P
         raise
     with phases.phase("publish"):
         build_dirs.publish(data_dir, build_dir)
+    if 0 < setting("compact_after") <= plan.store_edits:
+        start_compaction(data_dir, build_dir)
     report.build_dir, report.phases = build_dir, phases.rounded()
     return report
 

@@ -23,6 +23,7 @@ from kg.errors import InputError, InputWarning
 from kg.model import iris
 from kg.model.iris import graph_iri
 from kg.store import build_dirs
+from kg.store.compaction import STORE_EDITS, store_edits
 from kg.store.manifest_lines import KeptManifest, manifest_text
 
 if TYPE_CHECKING:
@@ -45,6 +46,12 @@ class Plan:
     ontology_remade: bool = False  # an incremental build wrote the ontology graph again (its vocabulary changed)
     previous_quads: int | None = None  # the quads of the build at `previous_dir`, as its manifest counts them
     kept: KeptManifest | None = None  # that build's manifest as read, whose unchanged lines the new one copies
+    previous_store_edits: int = 0  # incremental builds the previous store holds uncompacted (kg.store.compaction)
+
+    @property
+    def store_edits(self) -> int:
+        """Incremental builds this build's store will hold uncompacted, itself included."""
+        return 0 if self.mode == "full" else self.previous_store_edits + 1
 
     def remade_graphs(self) -> list[str] | None:
         """Graphs whose content may differ from the previous build (None: a full build, all of them)."""
@@ -119,7 +126,8 @@ def _incremental(files: list[DocumentFiles], old: dict, prints: dict, removed: l
         return None
     quads = previous.get("quads")
     return Plan("incremental", todo, added, changed, removed, prints, Path(previous["_dir"]),
-                previous_quads=quads if isinstance(quads, int) else None, kept=previous.get("_kept"))
+                previous_quads=quads if isinstance(quads, int) else None, kept=previous.get("_kept"),
+                previous_store_edits=store_edits(previous))
 
 
 def _settled(stat: list[int], racy_after: int) -> list[int]:
@@ -180,6 +188,7 @@ def write_manifest(build_dir: Path, plan: Plan, fingerprint: str, quads: int, ph
         "input_warnings": plan.input_warnings,
         "based_on": plan.previous_dir.name if plan.previous_dir else None,
         "remade_graphs": plan.remade_graphs(),
+        STORE_EDITS: plan.store_edits,
         "phases": list(phases.items()),  # [name, seconds] in the order they ran
     }
     (build_dir / build_dirs.MANIFEST_FILE).write_text(manifest_text(manifest, plan.kept))

@@ -5,6 +5,7 @@ base and its delta when the delta has grown (compaction)."""
 from __future__ import annotations
 
 import os
+import shutil
 import sqlite3
 from collections import Counter
 from pathlib import Path
@@ -44,24 +45,28 @@ def write_delta(path: Path, base: Path, previous: Path | None, parts: list[tuple
                 overview_size: int) -> None:
     """A delta at `path` over the segment `base`: the previous delta's sources (`previous`, None when
     there is none) less those in `changed`, plus `parts` (the sources changed that still exist);
-    `replaced` lists the previous delta's replaced sources and `changed`."""
-    with _writing(path) as connection:
+    `replaced` lists the previous delta's replaced sources and `changed`. It starts as a copy of the
+    previous delta, whose rows of the sources changed and derived rows of the nodes touched are
+    deleted: the rows it keeps are copied as bytes, not inserted and indexed again."""
+    with _writing(path, previous) as connection:
         tables.attach(connection, base, "b")
         if previous is not None:
             tables.attach(connection, previous, "p")
-        connection.execute("INSERT INTO main.classes SELECT * FROM b.classes")
+        else:
+            connection.execute("INSERT INTO main.classes SELECT * FROM b.classes")
         names = [(name,) for name in sorted(changed)]
         connection.execute("CREATE TEMP TABLE changed(name TEXT PRIMARY KEY) WITHOUT ROWID")
         connection.executemany("INSERT INTO changed VALUES (?)", names)
         connection.executemany("INSERT OR IGNORE INTO main.replaced VALUES (?)", names)
         if previous is not None:
-            _carry_previous(connection)
+            _drop_changed(connection)
         numbers = _numbers_for(connection, parts, previous is not None)
         writer = SegmentWriter(connection, numbers)
         # a delta's sources are numbered after the base's: the same number is the same source everywhere
         writer.next_id = max(writer.next_id, connection.execute("SELECT COALESCE(MAX(id), 0) + 1 FROM b.sources").fetchone()[0])
         writer.add_all(parts)
-        connection.executescript(tables.INDEXES)
+        if previous is None:  # a copy has its indexes
+            connection.executescript(tables.INDEXES)
         old = state.define(connection, "o", "b", "p" if previous is not None else None)
         new = state.define(connection, "v", "b", "main")
         _touched(connection, previous is not None)
@@ -71,14 +76,15 @@ def write_delta(path: Path, base: Path, previous: Path | None, parts: list[tuple
         connection.execute("CREATE TEMP TABLE families_before AS SELECT node, family FROM temp.near")
         connection.execute("CREATE TEMP TABLE edge_before AS SELECT * FROM temp.edge")
         _replaced_sources(connection, previous is not None)
-        if previous is not None:
-            connection.execute("INSERT INTO main.nodes SELECT * FROM p.nodes WHERE node NOT IN touched")
-            connection.execute("INSERT INTO main.edges SELECT * FROM p.edges WHERE s NOT IN touched AND o NOT IN touched")
-            connection.execute("INSERT INTO main.masked SELECT node FROM p.masked")
+        if previous is not None:  # the previous delta's derived rows but those of the nodes touched
+            connection.execute("DELETE FROM main.nodes WHERE node IN touched")
+            connection.execute("DELETE FROM main.edges WHERE s IN touched")
+            connection.execute("DELETE FROM main.edges WHERE o IN touched")
         connection.execute("INSERT OR IGNORE INTO main.masked SELECT node FROM touched")
         edge_delta.patch_edges(connection, old, new, "touched", "temp.dropped", "temp.added")
         connection.execute("INSERT INTO main.edges SELECT s, p, o, sources FROM temp.edge")
-        connection.executescript(tables.EDGE_INDEXES)
+        if previous is None:
+            connection.executescript(tables.EDGE_INDEXES)
         derive.derive_nodes(connection, new, "touched")
         # a node touched that is no node any more: a row without family overrides the base's
         connection.execute(f"INSERT OR IGNORE INTO main.nodes(node) SELECT node FROM {old.table('nodes')} "
@@ -93,14 +99,14 @@ def write_delta(path: Path, base: Path, previous: Path | None, parts: list[tuple
         connection.execute("INSERT INTO meta VALUES ('nodes', ?)", (str(_node_count(connection)),))
 
 
-def _carry_previous(connection: sqlite3.Connection) -> None:
-    """The previous delta's IRIs, and its rows of the sources not changed again with their numbers."""
-    connection.execute("INSERT INTO main.terms SELECT * FROM p.terms")
-    connection.execute("INSERT OR IGNORE INTO main.replaced SELECT name FROM p.replaced")
-    connection.execute("INSERT INTO main.sources SELECT id, name FROM p.sources WHERE name NOT IN changed")
+def _drop_changed(connection: sqlite3.Connection) -> None:
+    """In a copy of the previous delta: its rows of the sources changed again, and what it says
+    of itself (written anew). Its IRIs and the rows of the other sources stay, with their numbers."""
+    connection.execute("DELETE FROM main.meta")
+    connection.execute("CREATE TEMP TABLE dropped_here AS SELECT id FROM main.sources WHERE name IN changed")
     for table in tables.ROW_TABLES:
-        connection.execute(f"INSERT INTO main.{table} SELECT * FROM p.{table} "
-                           "WHERE source IN (SELECT id FROM main.sources)")
+        connection.execute(f"DELETE FROM main.{table} WHERE source IN temp.dropped_here")
+    connection.execute("DELETE FROM main.sources WHERE id IN temp.dropped_here")
 
 
 def _numbers_for(connection: sqlite3.Connection, parts: list[tuple[str, ViewPart]], has_previous: bool) -> Numbers:
@@ -212,15 +218,20 @@ def compact(base: Path, delta: Path, overview_size: int) -> None:
 
 
 class _writing:
-    """A segment written at a temporary name beside `path`, renamed to it when complete."""
+    """A segment written at a temporary name beside `path` (new, or a copy of the segment `copied`),
+    renamed to it when complete."""
 
-    def __init__(self, path: Path) -> None:
-        self.path = Path(path)
+    def __init__(self, path: Path, copied: Path | None = None) -> None:
+        self.path, self.copied = Path(path), copied
         self.partial = self.path.with_name(f".{self.path.name}.{os.getpid()}.part")
 
     def __enter__(self) -> sqlite3.Connection:
         self.partial.unlink(missing_ok=True)
-        self.connection = tables.create(self.partial)
+        if self.copied is None:
+            self.connection = tables.create(self.partial)
+        else:
+            shutil.copyfile(self.copied, self.partial)
+            self.connection = tables.open_write(self.partial)
         return self.connection
 
     def __exit__(self, kind, value, traceback) -> None:

@@ -85,10 +85,17 @@ INDEXES = "\n".join(
 def create(path: Path) -> sqlite3.Connection:
     """A new, empty segment at `path`, set up for one writer that needs no crash safety (the file
     is renamed into place, or thrown away with its build, once complete)."""
+    connection = open_write(path)
+    connection.executescript(SCHEMA)
+    return connection
+
+
+def open_write(path: Path) -> sqlite3.Connection:
+    """A connection writing the segment file at `path` (a new one, or a copy that becomes a new
+    segment), set up as `create` sets up a new one."""
     connection = sqlite3.connect(path, isolation_level=None)
     connection.executescript("PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; PRAGMA cache_size = -262144; "
                              "PRAGMA temp_store = MEMORY; PRAGMA locking_mode = EXCLUSIVE;")
-    connection.executescript(SCHEMA)
     return connection
 
 
