@@ -236,10 +236,8 @@ def warm_build() -> int:
         corpus_writer,  # noqa: F401
     )
     from kg.model.resources import ontology_graph, shapes_graph
-    from kg.pipeline import (
-        fill,  # noqa: F401
-        readers,  # noqa: F401
-    )
+    from kg.pipeline import fill  # noqa: F401
+    from kg.pipeline.reading import readers  # noqa: F401
     from kg.publish import (
         export,  # noqa: F401
         search_index,  # noqa: F401

@@ -11,7 +11,7 @@ Measured with the code `kg build` and the endpoint run:
   and the first search that reads the folded labels into memory (a one- or two-character needle
   that reaches the substring tier);
 - patch: one incremental build's work for one article, the entities its graph refers to
-  (kg.pipeline.document_graph.canonical_keys, as `kg build` computes them): their rows read again
+  (kg.pipeline.reading.document_graph.canonical_keys, as `kg build` computes them): their rows read again
   from the store, the previous file copied and their rows deleted and inserted (`make_patched`);
 - search: p50 and p99 of `search(needle, limit)` for each one-letter needle a..z, for four-letter
   needles sampled from the folded labels (the first four characters of a word), and for four
@@ -42,7 +42,7 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from kg.model.iris import fold, graph_iri, resource_iri  # noqa: E402
-from kg.pipeline.document_graph import canonical_keys  # noqa: E402
+from kg.pipeline.reading.document_graph import canonical_keys  # noqa: E402
 from kg.publish.search import RANKS, read_index  # noqa: E402
 from kg.publish.search_index import KINDS, Rows, label_rows, make_index, make_patched  # noqa: E402
 from kg.store import build_dirs  # noqa: E402

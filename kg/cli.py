@@ -284,7 +284,7 @@ def compact(data_dir: Path) -> None:
 def validate(data_dir: Path) -> None:
     """Check the current graph against shapes.ttl and its vocabulary: kg's ontology and the classes
     and properties the build declared for the corpus's own types."""
-    from kg.pipeline.shacl import validate_store
+    from kg.pipeline.validation.shacl import validate_store
 
     with open_graph(data_dir) as store:
         count = validate_store(store)

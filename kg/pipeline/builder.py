@@ -2,7 +2,7 @@
 
 The steps live in modules with one job each: kg.pipeline.inputs (what documents are
 read against), kg.pipeline.plan (what changed since the current build; the manifest),
-kg.pipeline.readers (reading on every core), kg.pipeline.fill (loading or patching the store),
+kg.pipeline.reading.readers (reading on every core), kg.pipeline.fill (loading or patching the store),
 kg.pipeline.load_file (the N-Quads a full build loads and keeps as kg.nq), kg.publish.export
 (the other exports, written on first request), kg.pipeline.push (the remote
 push). This module runs them in order under the build lock.

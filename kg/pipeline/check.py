@@ -1,6 +1,6 @@
 """`kg check`: everything a build checks on its input, without writing anything.
 
-The same code as `kg build` reads the corpus (kg.pipeline.readers.read_all): every file
+The same code as `kg build` reads the corpus (kg.pipeline.reading.readers.read_all): every file
 listed, every document read, checked, resolved and turned into its graph in
 memory, the alias table and the metadata keys checked; every problem found is
 raised together as InputErrors. SHACL validation of the graphs, which a
@@ -19,7 +19,7 @@ from kg.model.entities.aliases import AliasTable, alias_keys
 from kg.model.schema.schema_report import alignment_listing
 from kg.pipeline.builder import check_metadata_keys, warnings_first
 from kg.pipeline.inputs import Inputs
-from kg.pipeline.readers import read_all
+from kg.pipeline.reading.readers import read_all
 
 
 @dataclass

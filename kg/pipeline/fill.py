@@ -39,14 +39,14 @@ from kg.model.iris import graph_iri, resource_iri
 from kg.model.schema.corpus_vocabulary import Vocabulary
 from kg.model.view_parts import pack, view_part
 from kg.pipeline.cluster import reading_on
-from kg.pipeline.document_graph import canonical_keys
 from kg.pipeline.inputs import Inputs
 from kg.pipeline.load_file import LoadFile, ontology_nquads
 from kg.pipeline.phases import Phases
 from kg.pipeline.plan import Plan
-from kg.pipeline.readers import ChunkReader, read_all
-from kg.pipeline.record_shapes import DeclaredClasses, validate_stored_records, validate_written_records
+from kg.pipeline.reading.document_graph import canonical_keys
+from kg.pipeline.reading.readers import ChunkReader, read_all
 from kg.pipeline.stored_records import gather_evidence, refresh_firsts, replace_records
+from kg.pipeline.validation.record_shapes import DeclaredClasses, validate_stored_records, validate_written_records
 from kg.publish.search_index import write_build_index
 from kg.publish.search_locals import LocalRows
 from kg.publish.view_data import ViewParts, record_parts, start_parts

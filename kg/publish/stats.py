@@ -16,7 +16,7 @@ graphs (7.5 million quads): each count is its own sub-select.
 Counting every quad reads the whole store (17 s of the 43 s /api/stats took at 10,000 articles),
 so a build's own count (its manifest's `quads`, patched by an incremental build) is used when
 the caller has one. Statements per predicate are counted from rdf:predicate alone: in kg's graphs
-only a statement's provenance record has one (kg.pipeline.document_graph), and joining each with
+only a statement's provenance record has one (kg.pipeline.reading.document_graph), and joining each with
 its type cost 18 s at 10,000 articles (0.6 s without).
 """
 

@@ -15,7 +15,7 @@ import rdflib
 import kg
 from kg.errors import ValidationError
 from kg.model.iris import PREFIXES
-from kg.pipeline.shacl import check_shapes
+from kg.pipeline.validation.shacl import check_shapes
 from kg.store import build_dirs
 from tests.helpers import run_kg
 

@@ -16,7 +16,7 @@ from rdflib.namespace import SH
 from kg.errors import ValidationError
 from kg.model.iris import PREFIXES
 from kg.model.resources import shapes_graph
-from kg.pipeline.shacl import check_shapes
+from kg.pipeline.validation.shacl import check_shapes
 from tests.corpora.test_fidelity import ask
 
 KGR, KGO = PREFIXES["kgr"], PREFIXES["kgo"]

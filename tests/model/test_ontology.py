@@ -10,7 +10,7 @@ from kg.model.iris import ONTOLOGY
 from kg.model.resources import ontology_graph
 from kg.model.schema.corpus_vocabulary import property_name
 from kg.model.schema.ontology import KGO
-from kg.pipeline.shacl import check_declared
+from kg.pipeline.validation.shacl import check_declared
 from tests.helpers import CORPUS, store_quads
 
 CONF = load_config(CORPUS / "annotation.conf")

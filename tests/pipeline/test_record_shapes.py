@@ -13,13 +13,13 @@ import pytest
 
 from kg.errors import ValidationError
 from kg.model import iris
-from kg.pipeline.record_shapes import (
+from kg.pipeline.validation.record_shapes import (
     DeclaredClasses,
     declared_in_store,
     validate_stored_records,
     validate_written_records,
 )
-from kg.pipeline.shacl import declared_in
+from kg.pipeline.validation.shacl import declared_in
 from kg.store import build_dirs
 from kg.store.embedded import EmbeddedStore
 from tests.helpers import TINY, build_corpus

@@ -6,7 +6,7 @@ import pytest
 
 from kg.errors import ValidationError
 from kg.model.schema.ontology import KGO
-from kg.pipeline import shacl
+from kg.pipeline.validation import shacl
 
 LABEL = "<http://www.w3.org/2000/01/rdf-schema#label>"
 TYPE = "<http://www.w3.org/1999/02/22-rdf-syntax-ns#type>"

@@ -2,7 +2,7 @@
 together in the reader workers: a document of the sample whose graph breaks a shape fails the
 build, and the error names that document, not the run it was checked with.
 
-A generated corpus of more documents than kg.pipeline.readers.VALIDATE_ALL_LIMIT is built with two
+A generated corpus of more documents than kg.pipeline.reading.readers.VALIDATE_ALL_LIMIT is built with two
 reader workers through the real command; one document in the middle of a sampled run gets a
 relation that kg.toml aligns with kgo:quoteText, whose values must be strings (kgsh:Quote)."""
 
@@ -13,7 +13,7 @@ from pathlib import Path
 
 from benchmarks.corpus.generate import write_corpus
 from kg.formats.corpus import scan_corpus
-from kg.pipeline.readers import VALIDATE_ALL_LIMIT, VALIDATE_RUN, _validation_sample
+from kg.pipeline.reading.readers import VALIDATE_ALL_LIMIT, VALIDATE_RUN, _validation_sample
 from tests.helpers import run_kg
 
 DOCS = VALIDATE_ALL_LIMIT + 2 * VALIDATE_RUN

@@ -1,7 +1,7 @@
 """The client side of reading on a Dask cluster: one task per run of documents, submitted in slug
 order a window at a time, each task's part read back from the shared file system as it is handed
 on, so that a build on the cluster hands the rest of the build exactly what a build on one
-machine does (kg.pipeline.readers.read_all)."""
+machine does (kg.pipeline.reading.readers.read_all)."""
 
 from __future__ import annotations
 

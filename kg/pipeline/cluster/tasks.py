@@ -16,7 +16,7 @@ from pathlib import Path
 
 from kg.formats.corpus import DocumentFiles
 from kg.model.entities.evidence import Evidence
-from kg.pipeline import readers
+from kg.pipeline.reading import readers
 
 VIEW_SUFFIX = ".view"
 _LOADED: dict[str, tuple] = {}  # the shared inputs this worker read last, by path
@@ -28,7 +28,7 @@ Row = tuple[str, tuple[int, int] | None, list]
 
 def read_part(jobs: list[tuple[DocumentFiles, Path, bool]], shared_file: str, part_file: str) \
         -> tuple[list[Row], Evidence]:
-    """Read a run of documents as a build on one machine does (kg.pipeline.readers) and write their
+    """Read a run of documents as a build on one machine does (kg.pipeline.reading.readers) and write their
     N-Quads to `part_file`, their parts of the network view beside it; return where each
     document's N-Quads lie in the part, and the evidence summed over the documents read."""
     readers._SHARED.update(_shared(shared_file))

@@ -1,7 +1,7 @@
 """Point 1: whatever bytes a .ann or .txt holds, the reader gives a graph or a located InputError.
 
 Documents are read from real files with kg.formats.corpus.read_document (the path a
-build takes), then turned into their named graph with kg.pipeline.document_graph.document_nquads
+build takes), then turned into their named graph with kg.pipeline.reading.document_graph.document_nquads
 and parsed back with Oxigraph: anything the reader accepts must become a
 well-formed graph, and anything it rejects must be rejected with an
 InputError naming the file and the line (and column) of the problem.
@@ -22,7 +22,7 @@ from kg.model.entities.aliases import load_aliases
 from kg.model.iris import document_iri
 from kg.model.schema.corpus_vocabulary import Vocabulary
 from kg.pipeline.builder import build
-from kg.pipeline.document_graph import document_nquads
+from kg.pipeline.reading.document_graph import document_nquads
 from kg.store import build_dirs
 from kg.store.embedded import EmbeddedStore
 from tests.hardening.brat import CONFIG, HOSTILE_CHARS, VALID_ANN, VALID_TXT, ann_bytes, assert_located, near_valid_ann

@@ -20,7 +20,7 @@ from kg.formats.records import Document, Metadata
 from kg.model.entities.aliases import load_aliases
 from kg.model.schema.corpus_vocabulary import Vocabulary
 from kg.pipeline.builder import build
-from kg.pipeline.document_graph import document_nquads
+from kg.pipeline.reading.document_graph import document_nquads
 from tests.hardening.brat import CONFIG, ValidDocument, valid_document
 from tests.helpers import CORPUS, TINY, assert_same_quads, store_quads
 

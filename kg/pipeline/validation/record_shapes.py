@@ -1,5 +1,5 @@
 """The SHACL check of a build's entity records: the records of the entities that the documents
-checked with SHACL name (kg.pipeline.readers' sample), against shapes.ttl and the declared terms.
+checked with SHACL name (kg.pipeline.reading.readers' sample), against shapes.ttl and the declared terms.
 
 A full build checks the records' N-Quads it wrote (kg.model.entities.entity_records) before the
 store has finished loading them, so that the check runs while Oxigraph's bulk loader works instead
@@ -16,7 +16,7 @@ from typing import Iterable
 
 from kg.model import iris
 from kg.model.iris import FIXED_PREFIXES, RDF_TYPE, resource_iri
-from kg.pipeline.shacl import validate_nquads
+from kg.pipeline.validation.shacl import validate_nquads
 from kg.store.embedded import EmbeddedStore
 
 OWL_CLASS = FIXED_PREFIXES["owl"] + "Class"

@@ -26,9 +26,9 @@ from kg.model import iris
 from kg.model.entities.evidence import Evidence, add_evidence, document_evidence
 from kg.model.entities.identity import identity_warnings
 from kg.model.view_parts import pack, view_part
-from kg.pipeline.document_graph import canonical_keys, document_nquads
 from kg.pipeline.inputs import Inputs
-from kg.pipeline.shacl import validate_documents, validate_nquads
+from kg.pipeline.reading.document_graph import canonical_keys, document_nquads
+from kg.pipeline.validation.shacl import validate_documents, validate_nquads
 
 PARALLEL_THRESHOLD = 200
 # pySHACL needs about 0.2 s per document graph: past this many documents a build
