@@ -137,8 +137,8 @@ def ontology_nquads(vocab: Vocabulary) -> str:
                 for q in ox.parse(vocab.nquads(iris.ONTOLOGY_GRAPH), format=ox.RdfFormat.N_QUADS)}
     triples |= {(s, RDF_TYPE, RDF_PROPERTY) for s, p, o in list(triples) if p == RDF_TYPE and o in OWL_PROPERTIES}
     dataset = ox.Dataset(ox.Quad(s, p, o, graph) for s, p, o in triples)
-    lines = ox.serialize(dataset, format=ox.RdfFormat.N_QUADS).decode().splitlines(keepends=True)
-    return "".join(sorted(lines))  # a Dataset iterates in a hash order that changes from run to run
+    lines = ox.serialize(dataset, format=ox.RdfFormat.N_QUADS).decode().split("\n")  # line feeds only (U+2028 in a literal)
+    return "".join(sorted(line + "\n" for line in lines if line))  # a Dataset iterates in a hash order that changes from run to run
 
 
 def _one_core_for_this_thread() -> None:

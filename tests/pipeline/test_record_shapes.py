@@ -16,6 +16,7 @@ from kg.model import iris
 from kg.pipeline.validation.record_shapes import (
     DeclaredClasses,
     declared_in_store,
+    records_of,
     validate_stored_records,
     validate_written_records,
 )
@@ -91,3 +92,15 @@ def test_a_record_that_breaks_the_check_fails_written_and_stored_alike(wizard_bu
     assert str(written.value) == str(stored.value)
     validate_written_records(broken, _keys(records) - {key}, vocabulary | declared.found)  # only the keys asked
 
+
+
+def test_a_records_line_is_kept_whole_whatever_line_breaks_its_literals_hold():
+    """N-Quads end a line at a line feed alone: a label holding U+2028, U+0085 or U+001C stays on its
+    record's line (str.splitlines cut it there, and the check was handed half a quad)."""
+    ana, pedro = iris.resource_iri("ana"), iris.resource_iri("pedro")
+    graph = f"<{iris.ENTITIES_GRAPH}>"
+    label = "<http://www.w3.org/2000/01/rdf-schema#label>"
+    records = "".join(f'<{s}> {label} "{text}" {graph} .\n'
+                      for s, text in ((ana, "Ana\u2028Ruiz\x85 \x1c"), (pedro, "Pedro"), (ana, "A. Ruiz")))
+    assert records_of(records, ["ana"]) == "".join(records.split("\n")[i] + "\n" for i in (0, 2))
+    assert records_of(records, ["pedro"]) == records.split("\n")[1] + "\n"

@@ -578,7 +578,7 @@ def canonical_keys(nquads: str) -> set[str]:
     """Canonical keys a document graph refers to (mentions, metadata), read back from its N-Quads."""
     keys = set()
     prefix = "<" + iris.RESOURCE
-    for line in nquads.splitlines():
+    for line in nquads.split("\n"):  # line feeds only: a literal may hold U+2028
         for term in line.split(" ")[:3:2]:
             if term.startswith(prefix):
                 keys.add(term[len(prefix):-1])

@@ -45,9 +45,14 @@ class DeclaredClasses:
 def validate_written_records(records: str, keys: Iterable[str], declared: frozenset[str]) -> None:
     """Check the records of `keys` among the records' N-Quads a full build wrote (`records`: one line
     per quad, each starting with its record's IRI), with the terms `declared` besides the ontology's."""
+    validate_nquads(records_of(records, keys).encode(), declared)
+
+
+def records_of(records: str, keys: Iterable[str]) -> str:
+    """The lines of the records of `keys` in some records' N-Quads. Split at line feeds alone: a
+    literal may hold U+2028, U+0085 or other characters str.splitlines breaks at."""
     subjects = {f"<{resource_iri(key)}>" for key in keys}
-    lines = [line for line in records.splitlines(keepends=True) if line[:line.find(" ")] in subjects]
-    validate_nquads("".join(lines).encode(), declared)
+    return "".join(line + "\n" for line in records.split("\n") if line[:line.find(" ")] in subjects)
 
 
 def validate_stored_records(store: EmbeddedStore, keys: Iterable[str], vocabulary: frozenset[str]) -> None:
