@@ -13,6 +13,8 @@ by a RocksDB checkpoint and compacted whole) and publishes it only if the build 
 current, under the build lock, taken without waiting: a build that ran meanwhile wins, and the
 next one starts a compaction again. A failed or killed compaction leaves the current build as it
 was (its unfinished directory goes at the next cleanup).
+The corpus stamp kept for the build copied becomes the copy's, so that the next build of an
+unchanged corpus still answers without scanning it.
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+from kg.atomic import replaced_file
 from kg.store import build_dirs
 from kg.store.manifest_lines import manifest_text
 from kg.store.served import SERVED_FILE
@@ -102,8 +105,22 @@ def _publish_unless_superseded(data_dir: Path, source: Path, clone: Path) -> str
         if current is None or current.name != source.name:
             shutil.rmtree(clone, ignore_errors=True)
             return "not published: a newer build is current (the next one compacts again)"
+        _carry_stamp(data_dir, source, clone)
         build_dirs.publish(data_dir, clone)
     return f"compacted {source.name} into {clone.name}"
+
+
+def _carry_stamp(data_dir: Path, source: Path, clone: Path) -> None:
+    """The corpus stamp kept for `source` (build_dirs.STAMP_FILE, kg.pipeline.survey.unchanged) made
+    the copy's, so that a build after a compaction still finds an unchanged corpus without a scan."""
+    path = data_dir / build_dirs.STAMP_FILE
+    try:
+        kept = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return
+    if isinstance(kept, dict) and kept.get("build") == source.name:
+        with replaced_file(path) as out:
+            out.write(json.dumps(kept | {"build": clone.name}).encode())
 
 
 if __name__ == "__main__":
