@@ -138,7 +138,7 @@ class KGO(DefinedNamespace):
     unnamed: URIRef
     value: URIRef
 
-# Attribute meanings that describe the thing a mention names, not a statement about it.
+
 class _PlainTerms:
     """The terms of a DefinedNamespace as plain strings, each looked up once: for code that writes
     N-Quads text term by term (every lookup in a DefinedNamespace is checked and makes a new
@@ -149,8 +149,8 @@ class _PlainTerms:
         self._found: dict[str, str] = {}
 
     def __getattr__(self, name: str) -> str:
-        value = str(self._namespace[name])
-        setattr(self, name, value)
+        value = self[name]
+        setattr(self, name, value)  # found as an attribute from now on
         return value
 
     def __getitem__(self, name: str) -> str:
@@ -162,6 +162,7 @@ class _PlainTerms:
 
 KGO_IRIS = _PlainTerms(KGO)  # KGO's IRIs as str
 
+# Attribute meanings that describe the thing a mention names, not a statement about it.
 THING_ATTRIBUTES = ("qualifier", "unnamed", "unit")
 PRECISIONS = {4: "year", 7: "month", 10: "day"}
 
