@@ -18,7 +18,6 @@ same inputs, does not parse the alias table again.
 
 from __future__ import annotations
 
-import fcntl
 import json
 import shutil
 import time
@@ -29,7 +28,7 @@ from enum import StrEnum
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Iterator, Mapping
 
-from kg.errors import BuildLockedError, CorpusError, InputError, InputErrors, report
+from kg.errors import CorpusError, InputError, InputErrors, report
 from kg.formats.corpus import DocumentFiles, not_read
 from kg.formats.positions import json_key_line
 from kg.model import iris
@@ -143,7 +142,7 @@ def _build(corpus_dir: Path, data_dir: Path, store_url: str | None, progress: bo
     phases = Phases()
     with _disk_full_located(data_dir, phases):
         data_dir.mkdir(parents=True, exist_ok=True)
-        with _lock(data_dir):
+        with build_dirs.build_lock(data_dir):
             before = kept_stamp(data_dir)
             told = None if full else ask_watcher(data_dir, corpus_dir, before.corpus_stamp if before else None)
             taken = None if full else take_stamp(corpus_dir, told)  # before the scan: what changes after it is seen next time
@@ -208,16 +207,6 @@ def _unchanged(data_dir: Path, documents: int, pusher) -> BuildReport:
     if pusher and current:
         report.pushed, report.store = pusher.push_if_missing(build_dirs.store_path(current), current.name), pusher.url
     return report
-
-
-@contextmanager
-def _lock(data_dir: Path) -> Iterator[None]:
-    with open(data_dir / build_dirs.LOCK_FILE, "w") as handle:
-        try:
-            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError as exc:
-            raise BuildLockedError(f"another build is running on {data_dir}") from exc
-        yield
 
 
 def check_metadata_keys(files: list[DocumentFiles], keys: set[str] | dict) -> None:

@@ -68,11 +68,11 @@ import shutil
 import subprocess
 import sys
 import time
-from contextlib import nullcontext
+from contextlib import contextmanager, nullcontext
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable, ContextManager
+from typing import TYPE_CHECKING, Any, Callable, ContextManager, Iterator
 
-from kg.errors import BeingMade, DiskFull, StoreError
+from kg.errors import BeingMade, BuildLockedError, DiskFull, StoreError
 from kg.formats import rdf_syntaxes
 from kg.model import iris
 from kg.store import checksums, served
@@ -292,6 +292,18 @@ def cached_file(build: Path, name: str, make: Callable[[Path], object], deadline
                 shutil.rmtree(other, ignore_errors=True)
         cached.parent.mkdir(parents=True, exist_ok=True)
     return made_once(cached, make, deadline)
+
+
+@contextmanager
+def build_lock(data_dir: Path) -> Iterator[None]:
+    """Hold LOCK_FILE, the lock of whatever publishes a build into `data_dir` (a build, a
+    compaction), without waiting: BuildLockedError when another holds it."""
+    with open(Path(data_dir) / LOCK_FILE, "w") as handle:
+        try:
+            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError as exc:
+            raise BuildLockedError(f"another build is running on {data_dir}") from exc
+        yield
 
 
 def new_build_dir(data_dir: Path) -> Path:

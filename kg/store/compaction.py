@@ -28,6 +28,7 @@ import sys
 from pathlib import Path
 
 from kg.atomic import replaced_file
+from kg.errors import BuildLockedError
 from kg.store import build_dirs
 from kg.store.manifest_lines import manifest_text
 from kg.store.served import SERVED_FILE
@@ -68,7 +69,7 @@ def compact(data_dir: Path, build_name: str | None = None) -> str:
 
 
 def _compacted_copy(data_dir: Path, source: Path) -> Path:
-    import pyoxigraph as ox  # the store's own library: only for a compaction
+    from kg.store.embedded import EmbeddedStore  # pyoxigraph only for a compaction
 
     clone = build_dirs.new_build_dir(data_dir)
     try:
@@ -79,12 +80,11 @@ def _compacted_copy(data_dir: Path, source: Path) -> Path:
                 shutil.copytree(item, clone / item.name, copy_function=os.link)
             else:
                 os.link(item, clone / item.name)
-        ox.Store.read_only(str(build_dirs.store_path(source))).backup(str(build_dirs.store_path(clone)))
-        store = ox.Store(str(build_dirs.store_path(clone)))
-        store.optimize()
-        store.flush()
-        del store
-        manifest = json.loads((source / build_dirs.MANIFEST_FILE).read_text(encoding="utf-8"))
+        with build_dirs.build_store(source) as store:
+            store.backup(build_dirs.store_path(clone))
+        with EmbeddedStore(build_dirs.store_path(clone)) as store:
+            store.compact()
+        manifest = build_dirs.read_manifest(source)
         manifest[STORE_EDITS] = 0
         manifest["compacted_from"] = source.name
         (clone / build_dirs.MANIFEST_FILE).write_text(manifest_text(manifest), encoding="utf-8")  # last, as a build
@@ -95,18 +95,17 @@ def _compacted_copy(data_dir: Path, source: Path) -> Path:
 
 
 def _publish_unless_superseded(data_dir: Path, source: Path, clone: Path) -> str:
-    with open(data_dir / build_dirs.LOCK_FILE, "w") as lock:
-        try:
-            fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            shutil.rmtree(clone, ignore_errors=True)
-            return "not published: a build is running (the next one compacts again)"
-        current = build_dirs.current_build(data_dir)
-        if current is None or current.name != source.name:
-            shutil.rmtree(clone, ignore_errors=True)
-            return "not published: a newer build is current (the next one compacts again)"
-        _carry_stamp(data_dir, source, clone)
-        build_dirs.publish(data_dir, clone)
+    try:
+        with build_dirs.build_lock(data_dir):
+            current = build_dirs.current_build(data_dir)
+            if current is None or current.name != source.name:
+                shutil.rmtree(clone, ignore_errors=True)
+                return "not published: a newer build is current (the next one compacts again)"
+            _carry_stamp(data_dir, source, clone)
+            build_dirs.publish(data_dir, clone)
+    except BuildLockedError:
+        shutil.rmtree(clone, ignore_errors=True)
+        return "not published: a build is running (the next one compacts again)"
     return f"compacted {source.name} into {clone.name}"
 
 

@@ -135,6 +135,11 @@ class EmbeddedStore(GraphStore):
     def flush(self) -> None:
         self._store.flush()
 
+    def compact(self) -> None:
+        """Compact the whole store (RocksDB's every level) and flush it: minutes on a large store."""
+        self._store.optimize()
+        self._store.flush()
+
     def graphs(self) -> list[str]:
         return sorted(g.value for g in self._store.named_graphs() if isinstance(g, ox.NamedNode))
 
